@@ -1,0 +1,319 @@
+"""The ``pace`` command line: a Click group.
+
+Domain errors become ``click.ClickException`` (exit status 1) except input-file problems,
+which exit with status 2 after naming the file, the line and the field of each problem.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import date, datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import click
+
+from pace import __version__, config, formats
+from pace.rules.errors import FileFormatError, PaceError
+
+
+class InputError(click.ClickException):
+    """Bad input files or values: exit status 2, nothing half done."""
+
+    exit_code = 2
+
+
+def _settings() -> config.Settings:
+    try:
+        return config.load()
+    except config.ConfigError as e:
+        raise InputError(str(e)) from None
+
+
+def _fail(e: PaceError) -> click.ClickException:
+    if isinstance(e, FileFormatError):
+        return InputError(e.message)
+    return click.ClickException(e.message)
+
+
+def _open_service(db: str | None):
+    from pace.service import PaceService
+    from pace.store import Store
+
+    settings = _settings()
+    path = db or settings.database.path
+    store = Store.open(path, synchronous=settings.database.synchronous)
+    return PaceService(store, settings)
+
+
+db_option = click.option(
+    "--db",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="SQLite database file (default: database.path in config.toml).",
+)
+
+
+@click.group()
+@click.version_option(__version__, prog_name="pace")
+def cli() -> None:
+    """pace: pace-of-play timing and referee tool for golf and swin-golf.
+
+    Example: pace import course course.toml && pace import draw draw.csv --round R1
+    """
+
+
+@cli.command()
+@db_option
+def init(db: str | None) -> None:
+    """Create an empty database (tables and migrations), or upgrade an existing one.
+
+    Example: pace init --db club.db
+    """
+    service = _open_service(db)
+    try:
+        click.echo(f"database ready: {service.store.path}")
+    finally:
+        service.store.close()
+
+
+@cli.command()
+@db_option
+@click.option("--host", default=None, help="Address to listen on (default: server.host).")
+@click.option("--port", type=int, default=None, help="Port to listen on (default: server.port).")
+def serve(db: str | None, host: str | None, port: int | None) -> None:
+    """Serve the pages and the live Socket.IO endpoint on the configured host and port.
+
+    Example: pace serve --db club.db --port 5001
+    """
+    from pace import app as appmod
+
+    settings = _settings()
+    settings = settings.replace(
+        server={"host": host or settings.server.host, "port": port or settings.server.port},
+        database={"path": db or settings.database.path},
+    )
+    appmod.serve(settings)
+
+
+@cli.command("rounds")
+@db_option
+def rounds_command(db: str | None) -> None:
+    """List the rounds in the database.
+
+    Example: pace rounds --db club.db
+    """
+    service = _open_service(db)
+    try:
+        rounds = service.list_rounds()
+        if not rounds:
+            click.echo("no rounds yet: pace import course FILE, then pace import draw FILE")
+        for r in rounds:
+            click.echo(f"{r.name}\t{r.day}\t{r.course}\t{r.groups} groups\t{r.events} events")
+    finally:
+        service.store.close()
+
+
+@cli.group("import")
+def import_group() -> None:
+    """Import a course, a draw or paper hole times (all or nothing).
+
+    Example: pace import times times.csv --round R1
+    """
+
+
+def _read(path: str) -> str:
+    try:
+        return formats.read_text(path)
+    except FileFormatError as e:
+        raise _fail(e) from None
+
+
+@import_group.command("course")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@db_option
+def import_course(file: str, db: str | None) -> None:
+    """Import a course TOML (FORMATS.md), replacing a course of the same name.
+
+    Example: pace import course louiseville.toml
+    """
+    service = _open_service(db)
+    try:
+        course = service.import_course(_read(file), file)
+    except PaceError as e:
+        raise _fail(e) from None
+    finally:
+        service.store.close()
+    click.echo(f"course {course.name!r}: {len(course.holes)} holes imported")
+
+
+@import_group.command("draw")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--round", "round_name", required=True, help="Round name (created if new).")
+@click.option("--course", default=None, help="Course of a new round (default: the only one).")
+@click.option(
+    "--date",
+    "day",
+    type=click.DateTime(["%Y-%m-%d"]),
+    default=None,
+    help="Day of a new round, YYYY-MM-DD (default: today).",
+)
+@click.option("--timezone", default=None, help="Time zone of a new round (default: config).")
+@click.option("--policy", default=None, help="Pace policy preset (default: config).")
+@db_option
+def import_draw(file, round_name, course, day, timezone, policy, db) -> None:
+    """Import a draw CSV into a round (created if new; replaced while it has no events).
+
+    Example: pace import draw draw.csv --round "Club championship R1" --date 2026-06-14
+    """
+    service = _open_service(db)
+    try:
+        record = service.import_draw(
+            _read(file),
+            file,
+            round=round_name,
+            course=course,
+            day=day.date() if day else None,
+            timezone=timezone,
+            policy=policy,
+        )
+    except PaceError as e:
+        raise _fail(e) from None
+    finally:
+        service.store.close()
+    players = sum(g.size for g in record.groups)
+    click.echo(
+        f"round {record.name!r} on {record.day}: {len(record.groups)} groups,"
+        f" {players} players imported"
+    )
+
+
+@import_group.command("times")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--round", "round_name", required=True, help="Round the times belong to.")
+@click.option("--by", default="import", help="Who recorded these times (the event author).")
+@db_option
+def import_times(file, round_name, by, db) -> None:
+    """Import paper hole times as hole_completed events (re-importing adds nothing).
+
+    Example: pace import times sheet-hole9.csv --round R1 --by "J. Dupont"
+    """
+    service = _open_service(db)
+    try:
+        created = service.import_times(_read(file), file, round=round_name, by=by)
+    except PaceError as e:
+        raise _fail(e) from None
+    finally:
+        service.store.close()
+    click.echo(f"{created} hole times imported into round {round_name!r}")
+
+
+def _offline_setup(course_file, draw_file, day, tzname, interval):
+    from pace.rules.model import RoundSetup
+
+    settings = _settings()
+    tz = ZoneInfo(tzname or settings.round.timezone)
+    try:
+        course = formats.parse_course(_read(course_file), course_file)
+        groups = formats.parse_draw(_read(draw_file), draw_file, day=day, tz=tz, course=course)
+    except PaceError as e:
+        raise _fail(e) from None
+    pace_settings = settings.pace_settings()
+    if interval is not None:
+        from datetime import timedelta
+
+        if interval <= 0:
+            raise InputError(f"--interval {interval!r}: expected minutes above 0")
+        pace_settings = settings.pace_settings(timedelta(minutes=interval))
+    return RoundSetup(course, groups, pace_settings), tz
+
+
+def _day_option(f):
+    return click.option(
+        "--date",
+        "day",
+        type=click.DateTime(["%Y-%m-%d"]),
+        default=None,
+        help="Day of the round, YYYY-MM-DD (default: today); matters only across DST.",
+    )(f)
+
+
+@cli.command()
+@click.option("--course", "course_file", required=True, type=click.Path(exists=True))
+@click.option("--draw", "draw_file", required=True, type=click.Path(exists=True))
+@click.option("--times", "times_file", required=True, type=click.Path(exists=True))
+@click.option("--at", "at_text", required=True, help="Instant to evaluate, HH:MM[:SS] local.")
+@click.option("--policy", default=None, help="Pace policy preset (frbg, mauricie, swin).")
+@click.option("--interval", type=float, default=None, help="Standard start interval, minutes.")
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON document of FORMATS.md.")
+@click.option("--timezone", default=None, help="Time zone of the round (default: config).")
+@_day_option
+def status(course_file, draw_file, times_file, at_text, policy, interval, as_json, timezone, day):
+    """Evaluate a round from files at an instant, as the live scheduler would.
+
+    Example: pace status --course c.toml --draw d.csv --times t.csv --at 10:42 --json
+    """
+    from pace.reports.status import status_document, status_table
+    from pace.service import offline_status
+
+    if policy is not None and policy not in config.POLICIES:
+        raise InputError(f"--policy {policy!r}: expected one of {', '.join(config.POLICIES)}")
+    tzname = timezone or _settings().round.timezone
+    tz = ZoneInfo(tzname)
+    the_day = day.date() if day else datetime.now(tz).date()
+    setup, tz = _offline_setup(course_file, draw_file, the_day, tzname, interval)
+    try:
+        clock = formats.parse_clock(at_text)
+    except ValueError as e:
+        raise InputError(f"--at {at_text!r}: {e}") from None
+    now = datetime.combine(the_day, clock, tzinfo=tz)
+    try:
+        completions = formats.parse_times(
+            _read(times_file),
+            times_file,
+            day=the_day,
+            tz=tz,
+            course=setup.course,
+            groups=setup.groups,
+        )
+    except PaceError as e:
+        raise _fail(e) from None
+    field = offline_status(setup, completions, now)
+    if as_json:
+        click.echo(json.dumps(status_document(field, tz), ensure_ascii=False))
+    else:
+        click.echo(status_table(field, tz))
+
+
+@cli.command()
+@click.option("--course", "course_file", required=True, type=click.Path(exists=True))
+@click.option("--draw", "draw_file", required=True, type=click.Path(exists=True))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["csv", "html"]),
+    default="csv",
+    help="CSV for spreadsheets, HTML for printing (A4 landscape).",
+)
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None, help="File.")
+@click.option("--interval", type=float, default=None, help="Standard start interval, minutes.")
+@click.option("--timezone", default=None, help="Time zone of the round (default: config).")
+@_day_option
+def sheet(course_file, draw_file, fmt, output, interval, timezone, day):
+    """Print the referees' timing sheet: by when each group must complete each hole.
+
+    Example: pace sheet --course c.toml --draw d.csv --format html -o sheet.html
+    """
+    from pace.reports import sheet as sheetmod
+
+    tzname = timezone or _settings().round.timezone
+    the_day = day.date() if day else date.today()
+    setup, tz = _offline_setup(course_file, draw_file, the_day, tzname, interval)
+    data = sheetmod.timing_sheet(setup)
+    text = sheetmod.to_csv(data, tz) if fmt == "csv" else sheetmod.to_html(data, tz)
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+        click.echo(f"timing sheet written to {output}")
+    else:
+        sys.stdout.write(text)

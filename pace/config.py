@@ -1,0 +1,273 @@
+"""Load ``config.toml`` into frozen, validated settings.
+
+Every key is optional and takes the documented default. An unknown key, a wrong type or an
+impossible value stops the program with a message naming the file, the key and what is
+expected. ``PACE_CONFIG`` may point to another file.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, fields
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pace.rules.errors import PaceError
+from pace.rules.model import PaceSettings
+
+ASYNC_MODES = ("gevent", "threading")
+SYNCHRONOUS_LEVELS = ("OFF", "NORMAL", "FULL", "EXTRA")
+POLICIES = ("frbg", "mauricie", "swin")
+
+
+class ConfigError(PaceError, ValueError):
+    """The configuration file cannot be used as written."""
+
+    code = "invalid_config"
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """Where ``pace serve`` listens, and how."""
+
+    host: str = "127.0.0.1"
+    port: int = 5000
+    async_mode: str = "gevent"
+
+
+@dataclass(frozen=True)
+class DatabaseSettings:
+    """The SQLite file and its durability level."""
+
+    path: str = "pace.db"
+    synchronous: str = "FULL"
+
+
+@dataclass(frozen=True)
+class SchedulerSettings:
+    """The field re-evaluation job."""
+
+    enabled: bool = True
+    tick_seconds: float = 5.0
+
+
+@dataclass(frozen=True)
+class RoundSettings:
+    """Defaults of a new round."""
+
+    timezone: str = "Europe/Brussels"
+    policy: str = "frbg"
+    standard_interval_min: float = 0.0
+
+    @property
+    def tz(self) -> ZoneInfo:
+        """Return the round's time zone."""
+        return ZoneInfo(self.timezone)
+
+
+def _averages() -> dict[int, float]:
+    return {2: 12.0, 3: 14.0, 4: 15.0}
+
+
+@dataclass(frozen=True)
+class AllotmentSettings:
+    """The numbers of RULES.md §1 and §3."""
+
+    average_min: dict[int, float] = field(default_factory=_averages)
+    par_split_min: float = 3.0
+    starters_gap_factor: float = 1.5
+    gap_margin_min: float = 0.0
+    single_player_column: int = 2
+    large_group_column: int = 4
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything ``config.toml`` holds; ``source`` names the file it came from."""
+
+    server: ServerSettings = field(default_factory=ServerSettings)
+    database: DatabaseSettings = field(default_factory=DatabaseSettings)
+    scheduler: SchedulerSettings = field(default_factory=SchedulerSettings)
+    round: RoundSettings = field(default_factory=RoundSettings)
+    allotment: AllotmentSettings = field(default_factory=AllotmentSettings)
+    source: str = "<defaults>"
+
+    def pace_settings(self, standard_interval: timedelta | None = None) -> PaceSettings:
+        """Return the rules' numbers; ``standard_interval`` overrides the configured one."""
+        a = self.allotment
+        if standard_interval is None and self.round.standard_interval_min > 0:
+            standard_interval = timedelta(minutes=self.round.standard_interval_min)
+        return PaceSettings(
+            averages={k: timedelta(minutes=v) for k, v in a.average_min.items()},
+            par_split=timedelta(minutes=a.par_split_min),
+            standard_interval=standard_interval,
+            gap_factor=a.starters_gap_factor,
+            gap_margin=timedelta(minutes=a.gap_margin_min),
+            small_group_column=a.single_player_column,
+            large_group_column=a.large_group_column,
+        )
+
+    def replace(self, **sections: Any) -> Settings:
+        """Return a copy with some sections' fields changed, e.g. ``database={"path": p}``."""
+        from dataclasses import replace
+
+        changed = {
+            name: replace(getattr(self, name), **values) for name, values in sections.items()
+        }
+        return replace(self, **changed)
+
+
+_SECTIONS = {
+    "server": ServerSettings,
+    "database": DatabaseSettings,
+    "scheduler": SchedulerSettings,
+    "round": RoundSettings,
+    "allotment": AllotmentSettings,
+}
+
+
+def default_path() -> Path:
+    """Return the configuration file to read: ``$PACE_CONFIG``, else ``./config.toml``."""
+    return Path(os.environ.get("PACE_CONFIG") or "config.toml")
+
+
+def load(path: str | Path | None = None) -> Settings:
+    """Read and validate a configuration file into :class:`Settings`.
+
+    With no path, read ``$PACE_CONFIG`` or ``./config.toml``; a missing default file gives
+    the defaults, a missing explicit file is an error.
+    """
+    explicit = path is not None or bool(os.environ.get("PACE_CONFIG"))
+    p = Path(path) if path is not None else default_path()
+    if not p.exists():
+        if explicit:
+            raise ConfigError(f"{p}: configuration file not found")
+        return Settings()
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8-sig"))
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{p}: not valid TOML: {e}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{p}: not UTF-8 text; save it as UTF-8") from None
+    return from_dict(data, source=str(p))
+
+
+def from_dict(data: dict[str, Any], *, source: str = "<dict>") -> Settings:
+    """Validate a parsed TOML document into :class:`Settings`."""
+    sections: dict[str, Any] = {}
+    for name, value in data.items():
+        if name not in _SECTIONS:
+            raise ConfigError(
+                f"{source}: unknown section [{name}]; expected one of "
+                + ", ".join(f"[{s}]" for s in _SECTIONS)
+            )
+        if not isinstance(value, dict):
+            raise ConfigError(f"{source}: {name} must be a table [{name}]")
+        sections[name] = _section(source, name, _SECTIONS[name], value)
+    settings = Settings(**sections, source=source)
+    _check(settings)
+    return settings
+
+
+def _section(source: str, name: str, cls: type, values: dict[str, Any]) -> Any:
+    known = {f.name: f for f in fields(cls)}
+    defaults = cls()
+    kwargs = {}
+    for key, value in values.items():
+        if key not in known:
+            raise ConfigError(
+                f"{source}: unknown key {name}.{key}; expected one of " + ", ".join(known),
+                field=f"{name}.{key}",
+            )
+        kwargs[key] = _coerce(source, f"{name}.{key}", getattr(defaults, key), value)
+    return cls(**kwargs)
+
+
+def _coerce(source: str, key: str, default: Any, value: Any) -> Any:
+    def bad(expected: str) -> ConfigError:
+        return ConfigError(f"{source}: {key} = {value!r}: expected {expected}", field=key)
+
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise bad("true or false")
+        return value
+    if isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise bad("a whole number")
+        return value
+    if isinstance(default, float):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise bad("a number")
+        return float(value)
+    if isinstance(default, str):
+        if not isinstance(value, str):
+            raise bad("a string in quotes")
+        return value
+    if isinstance(default, dict):
+        if not isinstance(value, dict):
+            raise bad("a table such as { 2 = 12, 3 = 14, 4 = 15 }")
+        out = {}
+        for k, v in value.items():
+            if not str(k).isdigit() or isinstance(v, bool) or not isinstance(v, int | float):
+                raise bad("group sizes mapped to minutes, such as { 2 = 12, 3 = 14, 4 = 15 }")
+            out[int(k)] = float(v)
+        return out
+    raise bad(type(default).__name__)  # pragma: no cover - every field type is handled above
+
+
+def _check(s: Settings) -> None:
+    src = s.source
+
+    def fail(key: str, expected: str, value: Any) -> None:
+        raise ConfigError(f"{src}: {key} = {value!r}: expected {expected}", field=key)
+
+    if not 1 <= s.server.port <= 65535:
+        fail("server.port", "a port number from 1 to 65535", s.server.port)
+    if s.server.async_mode not in ASYNC_MODES:
+        fail("server.async_mode", " or ".join(map(repr, ASYNC_MODES)), s.server.async_mode)
+    if not s.server.host:
+        fail("server.host", "an address such as '127.0.0.1'", s.server.host)
+    if not s.database.path:
+        fail("database.path", "a file path such as 'pace.db'", s.database.path)
+    if s.database.synchronous.upper() not in SYNCHRONOUS_LEVELS:
+        fail("database.synchronous", ", ".join(SYNCHRONOUS_LEVELS), s.database.synchronous)
+    if not 0.05 <= s.scheduler.tick_seconds <= 3600:
+        fail("scheduler.tick_seconds", "seconds between 0.05 and 3600", s.scheduler.tick_seconds)
+    try:
+        ZoneInfo(s.round.timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        fail("round.timezone", "an IANA time zone such as 'Europe/Brussels'", s.round.timezone)
+    if s.round.policy not in POLICIES:
+        fail("round.policy", " or ".join(map(repr, POLICIES)), s.round.policy)
+    if not 0 <= s.round.standard_interval_min <= 60:
+        fail(
+            "round.standard_interval_min",
+            "minutes from 0 (from the draw) to 60",
+            s.round.standard_interval_min,
+        )
+    a = s.allotment
+    for size in (2, 3, 4):
+        if size not in a.average_min:
+            fail("allotment.average_min", f"a value for groups of {size}", a.average_min)
+    for size, minutes in a.average_min.items():
+        if not 1 <= size <= 8 or not 1 <= minutes <= 60:
+            fail("allotment.average_min", "group sizes 1–8 mapped to 1–60 minutes", a.average_min)
+    if not 0 <= a.par_split_min < min(a.average_min.values()):
+        fail(
+            "allotment.par_split_min", "minutes from 0 to less than every average", a.par_split_min
+        )
+    if not 1 < a.starters_gap_factor <= 10:
+        fail(
+            "allotment.starters_gap_factor",
+            "a factor above 1 and at most 10",
+            a.starters_gap_factor,
+        )
+    if not 0 <= a.gap_margin_min <= 30:
+        fail("allotment.gap_margin_min", "minutes from 0 to 30", a.gap_margin_min)
+    for key in ("single_player_column", "large_group_column"):
+        col = getattr(a, key)
+        if col not in a.average_min:
+            fail(f"allotment.{key}", "a group size listed in allotment.average_min", col)

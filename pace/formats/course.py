@@ -1,0 +1,325 @@
+"""Course TOML: the course's name and one ``[[holes]]`` table per hole.
+
+Format: FORMATS.md, "Course". Every key of a hole table is checked, so a typo such as
+``walkmin`` is reported instead of silently ignored. Semantic problems point at the line
+of the hole's ``[[holes]]`` header when the holes are written that way.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import os
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from datetime import timedelta
+from typing import TypeGuard
+
+from pace.formats import csvfile
+from pace.rules import errors, model
+
+TOP_KEYS = ("name", "holes")
+HOLE_KEYS = ("number", "par", "stroke_index", "length_m", "walk_min", "allotted")
+PARS = range(3, 7)
+GROUP_SIZES = range(1, 7)
+
+_HOLES_HEADER = re.compile(r"\s*\[\[\s*holes\s*\]\]")
+_TOML_POSITION = re.compile(r"\s*\(at (?:line (\d+), column \d+|end of document)\)$")
+
+_Report = Callable[[int | None, str | None, str], None]
+
+
+def parse_course(text: str, filename: str) -> model.Course:
+    """Return the course described by a course TOML text; raise ``FileFormatError`` if invalid."""
+    text = text.removeprefix(csvfile.BOM)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise errors.FileFormatError([_syntax_problem(e, text, filename)]) from None
+
+    problems: list[errors.Problem] = []
+
+    def report(line: int | None, field: str | None, message: str) -> None:
+        problems.append(errors.Problem(filename, line, field, message))
+
+    for key in data:
+        if key not in TOP_KEYS:
+            report(
+                _top_key_line(text, key),
+                key,
+                f"unknown key {key!r}{_did_you_mean(key, TOP_KEYS)}; "
+                "expected name and [[holes]] tables",
+            )
+
+    name = data.get("name")
+    if name is None:
+        report(None, "name", 'the course has no name; expected name = "..." at the top')
+    elif not isinstance(name, str) or not name.strip():
+        report(
+            _top_key_line(text, "name"),
+            "name",
+            f"name {name!r} is not a course name; expected a non-empty text in quotes",
+        )
+
+    tables = data.get("holes")
+    holes: list[model.Hole] = []
+    if tables is None:
+        report(None, "holes", "the course has no holes; expected 9 or 18 [[holes]] tables")
+    elif not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+        report(
+            _top_key_line(text, "holes"),
+            "holes",
+            "holes must be [[holes]] tables, one per hole",
+        )
+    elif not tables:
+        report(None, "holes", "the course has no holes; expected 9 or 18 [[holes]] tables")
+    else:
+        lines = _hole_lines(text, len(tables))
+        read = [
+            _read_hole(table, i, lines[i], len(tables), report) for i, table in enumerate(tables)
+        ]
+        _check_numbering(tables, lines, report)
+        _check_stroke_indexes(tables, lines, report)
+        holes = [hole for hole in read if hole is not None]
+
+    if problems:
+        # top to bottom as in the file; problems of the whole course (no line) last
+        problems.sort(key=lambda p: (p.line is None, p.line or 0))
+        raise errors.FileFormatError(problems)
+    assert isinstance(name, str)
+    return model.Course(name.strip(), tuple(sorted(holes, key=lambda h: h.number)))
+
+
+def load_course(path: str | os.PathLike[str]) -> model.Course:
+    """Return the course of the course TOML file at ``path``."""
+    return parse_course(csvfile.read_text(path), str(path))
+
+
+def _read_hole(
+    table: Mapping[str, object], index: int, line: int | None, count: int, report: _Report
+) -> model.Hole | None:
+    """Return one hole table as a ``Hole``, or None after reporting its problems."""
+    counted = _Counter(report)
+    number = table.get("number")
+    label = _label(table, index, count)
+    if number is None:
+        counted(line, "number", f"{label} has no number; expected number = 1 to {count}")
+    elif _valid(number, count) is None:
+        counted(
+            line,
+            "number",
+            f"{label}: number {number!r} is not a hole number; with {count} holes "
+            f"the numbers are 1–{count}",
+        )
+
+    for key in table:
+        if key not in HOLE_KEYS:
+            counted(
+                line,
+                key,
+                f"{label}: unknown key {key!r}{_did_you_mean(key, HOLE_KEYS)}; "
+                f"expected {', '.join(HOLE_KEYS)}",
+            )
+
+    par = table.get("par")
+    if par is None:
+        counted(line, "par", f"{label} has no par; expected par = 3, 4 or 5")
+    elif not _is_int(par) or par not in PARS:
+        counted(line, "par", f"{label}: par {par!r} is not allowed; expected a whole number 3–6")
+
+    stroke_index = table.get("stroke_index")
+    if stroke_index is not None and (not _is_int(stroke_index) or not 1 <= stroke_index <= count):
+        counted(
+            line,
+            "stroke_index",
+            f"{label}: stroke_index {stroke_index!r} is not allowed; "
+            f"expected a whole number 1–{count}, each once",
+        )
+
+    length = table.get("length_m")
+    if length is not None and not (_is_number(length) and length >= 0):
+        counted(
+            line,
+            "length_m",
+            f"{label}: length_m {length!r} is not a length; expected metres, 0 or more",
+        )
+
+    walk = table.get("walk_min")
+    if walk is not None and not (_is_number(walk) and walk >= 0):
+        counted(
+            line,
+            "walk_min",
+            f"{label}: walk_min {walk!r} is not a number of minutes; expected 0 or more",
+        )
+
+    allotted = _read_allotted(table.get("allotted"), label, line, counted)
+
+    if counted.count:
+        return None
+    assert _is_int(number) and _is_int(par)
+    return model.Hole(
+        number=number,
+        par=par,
+        stroke_index=stroke_index if _is_int(stroke_index) else None,
+        length_m=float(length) if _is_number(length) else None,
+        walk=_minutes(walk) if _is_number(walk) else timedelta(0),
+        allotted=allotted,
+    )
+
+
+def _read_allotted(
+    value: object, label: str, line: int | None, report: _Report
+) -> dict[int, timedelta]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        report(
+            line,
+            "allotted",
+            f"{label}: allotted {value!r} is not a table; "
+            "expected minutes per group size, such as { 2 = 12, 3 = 14, 4 = 15 }",
+        )
+        return {}
+    allotted: dict[int, timedelta] = {}
+    for key, minutes in value.items():
+        if not (key.isascii() and key.isdigit()) or int(key) not in GROUP_SIZES:
+            report(
+                line,
+                "allotted",
+                f"{label}: allotted key {key!r} is not a group size; "
+                f"expected 2, 3 or 4 (1 to {GROUP_SIZES[-1]})",
+            )
+        elif not (_is_number(minutes) and minutes > 0):
+            report(
+                line,
+                "allotted",
+                f"{label}: allotted minutes {minutes!r} for groups of {key} is not allowed; "
+                "expected a number of minutes above 0",
+            )
+        else:
+            allotted[int(key)] = _minutes(minutes)
+    return dict(sorted(allotted.items()))
+
+
+def _check_numbering(
+    tables: list[dict[str, object]], lines: list[int | None], report: _Report
+) -> None:
+    """Report hole numbers given twice and numbers of 1..N that no hole has."""
+    first_index: dict[int, int] = {}
+    for i, number in enumerate(_valid(t.get("number"), len(tables)) for t in tables):
+        if number is None:
+            continue  # already reported by _read_hole
+        if number in first_index:
+            report(
+                lines[i],
+                "number",
+                f"hole {number} is given twice; first {_where(first_index[number], lines)}",
+            )
+        else:
+            first_index[number] = i
+    missing = [n for n in range(1, len(tables) + 1) if n not in first_index]
+    if missing:
+        report(
+            None,
+            "number",
+            f"hole numbers must be 1–{len(tables)} each once; missing "
+            + ", ".join(str(n) for n in missing),
+        )
+
+
+def _check_stroke_indexes(
+    tables: list[dict[str, object]], lines: list[int | None], report: _Report
+) -> None:
+    """Report a stroke index given to more than one hole."""
+    first_index: dict[int, int] = {}
+    for i, table in enumerate(tables):
+        stroke_index = _valid(table.get("stroke_index"), len(tables))
+        if stroke_index is None:
+            continue
+        other = first_index.setdefault(stroke_index, i)
+        if other != i:
+            report(
+                lines[i],
+                "stroke_index",
+                f"{_label(table, i, len(tables))}: stroke_index {stroke_index} is also given to "
+                f"{_label(tables[other], other, len(tables))} ({_where(other, lines)}); "
+                "each index is used once",
+            )
+
+
+def _valid(value: object, count: int) -> int | None:
+    """Return ``value`` if it is a whole number 1..count, else None."""
+    return value if _is_int(value) and 1 <= value <= count else None
+
+
+def _label(table: Mapping[str, object], index: int, count: int) -> str:
+    """Return how a message names a hole table: ``hole 7``, or its position if unnumbered."""
+    number = _valid(table.get("number"), count)
+    return f"hole {number}" if number is not None else f"[[holes]] table {index + 1}"
+
+
+class _Counter:
+    """A report function that counts the problems it passes on."""
+
+    def __init__(self, report: _Report) -> None:
+        self.report = report
+        self.count = 0
+
+    def __call__(self, line: int | None, field: str | None, message: str) -> None:
+        self.count += 1
+        self.report(line, field, message)
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: object) -> TypeGuard[float]:
+    return (_is_int(value) or isinstance(value, float)) and math.isfinite(value)
+
+
+def _minutes(value: float) -> timedelta:
+    return timedelta(seconds=round(value * 60))
+
+
+def _where(index: int, lines: list[int | None]) -> str:
+    line = lines[index]
+    return f"on line {line}" if line is not None else f"in [[holes]] table {index + 1}"
+
+
+def _did_you_mean(key: str, known: tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(key, known, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _hole_lines(text: str, count: int) -> list[int | None]:
+    """Return the line of each ``[[holes]]`` header, or Nones if they cannot be matched."""
+    lines = [
+        number
+        for number, line in enumerate(text.splitlines(), start=1)
+        if _HOLES_HEADER.match(line)
+    ]
+    return list(lines) if len(lines) == count else [None] * count
+
+
+def _top_key_line(text: str, key: str) -> int | None:
+    """Return the line of a top-level ``key = ...``, before the first table header."""
+    pattern = re.compile(rf"\s*(?:{re.escape(key)}|\"{re.escape(key)}\"|'{re.escape(key)}')\s*=")
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.lstrip().startswith("["):
+            return None
+        if pattern.match(line):
+            return number
+    return None
+
+
+def _syntax_problem(error: tomllib.TOMLDecodeError, text: str, filename: str) -> errors.Problem:
+    message = str(error)
+    match = _TOML_POSITION.search(message)
+    line = None
+    if match is not None:
+        message = message[: match.start()]
+        line = int(match[1]) if match[1] else max(1, len(text.splitlines()))
+    message = message[:1].lower() + message[1:]
+    return errors.Problem(filename, line, None, f"not valid TOML: {message}")

@@ -1,0 +1,232 @@
+"""Reading committee files: UTF-8 text and CSV tables with named columns.
+
+The CSV reader finds the separator from the header line, matches header names to
+canonical column names (case, accents and surrounding spaces ignored; French aliases
+allowed), skips blank rows and keeps the physical line number of every row, so each
+problem can name the line a committee sees in a text editor.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from pace.rules import errors
+
+BOM = "\ufeff"
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column a format knows: its canonical name, accepted aliases, and whether it is required."""
+
+    name: str
+    aliases: tuple[str, ...] = ()
+    required: bool = False
+
+
+@dataclass(frozen=True)
+class Row:
+    """One data row: its first physical line and its stripped cells by canonical column name."""
+
+    line: int
+    cells: Mapping[str, str]
+
+    def get(self, name: str) -> str:
+        """Return the stripped cell of column ``name``, or ``""`` when absent or empty."""
+        return self.cells.get(name, "")
+
+
+@dataclass(frozen=True)
+class Table:
+    """The data rows of a CSV file, with the header's line and the columns it has."""
+
+    rows: tuple[Row, ...]
+    header_line: int
+    present: frozenset[str]
+
+
+def read_text(path: str | os.PathLike[str]) -> str:
+    """Return the text of a UTF-8 file, with or without a byte order mark."""
+    filename = str(path)
+    with open(path, "rb") as f:
+        data = f.read()
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise errors.FileFormatError(
+            [
+                errors.Problem(
+                    filename,
+                    None,
+                    None,
+                    "the file is UTF-16, not UTF-8; save it again as UTF-8 "
+                    "(in a spreadsheet: 'CSV UTF-8')",
+                )
+            ]
+        )
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise errors.FileFormatError(
+            [
+                errors.Problem(
+                    filename,
+                    line,
+                    None,
+                    f"the file is not valid UTF-8 (byte 0x{data[e.start]:02x} on line {line}); "
+                    "save it again as UTF-8 (in a spreadsheet: 'CSV UTF-8')",
+                )
+            ]
+        ) from None
+
+
+def normalize_header(text: str) -> str:
+    """Return a header cell folded for matching: no accents, no case, single spaces.
+
+    >>> normalize_header("  Heure de  DÉPART ")
+    'heure de depart'
+    """
+    decomposed = unicodedata.normalize("NFKD", text.replace(BOM, ""))
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(bare.casefold().split())
+
+
+def detect_separator(header: str) -> str:
+    """Return the separator of a CSV file from its header line.
+
+    ``;`` if the header has more semicolons than commas (French-locale spreadsheets),
+    a tab if it has tabs and neither, else ``,``.
+
+    >>> detect_separator("groupe;départ;tee;joueur")
+    ';'
+    >>> detect_separator("group,start,tee,player")
+    ','
+    """
+    semicolons, commas = header.count(";"), header.count(",")
+    if semicolons > commas:
+        return ";"
+    if "\t" in header and not semicolons and not commas:
+        return "\t"
+    return ","
+
+
+def read_table(
+    text: str, filename: str, columns: Sequence[Column]
+) -> tuple[Table, list[errors.Problem]]:
+    """Return a CSV text's rows keyed by canonical column, and the problems found.
+
+    Header problems (a required column missing, a column given twice) leave the table
+    without rows: its rows cannot be read reliably.
+    """
+    text = text.removeprefix(BOM)
+    problems: list[errors.Problem] = []
+    wanted = ", ".join(c.name for c in columns if c.required)
+    header_text, header_line = _first_nonblank_line(text)
+    if header_text is None:
+        problems.append(
+            errors.Problem(
+                filename, 1, None, f"the file is empty; expected a header line with {wanted}"
+            )
+        )
+        return Table((), 1, frozenset()), problems
+
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=detect_separator(header_text))
+    records: list[tuple[int, list[str]]] = []
+    previous = 0
+    try:
+        for record in reader:
+            records.append((previous + 1, record))
+            previous = reader.line_num
+    except csv.Error as e:
+        problems.append(
+            errors.Problem(filename, reader.line_num, None, f"the file is not valid CSV: {e}")
+        )
+        return Table((), header_line, frozenset()), problems
+    records = [(line, cells) for line, cells in records if any(c.strip() for c in cells)]
+    if not records:  # only quotes and separators
+        problems.append(
+            errors.Problem(
+                filename, 1, None, f"the file is empty; expected a header line with {wanted}"
+            )
+        )
+        return Table((), 1, frozenset()), problems
+    (header_line, header), data = records[0], records[1:]
+
+    positions = _match_header(header, header_line, filename, columns, problems)
+    for column in columns:
+        if column.required and column.name not in positions:
+            found = ", ".join(repr(c.strip()) for c in header if c.strip()) or "nothing"
+            aliases = f" (or {column.aliases[0]!r})" if column.aliases else ""
+            problems.append(
+                errors.Problem(
+                    filename,
+                    header_line,
+                    column.name,
+                    f"missing column {column.name!r}{aliases}; the header has {found}",
+                )
+            )
+    if problems:
+        return Table((), header_line, frozenset(positions)), problems
+
+    width = len(header)
+    rows = []
+    for line, cells in data:
+        extra = [c.strip() for c in cells[width:] if c.strip()]
+        if extra:
+            problems.append(
+                errors.Problem(
+                    filename,
+                    line,
+                    None,
+                    f"the row has {len(cells)} cells but the header has {width} columns "
+                    f"(extra {extra[0]!r}); check the separator and quote cells that contain it",
+                )
+            )
+            continue
+        values = {name: cells[i].strip() if i < len(cells) else "" for name, i in positions.items()}
+        rows.append(Row(line, values))
+    return Table(tuple(rows), header_line, frozenset(positions)), problems
+
+
+def _first_nonblank_line(text: str) -> tuple[str | None, int]:
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip(" \t;,\"'"):
+            return line, number
+    return None, 1
+
+
+def _match_header(
+    header: list[str],
+    line: int,
+    filename: str,
+    columns: Sequence[Column],
+    problems: list[errors.Problem],
+) -> dict[str, int]:
+    by_alias = {
+        normalize_header(alias): column.name
+        for column in columns
+        for alias in (column.name, *column.aliases)
+    }
+    positions: dict[str, int] = {}
+    for i, cell in enumerate(header):
+        name = by_alias.get(normalize_header(cell))
+        if name is None:
+            continue  # extra columns are allowed and ignored
+        if name in positions:
+            first = header[positions[name]].strip()
+            problems.append(
+                errors.Problem(
+                    filename,
+                    line,
+                    name,
+                    f"column {cell.strip()!r} (column {i + 1}) repeats column {first!r} "
+                    f"(column {positions[name] + 1}); keep one of them",
+                )
+            )
+            continue
+        positions[name] = i
+    return positions

@@ -1,0 +1,201 @@
+"""Draw CSV: one row per player; a group is the rows that share its id.
+
+Format: FORMATS.md, "Draw". Required columns ``group``, ``start``, ``tee``, ``player``;
+optional ``handicap``, ``side``, ``club``; other columns are ignored. French headers
+(``groupe``, ``départ``, ``joueur``, ``index``, ``équipe``...) are accepted.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from datetime import date, time, tzinfo
+
+from pace.formats import csvfile, times
+from pace.rules import errors, model
+
+COLUMNS = (
+    csvfile.Column("group", ("groupe", "partie"), required=True),
+    csvfile.Column("start", ("départ", "heure", "heure de départ", "start time"), required=True),
+    csvfile.Column("tee", ("trou de départ", "trou"), required=True),
+    csvfile.Column("player", ("joueur", "nom", "name"), required=True),
+    csvfile.Column("handicap", ("index", "hcp", "handicap index")),
+    csvfile.Column("side", ("équipe", "team")),
+    csvfile.Column("club", ()),
+)
+
+# A plus handicap is written "+2.1" and stored as -2.1 (better than scratch), the
+# convention of handicap systems; "-2.1" is read the same way.
+_HANDICAP = re.compile(r"([+\-\u2212])?\s*([0-9]+(?:[.,][0-9]*)?|[.,][0-9]+)")
+
+
+def parse_handicap(text: str) -> float:
+    """Return a handicap index written with ``.`` or ``,``; a plus handicap ``+2.1`` is -2.1.
+
+    >>> parse_handicap("12,4"), parse_handicap("+2.1")
+    (12.4, -2.1)
+    """
+    match = _HANDICAP.fullmatch(text.strip())
+    if match is None:
+        raise ValueError(f"{text!r} is not a handicap index")
+    value = float(match[2].replace(",", "."))
+    return -value if match[1] and value else value
+
+
+@dataclass
+class _GroupRows:
+    line: int
+    start_text: str
+    start: time | None
+    tee_text: str
+    tee: int | None
+    players: list[model.Player] = field(default_factory=list)
+    names: dict[str, int] = field(default_factory=dict)
+
+
+def parse_draw(
+    text: str,
+    filename: str,
+    *,
+    day: date,
+    tz: tzinfo,
+    course: model.Course | None = None,
+) -> tuple[model.Group, ...]:
+    """Return a draw CSV's groups in draw order; raise ``FileFormatError`` if invalid.
+
+    Starts are local times on ``day`` in ``tz``, returned as UTC instants. With
+    ``course``, every starting tee must be a hole of it.
+    """
+    table, problems = csvfile.read_table(text, filename, COLUMNS)
+    groups: dict[str, _GroupRows] = {}
+
+    def problem(line: int, field: str, message: str) -> None:
+        problems.append(errors.Problem(filename, line, field, message))
+
+    for row in table.rows:
+        group_id, start_text, tee_text = row.get("group"), row.get("start"), row.get("tee")
+        name = row.get("player")
+
+        start = None
+        if not start_text:
+            problem(row.line, "start", "start is empty; expected the scheduled start as HH:MM")
+        else:
+            try:
+                start = times.parse_clock(start_text)
+            except ValueError:
+                problem(row.line, "start", f"start {start_text!r} is not a time; expected HH:MM")
+
+        tee = None
+        if not tee_text:
+            problem(row.line, "tee", "tee is empty; expected the starting hole, normally 1")
+        else:
+            try:
+                tee = times.parse_hole_number(tee_text)
+            except ValueError:
+                problem(
+                    row.line,
+                    "tee",
+                    f"tee {tee_text!r} is not a hole number; expected the starting hole, "
+                    "normally 1 (10 for a two-tee start)",
+                )
+            else:
+                if course is not None and not course.has_hole(tee):
+                    problem(
+                        row.line,
+                        "tee",
+                        f"tee {tee} does not exist on this course; "
+                        f"holes are {times.hole_range(course)}",
+                    )
+                    tee = None
+
+        if not name:
+            problem(row.line, "player", "player is empty; expected the player's name")
+
+        handicap = None
+        handicap_text = row.get("handicap")
+        if handicap_text:
+            try:
+                handicap = parse_handicap(handicap_text)
+            except ValueError:
+                problem(
+                    row.line,
+                    "handicap",
+                    f"handicap {handicap_text!r} is not a handicap index; expected a number "
+                    "such as 12.4 or 12,4 (+2.1 for a plus handicap), or nothing",
+                )
+
+        if not group_id:
+            problem(row.line, "group", "group is empty; expected the group id as on the draw")
+            continue
+        rows = groups.get(group_id)
+        if rows is None:
+            rows = groups[group_id] = _GroupRows(row.line, start_text, start, tee_text, tee)
+        else:
+            if start is not None and rows.start is not None and start != rows.start:
+                problem(
+                    row.line,
+                    "start",
+                    f"group {group_id!r} starts at {start_text!r} here but at "
+                    f"{rows.start_text!r} on line {rows.line}; "
+                    "all rows of a group share start and tee",
+                )
+            if tee is not None and rows.tee is not None and tee != rows.tee:
+                problem(
+                    row.line,
+                    "tee",
+                    f"group {group_id!r} starts on tee {tee_text!r} here but on tee "
+                    f"{rows.tee_text!r} on line {rows.line}; "
+                    "all rows of a group share start and tee",
+                )
+        if name:
+            key = " ".join(name.casefold().split())
+            if key in rows.names:
+                problem(
+                    row.line,
+                    "player",
+                    f"player {name!r} is already in group {group_id!r} on line {rows.names[key]}",
+                )
+            else:
+                rows.names[key] = row.line
+                rows.players.append(
+                    model.Player(
+                        name,
+                        handicap,
+                        side=row.get("side") or None,
+                        club=row.get("club") or None,
+                    )
+                )
+
+    if not table.rows and not problems:
+        problems.append(
+            errors.Problem(
+                filename,
+                table.header_line,
+                None,
+                "the draw has no players; expected one row per player under the header",
+            )
+        )
+    if problems:
+        raise errors.FileFormatError(problems)
+    return tuple(
+        model.Group(
+            group_id,
+            times.to_utc(day, rows.start, tz),
+            rows.tee,
+            tuple(rows.players),
+        )
+        for group_id, rows in groups.items()
+        if rows.start is not None and rows.tee is not None
+    )
+
+
+def load_draw(
+    path: str | os.PathLike[str],
+    *,
+    day: date,
+    tz: tzinfo,
+    course: model.Course | None = None,
+) -> tuple[model.Group, ...]:
+    """Return the groups of the draw CSV file at ``path``."""
+    return parse_draw(csvfile.read_text(path), str(path), day=day, tz=tz, course=course)

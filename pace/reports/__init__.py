@@ -1,0 +1,1 @@
+"""Read-side rendering: status documents, timing sheets and reports."""

@@ -1,0 +1,178 @@
+"""The round's setup and facts as frozen dataclasses.
+
+Instants are timezone-aware ``datetime`` (UTC inside the core); durations are
+``timedelta``. Nothing here reads a clock or a file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+MINUTE = timedelta(minutes=1)
+
+
+def _default_averages() -> Mapping[int, timedelta]:
+    # RULES.md §1: federation averages per hole for 2, 3 and 4 players.
+    return {2: timedelta(minutes=12), 3: timedelta(minutes=14), 4: timedelta(minutes=15)}
+
+
+@dataclass(frozen=True)
+class Hole:
+    """One hole of a course.
+
+    ``allotted`` maps a group-size column (2, 3, 4) to the committee's allotted time
+    for this hole; columns left out use the default split by par (RULES.md §1).
+    ``walk`` is extra time added before the hole (a long walk, a halfway stop).
+    """
+
+    number: int
+    par: int
+    stroke_index: int | None = None
+    length_m: float | None = None
+    walk: timedelta = timedelta(0)
+    allotted: Mapping[int, timedelta] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Course:
+    """A course: its name and its holes numbered 1..N in order."""
+
+    name: str
+    holes: tuple[Hole, ...]
+
+    @property
+    def hole_numbers(self) -> tuple[int, ...]:
+        """Return the hole numbers in course order."""
+        return tuple(h.number for h in self.holes)
+
+    def hole(self, number: int) -> Hole:
+        """Return hole ``number``; raise ``KeyError`` if the course has none."""
+        for h in self.holes:
+            if h.number == number:
+                return h
+        raise KeyError(number)
+
+    def has_hole(self, number: int) -> bool:
+        """Return whether the course has a hole with that number."""
+        return any(h.number == number for h in self.holes)
+
+
+@dataclass(frozen=True)
+class Player:
+    """A player as printed on the draw."""
+
+    name: str
+    handicap: float | None = None
+    side: str | None = None
+    club: str | None = None
+
+
+@dataclass(frozen=True)
+class Group:
+    """A group (partie): its id, scheduled start, starting tee and players."""
+
+    id: str
+    start: datetime
+    tee: int
+    players: tuple[Player, ...] = ()
+
+    @property
+    def size(self) -> int:
+        """Return the number of players in the group."""
+        return len(self.players)
+
+
+@dataclass(frozen=True)
+class HoleCompletion:
+    """A group completed a hole (flag back in) at instant ``at``."""
+
+    group: str
+    hole: int
+    at: datetime
+
+
+@dataclass(frozen=True)
+class Suspension:
+    """Play stopped at ``start`` and resumed at ``end`` (None: not resumed yet).
+
+    ``kind`` is ``"interruption"`` (one long siren: stop at once) or ``"suspension"``
+    (three sirens: finish the hole, then wait). Both stop every group's clock (RULES.md §8).
+    """
+
+    start: datetime
+    end: datetime | None = None
+    kind: str = "suspension"
+
+
+@dataclass(frozen=True)
+class TimeCredit:
+    """Time a referee granted to a group at instant ``at`` (RULES.md §5)."""
+
+    group: str
+    at: datetime
+    amount: timedelta
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class PaceSettings:
+    """The numbers of RULES.md §1–3, with their defaults; all of them configurable."""
+
+    averages: Mapping[int, timedelta] = field(default_factory=_default_averages)
+    par_split: timedelta = timedelta(minutes=3)
+    standard_interval: timedelta | None = None  # None: the most common one in the draw
+    gap_factor: float = 1.5  # a starting interval >= factor x standard follows a starter's gap
+    gap_margin: timedelta = timedelta(0)  # committee margin added to the interval
+    small_group_column: int = 2  # the column a group of 1 uses
+    large_group_column: int = 4  # the column a group of more than 4 uses
+
+
+class Status(StrEnum):
+    """A group's pace status; severity order is ``on_pace < behind < overdue < out_of_position``."""
+
+    NOT_STARTED = "not_started"
+    ON_PACE = "on_pace"
+    BEHIND = "behind"
+    OVERDUE = "overdue"
+    OUT_OF_POSITION = "out_of_position"
+    FINISHED = "finished"
+    WITHDRAWN = "withdrawn"
+
+    @property
+    def severity(self) -> int:
+        """Return the rank used to take the worse of two statuses."""
+        return _SEVERITY.get(self, 0)
+
+
+_SEVERITY = {
+    Status.ON_PACE: 1,
+    Status.BEHIND: 2,
+    Status.OVERDUE: 3,
+    Status.OUT_OF_POSITION: 4,
+}
+
+
+@dataclass(frozen=True)
+class RoundSetup:
+    """What is fixed before play: the course, the draw (in draw order) and the numbers."""
+
+    course: Course
+    groups: tuple[Group, ...]
+    settings: PaceSettings = field(default_factory=PaceSettings)
+
+
+@dataclass(frozen=True)
+class RoundFacts:
+    """What happened on the course, as folded from the event log.
+
+    ``completions`` holds at most one completion per (group, hole), corrections applied;
+    ``withdrawn`` maps a group id to the instant it withdrew.
+    """
+
+    completions: tuple[HoleCompletion, ...] = ()
+    suspensions: tuple[Suspension, ...] = ()
+    credits: tuple[TimeCredit, ...] = ()
+    withdrawn: Mapping[str, datetime] = field(default_factory=dict)

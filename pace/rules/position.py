@@ -1,0 +1,416 @@
+"""Out-of-position evaluation of a field of groups at an instant (RULES.md §3).
+
+Everything is a function of the round's setup, its facts and ``now``; nothing here
+reads a clock. Facts stamped after ``now`` are ignored, so evaluating a finished round
+at an earlier instant gives exactly what the live scheduler saw then.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from pace.rules import allotted, groupclock
+from pace.rules.model import (
+    Group,
+    HoleCompletion,
+    PaceSettings,
+    RoundFacts,
+    RoundSetup,
+    Status,
+    TimeCredit,
+)
+
+ZERO = timedelta(0)
+
+
+# --------------------------------------------------------------------------- starts
+
+
+def standard_interval(groups: Sequence[Group], settings: PaceSettings) -> timedelta | None:
+    """Return the standard interval: the committee's, else the most common one in the draw.
+
+    The most common interval between consecutive starts from the same tee wins; on a tie
+    the smallest (RULES.md §3). Simultaneous starts (a shotgun) do not count. ``None``
+    when no tee has two successive starts.
+    """
+    if settings.standard_interval is not None:
+        return settings.standard_interval
+    counts: Counter[timedelta] = Counter()
+    for tee_groups in _by_tee(groups).values():
+        for prev, group in zip(tee_groups, tee_groups[1:], strict=False):
+            step = group.start - prev.start
+            if step > ZERO:
+                counts[step] += 1
+    if not counts:
+        return None
+    best = max(counts.values())
+    return min(step for step, n in counts.items() if n == best)
+
+
+def _by_tee(groups: Sequence[Group]) -> dict[int, list[Group]]:
+    tees: dict[int, list[Group]] = defaultdict(list)
+    for g in groups:
+        tees[g.tee].append(g)
+    for tee_groups in tees.values():
+        tee_groups.sort(key=lambda g: g.start)  # stable: draw order on equal starts
+    return tees
+
+
+@dataclass(frozen=True)
+class GroupPlan:
+    """What is known of a group before play: lead or following, interval, allotments."""
+
+    group: Group
+    rank: int  # start order (start, then draw order): breaks ties between equal instants
+    lead: bool
+    interval: timedelta | None  # starting interval; None for the first group off its tee
+    order: tuple[int, ...]  # hole numbers in playing order
+    cumulative: tuple[timedelta, ...]  # cumulative allotment after 0..N holes
+    position: Mapping[int, int]  # hole number -> 1-based position in the group's order
+
+    @property
+    def id(self) -> str:
+        """Return the group's id."""
+        return self.group.id
+
+
+@dataclass(frozen=True)
+class FieldPlan:
+    """The plans of every group of a round, in draw order."""
+
+    standard_interval: timedelta | None
+    groups: tuple[GroupPlan, ...]
+    by_id: Mapping[str, GroupPlan]
+
+
+def plan_field(setup: RoundSetup) -> FieldPlan:
+    """Return each group's lead/following role, starting interval and cumulative allotment.
+
+    Lead groups are the first from each tee, any group whose starting interval is at least
+    ``gap_factor`` × the standard interval (a starter's gap), and groups starting together
+    with the previous one from the same tee (a shotgun start, RULES.md §9).
+    """
+    settings = setup.settings
+    standard = standard_interval(setup.groups, settings)
+    start_order = sorted(enumerate(setup.groups), key=lambda ig: (ig[1].start, ig[0]))
+    rank = {g.id: r for r, (_, g) in enumerate(start_order)}
+    role: dict[str, tuple[bool, timedelta | None]] = {}
+    for tee_groups in _by_tee(setup.groups).values():
+        prev: Group | None = None
+        for g in tee_groups:
+            if prev is None:
+                role[g.id] = (True, None)
+            else:
+                step = g.start - prev.start
+                lead = step == ZERO or (
+                    standard is not None and step >= standard * settings.gap_factor
+                )
+                role[g.id] = (lead, step)
+            prev = g
+    cache: dict[tuple[int, int], tuple[tuple[int, ...], tuple[timedelta, ...]]] = {}
+    plans = []
+    for g in setup.groups:
+        key = (g.tee, allotted.column_for(g.size, settings))
+        if key not in cache:
+            cache[key] = (
+                allotted.playing_order(setup.course, g.tee),
+                allotted.cumulative_allotments(setup.course, g.tee, g.size, settings),
+            )
+        order, cumulative = cache[key]
+        lead, step = role[g.id]
+        plans.append(
+            GroupPlan(
+                group=g,
+                rank=rank[g.id],
+                lead=lead,
+                interval=step,
+                order=order,
+                cumulative=cumulative,
+                position={h: i + 1 for i, h in enumerate(order)},
+            )
+        )
+    return FieldPlan(standard, tuple(plans), {p.id: p for p in plans})
+
+
+# --------------------------------------------------------------------------- statuses
+
+
+@dataclass(frozen=True)
+class GroupStatus:
+    """A group's status at an instant, with the numbers that decided it.
+
+    ``over`` is elapsed minus allotted for the holes completed (negative: under), or for
+    the hole in play when the projection decided the status; ``hole`` is that hole.
+    ``gap`` is the gap to the group ahead used for the decision (None when the group was
+    judged as a lead group). ``confirmed`` and ``projected`` are the two halves of the
+    status before taking the worse (RULES.md §3).
+    """
+
+    group: str
+    status: Status
+    lead: bool
+    holes_completed: int
+    last_hole: int | None
+    over: timedelta | None
+    gap: timedelta | None
+    interval: timedelta | None
+    hole: int | None
+    confirmed: Status | None
+    projected: Status | None
+    projected_finish: datetime | None
+    elapsed: timedelta
+
+
+@dataclass(frozen=True)
+class FieldStatus:
+    """The whole field's statuses at instant ``at``, in draw order."""
+
+    at: datetime
+    standard_interval: timedelta | None
+    groups: tuple[GroupStatus, ...]
+
+    def group(self, group_id: str) -> GroupStatus:
+        """Return the status of ``group_id``; raise ``KeyError`` if it is not in the field."""
+        for s in self.groups:
+            if s.group == group_id:
+                return s
+        raise KeyError(group_id)
+
+
+class CompletionIndex:
+    """Completions known at an instant, per hole, sorted by (instant, start rank)."""
+
+    def __init__(self, plan: FieldPlan, completions: Iterable[HoleCompletion], now: datetime):
+        per_hole: dict[int, list[tuple[datetime, int, str]]] = defaultdict(list)
+        per_group: dict[str, dict[int, datetime]] = defaultdict(dict)
+        for c in completions:
+            p = plan.by_id.get(c.group)
+            if c.at > now or p is None or c.hole not in p.position:
+                continue
+            per_hole[c.hole].append((c.at, p.rank, c.group))
+            per_group[c.group][c.hole] = c.at
+        for entries in per_hole.values():
+            entries.sort()
+        self.per_hole = per_hole
+        self.per_group = per_group
+        self._instants = {h: [e[:2] for e in entries] for h, entries in per_hole.items()}
+
+    def latest_before(self, hole: int, at: datetime, rank: int) -> datetime | None:
+        """Return the latest completion of ``hole`` by another group before (``at``, ``rank``).
+
+        At the same instant, a group that started earlier counts as having holed out first.
+        """
+        instants = self._instants.get(hole)
+        if not instants:
+            return None
+        i = bisect_left(instants, (at, rank))
+        return instants[i - 1][0] if i else None
+
+    def latest_at(self, hole: int, now: datetime) -> datetime | None:
+        """Return the latest completion of ``hole`` by any group at or before ``now``."""
+        instants = self._instants.get(hole)
+        if not instants:
+            return None
+        i = bisect_right(instants, (now, 1 << 62))
+        return instants[i - 1][0] if i else None
+
+
+def _worse(a: Status, b: Status) -> bool:
+    return a.severity > b.severity
+
+
+def evaluate_group(
+    plan: GroupPlan,
+    index: CompletionIndex,
+    spans: Sequence[tuple[datetime, datetime | None]],
+    credits: Sequence[TimeCredit],
+    now: datetime,
+    *,
+    margin: timedelta = ZERO,
+    withdrawn_at: datetime | None = None,
+    done: Mapping[int, datetime] | None = None,
+) -> GroupStatus:
+    """Return one group's status at ``now`` (RULES.md §3).
+
+    ``done`` maps the holes the group completed to their instants (default: from ``index``).
+    """
+    g = plan.group
+    if done is None:
+        done = index.per_group.get(g.id, {})
+    k = max((plan.position[h] for h in done), default=0)
+    n = len(plan.order)
+    limit = None if plan.interval is None else plan.interval + margin
+    elapsed_now = groupclock.elapsed(g.start, now, spans, credits)
+
+    confirmed: Status | None = None
+    c_over = c_gap = None
+    last_hole = None
+    anchor = g.start
+    if k:
+        last_hole = plan.order[k - 1]
+        anchor = done[last_hole]
+        c_over = (
+            groupclock.elapsed(g.start, anchor, spans, credits, credits_at=now) - plan.cumulative[k]
+        )
+        if not plan.lead:
+            ahead = index.latest_before(last_hole, anchor, plan.rank)
+            c_gap = None if ahead is None else anchor - ahead
+        if c_over <= ZERO:
+            confirmed = Status.ON_PACE
+        elif plan.lead or c_gap is None or limit is None or c_gap > limit:
+            confirmed = Status.OUT_OF_POSITION
+        else:
+            confirmed = Status.BEHIND
+
+    projected: Status | None = None
+    p_over = p_gap = None
+    if k < n and now >= g.start:
+        hole = plan.order[k]
+        p_over = elapsed_now - plan.cumulative[k + 1]
+        if p_over <= ZERO:
+            projected = Status.ON_PACE
+        elif plan.lead or limit is None:
+            projected = Status.OVERDUE
+        else:
+            ahead = index.latest_at(hole, now)
+            p_gap = None if ahead is None else now - ahead
+            projected = Status.OVERDUE if p_gap is not None and p_gap > limit else Status.BEHIND
+
+    remaining_after_k = plan.cumulative[n] - plan.cumulative[k]
+    finish = anchor + remaining_after_k
+    if k < n and now >= g.start:
+        finish = max(finish, now + plan.cumulative[n] - plan.cumulative[k + 1])
+
+    use_projection = projected is not None and (confirmed is None or _worse(projected, confirmed))
+    if use_projection:
+        status, over, gap, hole_used = projected, p_over, p_gap, plan.order[k]
+    else:
+        status, over, gap, hole_used = confirmed, c_over, c_gap, last_hole
+
+    if withdrawn_at is not None and withdrawn_at <= now:
+        status = Status.WITHDRAWN
+        finish = None
+    elif k == n:
+        status = Status.FINISHED
+        finish = anchor
+    elif k == 0 and now < g.start:
+        status = Status.NOT_STARTED
+    assert status is not None
+    return GroupStatus(
+        group=g.id,
+        status=status,
+        lead=plan.lead,
+        holes_completed=k,
+        last_hole=last_hole,
+        over=over,
+        gap=None if plan.lead else gap,
+        interval=plan.interval,
+        hole=hole_used,
+        confirmed=confirmed,
+        projected=projected,
+        projected_finish=finish,
+        elapsed=elapsed_now,
+    )
+
+
+def evaluate_field(
+    setup: RoundSetup, facts: RoundFacts, now: datetime, plan: FieldPlan | None = None
+) -> FieldStatus:
+    """Return every group's status at ``now``, in draw order (RULES.md §3).
+
+    ``plan`` may be passed when the caller keeps :func:`plan_field`'s result between ticks.
+    """
+    plan = plan or plan_field(setup)
+    index = CompletionIndex(plan, facts.completions, now)
+    spans = groupclock.merge_suspensions(facts.suspensions, now)
+    credits = _credits_by_group(facts.credits, now)
+    margin = setup.settings.gap_margin
+    statuses = tuple(
+        evaluate_group(
+            p,
+            index,
+            spans,
+            credits.get(p.id, ()),
+            now,
+            margin=margin,
+            withdrawn_at=facts.withdrawn.get(p.id),
+        )
+        for p in plan.groups
+    )
+    return FieldStatus(now, plan.standard_interval, statuses)
+
+
+def _credits_by_group(
+    credits: Iterable[TimeCredit], now: datetime
+) -> dict[str, tuple[TimeCredit, ...]]:
+    out: dict[str, list[TimeCredit]] = defaultdict(list)
+    for c in credits:
+        if c.at <= now:
+            out[c.group].append(c)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+# --------------------------------------------------------------------------- episodes
+
+
+@dataclass(frozen=True)
+class Episode:
+    """A spell out of position: from the evaluation that found it to the one that cleared it.
+
+    ``end`` is None while the group is still out of position; ``ended_by`` is
+    ``"back_in_position"``, ``"finished"`` or ``"withdrawn"``.
+    """
+
+    group: str
+    start: datetime
+    start_hole: int | None
+    end: datetime | None = None
+    end_hole: int | None = None
+    ended_by: str | None = None
+
+
+def episodes(
+    setup: RoundSetup, facts: RoundFacts, now: datetime, plan: FieldPlan | None = None
+) -> tuple[Episode, ...]:
+    """Return every out-of-position episode of the round up to ``now``, by group then time.
+
+    A group's status is re-evaluated at each of its completions and time credits; an
+    episode starts at the first evaluation out of position and ends at the first later one
+    that is not (RULES.md §3, last clause). Finishing or withdrawing closes it.
+    """
+    plan = plan or plan_field(setup)
+    spans = groupclock.merge_suspensions(facts.suspensions, now)
+    credits = _credits_by_group(facts.credits, now)
+    index = CompletionIndex(plan, facts.completions, now)
+    margin = setup.settings.gap_margin
+    out: list[Episode] = []
+    for p in plan.groups:
+        instants = sorted(
+            set(index.per_group.get(p.id, {}).values()) | {c.at for c in credits.get(p.id, ())}
+        )
+        withdrawn_at = facts.withdrawn.get(p.id)
+        done = index.per_group.get(p.id, {})
+        current: Episode | None = None
+        for t in instants:
+            seen = {h: at for h, at in done.items() if at <= t}
+            s = evaluate_group(p, index, spans, credits.get(p.id, ()), t, margin=margin, done=seen)
+            oop = s.confirmed is Status.OUT_OF_POSITION
+            if current is None and oop:
+                current = Episode(p.id, t, s.last_hole)
+            if current is not None and (not oop or s.status is Status.FINISHED):
+                ended_by = "finished" if oop else "back_in_position"
+                out.append(_close(current, t, s.last_hole, ended_by))
+                current = None
+        if current is not None:
+            if withdrawn_at is not None and withdrawn_at <= now:
+                current = _close(current, withdrawn_at, None, "withdrawn")
+            out.append(current)
+    return tuple(out)
+
+
+def _close(e: Episode, end: datetime, hole: int | None, ended_by: str) -> Episode:
+    return Episode(e.group, e.start, e.start_hole, end, hole, ended_by)

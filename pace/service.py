@@ -1,0 +1,213 @@
+"""Use cases: turn commands into events, and events into statuses.
+
+The service is the only caller of both the rules and the store. It gets ``now`` from
+an injected clock; web handlers, the scheduler and the CLI all go through it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+from pace import formats
+from pace.clock import Clock, SystemClock
+from pace.config import Settings
+from pace.rules import facts as factsmod
+from pace.rules.errors import FileFormatError, Problem
+from pace.rules.events import Event
+from pace.rules.model import Course, HoleCompletion, RoundFacts, RoundSetup
+from pace.rules.position import FieldPlan, FieldStatus, plan_field
+from pace.rules.position import evaluate_field as _evaluate
+from pace.store import RoundRecord, RoundSummary, Store, UnknownRoundError
+
+log = logging.getLogger(__name__)
+
+#: Namespace of the ids of imported events: re-importing the same file adds nothing.
+IMPORT_NAMESPACE = uuid.UUID("6f1d3c52-5c2a-4f0e-9d0b-3a1c2b7d9e10")
+
+
+@dataclass(frozen=True)
+class RoundView:
+    """A round's stored setup together with the rules' view of it."""
+
+    record: RoundRecord
+    setup: RoundSetup
+    plan: FieldPlan
+
+    @property
+    def tz(self) -> ZoneInfo:
+        """Return the round's time zone."""
+        return ZoneInfo(self.record.timezone)
+
+
+class PaceService:
+    """The use cases of pace over one store, one configuration and one clock."""
+
+    def __init__(self, store: Store, settings: Settings, clock: Clock | None = None):
+        self.store = store
+        self.settings = settings
+        self.clock = clock or SystemClock()
+        self._views: dict[str, RoundView] = {}
+        self._lock = threading.RLock()
+
+    # -- setup ------------------------------------------------------------------------
+
+    def import_course(self, text: str, filename: str) -> Course:
+        """Parse a course TOML and store it under its name (replacing one of that name)."""
+        course = formats.parse_course(text, filename)
+        self.store.save_course(course, imported_at=self.clock.now())
+        self._forget()
+        return course
+
+    def import_draw(
+        self,
+        text: str,
+        filename: str,
+        *,
+        round: str,
+        course: str | None = None,
+        day: date | None = None,
+        timezone: str | None = None,
+        policy: str | None = None,
+    ) -> RoundRecord:
+        """Parse a draw CSV into round ``round``, creating the round if it is new.
+
+        A new round needs its course (default: the only stored course) and its day
+        (default: today in the round's time zone). An existing round keeps its course,
+        day and time zone; its draw is replaced while it has no events.
+        """
+        existing = self._existing_round(round)
+        if existing is None:
+            course_obj = self._course_for_new_round(course)
+            tzname = timezone or self.settings.round.timezone
+            tz = ZoneInfo(tzname)
+            day = day or self.clock.now().astimezone(tz).date()
+        else:
+            course_obj, tz, day = existing.course, ZoneInfo(existing.timezone), existing.day
+            tzname = existing.timezone
+        groups = formats.parse_draw(text, filename, day=day, tz=tz, course=course_obj)
+        if existing is None:
+            self.store.create_round(
+                round,
+                course=course_obj.name,
+                day=day,
+                timezone=tzname,
+                policy=policy or self.settings.round.policy,
+                created_at=self.clock.now(),
+            )
+        elif policy:
+            self.store.update_round(round, policy=policy)
+        record = self.store.save_draw(round, groups)
+        self._forget(round)
+        return record
+
+    def import_times(self, text: str, filename: str, *, round: str, by: str) -> int:
+        """Parse a hole-times CSV into ``hole_completed`` events; return how many are new.
+
+        All or nothing: a row that clashes with a completion already logged (another
+        time for the same group and hole) refuses the whole file. Re-importing the same
+        file adds nothing (the event ids derive from the rows).
+        """
+        view = self.round_view(round)
+        rec = view.record
+        completions = formats.parse_times(
+            text, filename, day=rec.day, tz=view.tz, course=rec.course, groups=rec.groups
+        )
+        logged = {(c.group, c.hole): c.at for c in self.facts(round).completions}
+        problems = [
+            Problem(
+                filename,
+                None,
+                "completed",
+                f"group {c.group!r} hole {c.hole} is already logged at "
+                f"{logged[(c.group, c.hole)].astimezone(view.tz):%H:%M:%S}; "
+                "correct that time instead of importing another one",
+            )
+            for c in completions
+            if (c.group, c.hole) in logged and logged[(c.group, c.hole)] != c.at
+        ]
+        if problems:
+            raise FileFormatError(problems)
+        events = [self._imported_completion(round, c, by) for c in completions]
+        stored = self.store.append_many(events, recorded_at=self.clock.now())
+        return sum(1 for _, created in stored if created)
+
+    def _imported_completion(self, round: str, c: HoleCompletion, by: str) -> Event:
+        key = f"{round}/{c.group}/{c.hole}/{c.at.isoformat()}"
+        return Event(
+            id=str(uuid.uuid5(IMPORT_NAMESPACE, key)),
+            type=factsmod.HOLE_COMPLETED,
+            round=round,
+            at=c.at,
+            payload={"group": c.group, "hole": c.hole},
+            by={"name": by, "role": "committee", "device": "import"},
+        )
+
+    def _existing_round(self, name: str) -> RoundRecord | None:
+        try:
+            return self.store.get_round(name)
+        except UnknownRoundError:
+            return None
+
+    def _course_for_new_round(self, name: str | None) -> Course:
+        if name is not None:
+            return self.store.get_course(name)
+        courses = self.store.list_courses()
+        if len(courses) == 1:
+            return courses[0]
+        names = ", ".join(repr(c.name) for c in courses) or "none yet: import one first"
+        raise UnknownRoundError(
+            f"which course does the new round use? pass --course; stored courses: {names}",
+            field="course",
+            code="course_required",
+        )
+
+    def list_rounds(self) -> list[RoundSummary]:
+        """Return every round of the database."""
+        return self.store.list_rounds()
+
+    # -- evaluation -------------------------------------------------------------------
+
+    def round_view(self, round: str) -> RoundView:
+        """Return the round's setup and plan (kept between ticks until the setup changes)."""
+        with self._lock:
+            view = self._views.get(round)
+            if view is None:
+                record = self.store.get_round(round)
+                setup = RoundSetup(
+                    record.course,
+                    record.groups,
+                    self.settings.pace_settings(record.standard_interval),
+                )
+                view = RoundView(record, setup, plan_field(setup))
+                self._views[round] = view
+            return view
+
+    def facts(self, round: str, events: Sequence[Event] | None = None) -> RoundFacts:
+        """Return the round's facts folded from its log."""
+        return factsmod.fold(self.store.events(round) if events is None else events)
+
+    def status(self, round: str, now: datetime | None = None) -> FieldStatus:
+        """Return the field's statuses at ``now`` (default: the clock's now)."""
+        view = self.round_view(round)
+        now = now or self.clock.now()
+        return _evaluate(view.setup, self.facts(round), now, view.plan)
+
+    def _forget(self, round: str | None = None) -> None:
+        with self._lock:
+            if round is None:
+                self._views.clear()
+            else:
+                self._views.pop(round, None)
+
+
+def offline_status(
+    setup: RoundSetup, completions: Sequence[HoleCompletion], now: datetime
+) -> FieldStatus:
+    """Evaluate a field from files alone, exactly as the live scheduler does."""
+    return _evaluate(setup, RoundFacts(completions=tuple(completions)), now)

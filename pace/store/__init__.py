@@ -1,0 +1,26 @@
+"""Storage: the event log and the setup tables in one SQLite file (sqlite-utils).
+
+The only package in pace that imports ``sqlite_utils`` or knows table names.
+"""
+
+from pace.store.db import DEFAULT_SYNCHRONOUS, SYNCHRONOUS_LEVELS
+from pace.store.errors import (
+    RoundExistsError,
+    StorageError,
+    UnknownCourseError,
+    UnknownRoundError,
+)
+from pace.store.repo import UNSET, RoundRecord, RoundSummary, Store
+
+__all__ = [
+    "DEFAULT_SYNCHRONOUS",
+    "SYNCHRONOUS_LEVELS",
+    "UNSET",
+    "RoundExistsError",
+    "RoundRecord",
+    "RoundSummary",
+    "StorageError",
+    "Store",
+    "UnknownCourseError",
+    "UnknownRoundError",
+]

@@ -1,0 +1,166 @@
+"""One SQLite connection shared by every thread, behind a lock.
+
+Socket.IO handlers and scheduler jobs run in their own threads or greenlets. A
+connection per event is slow (~1k/s) and a connection used from another thread
+raises, so the store keeps one connection (``check_same_thread=False``) and takes a
+re-entrant lock around every use of it (TECH-NOTES.md, SQLite). Write transactions
+start with ``BEGIN IMMEDIATE`` so another process on the same file (a CLI import
+while the server runs) waits for the write lock up to ``busy_timeout`` instead of
+failing half-way through a read-then-write transaction.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import sqlite_utils
+
+from pace.store.errors import StorageError
+
+log = logging.getLogger(__name__)
+
+SYNCHRONOUS_LEVELS = ("OFF", "NORMAL", "FULL", "EXTRA")
+"""Accepted ``PRAGMA synchronous`` levels, weakest first."""
+
+DEFAULT_SYNCHRONOUS = "FULL"
+"""Every commit is on disk before it returns: a marshal's ack survives a power cut."""
+
+BUSY_TIMEOUT_MS = 5000
+
+
+class SharedDatabase:
+    """A ``sqlite_utils.Database`` on one connection, used only under ``lock``."""
+
+    def __init__(self, db: sqlite_utils.Database, path: Path) -> None:
+        self.db = db
+        self.path = path
+        self.lock = threading.RLock()
+        self._closed = False
+
+    @property
+    def closed(self) -> bool:
+        """Return whether ``close()`` was called."""
+        return self._closed
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite_utils.Database]:
+        """Run the block in one write transaction, committed before the block's caller resumes.
+
+        Any exception rolls the whole transaction back. Nested use becomes a savepoint
+        of the enclosing transaction.
+        """
+        with self.lock, translate_errors():
+            self._require_open()
+            conn = self.db.conn
+            if conn.in_transaction:
+                with self.db.atomic():
+                    yield self.db
+                return
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+            except BaseException:
+                _rollback(conn)
+                raise
+            try:
+                conn.execute("COMMIT")
+            except BaseException:
+                _rollback(conn)
+                raise
+
+    @contextmanager
+    def read(self) -> Iterator[sqlite_utils.Database]:
+        """Run the block's queries on one consistent snapshot of the file."""
+        with self.lock, translate_errors():
+            self._require_open()
+            conn = self.db.conn
+            if conn.in_transaction:
+                yield self.db
+                return
+            conn.execute("BEGIN")
+            try:
+                yield self.db
+            finally:
+                _rollback(conn)
+
+    def pragma(self, name: str) -> object:
+        """Return the value of ``PRAGMA name`` on the shared connection."""
+        if not name.isidentifier():
+            raise ValueError(f"not a pragma name: {name!r}")
+        with self.lock, translate_errors():
+            self._require_open()
+            row = self.db.conn.execute(f"PRAGMA {name}").fetchone()
+            return None if row is None else row[0]
+
+    def close(self) -> None:
+        """Close the connection; later use raises ``StorageError``. Closing twice is a no-op."""
+        with self.lock:
+            if self._closed:
+                return
+            self._closed = True
+            self.db.close()
+
+    def _require_open(self) -> None:
+        if self._closed:
+            raise StorageError(f"the store {str(self.path)!r} is closed")
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    # An error such as SQLITE_FULL may already have ended the transaction.
+    if conn.in_transaction:
+        conn.execute("ROLLBACK")
+
+
+@contextmanager
+def translate_errors() -> Iterator[None]:
+    """Turn any ``sqlite3.Error`` escaping the block into a ``StorageError``."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        log.exception("database error")
+        raise StorageError(f"the database refused the operation: {exc}") from exc
+
+
+def validate_synchronous(level: str) -> str:
+    """Return ``level`` upper-cased if it is a ``PRAGMA synchronous`` level; else ValueError."""
+    upper = level.upper() if isinstance(level, str) else level
+    if upper not in SYNCHRONOUS_LEVELS:
+        raise ValueError(
+            f"synchronous must be one of {', '.join(SYNCHRONOUS_LEVELS)}, not {level!r}"
+        )
+    return upper
+
+
+def open_db(path: str | Path, *, synchronous: str = DEFAULT_SYNCHRONOUS) -> SharedDatabase:
+    """Open (creating it and its folder if missing) the SQLite file at ``path``.
+
+    The connection runs in WAL mode with ``synchronous`` durability, foreign keys on
+    and a busy timeout. Migrations are not applied here (see ``migrations.apply``).
+    """
+    level = validate_synchronous(synchronous)
+    file = Path(path)
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: the driver never opens a transaction behind our back;
+        # every transaction is an explicit BEGIN ... COMMIT in write() or read().
+        conn = sqlite3.connect(file, check_same_thread=False, isolation_level=None)
+    except (OSError, sqlite3.Error) as exc:
+        raise StorageError(f"cannot open the database {str(file)!r}: {exc}") from exc
+    try:
+        conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA foreign_keys=ON")
+        db = sqlite_utils.Database(conn, execute_plugins=False)
+        db.enable_wal()
+        conn.execute(f"PRAGMA synchronous={level}")
+    except sqlite3.Error as exc:
+        conn.close()
+        raise StorageError(f"cannot open the database {str(file)!r}: {exc}") from exc
+    except BaseException:
+        conn.close()
+        raise
+    return SharedDatabase(db, file)

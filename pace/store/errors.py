@@ -1,0 +1,29 @@
+"""Errors the store reports; nothing outside ``pace.store`` sees a sqlite exception."""
+
+from __future__ import annotations
+
+from pace.rules.errors import PaceError, SetupError
+
+
+class UnknownRoundError(PaceError, LookupError):
+    """A round name that is not stored."""
+
+    code = "unknown_round"
+
+
+class UnknownCourseError(PaceError, LookupError):
+    """A course name that is not stored."""
+
+    code = "unknown_course"
+
+
+class RoundExistsError(SetupError):
+    """A round with that name is already stored."""
+
+    code = "round_exists"
+
+
+class StorageError(PaceError, RuntimeError):
+    """The database could not do what was asked (disk full, file locked, store closed)."""
+
+    code = "storage_error"

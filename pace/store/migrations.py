@@ -1,0 +1,114 @@
+"""The schema, as versioned migrations applied at startup.
+
+Each migration runs once, inside a transaction together with its record in
+sqlite-utils' ``_sqlite_migrations`` table (set ``"pace"``). Never edit a migration
+that has shipped: add a new one below it.
+"""
+
+from __future__ import annotations
+
+import sqlite_utils
+
+from pace.store.db import SharedDatabase
+
+MIGRATIONS = sqlite_utils.Migrations("pace")
+
+# Instants are stored as fixed-width ISO 8601 UTC text, so text order is time order
+# and report queries can compare them as strings.
+_INSTANT = "'____-__-__T__:__:__.______+00:00'"
+
+
+@MIGRATIONS()
+def m001_initial(db: sqlite_utils.Database) -> None:
+    """Create the setup tables and the append-only event log."""
+    statements = [
+        """
+        CREATE TABLE courses (
+            name TEXT PRIMARY KEY NOT NULL,
+            data TEXT NOT NULL CHECK (json_valid(data)),
+            imported_at TEXT NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE rounds (
+            name TEXT PRIMARY KEY NOT NULL,
+            course TEXT NOT NULL REFERENCES courses(name),
+            day TEXT NOT NULL CHECK (day LIKE '____-__-__'),
+            timezone TEXT NOT NULL,
+            policy TEXT NOT NULL,
+            standard_interval_s REAL CHECK (standard_interval_s > 0),
+            created_at TEXT NOT NULL
+        )
+        """,
+        "CREATE INDEX rounds_course ON rounds(course)",
+        f"""
+        CREATE TABLE groups (
+            round TEXT NOT NULL REFERENCES rounds(name) ON DELETE CASCADE,
+            id TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            start TEXT NOT NULL CHECK (start LIKE {_INSTANT}),
+            tee INTEGER NOT NULL,
+            PRIMARY KEY (round, id),
+            UNIQUE (round, position)
+        )
+        """,
+        """
+        CREATE TABLE players (
+            round TEXT NOT NULL,
+            group_id TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            handicap REAL,
+            side TEXT,
+            club TEXT,
+            PRIMARY KEY (round, group_id, position),
+            FOREIGN KEY (round, group_id) REFERENCES groups(round, id) ON DELETE CASCADE
+        )
+        """,
+        f"""
+        CREATE TABLE events (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            id TEXT NOT NULL UNIQUE,
+            type TEXT NOT NULL,
+            round TEXT NOT NULL REFERENCES rounds(name),
+            at TEXT NOT NULL CHECK (at LIKE {_INSTANT}),
+            recorded_at TEXT NOT NULL CHECK (recorded_at LIKE {_INSTANT}),
+            by TEXT NOT NULL DEFAULT '{{}}' CHECK (json_valid(by)),
+            payload TEXT NOT NULL CHECK (json_valid(payload))
+        )
+        """,
+        "CREATE INDEX events_round_seq ON events(round, seq)",
+        # Defence in depth: facts are never changed or removed, whatever the caller.
+        """
+        CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+        BEGIN
+            SELECT RAISE(ABORT, 'events are append-only: UPDATE refused');
+        END
+        """,
+        """
+        CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+        BEGIN
+            SELECT RAISE(ABORT, 'events are append-only: DELETE refused');
+        END
+        """,
+    ]
+    for sql in statements:
+        db.execute(sql)
+
+
+def apply(shared: SharedDatabase) -> list[str]:
+    """Apply the pending migrations in one write transaction; return the names applied.
+
+    Two processes opening a new file at once are serialised by the write lock, so
+    each migration still runs exactly once.
+    """
+    with shared.write() as db:
+        pending = [m.name for m in MIGRATIONS.pending(db)]
+        MIGRATIONS.apply(db)
+    return pending
+
+
+def applied(shared: SharedDatabase) -> list[str]:
+    """Return the names of the migrations recorded in the file, in the order applied."""
+    with shared.read() as db:
+        return [m.name for m in MIGRATIONS.applied(db)]

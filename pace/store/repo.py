@@ -1,0 +1,580 @@
+"""The store: the event log and the setup tables, read and written as ``rules`` types.
+
+This is the only module that knows table names (with ``migrations``, which creates
+them). Every method takes the shared connection's lock; every write is one
+transaction committed (with the file's ``synchronous`` durability) before it returns.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from enum import Enum
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import sqlite_utils
+from sqlite_utils.db import NotFoundError
+
+from pace.rules.errors import SetupError
+from pace.rules.events import Event, EventConflictError, as_utc, canonical_json
+from pace.rules.model import Course, Group, Hole, Player
+from pace.store import db as dbmod
+from pace.store import migrations
+from pace.store.errors import RoundExistsError, UnknownCourseError, UnknownRoundError
+
+
+class _Unset(Enum):
+    UNSET = "unset"
+
+
+UNSET = _Unset.UNSET
+"""Marks an ``update_round`` field left unchanged (``None`` is a real value there)."""
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """A round's stored setup: its course, day, policy and draw."""
+
+    name: str
+    course: Course
+    day: date
+    timezone: str
+    policy: str
+    standard_interval: timedelta | None
+    groups: tuple[Group, ...] = ()
+
+
+@dataclass(frozen=True)
+class RoundSummary:
+    """One line of the list of rounds."""
+
+    name: str
+    course: str
+    day: date
+    groups: int
+    events: int
+
+
+_EVENT_COLUMNS = "seq, id, type, round, at, recorded_at, by, payload"
+
+
+class Store:
+    """The pace database: open it with ``Store.open(path)``, close it (or use ``with``)."""
+
+    def __init__(self, shared: dbmod.SharedDatabase) -> None:
+        self._db = shared
+
+    @classmethod
+    def open(cls, path: str | Path, *, synchronous: str = dbmod.DEFAULT_SYNCHRONOUS) -> Store:
+        """Open the database at ``path``, creating it if missing, and apply pending migrations."""
+        shared = dbmod.open_db(path, synchronous=synchronous)
+        try:
+            migrations.apply(shared)
+        except BaseException:
+            shared.close()
+            raise
+        return cls(shared)
+
+    # -- lifecycle ---------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the connection. Closing twice is a no-op."""
+        self._db.close()
+
+    @property
+    def closed(self) -> bool:
+        """Return whether the store was closed."""
+        return self._db.closed
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    @property
+    def path(self) -> Path:
+        """Return the database file's path."""
+        return self._db.path
+
+    @property
+    def synchronous(self) -> str:
+        """Return the connection's ``PRAGMA synchronous`` level (``"FULL"`` ...)."""
+        value = self._db.pragma("synchronous")
+        return dbmod.SYNCHRONOUS_LEVELS[int(str(value))]
+
+    @property
+    def journal_mode(self) -> str:
+        """Return the file's journal mode (``"wal"``)."""
+        return str(self._db.pragma("journal_mode"))
+
+    def applied_migrations(self) -> list[str]:
+        """Return the names of the schema migrations recorded in the file, oldest first."""
+        return migrations.applied(self._db)
+
+    # -- events ------------------------------------------------------------------------
+
+    def append(self, event: Event, *, recorded_at: datetime) -> tuple[Event, bool]:
+        """Append ``event`` durably; return the stored event and whether it was new.
+
+        An id already stored with the same type, round, at and payload is a resend:
+        nothing is written and the stored event comes back with ``False``. The same id
+        with a different fact raises ``EventConflictError``; an unknown round raises
+        ``UnknownRoundError``. ``by``, ``seq`` and ``recorded_at`` of ``event`` are not
+        compared (``seq`` and ``recorded_at`` are the store's to set).
+        """
+        recorded = _iso(recorded_at, "recorded_at")
+        with self._db.write() as db:
+            return _append_one(db, event, recorded)
+
+    def append_many(
+        self, events: Iterable[Event], *, recorded_at: datetime
+    ) -> list[tuple[Event, bool]]:
+        """Append ``events`` in order, all or nothing, in one transaction.
+
+        Each event follows the rules of ``append``; one conflict or unknown round
+        writes none of them.
+        """
+        recorded = _iso(recorded_at, "recorded_at")
+        with self._db.write() as db:
+            return [_append_one(db, event, recorded) for event in events]
+
+    def events(
+        self, round: str, *, types: Iterable[str] | None = None, after_seq: int = 0
+    ) -> list[Event]:
+        """Return the round's events in log order (``seq``), optionally of some types only.
+
+        ``after_seq`` skips the events up to and including that sequence number. An
+        unknown round has no events.
+        """
+        sql = f"SELECT {_EVENT_COLUMNS} FROM events WHERE round = ? AND seq > ?"
+        params: list[object] = [round, after_seq]
+        if types is not None:
+            wanted = sorted(set(types))
+            if not wanted:
+                return []
+            sql += f" AND type IN ({', '.join('?' for _ in wanted)})"
+            params.extend(wanted)
+        sql += " ORDER BY seq"
+        with self._db.read() as db:
+            return [_event_from_row(row) for row in db.execute(sql, params)]
+
+    def event(self, id: str) -> Event | None:
+        """Return the stored event with that id, or ``None``."""
+        with self._db.read() as db:
+            return _find_event(db, id)
+
+    def count_events(self, round: str | None = None) -> int:
+        """Return how many events are stored, in all or in one round."""
+        with self._db.read() as db:
+            if round is None:
+                row = db.execute("SELECT count(*) FROM events").fetchone()
+            else:
+                row = db.execute("SELECT count(*) FROM events WHERE round = ?", [round]).fetchone()
+            return int(row[0])
+
+    # -- courses -----------------------------------------------------------------------
+
+    def save_course(self, course: Course, *, imported_at: datetime | None = None) -> None:
+        """Store ``course``, replacing the course of that name.
+
+        Refused with ``SetupError`` if the holes change while a round on that course
+        already has events: the log would no longer match its setup.
+        """
+        if not isinstance(course.name, str) or not course.name.strip():
+            raise SetupError(f"a course needs a name, not {course.name!r}", field="name")
+        data = canonical_json(_holes_to_json(course.holes))
+        when = _iso(imported_at or datetime.now(UTC), "imported_at")
+        with self._db.write() as db:
+            row = db.execute("SELECT data FROM courses WHERE name = ?", [course.name]).fetchone()
+            if row is not None and row[0] != data:
+                used = db.execute(
+                    "SELECT r.name, count(e.seq) FROM rounds r JOIN events e ON e.round = r.name"
+                    " WHERE r.course = ? GROUP BY r.name ORDER BY r.name",
+                    [course.name],
+                ).fetchall()
+                if used:
+                    names = ", ".join(repr(r[0]) for r in used)
+                    raise SetupError(
+                        f"course {course.name!r} is in use by round(s) {names} that already"
+                        " have events; its holes can no longer change (import it under"
+                        " a new name instead)",
+                        field="holes",
+                        code="round_has_events",
+                    )
+            db.execute(
+                "INSERT INTO courses (name, data, imported_at) VALUES (?, ?, ?)"
+                " ON CONFLICT(name) DO UPDATE SET data = excluded.data,"
+                " imported_at = excluded.imported_at",
+                [course.name, data, when],
+            )
+
+    def get_course(self, name: str) -> Course:
+        """Return the course of that name; raise ``UnknownCourseError`` if none."""
+        with self._db.read() as db:
+            return _get_course(db, name)
+
+    def list_courses(self) -> list[Course]:
+        """Return every stored course, by name."""
+        with self._db.read() as db:
+            rows = db.execute("SELECT name, data FROM courses ORDER BY name").fetchall()
+        return [_course_from_row(name, data) for name, data in rows]
+
+    # -- rounds and draws --------------------------------------------------------------
+
+    def create_round(
+        self,
+        name: str,
+        *,
+        course: str,
+        day: date,
+        timezone: str,
+        policy: str = "frbg",
+        standard_interval: timedelta | None = None,
+        created_at: datetime | None = None,
+    ) -> RoundRecord:
+        """Create a round (with an empty draw) on a stored course; return it.
+
+        Raises ``RoundExistsError`` if the name is taken, ``UnknownCourseError`` if the
+        course is not stored and ``SetupError`` for an unknown time zone or a bad value.
+        """
+        if not isinstance(name, str) or not name.strip():
+            raise SetupError(f"a round needs a name, not {name!r}", field="name")
+        if isinstance(day, datetime) or not isinstance(day, date):
+            raise SetupError(f"day must be a date, not {day!r}", field="day")
+        _check_timezone(timezone)
+        _check_policy(policy)
+        interval_s = _interval_seconds(standard_interval)
+        when = _iso(created_at or datetime.now(UTC), "created_at")
+        with self._db.write() as db:
+            _get_course(db, course, field="course")
+            if _round_row(db, name) is not None:
+                raise RoundExistsError(f"round {name!r} already exists", field="name")
+            db.execute(
+                "INSERT INTO rounds (name, course, day, timezone, policy,"
+                " standard_interval_s, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [name, course, day.isoformat(), timezone, policy, interval_s, when],
+            )
+            return _get_round(db, name)
+
+    def update_round(
+        self,
+        name: str,
+        *,
+        policy: str | _Unset = UNSET,
+        standard_interval: timedelta | None | _Unset = UNSET,
+    ) -> RoundRecord:
+        """Change a round's policy and/or standard interval; return the round.
+
+        Fields left ``UNSET`` keep their value; ``standard_interval=None`` means "the
+        most common interval of the draw".
+        """
+        changes: dict[str, object] = {}
+        if not isinstance(policy, _Unset):
+            _check_policy(policy)
+            changes["policy"] = policy
+        if not isinstance(standard_interval, _Unset):
+            changes["standard_interval_s"] = _interval_seconds(standard_interval)
+        with self._db.write() as db:
+            if _round_row(db, name) is None:
+                raise _unknown_round(name)
+            if changes:
+                assignments = ", ".join(f"{column} = ?" for column in changes)
+                db.execute(
+                    f"UPDATE rounds SET {assignments} WHERE name = ?", [*changes.values(), name]
+                )
+            return _get_round(db, name)
+
+    def save_draw(self, round: str, groups: Sequence[Group]) -> RoundRecord:
+        """Replace the round's draw by ``groups`` (in starting order), all or nothing.
+
+        Refused with ``SetupError`` once the round has events, and for two groups with
+        the same id; ``UnknownRoundError`` if the round is not stored.
+        """
+        group_rows, player_rows = _draw_rows(round, groups)
+        with self._db.write() as db:
+            if _round_row(db, round) is None:
+                raise _unknown_round(round, field="round")
+            count = db.execute("SELECT count(*) FROM events WHERE round = ?", [round]).fetchone()
+            if count[0]:
+                raise SetupError(
+                    f"round {round!r} already has {count[0]} event(s); its draw can no"
+                    " longer be replaced",
+                    field="groups",
+                    code="round_has_events",
+                )
+            db.execute("DELETE FROM players WHERE round = ?", [round])
+            db.execute("DELETE FROM groups WHERE round = ?", [round])
+            if group_rows:
+                db.table("groups").insert_all(group_rows)
+            if player_rows:
+                db.table("players").insert_all(player_rows)
+            return _get_round(db, round)
+
+    def get_round(self, name: str) -> RoundRecord:
+        """Return the round's setup with its draw; raise ``UnknownRoundError`` if none."""
+        with self._db.read() as db:
+            return _get_round(db, name)
+
+    def list_rounds(self) -> list[RoundSummary]:
+        """Return a summary of every round, by day then name."""
+        sql = """
+            SELECT r.name, r.course, r.day,
+                   (SELECT count(*) FROM groups g WHERE g.round = r.name),
+                   (SELECT count(*) FROM events e WHERE e.round = r.name)
+            FROM rounds r ORDER BY r.day, r.name
+        """
+        with self._db.read() as db:
+            rows = db.execute(sql).fetchall()
+        return [
+            RoundSummary(name, course, date.fromisoformat(day), int(groups), int(events))
+            for name, course, day, groups, events in rows
+        ]
+
+
+# -- events: rows and rules ----------------------------------------------------------
+
+
+def _append_one(db: sqlite_utils.Database, event: Event, recorded: str) -> tuple[Event, bool]:
+    # Inside the write transaction (BEGIN IMMEDIATE holds the file's write lock), so
+    # nothing can store this id between the look-up and the insert, even from another
+    # process; the UNIQUE constraint stays as a backstop.
+    stored = _find_event(db, event.id)
+    if stored is not None:
+        if stored.is_same_fact(event):
+            return stored, False
+        raise EventConflictError(
+            f"event {event.id!r} is already stored with a different"
+            f" {_differences(stored, event)}; a correction must be a new event with its own id",
+            field="id",
+        )
+    payload = _event_json(event, "payload", event.payload)
+    by = _event_json(event, "by", event.by)
+    try:
+        cursor = db.execute(
+            "INSERT INTO events (id, type, round, at, recorded_at, by, payload)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [event.id, event.type, event.round, _iso(event.at, "at"), recorded, by, payload],
+        )
+    except sqlite3.IntegrityError as exc:
+        if getattr(exc, "sqlite_errorname", "") == "SQLITE_CONSTRAINT_FOREIGNKEY":
+            raise _unknown_round(event.round, field="round") from None
+        raise
+    return (
+        Event(
+            id=event.id,
+            type=event.type,
+            round=event.round,
+            at=event.at,
+            payload=json.loads(payload),
+            by=json.loads(by),
+            recorded_at=_from_iso(recorded),
+            seq=cursor.lastrowid,
+        ),
+        True,
+    )
+
+
+def _differences(stored: Event, new: Event) -> str:
+    names = [
+        name
+        for name, differs in (
+            ("type", stored.type != new.type),
+            ("round", stored.round != new.round),
+            ("at", stored.at != new.at),
+            ("payload", canonical_json(stored.payload) != canonical_json(new.payload)),
+        )
+        if differs
+    ]
+    return " and ".join(names)
+
+
+def _event_json(event: Event, name: str, value: Mapping[str, object]) -> str:
+    if not isinstance(value, Mapping):
+        raise ValueError(f"event {event.id!r}: {name} must be a mapping, not {value!r}")
+    try:
+        return canonical_json(dict(value))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"event {event.id!r}: {name} is not plain JSON: {exc}") from None
+
+
+def _find_event(db: sqlite_utils.Database, id: str) -> Event | None:
+    row = db.execute(f"SELECT {_EVENT_COLUMNS} FROM events WHERE id = ?", [id]).fetchone()
+    return None if row is None else _event_from_row(row)
+
+
+def _event_from_row(row: Sequence[Any]) -> Event:
+    seq, id_, type_, round_, at, recorded_at, by, payload = row
+    return Event(
+        id=id_,
+        type=type_,
+        round=round_,
+        at=_from_iso(at),
+        payload=json.loads(payload),
+        by=json.loads(by),
+        recorded_at=_from_iso(recorded_at),
+        seq=seq,
+    )
+
+
+# -- setup: rows and rules -----------------------------------------------------------
+
+
+def _round_row(db: sqlite_utils.Database, name: str) -> dict[str, Any] | None:
+    try:
+        return db.table("rounds").get(name)
+    except NotFoundError:
+        return None
+
+
+def _unknown_round(name: str, *, field: str | None = None) -> UnknownRoundError:
+    return UnknownRoundError(f"round {name!r} does not exist; create it first", field=field)
+
+
+def _get_round(db: sqlite_utils.Database, name: str) -> RoundRecord:
+    row = _round_row(db, name)
+    if row is None:
+        raise _unknown_round(name)
+    players: dict[str, list[Player]] = {}
+    for group_id, pname, handicap, side, club in db.execute(
+        "SELECT group_id, name, handicap, side, club FROM players WHERE round = ?"
+        " ORDER BY group_id, position",
+        [name],
+    ):
+        players.setdefault(group_id, []).append(Player(pname, handicap, side, club))
+    groups = tuple(
+        Group(gid, _from_iso(start), tee, tuple(players.get(gid, ())))
+        for gid, start, tee in db.execute(
+            "SELECT id, start, tee FROM groups WHERE round = ? ORDER BY position", [name]
+        )
+    )
+    interval = row["standard_interval_s"]
+    return RoundRecord(
+        name=row["name"],
+        course=_get_course(db, row["course"]),
+        day=date.fromisoformat(row["day"]),
+        timezone=row["timezone"],
+        policy=row["policy"],
+        standard_interval=None if interval is None else timedelta(seconds=interval),
+        groups=groups,
+    )
+
+
+def _draw_rows(
+    round: str, groups: Sequence[Group]
+) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+    group_rows: list[dict[str, object]] = []
+    player_rows: list[dict[str, object]] = []
+    seen: set[str] = set()
+    for position, group in enumerate(groups):
+        where = f"groups[{position}]"
+        if not isinstance(group.id, str) or not group.id.strip():
+            raise SetupError(f"group {position + 1} needs an id, not {group.id!r}", field=where)
+        if group.id in seen:
+            raise SetupError(f"group id {group.id!r} appears twice in the draw", field=where)
+        seen.add(group.id)
+        try:
+            start = _iso(group.start, f"group {group.id!r} start")
+        except (TypeError, ValueError) as exc:
+            raise SetupError(str(exc), field=f"{where}.start") from None
+        group_rows.append(
+            {"round": round, "id": group.id, "position": position, "start": start, "tee": group.tee}
+        )
+        for index, player in enumerate(group.players):
+            player_rows.append(
+                {
+                    "round": round,
+                    "group_id": group.id,
+                    "position": index,
+                    "name": player.name,
+                    "handicap": player.handicap,
+                    "side": player.side,
+                    "club": player.club,
+                }
+            )
+    return group_rows, player_rows
+
+
+def _get_course(db: sqlite_utils.Database, name: str, *, field: str | None = None) -> Course:
+    row = db.execute("SELECT name, data FROM courses WHERE name = ?", [name]).fetchone()
+    if row is None:
+        raise UnknownCourseError(f"course {name!r} does not exist; import it first", field=field)
+    return _course_from_row(row[0], row[1])
+
+
+def _holes_to_json(holes: Iterable[Hole]) -> list[dict[str, object]]:
+    return [
+        {
+            "number": h.number,
+            "par": h.par,
+            "stroke_index": h.stroke_index,
+            "length_m": h.length_m,
+            "walk_s": h.walk.total_seconds(),
+            "allotted_s": {str(size): t.total_seconds() for size, t in sorted(h.allotted.items())},
+        }
+        for h in holes
+    ]
+
+
+def _course_from_row(name: str, data: str) -> Course:
+    holes = tuple(
+        Hole(
+            number=h["number"],
+            par=h["par"],
+            stroke_index=h["stroke_index"],
+            length_m=h["length_m"],
+            walk=timedelta(seconds=h["walk_s"]),
+            allotted={int(size): timedelta(seconds=s) for size, s in h["allotted_s"].items()},
+        )
+        for h in json.loads(data)
+    )
+    return Course(name, holes)
+
+
+def _check_timezone(timezone: str) -> None:
+    try:
+        ZoneInfo(timezone)
+    except (ZoneInfoNotFoundError, ValueError, TypeError):
+        raise SetupError(
+            f"unknown time zone {timezone!r}; use an IANA name such as 'Europe/Paris'",
+            field="timezone",
+        ) from None
+
+
+def _check_policy(policy: str) -> None:
+    if not isinstance(policy, str) or not policy.strip():
+        raise SetupError(f"a round needs a pace policy, not {policy!r}", field="policy")
+
+
+def _interval_seconds(interval: timedelta | None) -> float | None:
+    if interval is None:
+        return None
+    if not isinstance(interval, timedelta) or interval <= timedelta(0):
+        raise SetupError(
+            f"the standard interval must be a positive duration, not {interval!r}",
+            field="standard_interval",
+        )
+    return interval.total_seconds()
+
+
+# -- instants ------------------------------------------------------------------------
+
+
+def _iso(value: datetime, name: str) -> str:
+    """Return ``value`` as fixed-width ISO 8601 UTC text (microseconds, ``+00:00``)."""
+    return as_utc(value, name=name).isoformat(timespec="microseconds")
+
+
+def _from_iso(text: str) -> datetime:
+    return datetime.fromisoformat(text).astimezone(UTC)

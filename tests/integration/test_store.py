@@ -1,0 +1,519 @@
+"""The store on real SQLite files: schema, durability, idempotent appends, setup round trips."""
+
+from __future__ import annotations
+
+import os
+import selectors
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import threading
+from collections.abc import Iterator
+from datetime import UTC, date, datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from pace.rules.errors import PaceError, SetupError
+from pace.rules.events import Event, EventConflictError
+from pace.rules.model import Course, Group, Hole, Player
+from pace.store import (
+    RoundExistsError,
+    RoundRecord,
+    RoundSummary,
+    StorageError,
+    Store,
+    UnknownCourseError,
+    UnknownRoundError,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+DAY = date(2025, 6, 1)
+T0 = datetime(2025, 6, 1, 8, 0, tzinfo=UTC)
+RECORDED = datetime(2025, 6, 1, 8, 30, tzinfo=UTC)
+PARIS_SUMMER = timezone(timedelta(hours=2))
+
+COURSE = Course(
+    "Les Bruyères",
+    (
+        Hole(1, 4, stroke_index=5, length_m=352.5, allotted={2: timedelta(minutes=12)}),
+        Hole(2, 3, stroke_index=17, length_m=148),
+        Hole(3, 5, stroke_index=1, walk=timedelta(minutes=2, seconds=30)),
+    ),
+)
+
+
+def hole_completed(n: int, *, round: str = "R1", group: str = "g1", **changes: object) -> Event:
+    fields: dict[str, object] = {
+        "id": f"evt-{n:05d}",
+        "type": "hole_completed",
+        "round": round,
+        "at": T0 + timedelta(minutes=n),
+        "payload": {"group": group, "hole": n % 18 + 1},
+        "by": {"role": "marshal", "device": "phone-1"},
+    }
+    fields.update(changes)
+    return Event(**fields)  # type: ignore[arg-type]
+
+
+def make_round(store: Store, name: str = "R1") -> None:
+    store.save_course(COURSE, imported_at=T0)
+    store.create_round(name, course=COURSE.name, day=DAY, timezone="Europe/Paris")
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "data" / "pace.db"
+
+
+@pytest.fixture
+def store(db_path: Path) -> Iterator[Store]:
+    with Store.open(db_path) as opened:
+        make_round(opened)
+        yield opened
+
+
+def raw(db_path: Path) -> sqlite3.Connection:
+    """A second, plain connection to the file, as another tool would open it."""
+    return sqlite3.connect(db_path, isolation_level=None)
+
+
+# -- schema and connection ------------------------------------------------------------
+
+
+def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_path: Path) -> None:
+    with Store.open(db_path) as store:
+        assert db_path.exists()
+        assert store.applied_migrations() == ["m001_initial"]
+    with Store.open(db_path) as store:
+        assert store.applied_migrations() == ["m001_initial"]
+    conn = raw(db_path)
+    try:
+        rows = conn.execute(
+            "SELECT name FROM _sqlite_migrations WHERE migration_set = 'pace'"
+        ).fetchall()
+    finally:
+        conn.close()
+    assert rows == [("m001_initial",)]
+
+
+def test_reopening_keeps_the_setup_and_the_events(db_path: Path) -> None:
+    with Store.open(db_path) as store:
+        make_round(store)
+        store.append(hole_completed(1), recorded_at=RECORDED)
+    with Store.open(db_path) as store:
+        assert store.get_round("R1").course == COURSE
+        assert [e.id for e in store.events("R1")] == ["evt-00001"]
+
+
+def test_the_file_is_in_wal_mode(store: Store, db_path: Path) -> None:
+    assert store.journal_mode == "wal"
+    conn = raw(db_path)
+    try:
+        assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("level", ["OFF", "NORMAL", "FULL", "EXTRA", "normal"])
+def test_synchronous_level_is_applied(db_path: Path, level: str) -> None:
+    with Store.open(db_path, synchronous=level) as store:
+        assert store.synchronous == level.upper()
+
+
+def test_synchronous_defaults_to_full(store: Store) -> None:
+    assert store.synchronous == "FULL"
+
+
+def test_unknown_synchronous_level_is_refused(db_path: Path) -> None:
+    with pytest.raises(ValueError, match="synchronous must be one of"):
+        Store.open(db_path, synchronous="SOMETIMES")
+    assert not db_path.exists()
+
+
+def test_a_closed_store_refuses_work_with_a_storage_error(db_path: Path) -> None:
+    store = Store.open(db_path)
+    store.close()
+    store.close()
+    assert store.closed
+    with pytest.raises(StorageError, match="closed") as caught:
+        store.count_events()
+    assert caught.value.code == "storage_error"
+
+
+# -- idempotent, append-only event log ------------------------------------------------
+
+
+def test_append_returns_the_stored_event_with_seq_and_recorded_at(store: Store) -> None:
+    event = hole_completed(1, at=datetime(2025, 6, 1, 10, 1, tzinfo=PARIS_SUMMER))
+    stored, created = store.append(event, recorded_at=RECORDED)
+    assert created
+    assert stored.seq == 1
+    assert stored.recorded_at == RECORDED
+    assert stored.at == datetime(2025, 6, 1, 8, 1, tzinfo=UTC)
+    assert stored.at.tzinfo is UTC
+    assert (stored.id, stored.type, stored.round) == (event.id, event.type, event.round)
+    assert stored.payload == event.payload and stored.by == event.by
+    assert store.event(event.id) == stored
+    assert store.events("R1") == [stored]
+
+
+def test_resending_an_event_stores_it_once_and_returns_the_stored_one(store: Store) -> None:
+    first, created = store.append(hole_completed(1), recorded_at=RECORDED)
+    resend = hole_completed(1, by={"role": "marshal", "device": "phone-2"})
+    again, created_again = store.append(resend, recorded_at=RECORDED + timedelta(minutes=5))
+    assert created and not created_again
+    assert again == first
+    assert again.by == {"role": "marshal", "device": "phone-1"}
+    assert store.count_events() == 1
+
+
+@pytest.mark.parametrize(
+    "changes, what",
+    [
+        ({"payload": {"group": "g1", "hole": 3}}, "payload"),
+        ({"type": "hole_time_corrected"}, "type"),
+        ({"at": T0 + timedelta(minutes=1, seconds=1)}, "at"),
+    ],
+    ids=["payload", "type", "at"],
+)
+def test_same_id_with_another_fact_is_a_conflict_and_changes_nothing(
+    store: Store, changes: dict[str, object], what: str
+) -> None:
+    stored, _ = store.append(hole_completed(1), recorded_at=RECORDED)
+    with pytest.raises(EventConflictError, match=f"'evt-00001'.*different {what}") as caught:
+        store.append(hole_completed(1, **changes), recorded_at=RECORDED)
+    assert caught.value.code == "event_conflict"
+    assert isinstance(caught.value, PaceError) and isinstance(caught.value, ValueError)
+    assert store.events("R1") == [stored]
+
+
+def test_event_of_an_unknown_round_is_refused(store: Store) -> None:
+    with pytest.raises(UnknownRoundError, match="'R9'"):
+        store.append(hole_completed(1, round="R9"), recorded_at=RECORDED)
+    assert store.count_events() == 0
+
+
+def test_payload_that_is_not_plain_json_is_refused(store: Store) -> None:
+    with pytest.raises(ValueError, match="payload is not plain JSON"):
+        store.append(hole_completed(1, payload={"at": T0}), recorded_at=RECORDED)
+    assert store.count_events() == 0
+
+
+def test_naive_recorded_at_is_refused(store: Store) -> None:
+    with pytest.raises(ValueError, match="no time zone"):
+        store.append(hole_completed(1), recorded_at=datetime(2025, 6, 1, 8, 30))
+
+
+def test_append_many_stores_all_in_order_and_reports_resends(store: Store) -> None:
+    store.append(hole_completed(2), recorded_at=RECORDED)
+    results = store.append_many([hole_completed(n) for n in (1, 2, 3)], recorded_at=RECORDED)
+    assert [created for _, created in results] == [True, False, True]
+    assert [e.id for e in store.events("R1")] == ["evt-00002", "evt-00001", "evt-00003"]
+
+
+def test_append_many_with_a_conflict_in_the_middle_writes_none(store: Store) -> None:
+    store.append(hole_completed(2), recorded_at=RECORDED)
+    batch = [hole_completed(1), hole_completed(2, payload={"hole": 9}), hole_completed(3)]
+    with pytest.raises(EventConflictError, match="'evt-00002'"):
+        store.append_many(batch, recorded_at=RECORDED)
+    assert [e.id for e in store.events("R1")] == ["evt-00002"]
+    # The rolled-back batch leaves the store usable.
+    assert store.append(hole_completed(1), recorded_at=RECORDED)[1]
+
+
+def test_append_many_with_an_unknown_round_writes_none(store: Store) -> None:
+    batch = [hole_completed(1), hole_completed(2, round="nope")]
+    with pytest.raises(UnknownRoundError):
+        store.append_many(batch, recorded_at=RECORDED)
+    assert store.count_events() == 0
+
+
+def test_events_filter_by_type_and_after_seq(store: Store) -> None:
+    store.create_round("R2", course=COURSE.name, day=DAY, timezone="Europe/Paris")
+    store.append(hole_completed(1), recorded_at=RECORDED)
+    store.append(
+        hole_completed(2, type="siren", payload={"kind": "suspension"}), recorded_at=RECORDED
+    )
+    store.append(hole_completed(3, round="R2"), recorded_at=RECORDED)
+    store.append(hole_completed(4), recorded_at=RECORDED)
+    assert [e.seq for e in store.events("R1")] == [1, 2, 4]
+    assert [e.seq for e in store.events("R1", types=["hole_completed"])] == [1, 4]
+    assert [e.seq for e in store.events("R1", after_seq=2)] == [4]
+    assert store.events("R1", types=[]) == []
+    assert store.events("unknown") == []
+    assert (store.count_events(), store.count_events("R1"), store.count_events("R2")) == (4, 3, 1)
+    assert store.event("missing") is None
+
+
+@pytest.mark.parametrize(
+    "sql",
+    ["UPDATE events SET payload = '{}'", "DELETE FROM events", "UPDATE events SET seq = 99"],
+    ids=["update", "delete", "renumber"],
+)
+def test_the_event_log_refuses_update_and_delete_even_through_raw_sql(
+    store: Store, db_path: Path, sql: str
+) -> None:
+    stored, _ = store.append(hole_completed(1), recorded_at=RECORDED)
+    conn = raw(db_path)
+    try:
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            conn.execute(sql)
+    finally:
+        conn.close()
+    assert store.events("R1") == [stored]
+
+
+# -- durability ---------------------------------------------------------------------
+
+
+def test_every_committed_event_survives_a_restart_in_order(db_path: Path) -> None:
+    with Store.open(db_path) as store:
+        make_round(store)
+        appended = [store.append(hole_completed(n), recorded_at=RECORDED)[0] for n in range(200)]
+    with Store.open(db_path) as store:
+        assert store.events("R1") == appended
+
+
+def test_events_acked_by_a_process_killed_with_sigkill_are_kept(db_path: Path) -> None:
+    with Store.open(db_path) as store:
+        make_round(store)
+    child = textwrap.dedent(
+        f"""
+        import sys
+        from datetime import datetime, timedelta, UTC
+        from pace.rules.events import Event
+        from pace.store import Store
+        store = Store.open({str(db_path)!r})
+        t0 = datetime(2025, 6, 1, 8, 0, tzinfo=UTC)
+        for n in range(50):
+            event = Event(f"kill-{{n:03d}}", "hole_completed", "R1", t0 + timedelta(minutes=n),
+                          {{"group": "g1", "hole": n % 18 + 1}})
+            store.append(event, recorded_at=t0)
+        print("appended 50", flush=True)
+        sys.stdin.read()  # hold the connection open until killed
+        """
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", child],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=REPO,
+        text=True,
+    )
+    try:
+        line = _read_line(proc, timeout=30)
+        os.kill(proc.pid, signal.SIGKILL)
+        assert proc.wait(timeout=10) == -signal.SIGKILL
+        assert line.strip() == "appended 50", proc.stderr.read() if proc.stderr else ""
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+    with Store.open(db_path) as store:
+        ids = [e.id for e in store.events("R1")]
+    assert ids == [f"kill-{n:03d}" for n in range(50)]
+
+
+def _read_line(proc: subprocess.Popen[str], *, timeout: float) -> str:
+    """Return the child's first output line, waiting at most ``timeout`` seconds."""
+    assert proc.stdout is not None
+    with selectors.DefaultSelector() as selector:
+        selector.register(proc.stdout, selectors.EVENT_READ)
+        if not selector.select(timeout):
+            raise AssertionError(f"no output from the child within {timeout} s")
+    return proc.stdout.readline()
+
+
+def test_eight_threads_appending_and_resending_store_each_event_once(store: Store) -> None:
+    threads, per_thread = 8, 40
+    barrier = threading.Barrier(threads)
+    errors: list[BaseException] = []
+    created_counts = [0] * threads
+
+    def work(t: int) -> None:
+        try:
+            barrier.wait(timeout=10)
+            for i in range(per_thread):
+                mine = hole_completed(t * per_thread + i)
+                # Each thread also resends its neighbour's events, racing it.
+                theirs = hole_completed(((t + 1) % threads) * per_thread + i)
+                for event in (mine, theirs):
+                    if store.append(event, recorded_at=RECORDED)[1]:
+                        created_counts[t] += 1
+        except BaseException as exc:  # reported below, on the test's thread
+            errors.append(exc)
+
+    workers = [threading.Thread(target=work, args=(t,)) for t in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=60)
+    assert not any(worker.is_alive() for worker in workers)
+    assert errors == []
+    events = store.events("R1")
+    assert sum(created_counts) == len(events) == threads * per_thread
+    assert sorted(e.id for e in events) == [f"evt-{n:05d}" for n in range(threads * per_thread)]
+    assert [e.seq for e in events] == sorted({e.seq for e in events if e.seq is not None})
+
+
+# -- setup: courses, rounds, draws ----------------------------------------------------
+
+
+DRAW = (
+    Group(
+        "1",
+        datetime(2025, 6, 1, 9, 0, tzinfo=PARIS_SUMMER),
+        1,
+        (Player("Anne Martin", 4.2, "A", "Golf de Paris"), Player("Bea Roux", None)),
+    ),
+    Group("2", datetime(2025, 6, 1, 7, 10, tzinfo=UTC), 10, (Player("Chloé Petit", 12),)),
+    Group("0b", datetime(2025, 6, 1, 7, 20, tzinfo=UTC), 1),
+)
+
+
+def test_course_round_and_draw_round_trip_as_the_same_dataclasses(store: Store) -> None:
+    assert store.get_course(COURSE.name) == COURSE
+    assert store.list_courses() == [COURSE]
+    store.update_round("R1", policy="r&a", standard_interval=timedelta(minutes=10))
+    saved = store.save_draw("R1", DRAW)
+    expected = RoundRecord(
+        name="R1",
+        course=COURSE,
+        day=DAY,
+        timezone="Europe/Paris",
+        policy="r&a",
+        standard_interval=timedelta(minutes=10),
+        groups=DRAW,
+    )
+    assert saved == expected
+    assert store.get_round("R1") == expected
+    assert [g.start.tzinfo for g in store.get_round("R1").groups] == [UTC, UTC, UTC]
+    assert store.update_round("R1", standard_interval=None).standard_interval is None
+    assert store.update_round("R1").policy == "r&a"
+
+
+def test_save_draw_replaces_the_previous_draw(store: Store) -> None:
+    store.save_draw("R1", DRAW)
+    assert store.save_draw("R1", DRAW[1:2]).groups == DRAW[1:2]
+    assert store.get_round("R1").groups == DRAW[1:2]
+
+
+def test_list_rounds_counts_groups_and_events(store: Store) -> None:
+    store.create_round("A0", course=COURSE.name, day=DAY, timezone="UTC")
+    store.save_draw("R1", DRAW)
+    store.append(hole_completed(1), recorded_at=RECORDED)
+    assert store.list_rounds() == [
+        RoundSummary("A0", COURSE.name, DAY, 0, 0),
+        RoundSummary("R1", COURSE.name, DAY, 3, 1),
+    ]
+
+
+def test_save_draw_is_refused_once_the_round_has_events(store: Store) -> None:
+    store.save_draw("R1", DRAW)
+    store.append(hole_completed(1), recorded_at=RECORDED)
+    with pytest.raises(SetupError, match="'R1' already has 1 event"):
+        store.save_draw("R1", DRAW[:1])
+    assert store.get_round("R1").groups == DRAW
+
+
+def test_save_draw_with_a_duplicate_group_id_writes_nothing(store: Store) -> None:
+    store.save_draw("R1", DRAW)
+    with pytest.raises(SetupError, match="'1' appears twice") as caught:
+        store.save_draw("R1", [DRAW[0], DRAW[1], DRAW[0]])
+    assert caught.value.field == "groups[2]"
+    assert store.get_round("R1").groups == DRAW
+
+
+def test_changing_the_holes_of_a_course_in_play_is_refused(store: Store) -> None:
+    store.append(hole_completed(1), recorded_at=RECORDED)
+    store.save_course(COURSE)  # same holes: fine
+    changed = Course(COURSE.name, COURSE.holes[:2])
+    with pytest.raises(SetupError, match="'R1'"):
+        store.save_course(changed)
+    assert store.get_course(COURSE.name) == COURSE
+
+
+def test_a_course_without_events_can_be_replaced(store: Store) -> None:
+    changed = Course(COURSE.name, COURSE.holes[:2])
+    store.save_course(changed)
+    assert store.get_round("R1").course == changed
+
+
+def test_unknown_round_and_course_raise_lookup_errors(store: Store) -> None:
+    with pytest.raises(UnknownRoundError, match="'R9'") as caught:
+        store.get_round("R9")
+    assert caught.value.code == "unknown_round" and isinstance(caught.value, LookupError)
+    with pytest.raises(UnknownRoundError):
+        store.save_draw("R9", DRAW)
+    with pytest.raises(UnknownRoundError):
+        store.update_round("R9", policy="frbg")
+    with pytest.raises(UnknownCourseError, match="'Nowhere'") as course_error:
+        store.get_course("Nowhere")
+    assert course_error.value.code == "unknown_course"
+    with pytest.raises(UnknownCourseError) as create_error:
+        store.create_round("R2", course="Nowhere", day=DAY, timezone="UTC")
+    assert create_error.value.field == "course"
+
+
+@pytest.mark.parametrize(
+    "changes, field",
+    [
+        ({"name": "R1"}, "name"),
+        ({"timezone": "Mars/Olympus"}, "timezone"),
+        ({"standard_interval": timedelta(0)}, "standard_interval"),
+        ({"policy": ""}, "policy"),
+    ],
+    ids=["duplicate-name", "bad-timezone", "zero-interval", "no-policy"],
+)
+def test_create_round_refuses_bad_setup_with_the_field(
+    store: Store, changes: dict[str, object], field: str
+) -> None:
+    arguments: dict[str, object] = {
+        "name": "R2",
+        "course": COURSE.name,
+        "day": DAY,
+        "timezone": "Europe/Paris",
+    }
+    arguments.update(changes)
+    with pytest.raises(SetupError) as caught:
+        store.create_round(**arguments)  # type: ignore[arg-type]
+    assert caught.value.field == field
+    if field == "name":
+        assert isinstance(caught.value, RoundExistsError)
+    assert [r.name for r in store.list_rounds()] == ["R1"]
+
+
+def test_two_stores_on_one_file_append_together_without_errors(db_path: Path) -> None:
+    # A CLI import while the server runs: two connections, each behind its own lock;
+    # BEGIN IMMEDIATE and the busy timeout serialise their write transactions.
+    with Store.open(db_path) as server, Store.open(db_path) as cli:
+        make_round(server)
+        errors: list[BaseException] = []
+
+        def work(store: Store, offset: int) -> None:
+            try:
+                for n in range(offset, offset + 100):
+                    store.append(hole_completed(n), recorded_at=RECORDED)
+                    store.append(hole_completed(n + 100 - 2 * offset), recorded_at=RECORDED)
+            except BaseException as exc:  # reported below, on the test's thread
+                errors.append(exc)
+
+        workers = [
+            threading.Thread(target=work, args=(server, 0)),
+            threading.Thread(target=work, args=(cli, 100)),
+        ]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join(timeout=60)
+        assert errors == []
+        assert sorted(e.id for e in cli.events("R1")) == [f"evt-{n:05d}" for n in range(200)]
