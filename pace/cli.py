@@ -82,7 +82,21 @@ def init(db: str | None) -> None:
 @db_option
 @click.option("--host", default=None, help="Address to listen on (default: server.host).")
 @click.option("--port", type=int, default=None, help="Port to listen on (default: server.port).")
-def serve(db: str | None, host: str | None, port: int | None) -> None:
+@click.option(
+    "--clock-origin",
+    default=None,
+    help="Start the server's clock at this ISO 8601 instant (rehearsals, tests).",
+)
+@click.option(
+    "--clock-speed",
+    type=float,
+    default=None,
+    help="Run the server's clock this many times faster than real time (default 1).",
+)
+@click.option(
+    "--tick", type=float, default=None, help="Scheduler tick in seconds (default: config)."
+)
+def serve(db, host, port, clock_origin, clock_speed, tick) -> None:
     """Serve the pages and the live Socket.IO endpoint on the configured host and port.
 
     Example: pace serve --db club.db --port 5001
@@ -93,8 +107,27 @@ def serve(db: str | None, host: str | None, port: int | None) -> None:
     settings = settings.replace(
         server={"host": host or settings.server.host, "port": port or settings.server.port},
         database={"path": db or settings.database.path},
+        scheduler={"tick_seconds": tick or settings.scheduler.tick_seconds},
     )
-    appmod.serve(settings)
+    appmod.serve(settings, clock=_clock(clock_origin, clock_speed))
+
+
+def _clock(origin: str | None, speed: float | None):
+    from pace.clock import AcceleratedClock
+
+    if origin is None and speed is None:
+        return None
+    if speed is not None and speed <= 0:
+        raise InputError(f"--clock-speed {speed!r}: expected a number above 0")
+    start = datetime.now().astimezone()
+    if origin is not None:
+        try:
+            start = datetime.fromisoformat(origin)
+        except ValueError:
+            raise InputError(f"--clock-origin {origin!r}: expected an ISO 8601 instant") from None
+        if start.tzinfo is None:
+            raise InputError(f"--clock-origin {origin!r}: give the UTC offset, e.g. +02:00")
+    return AcceleratedClock(start, speed or 1.0)
 
 
 @cli.command("rounds")

@@ -414,3 +414,24 @@ def episodes(
 
 def _close(e: Episode, end: datetime, hole: int | None, ended_by: str) -> Episode:
     return Episode(e.group, e.start, e.start_hole, end, hole, ended_by)
+
+
+def hole_overs(
+    setup: RoundSetup, facts: RoundFacts, now: datetime, plan: FieldPlan | None = None
+) -> dict[str, dict[int, tuple[datetime, timedelta]]]:
+    """Return, per group and logged hole, the completion instant and the time over at it.
+
+    Over is elapsed at the completion minus the cumulative allotment up to that hole in the
+    group's order (negative: under); it colours a timing grid.
+    """
+    plan = plan or plan_field(setup)
+    spans = groupclock.merge_suspensions(facts.suspensions, now)
+    credits = _credits_by_group(facts.credits, now)
+    out: dict[str, dict[int, tuple[datetime, timedelta]]] = {}
+    for c in facts.completions:
+        p = plan.by_id.get(c.group)
+        if p is None or c.at > now or c.hole not in p.position:
+            continue
+        e = groupclock.elapsed(p.group.start, c.at, spans, credits.get(c.group, ()), credits_at=now)
+        out.setdefault(c.group, {})[c.hole] = (c.at, e - p.cumulative[p.position[c.hole]])
+    return out

@@ -1,0 +1,156 @@
+"""The composition root: ``create_app`` wires settings, store, services and the web adapter."""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, jsonify, request
+from flask_socketio import SocketIO
+
+from pace import config
+from pace.clock import Clock, SystemClock
+from pace.live import LiveService
+from pace.rules.errors import PaceError
+from pace.service import PaceService
+from pace.store import Store
+from pace.web import errors, http
+from pace.web.broadcast import Broadcaster
+from pace.web.sockets import PaceNamespace
+from pace.web.timesync import ClockOffsets
+
+log = logging.getLogger(__name__)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Extension:
+    """What the app holds at ``app.extensions["pace"]``."""
+
+    settings: config.Settings
+    store: Store
+    live: LiveService
+    broadcaster: Broadcaster
+    namespace: PaceNamespace
+    socketio: SocketIO
+    scheduler: Any = None
+
+
+def create_app(
+    settings: config.Settings | None = None,
+    *,
+    clock: Clock | None = None,
+    testing: bool = False,
+) -> Flask:
+    """Build the Flask app, its SocketIO server and its services; start nothing.
+
+    ``settings`` defaults to ``config.load()``; tests pass their own, with a database under
+    ``tmp_path`` and ``async_mode = "threading"``.
+    """
+    settings = settings or config.load()
+    app = Flask(
+        __name__, static_folder=str(ROOT / "static"), template_folder=str(ROOT / "templates")
+    )
+    app.config["SECRET_KEY"] = os.environ.get("PACE_SECRET_KEY") or secrets.token_hex(32)
+    app.config["TESTING"] = testing
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+
+    store = Store.open(settings.database.path, synchronous=settings.database.synchronous)
+    service = PaceService(store, settings, clock or SystemClock())
+    live = LiveService(service)
+    socketio = SocketIO(
+        app,
+        async_mode=settings.server.async_mode,
+        cors_allowed_origins=[],
+        json=app.json,
+        logger=False,
+        engineio_logger=False,
+    )
+    broadcaster = Broadcaster(socketio)
+    offsets = ClockOffsets()
+    namespace = PaceNamespace(live, broadcaster, offsets)
+    socketio.on_namespace(namespace)
+
+    @socketio.on_error_default
+    def socket_error(e: BaseException) -> dict[str, Any]:
+        return errors.from_exception(
+            e, context=f"socket event {getattr(request, 'event', None)!r}", testing=testing
+        )
+
+    @app.errorhandler(PaceError)
+    def http_error(e: PaceError) -> Any:
+        body = errors.from_exception(e, context=request.path, testing=testing)
+        return jsonify(body), errors.http_status(body)
+
+    @app.errorhandler(404)
+    def not_found(e: Any) -> Any:
+        body = errors.error_body("not_found", f"no page at {request.path}")
+        return jsonify(body), 404
+
+    @app.errorhandler(405)
+    def wrong_method(e: Any) -> Any:
+        body = errors.error_body("method_not_allowed", f"{request.method} is not allowed here")
+        return jsonify(body), 405
+
+    app.register_blueprint(http.bp)
+    app.extensions["pace"] = Extension(settings, store, live, broadcaster, namespace, socketio)
+    return app
+
+
+def start_scheduler(app: Flask) -> Any:
+    """Start the scheduler of this serving process; return it (call once)."""
+    from pace.scheduler import PaceScheduler
+
+    ext: Extension = app.extensions["pace"]
+
+    def probe_all() -> None:
+        for sid in ext.namespace.offsets.sids():
+            ext.namespace.probe_clock(sid)
+
+    scheduler = PaceScheduler(
+        ext.live,
+        ext.broadcaster,
+        tick_seconds=ext.settings.scheduler.tick_seconds,
+        probe=probe_all,
+    )
+    scheduler.start()
+    ext.scheduler = scheduler
+    return scheduler
+
+
+def close_app(app: Flask) -> None:
+    """Stop the scheduler and close the database."""
+    ext: Extension = app.extensions["pace"]
+    if ext.scheduler is not None:
+        ext.scheduler.shutdown()
+        ext.scheduler = None
+    ext.store.close()
+
+
+def serve(settings: config.Settings, *, clock: Clock | None = None, banner: str = "") -> None:
+    """Serve the app until interrupted: the pages, Socket.IO and the scheduler."""
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    app = create_app(settings, clock=clock)
+    ext: Extension = app.extensions["pace"]
+    if settings.scheduler.enabled:
+        start_scheduler(app)
+    host, port = settings.server.host, settings.server.port
+    print(
+        banner or f"pace serving http://{host}:{port}/ (database {settings.database.path})",
+        flush=True,
+    )
+    try:
+        kwargs: dict[str, Any] = {"host": host, "port": port, "log_output": False}
+        if settings.server.async_mode == "threading":
+            kwargs["allow_unsafe_werkzeug"] = True
+        ext.socketio.run(app, **kwargs)
+    finally:
+        close_app(app)

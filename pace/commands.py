@@ -1,0 +1,112 @@
+"""Commands: what a person asks pace to record, parsed and typed at the edge.
+
+Payloads become these frozen dataclasses in ``pace.web.payloads``; the live service turns
+them into events. Commands are imperative; the events they produce are past tense.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+
+@dataclass(frozen=True)
+class Author:
+    """Who records a fact: a role, a device and optionally a name."""
+
+    role: str
+    device: str | None = None
+    name: str | None = None
+
+    def as_dict(self) -> Mapping[str, object]:
+        """Return the ``by`` object stored with an event."""
+        return {
+            k: v
+            for k, v in (("role", self.role), ("device", self.device), ("name", self.name))
+            if v
+        }
+
+
+@dataclass(frozen=True)
+class DeviceTime:
+    """An instant read on a device, and how far that device's clock is from the server's.
+
+    ``offset`` is device clock minus server clock; ``source`` says how it was estimated:
+    ``"ping"`` (a ping exchange on this connection, half the round trip removed) or
+    ``"send"`` (the device's clock when it sent the command, against the server's on receipt).
+    """
+
+    raw: datetime
+    offset: timedelta = timedelta(0)
+    source: str = "none"
+
+    @property
+    def corrected(self) -> datetime:
+        """Return the instant on the server's clock."""
+        return self.raw - self.offset
+
+
+@dataclass(frozen=True)
+class LogHoleCompleted:
+    """A marshal saw group ``group`` complete hole ``hole`` (flag back in) at ``at``."""
+
+    id: str
+    round: str
+    group: str
+    hole: int
+    at: DeviceTime
+    by: Author
+
+
+@dataclass(frozen=True)
+class CorrectHoleTime:
+    """Replace the instant of a logged completion (``target``) by ``at``."""
+
+    id: str
+    round: str
+    target: str
+    at: DeviceTime
+    reason: str
+    by: Author
+
+
+@dataclass(frozen=True)
+class VoidEvent:
+    """Cancel a logged fact (a tap on the wrong group, say) with a reason."""
+
+    id: str
+    round: str
+    target: str
+    reason: str
+    by: Author
+
+
+@dataclass(frozen=True)
+class RecordSiren:
+    """The committee sounded the siren: ``interruption``, ``suspension`` or ``resume``."""
+
+    id: str
+    round: str
+    kind: str
+    at: DeviceTime
+    by: Author
+
+
+@dataclass(frozen=True)
+class AcknowledgeAlert:
+    """A referee has seen alert ``alert`` (its key) and takes it from the list."""
+
+    id: str
+    round: str
+    alert: str
+    by: Author
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class JoinRound:
+    """A page subscribes to a round's broadcasts, and to some holes for a marshal."""
+
+    round: str
+    holes: tuple[int, ...] = field(default_factory=tuple)

@@ -1,0 +1,498 @@
+"""The live loop's use cases: marshals' taps, corrections, sirens, alerts and the tick.
+
+Each command is validated against the round's current state (field-level errors),
+appended to the log (committed before returning), and answered with what changed, for
+the web layer to broadcast. The tick re-evaluates a round at ``now`` and raises the
+alerts the evaluation calls for, as events, so a restart re-sends nothing.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from pace import commands as cmd
+from pace.reports.status import group_document, minutes
+from pace.rules import alerts as alertsmod
+from pace.rules import facts as factsmod
+from pace.rules.errors import PaceError, UnknownGroupError, UnknownHoleError
+from pace.rules.events import Event, EventConflictError
+from pace.rules.position import FieldStatus, episodes, evaluate_field, hole_overs
+from pace.service import PaceService, RoundView
+
+ALERT_RAISED = "alert_raised"
+ALERT_ACKNOWLEDGED = "alert_acknowledged"
+ALERT_NAMESPACE = uuid.UUID("0b8e1f0c-4a57-4d6e-8a1e-7f3c9d2b5a61")
+
+#: How far in the future (server clock) a corrected instant may be: taps are in the past.
+FUTURE_TOLERANCE = timedelta(seconds=30)
+
+
+class CommandError(PaceError, ValueError):
+    """A command that cannot be carried out as given; nothing was recorded."""
+
+    code = "invalid_command"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a command did: the stored event, whether it was new, and what changed."""
+
+    event: Event
+    created: bool
+    changed_groups: tuple[dict[str, Any], ...] = ()
+    new_alerts: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass
+class _RoundCache:
+    events: list[Event] = field(default_factory=list)
+    last_seq: int = 0
+    rows: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+class LiveService:
+    """The live commands over a :class:`PaceService`; safe to call from many threads."""
+
+    def __init__(self, service: PaceService, *, future_tolerance: timedelta = FUTURE_TOLERANCE):
+        self.service = service
+        self.future_tolerance = future_tolerance
+        self._lock = threading.RLock()
+        self._rounds: dict[str, _RoundCache] = {}
+
+    @property
+    def clock(self):
+        """Return the service's clock."""
+        return self.service.clock
+
+    # -- the log, cached per round ---------------------------------------------------
+
+    def _cache(self, round: str) -> _RoundCache:
+        """Return the round's events, refreshed from the store (another process may append)."""
+        cache = self._rounds.setdefault(round, _RoundCache())
+        new = self.service.store.events(round, after_seq=cache.last_seq)
+        if new:
+            cache.events.extend(new)
+            cache.last_seq = new[-1].seq or cache.last_seq
+        return cache
+
+    def events(self, round: str) -> list[Event]:
+        """Return the round's log in order."""
+        with self._lock:
+            self.service.round_view(round)  # UnknownRoundError for a round that is not stored
+            return list(self._cache(round).events)
+
+    def _append(self, event: Event) -> tuple[Event, bool]:
+        stored, created = self.service.store.append(event, recorded_at=self.clock.now())
+        self._cache(event.round)
+        return stored, created
+
+    # -- evaluation ----------------------------------------------------------------------
+
+    def field(self, round: str, now: datetime | None = None) -> FieldStatus:
+        """Return the round's statuses at ``now``."""
+        with self._lock:
+            view = self.service.round_view(round)
+            facts = factsmod.fold(self._cache(round).events)
+            return evaluate_field(view.setup, facts, now or self.clock.now(), view.plan)
+
+    def snapshot(self, round: str, now: datetime | None = None) -> dict[str, Any]:
+        """Return everything a dashboard shows of a round: groups, holes, alerts, sirens."""
+        with self._lock:
+            now = now or self.clock.now()
+            view = self.service.round_view(round)
+            rows = self._rows(view, now)
+            self._cache(round).rows = {r["group"]: r for r in rows}
+            facts = factsmod.fold(self._cache(round).events)
+            return {
+                "round": round,
+                "at": now.isoformat(),
+                "day": view.record.day.isoformat(),
+                "timezone": view.record.timezone,
+                "policy": view.record.policy,
+                "course": {
+                    "name": view.record.course.name,
+                    "holes": [{"number": h.number, "par": h.par} for h in view.record.course.holes],
+                },
+                "groups": rows,
+                "alerts": self.open_alerts(round),
+                "suspended": any(s.end is None and s.start <= now for s in facts.suspensions),
+            }
+
+    def _rows(self, view: RoundView, now: datetime) -> list[dict[str, Any]]:
+        events = self._cache(view.record.name).events
+        facts = factsmod.fold(events)
+        field_ = evaluate_field(view.setup, facts, now, view.plan)
+        ids = _completion_ids(events)
+        overs = hole_overs(view.setup, facts, now, view.plan)
+        rows = []
+        for s in field_.groups:
+            plan = view.plan.by_id[s.group]
+            g = plan.group
+            holes = {}
+            for hole, (at, over) in overs.get(s.group, {}).items():
+                holes[str(hole)] = {
+                    "at": at.isoformat(),
+                    "over_min": minutes(over),
+                    "id": ids.get((s.group, hole)),
+                }
+            row = group_document(s)
+            row.update(
+                {
+                    "tee": g.tee,
+                    "start": g.start.isoformat(),
+                    "players": [p.name for p in g.players],
+                    "order": list(plan.order),
+                    "hole": s.hole,
+                    "projected_finish": s.projected_finish.isoformat()
+                    if s.projected_finish
+                    else None,
+                    "due": [(g.start + c).isoformat() for c in plan.cumulative[1:]],
+                    "holes": holes,
+                }
+            )
+            rows.append(row)
+        return rows
+
+    def _changed_rows(self, round: str, now: datetime) -> tuple[dict[str, Any], ...]:
+        view = self.service.round_view(round)
+        cache = self._cache(round)
+        rows = self._rows(view, now)
+        changed = tuple(r for r in rows if _essential(cache.rows.get(r["group"])) != _essential(r))
+        cache.rows = {r["group"]: r for r in rows}
+        return changed
+
+    # -- commands ----------------------------------------------------------------------
+
+    def log_hole_completed(self, c: cmd.LogHoleCompleted) -> Outcome:
+        """Record that a group completed a hole; a resend of the same id changes nothing."""
+        with self._lock:
+            view = self.service.round_view(c.round)
+            at = c.at.corrected
+            stored = self.service.store.event(c.id)
+            if stored is not None:
+                return self._resent(stored, c)
+            group = _group(view, c.group)
+            if not view.record.course.has_hole(c.hole):
+                numbers = view.record.course.hole_numbers
+                raise UnknownHoleError(
+                    f"hole {c.hole} does not exist on this course; holes are "
+                    f"{numbers[0]}–{numbers[-1]}",
+                    field="hole",
+                )
+            self._check_instant(view, at, "at")
+            if at < group.start:
+                raise CommandError(
+                    f"group {c.group!r} starts at {_local(view, group.start)}; a completion at "
+                    f"{_local(view, at)} is before its start",
+                    field="at",
+                    code="before_start",
+                )
+            logged = _logged_completion(self._cache(c.round).events, c.group, c.hole)
+            if logged is not None:
+                raise CommandError(
+                    f"group {c.group!r} hole {c.hole} is already logged at "
+                    f"{_local(view, logged[1])}; correct that time instead",
+                    field="hole",
+                    code="already_logged",
+                )
+            event = Event(
+                id=c.id,
+                type=factsmod.HOLE_COMPLETED,
+                round=c.round,
+                at=at,
+                payload={
+                    "group": c.group,
+                    "hole": c.hole,
+                    "device_at": c.at.raw.isoformat(),
+                    "clock_offset_ms": round(c.at.offset.total_seconds() * 1000, 1),
+                    "clock_source": c.at.source,
+                },
+                by=c.by.as_dict(),
+            )
+            stored, created = self._append(event)
+            return Outcome(stored, created, self._changed_rows(c.round, self.clock.now()))
+
+    def _resent(self, stored: Event, c: cmd.LogHoleCompleted) -> Outcome:
+        p = stored.payload
+        same = (
+            stored.type == factsmod.HOLE_COMPLETED
+            and stored.round == c.round
+            and p.get("group") == c.group
+            and p.get("hole") == c.hole
+            and p.get("device_at") == c.at.raw.isoformat()
+        )
+        if not same:
+            raise EventConflictError(
+                f"event id {c.id!r} is already stored with another fact; make a new id",
+                field="id",
+            )
+        return Outcome(stored, False)
+
+    def correct_hole_time(self, c: cmd.CorrectHoleTime) -> Outcome:
+        """Replace a logged completion's instant; the original stays in the log."""
+        with self._lock:
+            view = self.service.round_view(c.round)
+            if (stored := self.service.store.event(c.id)) is not None:
+                return self._resend_of(stored, c.round, factsmod.HOLE_TIME_CORRECTED, c.target)
+            events = self._cache(c.round).events
+            target = _live_target(events, c.target, (factsmod.HOLE_COMPLETED,))
+            at = c.at.corrected
+            self._check_instant(view, at, "at")
+            group = _group(view, str(target.payload["group"]))
+            if at < group.start:
+                raise CommandError(
+                    f"group {group.id!r} starts at {_local(view, group.start)}; "
+                    f"{_local(view, at)} is before its start",
+                    field="at",
+                    code="before_start",
+                )
+            event = Event(
+                id=c.id,
+                type=factsmod.HOLE_TIME_CORRECTED,
+                round=c.round,
+                at=self.clock.now(),
+                payload={
+                    "target": c.target,
+                    "at": at.isoformat(),
+                    "device_at": c.at.raw.isoformat(),
+                    "reason": c.reason,
+                },
+                by=c.by.as_dict(),
+            )
+            stored, created = self._append(event)
+            return Outcome(stored, created, self._changed_rows(c.round, self.clock.now()))
+
+    def void_event(self, c: cmd.VoidEvent) -> Outcome:
+        """Cancel a logged fact with a reason; the original stays in the log."""
+        with self._lock:
+            self.service.round_view(c.round)
+            if (stored := self.service.store.event(c.id)) is not None:
+                return self._resend_of(stored, c.round, factsmod.EVENT_VOIDED, c.target)
+            _live_target(self._cache(c.round).events, c.target, VOIDABLE)
+            event = Event(
+                id=c.id,
+                type=factsmod.EVENT_VOIDED,
+                round=c.round,
+                at=self.clock.now(),
+                payload={"target": c.target, "reason": c.reason},
+                by=c.by.as_dict(),
+            )
+            stored, created = self._append(event)
+            return Outcome(stored, created, self._changed_rows(c.round, self.clock.now()))
+
+    def record_siren(self, c: cmd.RecordSiren) -> Outcome:
+        """Record a siren: play stops (interruption, suspension) or resumes (RULES.md §8)."""
+        with self._lock:
+            view = self.service.round_view(c.round)
+            if (stored := self.service.store.event(c.id)) is not None:
+                return self._resend_of(stored, c.round, factsmod.SIREN, None)
+            at = c.at.corrected
+            self._check_instant(view, at, "at")
+            event = Event(
+                id=c.id,
+                type=factsmod.SIREN,
+                round=c.round,
+                at=at,
+                payload={"kind": c.kind, "device_at": c.at.raw.isoformat()},
+                by=c.by.as_dict(),
+            )
+            stored, created = self._append(event)
+            return Outcome(stored, created, self._changed_rows(c.round, self.clock.now()))
+
+    def acknowledge_alert(self, c: cmd.AcknowledgeAlert) -> Outcome:
+        """Take an alert off the dashboards: a referee has seen it."""
+        with self._lock:
+            self.service.round_view(c.round)
+            if (stored := self.service.store.event(c.id)) is not None:
+                return self._resend_of(stored, c.round, ALERT_ACKNOWLEDGED, None)
+            raised, acked = _alert_state(self._cache(c.round).events)
+            if c.alert not in raised:
+                raise CommandError(
+                    f"no alert {c.alert!r} was raised in round {c.round!r}",
+                    field="alert",
+                    code="unknown_alert",
+                )
+            if c.alert in acked:
+                raise CommandError(
+                    f"alert {c.alert!r} is already acknowledged", field="alert", code="already_done"
+                )
+            event = Event(
+                id=c.id,
+                type=ALERT_ACKNOWLEDGED,
+                round=c.round,
+                at=self.clock.now(),
+                payload={"alert": c.alert, "note": c.note},
+                by=c.by.as_dict(),
+            )
+            stored, created = self._append(event)
+            return Outcome(stored, created)
+
+    def _resend_of(self, stored: Event, round: str, type: str, target: str | None) -> Outcome:
+        if (
+            stored.type != type
+            or stored.round != round
+            or (target is not None and stored.payload.get("target") != target)
+        ):
+            raise EventConflictError(
+                f"event id {stored.id!r} is already stored with another fact; make a new id",
+                field="id",
+            )
+        return Outcome(stored, False)
+
+    def _check_instant(self, view: RoundView, at: datetime, field_name: str) -> None:
+        now = self.clock.now()
+        if at > now + self.future_tolerance:
+            raise CommandError(
+                f"{_local(view, at)} is in the future (server time {_local(view, now)}); "
+                "check the phone's clock",
+                field=field_name,
+                code="time_in_future",
+            )
+        day = at.astimezone(view.tz).date()
+        if day != view.record.day:
+            raise CommandError(
+                f"{at.astimezone(view.tz):%Y-%m-%d %H:%M} is not on the round's day "
+                f"({view.record.day})",
+                field=field_name,
+                code="wrong_day",
+            )
+
+    # -- alerts and the tick -----------------------------------------------------------
+
+    def open_alerts(self, round: str) -> list[dict[str, Any]]:
+        """Return the raised alerts no referee has acknowledged yet, oldest first."""
+        with self._lock:
+            raised, acked = _alert_state(self._cache(round).events)
+            return [a for key, a in raised.items() if key not in acked]
+
+    def tick(
+        self, round: str, now: datetime | None = None
+    ) -> tuple[tuple[dict, ...], tuple[dict, ...]]:
+        """Re-evaluate ``round`` at ``now``; return (changed group rows, new alerts).
+
+        New alerts are appended as ``alert_raised`` events with ids derived from their
+        keys, so the same alert is never raised twice, across restarts included.
+        """
+        with self._lock:
+            now = now or self.clock.now()
+            view = self.service.round_view(round)
+            events = self._cache(round).events
+            facts = factsmod.fold(events)
+            field_ = evaluate_field(view.setup, facts, now, view.plan)
+            due = alertsmod.due_alerts(field_, episodes(view.setup, facts, now, view.plan))
+            raised, _ = _alert_state(events)
+            fresh = []
+            for a in due:
+                if a.key in raised:
+                    continue
+                payload = _alert_payload(a)
+                event = Event(
+                    id=str(uuid.uuid5(ALERT_NAMESPACE, f"{round}/{a.key}")),
+                    type=ALERT_RAISED,
+                    round=round,
+                    at=min(a.at, now),
+                    payload=payload,
+                    by={"role": "system", "device": "scheduler"},
+                )
+                stored, created = self._append(event)
+                if created:
+                    fresh.append(_alert_view(stored))
+            return self._changed_rows(round, now), tuple(fresh)
+
+
+VOIDABLE = (
+    factsmod.HOLE_COMPLETED,
+    factsmod.HOLE_TIME_CORRECTED,
+    factsmod.SIREN,
+    factsmod.TIME_CREDIT_GRANTED,
+    factsmod.GROUP_WITHDRAWN,
+)
+
+
+def _alert_payload(a: alertsmod.Alert) -> dict[str, Any]:
+    return {
+        "key": a.key,
+        "kind": a.kind,
+        "group": a.group,
+        "hole": a.hole,
+        "over_min": minutes(a.over),
+        "gap_min": minutes(a.gap),
+    }
+
+
+def _alert_view(e: Event) -> dict[str, Any]:
+    return {**e.payload, "at": e.at.isoformat(), "id": e.id}
+
+
+def _alert_state(events: list[Event]) -> tuple[dict[str, dict[str, Any]], set[str]]:
+    raised: dict[str, dict[str, Any]] = {}
+    acked: set[str] = set()
+    for e in events:
+        if e.type == ALERT_RAISED:
+            raised[str(e.payload["key"])] = _alert_view(e)
+        elif e.type == ALERT_ACKNOWLEDGED:
+            acked.add(str(e.payload["alert"]))
+    return raised, acked
+
+
+def _essential(row: Mapping[str, Any] | None) -> Any:
+    if row is None:
+        return None
+    return (row["status"], row["holes_completed"], row["over_min"], row["gap_min"], row["holes"])
+
+
+def _group(view: RoundView, group_id: str):
+    try:
+        return view.plan.by_id[group_id].group
+    except KeyError:
+        raise UnknownGroupError(
+            f"group {group_id!r} is not in the draw of round {view.record.name!r}", field="group"
+        ) from None
+
+
+def _local(view: RoundView, instant: datetime) -> str:
+    return instant.astimezone(view.tz).strftime("%H:%M:%S")
+
+
+def _voided(events: list[Event]) -> set[str]:
+    return {str(e.payload["target"]) for e in events if e.type == factsmod.EVENT_VOIDED}
+
+
+def _logged_completion(events: list[Event], group: str, hole: int) -> tuple[str, datetime] | None:
+    facts = factsmod.fold(events)
+    for c in facts.completions:
+        if c.group == group and c.hole == hole:
+            return (group, c.at)
+    return None
+
+
+def _completion_ids(events: list[Event]) -> dict[tuple[str, int], str]:
+    voided = _voided(events)
+    out = {}
+    for e in events:
+        if e.type == factsmod.HOLE_COMPLETED and e.id not in voided:
+            out[(str(e.payload["group"]), int(str(e.payload["hole"])))] = e.id
+    return out
+
+
+def _live_target(events: list[Event], target: str, types: tuple[str, ...]) -> Event:
+    voided = _voided(events)
+    for e in events:
+        if e.id == target:
+            if e.type not in types:
+                raise CommandError(
+                    f"event {target!r} is a {e.type}, which cannot be changed this way",
+                    field="target",
+                    code="wrong_target",
+                )
+            if target in voided:
+                raise CommandError(
+                    f"event {target!r} was already voided", field="target", code="already_done"
+                )
+            return e
+    raise CommandError(f"no event {target!r} in this round", field="target", code="unknown_target")

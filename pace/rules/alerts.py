@@ -1,0 +1,76 @@
+"""Alerts for the referees, derived from the evaluation (RULES.md §3; DESIGN.md scheduler).
+
+An alert has a stable ``key``: the same situation always gives the same key, so raising
+is idempotent and a restart re-derives exactly the alerts already raised. Alerts stay
+until a referee acknowledges them (an event); deciding that is the service's job.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from pace.rules.model import Status
+from pace.rules.position import Episode, FieldStatus
+
+OUT_OF_POSITION = "out_of_position"
+OVERDUE = "overdue"
+BACK_IN_POSITION = "back_in_position"
+
+
+@dataclass(frozen=True)
+class Alert:
+    """Something a referee must see: a group out of position, overdue, or back in position.
+
+    ``hole`` is the hole concerned (for ``overdue``, the hole in play that a marshal
+    should check); ``at`` is the instant of the situation.
+    """
+
+    key: str
+    kind: str
+    group: str
+    hole: int | None
+    at: datetime
+    over: timedelta | None = None
+    gap: timedelta | None = None
+
+
+def due_alerts(field: FieldStatus, episodes: Iterable[Episode]) -> tuple[Alert, ...]:
+    """Return every alert the round's state calls for at ``field.at``.
+
+    One ``out_of_position`` alert per episode (keyed by its start), one
+    ``back_in_position`` per episode that ended that way, and one ``overdue`` per group
+    and hole while the projection finds the group overdue on that hole.
+    """
+    by_group = {s.group: s for s in field.groups}
+    out: list[Alert] = []
+    for e in episodes:
+        s = by_group.get(e.group)
+        out.append(
+            Alert(
+                f"{OUT_OF_POSITION}:{e.group}:{e.start.isoformat()}",
+                OUT_OF_POSITION,
+                e.group,
+                e.start_hole,
+                e.start,
+                s.over if s is not None and e.end is None else None,
+                s.gap if s is not None and e.end is None else None,
+            )
+        )
+        if e.end is not None and e.ended_by == BACK_IN_POSITION:
+            out.append(
+                Alert(
+                    f"{BACK_IN_POSITION}:{e.group}:{e.end.isoformat()}",
+                    BACK_IN_POSITION,
+                    e.group,
+                    e.end_hole,
+                    e.end,
+                )
+            )
+    for s in field.groups:
+        if s.status is Status.OVERDUE and s.hole is not None:
+            out.append(
+                Alert(f"{OVERDUE}:{s.group}:{s.hole}", OVERDUE, s.group, s.hole, field.at, s.over)
+            )
+    return tuple(out)

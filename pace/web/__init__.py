@@ -1,0 +1,1 @@
+"""The web adapter: HTTP pages and JSON, Socket.IO handlers, broadcasts."""

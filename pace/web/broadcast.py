@@ -1,0 +1,85 @@
+"""Every server-to-client event goes out through here, so names and shapes live in one place.
+
+Rooms: ``round:<round>`` (every page of a round) and ``hole:<round>:<hole>`` (the
+marshals covering that hole).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pace.live import Outcome
+from pace.rules.events import Event
+
+#: The event a stored fact is announced as, by its type.
+ANNOUNCED_AS = {
+    "hole_completed": "hole_logged",
+    "hole_time_corrected": "hole_time_corrected",
+    "event_voided": "event_voided",
+    "siren": "siren_recorded",
+    "alert_acknowledged": "alert_acknowledged",
+}
+
+#: Marshals this many holes before and after an overdue group's hole are asked to check it.
+CHECK_RADIUS = 1
+
+
+def round_room(round: str) -> str:
+    """Return the room of every page following ``round``."""
+    return f"round:{round}"
+
+
+def hole_room(round: str, hole: int) -> str:
+    """Return the room of the marshals covering ``hole`` of ``round``."""
+    return f"hole:{round}:{hole}"
+
+
+def event_view(e: Event) -> dict[str, Any]:
+    """Return a stored event as clients see it."""
+    return {
+        "id": e.id,
+        "type": e.type,
+        "round": e.round,
+        "at": e.at.isoformat(),
+        "recorded_at": e.recorded_at.isoformat() if e.recorded_at else None,
+        "seq": e.seq,
+        "by": dict(e.by),
+        "payload": dict(e.payload),
+    }
+
+
+class Broadcaster:
+    """Emits the live events on a Flask-SocketIO server (or a message-queue emitter)."""
+
+    def __init__(self, socketio: Any):
+        self.socketio = socketio
+
+    def outcome(self, outcome: Outcome) -> None:
+        """Announce a command's new event and the group rows it changed (a resend: nothing)."""
+        if not outcome.created:
+            return
+        e = outcome.event
+        room = round_room(e.round)
+        name = ANNOUNCED_AS.get(e.type, e.type)
+        self.socketio.emit(name, event_view(e), to=room)
+        self.groups(e.round, outcome.changed_groups)
+
+    def groups(self, round: str, rows: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> None:
+        """Announce group rows whose status or numbers changed."""
+        for row in rows:
+            self.socketio.emit(
+                "group_updated", {"round": round, "group": row}, to=round_room(round)
+            )
+
+    def alerts(self, round: str, alerts: tuple[dict[str, Any], ...]) -> None:
+        """Announce new alerts; an overdue one also asks nearby marshals to check the group."""
+        for a in alerts:
+            self.socketio.emit("alert_raised", {"round": round, "alert": a}, to=round_room(round))
+            if a["kind"] == "overdue" and a.get("hole"):
+                hole = int(a["hole"])
+                for h in range(hole - CHECK_RADIUS, hole + CHECK_RADIUS + 1):
+                    self.socketio.emit(
+                        "check_requested",
+                        {"round": round, "group": a["group"], "hole": hole, "alert": a["key"]},
+                        to=hole_room(round, h),
+                    )

@@ -1,0 +1,55 @@
+"""One mapping from exceptions to replies, for Socket.IO acks and HTTP alike.
+
+Every refusal has the shape ``{"ok": false, "error": {"code", "message", "field"}}``.
+Unknown exceptions are logged with the event that caused them and answered with
+``internal_error``; when ``TESTING`` is set they are re-raised so tests see them.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from pace.rules.errors import PaceError
+
+log = logging.getLogger(__name__)
+
+_HTTP_STATUS = {
+    "unknown_round": 404,
+    "unknown_group": 404,
+    "unknown_hole": 404,
+    "unknown_course": 404,
+    "unknown_target": 404,
+    "unknown_alert": 404,
+    "not_found": 404,
+    "event_conflict": 409,
+    "already_logged": 409,
+    "already_done": 409,
+    "round_exists": 409,
+    "round_has_events": 409,
+    "forbidden": 403,
+    "unauthorized": 401,
+    "rate_limited": 429,
+}
+
+
+def error_body(code: str, message: str, field: str | None = None) -> dict[str, Any]:
+    """Return the shared error shape."""
+    return {"ok": False, "error": {"code": code, "message": message, "field": field}}
+
+
+def from_exception(e: BaseException, *, context: str, testing: bool) -> dict[str, Any]:
+    """Return the error shape for ``e``; log (or, when testing, re-raise) unexpected ones."""
+    if isinstance(e, PaceError):
+        return error_body(e.code, e.message, e.field)
+    if testing:
+        raise e
+    log.exception("unexpected error while handling %s", context)
+    return error_body("internal_error", "the server could not handle this request; it is logged")
+
+
+def http_status(body: dict[str, Any]) -> int:
+    """Return the HTTP status of an error body: 400 unless the code says otherwise."""
+    return _HTTP_STATUS.get(
+        body["error"]["code"], 500 if body["error"]["code"] == "internal_error" else 400
+    )

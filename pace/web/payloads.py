@@ -1,0 +1,232 @@
+"""Parse and validate client payloads into typed commands; dicts never travel inward.
+
+Every refusal is a ``PayloadError`` naming the field and saying what is expected.
+Unknown fields are refused too: a typo must not be silently ignored.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from pace import commands as cmd
+from pace.rules.errors import PaceError
+
+MAX_TEXT = 200
+MAX_REASON = 500
+SIREN_KINDS = ("interruption", "suspension", "resume")
+
+
+class PayloadError(PaceError, ValueError):
+    """A payload that is not of the documented form."""
+
+    code = "invalid_payload"
+
+
+def _mapping(payload: object, allowed: tuple[str, ...]) -> Mapping[str, Any]:
+    if not isinstance(payload, Mapping):
+        raise PayloadError(
+            f"expected a JSON object with fields {', '.join(allowed)}, not {type(payload).__name__}"
+        )
+    extra = [k for k in payload if k not in allowed]
+    if extra:
+        name = str(extra[0])[:40]
+        raise PayloadError(
+            f"unknown field {name!r}; expected only {', '.join(allowed)}",
+            field=name,
+            code="unknown_field",
+        )
+    return payload
+
+
+def _required(p: Mapping[str, Any], name: str) -> Any:
+    if name not in p or p[name] is None:
+        raise PayloadError(f"{name} is required", field=name, code="missing_field")
+    return p[name]
+
+
+def text(p: Mapping[str, Any], name: str, *, limit: int = MAX_TEXT, required: bool = True) -> str:
+    """Return a non-empty string field of at most ``limit`` characters."""
+    if not required and p.get(name) in (None, ""):
+        return ""
+    value = _required(p, name)
+    if not isinstance(value, str) or not value.strip():
+        raise PayloadError(f"{name} must be a non-empty string", field=name)
+    if len(value) > limit:
+        raise PayloadError(f"{name} is longer than {limit} characters", field=name)
+    if any(ord(ch) < 32 and ch not in "\t\n" for ch in value):
+        raise PayloadError(f"{name} contains control characters", field=name)
+    return value.strip()
+
+
+def event_id(p: Mapping[str, Any], name: str = "id") -> str:
+    """Return a UUID made on the device, in its canonical text form."""
+    value = _required(p, name)
+    if not isinstance(value, str) or len(value) > 64:
+        raise PayloadError(f"{name} must be a UUID made on the device", field=name)
+    try:
+        return str(uuid.UUID(value))
+    except ValueError:
+        raise PayloadError(f"{name} {value[:40]!r} is not a UUID", field=name) from None
+
+
+def integer(p: Mapping[str, Any], name: str, lo: int, hi: int) -> int:
+    """Return a whole number field between ``lo`` and ``hi``."""
+    value = _required(p, name)
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, str) and re.fullmatch(r"\d{1,3}", value.strip()):
+            value = int(value)
+        else:
+            raise PayloadError(f"{name} must be a whole number", field=name)
+    if not lo <= value <= hi:
+        raise PayloadError(f"{name} {value} is out of range {lo}–{hi}", field=name)
+    return value
+
+
+def instant(p: Mapping[str, Any], name: str) -> datetime:
+    """Return an ISO 8601 instant with its UTC offset (``2026-06-14T10:42:05+02:00``)."""
+    value = _required(p, name)
+    if not isinstance(value, str) or len(value) > 40:
+        raise PayloadError(f"{name} must be an ISO 8601 time with offset", field=name)
+    try:
+        parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise PayloadError(
+            f"{name} {value!r} is not an ISO 8601 time such as 2026-06-14T10:42:05+02:00",
+            field=name,
+        ) from None
+    if parsed.tzinfo is None or parsed.utcoffset() is None:
+        raise PayloadError(f"{name} {value!r} has no UTC offset", field=name)
+    if not 2000 <= parsed.year <= 2100:
+        raise PayloadError(f"{name} {value!r} is not a plausible date", field=name)
+    return parsed
+
+
+def device_time(
+    p: Mapping[str, Any], name: str, received: datetime, ping_offset: timedelta | None
+) -> cmd.DeviceTime:
+    """Return the device instant ``name`` with the device's clock offset.
+
+    The connection's ping estimate is used when there is one; otherwise the payload's
+    ``device_time`` (the device's clock when it sent) against the server's on receipt.
+    """
+    raw = instant(p, name)
+    if ping_offset is not None:
+        return cmd.DeviceTime(raw, ping_offset, "ping")
+    sent = instant(p, "device_time")
+    return cmd.DeviceTime(raw, sent - received, "send")
+
+
+def join_round(payload: object) -> cmd.JoinRound:
+    """Parse ``join_round``: a round and, for a marshal, the holes covered."""
+    p = _mapping(payload, ("round", "holes"))
+    holes = p.get("holes") or []
+    if not isinstance(holes, list) or len(holes) > 36:
+        raise PayloadError("holes must be a list of hole numbers", field="holes")
+    numbers = tuple(integer({"holes": h}, "holes", 1, 99) for h in holes)
+    return cmd.JoinRound(text(p, "round"), numbers)
+
+
+_TAP = ("id", "round", "group", "hole", "at", "device_time")
+
+
+def hole_completed(
+    payload: object, by: cmd.Author, received: datetime, ping_offset: timedelta | None
+) -> cmd.LogHoleCompleted:
+    """Parse ``hole_completed``: id, round, group, hole, at, device_time."""
+    p = _mapping(payload, _TAP)
+    return cmd.LogHoleCompleted(
+        id=event_id(p),
+        round=text(p, "round"),
+        group=text(p, "group", limit=50),
+        hole=integer(p, "hole", 1, 99),
+        at=device_time(p, "at", received, ping_offset),
+        by=by,
+    )
+
+
+def correct_hole_time(
+    payload: object, by: cmd.Author, received: datetime, ping_offset: timedelta | None
+) -> cmd.CorrectHoleTime:
+    """Parse ``correct_hole_time``: id, round, target, at, device_time, reason."""
+    p = _mapping(payload, ("id", "round", "target", "at", "device_time", "reason"))
+    return cmd.CorrectHoleTime(
+        id=event_id(p),
+        round=text(p, "round"),
+        target=event_id(p, "target"),
+        at=device_time(p, "at", received, ping_offset),
+        reason=text(p, "reason", limit=MAX_REASON),
+        by=by,
+    )
+
+
+def void_event(payload: object, by: cmd.Author) -> cmd.VoidEvent:
+    """Parse ``void_event``: id, round, target, reason."""
+    p = _mapping(payload, ("id", "round", "target", "reason", "device_time"))
+    return cmd.VoidEvent(
+        id=event_id(p),
+        round=text(p, "round"),
+        target=event_id(p, "target"),
+        reason=text(p, "reason", limit=MAX_REASON),
+        by=by,
+    )
+
+
+def record_siren(
+    payload: object, by: cmd.Author, received: datetime, ping_offset: timedelta | None
+) -> cmd.RecordSiren:
+    """Parse ``record_siren``: id, round, kind, at, device_time."""
+    p = _mapping(payload, ("id", "round", "kind", "at", "device_time"))
+    kind = text(p, "kind")
+    if kind not in SIREN_KINDS:
+        raise PayloadError(
+            f"kind {kind[:40]!r} must be one of {', '.join(SIREN_KINDS)}", field="kind"
+        )
+    return cmd.RecordSiren(
+        id=event_id(p),
+        round=text(p, "round"),
+        kind=kind,
+        at=device_time(p, "at", received, ping_offset),
+        by=by,
+    )
+
+
+def acknowledge_alert(payload: object, by: cmd.Author) -> cmd.AcknowledgeAlert:
+    """Parse ``acknowledge_alert``: id, round, alert (its key), optional note."""
+    p = _mapping(payload, ("id", "round", "alert", "note", "device_time"))
+    return cmd.AcknowledgeAlert(
+        id=event_id(p),
+        round=text(p, "round"),
+        alert=text(p, "alert", limit=300),
+        note=text(p, "note", limit=MAX_REASON, required=False),
+        by=by,
+    )
+
+
+def clock_reply(payload: object) -> datetime:
+    """Parse a device's answer to ``clock_probe``: its clock, ``device_time``."""
+    p = _mapping(payload, ("device_time",))
+    return instant(p, "device_time")
+
+
+ROLES = ("committee", "referee", "marshal", "viewer")
+
+
+def author(auth: object, sid: str) -> cmd.Author:
+    """Parse a connection's ``auth``: the device id, a display name and the role claimed.
+
+    Until access codes exist the role is taken as claimed (default ``marshal``); a
+    malformed ``auth`` gives an anonymous marshal rather than a refused connection.
+    """
+    p = auth if isinstance(auth, Mapping) else {}
+    role = p.get("role") if p.get("role") in ROLES else "marshal"
+    device = p.get("device")
+    name = p.get("name")
+    return cmd.Author(
+        role=str(role),
+        device=device[:64] if isinstance(device, str) and device else f"sid:{sid[:12]}",
+        name=name[:MAX_TEXT] if isinstance(name, str) and name else None,
+    )
