@@ -34,21 +34,39 @@ def standard_interval(groups: Sequence[Group], settings: PaceSettings) -> timede
     """Return the standard interval: the committee's, else the most common one in the draw.
 
     The most common interval between consecutive starts from the same tee wins; on a tie
-    the smallest (RULES.md §3). Simultaneous starts (a shotgun) do not count. ``None``
-    when no tee has two successive starts.
+    the smallest (RULES.md §3). Simultaneous starts and shotgun waves do not count.
+    ``None`` when no tee has two successive starts.
     """
     if settings.standard_interval is not None:
         return settings.standard_interval
+    waves = shotgun_starts(groups)
     counts: Counter[timedelta] = Counter()
     for tee_groups in _by_tee(groups).values():
         for prev, group in zip(tee_groups, tee_groups[1:], strict=False):
             step = group.start - prev.start
-            if step > ZERO:
+            if step > ZERO and group.start not in waves and prev.start not in waves:
                 counts[step] += 1
     if not counts:
         return None
     best = max(counts.values())
     return min(step for step, n in counts.items() if n == best)
+
+
+#: A start instant shared by groups on at least this many tees is a shotgun wave. A
+#: crossover start uses two tees (1 and 10), so it is never taken for a shotgun.
+SHOTGUN_TEES = 3
+
+
+def shotgun_starts(groups: Sequence[Group]) -> frozenset[datetime]:
+    """Return the start instants at which groups start together from several holes.
+
+    Every group of a shotgun wave is a lead group (RULES.md §9); a round may have several
+    waves (morning and afternoon).
+    """
+    tees: dict[datetime, set[int]] = defaultdict(set)
+    for g in groups:
+        tees[g.start].add(g.tee)
+    return frozenset(t for t, on in tees.items() if len(on) >= SHOTGUN_TEES)
 
 
 def _by_tee(groups: Sequence[Group]) -> dict[int, list[Group]]:
@@ -91,11 +109,12 @@ def plan_field(setup: RoundSetup) -> FieldPlan:
     """Return each group's lead/following role, starting interval and cumulative allotment.
 
     Lead groups are the first from each tee, any group whose starting interval is at least
-    ``gap_factor`` × the standard interval (a starter's gap), and groups starting together
-    with the previous one from the same tee (a shotgun start, RULES.md §9).
+    ``gap_factor`` × the standard interval (a starter's gap), every group of a shotgun wave,
+    and a group starting together with the previous one from the same tee (RULES.md §3, §9).
     """
     settings = setup.settings
     standard = standard_interval(setup.groups, settings)
+    waves = shotgun_starts(setup.groups)
     start_order = sorted(enumerate(setup.groups), key=lambda ig: (ig[1].start, ig[0]))
     rank = {g.id: r for r, (_, g) in enumerate(start_order)}
     role: dict[str, tuple[bool, timedelta | None]] = {}
@@ -106,8 +125,10 @@ def plan_field(setup: RoundSetup) -> FieldPlan:
                 role[g.id] = (True, None)
             else:
                 step = g.start - prev.start
-                lead = step == ZERO or (
-                    standard is not None and step >= standard * settings.gap_factor
+                lead = (
+                    step == ZERO
+                    or g.start in waves
+                    or (standard is not None and step >= standard * settings.gap_factor)
                 )
                 role[g.id] = (lead, step)
             prev = g

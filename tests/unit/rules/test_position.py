@@ -573,13 +573,6 @@ def test_shotgun_every_group_is_a_lead_group():
     assert plan.standard_interval is None
 
 
-@pytest.mark.xfail(
-    reason="RULES.md §9: in a shotgun every group is a lead group; with two shotgun waves in "
-    "one round (08:00 and 13:00 on holes 1-6) the only interval per tee is 5 h, so the "
-    "standard interval is 5 h and the 13:00 groups (5 h < 1.5 x 5 h) are planned as "
-    "following groups",
-    strict=True,
-)
 def test_double_shotgun_every_group_is_a_lead_group():
     groups = [make_group(f"AM{t}", "08:00", tee=t) for t in range(1, 7)]
     groups += [make_group(f"PM{t}", "13:00", tee=t) for t in range(1, 7)]

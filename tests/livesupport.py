@@ -1,0 +1,147 @@
+"""Start the real ``pace serve`` on a free loopback port, with a round set up for today.
+
+Used by the end-to-end and browser tests: the server is the real entry point in its own
+process (gevent, as in production), its database a real file under ``tmp_path``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+DATA = Path(__file__).parent / "data" / "formats"
+COURSE = DATA / "course_louiseville.toml"
+DRAW = DATA / "draw.csv"
+TIMEZONE = "Europe/Brussels"
+ROUND = "R1"
+
+
+def free_port() -> int:
+    """Return a TCP port free on 127.0.0.1 right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def pace(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run the ``pace`` command line in ``cwd`` and return its result (raise on failure)."""
+    return subprocess.run(
+        [sys.executable, "-m", "pace", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+
+
+def setup_round(
+    folder: Path,
+    *,
+    day: str | None = None,
+    course: Path = COURSE,
+    draw: Path = DRAW,
+    round: str = ROUND,
+) -> Path:
+    """Create ``pace.db`` in ``folder`` with a course and a draw for ``day`` (default today)."""
+    db = folder / "pace.db"
+    day = day or datetime.now(ZoneInfo(TIMEZONE)).date().isoformat()
+    pace("import", "course", str(course), "--db", str(db), cwd=folder)
+    pace(
+        "import", "draw", str(draw), "--round", round, "--date", day,
+        "--timezone", TIMEZONE, "--db", str(db), cwd=folder,
+    )  # fmt: skip
+    return db
+
+
+@dataclass
+class LiveServer:
+    """A running ``pace serve``: its URL, database and process."""
+
+    url: str
+    port: int
+    db: Path
+    process: subprocess.Popen[str]
+    log: Path
+
+    def get_json(self, path: str) -> dict:
+        """GET ``path`` and return the decoded JSON (errors included)."""
+        try:
+            with urllib.request.urlopen(self.url + path, timeout=5) as r:
+                return json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return json.loads(e.read())
+
+    def post_json(self, path: str, body: object, headers: dict[str, str] | None = None) -> dict:
+        """POST JSON to ``path`` and return the decoded JSON answer (errors included)."""
+        req = urllib.request.Request(
+            self.url + path,
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json", **(headers or {})},
+            method="POST",
+        )
+        try:
+            with urllib.request.urlopen(req, timeout=5) as r:
+                return json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return json.loads(e.read())
+
+
+def wait_until_ready(
+    url: str, process: subprocess.Popen[str], log: Path, timeout: float = 20
+) -> None:
+    """Poll ``url``/api/rounds until it answers; fail with the server's log if it dies."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"pace serve exited with {process.returncode}:\n{log.read_text()}")
+        try:
+            with urllib.request.urlopen(url + "/api/rounds", timeout=1):
+                return
+        except (urllib.error.URLError, ConnectionError, OSError):
+            # bounded poll on a condition, not a sleep to make time pass
+            time.sleep(0.05)
+    raise RuntimeError(f"pace serve did not answer within {timeout} s:\n{log.read_text()}")
+
+
+@contextmanager
+def live_server(
+    folder: Path, *, db: Path | None = None, extra_args: Sequence[str] = (), env: dict | None = None
+) -> Iterator[LiveServer]:
+    """Run ``pace serve`` on a free port over ``db`` (default: a new round for today)."""
+    db = db or setup_round(folder)
+    port = free_port()
+    log = folder / f"serve-{port}.log"
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "pace", "serve", "--db", str(db), "--host", "127.0.0.1",
+             "--port", str(port), *extra_args],
+            cwd=folder,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
+        )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_ready(url, process, log)
+        yield LiveServer(url, port, db, process, log)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
