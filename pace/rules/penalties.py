@@ -24,8 +24,9 @@ MATCH_PLAY = "match_play"
 
 #: Formats in which partners play one ball: the side bears every penalty.
 ONE_BALL_FORMATS = frozenset({"foursome", "threesome", "greensome"})
-#: Formats in which partners play their own balls: strokes stay with the partner's own
-#: score (it must stay identifiable); loss of hole and disqualification hit the side.
+#: Formats in which partners play their own balls: strokes and loss of hole stay with the
+#: partner (his score stays identifiable and his partner plays on for the side, Rules
+#: 30-3f and 31-8); disqualification for slow play hits the side (Rules 30-3e, 31-7).
 OWN_BALL_FORMATS = frozenset({"four_ball", "best_ball", "fourball"})
 
 
@@ -113,12 +114,12 @@ def bearer(kind: str, format_name: str = "individual") -> str:
 
     >>> bearer("strokes", "foursome"), bearer("strokes", "four_ball")
     ('side', 'player')
-    >>> bearer("loss_of_hole", "four_ball")
-    'side'
+    >>> bearer("loss_of_hole", "four_ball"), bearer("disqualification", "four_ball")
+    ('player', 'side')
     """
     if format_name in ONE_BALL_FORMATS:
         return "side"
-    if format_name in OWN_BALL_FORMATS and kind in ("loss_of_hole", "disqualification"):
+    if format_name in OWN_BALL_FORMATS and kind == "disqualification":
         return "side"
     return "player"
 
@@ -239,7 +240,12 @@ def checkpoint_breaches(
             if end is None or begin is None:
                 begin = end
                 continue
-            credit = sum((c.amount for c in credits if begin < c.at <= end), timedelta(0))
+            # a credit counts in the stretch it was granted in; one granted at or before the
+            # start counts in the first stretch
+            credit = sum(
+                (c.amount for c in credits if (k == 1 or begin < c.at) and c.at <= end),
+                timedelta(0),
+            )
             taken = end - begin - groupclock.stopped_between(spans, begin, end) - credit
             if taken > policy.checkpoint_limit:
                 out.append(
