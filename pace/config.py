@@ -165,7 +165,9 @@ def from_dict(data: dict[str, Any], *, source: str = "<dict>") -> Settings:
                 + ", ".join(f"[{s}]" for s in _SECTIONS)
             )
         if not isinstance(value, dict):
-            raise ConfigError(f"{source}: {name} must be a table [{name}]")
+            raise ConfigError(
+                f"{source}: {name} = {value!r}: expected a table [{name}]", field=name
+            )
         sections[name] = _section(source, name, _SECTIONS[name], value)
     settings = Settings(**sections, source=source)
     _check(settings)

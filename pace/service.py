@@ -119,17 +119,18 @@ class PaceService:
             text, filename, day=rec.day, tz=view.tz, course=rec.course, groups=rec.groups
         )
         logged = {(c.group, c.hole): c.at for c in self.facts(round).completions}
+        clashes = [c for c in completions if logged.get((c.group, c.hole), c.at) != c.at]
+        lines = _times_lines(text, filename) if clashes else {}
         problems = [
             Problem(
                 filename,
-                None,
+                lines.get((c.group, c.hole)),
                 "completed",
                 f"group {c.group!r} hole {c.hole} is already logged at "
                 f"{logged[(c.group, c.hole)].astimezone(view.tz):%H:%M:%S}; "
                 "correct that time instead of importing another one",
             )
-            for c in completions
-            if (c.group, c.hole) in logged and logged[(c.group, c.hole)] != c.at
+            for c in clashes
         ]
         if problems:
             raise FileFormatError(problems)
@@ -204,6 +205,19 @@ class PaceService:
                 self._views.clear()
             else:
                 self._views.pop(round, None)
+
+
+def _times_lines(text: str, filename: str) -> dict[tuple[str, int], int]:
+    """Return the line of each (group, hole) row of a hole-times CSV already parsed once."""
+    table, _ = formats.csvfile.read_table(text, filename, formats.times.COLUMNS)
+    lines: dict[tuple[str, int], int] = {}
+    for row in table.rows:
+        try:
+            hole = formats.times.parse_hole_number(row.get("hole"))
+        except ValueError:
+            continue
+        lines.setdefault((row.get("group"), hole), row.line)
+    return lines
 
 
 def offline_status(

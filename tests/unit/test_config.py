@@ -1,0 +1,283 @@
+"""Configuration: defaults, the repository's config.toml, PACE_CONFIG and validation (issue 2)."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import tomllib
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from pace import config
+
+REPO_CONFIG = Path(__file__).resolve().parents[2] / "config.toml"
+
+
+@pytest.fixture(autouse=True)
+def _no_config_in_sight(tmp_path, monkeypatch):
+    # Each test starts in an empty folder with no PACE_CONFIG, so the developer's own
+    # environment never leaks in.
+    monkeypatch.delenv("PACE_CONFIG", raising=False)
+    monkeypatch.chdir(tmp_path)
+
+
+def write(tmp_path: Path, text: str, name: str = "pace.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# --------------------------------------------------------------------------- defaults
+
+
+def test_defaults_without_a_file_are_the_documented_values():
+    s = config.load()
+    assert s.source == "<defaults>"
+    assert (s.server.host, s.server.port, s.server.async_mode) == ("127.0.0.1", 5000, "gevent")
+    assert (s.database.path, s.database.synchronous) == ("pace.db", "FULL")
+    assert (s.scheduler.enabled, s.scheduler.tick_seconds) == (True, 5.0)
+    assert (s.round.timezone, s.round.policy, s.round.standard_interval_min) == (
+        "Europe/Brussels",
+        "frbg",
+        0.0,
+    )
+    a = s.allotment
+    assert a.average_min == {2: 12.0, 3: 14.0, 4: 15.0}  # RULES.md §1
+    assert a.par_split_min == 3.0
+    assert a.starters_gap_factor == 1.5  # RULES.md §3
+    assert a.gap_margin_min == 0.0
+    assert (a.single_player_column, a.large_group_column) == (2, 4)
+
+
+def test_default_pace_settings_carry_the_rules_numbers():
+    p = config.Settings().pace_settings()
+    assert p.averages == {
+        2: timedelta(minutes=12),
+        3: timedelta(minutes=14),
+        4: timedelta(minutes=15),
+    }
+    assert p.par_split == timedelta(minutes=3)
+    assert p.standard_interval is None  # most common interval of the draw
+    assert p.gap_factor == 1.5
+    assert p.gap_margin == timedelta(0)
+    assert (p.small_group_column, p.large_group_column) == (2, 4)
+
+
+def test_configured_standard_interval_reaches_the_rules_and_an_override_wins(tmp_path):
+    s = config.load(write(tmp_path, "[round]\nstandard_interval_min = 9\n"))
+    assert s.pace_settings().standard_interval == timedelta(minutes=9)
+    assert s.pace_settings(timedelta(minutes=11)).standard_interval == timedelta(minutes=11)
+
+
+def test_repository_config_loads_and_equals_the_defaults():
+    s = config.load(REPO_CONFIG)
+    assert s.source == str(REPO_CONFIG)
+    assert dataclasses.replace(s, source="<defaults>") == config.Settings()
+
+
+def test_config_toml_in_the_working_directory_is_read(tmp_path):
+    write(tmp_path, "[server]\nport = 5050\n", name="config.toml")
+    s = config.load()
+    assert s.server.port == 5050
+    assert s.source == "config.toml"
+
+
+def test_pace_config_points_elsewhere(tmp_path, monkeypatch):
+    write(tmp_path, "[server]\nport = 5050\n", name="config.toml")
+    other = write(tmp_path, '[server]\nport = 6060\n[round]\ntimezone = "UTC"\n', "other.toml")
+    monkeypatch.setenv("PACE_CONFIG", str(other))
+    s = config.load()
+    assert s.server.port == 6060
+    assert s.round.timezone == "UTC"
+    assert s.source == str(other)
+
+
+def test_pace_config_naming_a_missing_file_is_an_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("PACE_CONFIG", str(tmp_path / "nowhere.toml"))
+    with pytest.raises(config.ConfigError, match=r"nowhere\.toml: configuration file not found"):
+        config.load()
+
+
+def test_explicit_missing_file_is_an_error(tmp_path):
+    with pytest.raises(config.ConfigError, match="not found"):
+        config.load(tmp_path / "missing.toml")
+
+
+def test_partial_file_keeps_the_other_defaults(tmp_path):
+    s = config.load(write(tmp_path, '[database]\npath = "club.db"\n'))
+    assert s.database.path == "club.db"
+    assert s.database.synchronous == "FULL"
+    assert s.server == config.ServerSettings()
+
+
+def test_integers_are_accepted_where_minutes_or_seconds_are_numbers(tmp_path):
+    s = config.load(
+        write(tmp_path, "[scheduler]\ntick_seconds = 2\n[allotment]\npar_split_min = 0\n")
+    )
+    assert s.scheduler.tick_seconds == 2.0
+    assert isinstance(s.scheduler.tick_seconds, float)
+    assert s.allotment.par_split_min == 0.0
+
+
+# --------------------------------------------------------------------------- errors
+
+
+# (TOML text, key named in the message, what the message says is expected)
+# fmt: off
+INVALID = [
+    pytest.param("[servr]\nport = 1\n", "[servr]", "expected one of [server]",
+                 id="unknown section"),
+    pytest.param("[server]\nprot = 5001\n", "server.prot", "expected one of host, port",
+                 id="unknown key"),
+    pytest.param('[server]\nport = "5000"\n', "server.port", "expected a whole number",
+                 id="port as text"),
+    pytest.param("[server]\nport = 5000.5\n", "server.port", "expected a whole number",
+                 id="port with decimals"),
+    pytest.param("[server]\nport = 0\n", "server.port", "from 1 to 65535", id="port 0"),
+    pytest.param("[server]\nport = 70000\n", "server.port", "from 1 to 65535",
+                 id="port above 65535"),
+    pytest.param('[server]\nasync_mode = "eventlet"\n', "server.async_mode",
+                 "'gevent' or 'threading'", id="async mode eventlet"),
+    pytest.param('[server]\nhost = ""\n', "server.host", "an address", id="empty host"),
+    pytest.param("[scheduler]\nenabled = 1\n", "scheduler.enabled", "true or false",
+                 id="enabled not a boolean"),
+    pytest.param("[scheduler]\ntick_seconds = 0\n", "scheduler.tick_seconds",
+                 "seconds between 0.05 and 3600", id="tick 0"),
+    pytest.param('[scheduler]\ntick_seconds = "5"\n', "scheduler.tick_seconds", "a number",
+                 id="tick as text"),
+    pytest.param('[database]\nsynchronous = "SOMETIMES"\n', "database.synchronous",
+                 "OFF, NORMAL, FULL, EXTRA", id="unknown synchronous level"),
+    pytest.param('[database]\npath = ""\n', "database.path", "a file path",
+                 id="empty database path"),
+    pytest.param('[round]\ntimezone = "Europe/Bruxelles"\n', "round.timezone",
+                 "an IANA time zone", id="bad timezone"),
+    pytest.param('[round]\ntimezone = ""\n', "round.timezone", "an IANA time zone",
+                 id="empty timezone"),
+    pytest.param('[round]\npolicy = "fast"\n', "round.policy", "'frbg' or 'mauricie' or 'swin'",
+                 id="unknown policy"),
+    pytest.param("[round]\nstandard_interval_min = -8\n", "round.standard_interval_min",
+                 "minutes from 0", id="negative interval"),
+    pytest.param("[allotment]\naverage_min = { 2 = 12, 3 = 14 }\n", "allotment.average_min",
+                 "a value for groups of 4", id="missing 4-ball average"),
+    pytest.param("[allotment]\naverage_min = 15\n", "allotment.average_min", "a table",
+                 id="average not a table"),
+    pytest.param('[allotment]\naverage_min = { two = 12, 3 = 14, 4 = 15 }\n',
+                 "allotment.average_min", "group sizes mapped to minutes",
+                 id="average keyed by a word"),
+    pytest.param("[allotment]\naverage_min = { 2 = 0, 3 = 14, 4 = 15 }\n",
+                 "allotment.average_min", "1–60 minutes", id="average of zero minutes"),
+    pytest.param("[allotment]\npar_split_min = 12\n", "allotment.par_split_min",
+                 "less than every average", id="split equal to the smallest average"),
+    pytest.param("[allotment]\npar_split_min = 20\n", "allotment.par_split_min",
+                 "less than every average", id="split above the averages"),
+    pytest.param("[allotment]\npar_split_min = -1\n", "allotment.par_split_min",
+                 "minutes from 0", id="negative split"),
+    pytest.param("[allotment]\nstarters_gap_factor = 1\n", "allotment.starters_gap_factor",
+                 "above 1", id="gap factor 1"),
+    pytest.param("[allotment]\ngap_margin_min = -2\n", "allotment.gap_margin_min",
+                 "minutes from 0 to 30", id="negative margin"),
+    pytest.param("[allotment]\nsingle_player_column = 1\n", "allotment.single_player_column",
+                 "a group size listed in allotment.average_min", id="column without average"),
+    pytest.param("server = 5\n", "server", "a table [server]", id="section not a table"),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize(("text", "key", "expected"), INVALID)
+def test_invalid_setting_names_the_file_the_key_and_what_is_expected(tmp_path, text, key, expected):
+    path = write(tmp_path, text)
+    with pytest.raises(config.ConfigError) as info:
+        config.load(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}: "), message
+    assert key in message
+    assert "expected" in message
+    assert expected in message
+
+
+def test_config_error_is_a_pace_error_and_a_value_error(tmp_path):
+    with pytest.raises(ValueError) as info:
+        config.load(write(tmp_path, "[server]\nport = 0\n"))
+    assert info.value.code == "invalid_config"
+    assert info.value.field == "server.port"
+
+
+def test_unknown_key_is_reported_under_its_section(tmp_path):
+    with pytest.raises(config.ConfigError) as info:
+        config.load(write(tmp_path, "[allotment]\nparsplit = 3\n"))
+    assert info.value.field == "allotment.parsplit"
+
+
+def test_syntax_error_names_the_file(tmp_path):
+    path = write(tmp_path, "[server\nport = 1\n")
+    with pytest.raises(config.ConfigError, match=rf"^{re.escape(str(path))}: not valid TOML"):
+        config.load(path)
+
+
+def test_file_not_in_utf8_names_the_file(tmp_path):
+    path = tmp_path / "latin1.toml"
+    path.write_bytes('[round]\ntimezone = "Europe/Brussels" # déjà\n'.encode("latin-1"))
+    with pytest.raises(config.ConfigError, match="not UTF-8"):
+        config.load(path)
+
+
+def test_settings_are_frozen():
+    s = config.Settings()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        s.server.port = 1  # type: ignore[misc]
+
+
+# --------------------------------------------------------------------------- documentation
+
+
+def _documented_keys(text: str) -> dict[str, bool]:
+    """Map each ``section.key`` of a TOML text to whether a comment stands above it.
+
+    A key is documented when the lines above it, up to the previous blank line or table
+    header, hold a comment: either directly above, or above a run of keys it belongs to
+    (``host`` and ``port`` under "# Address and port ...").
+    """
+    lines = text.splitlines()
+    section = ""
+    out: dict[str, bool] = {}
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        header = re.fullmatch(r"\[([A-Za-z_]+)\]", stripped)
+        if header:
+            section = header[1]
+            continue
+        key = re.match(r"([A-Za-z_][A-Za-z0-9_]*)\s*=", stripped)
+        if not key:
+            continue
+        documented = False
+        for above in reversed(lines[:i]):
+            above = above.strip()
+            if above.startswith("#"):
+                documented = True
+                break
+            if not above or above.startswith("["):
+                break
+        out[f"{section}.{key[1]}"] = documented
+    return out
+
+
+def test_every_key_of_config_toml_has_a_comment_above_it():
+    text = REPO_CONFIG.read_text(encoding="utf-8")
+    keys = _documented_keys(text)
+    undocumented = [k for k, ok in keys.items() if not ok]
+    assert not undocumented, f"keys without a comment above them: {undocumented}"
+
+
+def test_config_toml_lists_every_setting():
+    data = tomllib.loads(REPO_CONFIG.read_text(encoding="utf-8"))
+    for name, cls in config._SECTIONS.items():
+        assert set(data[name]) == {f.name for f in dataclasses.fields(cls)}, name
+
+
+def test_documentation_check_catches_a_bare_key():
+    assert _documented_keys("[server]\n# the port\nport = 1\n\nhost = 'x'\n") == {
+        "server.port": True,
+        "server.host": False,
+    }
