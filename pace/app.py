@@ -108,16 +108,11 @@ def start_scheduler(app: Flask) -> Any:
     from pace.scheduler import PaceScheduler
 
     ext: Extension = app.extensions["pace"]
-
-    def probe_all() -> None:
-        for sid in ext.namespace.offsets.sids():
-            ext.namespace.probe_clock(sid)
-
     scheduler = PaceScheduler(
         ext.live,
         ext.broadcaster,
         tick_seconds=ext.settings.scheduler.tick_seconds,
-        probe=probe_all,
+        probe=ext.namespace.probe_clocks,
     )
     scheduler.start()
     ext.scheduler = scheduler

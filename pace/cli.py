@@ -10,7 +10,7 @@ import json
 import sys
 from datetime import date, datetime
 from pathlib import Path
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import click
 
@@ -35,6 +35,20 @@ def _fail(e: PaceError) -> click.ClickException:
     if isinstance(e, FileFormatError):
         return InputError(e.message)
     return click.ClickException(e.message)
+
+
+def _zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise InputError(
+            f"--timezone {name!r}: expected an IANA time zone such as 'Europe/Brussels'"
+        ) from None
+
+
+def _check_policy(policy: str | None) -> None:
+    if policy is not None and policy not in config.POLICIES:
+        raise InputError(f"--policy {policy!r}: expected one of {', '.join(config.POLICIES)}")
 
 
 def _open_service(db: str | None):
@@ -200,6 +214,9 @@ def import_draw(file, round_name, course, day, timezone, policy, db) -> None:
 
     Example: pace import draw draw.csv --round "Club championship R1" --date 2026-06-14
     """
+    if timezone is not None:
+        _zone(timezone)
+    _check_policy(policy)
     service = _open_service(db)
     try:
         record = service.import_draw(
@@ -246,7 +263,7 @@ def _offline_setup(course_file, draw_file, day, tzname, interval):
     from pace.rules.model import RoundSetup
 
     settings = _settings()
-    tz = ZoneInfo(tzname or settings.round.timezone)
+    tz = _zone(tzname or settings.round.timezone)
     try:
         course = formats.parse_course(_read(course_file), course_file)
         groups = formats.parse_draw(_read(draw_file), draw_file, day=day, tz=tz, course=course)
@@ -273,9 +290,27 @@ def _day_option(f):
 
 
 @cli.command()
-@click.option("--course", "course_file", required=True, type=click.Path(exists=True))
-@click.option("--draw", "draw_file", required=True, type=click.Path(exists=True))
-@click.option("--times", "times_file", required=True, type=click.Path(exists=True))
+@click.option(
+    "--course",
+    "course_file",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="Course TOML file (FORMATS.md).",
+)
+@click.option(
+    "--draw",
+    "draw_file",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="Draw CSV file, one row per player (FORMATS.md).",
+)
+@click.option(
+    "--times",
+    "times_file",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="Hole times CSV file: group, hole, completed (FORMATS.md).",
+)
 @click.option("--at", "at_text", required=True, help="Instant to evaluate, HH:MM[:SS] local.")
 @click.option("--policy", default=None, help="Pace policy preset (frbg, mauricie, swin).")
 @click.option("--interval", type=float, default=None, help="Standard start interval, minutes.")
@@ -290,10 +325,9 @@ def status(course_file, draw_file, times_file, at_text, policy, interval, as_jso
     from pace.reports.status import status_document, status_table
     from pace.service import offline_status
 
-    if policy is not None and policy not in config.POLICIES:
-        raise InputError(f"--policy {policy!r}: expected one of {', '.join(config.POLICIES)}")
+    _check_policy(policy)
     tzname = timezone or _settings().round.timezone
-    tz = ZoneInfo(tzname)
+    tz = _zone(tzname)
     the_day = day.date() if day else datetime.now(tz).date()
     setup, tz = _offline_setup(course_file, draw_file, the_day, tzname, interval)
     try:
@@ -320,8 +354,20 @@ def status(course_file, draw_file, times_file, at_text, policy, interval, as_jso
 
 
 @cli.command()
-@click.option("--course", "course_file", required=True, type=click.Path(exists=True))
-@click.option("--draw", "draw_file", required=True, type=click.Path(exists=True))
+@click.option(
+    "--course",
+    "course_file",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="Course TOML file (FORMATS.md).",
+)
+@click.option(
+    "--draw",
+    "draw_file",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="Draw CSV file, one row per player (FORMATS.md).",
+)
 @click.option(
     "--format",
     "fmt",
@@ -350,3 +396,61 @@ def sheet(course_file, draw_file, fmt, output, interval, timezone, day):
         click.echo(f"timing sheet written to {output}")
     else:
         sys.stdout.write(text)
+
+
+@cli.command()
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False),
+    default="pace-demo.db",
+    show_default=True,
+    help="Demo database; deleted and recreated at every run (a file holding anything "
+    "but the demo is refused).",
+)
+@click.option("--host", default=None, help="Address to listen on (default: server.host).")
+@click.option("--port", type=int, default=None, help="Port to listen on (default: server.port).")
+@click.option(
+    "--speed",
+    type=click.FloatRange(min=0, min_open=True),
+    default=60.0,
+    show_default=True,
+    help="Clock speed: seconds of play per real second.",
+)
+@click.option(
+    "--tick",
+    type=click.FloatRange(min=0, min_open=True),
+    default=1.0,
+    show_default=True,
+    help="Scheduler tick, real seconds.",
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the draw and play.")
+@click.option(
+    "--groups",
+    type=click.IntRange(2, 60),
+    default=32,
+    show_default=True,
+    help="Number of groups in the draw.",
+)
+@click.option(
+    "--duration",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Stop after this many real seconds (default: when the round is over, or Ctrl-C).",
+)
+def demo(db, host, port, speed, tick, seed, groups, duration) -> None:
+    """Play a demo round on an accelerated clock, with simulated marshals; open the URLs printed.
+
+    The database (--db, default pace-demo.db in the working directory) is deleted and
+    recreated at every run, so the demo always starts clean: an 18-hole course, a draw of
+    32 groups for today, and play already under way. Six simulated marshals (real
+    Socket.IO clients) log the completions; some groups fall out of position and recover.
+
+    Example: pace demo --speed 120 --port 5001
+    """
+    from pace import demo as demomod
+
+    options = demomod.DemoOptions(db, host, port, speed, tick, seed, groups, duration)
+    try:
+        demomod.run(_settings(), options)
+    except PaceError as e:
+        raise _fail(e) from None

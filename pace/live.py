@@ -21,7 +21,14 @@ from pace.rules import alerts as alertsmod
 from pace.rules import facts as factsmod
 from pace.rules.errors import PaceError, UnknownGroupError, UnknownHoleError
 from pace.rules.events import Event, EventConflictError
-from pace.rules.position import FieldStatus, episodes, evaluate_field, hole_overs
+from pace.rules.position import (
+    FieldStatus,
+    GroupPlan,
+    GroupStatus,
+    episodes,
+    evaluate_field,
+    hole_overs,
+)
 from pace.service import PaceService, RoundView
 
 ALERT_RAISED = "alert_raised"
@@ -40,11 +47,14 @@ class CommandError(PaceError, ValueError):
 
 @dataclass(frozen=True)
 class Outcome:
-    """What a command did: the stored event, whether it was new, and what changed."""
+    """What a command did: the stored event and whether it was new.
+
+    The group rows it changed are asked afterwards (``LiveService.changed_rows``), so the
+    web layer can announce the fact before the field is re-evaluated.
+    """
 
     event: Event
     created: bool
-    changed_groups: tuple[dict[str, Any], ...] = ()
     new_alerts: tuple[dict[str, Any], ...] = ()
 
 
@@ -52,7 +62,11 @@ class Outcome:
 class _RoundCache:
     events: list[Event] = field(default_factory=list)
     last_seq: int = 0
-    rows: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: what the pages were last told of each group (``_essential``), to announce only changes
+    told: dict[str, Any] = field(default_factory=dict)
+    #: the parts of the group rows that only the setup changes, and the view they come from
+    fixed_for: RoundView | None = None
+    fixed: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 class LiveService:
@@ -105,8 +119,9 @@ class LiveService:
         with self._lock:
             now = now or self.clock.now()
             view = self.service.round_view(round)
+            # The rows are not remembered: what changed since the last broadcast is still to
+            # be announced to the pages that joined earlier (the tick compares with them).
             rows = self._rows(view, now)
-            self._cache(round).rows = {r["group"]: r for r in rows}
             facts = factsmod.fold(self._cache(round).events)
             return {
                 "round": round,
@@ -123,48 +138,46 @@ class LiveService:
                 "suspended": any(s.end is None and s.start <= now for s in facts.suspensions),
             }
 
-    def _rows(self, view: RoundView, now: datetime) -> list[dict[str, Any]]:
+    def _evaluation(self, view: RoundView, now: datetime) -> _Evaluation:
         events = self._cache(view.record.name).events
         facts = factsmod.fold(events)
-        field_ = evaluate_field(view.setup, facts, now, view.plan)
-        ids = _completion_ids(events)
-        overs = hole_overs(view.setup, facts, now, view.plan)
-        rows = []
-        for s in field_.groups:
-            plan = view.plan.by_id[s.group]
-            g = plan.group
-            holes = {}
-            for hole, (at, over) in overs.get(s.group, {}).items():
-                holes[str(hole)] = {
-                    "at": at.isoformat(),
-                    "over_min": minutes(over),
-                    "id": ids.get((s.group, hole)),
-                }
-            row = group_document(s)
-            row.update(
-                {
-                    "tee": g.tee,
-                    "start": g.start.isoformat(),
-                    "players": [p.name for p in g.players],
-                    "order": list(plan.order),
-                    "hole": s.hole,
-                    "projected_finish": s.projected_finish.isoformat()
-                    if s.projected_finish
-                    else None,
-                    "due": [(g.start + c).isoformat() for c in plan.cumulative[1:]],
-                    "holes": holes,
-                }
-            )
-            rows.append(row)
-        return rows
+        return _Evaluation(
+            evaluate_field(view.setup, facts, now, view.plan),
+            hole_overs(view.setup, facts, now, view.plan),
+            _completion_ids(events),
+        )
 
-    def _changed_rows(self, round: str, now: datetime) -> tuple[dict[str, Any], ...]:
-        view = self.service.round_view(round)
-        cache = self._cache(round)
-        rows = self._rows(view, now)
-        changed = tuple(r for r in rows if _essential(cache.rows.get(r["group"])) != _essential(r))
-        cache.rows = {r["group"]: r for r in rows}
-        return changed
+    def _fixed(self, view: RoundView) -> dict[str, dict[str, Any]]:
+        cache = self._rounds.setdefault(view.record.name, _RoundCache())
+        if cache.fixed_for is not view:
+            cache.fixed = {p.id: _fixed_row(p) for p in view.plan.groups}
+            cache.fixed_for = view
+        return cache.fixed
+
+    def _rows(self, view: RoundView, now: datetime) -> list[dict[str, Any]]:
+        ev = self._evaluation(view, now)
+        fixed = self._fixed(view)
+        return [_row(s, fixed[s.group], ev) for s in ev.field.groups]
+
+    def changed_rows(self, round: str, now: datetime | None = None) -> tuple[dict[str, Any], ...]:
+        """Return the rows of the groups whose status or numbers changed since last returned.
+
+        Only the changed groups' rows are built: a tap re-evaluates the whole field, but
+        usually changes one or two rows.
+        """
+        with self._lock:
+            now = now or self.clock.now()
+            view = self.service.round_view(round)
+            cache = self._cache(round)
+            ev = self._evaluation(view, now)
+            fixed = self._fixed(view)
+            changed = []
+            for s in ev.field.groups:
+                key = _essential(s, ev)
+                if cache.told.get(s.group) != key:
+                    cache.told[s.group] = key
+                    changed.append(_row(s, fixed[s.group], ev))
+            return tuple(changed)
 
     # -- commands ----------------------------------------------------------------------
 
@@ -215,7 +228,7 @@ class LiveService:
                 by=c.by.as_dict(),
             )
             stored, created = self._append(event)
-            return Outcome(stored, created, self._changed_rows(c.round, self.clock.now()))
+            return Outcome(stored, created)
 
     def _resent(self, stored: Event, c: cmd.LogHoleCompleted) -> Outcome:
         p = stored.payload
@@ -265,7 +278,7 @@ class LiveService:
                 by=c.by.as_dict(),
             )
             stored, created = self._append(event)
-            return Outcome(stored, created, self._changed_rows(c.round, self.clock.now()))
+            return Outcome(stored, created)
 
     def void_event(self, c: cmd.VoidEvent) -> Outcome:
         """Cancel a logged fact with a reason; the original stays in the log."""
@@ -283,7 +296,7 @@ class LiveService:
                 by=c.by.as_dict(),
             )
             stored, created = self._append(event)
-            return Outcome(stored, created, self._changed_rows(c.round, self.clock.now()))
+            return Outcome(stored, created)
 
     def record_siren(self, c: cmd.RecordSiren) -> Outcome:
         """Record a siren: play stops (interruption, suspension) or resumes (RULES.md §8)."""
@@ -302,7 +315,7 @@ class LiveService:
                 by=c.by.as_dict(),
             )
             stored, created = self._append(event)
-            return Outcome(stored, created, self._changed_rows(c.round, self.clock.now()))
+            return Outcome(stored, created)
 
     def acknowledge_alert(self, c: cmd.AcknowledgeAlert) -> Outcome:
         """Take an alert off the dashboards: a referee has seen it."""
@@ -402,7 +415,7 @@ class LiveService:
                 stored, created = self._append(event)
                 if created:
                     fresh.append(_alert_view(stored))
-            return self._changed_rows(round, now), tuple(fresh)
+            return self.changed_rows(round, now), tuple(fresh)
 
 
 VOIDABLE = (
@@ -440,10 +453,59 @@ def _alert_state(events: list[Event]) -> tuple[dict[str, dict[str, Any]], set[st
     return raised, acked
 
 
-def _essential(row: Mapping[str, Any] | None) -> Any:
-    if row is None:
-        return None
-    return (row["status"], row["holes_completed"], row["over_min"], row["gap_min"], row["holes"])
+@dataclass(frozen=True)
+class _Evaluation:
+    """The field at an instant, with each logged hole's time over and tap id."""
+
+    field: FieldStatus
+    overs: Mapping[str, Mapping[int, tuple[datetime, timedelta]]]
+    ids: Mapping[tuple[str, int], str]
+
+
+def _fixed_row(plan: GroupPlan) -> dict[str, Any]:
+    g = plan.group
+    return {
+        "tee": g.tee,
+        "start": g.start.isoformat(),
+        "players": tuple(p.name for p in g.players),
+        "order": tuple(plan.order),
+        "due": tuple((g.start + c).isoformat() for c in plan.cumulative[1:]),
+    }
+
+
+def _row(s: GroupStatus, fixed: Mapping[str, Any], ev: _Evaluation) -> dict[str, Any]:
+    """Return a group's row: its status document entry, its plan and its logged holes."""
+    holes = {
+        str(hole): {
+            "at": at.isoformat(),
+            "over_min": minutes(over),
+            "id": ev.ids.get((s.group, hole)),
+        }
+        for hole, (at, over) in ev.overs.get(s.group, {}).items()
+    }
+    row = group_document(s)
+    row.update(
+        {
+            "tee": fixed["tee"],
+            "start": fixed["start"],
+            "players": list(fixed["players"]),
+            "order": list(fixed["order"]),
+            "hole": s.hole,
+            "projected_finish": s.projected_finish.isoformat() if s.projected_finish else None,
+            "due": list(fixed["due"]),
+            "holes": holes,
+        }
+    )
+    return row
+
+
+def _essential(s: GroupStatus, ev: _Evaluation) -> Any:
+    """Return what a page shows of a group that may change: status, numbers, logged holes."""
+    holes = tuple(
+        (hole, at, minutes(over), ev.ids.get((s.group, hole)))
+        for hole, (at, over) in sorted(ev.overs.get(s.group, {}).items())
+    )
+    return (s.status, s.holes_completed, minutes(s.over), minutes(s.gap), holes)
 
 
 def _group(view: RoundView, group_id: str):

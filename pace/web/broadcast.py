@@ -6,6 +6,7 @@ marshals covering that hole).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pace.live import Outcome
@@ -54,17 +55,25 @@ class Broadcaster:
     def __init__(self, socketio: Any):
         self.socketio = socketio
 
-    def outcome(self, outcome: Outcome) -> None:
-        """Announce a command's new event and the group rows it changed (a resend: nothing)."""
+    def outcome(
+        self, outcome: Outcome, changed_rows: Callable[[str], Sequence[dict[str, Any]]]
+    ) -> None:
+        """Announce a command's new event, then the group rows it changed (a resend: nothing).
+
+        The event goes out first, and the emitting greenlet yields so that every page gets
+        it before the field is re-evaluated by ``changed_rows(round)``, which costs more
+        than the sends (issue 4: tap-to-dashboard latency).
+        """
         if not outcome.created:
             return
         e = outcome.event
         room = round_room(e.round)
         name = ANNOUNCED_AS.get(e.type, e.type)
         self.socketio.emit(name, event_view(e), to=room)
-        self.groups(e.round, outcome.changed_groups)
+        self.socketio.sleep(0)
+        self.groups(e.round, changed_rows(e.round))
 
-    def groups(self, round: str, rows: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> None:
+    def groups(self, round: str, rows: Sequence[dict[str, Any]]) -> None:
         """Announce group rows whose status or numbers changed."""
         for row in rows:
             self.socketio.emit(

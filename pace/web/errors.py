@@ -30,6 +30,8 @@ _HTTP_STATUS = {
     "forbidden": 403,
     "unauthorized": 401,
     "rate_limited": 429,
+    # the server's fault, not the request's: a phone must keep the event and resend it
+    "storage_error": 503,
 }
 
 

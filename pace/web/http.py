@@ -126,7 +126,7 @@ def api_command(name: str) -> Any:
     parse = getattr(payloads, name)
     command = parse(body, by, ext.live.clock.now(), None) if timed else parse(body, by)
     outcome = getattr(ext.live, method)(command)
-    ext.broadcaster.outcome(outcome)
+    ext.broadcaster.outcome(outcome, ext.live.changed_rows)
     e = outcome.event
     return jsonify(
         {

@@ -69,6 +69,11 @@ class PaceNamespace(Namespace):
             "clock_probe", {"server_time": s0.isoformat()}, to=sid, callback=answered
         )
 
+    def probe_clocks(self) -> None:
+        """Probe every open connection, answered or not so far (the periodic exchange)."""
+        for sid in list(self._authors):
+            self.probe_clock(sid)
+
     def on_clock_sync(self, payload: Any = None) -> dict[str, Any]:
         """Answer the server's time, for pages that show due times on the server's clock."""
         offset = self.offsets.offset(request.sid)  # type: ignore[attr-defined]
@@ -97,7 +102,7 @@ class PaceNamespace(Namespace):
         return self.author_of(), self.live.clock.now(), self.offsets.offset(sid)
 
     def _done(self, outcome: Outcome) -> dict[str, Any]:
-        self.broadcaster.outcome(outcome)
+        self.broadcaster.outcome(outcome, self.live.changed_rows)
         e = outcome.event
         return {
             "ok": True,

@@ -1,0 +1,171 @@
+"""The demo's course and draw, written as the files a committee would import.
+
+The demo imports them through the same parsers as ``pace import course`` and
+``pace import draw``, so what it shows is what a real round would look like.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import random
+from datetime import datetime, time, timedelta
+
+COURSE_NAME = "Golf de démonstration"
+FIRST_START = time(8, 0)
+INTERVAL = timedelta(minutes=10)
+
+#: (par, stroke index, length in metres, walk minutes before the hole) for holes 1..18:
+#: par 72 with four par 3s and four par 5s, odd stroke indexes on the front nine.
+HOLES = (
+    (4, 9, 352, 0),
+    (5, 13, 471, 0),
+    (4, 1, 398, 0),
+    (3, 17, 148, 0),
+    (4, 5, 372, 0),
+    (4, 11, 331, 0),
+    (3, 15, 167, 0),
+    (5, 7, 489, 0),
+    (4, 3, 384, 0),
+    (4, 6, 366, 3),  # the halfway house before the 10th tee
+    (3, 16, 139, 0),
+    (5, 10, 462, 0),
+    (4, 2, 405, 0),
+    (4, 12, 318, 0),
+    (3, 18, 176, 0),
+    (5, 8, 501, 0),
+    (4, 4, 391, 0),
+    (4, 14, 347, 0),
+)
+
+_NAMES = {
+    "fr": (
+        (
+            "Marie", "Julien", "Camille", "Thomas", "Sophie", "Nicolas", "Élodie", "Antoine",
+            "Charlotte", "Maxime", "Amélie", "Benoît", "Catherine", "Olivier", "Nathalie",
+            "Pierre", "Isabelle", "Laurent", "Valérie", "Philippe", "Pauline", "Guillaume",
+            "Aurélie", "Vincent", "Céline", "Sébastien", "Hélène", "François", "Anne", "Jérôme",
+            "Claire", "Mathieu", "Geneviève", "Hugues", "Bérénice", "Cédric",
+        ),
+        (
+            "Dubois", "Lambert", "Martin", "Dupont", "Leroy", "Moreau", "Lefèvre", "Fontaine",
+            "Girard", "Mercier", "Rousseau", "Chevalier", "Bonnet", "Gauthier", "Dumont",
+            "Renard", "Lejeune", "Collignon", "Delvaux", "Simon", "Lemaire", "Denis",
+            "de Villers", "d'Ursel", "Piron", "Lecomte", "Thiry", "Masson", "Hubert", "Gillet",
+        ),
+    ),
+    "nl": (
+        (
+            "Pieter", "Jan", "Els", "Wouter", "Griet", "Koen", "Sofie", "Bart", "Lotte", "Dries",
+            "An", "Tom", "Liesbeth", "Jeroen", "Katrien", "Stijn", "Hilde", "Joris", "Inge",
+            "Filip",
+        ),
+        (
+            "Peeters", "Janssens", "Maes", "Jacobs", "Mertens", "Willems", "Claes", "Goossens",
+            "Wouters", "De Smet", "Van den Broeck", "Hermans", "Vandenberghe", "De Backer",
+            "Verhaegen", "Van Damme", "Declercq", "Pauwels", "Vermeulen", "De Vos",
+        ),
+    ),
+    "en": (
+        (
+            "James", "Emma", "Oliver", "Sarah", "William", "Harry", "Emily", "George", "Lucy",
+            "Edward", "Alice", "Henry", "Rachel", "Graham", "Fiona",
+        ),
+        (
+            "Smith", "Taylor", "Brown", "Wilson", "Clarke", "Hughes", "Walker", "Wright",
+            "Thompson", "Robinson", "Fletcher", "Hamilton", "Murray", "Bennett", "Gibson",
+        ),
+    ),
+}  # fmt: skip
+
+_ORIGINS = (("fr", 0.55), ("nl", 0.30), ("en", 0.15))
+
+CLUBS = (
+    "Royal Waterloo",
+    "Golf de Rigenée",
+    "Royal Golf du Hainaut",
+    "Golf du Bercuit",
+    "Royal Latem",
+    "Golf de l'Empereur",
+    "Golf de Louvain-la-Neuve",
+    "Royal Ostend",
+    "Golf de Pierpont",
+    "Golf d'Hardelot",
+    "Royal Zoute",
+    "Golf de Durbuy",
+)
+
+
+def course_toml() -> str:
+    """Return the demo course as a course TOML text (FORMATS.md, "Course")."""
+    lines = [
+        "# The demo course: par 72, allotted times by the default split of RULES.md §1.",
+        f'name = "{COURSE_NAME}"',
+    ]
+    for number, (par, index, length, walk) in enumerate(HOLES, start=1):
+        lines += [
+            "",
+            "[[holes]]",
+            f"number = {number}",
+            f"par = {par}",
+            f"stroke_index = {index}",
+            f"length_m = {length}",
+        ]
+        if walk:
+            lines.append(f"walk_min = {walk}")
+    return "\n".join(lines) + "\n"
+
+
+def _player_name(rng: random.Random, taken: set[str]) -> str:
+    while True:
+        origin = rng.choices([o for o, _ in _ORIGINS], [w for _, w in _ORIGINS])[0]
+        first, last = _NAMES[origin]
+        name = f"{rng.choice(first)} {rng.choice(last)}"
+        if name not in taken:
+            taken.add(name)
+            return name
+
+
+def _handicap(rng: random.Random) -> float:
+    return round(min(36.0, max(-3.0, rng.gauss(15.0, 8.0))), 1)
+
+
+def _handicap_text(value: float) -> str:
+    return f"+{-value:.1f}" if value < 0 else f"{value:.1f}"
+
+
+def start_times(groups: int) -> list[time]:
+    """Return the starts from tee 1: every 10 minutes, with a starter's gap halfway."""
+    first = datetime.combine(datetime.min.date(), FIRST_START)
+    starts = []
+    at = first
+    for i in range(groups):
+        if i and i == groups // 2:
+            at += INTERVAL  # an empty slot: the next group is a lead group (RULES.md §3)
+        starts.append(at.time())
+        at += INTERVAL
+    return starts
+
+
+def draw_csv(groups: int, rng: random.Random) -> str:
+    """Return a draw of ``groups`` groups of 3 or 4 players as a draw CSV text.
+
+    The draw is by handicap, best players first, as many clubs do for a medal round.
+    """
+    sizes = [4 if rng.random() < 0.65 else 3 for _ in range(groups)]
+    taken: set[str] = set()
+    players = sorted(
+        ((_handicap(rng), _player_name(rng, taken), rng.choice(CLUBS)) for _ in range(sum(sizes))),
+        key=lambda p: p[0],
+    )
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["group", "start", "tee", "player", "handicap", "club"])
+    it = iter(players)
+    for number, (size, start) in enumerate(zip(sizes, start_times(groups), strict=True), 1):
+        for _ in range(size):
+            handicap, name, club = next(it)
+            writer.writerow(
+                [number, start.strftime("%H:%M"), 1, name, _handicap_text(handicap), club]
+            )
+    return out.getvalue()

@@ -1,0 +1,293 @@
+// Shared helpers of the live pages (marshal, dashboard): texts, ids, times, the socket.
+// Plain ES module, no build step. Data is always put in the page with textContent.
+
+const LANG_COOKIE = "pace_lang";
+const DEVICE_KEY = "pace.device";
+
+// -- texts ------------------------------------------------------------------------------
+
+let catalogue = null;
+
+/** Return the text of `key` in the page's language, with `{name}` filled from `vars`. */
+export function t(key, vars = {}) {
+  if (catalogue === null) {
+    const node = document.getElementById("messages");
+    catalogue = node ? JSON.parse(node.textContent) : {};
+  }
+  const text = Object.prototype.hasOwnProperty.call(catalogue, key) ? catalogue[key] : key;
+  return text.replace(/\{(\w+)\}/g, (whole, name) =>
+    Object.prototype.hasOwnProperty.call(vars, name) ? String(vars[name]) : whole,
+  );
+}
+
+/** Return the page's language (the `lang` of <html>). */
+export function lang() {
+  return document.documentElement.lang || "en";
+}
+
+/** Remember a language chosen with `?lang=` in the cookie the server reads, so it sticks. */
+export function rememberLanguage() {
+  const asked = new URLSearchParams(window.location.search).get("lang");
+  if (asked === "en" || asked === "fr") {
+    document.cookie = `${LANG_COOKIE}=${asked}; path=/; max-age=31536000; SameSite=Lax`;
+  }
+}
+
+// -- ids and storage ----------------------------------------------------------------------
+
+/** Return a random UUID v4 (crypto.randomUUID needs https; getRandomValues does not). */
+export function uuid4() {
+  if (window.crypto && typeof window.crypto.randomUUID === "function") {
+    return window.crypto.randomUUID();
+  }
+  const b = new Uint8Array(16);
+  if (window.crypto && typeof window.crypto.getRandomValues === "function") {
+    window.crypto.getRandomValues(b);
+  } else {
+    for (let i = 0; i < 16; i++) b[i] = Math.floor(Math.random() * 256);
+  }
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/** Return the JSON value stored under `key`, or `fallback`. */
+export function load(key, fallback) {
+  try {
+    const raw = window.localStorage.getItem(key);
+    return raw === null ? fallback : JSON.parse(raw);
+  } catch (e) {
+    console.warn("pace: cannot read", key, e);
+    return fallback;
+  }
+}
+
+/** Store `value` as JSON under `key`. */
+export function save(key, value) {
+  try {
+    window.localStorage.setItem(key, JSON.stringify(value));
+  } catch (e) {
+    console.error("pace: cannot store", key, e);
+  }
+}
+
+/** Return this browser's device id: random, made once, kept in localStorage. */
+export function deviceId() {
+  let id = load(DEVICE_KEY, null);
+  if (typeof id !== "string" || !id) {
+    id = uuid4();
+    save(DEVICE_KEY, id);
+  }
+  return id;
+}
+
+// -- time -----------------------------------------------------------------------------------
+
+const pad = (n, width = 2) => String(Math.trunc(Math.abs(n))).padStart(width, "0");
+
+/** Return `date` as ISO 8601 in the device's local time with its offset (…T10:42:05.123+02:00). */
+export function isoWithOffset(date = new Date()) {
+  const off = -date.getTimezoneOffset();
+  const sign = off >= 0 ? "+" : "-";
+  return (
+    `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}` +
+    `T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}` +
+    `.${pad(date.getMilliseconds(), 3)}${sign}${pad(off / 60)}:${pad(off % 60)}`
+  );
+}
+
+const formatters = new Map();
+
+function formatter(timeZone, seconds) {
+  const key = `${timeZone}|${seconds}`;
+  if (!formatters.has(key)) {
+    const options = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+    if (seconds) options.second = "2-digit";
+    try {
+      formatters.set(key, new Intl.DateTimeFormat(lang(), { ...options, timeZone }));
+    } catch (e) {
+      console.warn("pace: unknown time zone", timeZone, e);
+      formatters.set(key, new Intl.DateTimeFormat(lang(), options));
+    }
+  }
+  return formatters.get(key);
+}
+
+/** Return an instant (ISO text or Date) as HH:MM (or HH:MM:SS) in the round's time zone. */
+export function clock(instant, timeZone, { seconds = false } = {}) {
+  if (!instant) return "";
+  let ms = (instant instanceof Date ? instant : new Date(instant)).getTime();
+  if (Number.isNaN(ms)) return "";
+  // to the nearest second: a time typed as 10:42:30 and stored a millisecond early reads back
+  if (seconds) ms = Math.round(ms / 1000) * 1000;
+  return formatter(timeZone, seconds).format(new Date(ms));
+}
+
+/** Return the offset of `timeZone` from UTC at `ms` (epoch milliseconds), in milliseconds. */
+function zoneOffset(ms, timeZone) {
+  const parts = {};
+  new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  })
+    .formatToParts(new Date(ms))
+    .forEach((p) => {
+      parts[p.type] = p.value;
+    });
+  const wall = Date.UTC(
+    +parts.year,
+    +parts.month - 1,
+    +parts.day,
+    +parts.hour % 24,
+    +parts.minute,
+    +parts.second,
+  );
+  return wall - (ms - (ms % 1000));
+}
+
+/** Return the instant (a Date) of wall-clock `hhmm` ("10:42" or "10:42:05") on `day` in `timeZone`. */
+export function instantAt(day, hhmm, timeZone) {
+  const d = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day || "");
+  const c = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec((hhmm || "").trim());
+  if (!d || !c || +c[1] > 23 || +c[2] > 59 || +(c[3] || 0) > 59) return null;
+  const wall = Date.UTC(+d[1], +d[2] - 1, +d[3], +c[1], +c[2], +(c[3] || 0));
+  let ms = wall - zoneOffset(wall, timeZone);
+  ms = wall - zoneOffset(ms, timeZone); // once more, across a DST change
+  return new Date(ms);
+}
+
+/** Format minutes: signed for "over" (+3.5, −1), one decimal under 10, whole above. */
+export function minutes(value, { signed = false } = {}) {
+  if (value === null || value === undefined) return "";
+  const digits = Math.abs(value) < 10 ? 1 : 0;
+  return new Intl.NumberFormat(lang(), {
+    maximumFractionDigits: digits,
+    minimumFractionDigits: 0,
+    signDisplay: signed ? "exceptZero" : "auto",
+  }).format(value);
+}
+
+/** Return the colour class of a hole time against its allotment. */
+export function overClass(over) {
+  if (over === null || over === undefined) return "";
+  if (over <= 0) return "t-ok";
+  if (over <= 2) return "t-warn";
+  return "t-late";
+}
+
+// -- DOM --------------------------------------------------------------------------------
+
+/** Build an element: `el("button", {class: "x", onclick: f}, "text", child)`. Text is text. */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name.startsWith("on") && typeof value === "function") {
+      node.addEventListener(name.slice(2), value);
+    } else if (name === "class") {
+      node.className = value;
+    } else if (name === "dataset") {
+      Object.assign(node.dataset, value);
+    } else if (value === true) {
+      node.setAttribute(name, "");
+    } else {
+      node.setAttribute(name, String(value));
+    }
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** A status badge: a colour and, never colour alone, the status in words. */
+export function statusBadge(status) {
+  return el("span", { class: `badge s-${status}`, dataset: { status } }, t(`status.${status}`));
+}
+
+// -- the socket ---------------------------------------------------------------------------
+
+/** Clock offset of this device: its clock minus the server's, in ms (0 until measured). */
+export const deviceClock = { offsetMs: 0, measured: false };
+
+/**
+ * Connect to the live endpoint as `role`; answer the server's clock probes.
+ * Socket.IO reconnects by itself; `onConnect` runs after every (re)connection.
+ */
+export function connect({ role, name = null, onConnect, onStatus }) {
+  // global `io` comes from static/vendor/socket.io.min.js (socket.io-client 4.8)
+  const socket = window.io({
+    auth: { role, device: deviceId(), name: name || null },
+    // websocket first (one round trip less on a weak signal), long-polling if it fails
+    transports: ["websocket", "polling"],
+    tryAllTransports: true,
+  });
+  socket.on("clock_probe", (data, ack) => {
+    const now = new Date();
+    if (data && data.server_time) {
+      const server = Date.parse(data.server_time);
+      if (!Number.isNaN(server)) {
+        deviceClock.offsetMs = now.getTime() - server;
+        deviceClock.measured = true;
+      }
+    }
+    if (typeof ack === "function") ack({ device_time: isoWithOffset(now) });
+  });
+  socket.on("connect", () => {
+    if (onStatus) onStatus(true);
+    syncClock(socket);
+    if (onConnect) onConnect(socket);
+  });
+  socket.on("disconnect", () => onStatus && onStatus(false));
+  socket.on("connect_error", () => onStatus && onStatus(false));
+  return socket;
+}
+
+/** Ask the server for its clock and this connection's measured offset. */
+function syncClock(socket) {
+  const sent = Date.now();
+  socket.timeout(10000).emit("clock_sync", {}, (err, reply) => {
+    if (err || !reply || !reply.ok) return;
+    if (typeof reply.offset_ms === "number") {
+      deviceClock.offsetMs = reply.offset_ms;
+    } else {
+      const server = Date.parse(reply.server_time);
+      if (Number.isNaN(server)) return;
+      deviceClock.offsetMs = (sent + Date.now()) / 2 - server;
+    }
+    deviceClock.measured = true;
+  });
+}
+
+/** Return the server's now, as far as this device knows it. */
+export function serverNow() {
+  return new Date(Date.now() - deviceClock.offsetMs);
+}
+
+/**
+ * Emit `event` and resolve with its ack; reject when not connected or after `ms` without
+ * an answer (the caller keeps the command queued and sends it again, with the same id).
+ */
+export function request(socket, event, payload, ms = 10000) {
+  return new Promise((resolve, reject) => {
+    if (!socket.connected) {
+      reject(new Error("offline"));
+      return;
+    }
+    socket.timeout(ms).emit(event, payload, (err, ack) => (err ? reject(err) : resolve(ack)));
+  });
+}
+
+/** Return the error text of a refused ack. */
+export function errorText(ack) {
+  const e = ack && ack.error;
+  return (e && e.message) || (e && e.code) || "?";
+}

@@ -1,0 +1,439 @@
+// The referees' dashboard: the field as groups × holes, the open alerts with acknowledge,
+// a group's detail, and the committee's sirens. Group rows pushed by the server
+// (group_updated) are applied as they come; after any other fact the snapshot is fetched
+// again, which is simple and always right.
+import {
+  clock,
+  connect,
+  deviceClock,
+  el,
+  errorText,
+  isoWithOffset,
+  minutes,
+  overClass,
+  rememberLanguage,
+  request,
+  statusBadge,
+  t,
+  uuid4,
+} from "./common.js";
+
+const app = document.getElementById("app");
+const ROUND = app.dataset.round;
+const SNAPSHOT_URL = `/api/rounds/${encodeURIComponent(ROUND)}/snapshot`;
+const REFRESH_MS = 60000;
+const SIRENS = ["interruption", "suspension", "resume"];
+
+const state = {
+  snapshot: null,
+  alerts: [], // open alerts, newest first
+  socket: null,
+  detail: null, // group id shown in the detail dialog
+  siren: null, // {kind, at} waiting for confirmation
+};
+
+const $ = (id) => document.getElementById(id);
+const tz = () => (state.snapshot && state.snapshot.timezone) || undefined;
+const holes = () => state.snapshot.course.holes.slice().sort((a, b) => a.number - b.number);
+
+// -- data ---------------------------------------------------------------------------------
+
+function setSnapshot(snapshot) {
+  state.snapshot = snapshot;
+  state.alerts = snapshot.alerts.slice().reverse();
+  renderAll();
+}
+
+let refreshTimer = null;
+
+/** Fetch the snapshot again, once, shortly after a burst of events. */
+function refreshSoon(delay = 250) {
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(refresh, delay);
+}
+
+async function refresh() {
+  try {
+    const response = await fetch(SNAPSHOT_URL, { headers: { Accept: "application/json" } });
+    const body = await response.json();
+    if (body.ok) setSnapshot(body.snapshot);
+  } catch (err) {
+    console.warn("pace: snapshot refresh failed", err);
+  }
+}
+
+function join(socket) {
+  request(socket, "join_round", { round: ROUND })
+    .then((ack) => {
+      if (ack && ack.ok) setSnapshot(ack.snapshot);
+      else showError($("field-error"), errorText(ack));
+    })
+    .catch(() => {}); // disconnected meanwhile: "connect" joins again
+}
+
+function start() {
+  const socket = connect({
+    role: "referee",
+    onConnect: join,
+    onStatus: (online) => {
+      const conn = $("conn");
+      conn.className = `conn ${online ? "on" : "off"}`;
+      conn.textContent = online ? t("live.online") : t("live.offline_short");
+    },
+  });
+  state.socket = socket;
+  const mine = (msg) => msg && msg.round === ROUND && state.snapshot;
+  socket.on("group_updated", (msg) => {
+    if (!mine(msg)) return;
+    const rows = state.snapshot.groups;
+    const i = rows.findIndex((r) => r.group === msg.group.group);
+    if (i >= 0) rows[i] = msg.group;
+    else rows.push(msg.group);
+    updateRow(msg.group);
+    if (state.detail === msg.group.group) renderDetail();
+  });
+  for (const name of ["hole_logged", "hole_time_corrected", "event_voided", "siren_recorded"]) {
+    socket.on(name, (msg) => mine(msg) && refreshSoon());
+  }
+  socket.on("alert_raised", (msg) => {
+    if (!mine(msg) || state.alerts.some((a) => a.key === msg.alert.key)) return;
+    state.alerts.unshift({ ...msg.alert, fresh: true });
+    renderAlerts();
+  });
+  socket.on("alert_acknowledged", (msg) => {
+    if (!mine(msg)) return;
+    removeAlert(msg.payload && msg.payload.alert);
+  });
+  setInterval(refresh, REFRESH_MS);
+}
+
+// -- grid ---------------------------------------------------------------------------------
+
+function renderAll() {
+  $("suspended").hidden = !state.snapshot.suspended;
+  $("as-of").textContent = clock(state.snapshot.at, tz(), { seconds: true });
+  $("course-name").textContent = state.snapshot.course.name;
+  renderGrid();
+  renderAlerts();
+  if (state.detail) renderDetail();
+}
+
+function renderGrid() {
+  const hs = holes();
+  const head = el(
+    "tr",
+    {},
+    el("th", { class: "c-group", scope: "col" }, t("dash.col.group")),
+    el("th", { scope: "col" }, t("dash.col.status")),
+    el("th", { class: "num", scope: "col" }, t("dash.col.over")),
+    el("th", { class: "num", scope: "col" }, t("dash.col.gap")),
+    el("th", { class: "num", scope: "col" }, t("dash.col.interval")),
+    el("th", { class: "num", scope: "col" }, t("dash.col.finish")),
+    ...hs.map((h) =>
+      el(
+        "th",
+        { class: "hole", scope: "col", title: t("dash.col.hole", { hole: h.number, par: h.par }) },
+        String(h.number),
+        el("small", {}, `p${h.par}`),
+      ),
+    ),
+  );
+  $("grid-head").replaceChildren(head);
+  $("grid-body").replaceChildren(...state.snapshot.groups.map((row) => gridRow(row, hs)));
+}
+
+/** Replace one group's row, only when what it shows has changed (the tick sends many). */
+function updateRow(row) {
+  const tr = rowElement(row.group);
+  const fresh = gridRow(row, holes());
+  if (!tr) renderGrid();
+  else if (tr.outerHTML !== fresh.outerHTML) tr.replaceWith(fresh);
+}
+
+function rowElement(group) {
+  return [...$("grid-body").children].find((tr) => tr.dataset.group === group);
+}
+
+function gridRow(row, hs) {
+  const open = () => openDetail(row.group);
+  return el(
+    "tr",
+    { class: "group-row", dataset: { group: row.group, status: row.status }, onclick: open },
+    el(
+      "th",
+      { class: "c-group", scope: "row" },
+      el("button", { type: "button", class: "link", title: row.players.join(", ") }, row.group),
+    ),
+    el("td", { class: "c-status" }, statusBadge(row.status)),
+    el(
+      "td",
+      { class: `num c-over ${overClass(row.over_min)}` },
+      minutes(row.over_min, { signed: true }),
+    ),
+    el("td", { class: "num c-gap" }, minutes(row.gap_min)),
+    el("td", { class: "num c-interval" }, minutes(row.interval_min)),
+    el("td", { class: "num c-finish" }, clock(row.projected_finish, tz())),
+    ...hs.map((h) => holeCell(row, h.number)),
+  );
+}
+
+function holeCell(row, number) {
+  const logged = row.holes[String(number)];
+  const inPlay = !logged && row.hole === number && row.status !== "finished";
+  const classes = ["hole", logged ? overClass(logged.over_min) : "", inPlay ? "in-play" : ""];
+  const title = logged
+    ? `${clock(logged.at, tz(), { seconds: true })} (${minutes(logged.over_min, { signed: true })} min)`
+    : "";
+  return el(
+    "td",
+    { class: classes.join(" ").trim(), dataset: { group: row.group, hole: String(number) }, title },
+    logged ? clock(logged.at, tz()) : "",
+  );
+}
+
+// -- group detail -------------------------------------------------------------------------
+
+function openDetail(group) {
+  state.detail = group;
+  renderDetail();
+  const dialog = $("detail");
+  if (!dialog.open) dialog.showModal();
+}
+
+function renderDetail() {
+  const row = state.snapshot.groups.find((r) => r.group === state.detail);
+  const dialog = $("detail");
+  if (!row) {
+    dialog.close();
+    return;
+  }
+  const numbers = el(
+    "dl",
+    { class: "numbers" },
+    el("dt", {}, t("dash.col.over")),
+    el("dd", {}, minutes(row.over_min, { signed: true })),
+    el("dt", {}, t("dash.col.gap")),
+    el("dd", {}, minutes(row.gap_min)),
+    el("dt", {}, t("dash.col.interval")),
+    el("dd", {}, minutes(row.interval_min)),
+    el("dt", {}, t("dash.col.finish")),
+    el("dd", {}, clock(row.projected_finish, tz())),
+  );
+  const table = el(
+    "table",
+    { class: "detail-holes" },
+    el(
+      "thead",
+      {},
+      el(
+        "tr",
+        {},
+        el("th", {}, t("live.hole", { hole: "" }).trim()),
+        el("th", {}, t("dash.detail.due")),
+        el("th", {}, t("dash.detail.logged")),
+        el("th", { class: "num" }, t("dash.detail.over")),
+      ),
+    ),
+    el(
+      "tbody",
+      {},
+      ...row.order.map((hole, i) => {
+        const logged = row.holes[String(hole)];
+        return el(
+          "tr",
+          { dataset: { hole: String(hole) }, class: !logged && row.hole === hole ? "in-play" : "" },
+          el("td", {}, String(hole)),
+          el("td", {}, clock(row.due[i], tz())),
+          el(
+            "td",
+            { class: logged ? overClass(logged.over_min) : "" },
+            logged ? clock(logged.at, tz(), { seconds: true }) : "",
+          ),
+          el("td", { class: "num" }, logged ? minutes(logged.over_min, { signed: true }) : ""),
+        );
+      }),
+    ),
+  );
+  dialog.replaceChildren(
+    el(
+      "div",
+      { class: "detail-head" },
+      el("h2", { id: "detail-title" }, t("live.group", { group: row.group })),
+      statusBadge(row.status),
+      el("button", { type: "button", class: "close", onclick: closeDetail }, t("live.close")),
+    ),
+    el("p", {}, t("dash.detail.tee", { tee: row.tee, time: clock(row.start, tz()) })),
+    el("h3", {}, t("dash.detail.players")),
+    el("ul", { class: "players" }, ...row.players.map((p) => el("li", {}, p))),
+    numbers,
+    table,
+  );
+}
+
+function closeDetail() {
+  state.detail = null;
+  $("detail").close();
+}
+
+// -- alerts -------------------------------------------------------------------------------
+
+function alertText(a) {
+  const known = ["out_of_position", "overdue", "back_in_position"];
+  const key = known.includes(a.kind) ? `dash.alert.${a.kind}` : "dash.alert.other";
+  return t(key, { group: a.group, hole: a.hole ?? "", kind: a.kind });
+}
+
+function renderAlerts() {
+  const list = $("alerts");
+  $("alert-count").textContent = state.alerts.length ? `(${state.alerts.length})` : "";
+  if (state.alerts.length === 0) {
+    list.replaceChildren(el("li", { class: "hint" }, t("dash.no_alerts")));
+    return;
+  }
+  list.replaceChildren(...state.alerts.map(renderAlert));
+}
+
+function renderAlert(a) {
+  const parts = [];
+  if (a.over_min !== null && a.over_min !== undefined) {
+    parts.push(t("dash.alert.over", { over: minutes(a.over_min, { signed: true }) }));
+  }
+  if (a.gap_min !== null && a.gap_min !== undefined) {
+    parts.push(t("dash.alert.gap", { gap: minutes(a.gap_min) }));
+  }
+  const numbers = parts.join(" · ");
+  const error = el("p", { class: "error", hidden: true });
+  const button = el("button", { type: "button", class: "ack" }, t("dash.ack"));
+  button.addEventListener("click", () => acknowledge(a, button, error));
+  return el(
+    "li",
+    {
+      class: `alert k-${a.kind}${a.fresh ? " fresh" : ""}`,
+      dataset: { key: a.key, kind: a.kind, group: a.group },
+    },
+    el(
+      "div",
+      { class: "alert-text" },
+      el("strong", {}, alertText(a)),
+      el("span", { class: "when" }, clock(a.at, tz())),
+    ),
+    numbers ? el("div", { class: "alert-numbers" }, numbers) : null,
+    error,
+    button,
+  );
+}
+
+async function acknowledge(a, button, error) {
+  button.disabled = true;
+  try {
+    const ack = await request(state.socket, "acknowledge_alert", {
+      id: uuid4(),
+      round: ROUND,
+      alert: a.key,
+    });
+    if (ack && (ack.ok || (ack.error && ack.error.code === "already_done"))) {
+      removeAlert(a.key);
+      return;
+    }
+    showError(error, errorText(ack));
+  } catch (err) {
+    showError(error, t("live.offline_short"));
+  }
+  button.disabled = false;
+}
+
+function removeAlert(key) {
+  const before = state.alerts.length;
+  state.alerts = state.alerts.filter((x) => x.key !== key);
+  if (state.alerts.length !== before) renderAlerts();
+}
+
+function showError(node, message) {
+  node.textContent = t("live.error", { message });
+  node.hidden = false;
+}
+
+// -- sirens -------------------------------------------------------------------------------
+
+function setupSirens() {
+  $("siren-buttons").replaceChildren(
+    ...SIRENS.map((kind) =>
+      el(
+        "button",
+        {
+          type: "button",
+          class: `siren k-${kind}`,
+          dataset: { kind },
+          onclick: () => askSiren(kind),
+        },
+        t(`dash.siren.${kind}`),
+      ),
+    ),
+  );
+}
+
+function askSiren(kind) {
+  // the instant is the press of the siren button, not the confirmation
+  state.siren = { kind, at: new Date() };
+  const box = $("siren-confirm");
+  box.replaceChildren(
+    el(
+      "p",
+      {},
+      t("dash.siren.confirm", {
+        kind: t(`dash.siren.${kind}`),
+        time: clock(new Date(state.siren.at.getTime() - deviceClock.offsetMs), tz(), {
+          seconds: true,
+        }),
+      }),
+    ),
+    el(
+      "button",
+      { type: "button", class: "primary confirm", onclick: recordSiren },
+      t("live.confirm"),
+    ),
+    el("button", { type: "button", class: "cancel", onclick: cancelSiren }, t("live.cancel")),
+  );
+  box.hidden = false;
+}
+
+function cancelSiren() {
+  state.siren = null;
+  $("siren-confirm").hidden = true;
+}
+
+async function recordSiren() {
+  const { kind, at } = state.siren;
+  const result = $("siren-result");
+  cancelSiren();
+  const payload = {
+    id: uuid4(),
+    round: ROUND,
+    kind,
+    at: isoWithOffset(at),
+    device_time: isoWithOffset(),
+  };
+  try {
+    const ack = await request(state.socket, "record_siren", payload);
+    if (ack && ack.ok) {
+      result.className = "ok";
+      result.textContent = t("dash.siren.recorded", {
+        kind: t(`dash.siren.${kind}`),
+        time: clock(ack.at, tz(), { seconds: true }),
+      });
+      refreshSoon(0);
+    } else {
+      showError(result, errorText(ack));
+      result.className = "error";
+    }
+  } catch (err) {
+    showError(result, t("live.offline_short"));
+    result.className = "error";
+  }
+  result.hidden = false;
+}
+
+rememberLanguage();
+$("detail").addEventListener("close", () => (state.detail = null));
+setupSirens();
+start();

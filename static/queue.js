@@ -1,0 +1,107 @@
+// The marshal's outbox: commands made on the phone (each with its own id and device time),
+// kept in localStorage so they survive closing the browser, and sent one by one, in order,
+// whenever the socket is connected. A resend carries the same id, so the server counts
+// nothing twice (DESIGN.md, offline-first marshal page; docs/protocol.md, idempotency).
+import { errorText, isoWithOffset, load, request, save } from "./common.js";
+
+/** States of an entry still to be acknowledged. */
+export const PENDING = new Set(["queued", "sent"]);
+// The server could not store it (docs/protocol.md): keep it queued and resend, same id.
+const RETRY = new Set(["storage_error", "rate_limited"]);
+const KEPT = 40; // acknowledged entries kept as the phone's history
+
+export class Outbox {
+  /** An outbox stored under `key`; `changed()` is called after every change of state. */
+  constructor(key, changed) {
+    this.key = key;
+    this.changed = changed;
+    this.entries = load(key, []);
+    this.socket = null;
+    this.draining = false;
+    // Entries left "sent" by a closed page were never acknowledged: they go again.
+    for (const e of this.entries) if (e.state === "sent") e.state = "queued";
+    this.persist();
+  }
+
+  /** The entries waiting for an acknowledgement, oldest first. */
+  pending() {
+    return this.entries.filter((e) => PENDING.has(e.state));
+  }
+
+  /** The live commands that change entry `id` (undo, corrections). */
+  followUps(id) {
+    return this.entries.filter((e) => e.payload.target === id && e.state !== "refused");
+  }
+
+  persist() {
+    const done = this.entries.filter((e) => !PENDING.has(e.state));
+    const drop = new Set(done.slice(0, Math.max(0, done.length - KEPT)).map((e) => e.id));
+    this.entries = this.entries.filter((e) => !drop.has(e.id));
+    save(this.key, this.entries);
+  }
+
+  /** Queue the command `kind` (its payload has its id) and try to send it. */
+  add(kind, payload, extra = {}) {
+    const entry = { id: payload.id, kind, payload, state: "queued", created: isoWithOffset() };
+    Object.assign(entry, extra);
+    this.entries.push(entry);
+    this.persist();
+    this.changed();
+    this.drain();
+    return entry;
+  }
+
+  /** Drop an entry not yet sent, or refused; one in flight waits for its answer. */
+  remove(entry) {
+    if (entry.state === "sent") return;
+    this.entries = this.entries.filter((x) => x !== entry);
+    this.persist();
+    this.changed();
+  }
+
+  /** Send the pending commands one by one, in order, while connected. */
+  async drain() {
+    if (this.draining || !this.socket || !this.socket.connected) return;
+    this.draining = true;
+    try {
+      for (let entry = this.pending()[0]; entry; entry = this.pending()[0]) {
+        if (!(await this.send(entry))) break;
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  /** Send one entry; return false when it must wait (offline, no answer, server trouble). */
+  async send(entry) {
+    entry.state = "sent";
+    if ("device_time" in entry.payload) entry.payload.device_time = isoWithOffset();
+    this.update();
+    let ack;
+    try {
+      ack = await request(this.socket, entry.kind, entry.payload);
+    } catch (err) {
+      entry.state = "queued"; // offline or no answer in time: again later, same id
+      this.update();
+      return false;
+    }
+    const code = ack && ack.error && ack.error.code;
+    if (ack && ack.ok) {
+      Object.assign(entry, { state: "confirmed", server_at: ack.at, error: "" });
+      entry.duplicate = Boolean(ack.duplicate); // a resend that had already arrived
+    } else if (RETRY.has(code)) {
+      Object.assign(entry, { state: "queued", error: errorText(ack) });
+      this.update();
+      return false;
+    } else {
+      Object.assign(entry, { state: "refused", error: errorText(ack), code });
+    }
+    this.update();
+    return true;
+  }
+
+  update() {
+    this.persist();
+    this.changed();
+  }
+}

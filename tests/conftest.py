@@ -1,0 +1,97 @@
+"""Shared fixtures: settings on a tmp database, the app on a FakeClock, HTTP and socket clients.
+
+The app is built in threading mode and driven through Flask's and Flask-SocketIO's test
+clients, which run handlers synchronously (TECH-NOTES.md: never mix them with real
+clients). Round ``R1`` is set up from ``tests/data/formats`` on ``DAY``: group "1" starts
+08:00 Europe/Brussels from tee 1 and is the lead group. The clock starts at 09:10 local
+and moves only when a test says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+
+pytest.register_assert_rewrite("drivers", "tests.drivers")
+
+from drivers import COURSE, DAY, DRAW, ROUND, TIMEZONE, local  # noqa: E402
+from flask import Flask  # noqa: E402
+from flask.testing import FlaskClient  # noqa: E402
+from flask_socketio.test_client import SocketIOTestClient  # noqa: E402
+
+from pace import config  # noqa: E402
+from pace.app import close_app, create_app  # noqa: E402
+from pace.clock import FakeClock  # noqa: E402
+
+
+@pytest.fixture
+def settings(tmp_path) -> config.Settings:
+    """Return default settings with a fresh database file and the threading async mode."""
+    return config.Settings().replace(
+        server={"async_mode": "threading"},
+        database={"path": str(tmp_path / "pace.db")},
+        scheduler={"enabled": False},
+    )
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    """Return the server's clock: 09:10 local on the round's day, moved only by the test."""
+    return FakeClock(local("09:10"))
+
+
+@pytest.fixture
+def app(settings, clock) -> Iterator[Flask]:
+    """Return the app with round ``R1`` (course Louiseville, six groups) set up; close it after."""
+    app = create_app(settings, clock=clock, testing=True)
+    service = app.extensions["pace"].live.service
+    service.import_course(COURSE.read_text(encoding="utf-8"), str(COURSE))
+    service.import_draw(
+        DRAW.read_text(encoding="utf-8"), str(DRAW), round=ROUND, day=DAY, timezone=TIMEZONE
+    )
+    try:
+        yield app
+    finally:
+        close_app(app)
+        assert app.extensions["pace"].scheduler is None, "the scheduler was left running"
+        assert app.extensions["pace"].store.closed, "the database was left open"
+
+
+@pytest.fixture
+def client(app) -> FlaskClient:
+    """Return Flask's test client for the app."""
+    return app.test_client()
+
+
+@pytest.fixture
+def connect(app, client) -> Iterator[Callable[..., SocketIOTestClient]]:
+    """Return a factory of socket test clients, e.g. ``connect(role="referee")``.
+
+    Each client shares the Flask client's cookies and is disconnected after the test.
+    """
+    opened: list[SocketIOTestClient] = []
+
+    def make(role: str = "marshal", device: str | None = None, **auth: object):
+        socketio = app.extensions["pace"].socketio
+        c = socketio.test_client(
+            app,
+            flask_test_client=client,
+            auth={"role": role, "device": device or f"{role}-{len(opened) + 1}", **auth},
+        )
+        opened.append(c)
+        assert c.is_connected(), "the server refused the socket connection"
+        return c
+
+    yield make
+    for c in opened:
+        if c.is_connected():
+            c.disconnect()
+        # the test client keeps every instance in a class-level registry
+        SocketIOTestClient.clients.pop(c.eio_sid, None)
+
+
+@pytest.fixture
+def sio(connect) -> SocketIOTestClient:
+    """Return a marshal's socket test client."""
+    return connect("marshal", "marshal-phone")
