@@ -96,6 +96,25 @@ def m001_initial(db: sqlite_utils.Database) -> None:
         db.execute(sql)
 
 
+PLAYS = ("stroke_play", "match_play")
+FORMATS = ("individual", "foursome", "threesome", "greensome", "four_ball", "best_ball")
+
+
+@MIGRATIONS()
+def m002_round_play_and_format(db: sqlite_utils.Database) -> None:
+    """Give each round its form of play and its scoring format (penalties depend on both)."""
+    plays = ", ".join(f"'{p}'" for p in PLAYS)
+    formats = ", ".join(f"'{f}'" for f in FORMATS)
+    db.execute(
+        "ALTER TABLE rounds ADD COLUMN play TEXT NOT NULL DEFAULT 'stroke_play'"
+        f" CHECK (play IN ({plays}))"
+    )
+    db.execute(
+        "ALTER TABLE rounds ADD COLUMN format TEXT NOT NULL DEFAULT 'individual'"
+        f" CHECK (format IN ({formats}))"
+    )
+
+
 def apply(shared: SharedDatabase) -> list[str]:
     """Apply the pending migrations in one write transaction; return the names applied.
 

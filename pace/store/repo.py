@@ -27,6 +27,7 @@ from pace.rules.model import Course, Group, Hole, Player
 from pace.store import db as dbmod
 from pace.store import migrations
 from pace.store.errors import RoundExistsError, UnknownCourseError, UnknownRoundError
+from pace.store.migrations import FORMATS, PLAYS
 
 
 class _Unset(Enum):
@@ -48,6 +49,8 @@ class RoundRecord:
     policy: str
     standard_interval: timedelta | None
     groups: tuple[Group, ...] = ()
+    play: str = "stroke_play"
+    format: str = "individual"
 
 
 @dataclass(frozen=True)
@@ -243,6 +246,8 @@ class Store:
         policy: str = "frbg",
         standard_interval: timedelta | None = None,
         created_at: datetime | None = None,
+        play: str = "stroke_play",
+        format: str = "individual",
     ) -> RoundRecord:
         """Create a round (with an empty draw) on a stored course; return it.
 
@@ -255,6 +260,7 @@ class Store:
             raise SetupError(f"day must be a date, not {day!r}", field="day")
         _check_timezone(timezone)
         _check_policy(policy)
+        _check_play(play, format)
         interval_s = _interval_seconds(standard_interval)
         when = _iso(created_at or datetime.now(UTC), "created_at")
         with self._db.write() as db:
@@ -263,8 +269,9 @@ class Store:
                 raise RoundExistsError(f"round {name!r} already exists", field="name")
             db.execute(
                 "INSERT INTO rounds (name, course, day, timezone, policy,"
-                " standard_interval_s, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [name, course, day.isoformat(), timezone, policy, interval_s, when],
+                " standard_interval_s, created_at, play, format)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [name, course, day.isoformat(), timezone, policy, interval_s, when, play, format],
             )
             return _get_round(db, name)
 
@@ -274,8 +281,10 @@ class Store:
         *,
         policy: str | _Unset = UNSET,
         standard_interval: timedelta | None | _Unset = UNSET,
+        play: str | _Unset = UNSET,
+        format: str | _Unset = UNSET,
     ) -> RoundRecord:
-        """Change a round's policy and/or standard interval; return the round.
+        """Change a round's policy, standard interval, form of play or format; return it.
 
         Fields left ``UNSET`` keep their value; ``standard_interval=None`` means "the
         most common interval of the draw".
@@ -286,6 +295,12 @@ class Store:
             changes["policy"] = policy
         if not isinstance(standard_interval, _Unset):
             changes["standard_interval_s"] = _interval_seconds(standard_interval)
+        if not isinstance(play, _Unset):
+            _check_play(play, "individual")
+            changes["play"] = play
+        if not isinstance(format, _Unset):
+            _check_play("stroke_play", format)
+            changes["format"] = format
         with self._db.write() as db:
             if _round_row(db, name) is None:
                 raise _unknown_round(name)
@@ -468,6 +483,8 @@ def _get_round(db: sqlite_utils.Database, name: str) -> RoundRecord:
         policy=row["policy"],
         standard_interval=None if interval is None else timedelta(seconds=interval),
         groups=groups,
+        play=row["play"],
+        format=row["format"],
     )
 
 
@@ -550,6 +567,13 @@ def _check_timezone(timezone: str) -> None:
             f"unknown time zone {timezone!r}; use an IANA name such as 'Europe/Paris'",
             field="timezone",
         ) from None
+
+
+def _check_play(play: str, format: str) -> None:
+    if play not in PLAYS:
+        raise SetupError(f"play {play!r} must be one of {', '.join(PLAYS)}", field="play")
+    if format not in FORMATS:
+        raise SetupError(f"format {format!r} must be one of {', '.join(FORMATS)}", field="format")
 
 
 def _check_policy(policy: str) -> None:

@@ -86,9 +86,9 @@ def raw(db_path: Path) -> sqlite3.Connection:
 def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_path: Path) -> None:
     with Store.open(db_path) as store:
         assert db_path.exists()
-        assert store.applied_migrations() == ["m001_initial"]
+        assert store.applied_migrations() == ["m001_initial", "m002_round_play_and_format"]
     with Store.open(db_path) as store:
-        assert store.applied_migrations() == ["m001_initial"]
+        assert store.applied_migrations() == ["m001_initial", "m002_round_play_and_format"]
     conn = raw(db_path)
     try:
         rows = conn.execute(
@@ -96,7 +96,7 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
         ).fetchall()
     finally:
         conn.close()
-    assert rows == [("m001_initial",)]
+    assert rows == [("m001_initial",), ("m002_round_play_and_format",)]
 
 
 def test_reopening_keeps_the_setup_and_the_events(db_path: Path) -> None:
@@ -517,3 +517,16 @@ def test_two_stores_on_one_file_append_together_without_errors(db_path: Path) ->
             worker.join(timeout=60)
         assert errors == []
         assert sorted(e.id for e in cli.events("R1")) == [f"evt-{n:05d}" for n in range(200)]
+
+
+def test_a_round_keeps_its_form_of_play_and_scoring_format(tmp_path):
+    with Store.open(tmp_path / "p.db") as store:
+        store.save_course(Course("c", (Hole(1, 4),)))
+        r = store.create_round(
+            "R", course="c", day=date(2025, 6, 14), timezone="UTC", play="match_play",
+            format="foursome",
+        )  # fmt: skip
+        assert (r.play, r.format) == ("match_play", "foursome")
+        assert store.update_round("R", play="stroke_play").play == "stroke_play"
+        with pytest.raises(SetupError, match="format 'scramble'"):
+            store.update_round("R", format="scramble")
