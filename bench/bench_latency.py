@@ -4,12 +4,17 @@ Starts the real ``pace serve`` (gevent, as in production, ``synchronous=FULL``) 
 round of ``--groups`` groups, and a bare relay: a tiny Flask-SocketIO app in the same async
 mode that only acks a marshal's event and forwards it to a room. Connects ``--marshals``
 marshal and ``--dashboards`` dashboard clients to each (python-socketio, websocket
-transport; every client follows the round, as the pages do), then sends ``--taps`` taps,
-spread over the marshals, alternating between the two servers so both see the same machine
-noise. A tap's latency runs from the marshal's emit until *every* dashboard has received
-its ``hole_logged``; taps are sent one at a time (``--gap`` ms apart), so this is latency,
-not queueing. Prints p50/p99 side by side and the ratio; targets: pace p99 ≤ 30 ms and
-≤ 1.5× the relay's.
+transport; every client follows the round, as the pages do, so a tap goes out to all of
+them), then sends ``--taps`` taps, spread over the marshals, alternating between the two
+servers so both see the same machine noise. A tap's latency runs from the marshal's emit
+until *every* dashboard has received its ``hole_logged``; taps are sent one at a time
+(``--gap`` ms apart), so this is latency, not queueing. Prints p50/p99 side by side and the
+ratio; targets: pace p99 ≤ 30 ms and ≤ 1.5× the relay's.
+
+The marshals run in a worker process and the dashboards here, both on gevent and without
+websocket-client's pure-Python UTF-8 check: on one machine the 160 clients' own work
+(parsing every broadcast) would otherwise be most of what is measured. ``perf_counter``
+is the system's monotonic clock, so instants compare across the two processes.
 
 The round is replayed live: the groups (four-balls off tee 1 every 10 min from 08:00) take
 13 min a hole, pace's clock starts just before the first tap and runs ``--speed`` times
@@ -36,6 +41,7 @@ import argparse  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 import signal  # noqa: E402
+import socket  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import threading  # noqa: E402
@@ -44,6 +50,7 @@ import uuid  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 from datetime import datetime, timedelta  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
 from zoneinfo import ZoneInfo  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -130,12 +137,22 @@ def pace_cli(*args: str, cwd: Path) -> None:
                    capture_output=True, text=True, timeout=60)  # fmt: skip
 
 
+def cpu_seconds(pid: int) -> float:
+    """Return the CPU time process ``pid`` has used so far (Linux's /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @dataclass
 class Server:
     name: str
     url: str
     process: subprocess.Popen
     log: Path
+
+    def cpu_seconds(self) -> float:
+        """Return the CPU time the server has used so far (Linux)."""
+        return cpu_seconds(self.process.pid)
 
     def stop(self) -> None:
         # SIGINT lets `python -m cProfile` write its profile; then make sure it is gone
@@ -219,37 +236,140 @@ class ServerClock:
         return self.perf + (instant - self.server).total_seconds() / self.speed
 
 
+def connect_client(url: str, role: str, device: str, handlers: dict | None = None):
+    """Return a python-socketio client connected over websocket (``handlers``: event → fn)."""
+    import socketio
+
+    # websocket-client checks UTF-8 in pure Python (~0.8 ms for a group row), which would
+    # make the bench measure its own clients; browsers do it natively
+    c = socketio.Client(websocket_extra_options={"skip_utf8_validation": True})
+    for event, handler in (handlers or {}).items():
+        c.on(event, handler)
+    c.connect(url, auth={"role": role, "device": device}, transports=["websocket"],
+              wait_timeout=CONNECT_TIMEOUT)  # fmt: skip
+    return c
+
+
+def join(client, holes: list[int] | None = None) -> None:
+    payload = {"round": ROUND, **({"holes": holes} if holes else {})}
+    answer = client.call("join_round", payload, timeout=WAIT)
+    assert answer and answer.get("ok"), answer
+
+
+# -- the marshals' worker process ---------------------------------------------------------------
+
+
+def marshal_worker(urls: list[str], n: int, ipc_port: int) -> None:
+    """Connect ``n`` marshals to each server, then tap on request from the main process.
+
+    Requests and answers are JSON lines on a loopback socket: ``{"side", "i", "payload"}``
+    in, ``{"t0", "t_ack", "ack"}`` out (``perf_counter`` instants).
+    """
+    marshals = [
+        [connect_client(url, "marshal", f"marshal-{side}-{i}") for i in range(n)]
+        for side, url in enumerate(urls)
+    ]
+    for side in marshals:
+        for i, c in enumerate(side):
+            join(c, [i % 18 + 1])
+    ipc = socket.create_connection(("127.0.0.1", ipc_port))
+    lines = ipc.makefile("r", encoding="utf-8")
+    ipc.sendall(b"ready\n")
+    for line in lines:
+        request = json.loads(line)
+        if request.get("quit"):
+            break
+        acked = threading.Event()
+        answer: dict = {}
+
+        def on_ack(*reply, answer=answer, acked=acked):
+            answer.update(t_ack=time.perf_counter(), ack=reply[0] if reply else None)
+            acked.set()
+
+        marshal = marshals[request["side"]][request["i"] % n]
+        answer["t0"] = time.perf_counter()
+        marshal.emit("hole_completed", request["payload"], callback=on_ack)
+        if not acked.wait(WAIT):
+            answer.update(t_ack=None, ack=None)
+        ipc.sendall((json.dumps(answer) + "\n").encode())
+    for side in marshals:
+        for c in side:
+            c.disconnect()
+
+
+@dataclass
+class Marshals:
+    """The worker process holding every marshal, and the line protocol to it."""
+
+    process: subprocess.Popen
+    conn: socket.socket
+    lines: Any
+
+    @classmethod
+    def start(cls, urls: list[str], n: int, folder: Path) -> Marshals:
+        listener = socket.create_server(("127.0.0.1", 0))
+        listener.settimeout(60)
+        port = listener.getsockname()[1]
+        log = folder / "marshals.log"
+        with log.open("w") as out:
+            process = subprocess.Popen(
+                [sys.executable, __file__, "--marshal-worker", "--ipc-port", str(port),
+                 "--marshals", str(n), "--urls", *urls],
+                stdout=out, stderr=subprocess.STDOUT,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            )  # fmt: skip
+        try:
+            conn, _ = listener.accept()
+        except TimeoutError:
+            process.kill()
+            raise SystemExit(f"the marshals did not connect:\n{log.read_text()}") from None
+        finally:
+            listener.close()
+        lines = conn.makefile("r", encoding="utf-8")
+        if lines.readline().strip() != "ready":
+            raise SystemExit(f"the marshals failed:\n{log.read_text()}")
+        return cls(process, conn, lines)
+
+    def tap(self, side: int, i: int, payload: dict) -> dict:
+        self.conn.sendall((json.dumps({"side": side, "i": i, "payload": payload}) + "\n").encode())
+        return json.loads(self.lines.readline())
+
+    def stop(self) -> None:
+        try:
+            self.conn.sendall(b'{"quit": true}\n')
+            self.process.wait(timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            self.process.kill()
+            self.process.wait(timeout=10)
+        self.conn.close()
+
+
+# -- the dashboards and the measure ----------------------------------------------------------
+
+
 @dataclass
 class Side:
-    """One server with its marshals and dashboards, and the receipts of each tap."""
+    """One server with its dashboards, and the receipts of each tap."""
 
+    index: int
     server: Server
-    marshals: list = field(default_factory=list)
     dashboards: list = field(default_factory=list)
     receipts: dict[str, list[float]] = field(default_factory=dict)
     done: dict[str, threading.Event] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
     latencies: list[float] = field(default_factory=list)
     acks: list[float] = field(default_factory=list)
+    received: dict[str, int] = field(default_factory=dict)
 
-    def connect(self, n_marshals: int, n_dashboards: int) -> None:
-        import socketio
+    def connect(self, n_dashboards: int) -> None:
+        handlers = {"hole_logged": self._receipt, "*": self._count}
+        for i in range(n_dashboards):
+            c = connect_client(self.server.url, "referee", f"dashboard-{i}", handlers)
+            join(c)
+            self.dashboards.append(c)
 
-        for i in range(n_marshals + n_dashboards):
-            dashboard = i >= n_marshals
-            c = socketio.Client()
-            if dashboard:
-                c.on("hole_logged", self._receipt)
-            c.connect(
-                self.server.url,
-                auth={"role": "referee" if dashboard else "marshal", "device": f"bench-{i}"},
-                transports=["websocket"],
-                wait_timeout=CONNECT_TIMEOUT,
-            )
-            join = {"round": ROUND} if dashboard else {"round": ROUND, "holes": [i % 18 + 1]}
-            answer = c.call("join_round", join, timeout=WAIT)
-            assert answer and answer.get("ok"), answer
-            (self.dashboards if dashboard else self.marshals).append(c)
+    def _count(self, name: str, *args) -> None:
+        self.received[name] = self.received.get(name, 0) + 1
 
     def _receipt(self, event: dict) -> None:
         t = time.perf_counter()
@@ -266,14 +386,22 @@ class Side:
         best = None
         for _ in range(7):
             t0 = time.perf_counter()
-            answer = self.marshals[0].call("clock_sync", {}, timeout=WAIT)
+            answer = self.dashboards[0].call("clock_sync", {}, timeout=WAIT)
             t1 = time.perf_counter()
             if best is None or t1 - t0 < best[0]:
                 best = (t1 - t0, (t0 + t1) / 2, datetime.fromisoformat(answer["server_time"]))
         return ServerClock(best[1], best[2], speed)
 
     def tap(
-        self, i: int, group: str, hole: int, at: datetime, device_now: datetime, *, measure: bool
+        self,
+        marshals: Marshals,
+        i: int,
+        group: str,
+        hole: int,
+        at: datetime,
+        device_now: datetime,
+        *,
+        measure: bool,
     ) -> None:
         tap_id = str(uuid.uuid4())
         payload = {"id": tap_id, "round": ROUND, "group": group, "hole": hole,
@@ -281,29 +409,19 @@ class Side:
         with self.lock:
             self.receipts[tap_id] = []
             self.done[tap_id] = threading.Event()
-        acked = threading.Event()
-        answer: list = []
-
-        def on_ack(*reply):
-            answer.append((time.perf_counter(), reply[0] if reply else None))
-            acked.set()
-
-        marshal = self.marshals[i % len(self.marshals)]
-        t0 = time.perf_counter()
-        marshal.emit("hole_completed", payload, callback=on_ack)
-        if not self.done[tap_id].wait(WAIT) or not acked.wait(WAIT):
+        answer = marshals.tap(self.index, i, payload)
+        if answer["t_ack"] is None or not self.done[tap_id].wait(WAIT):
             raise SystemExit(f"{self.server.name}: tap {i} not delivered within {WAIT} s")
-        reply = answer[0][1]
-        if not (isinstance(reply, dict) and reply.get("ok")):
-            raise SystemExit(f"{self.server.name}: tap {i} refused: {reply}")
+        if not (isinstance(answer["ack"], dict) and answer["ack"].get("ok")):
+            raise SystemExit(f"{self.server.name}: tap {i} refused: {answer['ack']}")
         if measure:
-            self.latencies.append(max(self.receipts[tap_id]) - t0)
-            self.acks.append(answer[0][0] - t0)
+            self.latencies.append(max(self.receipts[tap_id]) - answer["t0"])
+            self.acks.append(answer["t_ack"] - answer["t0"])
         with self.lock:
             del self.receipts[tap_id], self.done[tap_id]
 
     def close(self) -> None:
-        for c in self.marshals + self.dashboards:
+        for c in self.dashboards:
             c.disconnect()
 
 
@@ -330,25 +448,31 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     parser.add_argument("--serve-relay", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--marshal-worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--ipc-port", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--urls", nargs="*", default=[], help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_relay:
         serve_relay(args.port)
         return
+    if args.marshal_worker:
+        marshal_worker(args.urls, args.marshals, args.ipc_port)
+        return
 
     with tempfile.TemporaryDirectory(prefix="pace-bench-") as tmp:
         folder = Path(tmp)
-        pace_server, taps = start_pace(
-            folder, args.groups, args.tick, args.speed, args.profile
-        )
+        pace_server, taps = start_pace(folder, args.groups, args.tick, args.speed, args.profile)
         relay_server = start_relay(folder)
         needed = args.taps + args.warmup
         if needed > len(taps):
             raise SystemExit(f"{needed} taps asked; the draw has {len(taps)} (raise --groups)")
-        sides = [Side(pace_server), Side(relay_server)]
+        sides = [Side(0, pace_server), Side(1, relay_server)]
+        marshals = None
         try:
             t0 = time.perf_counter()
             for side in sides:
-                side.connect(args.marshals, args.dashboards)
+                side.connect(args.dashboards)
+            marshals = Marshals.start([s.server.url for s in sides], args.marshals, folder)
             print(f"connected {2 * (args.marshals + args.dashboards)} clients"
                   f" in {time.perf_counter() - t0:.1f} s", flush=True)  # fmt: skip
             clock = sides[0].server_clock(args.speed)
@@ -356,9 +480,14 @@ def main() -> None:
                 # the group holes out when pace's clock reaches ``at`` (a bench's pacing)
                 time.sleep(max(0.0, clock.perf_at(at) - time.perf_counter()))
                 for side in sides:
-                    side.tap(i, group, hole, at, clock.now(), measure=i >= args.warmup)
+                    device_now = clock.now()
+                    side.tap(marshals, i, group, hole, at, device_now, measure=i >= args.warmup)
                     time.sleep(args.gap / 1000)  # spacing between two taps
+            cpu = [side.server.cpu_seconds() for side in sides]
+            cpu += [sum(os.times()[:2]), cpu_seconds(marshals.process.pid)]
         finally:
+            if marshals is not None:
+                marshals.stop()
             for side in sides:
                 side.close()
             for side in sides:
@@ -383,6 +512,13 @@ def main() -> None:
     ok = p99 <= 0.030 and p99 <= 1.5 * r99
     print(f"\ntarget p99 ≤ 30 ms and ≤ 1.5× relay: {'met' if ok else 'MISSED'}"
           f" (p99 {p99 * 1000:.1f} ms, {p99 / r99:.2f}× relay)")  # fmt: skip
+    per_dashboard = {
+        side.server.name: {k: v // args.dashboards for k, v in sorted(side.received.items())}
+        for side in sides
+    }
+    print(f"CPU seconds: pace {cpu[0]:.1f}, relay {cpu[1]:.1f},"
+          f" dashboards {cpu[2]:.1f}, marshals {cpu[3]:.1f}")  # fmt: skip
+    print(f"events received per dashboard: {per_dashboard}")
     if args.json:
         print(json.dumps({label: {"pace_ms": p * 1000, "relay_ms": r * 1000}
                           for label, p, r in rows}))  # fmt: skip

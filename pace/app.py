@@ -15,10 +15,11 @@ from flask_socketio import SocketIO
 from pace import config
 from pace.clock import Clock, SystemClock
 from pace.live import LiveService
+from pace.refereeing import RefereeService
 from pace.rules.errors import PaceError
 from pace.service import PaceService
 from pace.store import Store
-from pace.web import errors, http
+from pace.web import errors, http, referee
 from pace.web.broadcast import Broadcaster
 from pace.web.sockets import PaceNamespace
 from pace.web.timesync import ClockOffsets
@@ -39,6 +40,8 @@ class Extension:
     namespace: PaceNamespace
     socketio: SocketIO
     scheduler: Any = None
+    referee: RefereeService | None = None
+    referee_broadcaster: referee.RefereeBroadcaster | None = None
 
 
 def create_app(
@@ -64,6 +67,7 @@ def create_app(
     store = Store.open(settings.database.path, synchronous=settings.database.synchronous)
     service = PaceService(store, settings, clock or SystemClock())
     live = LiveService(service)
+    referees = RefereeService(live)
     socketio = SocketIO(
         app,
         async_mode=settings.server.async_mode,
@@ -75,6 +79,8 @@ def create_app(
     broadcaster = Broadcaster(socketio)
     offsets = ClockOffsets()
     namespace = PaceNamespace(live, broadcaster, offsets)
+    referee_broadcaster = referee.RefereeBroadcaster(socketio, broadcaster)
+    namespace.attach_referee(referees, referee_broadcaster)
     socketio.on_namespace(namespace)
 
     @socketio.on_error_default
@@ -99,7 +105,17 @@ def create_app(
         return jsonify(body), 405
 
     app.register_blueprint(http.bp)
-    app.extensions["pace"] = Extension(settings, store, live, broadcaster, namespace, socketio)
+    app.register_blueprint(referee.bp)
+    app.extensions["pace"] = Extension(
+        settings,
+        store,
+        live,
+        broadcaster,
+        namespace,
+        socketio,
+        referee=referees,
+        referee_broadcaster=referee_broadcaster,
+    )
     return app
 
 
@@ -113,10 +129,23 @@ def start_scheduler(app: Flask) -> Any:
         ext.broadcaster,
         tick_seconds=ext.settings.scheduler.tick_seconds,
         probe=ext.namespace.probe_clocks,
+        after_tick=tick_announcer(ext),
     )
     scheduler.start()
     ext.scheduler = scheduler
     return scheduler
+
+
+def tick_announcer(ext: Extension) -> Any:
+    """Return what the scheduler calls after each tick: the referees' announcements."""
+    referees, announcer = ext.referee, ext.referee_broadcaster
+    if referees is None or announcer is None:
+        return None
+
+    def announce(round: str, alerts: Any) -> None:
+        announcer.after_tick(round, alerts, referees.changed_penalties)
+
+    return announce
 
 
 def close_app(app: Flask) -> None:

@@ -47,8 +47,21 @@ def _zone(name: str) -> ZoneInfo:
 
 
 def _check_policy(policy: str | None) -> None:
-    if policy is not None and policy not in config.POLICIES:
-        raise InputError(f"--policy {policy!r}: expected one of {', '.join(config.POLICIES)}")
+    """Refuse a policy that is neither a preset nor a ``[policies.NAME]`` of config.toml."""
+    if policy is None:
+        return
+    names = _settings().policy_names
+    if policy not in names:
+        raise InputError(f"--policy {policy!r}: expected one of {', '.join(names)}")
+
+
+def _check_play(play: str | None, format_name: str | None) -> None:
+    from pace.store.migrations import FORMATS, PLAYS
+
+    if play is not None and play not in PLAYS:
+        raise InputError(f"--play {play!r}: expected one of {', '.join(PLAYS)}")
+    if format_name is not None and format_name not in FORMATS:
+        raise InputError(f"--format {format_name!r}: expected one of {', '.join(FORMATS)}")
 
 
 def _open_service(db: str | None):
@@ -207,9 +220,23 @@ def import_course(file: str, db: str | None) -> None:
     help="Day of a new round, YYYY-MM-DD (default: today).",
 )
 @click.option("--timezone", default=None, help="Time zone of a new round (default: config).")
-@click.option("--policy", default=None, help="Pace policy preset (default: config).")
+@click.option(
+    "--policy",
+    default=None,
+    help="Pace policy: frbg, mauricie, swin or a [policies.NAME] of config.toml (default: config).",
+)
+@click.option(
+    "--play", default=None, help="Form of play: stroke_play or match_play (default: stroke_play)."
+)
+@click.option(
+    "--format",
+    "format_name",
+    default=None,
+    help="Scoring format: individual, foursome, threesome, greensome, four_ball or best_ball"
+    " (default: individual).",
+)
 @db_option
-def import_draw(file, round_name, course, day, timezone, policy, db) -> None:
+def import_draw(file, round_name, course, day, timezone, policy, play, format_name, db) -> None:
     """Import a draw CSV into a round (created if new; replaced while it has no events).
 
     Example: pace import draw draw.csv --round "Club championship R1" --date 2026-06-14
@@ -217,6 +244,7 @@ def import_draw(file, round_name, course, day, timezone, policy, db) -> None:
     if timezone is not None:
         _zone(timezone)
     _check_policy(policy)
+    _check_play(play, format_name)
     service = _open_service(db)
     try:
         record = service.import_draw(
@@ -227,6 +255,8 @@ def import_draw(file, round_name, course, day, timezone, policy, db) -> None:
             day=day.date() if day else None,
             timezone=timezone,
             policy=policy,
+            play=play,
+            format=format_name,
         )
     except PaceError as e:
         raise _fail(e) from None
@@ -312,7 +342,9 @@ def _day_option(f):
     help="Hole times CSV file: group, hole, completed (FORMATS.md).",
 )
 @click.option("--at", "at_text", required=True, help="Instant to evaluate, HH:MM[:SS] local.")
-@click.option("--policy", default=None, help="Pace policy preset (frbg, mauricie, swin).")
+@click.option(
+    "--policy", default=None, help="Pace policy: a preset (frbg, mauricie, swin) or a custom one."
+)
 @click.option("--interval", type=float, default=None, help="Standard start interval, minutes.")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON document of FORMATS.md.")
 @click.option("--timezone", default=None, help="Time zone of the round (default: config).")

@@ -110,3 +110,90 @@ class JoinRound:
 
     round: str
     holes: tuple[int, ...] = field(default_factory=tuple)
+
+
+# -- referees (RULES.md §4–§6) ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DecideTiming:
+    """A referee decides to time an out-of-position group (``time``) or not (``not_time``).
+
+    ``reason`` is the mitigating circumstance of a decision not to time (ruling, lost ball,
+    unplayable ball, other).
+    """
+
+    id: str
+    round: str
+    group: str
+    decision: str
+    by: Author
+    reason: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class TellPlayerTimed:
+    """A referee told ``player`` that his group is out of position and being timed."""
+
+    id: str
+    round: str
+    group: str
+    player: str
+    by: Author
+
+
+@dataclass(frozen=True)
+class RecordStroke:
+    """A referee timed one stroke of ``player`` on the shot clock (start and stop taps).
+
+    ``kind`` is ``par3_tee``, ``approach``, ``chip_putt`` or ``other``; with
+    ``first_to_play`` the first three earn the extra allowance.
+    """
+
+    id: str
+    round: str
+    group: str
+    player: str
+    hole: int
+    kind: str
+    first_to_play: bool
+    started: DeviceTime
+    stopped: DeviceTime
+    by: Author
+    between_holes: bool = False
+
+
+@dataclass(frozen=True)
+class NotifyPlayer:
+    """A referee told ``player`` of his fault ``fault`` (a bad time's id or a checkpoint's)."""
+
+    id: str
+    round: str
+    group: str
+    player: str
+    fault: str
+    by: Author
+
+
+@dataclass(frozen=True)
+class GrantTimeCredit:
+    """A referee grants group ``group`` ``minutes`` more from now on, with a reason."""
+
+    id: str
+    round: str
+    group: str
+    minutes: float
+    reason: str
+    by: Author
+
+
+@dataclass(frozen=True)
+class StopTiming:
+    """A referee stops timing group ``group`` (back in position; the players are told)."""
+
+    id: str
+    round: str
+    group: str
+    by: Author
+    reason: str = ""

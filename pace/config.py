@@ -8,19 +8,24 @@ expected. ``PACE_CONFIG`` may point to another file.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from dataclasses import replace as _replace
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from pace.rules import policies as policiesmod
 from pace.rules.errors import PaceError
 from pace.rules.model import PaceSettings
 
 ASYNC_MODES = ("gevent", "threading")
 SYNCHRONOUS_LEVELS = ("OFF", "NORMAL", "FULL", "EXTRA")
-POLICIES = ("frbg", "mauricie", "swin")
+#: The preset pace policies (RULES.md §6); ``[policies.NAME]`` tables add custom ones.
+POLICIES = tuple(policiesmod.PRESETS)
 
 
 class ConfigError(PaceError, ValueError):
@@ -93,7 +98,18 @@ class Settings:
     scheduler: SchedulerSettings = field(default_factory=SchedulerSettings)
     round: RoundSettings = field(default_factory=RoundSettings)
     allotment: AllotmentSettings = field(default_factory=AllotmentSettings)
+    #: custom pace policies from ``[policies.NAME]`` tables, by name
+    policies: Mapping[str, policiesmod.Policy] = field(default_factory=dict)
     source: str = "<defaults>"
+
+    @property
+    def policy_names(self) -> tuple[str, ...]:
+        """Return the names a round's policy may take: the presets, then the custom ones."""
+        return POLICIES + tuple(sorted(set(self.policies) - set(POLICIES)))
+
+    def policy(self, name: str) -> policiesmod.Policy:
+        """Return the preset or custom policy ``name``; raise ``SetupError`` if unknown."""
+        return policiesmod.find_policy(name, dict(self.policies))
 
     def pace_settings(self, standard_interval: timedelta | None = None) -> PaceSettings:
         """Return the rules' numbers; ``standard_interval`` overrides the configured one."""
@@ -159,10 +175,13 @@ def from_dict(data: dict[str, Any], *, source: str = "<dict>") -> Settings:
     """Validate a parsed TOML document into :class:`Settings`."""
     sections: dict[str, Any] = {}
     for name, value in data.items():
+        if name == "policies":
+            sections["policies"] = _policies(source, value)
+            continue
         if name not in _SECTIONS:
             raise ConfigError(
                 f"{source}: unknown section [{name}]; expected one of "
-                + ", ".join(f"[{s}]" for s in _SECTIONS)
+                + ", ".join(f"[{s}]" for s in (*_SECTIONS, "policies.NAME"))
             )
         if not isinstance(value, dict):
             raise ConfigError(
@@ -242,8 +261,8 @@ def _check(s: Settings) -> None:
         ZoneInfo(s.round.timezone)
     except (ZoneInfoNotFoundError, ValueError):
         fail("round.timezone", "an IANA time zone such as 'Europe/Brussels'", s.round.timezone)
-    if s.round.policy not in POLICIES:
-        fail("round.policy", " or ".join(map(repr, POLICIES)), s.round.policy)
+    if s.round.policy not in s.policy_names:
+        fail("round.policy", " or ".join(map(repr, s.policy_names)), s.round.policy)
     if not 0 <= s.round.standard_interval_min <= 60:
         fail(
             "round.standard_interval_min",
@@ -273,3 +292,128 @@ def _check(s: Settings) -> None:
         col = getattr(a, key)
         if col not in a.average_min:
             fail(f"allotment.{key}", "a group size listed in allotment.average_min", col)
+
+
+# -- custom pace policies: [policies.NAME] -----------------------------------------------
+
+#: The keys of a ``[policies.NAME]`` table and what each expects (for the messages).
+POLICY_KEYS = {
+    "base": "the name of a preset to start from: " + ", ".join(POLICIES),
+    "description": "a string in quotes",
+    "stroke_allowance_s": "seconds from 5 to 300",
+    "extra_allowance_s": "seconds from 0 to 120",
+    "stroke_ladder": 'a list of steps such as ["warning", "strokes:1", "disqualification"]',
+    "match_ladder": 'a list of steps such as ["warning", "loss_of_hole", "disqualification"]',
+    "repeat_last": "true or false",
+    "notification_gate": "true or false",
+    "faults_from": f"{policiesmod.BAD_TIMES!r} or {policiesmod.CHECKPOINTS!r}",
+    "checkpoint_holes": "a whole number of holes from 1 to 18",
+    "checkpoint_limit_min": "minutes from 1 to 600",
+    "ball_search_min": "minutes from 1 to 10",
+}
+
+_POLICY_NAME = re.compile(r"[a-z][a-z0-9_-]{0,39}")
+
+
+def _policies(source: str, tables: Any) -> dict[str, policiesmod.Policy]:
+    """Validate the ``[policies.NAME]`` tables into custom policies (RULES.md §6)."""
+    if not isinstance(tables, dict):
+        raise ConfigError(
+            f"{source}: policies = {tables!r}: expected tables such as [policies.club]",
+            field="policies",
+        )
+    out = {}
+    for name, table in tables.items():
+        key = f"policies.{name}"
+        if not _POLICY_NAME.fullmatch(name):
+            raise ConfigError(
+                f"{source}: [{key}]: expected a name of lower-case letters, digits, - and _"
+                " (at most 40, starting with a letter)",
+                field=key,
+            )
+        if not isinstance(table, dict):
+            raise ConfigError(f"{source}: {key} = {table!r}: expected a table [{key}]", field=key)
+        out[name] = _policy(source, name, table)
+    return out
+
+
+def _policy(source: str, name: str, table: dict[str, Any]) -> policiesmod.Policy:
+    def fail(k: str, value: Any) -> ConfigError:
+        return ConfigError(
+            f"{source}: policies.{name}.{k} = {value!r}: expected {POLICY_KEYS[k]}",
+            field=f"policies.{name}.{k}",
+        )
+
+    for k in table:
+        if k not in POLICY_KEYS:
+            raise ConfigError(
+                f"{source}: unknown key policies.{name}.{k}; expected one of "
+                + ", ".join(POLICY_KEYS),
+                field=f"policies.{name}.{k}",
+            )
+    # a table named after a preset changes that preset's numbers
+    base_name = table.get("base", name if name in POLICIES else "frbg")
+    if base_name not in POLICIES:
+        raise fail("base", base_name)
+    changes: dict[str, Any] = {"name": name}
+
+    def number(k: str, lo: float, hi: float) -> float | None:
+        if k not in table:
+            return None
+        v = table[k]
+        if isinstance(v, bool) or not isinstance(v, int | float) or not lo <= v <= hi:
+            raise fail(k, v)
+        return float(v)
+
+    def flag(k: str) -> None:
+        if k in table:
+            if not isinstance(table[k], bool):
+                raise fail(k, table[k])
+            changes[k] = table[k]
+
+    if (v := number("stroke_allowance_s", 5, 300)) is not None:
+        changes["stroke_allowance"] = timedelta(seconds=v)
+    if (v := number("extra_allowance_s", 0, 120)) is not None:
+        changes["extra_allowance"] = timedelta(seconds=v)
+    if (v := number("checkpoint_limit_min", 1, 600)) is not None:
+        changes["checkpoint_limit"] = timedelta(minutes=v)
+    if (v := number("ball_search_min", 1, 10)) is not None:
+        changes["ball_search"] = timedelta(minutes=v)
+    if "checkpoint_holes" in table:
+        v = table["checkpoint_holes"]
+        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 18:
+            raise fail("checkpoint_holes", v)
+        changes["checkpoint_holes"] = v
+    for k in ("stroke_ladder", "match_ladder"):
+        if k in table:
+            ladder = table[k]
+            if (
+                not isinstance(ladder, list)
+                or not ladder
+                or not all(isinstance(step, str) for step in ladder)
+            ):
+                raise fail(k, ladder)
+            for step in ladder:
+                try:
+                    policiesmod.parse_step(step, policy=name)
+                except PaceError as e:
+                    raise ConfigError(
+                        f"{source}: policies.{name}.{k}: {e.message}", field=f"policies.{name}.{k}"
+                    ) from None
+            changes[k] = tuple(ladder)
+    flag("repeat_last")
+    flag("notification_gate")
+    if "faults_from" in table:
+        if table["faults_from"] not in (policiesmod.BAD_TIMES, policiesmod.CHECKPOINTS):
+            raise fail("faults_from", table["faults_from"])
+        changes["faults_from"] = table["faults_from"]
+    if "description" in table:
+        if not isinstance(table["description"], str):
+            raise fail("description", table["description"])
+        changes["description"] = table["description"]
+    elif name != base_name:
+        changes["description"] = f"custom policy based on {base_name}"
+    try:
+        return _replace(policiesmod.PRESETS[base_name], **changes)
+    except PaceError as e:  # pragma: no cover - every value is checked above
+        raise ConfigError(f"{source}: [policies.{name}]: {e.message}") from None

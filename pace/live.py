@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import threading
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from pace import commands as cmd
 from pace.reports.status import group_document, minutes
 from pace.rules import alerts as alertsmod
 from pace.rules import facts as factsmod
+from pace.rules import refereeing
 from pace.rules.errors import PaceError, UnknownGroupError, UnknownHoleError
 from pace.rules.events import Event, EventConflictError
 from pace.rules.position import (
+    Episode,
     FieldStatus,
     GroupPlan,
     GroupStatus,
@@ -58,6 +60,31 @@ class Outcome:
     new_alerts: tuple[dict[str, Any], ...] = ()
 
 
+class RoundExtension(Protocol):
+    """A companion service that adds to a round's snapshot and to the alerts of its tick.
+
+    The referees' service (``pace.refereeing``) is one: it adds timing, penalties and the
+    policy to the snapshot, and the prompts to stop timing to the tick's alerts.
+    """
+
+    def snapshot_parts(
+        self, view: RoundView, events: Sequence[Event], now: datetime
+    ) -> Mapping[str, Any]:
+        """Return the fields this service adds to the round's snapshot."""
+        ...
+
+    def due_alerts(
+        self,
+        view: RoundView,
+        events: Sequence[Event],
+        field: FieldStatus,
+        episodes: Sequence[Episode],
+        now: datetime,
+    ) -> Iterable[alertsmod.Alert]:
+        """Return the alerts the round's state calls for, besides the live loop's."""
+        ...
+
+
 @dataclass
 class _RoundCache:
     events: list[Event] = field(default_factory=list)
@@ -77,6 +104,11 @@ class LiveService:
         self.future_tolerance = future_tolerance
         self._lock = threading.RLock()
         self._rounds: dict[str, _RoundCache] = {}
+        self._extensions: list[RoundExtension] = []
+
+    def extend(self, extension: RoundExtension) -> None:
+        """Add a companion service's parts to every snapshot and its alerts to every tick."""
+        self._extensions.append(extension)
 
     @property
     def clock(self):
@@ -122,8 +154,9 @@ class LiveService:
             # The rows are not remembered: what changed since the last broadcast is still to
             # be announced to the pages that joined earlier (the tick compares with them).
             rows = self._rows(view, now)
-            facts = factsmod.fold(self._cache(round).events)
-            return {
+            events = self._cache(round).events
+            facts = factsmod.fold(events)
+            snapshot = {
                 "round": round,
                 "at": now.isoformat(),
                 "day": view.record.day.isoformat(),
@@ -137,6 +170,9 @@ class LiveService:
                 "alerts": self.open_alerts(round),
                 "suspended": any(s.end is None and s.start <= now for s in facts.suspensions),
             }
+            for extension in self._extensions:
+                snapshot.update(extension.snapshot_parts(view, events, now))
+            return snapshot
 
     def _evaluation(self, view: RoundView, now: datetime) -> _Evaluation:
         events = self._cache(view.record.name).events
@@ -397,7 +433,10 @@ class LiveService:
             events = self._cache(round).events
             facts = factsmod.fold(events)
             field_ = evaluate_field(view.setup, facts, now, view.plan)
-            due = alertsmod.due_alerts(field_, episodes(view.setup, facts, now, view.plan))
+            eps = episodes(view.setup, facts, now, view.plan)
+            due = list(alertsmod.due_alerts(field_, eps))
+            for extension in self._extensions:
+                due.extend(extension.due_alerts(view, events, field_, eps, now))
             raised, _ = _alert_state(events)
             fresh = []
             for a in due:
@@ -424,6 +463,10 @@ VOIDABLE = (
     factsmod.SIREN,
     factsmod.TIME_CREDIT_GRANTED,
     factsmod.GROUP_WITHDRAWN,
+    # a referee's slip on the shot clock: a stroke timed for the wrong player, a wrong tap
+    refereeing.STROKE_TIMED,
+    refereeing.PLAYER_NOTIFIED,
+    refereeing.PLAYER_TOLD_TIMED,
 )
 
 

@@ -23,7 +23,7 @@ from pace.rules.events import Event
 from pace.rules.model import Course, HoleCompletion, RoundFacts, RoundSetup
 from pace.rules.position import FieldPlan, FieldStatus, plan_field
 from pace.rules.position import evaluate_field as _evaluate
-from pace.store import RoundRecord, RoundSummary, Store, UnknownRoundError
+from pace.store import UNSET, RoundRecord, RoundSummary, Store, UnknownRoundError
 
 log = logging.getLogger(__name__)
 
@@ -74,13 +74,19 @@ class PaceService:
         day: date | None = None,
         timezone: str | None = None,
         policy: str | None = None,
+        play: str | None = None,
+        format: str | None = None,
     ) -> RoundRecord:
         """Parse a draw CSV into round ``round``, creating the round if it is new.
 
         A new round needs its course (default: the only stored course) and its day
         (default: today in the round's time zone). An existing round keeps its course,
-        day and time zone; its draw is replaced while it has no events.
+        day and time zone; its draw is replaced while it has no events. ``policy`` (a
+        preset or a custom policy of the configuration), ``play`` and ``format`` are set on
+        a new round, and changed on an existing one when given.
         """
+        if policy is not None:
+            self.settings.policy(policy)  # SetupError naming the known policies
         existing = self._existing_round(round)
         if existing is None:
             course_obj = self._course_for_new_round(course)
@@ -99,9 +105,16 @@ class PaceService:
                 timezone=tzname,
                 policy=policy or self.settings.round.policy,
                 created_at=self.clock.now(),
+                play=play or "stroke_play",
+                format=format or "individual",
             )
-        elif policy:
-            self.store.update_round(round, policy=policy)
+        elif policy or play or format:
+            self.store.update_round(
+                round,
+                policy=policy or UNSET,
+                play=play or UNSET,
+                format=format or UNSET,
+            )
         record = self.store.save_draw(round, groups)
         self._forget(round)
         return record

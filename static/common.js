@@ -248,7 +248,35 @@ export function connect({ role, name = null, onConnect, onStatus }) {
   });
   socket.on("disconnect", () => onStatus && onStatus(false));
   socket.on("connect_error", () => onStatus && onStatus(false));
+  // Back in signal: connect now rather than at the end of the growing wait between attempts.
+  window.addEventListener("online", () => {
+    if (!socket.connected) socket.disconnect().connect();
+  });
   return socket;
+}
+
+/**
+ * Register the service worker (static/sw.js, served at /sw.js) and ask it to keep this page,
+ * so it opens with no signal; `saved()` is called once the page and its assets are kept.
+ * Service workers need a secure context: https, or http on localhost / 127.0.0.1.
+ */
+export function keepOffline(saved) {
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+  navigator.serviceWorker
+    .register("/sw.js", { scope: "/" })
+    .then(() => navigator.serviceWorker.ready)
+    .then(
+      (registration) =>
+        new Promise((resolve) => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = (ev) => resolve(ev.data && ev.data.ok);
+          registration.active.postMessage({ type: "cache-page", url: window.location.href }, [
+            channel.port2,
+          ]);
+        }),
+    )
+    .then((ok) => ok && saved && saved())
+    .catch((e) => console.warn("pace: this page cannot be kept for offline use", e));
 }
 
 /** Ask the server for its clock and this connection's measured offset. */

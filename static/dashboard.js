@@ -17,6 +17,7 @@ import {
   t,
   uuid4,
 } from "./common.js";
+import { awaiting, ladderText, outcomeText, timesText } from "./penalties.js";
 
 const app = document.getElementById("app");
 const ROUND = app.dataset.round;
@@ -39,10 +40,22 @@ const holes = () => state.snapshot.course.holes.slice().sort((a, b) => a.number 
 // -- data ---------------------------------------------------------------------------------
 
 function setSnapshot(snapshot) {
+  snapshot.timing = snapshot.timing || {};
+  snapshot.penalties = snapshot.penalties || [];
   state.snapshot = snapshot;
-  state.alerts = snapshot.alerts.slice().reverse();
+  // prompts to stop timing that came as stop_timing_prompted stay while the group is timed
+  // and no alert of the server stands for them
+  const kept = state.alerts.filter(
+    (a) =>
+      a.local &&
+      isTimed(a.group) &&
+      !snapshot.alerts.some((x) => x.kind === "stop_timing" && x.group === a.group),
+  );
+  state.alerts = kept.concat(snapshot.alerts.slice().reverse());
   renderAll();
 }
+
+const isTimed = (group) => Boolean((state.snapshot.timing[group] || {}).timed);
 
 let refreshTimer = null;
 
@@ -97,9 +110,48 @@ function start() {
   }
   socket.on("alert_raised", (msg) => {
     if (!mine(msg) || state.alerts.some((a) => a.key === msg.alert.key)) return;
+    if (msg.alert.kind === "stop_timing") {
+      // the server's alert replaces the prompt shown from stop_timing_prompted
+      state.alerts = state.alerts.filter((a) => !(a.local && a.group === msg.alert.group));
+    }
     state.alerts.unshift({ ...msg.alert, fresh: true });
     renderAlerts();
   });
+  socket.on("stop_timing_prompted", (msg) => {
+    if (!mine(msg)) return;
+    if (state.alerts.some((a) => a.kind === "stop_timing" && a.group === msg.group)) return;
+    state.alerts.unshift({
+      // the prompt names its alert (acknowledged like any other); else it is this page's own
+      key: msg.alert || `stop_timing_prompted:${msg.group}:${msg.at}`,
+      kind: "stop_timing",
+      group: msg.group,
+      hole: null,
+      at: msg.at,
+      local: !msg.alert,
+      fresh: true,
+    });
+    renderAlerts();
+  });
+  socket.on("timing_changed", (msg) => {
+    if (!mine(msg)) return;
+    state.snapshot.timing[msg.group] = msg.timing;
+    if (!msg.timing.timed) {
+      state.alerts = state.alerts.filter((a) => !(a.local && a.group === msg.group));
+      renderAlerts();
+    }
+    const row = state.snapshot.groups.find((r) => r.group === msg.group);
+    if (row) updateRow(row);
+    renderPenalties();
+    if (state.detail === msg.group) renderDetail();
+  });
+  socket.on("penalties_changed", (msg) => {
+    if (!mine(msg)) return;
+    const others = state.snapshot.penalties.filter((r) => r.group !== msg.group);
+    state.snapshot.penalties = others.concat(msg.players || []);
+    renderPenalties();
+    if (state.detail === msg.group) renderDetail();
+  });
+  socket.on("stroke_recorded", (msg) => mine(msg) && refreshSoon());
   socket.on("alert_acknowledged", (msg) => {
     if (!mine(msg)) return;
     removeAlert(msg.payload && msg.payload.alert);
@@ -115,6 +167,7 @@ function renderAll() {
   $("course-name").textContent = state.snapshot.course.name;
   renderGrid();
   renderAlerts();
+  renderPenalties();
   if (state.detail) renderDetail();
 }
 
@@ -163,6 +216,7 @@ function gridRow(row, hs) {
       "th",
       { class: "c-group", scope: "row" },
       el("button", { type: "button", class: "link", title: row.players.join(", ") }, row.group),
+      isTimed(row.group) ? el("span", { class: "on-clock" }, t("timing.on_clock")) : null,
     ),
     el("td", { class: "c-status" }, statusBadge(row.status)),
     el(
@@ -266,7 +320,125 @@ function renderDetail() {
     el("h3", {}, t("dash.detail.players")),
     el("ul", { class: "players" }, ...row.players.map((p) => el("li", {}, p))),
     numbers,
+    timingSection(row),
     table,
+  );
+}
+
+/** Who is timed in the group, who was told, and each player's bad times and penalties. */
+function timingSection(row) {
+  const timing = state.snapshot.timing[row.group] || { timed: false, told: [] };
+  const told = timing.told || [];
+  const line = timing.timed
+    ? [
+        el(
+          "span",
+          { class: "on-clock" },
+          timing.since
+            ? t("timing.on_clock_since", { time: clock(timing.since, tz()) })
+            : t("timing.on_clock"),
+        ),
+        " ",
+        t("timing.told_count", {
+          told: row.players.filter((p) => told.includes(p)).length,
+          count: row.players.length,
+        }),
+      ]
+    : [t("timing.not_timed")];
+  return el(
+    "section",
+    { class: "detail-timing" },
+    el("h3", {}, t("dash.timing")),
+    el("p", {}, ...line),
+    el(
+      "ul",
+      { class: "pen-players" },
+      ...row.players.map((name) => {
+        const pen = penaltyRow(row.group, name);
+        return el(
+          "li",
+          { dataset: { player: name } },
+          el("strong", {}, name),
+          " · ",
+          timing.timed && told.includes(name)
+            ? el("span", { class: "told-tick" }, t("clock.told_timed"), " · ")
+            : null,
+          ladderText(pen),
+          pen.disqualified ? el("span", { class: "dq-badge" }, t("pen.disqualified")) : null,
+          pen.faults && pen.faults.length ? faultList(pen.faults) : null,
+        );
+      }),
+    ),
+  );
+}
+
+function penaltyRow(group, player) {
+  return (
+    state.snapshot.penalties.find((r) => r.group === group && r.player === player) || {
+      faults: [],
+    }
+  );
+}
+
+function faultList(faults) {
+  return el(
+    "ol",
+    { class: "faults" },
+    ...faults.map((f) =>
+      el(
+        "li",
+        {
+          class: `fault${f.counted ? " counted" : " uncounted"}${f.awaiting_notification ? " awaiting" : ""}`,
+          dataset: { fault: f.id },
+        },
+        el("span", { class: "f-hole" }, t("pen.hole", { hole: f.hole })),
+        el("span", { class: "f-times" }, timesText(f)),
+        el("span", { class: "f-what" }, outcomeText(f)),
+        f.counted && f.awaiting_notification
+          ? el("span", { class: "f-awaiting" }, t("pen.awaiting"))
+          : null,
+      ),
+    ),
+  );
+}
+
+// -- penalties panel ----------------------------------------------------------------------
+
+function renderPenalties() {
+  const list = $("penalties");
+  const rows = state.snapshot.penalties.filter((r) => (r.faults || []).length);
+  const order = new Map(state.snapshot.groups.map((r, i) => [r.group, i]));
+  rows.sort((a, b) => (order.get(a.group) ?? 0) - (order.get(b.group) ?? 0));
+  $("penalty-count").textContent = rows.length ? `(${rows.length})` : "";
+  if (rows.length === 0) {
+    list.replaceChildren(el("li", { class: "hint" }, t("dash.no_penalties")));
+    return;
+  }
+  list.replaceChildren(
+    ...rows.map((r) =>
+      el(
+        "li",
+        {
+          class: `pen-row${awaiting(r).length ? " awaiting" : ""}${r.disqualified ? " dq" : ""}`,
+          dataset: { group: r.group, player: r.player },
+        },
+        el(
+          "div",
+          { class: "pen-head" },
+          el(
+            "button",
+            { type: "button", class: "link", onclick: () => openDetail(r.group) },
+            t("live.group", { group: r.group }),
+          ),
+          el("strong", {}, r.player),
+          r.strokes_total
+            ? el("span", { class: "strokes" }, t("pen.strokes_total", { n: r.strokes_total }))
+            : null,
+          r.disqualified ? el("span", { class: "dq-badge" }, t("pen.disqualified")) : null,
+        ),
+        faultList(r.faults),
+      ),
+    ),
   );
 }
 
@@ -278,7 +450,7 @@ function closeDetail() {
 // -- alerts -------------------------------------------------------------------------------
 
 function alertText(a) {
-  const known = ["out_of_position", "overdue", "back_in_position"];
+  const known = ["out_of_position", "overdue", "back_in_position", "stop_timing"];
   const key = known.includes(a.kind) ? `dash.alert.${a.kind}` : "dash.alert.other";
   return t(key, { group: a.group, hole: a.hole ?? "", kind: a.kind });
 }
@@ -324,6 +496,10 @@ function renderAlert(a) {
 }
 
 async function acknowledge(a, button, error) {
+  if (a.local) {
+    removeAlert(a.key); // a prompt shown from stop_timing_prompted: nothing to record
+    return;
+  }
   button.disabled = true;
   try {
     const ack = await request(state.socket, "acknowledge_alert", {

@@ -9,6 +9,7 @@ import {
   errorText,
   instantAt,
   isoWithOffset,
+  keepOffline,
   load,
   rememberLanguage,
   request,
@@ -530,3 +531,6 @@ $("holes-box").open = state.holes.size === 0; // chosen once, then out of the wa
 renderHoles();
 renderAll();
 start();
+keepOffline(() => {
+  app.dataset.offline = "ready"; // the page opens again with no signal
+});

@@ -9,18 +9,59 @@ export const PENDING = new Set(["queued", "sent"]);
 // The server could not store it (docs/protocol.md): keep it queued and resend, same id.
 const RETRY = new Set(["storage_error", "rate_limited"]);
 const KEPT = 40; // acknowledged entries kept as the phone's history
+// How far an entry has got: merging two copies keeps an answered one over a waiting one.
+// ("sent" is still waiting: the tab that sent it may close before the answer comes.)
+const RANK = { queued: 0, sent: 0, confirmed: 1, refused: 1 };
 
 export class Outbox {
   /** An outbox stored under `key`; `changed()` is called after every change of state. */
   constructor(key, changed) {
     this.key = key;
+    this.removedKey = `${key}.removed`;
     this.changed = changed;
-    this.entries = load(key, []);
+    this.entries = [];
     this.socket = null;
     this.draining = false;
+    this.merge();
     // Entries left "sent" by a closed page were never acknowledged: they go again.
     for (const e of this.entries) if (e.state === "sent") e.state = "queued";
     this.persist();
+    // The same page open in another tab writes the same queue: take its taps and answers.
+    window.addEventListener("storage", (ev) => {
+      if (ev.key !== this.key && ev.key !== this.removedKey && ev.key !== null) return;
+      this.merge();
+      this.changed();
+      this.drain();
+    });
+  }
+
+  /**
+   * Fold in what is stored (another tab may have written since): entries not known here are
+   * added in the order they were made, an entry further on there (answered) is taken, and
+   * entries removed on purpose stay removed. Nothing known here is ever dropped by a merge.
+   */
+  merge() {
+    const list = (value) => (Array.isArray(value) ? value : []);
+    const removed = new Set(list(load(this.removedKey, [])));
+    const known = new Map(this.entries.map((e) => [e.id, e]));
+    let added = false;
+    for (const stored of list(load(this.key, []))) {
+      if (!stored || typeof stored.id !== "string" || !stored.payload || removed.has(stored.id))
+        continue;
+      const mine = known.get(stored.id);
+      if (!mine) {
+        this.entries.push(stored);
+        known.set(stored.id, stored);
+        added = true;
+      } else if (RANK[stored.state] > RANK[mine.state]) {
+        Object.assign(mine, stored);
+      }
+    }
+    this.entries = this.entries.filter((e) => !removed.has(e.id));
+    if (added) {
+      // stable: taps made in the same millisecond keep their order
+      this.entries.sort((a, b) => (Date.parse(a.created) || 0) - (Date.parse(b.created) || 0));
+    }
   }
 
   /** The entries waiting for an acknowledgement, oldest first. */
@@ -34,6 +75,7 @@ export class Outbox {
   }
 
   persist() {
+    this.merge();
     const done = this.entries.filter((e) => !PENDING.has(e.state));
     const drop = new Set(done.slice(0, Math.max(0, done.length - KEPT)).map((e) => e.id));
     this.entries = this.entries.filter((e) => !drop.has(e.id));
@@ -55,6 +97,8 @@ export class Outbox {
   remove(entry) {
     if (entry.state === "sent") return;
     this.entries = this.entries.filter((x) => x !== entry);
+    const removed = load(this.removedKey, []);
+    save(this.removedKey, [...(Array.isArray(removed) ? removed : []), entry.id].slice(-200));
     this.persist();
     this.changed();
   }

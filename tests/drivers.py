@@ -152,7 +152,7 @@ class MarshalDriver(Device):
 
 
 class RefereeDriver(MarshalDriver):
-    """A referee's or committee's device: sirens and alert acknowledgements (and taps)."""
+    """A referee's or committee's device: sirens, alerts, timing and the shot clock (and taps)."""
 
     def siren(self, kind: str, at: str | datetime, *, error=None) -> dict:
         """Record a siren of ``kind`` sounded at ``at``; return the ack."""
@@ -171,6 +171,89 @@ class RefereeDriver(MarshalDriver):
         if note:
             payload["note"] = note
         return _check(self.send("acknowledge_alert", payload), error)
+
+    # -- timing and the shot clock (issue 5) ---------------------------------------------
+
+    def _command(self, event: str, error: str | None, id: str | None, **fields: Any) -> dict:
+        payload = {"id": id or new_id(), "round": self.round}
+        payload.update({k: v for k, v in fields.items() if v is not None})
+        return _check(self.send(event, payload), error)
+
+    def decide(
+        self,
+        group: str,
+        decision: str = "time",
+        reason: str | None = None,
+        note: str | None = None,
+        *,
+        id: str | None = None,
+        error: str | None = None,
+    ) -> dict:
+        """Decide to time ``group`` (or not, with a mitigating ``reason``); return the ack."""
+        return self._command(
+            "decide_timing", error, id, group=group, decision=decision, reason=reason, note=note
+        )
+
+    def tell(self, group: str, player: str, *, error: str | None = None) -> dict:
+        """Record that ``player`` was told his group is being timed; return the ack."""
+        return self._command("tell_player_timed", error, None, group=group, player=player)
+
+    def stroke(
+        self,
+        group: str,
+        player: str,
+        hole: int,
+        started: str | datetime,
+        stopped: str | datetime,
+        kind: str = "other",
+        first_to_play: bool = False,
+        *,
+        between_holes: bool | None = None,
+        id: str | None = None,
+        error: str | None = None,
+    ) -> dict:
+        """Time one stroke from its start and stop taps (read on the device); return the ack."""
+        return self._command(
+            "record_stroke",
+            error,
+            id,
+            group=group,
+            player=player,
+            hole=hole,
+            kind=kind,
+            first_to_play=first_to_play,
+            started=self.instant(started),
+            stopped=self.instant(stopped),
+            device_time=self.now(),
+            between_holes=between_holes,
+        )
+
+    def timed_stroke(
+        self, group: str, player: str, hole: int, seconds: float, **fields: Any
+    ) -> dict:
+        """Time a stroke of ``seconds`` that ended 5 s ago on the device's clock."""
+        stopped = self.clock() - timedelta(seconds=5)
+        return self.stroke(
+            group, player, hole, stopped - timedelta(seconds=seconds), stopped, **fields
+        )
+
+    def notify(self, group: str, player: str, fault: str, *, error: str | None = None) -> dict:
+        """Record that ``player`` was told of his fault ``fault``; return the ack."""
+        return self._command("notify_player", error, None, group=group, player=player, fault=fault)
+
+    def credit(
+        self, group: str, minutes: float, reason: str = "ruling", *, error: str | None = None
+    ) -> dict:
+        """Grant ``group`` a time credit of ``minutes``; return the ack."""
+        return self._command(
+            "grant_time_credit", error, None, group=group, minutes=minutes, reason=reason
+        )
+
+    def stop_timing(
+        self, group: str, reason: str | None = None, *, error: str | None = None
+    ) -> dict:
+        """Stop timing ``group``; return the ack."""
+        return self._command("stop_timing", error, None, group=group, reason=reason)
 
 
 # -- the test client's side of a clock_probe -------------------------------------------

@@ -10,17 +10,20 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from pace.rules import penalties, timing
+from pace.rules import alerts, penalties, timing
 from pace.rules.events import Event
-from pace.rules.model import RoundFacts, RoundSetup
+from pace.rules.model import RoundFacts, RoundSetup, Status
 from pace.rules.policies import CHECKPOINTS, Policy
-from pace.rules.position import FieldPlan, plan_field
+from pace.rules.position import Episode, FieldPlan, FieldStatus, plan_field
 
 TIMING_DECIDED = "timing_decided"
 PLAYER_TOLD_TIMED = "player_told_timed"
 STROKE_TIMED = "stroke_timed"
 PLAYER_NOTIFIED = "player_notified"
 TIMING_STOPPED = "timing_stopped"
+
+#: The alert that asks a referee to stop timing a group back in position (RULES.md §4.6).
+STOP_TIMING = "stop_timing"
 
 #: Mitigating circumstances a referee may give for not timing a group (RULES.md §4.1).
 MITIGATING_REASONS = ("ruling", "lost_ball", "unplayable_ball", "other")
@@ -65,7 +68,13 @@ def fold(events: Iterable[Event]) -> RefereeState:
             g = str(p["group"])
             cur = groups.get(g, GroupTiming(g))
             timed = p.get("decision") == "time"
-            decision = {"decision": p.get("decision"), "reason": p.get("reason"), "at": e.at}
+            decision = {
+                "decision": p.get("decision"),
+                "reason": p.get("reason"),
+                "note": p.get("note") or "",
+                "at": e.at,
+                "by": dict(e.by),
+            }
             groups[g] = GroupTiming(
                 g,
                 timed or cur.timed,
@@ -157,3 +166,41 @@ def round_penalties(
     notes = [n for n in state.notifications if n.at <= now]
     outcomes = penalties.escalate(faults, notes, policy, play=play, format_name=format_name)
     return RoundPenalties(verdicts, outcomes)
+
+
+def stop_timing_alerts(
+    state: RefereeState, field: FieldStatus, episodes: Iterable[Episode] = ()
+) -> tuple[alerts.Alert, ...]:
+    """Return a ``stop_timing`` alert for each timed group no longer out of position.
+
+    Timing stops when the group is back in position, and the players are told (RULES.md
+    §4.6): the referee is prompted once per timing spell, so the key names the spell's
+    start. The alert's instant is when the group got back in position (the end of its last
+    episode), or the spell's start if that came earlier.
+    """
+    back: dict[str, tuple[datetime, int | None]] = {}
+    for e in episodes:
+        if e.end is not None and (e.group not in back or e.end > back[e.group][0]):
+            back[e.group] = (e.end, e.end_hole)
+    out = []
+    for s in field.groups:
+        t = state.groups.get(s.group)
+        if t is None or not t.timed or t.since is None or t.since > field.at:
+            continue
+        if s.status is Status.OUT_OF_POSITION:
+            continue
+        end, hole = back.get(s.group, (t.since, None))
+        if end < t.since:  # an earlier spell's episode
+            end, hole = t.since, None
+        out.append(
+            alerts.Alert(
+                f"{STOP_TIMING}:{s.group}:{t.since.isoformat()}",
+                STOP_TIMING,
+                s.group,
+                hole if hole is not None else s.last_hole,
+                end,
+                s.over,
+                s.gap,
+            )
+        )
+    return tuple(out)

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, render_template, request
+from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from pace import formats
 from pace.reports.status import status_document
-from pace.web import payloads
+from pace.web import payloads, referee
 from pace.web.broadcast import event_view
 from pace.web.i18n import page_context
 
@@ -93,13 +95,15 @@ def api_events(round: str) -> Any:
     return jsonify({"ok": True, "events": [event_view(e) for e in _ext().live.events(round)]})
 
 
-_COMMANDS = {
+_LIVE_COMMANDS = {
     "hole_completed": ("log_hole_completed", True),
     "correct_hole_time": ("correct_hole_time", True),
     "record_siren": ("record_siren", True),
     "void_event": ("void_event", False),
     "acknowledge_alert": ("acknowledge_alert", False),
 }
+#: every command the mirror accepts: the live loop's and the referees' (pace/web/referee.py)
+_COMMANDS = (*_LIVE_COMMANDS, *referee.COMMANDS)
 
 
 @bp.post("/api/commands/<name>")
@@ -122,7 +126,14 @@ def api_command(name: str) -> Any:
         },
         "http",
     )
-    method, timed = _COMMANDS[name]
+    if name in referee.COMMANDS:
+        received = ext.live.clock.now()
+        return jsonify(
+            referee.run_command(
+                name, body, by, received, None, ext.referee, ext.referee_broadcaster
+            )
+        )
+    method, timed = _LIVE_COMMANDS[name]
     parse = getattr(payloads, name)
     command = parse(body, by, ext.live.clock.now(), None) if timed else parse(body, by)
     outcome = getattr(ext.live, method)(command)
@@ -137,3 +148,48 @@ def api_command(name: str) -> Any:
             "duplicate": not outcome.created,
         }
     )
+
+
+# -- the offline marshal page (docs/offline.md) ---------------------------------------------
+
+
+def _assets_version(folder: Path) -> str:
+    """Return a digest of the static files: a new one makes browsers install a new worker."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(folder).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker, at the root so its scope covers the marshal pages; never cached."""
+    folder = Path(current_app.static_folder or "static")
+    script = (folder / "sw.js").read_text(encoding="utf-8")
+    script = script.replace("__PACE_VERSION__", _assets_version(folder), 1)
+    response = Response(script, mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+# -- every answer --------------------------------------------------------------------------------
+
+
+def html_safe_json(text: str) -> str:
+    """Return JSON text with ``<``, ``>`` and ``&`` as ``\\u`` escapes: the same data, never markup.
+
+    In JSON text these characters only occur inside strings, where the escape means the same
+    character (Jinja's ``tojson`` does the same).
+    """
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+@bp.after_app_request
+def harden(response: Response) -> Response:
+    """Names people typed are data: JSON answers carry no markup, and none is sniffed as HTML."""
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    passthrough = response.direct_passthrough or response.is_streamed
+    if response.mimetype == "application/json" and not passthrough:
+        response.set_data(html_safe_json(response.get_data(as_text=True)))
+    return response

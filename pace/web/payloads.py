@@ -163,9 +163,16 @@ def correct_hole_time(
     )
 
 
+def _optional_instant(p: Mapping[str, Any], name: str) -> None:
+    """Check an optional instant the command does not use (still of the documented form)."""
+    if p.get(name) is not None:
+        instant(p, name)
+
+
 def void_event(payload: object, by: cmd.Author) -> cmd.VoidEvent:
     """Parse ``void_event``: id, round, target, reason."""
     p = _mapping(payload, ("id", "round", "target", "reason", "device_time"))
+    _optional_instant(p, "device_time")
     return cmd.VoidEvent(
         id=event_id(p),
         round=text(p, "round"),
@@ -197,6 +204,7 @@ def record_siren(
 def acknowledge_alert(payload: object, by: cmd.Author) -> cmd.AcknowledgeAlert:
     """Parse ``acknowledge_alert``: id, round, alert (its key), optional note."""
     p = _mapping(payload, ("id", "round", "alert", "note", "device_time"))
+    _optional_instant(p, "device_time")
     return cmd.AcknowledgeAlert(
         id=event_id(p),
         round=text(p, "round"),

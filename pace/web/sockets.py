@@ -12,6 +12,7 @@ from pace import commands as cmd
 from pace.live import LiveService, Outcome
 from pace.web import payloads
 from pace.web.broadcast import Broadcaster, hole_room, round_room
+from pace.web.referee import RefereeHandlers
 from pace.web.timesync import ClockOffsets, sample
 
 log = logging.getLogger(__name__)
@@ -19,7 +20,7 @@ log = logging.getLogger(__name__)
 ROLES = ("committee", "referee", "marshal", "viewer")
 
 
-class PaceNamespace(Namespace):
+class PaceNamespace(RefereeHandlers, Namespace):
     """The live endpoint on namespace ``/`` (see docs/protocol.md)."""
 
     def __init__(

@@ -177,41 +177,48 @@ def wait_for_offset(client, timeout: float = 5) -> float:
     raise AssertionError(f"the server had no clock sample within {timeout} s")
 
 
-def test_a_phone_ten_minutes_fast_is_stored_at_the_true_instant(server, marshal):
-    fast = timedelta(minutes=10)
-    phone_clock = skewed_clock(server_offset(marshal.client) + fast)
+#: Device clocks off by ten minutes either way (issue 6, "Done when": clock skew), each with
+#: its own hole of group 6 (answering probes) or 5 (never answering them).
+SKEWS = [pytest.param(10, 1, id="10-min-fast"), pytest.param(-10, 2, id="10-min-slow")]
+
+
+@pytest.mark.parametrize(("minutes", "hole"), SKEWS)
+def test_a_phone_ten_minutes_off_is_stored_at_the_true_instant(server, marshal, minutes, hole):
+    skew = timedelta(minutes=minutes)
+    phone_clock = skewed_clock(server_offset(marshal.client) + skew)
     phone = socketio.Client()
 
     @phone.on("clock_probe")
     def probe(data):
         return {"device_time": phone_clock().isoformat()}
 
-    phone.connect(server.url, auth={"role": "marshal", "device": "fast-phone"},
+    phone.connect(server.url, auth={"role": "marshal", "device": f"phone{minutes:+d}"},
                   transports=["websocket"], wait_timeout=ACK_TIMEOUT)  # fmt: skip
     try:
-        assert abs(wait_for_offset(phone) - 600_000) < 1000
+        assert abs(wait_for_offset(phone) - skew.total_seconds() * 1000) < 1000
         tapped = phone_clock() - timedelta(seconds=20)  # read on the phone
-        ack = MarshalDriver(phone, phone_clock).tap("6", 1, tapped)
+        ack = MarshalDriver(phone, phone_clock).tap("6", hole, tapped)
     finally:
         phone.disconnect()
 
     stored = next(e for e in events(server) if e["id"] == ack["id"])
-    true_instant = tapped - fast
+    true_instant = tapped - skew
     assert abs(datetime.fromisoformat(stored["at"]) - true_instant) < timedelta(seconds=1)
     assert stored["payload"]["clock_source"] == "ping"
     assert datetime.fromisoformat(stored["payload"]["device_at"]) == tapped
 
 
+@pytest.mark.parametrize(("minutes", "hole"), SKEWS)
 def test_a_phone_that_never_answers_probes_is_corrected_by_its_device_time(
-    server, marshal, open_client
+    server, marshal, open_client, minutes, hole
 ):
-    slow = timedelta(minutes=-7)
-    phone_clock = skewed_clock(server_offset(marshal.client) + slow)
-    phone = MarshalDriver(open_client("marshal", "old-phone"), phone_clock)  # no probe handler
+    skew = timedelta(minutes=minutes)
+    phone_clock = skewed_clock(server_offset(marshal.client) + skew)
+    phone = MarshalDriver(open_client("marshal", f"old-phone{minutes:+d}"), phone_clock)
 
     tapped = phone_clock() - timedelta(seconds=20)
-    ack = phone.tap("5", 1, tapped)
+    ack = phone.tap("5", hole, tapped)
 
     stored = next(e for e in events(server) if e["id"] == ack["id"])
-    assert abs(datetime.fromisoformat(stored["at"]) - (tapped - slow)) < timedelta(seconds=1)
+    assert abs(datetime.fromisoformat(stored["at"]) - (tapped - skew)) < timedelta(seconds=1)
     assert stored["payload"]["clock_source"] == "send"

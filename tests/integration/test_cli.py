@@ -322,6 +322,8 @@ def test_draw_of_a_round_with_events_is_not_replaced(db, tmp_path):
     [
         ("--timezone", "Europe/Bruxelles", "expected an IANA time zone"),
         ("--policy", "fast", "expected one of frbg, mauricie, swin"),
+        ("--play", "skins", "expected one of stroke_play, match_play"),
+        ("--format", "scramble", "expected one of individual, foursome"),
     ],
 )
 def test_draw_with_a_bad_round_setting_exits_2_and_creates_no_round(db, option, value, words):
@@ -330,6 +332,27 @@ def test_draw_with_a_bad_round_setting_exits_2_and_creates_no_round(db, option, 
     assert f"{option} {value!r}: {words}" in result.output
     assert "Traceback" not in result.output
     assert snapshot(db) == before
+
+
+def test_draw_sets_a_new_rounds_play_format_and_custom_policy(db, tmp_path, monkeypatch):
+    # issue 5: a committee's own ladder from config.toml, match play, foursomes
+    monkeypatch.setenv("PACE_CONFIG", str(write(tmp_path / "club.toml", CLUB_POLICY)))
+    run(
+        "import", "draw", DRAW, "--round", "R2", "--date", DAY, "--policy", "club",
+        "--play", "match_play", "--format", "foursome", "--db", db,
+    )  # fmt: skip
+    with Store.open(db) as store:
+        r2 = store.get_round("R2")
+    assert (r2.policy, r2.play, r2.format) == ("club", "match_play", "foursome")
+    result = run("import", "draw", DRAW, "--round", "R3", "--policy", "other", "--db", db, code=2)
+    assert "expected one of frbg, mauricie, swin, club" in result.output
+
+
+CLUB_POLICY = """
+[policies.club]
+description = "two warnings"
+stroke_ladder = ["warning", "warning", "strokes:2"]
+"""
 
 
 def _course(holes: list[tuple[int, int]], name: str = "Broken") -> str:

@@ -281,3 +281,80 @@ def test_documentation_check_catches_a_bare_key():
         "server.port": True,
         "server.host": False,
     }
+
+
+# --------------------------------------------------------------------------- custom policies
+
+
+def test_a_custom_policy_starts_from_its_base_preset(tmp_path):
+    text = """
+[policies.club]
+base = "swin"
+stroke_allowance_s = 45
+stroke_ladder = ["warning", "strokes:1"]
+notification_gate = true
+ball_search_min = 4
+
+[round]
+policy = "club"
+"""
+    s = config.load(write(tmp_path, text))
+    club = s.policy("club")
+    assert club.stroke_allowance == timedelta(seconds=45)
+    assert club.extra_allowance == timedelta(0)  # from swin
+    assert club.stroke_ladder == ("warning", "strokes:1")
+    assert club.match_ladder == ("points:1",)  # from swin
+    assert club.notification_gate is True and club.ball_search == timedelta(minutes=4)
+    assert club.description == "custom policy based on swin"
+    assert s.round.policy == "club"
+    assert s.policy_names == ("frbg", "mauricie", "swin", "club")
+
+
+def test_a_table_named_after_a_preset_changes_its_numbers(tmp_path):
+    s = config.load(write(tmp_path, "[policies.frbg]\nstroke_allowance_s = 35\n"))
+    frbg = s.policy("frbg")
+    assert frbg.stroke_allowance == timedelta(seconds=35)
+    assert frbg.stroke_ladder == ("warning", "strokes:1", "strokes:2", "disqualification")
+    assert "Belgian" in frbg.description
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "words"),
+    [
+        ("[policies.club]\nallowance = 45\n", "policies.club.allowance", "unknown key"),
+        ("[policies.club]\nbase = 'r&a'\n", "policies.club.base", "expected the name of a preset"),
+        ("[policies.club]\nstroke_allowance_s = '45'\n", "policies.club.stroke_allowance_s",
+         "expected seconds from 5 to 300"),
+        ("[policies.club]\nstroke_ladder = ['warning', 'stroke:1']\n",
+         "policies.club.stroke_ladder", "unknown ladder step 'stroke:1'"),
+        ("[policies.club]\nmatch_ladder = []\n", "policies.club.match_ladder", "expected a list"),
+        ("[policies.club]\nrepeat_last = 1\n", "policies.club.repeat_last", "true or false"),
+        ("[policies.club]\nfaults_from = 'marshals'\n", "policies.club.faults_from",
+         "'bad_times' or 'checkpoints'"),
+        ("[policies.club]\ncheckpoint_holes = 0\n", "policies.club.checkpoint_holes",
+         "whole number of holes"),
+        ("[policies.Club]\n", "policies.Club", "lower-case letters"),
+        ("policies = 3\n", "policies", "expected tables"),
+        ("[round]\npolicy = 'club'\n", "round.policy", "'frbg' or 'mauricie' or 'swin'"),
+    ],
+    ids=["unknown-key", "base", "type", "step", "empty-ladder", "flag", "faults-from",
+         "checkpoint-holes", "name", "not-a-table", "round-policy-unknown"],
+)  # fmt: skip
+def test_a_bad_custom_policy_names_the_file_the_key_and_what_is_expected(
+    tmp_path, text, key, words
+):
+    path = write(tmp_path, text)
+    with pytest.raises(config.ConfigError) as info:
+        config.load(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}: ") and key in message and words in message
+    assert info.value.field == key
+
+
+def test_the_commented_policy_example_of_config_toml_is_valid():
+    text = REPO_CONFIG.read_text(encoding="utf-8")
+    example = text.split("# Uncomment and adapt:", 1)[1]
+    lines = [line[2:] for line in example.splitlines() if line.startswith("# ")]
+    s = config.from_dict(tomllib.loads("\n".join(lines)), source="example")
+    assert set(s.policies) == {"club"}
+    assert s.policy("club").stroke_allowance == timedelta(seconds=45)

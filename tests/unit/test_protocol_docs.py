@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from pace.web import broadcast, errors, payloads
+from pace.web import broadcast, errors, payloads, referee_payloads
 from pace.web.sockets import PaceNamespace
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "protocol.md"
 WEB = ROOT / "pace" / "web"
 LIVE = ROOT / "pace" / "live.py"
+REFEREEING = ROOT / "pace" / "refereeing.py"
 
 CLIENT_EVENTS = "Client → server events"
 SERVER_EVENTS = "Server → client events"
@@ -61,9 +62,12 @@ def backticked(cell: str) -> set[str]:
 
 
 def handlers() -> set[str]:
+    """Return the events PaceNamespace handles, its mixins' included (the referees')."""
     return {
         name.removeprefix("on_")
-        for name, member in vars(PaceNamespace).items()
+        for cls in PaceNamespace.__mro__
+        if cls.__module__.startswith("pace.")
+        for name, member in vars(cls).items()
         if name.startswith("on_") and callable(member)
     }
 
@@ -94,8 +98,12 @@ def test_every_documented_client_event_has_a_handler():
 
 
 def allowed_fields(event: str) -> set[str] | None:
-    """Return the fields ``payloads.<event>`` accepts, read from its ``_mapping`` call."""
-    parse = getattr(payloads, event, None)
+    """Return the fields ``payloads.<event>`` (or ``referee_payloads.<event>``) accepts.
+
+    They are read from the parser's ``_mapping`` call.
+    """
+    module = payloads if hasattr(payloads, event) else referee_payloads
+    parse = getattr(module, event, None)
     if parse is None:
         return None
     tree = ast.parse(inspect.getsource(parse))
@@ -103,7 +111,7 @@ def allowed_fields(event: str) -> set[str] | None:
         if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "_mapping":
             arg = node.args[1]
             if isinstance(arg, ast.Name):
-                return set(getattr(payloads, arg.id))
+                return set(getattr(module, arg.id))
             return set(ast.literal_eval(arg))
     return None
 
@@ -224,9 +232,9 @@ def test_documented_http_statuses_are_the_servers(client):
 
 
 def raised_codes() -> set[str]:
-    """Return the error codes pace/live.py and pace/web raise by name (``code="..."``)."""
+    """Return the error codes pace/live.py, pace/refereeing.py and pace/web raise by name."""
     found = set()
-    for path in [LIVE, *WEB.glob("*.py")]:
+    for path in [LIVE, REFEREEING, *WEB.glob("*.py")]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.keyword) and node.arg == "code":
                 if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):

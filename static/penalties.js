@@ -1,0 +1,60 @@
+// Words for bad times and penalties (RULES.md §6), shared by the shot clock and the
+// dashboard. The server judges; these only say what it judged.
+import { lang, t } from "./common.js";
+
+/** Return "1st", "2nd", … (1re, 2e, … in French). */
+export function ordinal(n) {
+  return n >= 1 && n <= 3 ? t(`ord.${n}`) : t("ord.n", { n });
+}
+
+/** Return seconds as the page's language writes them, to the tenth when not whole. */
+export function seconds(value) {
+  if (value === null || value === undefined) return "";
+  return new Intl.NumberFormat(lang(), { maximumFractionDigits: 1 }).format(value);
+}
+
+/** Return what a penalty costs, in words: "one-stroke penalty on hole 5", "warning". */
+export function penaltyText(p) {
+  if (!p) return "";
+  let text;
+  if (p.kind === "strokes" || p.kind === "points") {
+    const exact = `pen.${p.kind}.${p.amount}`;
+    text = t(exact) === exact ? t(`pen.${p.kind}`, { n: p.amount }) : t(exact);
+  } else {
+    text = t(`pen.${p.kind}`);
+  }
+  if (p.hole && ["strokes", "points", "loss_of_hole"].includes(p.kind)) {
+    text = t("pen.on_hole", { penalty: text, hole: p.hole });
+  }
+  return p.bearer === "side" ? t("pen.side", { penalty: text }) : text;
+}
+
+/** Return a judged fault in words: "2nd bad time: one-stroke penalty on hole 5", or why not. */
+export function outcomeText(o) {
+  if (!o) return "";
+  if (o.counted) {
+    const key = o.source === "checkpoint" ? "pen.counted.checkpoint" : "pen.counted.bad_time";
+    return t(key, { ordinal: ordinal(o.rank), penalty: penaltyText(o.penalty) });
+  }
+  const key = `pen.not_counted.${o.reason}`;
+  return t(key) === key ? t("pen.not_counted", { reason: o.reason }) : t(key);
+}
+
+/** Return a fault's timing, "47.3 s for 40 s", when it comes from a timed stroke. */
+export function timesText(f) {
+  if (f.duration_s === null || f.duration_s === undefined) return "";
+  return t("pen.timed", { duration: seconds(f.duration_s), allowed: seconds(f.allowed_s) });
+}
+
+/** Return a player's place on the ladder: "2 counted · last: one-stroke penalty on hole 5". */
+export function ladderText(row) {
+  const counted = (row.faults || []).filter((f) => f.counted);
+  if (counted.length === 0) return t("pen.none");
+  const last = counted[counted.length - 1];
+  return t("pen.ladder", { count: counted.length, penalty: penaltyText(last.penalty) });
+}
+
+/** Return the faults that still have to be told to the player (the notification gate). */
+export function awaiting(row) {
+  return (row.faults || []).filter((f) => f.counted && f.awaiting_notification);
+}

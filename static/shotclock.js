@@ -1,0 +1,1073 @@
+// The referee's shot clock (phone first, RULES.md §4–§6): choose the group, decide to time
+// it or not, tell each player, time each stroke with one tap to start and one to stop,
+// see the verdict and the penalty the server judged, tell players of their bad times,
+// grant a time credit, stop timing when the group is back in position; and a lost-ball
+// search timer. Every command goes through an outbox (queue.js): it keeps its own id,
+// survives a closed page and is sent again, same id, until the server answers.
+import {
+  clock,
+  connect,
+  el,
+  errorText,
+  isoWithOffset,
+  load,
+  rememberLanguage,
+  request,
+  save,
+  statusBadge,
+  t,
+  uuid4,
+} from "./common.js";
+import { awaiting, ladderText, outcomeText, seconds, timesText } from "./penalties.js";
+import { Outbox } from "./queue.js";
+
+const app = document.getElementById("app");
+const ROUND = app.dataset.round;
+const SNAPSHOT_URL = `/api/rounds/${encodeURIComponent(ROUND)}/snapshot`;
+const KEYS = {
+  outbox: `pace.shotclock.queue.${ROUND}`,
+  group: `pace.shotclock.group.${ROUND}`,
+  name: "pace.name",
+};
+const REASONS = ["ruling", "lost_ball", "unplayable_ball", "other"];
+// One tap chooses the kind of stroke and whether the player is the first to play: the
+// three kinds that earn the first to play the extra seconds, and everything else.
+const KINDS = [
+  { key: "par3_tee", kind: "par3_tee", first: true },
+  { key: "approach", kind: "approach", first: true },
+  { key: "chip_putt", kind: "chip_putt", first: true },
+  { key: "other", kind: "other", first: false },
+];
+const POLICY_DEFAULTS = { stroke_allowance_s: 40, extra_allowance_s: 10, ball_search_s: 180 };
+const URGENCY = ["out_of_position", "overdue", "behind", "on_pace", "not_started", "finished"];
+const TICK_MS = 100;
+const DEBOUNCE_MS = 700; // a second tap this soon after START or STOP is a bounce
+
+// The answers of the commands sent, by id, caught on their way to the outbox (see `catching`).
+const answers = new Map();
+
+/** The outbox of queue.js, keeping each answer: a timed stroke's ack carries its verdict. */
+class RefereeOutbox extends Outbox {
+  async send(entry) {
+    const went = await super.send(entry);
+    const ack = answers.get(entry.id);
+    answers.delete(entry.id);
+    if (entry.state === "confirmed" && ack) {
+      entry.ack = ack;
+      confirmed(entry);
+      this.update();
+    }
+    return went;
+  }
+}
+
+/** Wrap `socket` so that the acks of the commands emitted through it are kept in `answers`. */
+function catching(socket) {
+  return new Proxy(socket, {
+    get(target, prop) {
+      if (prop === "timeout") {
+        return (ms) => {
+          const timed = target.timeout(ms);
+          return {
+            emit(event, payload, callback) {
+              timed.emit(event, payload, (err, ack) => {
+                if (!err && payload && typeof payload.id === "string") answers.set(payload.id, ack);
+                callback(err, ack);
+              });
+            },
+          };
+        };
+      }
+      const value = Reflect.get(target, prop);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+const state = {
+  snapshot: null,
+  online: false,
+  group: load(KEYS.group, null), // the group followed
+  next: null, // the player who plays next
+  kind: "other",
+  hole: null, // {group, hole}: a hole chosen by hand instead of the hole in play
+  between: false,
+  run: null, // {group, player, hole, between, started, stopped, kind, entry}
+  lastTap: 0,
+  dontTime: null, // {reason, note} while the "don't time" form is open
+  prompts: new Set(), // groups the server asks to stop timing
+  stoppedNote: null, // group whose timing this page stopped: tell the players
+  search: null, // {started, stopped}
+};
+const outbox = new RefereeOutbox(KEYS.outbox, () => {
+  renderBar();
+  renderLog();
+  renderPanel();
+});
+
+const $ = (id) => document.getElementById(id);
+const tz = () => (state.snapshot && state.snapshot.timezone) || undefined;
+
+// -- the round's state ----------------------------------------------------------------------
+
+function policy() {
+  return { ...POLICY_DEFAULTS, ...((state.snapshot && state.snapshot.policy_detail) || {}) };
+}
+
+function allowance(key) {
+  const p = policy();
+  const k = KINDS.find((x) => x.key === key) || KINDS[3];
+  return p.stroke_allowance_s + (k.first ? p.extra_allowance_s : 0);
+}
+
+function rows() {
+  return (state.snapshot && state.snapshot.groups) || [];
+}
+
+function rowOf(group) {
+  return rows().find((r) => r.group === group) || null;
+}
+
+function timingOf(group) {
+  const all = (state.snapshot && state.snapshot.timing) || {};
+  return all[group] || { timed: false, since: null, told: [], decisions: [] };
+}
+
+function penaltyRow(group, player) {
+  const all = (state.snapshot && state.snapshot.penalties) || [];
+  return all.find((r) => r.group === group && r.player === player) || { faults: [] };
+}
+
+/** The hole the group is playing: the first of its order not logged yet. */
+function holeInPlay(row) {
+  if (!row) return null;
+  const next = row.order.find((h) => !row.holes[String(h)]);
+  if (next !== undefined) return next;
+  return row.hole || row.order[row.order.length - 1];
+}
+
+function currentHole() {
+  const row = rowOf(state.group);
+  if (state.hole && state.hole.group === state.group) return state.hole.hole;
+  return holeInPlay(row);
+}
+
+/** Is a command of `kind` for which `test(payload)` holds still waiting for its answer? */
+function pendingFor(kind, test = () => true) {
+  return outbox
+    .pending()
+    .some((e) => e.kind === kind && e.payload.round === ROUND && test(e.payload));
+}
+
+function command(kind, fields) {
+  return outbox.add(kind, { id: uuid4(), round: ROUND, ...fields });
+}
+
+// -- socket ---------------------------------------------------------------------------------
+
+function setSnapshot(snapshot) {
+  state.snapshot = snapshot;
+  snapshot.timing = snapshot.timing || {};
+  snapshot.penalties = snapshot.penalties || [];
+  for (const a of snapshot.alerts || []) if (isPrompt(a)) state.prompts.add(a.group);
+  for (const g of [...state.prompts]) if (!timingOf(g).timed) state.prompts.delete(g);
+  if (state.group && !rowOf(state.group)) state.group = null;
+  renderAll();
+}
+
+let refreshTimer = null;
+
+/** Fetch the snapshot again, once, shortly after a burst of events. */
+function refreshSoon(delay = 250) {
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(refresh, delay);
+}
+
+async function refresh() {
+  try {
+    const response = await fetch(SNAPSHOT_URL, { headers: { Accept: "application/json" } });
+    const body = await response.json();
+    if (body.ok) setSnapshot(body.snapshot);
+  } catch (err) {
+    console.warn("pace: snapshot refresh failed", err);
+  }
+}
+
+function join(socket) {
+  request(socket, "join_round", { round: ROUND })
+    .then((ack) => {
+      if (ack && ack.ok) {
+        setSnapshot(ack.snapshot);
+        outbox.drain();
+      } else {
+        $("groups").replaceChildren(
+          el("p", { class: "error" }, t("live.error", { message: errorText(ack) })),
+        );
+      }
+    })
+    .catch(() => {}); // disconnected meanwhile: "connect" joins again
+}
+
+/** Is `alert` an open prompt to stop timing its group, raised since the group is timed? */
+function isPrompt(alert) {
+  if (!alert || alert.kind !== "stop_timing") return false;
+  const timing = timingOf(alert.group);
+  if (!timing.timed) return false;
+  return !timing.since || !alert.at || Date.parse(alert.at) >= Date.parse(timing.since);
+}
+
+/** A command was confirmed: the server's broadcasts follow; fetch the state to be sure. */
+function confirmed(entry) {
+  // an answer that carries the group's timing is applied at once: no second decision
+  if (entry.ack.timing && state.snapshot) {
+    state.snapshot.timing[entry.payload.group] = entry.ack.timing;
+  }
+  if (entry.kind === "stop_timing") {
+    state.stoppedNote = entry.payload.group;
+    state.prompts.delete(entry.payload.group);
+  }
+  refreshSoon(100);
+}
+
+function start() {
+  const socket = connect({
+    role: "referee",
+    name: load(KEYS.name, null),
+    onConnect: join,
+    onStatus: (online) => {
+      state.online = online;
+      renderBar();
+    },
+  });
+  outbox.socket = catching(socket);
+  const mine = (msg) => msg && msg.round === ROUND && state.snapshot;
+  socket.on("group_updated", (msg) => {
+    if (!mine(msg)) return;
+    const all = state.snapshot.groups;
+    const i = all.findIndex((r) => r.group === msg.group.group);
+    if (i >= 0) all[i] = msg.group;
+    else all.push(msg.group);
+    renderGroups();
+    if (msg.group.group === state.group) renderPanel();
+  });
+  socket.on("timing_changed", (msg) => {
+    if (!mine(msg)) return;
+    state.snapshot.timing[msg.group] = msg.timing;
+    if (!msg.timing.timed) state.prompts.delete(msg.group);
+    renderGroups();
+    renderPanel();
+  });
+  socket.on("penalties_changed", (msg) => {
+    if (!mine(msg)) return;
+    const others = state.snapshot.penalties.filter((r) => r.group !== msg.group);
+    state.snapshot.penalties = others.concat(msg.players || []);
+    renderPanel();
+  });
+  socket.on("stroke_recorded", (msg) => mine(msg) && refreshSoon());
+  socket.on("stop_timing_prompted", (msg) => {
+    if (!mine(msg)) return;
+    prompt(msg.group);
+  });
+  socket.on("alert_raised", (msg) => {
+    if (mine(msg) && isPrompt(msg.alert)) prompt(msg.alert.group);
+  });
+  for (const name of ["hole_logged", "hole_time_corrected", "event_voided"]) {
+    socket.on(name, (msg) => mine(msg) && refreshSoon());
+  }
+  setInterval(() => {
+    outbox.drain();
+    renderBar();
+  }, 5000);
+  setInterval(tick, TICK_MS);
+}
+
+function prompt(group) {
+  if (state.prompts.has(group)) return;
+  state.prompts.add(group);
+  if (group === state.group && navigator.vibrate) navigator.vibrate([300, 100, 300]);
+  renderGroups();
+  renderPanel();
+}
+
+// -- rendering: bar, groups -------------------------------------------------------------------
+
+function renderAll() {
+  renderBar();
+  renderGroups();
+  renderPanel();
+  renderLog();
+}
+
+function renderBar() {
+  const conn = $("conn");
+  conn.className = `conn ${state.online ? "on" : "off"}`;
+  conn.textContent = state.online ? t("live.online") : t("live.offline_short");
+  const count = outbox.pending().length;
+  const box = $("pending");
+  box.dataset.count = String(count);
+  box.className = `pending ${count ? "waiting" : "clear"}`;
+  box.textContent = count ? t("clock.pending", { count }) : t("clock.pending_none");
+  const p = policy();
+  const detail = state.snapshot && state.snapshot.policy_detail;
+  $("policy").className = `policy${detail && detail.error ? " error" : ""}`;
+  $("policy").textContent = !detail
+    ? ""
+    : detail.error
+      ? t("live.error", { message: detail.error })
+      : t("clock.policy", {
+          name: p.name,
+          allowed: p.stroke_allowance_s,
+          extra: p.stroke_allowance_s + p.extra_allowance_s,
+        });
+}
+
+function urgency(row) {
+  const timed = timingOf(row.group).timed || state.prompts.has(row.group);
+  const i = URGENCY.indexOf(row.status);
+  return (timed ? 0 : 10) + (i < 0 ? URGENCY.length : i);
+}
+
+/** Only rebuild `node` when what it shows has changed: never swap a button needlessly. */
+function paint(node, signature, build) {
+  const sig = JSON.stringify(signature);
+  if (node.dataset.sig === sig) return;
+  node.dataset.sig = sig;
+  node.replaceChildren(...build());
+}
+
+function renderGroups() {
+  if (!state.snapshot) return;
+  const sorted = rows()
+    .map((row, i) => ({ row, i }))
+    .sort((a, b) => urgency(a.row) - urgency(b.row) || a.i - b.i)
+    .map((x) => x.row);
+  const signature = sorted.map((r) => [
+    r.group,
+    r.status,
+    holeInPlay(r),
+    timingOf(r.group).timed,
+    r.group === state.group,
+  ]);
+  paint($("groups"), signature, () => sorted.map(groupButton));
+  const chosen = rowOf(state.group);
+  $("group-chosen").textContent = chosen ? ` ${chosen.group} · ${t("clock.change")}` : "";
+}
+
+function groupButton(row) {
+  const timed = timingOf(row.group).timed;
+  const hole = holeInPlay(row);
+  return el(
+    "button",
+    {
+      type: "button",
+      class: `group-choice${row.group === state.group ? " chosen" : ""}`,
+      dataset: { group: row.group, status: row.status },
+      "aria-pressed": row.group === state.group ? "true" : "false",
+      onclick: () => chooseGroup(row.group),
+    },
+    el("span", { class: "g-name" }, t("live.group", { group: row.group })),
+    statusBadge(row.status),
+    timed ? el("span", { class: "on-clock" }, t("timing.on_clock")) : null,
+    hole && row.status !== "finished" && row.status !== "not_started"
+      ? el("span", { class: "g-hole" }, t("clock.hole_in_play", { hole }))
+      : null,
+    el("span", { class: "g-players" }, row.players.join(", ")),
+  );
+}
+
+function chooseGroup(group) {
+  if (state.run && !state.run.stopped && state.run.group !== group) return; // timing a stroke
+  if (state.group !== group) {
+    state.next = null;
+    state.hole = null;
+    state.dontTime = null;
+    state.stoppedNote = null;
+    if (state.run && state.run.stopped) state.run = null; // that result was another group's
+  }
+  state.group = group;
+  save(KEYS.group, group);
+  $("groups-box").open = false;
+  renderGroups();
+  renderPanel();
+  $("panel").scrollIntoView({ block: "start" });
+}
+
+// -- rendering: the group panel ----------------------------------------------------------------
+
+function renderPanel() {
+  const row = rowOf(state.group);
+  $("panel").hidden = !row;
+  if (!row) return;
+  const timing = timingOf(row.group);
+  renderPrompt(row, timing);
+  renderTiming(row, timing);
+  renderDecision(row, timing);
+  renderPlayers(row, timing);
+  renderClockControls(row, timing);
+  renderStop(row, timing);
+}
+
+function renderPrompt(row, timing) {
+  const box = $("prompt");
+  const on = timing.timed && state.prompts.has(row.group);
+  box.hidden = !on;
+  box.textContent = on ? t("clock.prompt", { group: row.group }) : "";
+}
+
+function renderTiming(row, timing) {
+  const box = $("timing-state");
+  const parts = [el("strong", {}, t("live.group", { group: row.group })), statusBadge(row.status)];
+  if (timing.timed) {
+    parts.push(
+      el(
+        "span",
+        { class: "on-clock" },
+        timing.since
+          ? t("timing.on_clock_since", { time: clock(timing.since, tz()) })
+          : t("timing.on_clock"),
+      ),
+      el(
+        "span",
+        { class: "told-count" },
+        t("timing.told_count", {
+          told: row.players.filter((p) => (timing.told || []).includes(p)).length,
+          count: row.players.length,
+        }),
+      ),
+    );
+  } else {
+    parts.push(el("span", { class: "not-timed" }, t("timing.not_timed")));
+    const last = (timing.decisions || []).slice(-1)[0];
+    if (last) {
+      parts.push(
+        el(
+          "span",
+          { class: "hint last-decision" },
+          t("timing.last_decision", {
+            decision: t(`timing.decision.${last.decision}`),
+            reason: last.reason ? ` (${t(`timing.reason.${last.reason}`)})` : "",
+            time: clock(last.at, tz()),
+          }),
+        ),
+      );
+    }
+  }
+  const sig = [row.group, row.status, timing.timed, timing.since, timing.told, timing.decisions];
+  paint(box, sig, () => parts);
+}
+
+function renderDecision(row, timing) {
+  const box = $("decision");
+  const sending = pendingFor("decide_timing", (p) => p.group === row.group);
+  const form = state.dontTime;
+  // not the note: typing in it must not rebuild the form under the finger
+  const sig = [row.group, timing.timed, sending, form && { reason: form.reason }];
+  paint(box, sig, () => {
+    if (timing.timed) return [];
+    const out = [
+      el(
+        "div",
+        { class: "actions" },
+        el(
+          "button",
+          {
+            type: "button",
+            id: "decide-time",
+            class: "primary big",
+            disabled: sending,
+            onclick: decideTime,
+          },
+          sending ? t("clock.sending") : t("clock.time"),
+        ),
+        el(
+          "button",
+          {
+            type: "button",
+            id: "decide-not",
+            disabled: sending,
+            "aria-expanded": form ? "true" : "false",
+            onclick: () => {
+              state.dontTime = state.dontTime ? null : { reason: null, note: "" };
+              renderPanel();
+            },
+          },
+          t("clock.dont_time"),
+        ),
+      ),
+    ];
+    if (form) out.push(dontTimeForm(form, sending));
+    return out;
+  });
+}
+
+function dontTimeForm(form, sending) {
+  const note = el("input", {
+    id: "dont-note",
+    maxlength: "200",
+    value: form.note,
+    oninput: (ev) => (form.note = ev.target.value),
+  });
+  return el(
+    "form",
+    { class: "panel dont-time", onsubmit: decideNotTime },
+    el("p", { class: "label" }, t("clock.dont_time_why")),
+    el(
+      "div",
+      { class: "chips reasons", role: "radiogroup" },
+      ...REASONS.map((r) =>
+        el(
+          "button",
+          {
+            type: "button",
+            role: "radio",
+            class: `reason-chip${form.reason === r ? " chosen" : ""}`,
+            dataset: { reason: r },
+            "aria-checked": form.reason === r ? "true" : "false",
+            onclick: () => {
+              form.reason = r;
+              renderPanel();
+            },
+          },
+          t(`timing.reason.${r}`),
+        ),
+      ),
+    ),
+    el("label", {}, t("clock.note"), note),
+    el(
+      "button",
+      { type: "submit", class: "primary", disabled: sending || !form.reason },
+      t("clock.record_dont_time"),
+    ),
+  );
+}
+
+function decideTime() {
+  if (pendingFor("decide_timing", (p) => p.group === state.group)) return;
+  state.dontTime = null;
+  command("decide_timing", { group: state.group, decision: "time" });
+}
+
+function decideNotTime(ev) {
+  ev.preventDefault();
+  const form = state.dontTime;
+  if (!form || !form.reason || pendingFor("decide_timing", (p) => p.group === state.group)) return;
+  const fields = { group: state.group, decision: "not_time", reason: form.reason };
+  if (form.note.trim()) fields.note = form.note.trim();
+  state.dontTime = null;
+  command("decide_timing", fields);
+}
+
+function renderPlayers(row, timing) {
+  const running = Boolean(state.run && !state.run.stopped);
+  const list = $("players");
+  $("players-hint").hidden = !timing.timed || running;
+  const pend = outbox
+    .pending()
+    .filter((e) => e.payload.group === row.group)
+    .map((e) => [e.kind, e.payload.player, e.payload.fault || ""]);
+  const pens = row.players.map((p) => penaltyRow(row.group, p));
+  const sig = [row.group, row.players, timing.timed, timing.told, pens, pend, state.next, running];
+  paint(list, sig, () =>
+    row.players.map((name, i) => playerItem(row, timing, name, pens[i], running)),
+  );
+}
+
+function playerItem(row, timing, name, pen, running) {
+  const told = (timing.told || []).includes(name);
+  const isNext = state.next === name;
+  const telling = pendingFor(
+    "tell_player_timed",
+    (p) => p.group === row.group && p.player === name,
+  );
+  const item = el("li", {
+    class: `player${isNext ? " next" : ""}${pen.disqualified ? " dq" : ""}`,
+    dataset: { player: name },
+  });
+  const head = el(
+    "div",
+    { class: "player-head" },
+    el(
+      "button",
+      {
+        type: "button",
+        class: "player-pick",
+        "aria-pressed": isNext ? "true" : "false",
+        disabled: !timing.timed || running || pen.disqualified,
+        onclick: () => {
+          state.next = state.next === name ? null : name;
+          renderPanel();
+        },
+      },
+      el("span", { class: "p-name" }, name),
+      isNext ? el("span", { class: "next-badge" }, t("clock.next_badge")) : null,
+    ),
+  );
+  if (timing.timed) {
+    head.append(
+      told
+        ? el("span", { class: "told-tick" }, t("clock.told_timed"))
+        : el(
+            "button",
+            {
+              type: "button",
+              class: "tell-timed",
+              disabled: telling,
+              onclick: () => tellTimed(row.group, name),
+            },
+            telling ? t("clock.sending") : `☐ ${t("clock.tell_timed")}`,
+          ),
+    );
+  }
+  item.append(head);
+  const ladder = el("div", { class: "ladder" }, el("span", {}, ladderText(pen)));
+  if (pen.strokes_total)
+    ladder.append(
+      el("span", { class: "strokes" }, t("pen.strokes_total", { n: pen.strokes_total })),
+    );
+  if (pen.disqualified) ladder.append(el("span", { class: "dq-badge" }, t("pen.disqualified")));
+  item.append(ladder);
+  if ((pen.faults || []).length) {
+    item.append(
+      el("ol", { class: "faults" }, ...pen.faults.map((f) => faultItem(row.group, name, f))),
+    );
+  }
+  return item;
+}
+
+function faultItem(group, player, f) {
+  const wait = f.counted && f.awaiting_notification;
+  const li = el(
+    "li",
+    {
+      class: `fault${f.counted ? " counted" : " uncounted"}${wait ? " awaiting" : ""}`,
+      dataset: { fault: f.id },
+    },
+    el("span", { class: "f-hole" }, t("pen.hole", { hole: f.hole })),
+    el("span", { class: "f-times" }, timesText(f)),
+    el("span", { class: "f-what" }, outcomeText(f)),
+  );
+  if (wait) li.append(notifyButton(group, player, f.id));
+  else if (f.counted) li.append(el("span", { class: "f-told" }, `✓ ${t("pen.told")}`));
+  return li;
+}
+
+function notifyButton(group, player, fault) {
+  const sending = pendingFor(
+    "notify_player",
+    (p) => p.group === group && p.player === player && p.fault === fault,
+  );
+  return el(
+    "button",
+    {
+      type: "button",
+      class: "notify",
+      disabled: sending,
+      dataset: { fault },
+      onclick: () => notify(group, player, fault),
+    },
+    sending ? t("clock.sending") : t("clock.notify"),
+  );
+}
+
+function tellTimed(group, player) {
+  if (pendingFor("tell_player_timed", (p) => p.group === group && p.player === player)) return;
+  command("tell_player_timed", { group, player });
+}
+
+function notify(group, player, fault) {
+  const same = (p) => p.group === group && p.player === player && p.fault === fault;
+  if (pendingFor("notify_player", same)) return;
+  command("notify_player", { group, player, fault });
+}
+
+// -- the shot clock ---------------------------------------------------------------------------
+
+function renderKinds() {
+  const p = policy();
+  paint($("kinds"), [state.kind, p.stroke_allowance_s, p.extra_allowance_s], () =>
+    KINDS.map((k) =>
+      el(
+        "button",
+        {
+          type: "button",
+          role: "radio",
+          class: `kind${state.kind === k.key ? " chosen" : ""}`,
+          dataset: { kind: k.key },
+          "aria-checked": state.kind === k.key ? "true" : "false",
+          onclick: () => {
+            state.kind = k.key;
+            renderKinds();
+            tick();
+          },
+        },
+        el("span", { class: "k-name" }, t(`clock.kind.${k.key}`)),
+        el("span", { class: "k-secs" }, t("clock.seconds", { n: allowance(k.key) })),
+      ),
+    ),
+  );
+}
+
+function renderClockControls(row, timing) {
+  renderKinds();
+  const running = Boolean(state.run && !state.run.stopped);
+  const player = running ? state.run.player : state.next;
+  $("next-name").textContent = player || t("clock.nobody");
+  const select = $("hole");
+  const hole = running ? state.run.hole : currentHole();
+  const options = row.order.map(String);
+  if (select.dataset.sig !== options.join(",")) {
+    select.dataset.sig = options.join(",");
+    select.replaceChildren(...row.order.map((h) => el("option", { value: String(h) }, String(h))));
+  }
+  select.value = String(hole);
+  select.disabled = running;
+  $("between").checked = running ? state.run.between : state.between;
+  $("between").disabled = running;
+  const button = $("startstop");
+  button.textContent = running ? t("clock.stop") : t("clock.start");
+  button.className = `startstop ${running ? "stop" : "start"}`;
+  button.disabled = !running && !(timing.timed && state.next);
+  $("cancel-run").hidden = !running;
+  // nothing to time: out of the way
+  $("clock-dock").hidden = !running && !timing.timed;
+  $("clock-box").hidden = !running && !timing.timed;
+  let hint = "";
+  if (running) hint = t("clock.running", { player: state.run.player });
+  else if (!timing.timed) hint = t("clock.need_timed");
+  else if (!state.next) hint = t("clock.need_next");
+  else hint = t("clock.ready", { player: state.next });
+  $("clock-hint").textContent = hint;
+  renderResult();
+  tick();
+}
+
+function startStop() {
+  const now = new Date(); // the instant of the tap, on this device's clock
+  if (now.getTime() - state.lastTap < DEBOUNCE_MS) return;
+  if (state.run && !state.run.stopped) {
+    state.lastTap = now.getTime();
+    stopStroke(now);
+    return;
+  }
+  const timing = timingOf(state.group);
+  if (!timing.timed || !state.next) return;
+  state.lastTap = now.getTime();
+  state.run = {
+    group: state.group,
+    player: state.next,
+    hole: currentHole(),
+    between: state.between,
+    started: now,
+    stopped: null,
+    kind: null,
+    entry: null,
+  };
+  if (navigator.vibrate) navigator.vibrate(40);
+  renderPanel();
+}
+
+function stopStroke(now) {
+  const run = state.run;
+  run.stopped = now;
+  run.kind = state.kind;
+  const k = KINDS.find((x) => x.key === run.kind);
+  const fields = {
+    group: run.group,
+    player: run.player,
+    hole: run.hole,
+    kind: k.kind,
+    first_to_play: k.first,
+    started: isoWithOffset(run.started),
+    stopped: isoWithOffset(run.stopped),
+    device_time: isoWithOffset(now),
+  };
+  if (run.between) fields.between_holes = true;
+  run.entry = command("record_stroke", fields).id;
+  // the next stroke is someone else's, of its own kind: choose again
+  state.next = null;
+  state.kind = "other";
+  state.between = false;
+  if (navigator.vibrate) navigator.vibrate(40);
+  renderPanel();
+}
+
+function cancelRun() {
+  if (!state.run || state.run.stopped) return;
+  state.run = null;
+  renderPanel();
+}
+
+/** Update the countdown: seconds left, red at the limit, seconds over after it. */
+function tick() {
+  tickSearch();
+  const run = state.run;
+  const box = $("countdown");
+  const key = run && run.stopped ? run.kind : state.kind;
+  const allowed = allowance(key);
+  if (!run) {
+    $("secs").textContent = String(allowed);
+    $("secs-unit").textContent = t("clock.left");
+    $("secs-of").textContent = t("clock.of", { n: allowed, elapsed: seconds(0) });
+    box.className = "countdown idle";
+    return;
+  }
+  const end = run.stopped || new Date();
+  const elapsed = (end.getTime() - run.started.getTime()) / 1000;
+  const left = allowed - elapsed;
+  const over = left < 0 || (left === 0 && run.stopped === null);
+  $("secs").textContent = over ? `+${Math.floor(-left)}` : String(Math.ceil(left));
+  $("secs-unit").textContent = over ? t("clock.over") : t("clock.left");
+  $("secs-of").textContent = t("clock.of", {
+    n: allowed,
+    elapsed: seconds(Math.floor(elapsed * 10) / 10),
+  });
+  const cls = ["countdown", run.stopped ? "stopped" : "running"];
+  if (over) cls.push("over");
+  else if (left <= 10) cls.push("near");
+  box.className = cls.join(" ");
+  if (over && !run.stopped && !run.buzzed) {
+    run.buzzed = true;
+    if (navigator.vibrate) navigator.vibrate([400, 100, 400]);
+  }
+}
+
+function renderResult() {
+  const box = $("result");
+  const run = state.run;
+  const entry = run && run.entry && outbox.entries.find((e) => e.id === run.entry);
+  if (!entry) {
+    box.hidden = true;
+    box.dataset.sig = "";
+    box.replaceChildren();
+    return;
+  }
+  const p = entry.payload;
+  const ack = entry.ack || {};
+  // the fault as it stands now: the player may have been told of it since
+  const fault = penaltyRow(p.group, p.player).faults.find((x) => x.id === p.id);
+  const telling = pendingFor("notify_player", (x) => x.fault === p.id);
+  const sig = [entry.id, entry.state, entry.error, ack, fault, telling];
+  const v = ack.verdict;
+  const o = ack.outcome;
+  let cls = `result st-${entry.state}`;
+  if (entry.state === "confirmed" && v) cls += v.bad_time ? " bad" : " ok";
+  box.className = cls;
+  box.dataset.state = entry.state;
+  box.dataset.bad = v ? String(Boolean(v.bad_time)) : "";
+  box.hidden = false;
+  paint(box, sig, () => {
+    const duration = seconds((Date.parse(p.stopped) - Date.parse(p.started)) / 1000);
+    if (entry.state === "refused") {
+      const vars = { player: p.player, message: entry.error };
+      return [el("p", { class: "error" }, t("clock.result.refused", vars))];
+    }
+    if (entry.state !== "confirmed") {
+      return [el("p", {}, t("clock.result.waiting", { player: p.player, duration }))];
+    }
+    if (!v) return [el("p", { class: "verdict" }, `${p.player}: ${duration} s`)];
+    const vars = { duration: seconds(v.duration_s), allowed: seconds(v.allowed_s) };
+    const parts = [
+      el(
+        "p",
+        { class: "verdict" },
+        `${p.player}: `,
+        t(v.bad_time ? "clock.verdict.bad" : "clock.verdict.ok", vars),
+      ),
+    ];
+    if (o) {
+      const what = o.counted ? "counted" : "uncounted";
+      parts.push(el("p", { class: `outcome ${what}` }, outcomeText(o)));
+      if (o.counted && (fault ? fault.awaiting_notification : true)) {
+        parts.push(
+          el("p", { class: "hint" }, t("clock.tell_now")),
+          notifyButton(p.group, p.player, p.id),
+        );
+      }
+    }
+    return parts;
+  });
+}
+
+// -- lost-ball search --------------------------------------------------------------------------
+
+function mmss(s) {
+  const whole = Math.max(0, Math.floor(s));
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+function tickSearch() {
+  const limit = policy().ball_search_s;
+  $("search-limit").textContent = t("clock.search_limit", { min: seconds(limit / 60) });
+  const s = state.search;
+  const box = $("search-time");
+  if (!s) {
+    box.textContent = mmss(limit);
+    box.className = "search-time idle";
+  } else {
+    const elapsed = ((s.stopped || new Date()).getTime() - s.started.getTime()) / 1000;
+    const left = limit - elapsed;
+    box.textContent = left > 0 ? mmss(Math.ceil(left)) : `+${mmss(-left)}`;
+    box.className = `search-time ${left > 0 ? (left <= 30 ? "near" : "running") : "over"}`;
+    box.title = left > 0 ? "" : t("clock.search_over");
+    if (left <= 0 && !s.stopped && !s.buzzed) {
+      s.buzzed = true;
+      if (navigator.vibrate) navigator.vibrate([600, 200, 600]);
+    }
+  }
+  $("search-start").hidden = Boolean(s && !s.stopped);
+  $("search-stop").hidden = !(s && !s.stopped);
+  $("search-reset").hidden = !(s && s.stopped);
+}
+
+function setupSearch() {
+  $("search-start").addEventListener("click", () => {
+    state.search = { started: new Date(), stopped: null };
+    tickSearch();
+  });
+  $("search-stop").addEventListener("click", () => {
+    if (state.search) state.search.stopped = new Date();
+    tickSearch();
+  });
+  $("search-reset").addEventListener("click", () => {
+    state.search = null;
+    tickSearch();
+  });
+}
+
+// -- credit, stop timing ------------------------------------------------------------------------
+
+function setupForms() {
+  $("credit-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const minutes = Number($("credit-minutes").value);
+    const reason = $("credit-reason").value.trim();
+    if (!state.group || !(minutes > 0) || !reason) return;
+    if (pendingFor("grant_time_credit", (p) => p.group === state.group)) return;
+    const entry = command("grant_time_credit", { group: state.group, minutes, reason });
+    $("credit-form").reset();
+    $("credit-result").dataset.entry = entry.id;
+    renderCreditResult();
+  });
+  $("stop-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    if (!state.group || !timingOf(state.group).timed) return;
+    if (pendingFor("stop_timing", (p) => p.group === state.group)) return;
+    const reason = $("stop-reason").value.trim();
+    const fields = { group: state.group };
+    if (reason) fields.reason = reason;
+    command("stop_timing", fields);
+    $("stop-reason").value = "";
+  });
+  $("startstop").addEventListener("click", startStop);
+  $("cancel-run").addEventListener("click", cancelRun);
+  $("hole").addEventListener("change", (ev) => {
+    state.hole = { group: state.group, hole: Number(ev.target.value) };
+  });
+  $("between").addEventListener("change", (ev) => (state.between = ev.target.checked));
+}
+
+function renderCreditResult() {
+  const node = $("credit-result");
+  const entry = outbox.entries.find((e) => e.id === node.dataset.entry);
+  if (!entry) {
+    node.textContent = "";
+    return;
+  }
+  const p = entry.payload;
+  node.className = `st-${entry.state}`;
+  node.textContent =
+    entry.state === "confirmed"
+      ? t("clock.credit_done", { minutes: p.minutes, group: p.group })
+      : entry.state === "refused"
+        ? t("live.error", { message: entry.error })
+        : t("clock.sending");
+  $("credit-grant").disabled = entry.state === "sent" || entry.state === "queued";
+}
+
+function renderStop(row, timing) {
+  const prompted = timing.timed && state.prompts.has(row.group);
+  $("stop-box").hidden = !timing.timed;
+  $("stop-box").className = `stop-box${prompted ? " prompted" : ""}`;
+  const stopping = pendingFor("stop_timing", (p) => p.group === row.group);
+  $("stop-timing").disabled = stopping;
+  $("stop-timing").textContent = stopping ? t("clock.sending") : t("clock.stop_timing");
+  $("stopped-note").hidden = !(state.stoppedNote === row.group && !timing.timed);
+  renderCreditResult();
+}
+
+// -- my actions ----------------------------------------------------------------------------------
+
+function entryLabel(e) {
+  const p = e.payload;
+  switch (e.kind) {
+    case "decide_timing":
+      return t(`clock.log.decide_timing.${p.decision}`, {
+        group: p.group,
+        reason: p.reason ? t(`timing.reason.${p.reason}`) : "",
+      });
+    case "record_stroke":
+      return t("clock.log.record_stroke", {
+        player: p.player,
+        hole: p.hole,
+        duration: seconds((Date.parse(p.stopped) - Date.parse(p.started)) / 1000),
+      });
+    case "grant_time_credit":
+      return t("clock.log.grant_time_credit", p);
+    default:
+      return t(`clock.log.${e.kind}`, p);
+  }
+}
+
+function renderLog() {
+  const list = $("log");
+  const entries = outbox.entries
+    .filter((e) => e.payload.round === ROUND)
+    .slice()
+    .reverse()
+    .slice(0, 20);
+  if (entries.length === 0) {
+    list.replaceChildren(el("li", { class: "hint" }, t("clock.no_log")));
+    return;
+  }
+  list.replaceChildren(
+    ...entries.map((e) => {
+      const item = el(
+        "li",
+        { class: `entry st-${e.state}`, dataset: { id: e.id, kind: e.kind, state: e.state } },
+        el(
+          "div",
+          { class: "line" },
+          el("span", { class: "what" }, entryLabel(e)),
+          el(
+            "span",
+            { class: "when" },
+            e.server_at ? clock(e.server_at, tz(), { seconds: true }) : "",
+          ),
+          el("span", { class: `state st-${e.state}` }, t(`marshal.state.${e.state}`)),
+        ),
+      );
+      if (e.error && e.state !== "confirmed") item.append(el("p", { class: "error" }, e.error));
+      if (e.state === "refused" || e.state === "queued") {
+        item.append(
+          el(
+            "div",
+            { class: "actions" },
+            el(
+              "button",
+              { type: "button", class: "remove", onclick: () => outbox.remove(e) },
+              t("marshal.remove"),
+            ),
+          ),
+        );
+      }
+      return item;
+    }),
+  );
+}
+
+rememberLanguage();
+setupSearch();
+setupForms();
+$("groups-box").open = !state.group;
+renderAll();
+start();

@@ -1,0 +1,228 @@
+"""The referee's shot clock, the dashboard's timing view and the facts-only board (issue 5).
+
+The page's clock is Playwright's: a stroke of more than 40 s of device time is timed
+without waiting 40 real seconds (``page.clock.fast_forward``).
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+SHOTCLOCK = "/rounds/R1/shotclock"
+DASHBOARD = "/rounds/R1/dashboard"
+BOARD = "/rounds/R1/board"
+SHOTS = Path("/tmp/shots")
+
+
+def shoot(page, name: str) -> None:
+    """Keep a screenshot for a person to look at (not an assertion)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")  # sticky bars stay at the top of a full page
+    page.screenshot(path=str(SHOTS / name), full_page=True)
+
+
+def test_the_shot_clock_records_a_bad_time_from_start_and_stop_taps(server, new_context, today_at):
+    # group 1 (the lead group, off at 08:00) completing hole 1 at 08:40 is out of position
+    now = server.get_json("/api/rounds/R1/snapshot")["snapshot"]["at"]
+    tap = {"round": "R1", "group": "1", "hole": 1, "at": today_at(8, 40).isoformat()}
+    answer = server.post_json(
+        "/api/commands/hole_completed", {"id": str(uuid.uuid4()), **tap, "device_time": now}
+    )
+    assert answer["ok"], answer
+
+    context = new_context(viewport={"width": 375, "height": 800})
+    page = context.new_page()
+    page.clock.install()  # the page's Date and timers are Playwright's from the first script
+    page.goto(server.url + SHOTCLOCK)
+    expect(page.locator("#conn")).to_have_text("Online")
+
+    first = page.locator("button.group-choice").first  # out of position: on top
+    expect(first).to_have_attribute("data-group", "1")
+    expect(first).to_have_attribute("data-status", "out_of_position")
+    first.click()
+    expect(page.locator("#hole")).to_have_value("2")  # the hole in play
+    page.get_by_role("button", name="Time this group").click()
+    expect(page.locator("#timing-state .on-clock")).to_contain_text("On the clock")
+    player = page.locator("li.player").first
+    name = player.get_attribute("data-player")
+    assert name == "Marie Lavoie"
+
+    player.locator("button.player-pick").click()
+    expect(page.locator("#next-name")).to_have_text(name)
+    page.locator("button.kind[data-kind='other']").click()
+    expect(page.locator("#secs")).to_have_text("40")
+    start = page.locator("#startstop")
+    expect(start).to_have_text("START")
+    start.click()
+    expect(start).to_have_text("STOP")
+
+    # 45 s of device time in an instant. The jump also fires Engine.IO's ping timeout, so the
+    # page reconnects and its clock offset is measured afresh; the outbox sends the stroke
+    # when the socket is back, as on a course with a weak signal.
+    page.clock.fast_forward("00:45")
+    expect(page.locator("#countdown")).to_have_class(re.compile(r"\bover\b"))
+    expect(page.locator("#secs")).to_have_text(re.compile(r"^\+\d+$"))
+    shoot(page, "shotclock-running.png")
+    start.click()
+
+    result = page.locator("#result")
+    expect(result).to_have_attribute("data-state", "confirmed", timeout=25000)
+    expect(result).to_have_attribute("data-bad", "true")
+    expect(result.locator(".verdict")).to_contain_text(
+        re.compile(r"Bad time: 4\d(\.\d)? s for 40 s")
+    )
+    expect(result.locator(".outcome")).to_have_text("1st bad time: warning")
+    expect(page.locator(f"li.player[data-player='{name}'] li.fault.counted")).to_have_count(1)
+    shoot(page, "shotclock.png")
+
+    penalties = server.get_json("/api/rounds/R1/penalties")
+    assert penalties["ok"], penalties
+    (row,) = [r for r in penalties["penalties"] if r["group"] == "1" and r["player"] == name]
+    (fault,) = row["faults"]
+    assert fault["counted"] and fault["rank"] == 1
+    assert fault["penalty"]["kind"] == "warning"
+    assert fault["duration_s"] > 40 and fault["allowed_s"] == 40
+    assert fault["awaiting_notification"]
+
+    # the dashboard lists it, waiting to be told
+    dashboard = context.new_page()
+    dashboard.set_viewport_size({"width": 1280, "height": 800})
+    dashboard.goto(server.url + DASHBOARD)
+    listed = dashboard.locator(f"li.pen-row[data-group='1'][data-player='{name}']")
+    expect(listed).to_contain_text("1st bad time: warning")
+    expect(listed.locator(".f-awaiting")).to_have_text("to tell the player")
+
+    # the referee tells him; the gate opens, and the dashboard follows
+    result.get_by_role("button", name="Told him").click()
+    expect(page.locator(f"li.player[data-player='{name}'] .f-told")).to_be_visible()
+    (row,) = [
+        r for r in server.get_json("/api/rounds/R1/penalties")["penalties"] if r["player"] == name
+    ]
+    assert not row["faults"][0]["awaiting_notification"]
+    expect(listed.locator(".f-awaiting")).to_have_count(0)
+
+
+def test_the_shot_clock_fits_a_phone_and_refuses_a_second_decision(server, new_context):
+    page = new_context(viewport={"width": 375, "height": 740}).new_page()
+    page.goto(server.url + SHOTCLOCK)
+    page.locator("button.group-choice[data-group='2']").click()
+    decide = page.get_by_role("button", name="Time this group")
+    decide.dblclick()  # a double tap sends one decision
+    expect(page.locator("#timing-state .on-clock")).to_be_visible()
+    for button in page.locator("button:visible").all():
+        box = button.bounding_box()
+        assert box is not None and box["height"] >= 40, (button.text_content(), box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 375, (button.text_content(), box)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    events = server.get_json("/api/rounds/R1/events")["events"]
+    assert [e["payload"]["group"] for e in events if e["type"] == "timing_decided"] == ["2"]
+    expect(page.locator("li.entry[data-kind='decide_timing']")).to_have_attribute(
+        "data-state", "confirmed"
+    )
+
+
+def test_a_decision_not_to_time_needs_its_reason(server, page):
+    page.goto(server.url + SHOTCLOCK)
+    page.locator("button.group-choice[data-group='3']").click()
+    page.get_by_role("button", name="Don't time…").click()
+    record = page.get_by_role("button", name="Record: not timed")
+    expect(record).to_be_disabled()
+    page.get_by_role("radio", name="lost ball").click()
+    record.click()
+    expect(page.locator("#timing-state .last-decision")).to_contain_text(
+        "Last decision: not timed (lost ball)"
+    )
+    events = server.get_json("/api/rounds/R1/events")["events"]
+    (decided,) = [e for e in events if e["type"] == "timing_decided"]
+    assert decided["payload"]["decision"] == "not_time"
+    assert decided["payload"]["reason"] == "lost_ball"
+
+
+def test_the_dashboard_and_the_board_show_who_is_on_the_clock(server, context):
+    dashboard = context.new_page()
+    dashboard.goto(server.url + DASHBOARD)
+    board = context.new_page()
+    board.set_viewport_size({"width": 1600, "height": 900})
+    board.goto(server.url + BOARD)
+    expect(board.locator("tr.board-row")).to_have_count(6)
+    expect(dashboard.locator("tr.group-row")).to_have_count(6)
+
+    answer = server.post_json(
+        "/api/commands/decide_timing",
+        {"id": str(uuid.uuid4()), "round": "R1", "group": "4", "decision": "time"},
+    )
+    assert answer["ok"], answer
+    expect(dashboard.locator("tr.group-row[data-group='4'] .on-clock")).to_have_text("On the clock")
+    expect(board.locator("tr.board-row[data-group='4'] .on-clock")).to_have_text("On the clock")
+    expect(board.locator("tr.board-row[data-group='3'] .on-clock")).to_have_count(0)
+
+    # facts only: expected times per hole, no status, no minutes over
+    row = board.locator("tr.board-row[data-group='1']")
+    expect(row.locator("td.b-hole[data-hole='1'] .b-due")).to_have_text("08:14")
+    expect(row.locator("td.b-start")).to_have_text("08:00")
+    expect(board.locator(".badge")).to_have_count(0)
+    shown = board.locator("main").inner_text()
+    assert "Out of position" not in shown and "Overdue" not in shown and "+" not in shown
+    shoot(board, "board.png")
+    shoot(dashboard, "dashboard-timing.png")
+
+
+def test_the_referee_is_prompted_to_stop_timing_a_group_in_position(server, context):
+    # at noon group 1 has not completed hole 1: overdue, but not out of position, so the
+    # referees are prompted to stop timing it as soon as they start
+    dashboard = context.new_page()
+    dashboard.goto(server.url + DASHBOARD)
+    page = context.new_page()
+    page.goto(server.url + SHOTCLOCK)
+    page.locator("button.group-choice[data-group='1']").click()
+    page.get_by_role("button", name="Time this group").click()
+
+    expect(page.locator("#prompt")).to_have_text(
+        "Group 1 is back in position: stop timing and tell the players."
+    )
+    expect(page.locator("#stop-box")).to_have_class(re.compile(r"\bprompted\b"))
+    alert = dashboard.locator("li.alert[data-kind='stop_timing'][data-group='1']")
+    expect(alert).to_contain_text("Group 1 back in position: stop timing, tell the players")
+    expect(dashboard.locator("tr.group-row[data-group='1'] .on-clock")).to_be_visible()
+
+    page.get_by_role("button", name="Stop timing").click()
+    expect(page.locator("#stopped-note")).to_be_visible()
+    expect(page.locator("#timing-state .not-timed")).to_have_text("Not being timed")
+    expect(page.locator("#prompt")).to_be_hidden()
+    expect(dashboard.locator("tr.group-row[data-group='1'] .on-clock")).to_have_count(0)
+    kinds = [e["type"] for e in server.get_json("/api/rounds/R1/events")["events"]]
+    assert kinds.count("timing_decided") == 1 and kinds.count("timing_stopped") == 1
+
+
+def test_a_time_credit_and_a_lost_ball_search(server, page):
+    page.clock.install()
+    page.goto(server.url + SHOTCLOCK)
+    page.locator("button.group-choice[data-group='5']").click()
+
+    page.locator("#credit-box summary").click()
+    page.locator("#credit-minutes").fill("6")
+    page.locator("#credit-reason").fill("ruling on hole 1")
+    page.get_by_role("button", name="Grant the credit").click()
+    expect(page.locator("#credit-result")).to_have_text("+6 min granted to group 5")
+    events = server.get_json("/api/rounds/R1/events")["events"]
+    (credit,) = [e for e in events if e["type"] == "time_credit_granted"]
+    assert credit["payload"]["group"] == "5"
+
+    # frbg: 3 minutes to search
+    search = page.locator("#search-time")
+    expect(search).to_have_text("3:00")
+    page.get_by_role("button", name="Start search").click()
+    page.clock.fast_forward("02:40")
+    expect(search).to_have_class(re.compile(r"\bnear\b"))
+    page.clock.fast_forward("00:25")
+    expect(search).to_have_class(re.compile(r"\bover\b"))
+    expect(search).to_have_text(re.compile(r"^\+0:0\d$"))
+    page.locator("#search-stop").click()
+    expect(page.locator("#search-reset")).to_be_visible()
