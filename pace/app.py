@@ -13,13 +13,14 @@ from flask import Flask, jsonify, request
 from flask_socketio import SocketIO
 
 from pace import config
+from pace.access import AccessService
 from pace.clock import Clock, SystemClock
 from pace.live import LiveService
 from pace.refereeing import RefereeService
 from pace.rules.errors import PaceError
 from pace.service import PaceService
 from pace.store import Store
-from pace.web import errors, http, referee
+from pace.web import access, audit, errors, http, referee
 from pace.web.broadcast import Broadcaster
 from pace.web.sockets import PaceNamespace
 from pace.web.timesync import ClockOffsets
@@ -42,6 +43,7 @@ class Extension:
     scheduler: Any = None
     referee: RefereeService | None = None
     referee_broadcaster: referee.RefereeBroadcaster | None = None
+    access: AccessService | None = None
 
 
 def create_app(
@@ -59,13 +61,19 @@ def create_app(
     app = Flask(
         __name__, static_folder=str(ROOT / "static"), template_folder=str(ROOT / "templates")
     )
-    app.config["SECRET_KEY"] = os.environ.get("PACE_SECRET_KEY") or secrets.token_hex(32)
     app.config["TESTING"] = testing
+    app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
     store = Store.open(settings.database.path, synchronous=settings.database.synchronous)
+    # the key signing session cookies: from the environment, else made once and kept in the
+    # database, so sessions survive a restart (docs/access.md)
+    app.config["SECRET_KEY"] = os.environ.get("PACE_SECRET_KEY") or store.secret(
+        "flask_secret_key", make=lambda: secrets.token_hex(32)
+    )
     service = PaceService(store, settings, clock or SystemClock())
+    access_service = AccessService(store, settings, service.clock)
     live = LiveService(service)
     referees = RefereeService(live)
     socketio = SocketIO(
@@ -78,7 +86,7 @@ def create_app(
     )
     broadcaster = Broadcaster(socketio)
     offsets = ClockOffsets()
-    namespace = PaceNamespace(live, broadcaster, offsets)
+    namespace = PaceNamespace(live, broadcaster, offsets, access_service)
     referee_broadcaster = referee.RefereeBroadcaster(socketio, broadcaster)
     namespace.attach_referee(referees, referee_broadcaster)
     socketio.on_namespace(namespace)
@@ -104,8 +112,12 @@ def create_app(
         body = errors.error_body("method_not_allowed", f"{request.method} is not allowed here")
         return jsonify(body), 405
 
+    app.before_request(access.guard_request)
+    app.context_processor(access.template_globals)
     app.register_blueprint(http.bp)
     app.register_blueprint(referee.bp)
+    app.register_blueprint(access.bp)
+    app.register_blueprint(audit.bp)
     app.extensions["pace"] = Extension(
         settings,
         store,
@@ -115,6 +127,7 @@ def create_app(
         socketio,
         referee=referees,
         referee_broadcaster=referee_broadcaster,
+        access=access_service,
     )
     return app
 
@@ -164,6 +177,13 @@ def serve(settings: config.Settings, *, clock: Clock | None = None, banner: str 
     )
     app = create_app(settings, clock=clock)
     ext: Extension = app.extensions["pace"]
+    secret = ext.access.ensure_committee_account() if ext.access else None
+    if secret is not None:
+        print(
+            f"committee secret: {secret}\n"
+            "  shown this once and stored only hashed: write it down; sign in at /login",
+            flush=True,
+        )
     if settings.scheduler.enabled:
         start_scheduler(app)
     host, port = settings.server.host, settings.server.port

@@ -101,6 +101,62 @@ def init(db: str | None) -> None:
     service = _open_service(db)
     try:
         click.echo(f"database ready: {service.store.path}")
+        _show_committee_secret(service)
+    finally:
+        service.store.close()
+
+
+def _show_committee_secret(service) -> None:
+    """Make the committee account of an empty database and print its secret, this once."""
+    from pace.access import AccessService
+
+    secret = AccessService(service.store, service.settings, service.clock).ensure_committee_account()
+    if secret is not None:
+        click.echo(
+            f"committee secret: {secret}\n"
+            "  shown this once and stored only hashed: write it down now;"
+            " sign in at /login with it"
+        )
+
+
+@cli.group("access")
+def access_group() -> None:
+    """Access codes: who may use which pages and commands (docs/access.md).
+
+    Example: pace access code --round R1 --role marshal
+    """
+
+
+@access_group.command("code")
+@click.option("--round", "round_name", required=True, help="Round the code opens.")
+@click.option(
+    "--role",
+    required=True,
+    type=click.Choice(["committee", "referee", "marshal", "viewer"]),
+    help="Role of whoever enters the code.",
+)
+@click.option("--label", default=None, help="A note kept with the code (e.g. 'hole 7').")
+@click.option("--count", type=click.IntRange(1, 100), default=1, show_default=True)
+@click.option("--url", default=None, help="Server address to print /join links for.")
+@db_option
+def access_code(round_name, role, label, count, url, db) -> None:
+    """Make access codes for a round and a role; each is printed once and stored hashed.
+
+    Example: pace access code --round R1 --role marshal --count 6 --url http://10.0.0.2:5000
+    """
+    from pace.access import AccessService
+
+    service = _open_service(db)
+    try:
+        access = AccessService(service.store, service.settings, service.clock)
+        for _ in range(count):
+            code = access.create_code(round_name, role, label)
+            line = f"{role}\t{round_name}\t{code}"
+            if url:
+                line += f"\t{url.rstrip('/')}/join?code={code}"
+            click.echo(line)
+    except PaceError as e:
+        raise _fail(e) from None
     finally:
         service.store.close()
 

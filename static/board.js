@@ -6,7 +6,7 @@ import { clock, connect, el, rememberLanguage, request, serverNow, t } from "./c
 
 const app = document.getElementById("app");
 const ROUND = app.dataset.round;
-const SNAPSHOT_URL = `/api/rounds/${encodeURIComponent(ROUND)}/snapshot`;
+const SNAPSHOT_URL = `/api/rounds/${encodeURIComponent(ROUND)}/board`;
 const REFRESH_MS = 60000;
 
 const state = { snapshot: null };
@@ -43,7 +43,6 @@ async function refresh() {
 
 function start() {
   const socket = connect({
-    role: "viewer",
     onConnect: (s) =>
       request(s, "join_round", { round: ROUND })
         .then((ack) => ack && ack.ok && setSnapshot(ack.snapshot))

@@ -219,13 +219,14 @@ export function statusBadge(status) {
 export const deviceClock = { offsetMs: 0, measured: false };
 
 /**
- * Connect to the live endpoint as `role`; answer the server's clock probes.
+ * Connect to the live endpoint; answer the server's clock probes.
+ * The role is the session's (the cookie sent with the handshake), never claimed here.
  * Socket.IO reconnects by itself; `onConnect` runs after every (re)connection.
  */
-export function connect({ role, name = null, onConnect, onStatus }) {
+export function connect({ name = null, onConnect, onStatus }) {
   // global `io` comes from static/vendor/socket.io.min.js (socket.io-client 4.8)
   const socket = window.io({
-    auth: { role, device: deviceId(), name: name || null },
+    auth: { device: deviceId(), name: name || null },
     // websocket first (one round trip less on a weak signal), long-polling if it fails
     transports: ["websocket", "polling"],
     tryAllTransports: true,

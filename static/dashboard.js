@@ -86,7 +86,6 @@ function join(socket) {
 
 function start() {
   const socket = connect({
-    role: "referee",
     onConnect: join,
     onStatus: (online) => {
       const conn = $("conn");

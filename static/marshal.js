@@ -87,7 +87,6 @@ function join() {
 
 function start() {
   outbox.socket = connect({
-    role: "marshal",
     name: load(KEYS.name, null),
     onConnect: join,
     onStatus: (online) => {

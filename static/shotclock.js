@@ -231,7 +231,6 @@ function confirmed(entry) {
 
 function start() {
   const socket = connect({
-    role: "referee",
     name: load(KEYS.name, null),
     onConnect: join,
     onStatus: (online) => {

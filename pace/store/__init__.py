@@ -10,15 +10,24 @@ from pace.store.errors import (
     UnknownCourseError,
     UnknownRoundError,
 )
-from pace.store.repo import UNSET, RoundRecord, RoundSummary, Store
+from pace.store.repo import (
+    UNSET,
+    AccessCodeRecord,
+    RoundRecord,
+    RoundSummary,
+    SessionRecord,
+    Store,
+)
 
 __all__ = [
     "DEFAULT_SYNCHRONOUS",
     "SYNCHRONOUS_LEVELS",
     "UNSET",
+    "AccessCodeRecord",
     "RoundExistsError",
     "RoundRecord",
     "RoundSummary",
+    "SessionRecord",
     "StorageError",
     "Store",
     "UnknownCourseError",

@@ -115,6 +115,54 @@ def m002_round_play_and_format(db: sqlite_utils.Database) -> None:
     )
 
 
+ROLES = ("committee", "referee", "marshal", "viewer")
+
+
+@MIGRATIONS()
+def m003_access(db: sqlite_utils.Database) -> None:
+    """Access: the app's secrets, hashed access codes per round and role, and sessions.
+
+    Codes and session tokens are stored only as hashes (docs/access.md). A code whose
+    ``round`` is NULL opens every round: the committee account made on an empty database.
+    """
+    roles = ", ".join(f"'{r}'" for r in ROLES)
+    statements = [
+        """
+        CREATE TABLE app_secrets (
+            name TEXT PRIMARY KEY NOT NULL,
+            value TEXT NOT NULL
+        )
+        """,
+        f"""
+        CREATE TABLE access_codes (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            round TEXT,
+            role TEXT NOT NULL CHECK (role IN ({roles})),
+            prefix TEXT NOT NULL,
+            hash TEXT NOT NULL,
+            label TEXT,
+            created_at TEXT NOT NULL CHECK (created_at LIKE {_INSTANT}),
+            revoked_at TEXT
+        )
+        """,
+        "CREATE INDEX access_codes_prefix ON access_codes(prefix)",
+        f"""
+        CREATE TABLE sessions (
+            token_hash TEXT PRIMARY KEY NOT NULL,
+            role TEXT NOT NULL CHECK (role IN ({roles})),
+            round TEXT,
+            code INTEGER REFERENCES access_codes(id),
+            name TEXT,
+            created_at TEXT NOT NULL CHECK (created_at LIKE {_INSTANT}),
+            expires_at TEXT NOT NULL CHECK (expires_at LIKE {_INSTANT}),
+            revoked_at TEXT
+        )
+        """,
+    ]
+    for sql in statements:
+        db.execute(sql)
+
+
 def apply(shared: SharedDatabase) -> list[str]:
     """Apply the pending migrations in one write transaction; return the names applied.
 

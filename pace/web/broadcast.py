@@ -49,6 +49,34 @@ def event_view(e: Event) -> dict[str, Any]:
     }
 
 
+#: the fields of a group row the facts-only pace board shows
+BOARD_ROW = ("group", "order", "players", "tee", "start", "due")
+
+
+def board_view(snapshot: dict[str, Any]) -> dict[str, Any]:
+    """Return the part of a snapshot the facts-only board shows (what viewers get).
+
+    No statuses, minutes over, alerts, penalties or policy: the times planned and done,
+    and whether a group is being timed.
+    """
+    groups = []
+    for row in snapshot["groups"]:
+        board = {k: row.get(k) for k in BOARD_ROW}
+        board["holes"] = {h: {"at": v.get("at")} for h, v in (row.get("holes") or {}).items()}
+        groups.append(board)
+    timing = snapshot.get("timing") or {}
+    return {
+        "round": snapshot["round"],
+        "at": snapshot["at"],
+        "day": snapshot["day"],
+        "timezone": snapshot["timezone"],
+        "course": snapshot["course"],
+        "groups": groups,
+        "suspended": snapshot["suspended"],
+        "timing": {g: {"timed": bool((t or {}).get("timed"))} for g, t in timing.items()},
+    }
+
+
 class Broadcaster:
     """Emits the live events on a Flask-SocketIO server (or a message-queue emitter)."""
 

@@ -9,10 +9,11 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
+from pace import commands as cmd
 from pace import formats
 from pace.reports.status import status_document
-from pace.web import payloads, referee
-from pace.web.broadcast import event_view
+from pace.web import access, payloads, referee
+from pace.web.broadcast import board_view, event_view
 from pace.web.i18n import page_context
 
 bp = Blueprint("pace", __name__)
@@ -24,8 +25,10 @@ def _ext() -> Any:
 
 @bp.get("/")
 def home() -> str:
-    """List the rounds in the database, with links to their pages."""
-    return render_template("home.html", rounds=_ext().live.service.list_rounds(), **page_context())
+    """List the rounds with the pages the session's role may open, or ask to sign in."""
+    s = access.current_session()
+    rounds = [r for r in _ext().live.service.list_rounds() if s is not None and s.covers(r.name)]
+    return render_template("home.html", rounds=rounds, **page_context())
 
 
 @bp.get("/rounds/<round>/marshal")
@@ -89,6 +92,12 @@ def api_snapshot(round: str) -> Any:
     return jsonify({"ok": True, "snapshot": _ext().live.snapshot(round)})
 
 
+@bp.get("/api/rounds/<round>/board")
+def api_board(round: str) -> Any:
+    """What the facts-only pace board shows of the round (viewers may read only this)."""
+    return jsonify({"ok": True, "snapshot": board_view(_ext().live.snapshot(round))})
+
+
 @bp.get("/api/rounds/<round>/events")
 def api_events(round: str) -> Any:
     """The round's event log, in order."""
@@ -106,6 +115,16 @@ _LIVE_COMMANDS = {
 _COMMANDS = (*_LIVE_COMMANDS, *referee.COMMANDS)
 
 
+def _author() -> Any:
+    """Return the author of an HTTP command: the session's role; the device from headers."""
+    s = access.current_session()
+    device = payloads.author(
+        {"device": request.headers.get("X-Pace-Device"), "name": request.headers.get("X-Pace-Name")},
+        "http",
+    )
+    return cmd.Author(s.role if s else "viewer", device.device, device.name or (s and s.name))
+
+
 @bp.post("/api/commands/<name>")
 def api_command(name: str) -> Any:
     """Run a command with the same payload and answer as its Socket.IO event."""
@@ -118,14 +137,7 @@ def api_command(name: str) -> Any:
     body = request.get_json(silent=True)
     if body is None:
         raise payloads.PayloadError("the body must be a JSON object", code="invalid_json")
-    by = payloads.author(
-        {
-            "role": request.headers.get("X-Pace-Role"),
-            "device": request.headers.get("X-Pace-Device"),
-            "name": request.headers.get("X-Pace-Name"),
-        },
-        "http",
-    )
+    by = _author()
     if name in referee.COMMANDS:
         received = ext.live.clock.now()
         return jsonify(

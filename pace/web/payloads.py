@@ -220,21 +220,17 @@ def clock_reply(payload: object) -> datetime:
     return instant(p, "device_time")
 
 
-ROLES = ("committee", "referee", "marshal", "viewer")
-
-
 def author(auth: object, sid: str) -> cmd.Author:
-    """Parse a connection's ``auth``: the device id, a display name and the role claimed.
+    """Parse a connection's ``auth``: the device id and a display name.
 
-    Until access codes exist the role is taken as claimed (default ``marshal``); a
-    malformed ``auth`` gives an anonymous marshal rather than a refused connection.
+    The role is never taken from here: it is the session's (pace/web/access.py); a ``role``
+    sent by an older client is ignored, as is a malformed ``auth``.
     """
     p = auth if isinstance(auth, Mapping) else {}
-    role = p.get("role") if p.get("role") in ROLES else "marshal"
     device = p.get("device")
     name = p.get("name")
     return cmd.Author(
-        role=str(role),
+        role="viewer",
         device=device[:64] if isinstance(device, str) and device else f"sid:{sid[:12]}",
         name=name[:MAX_TEXT] if isinstance(name, str) and name else None,
     )

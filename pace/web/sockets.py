@@ -5,19 +5,21 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import request
+from flask import request, session
 from flask_socketio import Namespace, join_room, leave_room, rooms
 
 from pace import commands as cmd
+from pace.access import AccessService, Session
 from pace.live import LiveService, Outcome
-from pace.web import payloads
-from pace.web.broadcast import Broadcaster, hole_room, round_room
+from pace.web import access, payloads
+from pace.web.broadcast import Broadcaster, board_view, hole_room, round_room
 from pace.web.referee import RefereeHandlers
 from pace.web.timesync import ClockOffsets, sample
 
 log = logging.getLogger(__name__)
 
-ROLES = ("committee", "referee", "marshal", "viewer")
+#: events of the connection itself, never refused (``connect`` notes the session)
+CONNECTION_EVENTS = ("connect", "disconnect")
 
 
 class PaceNamespace(RefereeHandlers, Namespace):
@@ -28,22 +30,58 @@ class PaceNamespace(RefereeHandlers, Namespace):
         live: LiveService,
         broadcaster: Broadcaster,
         offsets: ClockOffsets,
+        access_service: AccessService,
     ):
         super().__init__("/")
         self.live = live
         self.broadcaster = broadcaster
         self.offsets = offsets
+        self.access = access_service
         self._authors: dict[str, cmd.Author] = {}
+        self._tokens: dict[str, str | None] = {}
+
+    def session_of(self) -> Session | None:
+        """Return the live session of this connection (checked again at every event)."""
+        return self.access.resolve(self._tokens.get(request.sid))  # type: ignore[attr-defined]
 
     def author_of(self) -> cmd.Author:
-        """Return who is recording on this connection."""
-        return self._authors.get(request.sid, cmd.Author("viewer"))  # type: ignore[attr-defined]
+        """Return who is recording on this connection: the session's role, the device's id."""
+        sid = request.sid  # type: ignore[attr-defined]
+        device = self._authors.get(sid) or cmd.Author("viewer", f"sid:{sid[:12]}")
+        s = self.session_of()
+        return cmd.Author(s.role if s else "viewer", device.device, device.name or (s and s.name))
+
+    def trigger_event(self, event: str, *args: Any) -> Any:
+        """Check every event against the session's role (pace/web/access.py), then handle it.
+
+        The check runs inside Flask-SocketIO's handling, so a refusal is acked with the
+        shared error shape like any other error.
+        """
+        if event in CONNECTION_EVENTS:
+            return super().trigger_event(event, *args)
+        handler = getattr(self, f"on_{event or ''}", None)
+        if handler is None:
+            return None  # an event nobody handles is ignored, as Flask-SocketIO does
+
+        def guarded(*payload: Any) -> Any:
+            access.check_event(event, self.session_of(), payload[0] if payload else None)
+            return handler(*payload)
+
+        return self.socketio._handle_event(guarded, event, self.namespace, *args)
 
     # -- connection ------------------------------------------------------------------
 
     def on_connect(self, auth: Any = None) -> None:
-        """Accept the connection, note its device and start measuring the device's clock."""
+        """Accept the connection, note its session and device, measure the device's clock.
+
+        The session is the ``token`` of ``auth`` (python clients) or the session cookie
+        sent with the handshake (browsers). A connection without a valid one is accepted
+        all the same: each of its events is answered ``unauthorized`` (docs/access.md).
+        """
         sid = request.sid  # type: ignore[attr-defined]
+        token = auth.get("token") if isinstance(auth, dict) else None
+        cookie = session.get("token")
+        self._tokens[sid] = token if isinstance(token, str) else cookie
         self._authors[sid] = payloads.author(auth, sid)
         self.probe_clock(sid)
 
@@ -52,6 +90,7 @@ class PaceNamespace(RefereeHandlers, Namespace):
         sid = request.sid  # type: ignore[attr-defined]
         self.offsets.forget(sid)
         self._authors.pop(sid, None)
+        self._tokens.pop(sid, None)
 
     def probe_clock(self, sid: str) -> None:
         """Send a ``clock_probe``; the device's answer adds one offset sample."""
@@ -92,6 +131,9 @@ class PaceNamespace(RefereeHandlers, Namespace):
             if room.startswith(("round:", "hole:")):
                 leave_room(room)
         join_room(round_room(c.round))
+        s = self.session_of()
+        if s is not None and s.role == "viewer":
+            return {"ok": True, "snapshot": board_view(snapshot)}
         for hole in c.holes:
             join_room(hole_room(c.round, hole))
         return {"ok": True, "snapshot": snapshot}

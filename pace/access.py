@@ -1,0 +1,264 @@
+"""Access: the committee account, per-round access codes, sessions and the code rate limit.
+
+No web framework here: ``pace.web.access`` holds the permission table and checks every
+request and Socket.IO event against the session this service resolves (docs/access.md).
+
+- Codes are short and typable (``ABCD-EFGH``: 8 characters of an alphabet without 0/O,
+  1/I/L), stored only as salted scrypt hashes with their first two characters in clear
+  (``prefix``) to find the candidates without hashing every stored code.
+- The committee secret is a 20-character code of the same alphabet that opens every round;
+  it is made when a database has none, and shown once.
+- A session token is 32 random bytes (URL-safe text); the store keeps its SHA-256 only.
+- A session for a round ends at midnight after the round's day in the round's time zone;
+  a committee session (every round) at the end of the day it was opened, in the default
+  round time zone of config.toml.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+from collections import deque
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from pace import config
+from pace.clock import Clock
+from pace.rules.errors import PaceError
+from pace.store import SessionRecord, Store
+from pace.store.migrations import ROLES
+
+#: 31 characters nobody confuses on paper or a phone keyboard
+ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 8
+SECRET_LENGTH = 20
+PREFIX_LENGTH = 2
+
+# scrypt: 16 MiB and about 50 ms a hash here; codes are few and tried rarely
+_SCRYPT_N, _SCRYPT_R, _SCRYPT_P = 2**14, 8, 1
+
+#: failed code attempts allowed per minute, per remote address and per code prefix
+MAX_FAILURES = 5
+FAILURE_WINDOW = timedelta(minutes=1)
+
+
+class AccessError(PaceError, PermissionError):
+    """A request without a session (``unauthorized``) or without the right role (``forbidden``)."""
+
+    code = "forbidden"
+
+
+def make_code(length: int = CODE_LENGTH) -> str:
+    """Return a new random code of ``length`` characters of ``ALPHABET``."""
+    return "".join(secrets.choice(ALPHABET) for _ in range(length))
+
+
+def normalise(text: str) -> str:
+    """Return a typed code without spaces or dashes, in capitals (``abcd-efgh`` → ``ABCDEFGH``)."""
+    return "".join(ch for ch in text.upper() if ch not in " -\t")
+
+
+def display(code: str) -> str:
+    """Return a code in groups of four for reading aloud and printing (``ABCD-EFGH``)."""
+    return "-".join(code[i : i + 4] for i in range(0, len(code), 4))
+
+
+def hash_code(code: str) -> str:
+    """Return ``scrypt$n$r$p$salt$hash`` of a normalised code (random salt)."""
+    salt = secrets.token_bytes(16)
+    digest = hashlib.scrypt(code.encode(), salt=salt, n=_SCRYPT_N, r=_SCRYPT_R, p=_SCRYPT_P)
+    return f"scrypt${_SCRYPT_N}${_SCRYPT_R}${_SCRYPT_P}${salt.hex()}${digest.hex()}"
+
+
+def verify_code(code: str, stored: str) -> bool:
+    """Return whether ``code`` (normalised) matches the stored hash."""
+    try:
+        scheme, n, r, p, salt, digest = stored.split("$")
+    except ValueError:
+        return False
+    if scheme != "scrypt":
+        return False
+    got = hashlib.scrypt(
+        code.encode(), salt=bytes.fromhex(salt), n=int(n), r=int(r), p=int(p)
+    )
+    return hmac.compare_digest(got.hex(), digest)
+
+
+def token_hash(token: str) -> str:
+    """Return the stored form of a session token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Session:
+    """Who is asking: a role, the round it may act on (``None``: every round), a name."""
+
+    role: str
+    round: str | None
+    name: str | None
+    expires_at: datetime
+    token_hash: str
+
+    def covers(self, round: str | None) -> bool:
+        """Return whether this session may act on ``round``."""
+        return self.round is None or round is None or self.round == round
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A session just opened: the token to give the client, and the session."""
+
+    token: str
+    session: Session
+
+
+class RateLimiter:
+    """Counts failed code attempts per key in a sliding minute on the injected clock."""
+
+    def __init__(self, clock: Clock, limit: int = MAX_FAILURES, window: timedelta = FAILURE_WINDOW):
+        self.clock = clock
+        self.limit = limit
+        self.window = window
+        self._failures: dict[str, deque[datetime]] = {}
+        self._lock = threading.Lock()
+
+    def _recent(self, key: str, now: datetime) -> deque[datetime]:
+        q = self._failures.setdefault(key, deque())
+        while q and now - q[0] >= self.window:
+            q.popleft()
+        return q
+
+    def blocked(self, *keys: str) -> bool:
+        """Return whether any of ``keys`` has used up its failures in the window."""
+        now = self.clock.now()
+        with self._lock:
+            return any(len(self._recent(k, now)) >= self.limit for k in keys)
+
+    def failed(self, *keys: str) -> None:
+        """Count one failure against each of ``keys``."""
+        now = self.clock.now()
+        with self._lock:
+            for k in keys:
+                self._recent(k, now).append(now)
+
+
+class AccessService:
+    """Codes and sessions over the store, on the server's clock."""
+
+    def __init__(self, store: Store, settings: config.Settings, clock: Clock):
+        self.store = store
+        self.settings = settings
+        self.clock = clock
+        self.limiter = RateLimiter(clock)
+
+    # -- accounts and codes ---------------------------------------------------------------
+
+    def ensure_committee_account(self) -> str | None:
+        """Make the committee account if the database has none; return its secret (once)."""
+        secret = make_code(SECRET_LENGTH)
+        made = self.store.add_access_code(
+            round=None,
+            role="committee",
+            prefix=secret[:PREFIX_LENGTH],
+            hash=hash_code(secret),
+            label="committee account",
+            created_at=self.clock.now(),
+            only_if_no_account=True,
+        )
+        return None if made is None else display(secret)
+
+    def create_code(self, round: str, role: str, label: str | None = None) -> str:
+        """Make an access code for ``role`` on ``round``; return it (shown once, stored hashed)."""
+        if role not in ROLES:
+            raise PaceError(
+                f"role {role[:40]!r} must be one of {', '.join(ROLES)}", field="role",
+                code="invalid_payload",
+            )  # fmt: skip
+        code = make_code()
+        self.store.add_access_code(
+            round=round,
+            role=role,
+            prefix=code[:PREFIX_LENGTH],
+            hash=hash_code(code),
+            label=label,
+            created_at=self.clock.now(),
+        )
+        return display(code)
+
+    # -- sessions ---------------------------------------------------------------------------
+
+    def expiry(self, round: str | None) -> datetime:
+        """Return when a session opened now for ``round`` ends (see the module's docstring)."""
+        if round is None:
+            tz = ZoneInfo(self.settings.round.timezone)
+            day = self.clock.now().astimezone(tz).date()
+        else:
+            record = self.store.get_round(round)
+            tz, day = ZoneInfo(record.timezone), record.day
+        return _midnight_after(day, tz)
+
+    def open_with_code(self, text: str, *, remote: str = "", name: str | None = None) -> Opened:
+        """Open a session with a typed code or the committee secret.
+
+        Refused with ``rate_limited`` after ``MAX_FAILURES`` failures in a minute from the
+        same address or on the same prefix, and with ``invalid_code`` for a wrong, revoked
+        or expired code.
+        """
+        code = normalise(text if isinstance(text, str) else "")[:64]
+        prefix = code[:PREFIX_LENGTH]
+        keys = (f"addr:{remote}", f"prefix:{prefix}")
+        if self.limiter.blocked(*keys):
+            raise AccessError(
+                "too many wrong codes; wait a minute before trying again", field="code",
+                code="rate_limited",
+            )  # fmt: skip
+        now = self.clock.now()
+        for candidate in self.store.access_codes(prefix=prefix) if len(code) >= 4 else ():
+            if candidate.revoked_at is not None or not verify_code(code, candidate.hash):
+                continue
+            expires = self.expiry(candidate.round)
+            if expires <= now:
+                break
+            return self._open(candidate.role, candidate.round, name, candidate.id, expires)
+        self.limiter.failed(*keys)
+        raise AccessError(
+            "this code is not valid (or its round is over); check it on the timing sheet",
+            field="code", code="invalid_code",
+        )  # fmt: skip
+
+    def grant(self, role: str, round: str | None, name: str | None = None) -> Opened:
+        """Open a session without a code (the demo's simulated devices, tests, the CLI)."""
+        return self._open(role, round, name, None, self.expiry(round))
+
+    def _open(
+        self, role: str, round: str | None, name: str | None, code: int | None, expires: datetime
+    ) -> Opened:
+        token = secrets.token_urlsafe(32)
+        record = SessionRecord(
+            token_hash(token), role, round, code, name, self.clock.now(), expires
+        )
+        self.store.add_session(record)
+        return Opened(token, Session(role, round, name, expires, record.token_hash))
+
+    def resolve(self, token: object) -> Session | None:
+        """Return the live session of ``token``, or ``None`` (unknown, expired or ended)."""
+        if not isinstance(token, str) or not token or len(token) > 200:
+            return None
+        record = self.store.session(token_hash(token))
+        if record is None or record.revoked_at is not None:
+            return None
+        if record.expires_at <= self.clock.now():
+            return None
+        return Session(record.role, record.round, record.name, record.expires_at, record.token_hash)
+
+    def end(self, token: object) -> None:
+        """End the session of ``token`` (logging out); an unknown token is ignored."""
+        if isinstance(token, str) and token:
+            self.store.revoke_session(token_hash(token), at=self.clock.now())
+
+
+def _midnight_after(day: date, tz: ZoneInfo) -> datetime:
+    return datetime.combine(day + timedelta(days=1), time(0), tzinfo=tz)

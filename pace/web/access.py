@@ -1,0 +1,409 @@
+"""Who may do what: the ONE permission table, and where every request and event is checked.
+
+- ``EVENTS``: each Socket.IO event (and its ``/api/commands/<name>`` mirror) → the roles
+  allowed. ``PaceNamespace.trigger_event`` calls ``check_event`` before every handler.
+- ``ENDPOINTS``: each HTTP endpoint → the roles allowed, or ``PUBLIC``. ``guard_request``
+  runs before every request; an endpoint missing from the table is refused (deny by default).
+- The session comes from the signed Flask session cookie (browsers: HTTP and the Socket.IO
+  handshake) or from a token: ``Authorization: Bearer <token>`` on HTTP, ``auth={"token":
+  ...}`` on Socket.IO (python clients). The role is never taken from what a client claims.
+
+Refusals have the shared error shape: ``unauthorized`` (no valid session) or ``forbidden``.
+See docs/access.md.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    g,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+
+from pace.access import AccessError, Session
+from pace.store.migrations import ROLES
+from pace.web import errors
+from pace.web.i18n import page_context
+
+COMMITTEE = frozenset({"committee"})
+REFEREE = frozenset({"committee", "referee"})
+MARSHAL = frozenset({"committee", "referee", "marshal"})
+ANY_ROLE = frozenset(ROLES)
+PUBLIC = None
+
+#: Socket.IO events and the command mirror: who may send each.
+EVENTS: dict[str, frozenset[str]] = {
+    "clock_sync": ANY_ROLE,
+    "join_round": ANY_ROLE,
+    "hole_completed": MARSHAL,
+    "correct_hole_time": MARSHAL,
+    "void_event": MARSHAL,  # a marshal only of taps and tap corrections (``_check_void``)
+    "acknowledge_alert": REFEREE,
+    "decide_timing": REFEREE,
+    "tell_player_timed": REFEREE,
+    "record_stroke": REFEREE,
+    "notify_player": REFEREE,
+    "grant_time_credit": REFEREE,
+    "stop_timing": REFEREE,
+    "record_siren": COMMITTEE,
+}
+
+#: The event types a marshal may void: his own kind of fact.
+MARSHAL_VOIDABLE = ("hole_completed", "hole_time_corrected")
+
+#: HTTP endpoints: who may call each (``PUBLIC``: anybody, no session needed).
+ENDPOINTS: dict[str, frozenset[str] | None] = {
+    "static": PUBLIC,
+    "pace.service_worker": PUBLIC,
+    "pace.home": PUBLIC,
+    "access.join": PUBLIC,
+    "access.login": PUBLIC,
+    "access.logout": PUBLIC,
+    "access.api_session": PUBLIC,
+    "pace.api_rounds": ANY_ROLE,
+    "referee.board_page": ANY_ROLE,
+    "pace.api_board": ANY_ROLE,
+    "pace.marshal_page": MARSHAL,
+    "pace.api_snapshot": MARSHAL,
+    "pace.api_status": MARSHAL,
+    "pace.api_events": MARSHAL,
+    "referee.api_penalties": MARSHAL,
+    "pace.dashboard_page": REFEREE,
+    "referee.shotclock_page": REFEREE,
+    "audit.audit_page": REFEREE,
+    "audit.audit_csv": REFEREE,
+    "access.access_page": COMMITTEE,
+    "pace.api_command": MARSHAL,  # narrowed per command by EVENTS
+}
+
+ROLE_WORDS = {
+    "committee": "the committee",
+    "referee": "a referee",
+    "marshal": "a marshal",
+    "viewer": "a viewer",
+}
+
+
+def _ext() -> Any:
+    return current_app.extensions["pace"]
+
+
+def _who(roles: frozenset[str]) -> str:
+    names = [r for r in ROLES if r in roles]
+    return " or ".join(names)
+
+
+def allowed(name: str, role: str | None, table: Mapping[str, Any] = EVENTS) -> bool:
+    """Return whether ``role`` may send the event (or call the endpoint) ``name``."""
+    roles = table.get(name, frozenset())
+    return roles is PUBLIC or (role is not None and role in roles)
+
+
+def check(name: str, roles: frozenset[str], s: Session | None, round: object) -> None:
+    """Raise ``AccessError`` unless the session ``s`` may do ``name`` on ``round``."""
+    if s is None:
+        raise AccessError(
+            "you are not signed in (or your session ended): enter your access code at /join",
+            code="unauthorized",
+        )
+    if s.role not in roles:
+        raise AccessError(
+            f"{ROLE_WORDS.get(s.role, s.role)} may not {name.replace('_', ' ')};"
+            f" only {_who(roles)} may",
+        )
+    if isinstance(round, str) and not s.covers(round):
+        raise AccessError(
+            f"your access code is for round {s.round!r}, not {round[:40]!r}", field="round"
+        )
+
+
+def check_event(name: str, s: Session | None, payload: object) -> None:
+    """Check a Socket.IO event or mirrored command against the table (and the void rule)."""
+    roles = EVENTS.get(name)
+    if roles is None:
+        raise AccessError(f"{name[:40]!r} is not an event anybody may send")
+    round = payload.get("round") if isinstance(payload, Mapping) else None
+    check(name, roles, s, round)
+    if name == "void_event" and s is not None and s.role == "marshal":
+        _check_void(payload)
+
+
+def _check_void(payload: object) -> None:
+    target = payload.get("target") if isinstance(payload, Mapping) else None
+    if not isinstance(target, str):
+        return  # the parser refuses it
+    event = _ext().store.event(target[:64])
+    if event is not None and event.type not in MARSHAL_VOIDABLE:
+        raise AccessError(
+            f"a marshal may void only hole times, not a {event.type.replace('_', ' ')};"
+            " ask a referee",
+            field="target",
+        )
+
+
+# -- the session of a request ---------------------------------------------------------------
+
+
+def request_token() -> str | None:
+    """Return the session token of this request: a Bearer header, else the session cookie."""
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Bearer "):
+        return header[len("Bearer ") :].strip() or None
+    token = session.get("token")
+    return token if isinstance(token, str) else None
+
+
+def current_session() -> Session | None:
+    """Return this request's live session, or ``None``."""
+    if "pace_session" not in g:
+        g.pace_session = _ext().access.resolve(request_token())
+    return g.pace_session
+
+
+def csrf_token() -> str:
+    """Return this browser's form token (made once per Flask session)."""
+    token = session.get("csrf")
+    if not isinstance(token, str):
+        token = secrets.token_urlsafe(24)
+        session["csrf"] = token
+    return token
+
+
+def check_csrf() -> None:
+    """Refuse a form POST whose ``csrf`` field is not this browser's token."""
+    sent = request.form.get("csrf", "")
+    expected = session.get("csrf")
+    if not isinstance(expected, str) or not hmac.compare_digest(str(sent), expected):
+        raise AccessError(
+            "this form has expired or did not come from this site; reload the page and send it"
+            " again",
+            field="csrf",
+            code="csrf_failed",
+        )
+
+
+def _check_json_origin() -> None:
+    """A JSON command carried by the session cookie must be JSON and come from this site."""
+    if request.headers.get("Authorization", "").startswith("Bearer "):
+        return  # a token is never sent by a browser on its own: no forgery possible
+    if not request.is_json:
+        raise AccessError(
+            "commands must be sent as application/json", field=None, code="csrf_failed"
+        )
+    origin = request.headers.get("Origin") or request.headers.get("Referer")
+    if origin:
+        here = urlsplit(request.host_url)
+        there = urlsplit(origin)
+        if (there.scheme, there.netloc) != (here.scheme, here.netloc):
+            raise AccessError(
+                "commands are accepted only from pages of this site", code="csrf_failed"
+            )
+
+
+def _wants_json() -> bool:
+    path = request.path
+    return path.startswith("/api/") or path.endswith(".csv") or request.method != "GET"
+
+
+def guard_request() -> Any:
+    """Check every HTTP request against ``ENDPOINTS`` (``before_request``)."""
+    endpoint = request.endpoint
+    if endpoint is None:
+        return None  # no such page: the 404 handler answers
+    if endpoint not in ENDPOINTS:
+        return _refuse(AccessError(f"{request.path} is not open to anybody"))
+    roles = ENDPOINTS[endpoint]
+    if roles is PUBLIC:
+        return None
+    view_args = request.view_args or {}
+    name = endpoint.split(".")[-1]
+    s = current_session()
+    round = view_args.get("round")
+    try:
+        if endpoint == "pace.api_command":
+            name = str(view_args.get("name", ""))
+            if s is not None and name in EVENTS:
+                _check_json_origin()
+                body = request.get_json(silent=True)
+                check_event(name, s, body)
+                return None
+        check(name, roles, s, round)
+    except AccessError as e:
+        return _refuse(e)
+    return None
+
+
+def _refuse(e: AccessError) -> Any:
+    body = errors.error_body(e.code, e.message, e.field)
+    status = errors.http_status(body)
+    if _wants_json():
+        return jsonify(body), status
+    if e.code == "unauthorized":
+        return redirect(url_for("access.join", next=request.full_path.rstrip("?")))
+    return (
+        render_template("message.html", title="forbidden", message=e.message, **page_context()),
+        status,
+    )
+
+
+# -- signing in -------------------------------------------------------------------------------
+
+bp = Blueprint("access", __name__)
+
+
+def _remote() -> str:
+    return request.remote_addr or "?"
+
+
+def _safe_next(target: str | None) -> str:
+    """Return a local path to go to after signing in (never another site)."""
+    if target and target.startswith("/") and not target.startswith("//"):
+        return target
+    return url_for("pace.home")
+
+
+def _sign_in(code: str) -> Response:
+    opened = _ext().access.open_with_code(code, remote=_remote())
+    session.clear()
+    session["token"] = opened.token
+    csrf_token()
+    return redirect(_safe_next(request.values.get("next")))
+
+
+def _form(template: str, error: str | None = None, status: int = 200) -> Any:
+    return (
+        render_template(
+            template,
+            error=error,
+            next=_safe_next(request.values.get("next")),
+            code=request.values.get("code", ""),
+            **page_context(),
+        ),
+        status,
+    )
+
+
+def _code_form(template: str) -> Any:
+    if request.method == "GET" and not request.args.get("code"):
+        return _form(template)
+    if request.method == "POST":
+        try:
+            check_csrf()
+        except AccessError as e:
+            return _form(template, e.message, 403)
+    # a link /join?code=... signs in at once: the code itself is the secret
+    try:
+        return _sign_in(request.values.get("code", ""))
+    except AccessError as e:
+        return _form(template, e.message, errors.http_status(errors.error_body(e.code, "")))
+
+
+@bp.route("/join", methods=["GET", "POST"])
+def join() -> Any:
+    """Enter an access code (form, or a ``?code=`` link): opens a session for its role."""
+    return _code_form("join.html")
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login() -> Any:
+    """The committee signs in with its secret (the same form as /join)."""
+    return _code_form("login.html")
+
+
+@bp.post("/logout")
+def logout() -> Any:
+    """End this browser's session."""
+    try:
+        check_csrf()
+    except AccessError as e:
+        return _refuse(e)
+    _ext().access.end(session.get("token"))
+    session.clear()
+    return redirect(url_for("pace.home"))
+
+
+@bp.post("/api/session")
+def api_session() -> Any:
+    """Exchange a code for a session token (python clients): ``{"code": "ABCD-EFGH"}``."""
+    body = request.get_json(silent=True)
+    code = body.get("code") if isinstance(body, Mapping) else None
+    name = body.get("name") if isinstance(body, Mapping) else None
+    opened = _ext().access.open_with_code(
+        code if isinstance(code, str) else "",
+        remote=_remote(),
+        name=name[:200] if isinstance(name, str) and name else None,
+    )
+    s = opened.session
+    return jsonify(
+        {
+            "ok": True,
+            "token": opened.token,
+            "role": s.role,
+            "round": s.round,
+            "expires_at": s.expires_at.isoformat(),
+        }
+    )
+
+
+@bp.route("/rounds/<round>/access", methods=["GET", "POST"])
+def access_page(round: str) -> Any:
+    """The committee makes access codes for a round; each is shown once, with its link."""
+    ext = _ext()
+    ext.live.service.round_view(round)
+    made: list[dict[str, str]] = []
+    error = None
+    if request.method == "POST":
+        try:
+            check_csrf()
+            roles = [r for r in request.form.getlist("role") if r in ROLES] or ["marshal"]
+            label = request.form.get("label", "").strip()[:100] or None
+            for role in roles:
+                code = ext.access.create_code(round, role, label)
+                link = url_for("access.join", code=code, _external=True)
+                made.append({"role": role, "code": code, "link": link, "qr": qr_svg(link)})
+        except AccessError as e:
+            error = e.message
+    codes = ext.store.access_codes(round=round)
+    return render_template(
+        "access.html",
+        round=round,
+        roles=ROLES,
+        made=made,
+        codes=codes,
+        error=error,
+        **page_context(),
+    )
+
+
+def qr_svg(link: str) -> str | None:
+    """Return an inline SVG QR code of ``link`` (``segno``), or ``None`` if it is missing."""
+    try:
+        import segno
+    except ImportError:
+        return None
+    svg: str = segno.make(link, error="m").svg_inline(scale=3)
+    return svg
+
+
+def template_globals() -> dict[str, Any]:
+    """What every page may use: the session's role and the form token."""
+    s = current_session() if request else None
+    return {
+        "session_role": s.role if s else None,
+        "session_round": s.round if s else None,
+        "csrf_token": csrf_token,
+        "can": lambda endpoint: allowed(endpoint, s.role if s else None, ENDPOINTS),
+    }
