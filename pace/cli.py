@@ -136,7 +136,9 @@ def access_group() -> None:
     help="Role of whoever enters the code.",
 )
 @click.option("--label", default=None, help="A note kept with the code (e.g. 'hole 7').")
-@click.option("--count", type=click.IntRange(1, 100), default=1, show_default=True)
+@click.option(
+    "--count", type=click.IntRange(1, 100), default=1, show_default=True, help="How many codes."
+)
 @click.option("--url", default=None, help="Server address to print /join links for.")
 @db_option
 def access_code(round_name, role, label, count, url, db) -> None:

@@ -59,25 +59,60 @@ def app(settings, clock) -> Iterator[Flask]:
 
 
 @pytest.fixture
-def client(app) -> FlaskClient:
-    """Return Flask's test client for the app."""
-    return app.test_client()
+def grant(app) -> Callable[..., str]:
+    """Return a function opening a session for ``role`` (on round R1 by default): its token.
+
+    ``grant("marshal")``; ``grant("committee", round=None)`` for the committee account.
+    """
+
+    def make(role: str, round: str | None = ROUND, name: str | None = None) -> str:
+        return app.extensions["pace"].access.grant(role, round, name).token
+
+    return make
 
 
 @pytest.fixture
-def connect(app, client) -> Iterator[Callable[..., SocketIOTestClient]]:
-    """Return a factory of socket test clients, e.g. ``connect(role="referee")``.
+def login(app, grant) -> Callable[..., FlaskClient]:
+    """Return a function giving a new HTTP test client signed in as ``role`` (None: nobody)."""
 
-    Each client shares the Flask client's cookies and is disconnected after the test.
+    def make(role: str | None, round: str | None = ROUND) -> FlaskClient:
+        c = app.test_client()
+        if role is not None:
+            token = grant(role, round)
+            with c.session_transaction() as s:
+                s["token"] = token
+        return c
+
+    return make
+
+
+@pytest.fixture
+def client(login) -> FlaskClient:
+    """Return Flask's test client for the app, signed in as the committee (every round)."""
+    return login("committee", None)
+
+
+@pytest.fixture
+def connect(app, grant) -> Iterator[Callable[..., SocketIOTestClient]]:
+    """Return a factory of socket test clients, e.g. ``connect("referee", round="S1")``.
+
+    Each client has a session of its role (``auth={"token": ...}``; role ``None``: no
+    session) and is disconnected after the test.
     """
     opened: list[SocketIOTestClient] = []
 
-    def make(role: str = "marshal", device: str | None = None, **auth: object):
+    def make(
+        role: str | None = "marshal",
+        device: str | None = None,
+        round: str | None = ROUND,
+        **auth: object,
+    ):
         socketio = app.extensions["pace"].socketio
+        if role is not None and "token" not in auth:
+            auth["token"] = grant(role, round)
         c = socketio.test_client(
             app,
-            flask_test_client=client,
-            auth={"role": role, "device": device or f"{role}-{len(opened) + 1}", **auth},
+            auth={"device": device or f"{role}-{len(opened) + 1}", **auth},
         )
         opened.append(c)
         assert c.is_connected(), "the server refused the socket connection"

@@ -373,6 +373,11 @@ class Store:
         with self._db.read() as db:
             return _get_round(db, name)
 
+    def has_round(self, name: str) -> bool:
+        """Return whether a round of that name exists."""
+        with self._db.read() as db:
+            return _round_row(db, name) is not None
+
     def list_rounds(self) -> list[RoundSummary]:
         """Return a summary of every round, by day then name."""
         sql = """

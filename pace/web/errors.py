@@ -36,6 +36,7 @@ _HTTP_STATUS = {
     "forbidden": 403,
     "unauthorized": 401,
     "rate_limited": 429,
+    "csrf_failed": 403,
     # the server's fault, not the request's: a phone must keep the event and resend it
     "storage_error": 503,
 }

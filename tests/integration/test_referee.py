@@ -510,7 +510,7 @@ def test_the_snapshot_holds_timing_penalties_and_the_policy(referee, timed, clie
 
 def test_swin_gives_one_point_for_every_breach_without_warning(app, connect, clock, client):
     add_round(app, "S1", policy="swin")
-    tablet = connect("referee", "swin-phone")
+    tablet = connect("referee", "swin-phone", round="S1")
     referee = RefereeDriver(tablet, clock.now, round="S1")
     MarshalDriver(tablet, clock.now, round="S1").tap("1", 1, "08:40")
     referee.decide("1")
@@ -533,7 +533,7 @@ def test_mauricie_warns_each_competitor_of_a_group_that_breaks_a_checkpoint(
     app, connect, clock, client
 ):
     add_round(app, "M1", policy="mauricie")
-    tablet = connect("referee", "mauricie-phone")
+    tablet = connect("referee", "mauricie-phone", round="M1")
     referee = RefereeDriver(tablet, clock.now, round="M1")
     referee.join("M1")
     marshal = MarshalDriver(tablet, clock.now, round="M1")
@@ -572,7 +572,7 @@ def test_mauricie_warns_each_competitor_of_a_group_that_breaks_a_checkpoint(
 
 def test_match_play_loses_the_hole_at_the_second_bad_time(app, connect, clock, client):
     add_round(app, "MP", play="match_play")
-    tablet = connect("referee", "match-phone")
+    tablet = connect("referee", "match-phone", round="MP")
     referee = RefereeDriver(tablet, clock.now, round="MP")
     MarshalDriver(tablet, clock.now, round="MP").tap("1", 1, "08:40")
     referee.decide("1")
@@ -593,7 +593,7 @@ def test_match_play_loses_the_hole_at_the_second_bad_time(app, connect, clock, c
 
 def test_in_foursomes_the_side_bears_the_penalty(app, connect, clock):
     add_round(app, "F1", format="foursome")
-    tablet = connect("referee", "foursome-phone")
+    tablet = connect("referee", "foursome-phone", round="F1")
     referee = RefereeDriver(tablet, clock.now, round="F1")
     MarshalDriver(tablet, clock.now, round="F1").tap("1", 1, "08:40")
     referee.decide("1")
@@ -610,7 +610,8 @@ def test_a_custom_policy_from_the_configuration(settings, clock):
         service.import_course(COURSE.read_text(encoding="utf-8"), str(COURSE))
         add_round(app, "C1", policy="club")
         client = app.test_client()
-        tablet = app.extensions["pace"].socketio.test_client(app, flask_test_client=client)
+        token = app.extensions["pace"].access.grant("referee", "C1").token
+        tablet = app.extensions["pace"].socketio.test_client(app, auth={"token": token})
         referee = RefereeDriver(tablet, clock.now, round="C1")
         MarshalDriver(tablet, clock.now, round="C1").tap("1", 1, "08:40")
         referee.decide("1")
@@ -629,9 +630,10 @@ def test_a_custom_policy_from_the_configuration(settings, clock):
 
 
 def test_the_http_mirror_runs_the_referees_commands(
-    client, referee, out_of_position, tablet, clock
+    login, referee, out_of_position, tablet, clock
 ):
-    headers = {"X-Pace-Role": "referee", "X-Pace-Device": "laptop"}
+    client = login("referee")
+    headers = {"X-Pace-Device": "laptop"}
     decided = client.post(
         "/api/commands/decide_timing",
         json={"id": new_id(), "round": ROUND, "group": "1", "decision": "time"},
@@ -683,7 +685,7 @@ def test_the_referee_pages_are_served(client, page):
 def test_a_voided_stroke_takes_its_fault_away(referee, timed, marshal, tablet, client, scheduler):
     ack = referee.timed_stroke("1", MARIE, 2, 45)
     tablet.get_received()
-    marshal.void(ack["id"], "timed the wrong player")
+    referee.void(ack["id"], "timed the wrong player")
     assert penalties(client) == []
     scheduler.tick(ROUND)
     [changed] = received(tablet, "penalties_changed")
@@ -695,7 +697,7 @@ def test_a_round_whose_policy_left_the_configuration_still_shows_its_field(
 ):
     add_round(app, "G1")
     app.extensions["pace"].store.update_round("G1", policy="club-2025")  # no such table now
-    tablet = connect("referee", "gone-phone")
+    tablet = connect("referee", "gone-phone", round="G1")
     referee = RefereeDriver(tablet, clock.now, round="G1")
     MarshalDriver(tablet, clock.now, round="G1").tap("1", 1, "08:40")
     referee.decide("1")

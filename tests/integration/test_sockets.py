@@ -54,8 +54,8 @@ def marshal(sio, clock) -> MarshalDriver:
 
 @pytest.fixture
 def dashboard(connect):
-    """A referee's dashboard that follows round R1; its join broadcasts are drained."""
-    sio = connect("referee", "dashboard-tablet")
+    """The committee's dashboard (it records sirens) on round R1; its join broadcasts drained."""
+    sio = connect("committee", "dashboard-tablet")
     sio.get_received()
     return sio
 

@@ -86,9 +86,9 @@ def raw(db_path: Path) -> sqlite3.Connection:
 def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_path: Path) -> None:
     with Store.open(db_path) as store:
         assert db_path.exists()
-        assert store.applied_migrations() == ["m001_initial", "m002_round_play_and_format"]
+        assert store.applied_migrations() == ["m001_initial", "m002_round_play_and_format", "m003_access"]
     with Store.open(db_path) as store:
-        assert store.applied_migrations() == ["m001_initial", "m002_round_play_and_format"]
+        assert store.applied_migrations() == ["m001_initial", "m002_round_play_and_format", "m003_access"]
     conn = raw(db_path)
     try:
         rows = conn.execute(
@@ -96,7 +96,7 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
         ).fetchall()
     finally:
         conn.close()
-    assert rows == [("m001_initial",), ("m002_round_play_and_format",)]
+    assert rows == [("m001_initial",), ("m002_round_play_and_format",), ("m003_access",)]
 
 
 def test_reopening_keeps_the_setup_and_the_events(db_path: Path) -> None:
