@@ -262,6 +262,7 @@ class Marshal:
         clock: AcceleratedClock,
         tz: ZoneInfo,
         stop: threading.Event,
+        token: str = "",
     ):
         self.number = number
         self.holes = holes
@@ -276,7 +277,7 @@ class Marshal:
         self.finished = threading.Event()
         name = MARSHAL_NAMES[(number - 1) % len(MARSHAL_NAMES)]
         self.auth = {
-            "role": "marshal",
+            "token": token,
             "device": f"demo-marshal-{number}",
             "name": f"{name} (holes {holes[0]}–{holes[-1]})",
         }
@@ -382,9 +383,16 @@ class Demo:
                 clock=self.clock,
                 tz=demo_round.tz,
                 stop=self.stop,
+                # each simulated phone signs in as a marshal of the round (docs/access.md)
+                token=self.ext.access.grant("marshal", ROUND, f"demo marshal {i}").token,
             )
             for i, holes in enumerate(marshal_holes(demo_round.holes), start=1)
         ]
+        # one code per role for the people watching the demo, printed in the banner
+        self.codes = {
+            role: self.ext.access.create_code(ROUND, role, "demo")
+            for role in ("committee", "referee", "marshal", "viewer")
+        }
         self._stopping = False
         self._started = time.monotonic()
 
@@ -502,13 +510,21 @@ class Demo:
             f"  the clock starts at {local:%H:%M} and runs {self.options.speed:g}× real time"
             f" ({self.options.speed / 60:g} min of play per second)\n"
             f"  home       {self.url}/\n"
-            f"  dashboard  {self.url}/rounds/{ROUND}/dashboard\n"
-            f"  marshal    {self.url}/rounds/{ROUND}/marshal  (tick hole 1)\n"
+            f"  committee  {self._link('committee', 'dashboard')}\n"
+            f"  dashboard  {self._link('referee', 'dashboard')}\n"
+            f"  marshal    {self._link('marshal', 'marshal')}  (tick hole 1)\n"
+            f"  board      {self._link('viewer', 'board')}\n"
+            f"  (each link signs in with an access code of its role, then opens"
+            f" /rounds/{ROUND}/<page>)\n"
             f"  {len(self.marshals)} simulated marshals send what happened since"
             f" {r.first_start.astimezone(r.tz):%H:%M}, then tap live;"
             f" database {self.options.db} (recreated at every run). Ctrl-C stops.",
             flush=True,
         )
+
+    def _link(self, role: str, page: str) -> str:
+        """Return a link that signs in with the demo's code of ``role`` and opens ``page``."""
+        return f"{self.url}/join?code={self.codes[role]}&next=/rounds/{ROUND}/{page}"
 
     def _note(self, extra: str = "") -> None:
         now = self.clock.now()

@@ -16,7 +16,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -66,30 +66,68 @@ def setup_round(
     return db
 
 
+def access_code(db: Path, role: str, round: str = ROUND) -> str:
+    """Make an access code for ``role`` on ``round`` with ``pace access code``; return it."""
+    out = pace("access", "code", "--round", round, "--role", role, "--db", str(db), cwd=db.parent)
+    return out.stdout.split("\t")[2].strip()
+
+
 @dataclass
 class LiveServer:
-    """A running ``pace serve``: its URL, database and process."""
+    """A running ``pace serve``: its URL, database and process.
+
+    ``token(role)`` signs in with a fresh code of that role (made through the CLI) and
+    returns the session token: pass it as ``auth={"token": ...}`` to Socket.IO clients.
+    ``get_json``/``post_json`` act as the committee unless given another ``token``.
+    """
 
     url: str
     port: int
     db: Path
     process: subprocess.Popen[str]
     log: Path
+    round: str = ROUND
+    tokens: dict[str, str] = field(default_factory=dict)
 
-    def get_json(self, path: str) -> dict:
+    def code(self, role: str, round: str | None = None) -> str:
+        """Return a new access code of ``role`` for ``round`` (default the server's round)."""
+        return access_code(self.db, role, round or self.round)
+
+    def token(self, role: str, round: str | None = None, *, new: bool = False) -> str:
+        """Return a session token of ``role`` on ``round`` (one per role, unless ``new``)."""
+        round = round or self.round
+        key = f"{role}:{round}"
+        if new or key not in self.tokens:
+            answer = self.post_json("/api/session", {"code": self.code(role, round)}, token="")
+            assert answer.get("ok"), answer
+            self.tokens[key] = answer["token"]
+        return self.tokens[key]
+
+    def _auth(self, token: str | None) -> dict[str, str]:
+        token = self.token("committee") if token is None else token
+        return {"Authorization": f"Bearer {token}"} if token else {}
+
+    def get_json(self, path: str, token: str | None = None) -> dict:
         """GET ``path`` and return the decoded JSON (errors included)."""
+        req = urllib.request.Request(self.url + path, headers=self._auth(token))
         try:
-            with urllib.request.urlopen(self.url + path, timeout=5) as r:
+            with urllib.request.urlopen(req, timeout=5) as r:
                 return json.loads(r.read())
         except urllib.error.HTTPError as e:
             return json.loads(e.read())
 
-    def post_json(self, path: str, body: object, headers: dict[str, str] | None = None) -> dict:
+    def post_json(
+        self,
+        path: str,
+        body: object,
+        headers: dict[str, str] | None = None,
+        token: str | None = None,
+    ) -> dict:
         """POST JSON to ``path`` and return the decoded JSON answer (errors included)."""
         req = urllib.request.Request(
             self.url + path,
             data=json.dumps(body).encode(),
-            headers={"Content-Type": "application/json", **(headers or {})},
+            headers={"Content-Type": "application/json", **self._auth(token), **(headers or {})},
             method="POST",
         )
         try:
@@ -102,13 +140,13 @@ class LiveServer:
 def wait_until_ready(
     url: str, process: subprocess.Popen[str], log: Path, timeout: float = 20
 ) -> None:
-    """Poll ``url``/api/rounds until it answers; fail with the server's log if it dies."""
+    """Poll ``url``/ (the public home page) until it answers; fail with the server's log if it dies."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"pace serve exited with {process.returncode}:\n{log.read_text()}")
         try:
-            with urllib.request.urlopen(url + "/api/rounds", timeout=1):
+            with urllib.request.urlopen(url + "/", timeout=1):
                 return
         except (urllib.error.URLError, ConnectionError, OSError):
             # bounded poll on a condition, not a sleep to make time pass

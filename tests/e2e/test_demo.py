@@ -36,7 +36,7 @@ def start_demo(folder: Path, *args: str) -> LiveServer:
         process.kill()
         process.wait(timeout=10)
         raise
-    return LiveServer(url, port, db, process, log)
+    return LiveServer(url, port, db, process, log, round=ROUND)
 
 
 @pytest.mark.e2e

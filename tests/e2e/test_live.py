@@ -54,7 +54,7 @@ def open_client(server) -> Iterator:
         c = socketio.SimpleClient()
         c.connect(
             server.url,
-            auth={"role": role, "device": device},
+            auth={"token": server.token(role), "device": device},
             transports=["websocket"],
             wait_timeout=ACK_TIMEOUT,
         )
@@ -192,7 +192,7 @@ def test_a_phone_ten_minutes_off_is_stored_at_the_true_instant(server, marshal, 
     def probe(data):
         return {"device_time": phone_clock().isoformat()}
 
-    phone.connect(server.url, auth={"role": "marshal", "device": f"phone{minutes:+d}"},
+    phone.connect(server.url, auth={"token": server.token("marshal"), "device": f"phone{minutes:+d}"},
                   transports=["websocket"], wait_timeout=ACK_TIMEOUT)  # fmt: skip
     try:
         assert abs(wait_for_offset(phone) - skew.total_seconds() * 1000) < 1000

@@ -49,7 +49,7 @@ def open_client(server) -> Iterator:
         c = socketio.SimpleClient()
         c.connect(
             server.url,
-            auth={"role": role, "device": f"{role}-{new_id()[:8]}"},
+            auth={"token": server.token(role), "device": f"{role}-{new_id()[:8]}"},
             transports=["websocket"],
             wait_timeout=ACK_TIMEOUT,
         )
