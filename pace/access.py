@@ -81,9 +81,7 @@ def verify_code(code: str, stored: str) -> bool:
         return False
     if scheme != "scrypt":
         return False
-    got = hashlib.scrypt(
-        code.encode(), salt=bytes.fromhex(salt), n=int(n), r=int(r), p=int(p)
-    )
+    got = hashlib.scrypt(code.encode(), salt=bytes.fromhex(salt), n=int(n), r=int(r), p=int(p))
     return hmac.compare_digest(got.hex(), digest)
 
 

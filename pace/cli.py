@@ -110,7 +110,9 @@ def _show_committee_secret(service) -> None:
     """Make the committee account of an empty database and print its secret, this once."""
     from pace.access import AccessService
 
-    secret = AccessService(service.store, service.settings, service.clock).ensure_committee_account()
+    secret = AccessService(
+        service.store, service.settings, service.clock
+    ).ensure_committee_account()
     if secret is not None:
         click.echo(
             f"committee secret: {secret}\n"

@@ -140,7 +140,7 @@ class LiveServer:
 def wait_until_ready(
     url: str, process: subprocess.Popen[str], log: Path, timeout: float = 20
 ) -> None:
-    """Poll ``url``/ (the public home page) until it answers; fail with the server's log if it dies."""
+    """Poll the public home page until it answers; fail with the server's log if it dies."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:

@@ -393,8 +393,7 @@ class Store:
             for name, course, day, groups, events in rows
         ]
 
-
-# -- events: rows and rules ----------------------------------------------------------
+    # -- events: rows and rules ----------------------------------------------------------
 
     # -- access (docs/access.md) ----------------------------------------------------------
 
@@ -495,7 +494,6 @@ class Store:
                 "UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL",
                 [_iso(at, "revoked_at"), token_hash],
             )
-
 
 
 def _append_one(db: sqlite_utils.Database, event: Event, recorded: str) -> tuple[Event, bool]:

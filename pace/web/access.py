@@ -22,7 +22,6 @@ from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
-    Response,
     current_app,
     g,
     jsonify,
@@ -276,7 +275,7 @@ def _safe_next(target: str | None) -> str:
     return url_for("pace.home")
 
 
-def _sign_in(code: str) -> Response:
+def _sign_in(code: str) -> Any:
     opened = _ext().access.open_with_code(code, remote=_remote())
     session.clear()
     session["token"] = opened.token
@@ -364,7 +363,7 @@ def access_page(round: str) -> Any:
     """The committee makes access codes for a round; each is shown once, with its link."""
     ext = _ext()
     ext.live.service.round_view(round)
-    made: list[dict[str, str]] = []
+    made: list[dict[str, str | None]] = []
     error = None
     if request.method == "POST":
         try:
@@ -392,7 +391,7 @@ def access_page(round: str) -> Any:
 def qr_svg(link: str) -> str | None:
     """Return an inline SVG QR code of ``link`` (``segno``), or ``None`` if it is missing."""
     try:
-        import segno
+        import segno  # type: ignore[import-not-found]
     except ImportError:
         return None
     svg: str = segno.make(link, error="m").svg_inline(scale=3)

@@ -119,10 +119,14 @@ def _author() -> Any:
     """Return the author of an HTTP command: the session's role; the device from headers."""
     s = access.current_session()
     device = payloads.author(
-        {"device": request.headers.get("X-Pace-Device"), "name": request.headers.get("X-Pace-Name")},
+        {
+            "device": request.headers.get("X-Pace-Device"),
+            "name": request.headers.get("X-Pace-Name"),
+        },
         "http",
     )
-    return cmd.Author(s.role if s else "viewer", device.device, device.name or (s and s.name))
+    name = device.name or (s.name if s else None)
+    return cmd.Author(s.role if s else "viewer", device.device, name)
 
 
 @bp.post("/api/commands/<name>")

@@ -49,7 +49,8 @@ class PaceNamespace(RefereeHandlers, Namespace):
         sid = request.sid  # type: ignore[attr-defined]
         device = self._authors.get(sid) or cmd.Author("viewer", f"sid:{sid[:12]}")
         s = self.session_of()
-        return cmd.Author(s.role if s else "viewer", device.device, device.name or (s and s.name))
+        name = device.name or (s.name if s else None)
+        return cmd.Author(s.role if s else "viewer", device.device, name)
 
     def trigger_event(self, event: str, *args: Any) -> Any:
         """Check every event against the session's role (pace/web/access.py), then handle it.

@@ -54,3 +54,24 @@ def server(tmp_path) -> Iterator[LiveServer]:
     origin = local_today(12).isoformat()
     with live_server(tmp_path, extra_args=["--clock-origin", origin, "--tick", "0.2"]) as s:
         yield s
+
+
+def sign_in(context, server: LiveServer, role: str = "committee") -> None:
+    """Open a session for ``role`` in ``context`` the way people do: a /join?code=... link."""
+    page = context.new_page()
+    page.goto(f"{server.url}/join?code={server.code(role)}")
+    assert page.url.rstrip("/") == server.url, f"signing in as {role} failed: {page.url}"
+    page.close()
+
+
+@pytest.fixture
+def new_context(new_context, server):
+    """Wrap pytest-playwright's ``new_context``: every context is signed in as the committee
+    (it may open every page), once, through ``/join?code=...``."""
+
+    def make(**kwargs):
+        context = new_context(**kwargs)
+        sign_in(context, server)
+        return context
+
+    return make

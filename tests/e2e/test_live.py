@@ -192,8 +192,8 @@ def test_a_phone_ten_minutes_off_is_stored_at_the_true_instant(server, marshal, 
     def probe(data):
         return {"device_time": phone_clock().isoformat()}
 
-    phone.connect(server.url, auth={"token": server.token("marshal"), "device": f"phone{minutes:+d}"},
-                  transports=["websocket"], wait_timeout=ACK_TIMEOUT)  # fmt: skip
+    auth = {"token": server.token("marshal"), "device": f"phone{minutes:+d}"}
+    phone.connect(server.url, auth=auth, transports=["websocket"], wait_timeout=ACK_TIMEOUT)
     try:
         assert abs(wait_for_offset(phone) - skew.total_seconds() * 1000) < 1000
         tapped = phone_clock() - timedelta(seconds=20)  # read on the phone

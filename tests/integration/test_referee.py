@@ -609,7 +609,6 @@ def test_a_custom_policy_from_the_configuration(settings, clock):
         service = app.extensions["pace"].live.service
         service.import_course(COURSE.read_text(encoding="utf-8"), str(COURSE))
         add_round(app, "C1", policy="club")
-        client = app.test_client()
         token = app.extensions["pace"].access.grant("referee", "C1").token
         tablet = app.extensions["pace"].socketio.test_client(app, auth={"token": token})
         referee = RefereeDriver(tablet, clock.now, round="C1")
@@ -629,9 +628,7 @@ def test_a_custom_policy_from_the_configuration(settings, clock):
 # -- HTTP ------------------------------------------------------------------------------------
 
 
-def test_the_http_mirror_runs_the_referees_commands(
-    login, referee, out_of_position, tablet, clock
-):
+def test_the_http_mirror_runs_the_referees_commands(login, referee, out_of_position, tablet, clock):
     client = login("referee")
     headers = {"X-Pace-Device": "laptop"}
     decided = client.post(

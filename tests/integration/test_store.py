@@ -86,9 +86,17 @@ def raw(db_path: Path) -> sqlite3.Connection:
 def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_path: Path) -> None:
     with Store.open(db_path) as store:
         assert db_path.exists()
-        assert store.applied_migrations() == ["m001_initial", "m002_round_play_and_format", "m003_access"]
+        assert store.applied_migrations() == [
+            "m001_initial",
+            "m002_round_play_and_format",
+            "m003_access",
+        ]
     with Store.open(db_path) as store:
-        assert store.applied_migrations() == ["m001_initial", "m002_round_play_and_format", "m003_access"]
+        assert store.applied_migrations() == [
+            "m001_initial",
+            "m002_round_play_and_format",
+            "m003_access",
+        ]
     conn = raw(db_path)
     try:
         rows = conn.execute(
