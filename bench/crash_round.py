@@ -52,10 +52,26 @@ import socketio  # noqa: E402
 from livesupport import COURSE, TIMEZONE, free_port, pace, setup_round, wait_until_ready  # noqa: E402
 
 from pace import config, formats  # noqa: E402
+from pace.access import AccessService  # noqa: E402
+from pace.clock import SystemClock  # noqa: E402
 from pace.live import ALERT_NAMESPACE  # noqa: E402
 from pace.reports.status import status_document  # noqa: E402
 from pace.rules.model import HoleCompletion, RoundSetup  # noqa: E402
 from pace.service import offline_status  # noqa: E402
+from pace.store import Store  # noqa: E402
+
+#: session tokens by role (docs/access.md), made on the database before the first start; kept
+#: in the database, so they outlive every SIGKILL
+TOKENS: dict[str, str] = {}
+
+
+def grant_sessions(db: Path, round: str) -> None:
+    """Open a marshal's, a referee's and the committee's session on ``db``; fill ``TOKENS``."""
+    with Store.open(db) as store:
+        access = AccessService(store, config.Settings(), SystemClock())
+        for role in ("marshal", "referee", "committee"):
+            TOKENS[role] = access.grant(role, round, f"crash bench {role}").token
+
 
 TZ = ZoneInfo(TIMEZONE)
 ROUND = "R1"
@@ -173,7 +189,10 @@ class Server:
     def get(self, path: str) -> Any:
         import urllib.request
 
-        with urllib.request.urlopen(self.url + path, timeout=10) as r:
+        req = urllib.request.Request(
+            self.url + path, headers={"Authorization": f"Bearer {TOKENS['committee']}"}
+        )
+        with urllib.request.urlopen(req, timeout=10) as r:
             return json.loads(r.read())
 
     def post(self, path: str, body: Any, headers: dict[str, str]) -> Any:
@@ -182,7 +201,8 @@ class Server:
 
         req = urllib.request.Request(
             self.url + path, data=json.dumps(body).encode(), method="POST",
-            headers={"Content-Type": "application/json", **headers},
+            headers={"Content-Type": "application/json",
+                     "Authorization": f"Bearer {TOKENS['referee']}", **headers},
         )  # fmt: skip
         try:
             with urllib.request.urlopen(req, timeout=10) as r:
@@ -234,7 +254,7 @@ class Connection:
                 self.waiting.set()
 
         self.client.on("disconnect", dropped)
-        self.client.connect(url, auth={"role": "marshal", "device": device},
+        self.client.connect(url, auth={"token": TOKENS["marshal"], "device": device},
                             transports=["websocket"], wait_timeout=3)  # fmt: skip
 
     def call(self, event: str, payload: Any, timeout: float = ACK_SECONDS) -> Any:
@@ -386,7 +406,7 @@ class Dashboard:
         def raised(message: Any) -> None:
             self.heard.append(message["alert"]["key"])
 
-        client.connect(self.url, auth={"role": "referee", "device": "dashboard"},
+        client.connect(self.url, auth={"token": TOKENS["referee"], "device": "dashboard"},
                        transports=["websocket"], wait_timeout=5)  # fmt: skip
         answer = client.call("join_round", {"round": ROUND}, timeout=ACK_SECONDS)
         assert answer and answer["ok"], answer
@@ -408,7 +428,7 @@ def acknowledge_open_alerts(server: Server) -> list[str]:
         answer = server.post(
             "/api/commands/acknowledge_alert",
             {"id": str(uuid.uuid4()), "round": ROUND, "alert": alert["key"], "note": "seen"},
-            {"X-Pace-Role": "referee", "X-Pace-Device": "referee-tablet"},
+            {"X-Pace-Device": "referee-tablet"},
         )
         if answer.get("ok"):
             keys.append(alert["key"])
@@ -436,6 +456,7 @@ def run(
         times = folder / "times.csv"
         times.write_text(times_csv(taps), encoding="utf-8")
         db = setup_round(folder, day=day.isoformat(), draw=draw)
+        grant_sessions(db, ROUND)
 
         slices = kills + 1
         marshals: list[list[Tap]] = [[] for _ in range(clients)]

@@ -389,13 +389,16 @@ def access_page(round: str) -> Any:
 
 
 def qr_svg(link: str) -> str | None:
-    """Return an inline SVG QR code of ``link`` (``segno``), or ``None`` if it is missing."""
+    """Return a QR code of ``link`` as an SVG ``data:`` URI for an ``<img>`` (``segno``).
+
+    ``None`` if segno is missing: the page still shows the code and the link.
+    """
     try:
         import segno  # type: ignore[import-not-found]
     except ImportError:
         return None
-    svg: str = segno.make(link, error="m").svg_inline(scale=3)
-    return svg
+    uri: str = segno.make(link, error="m").svg_data_uri(scale=4)
+    return uri
 
 
 def template_globals() -> dict[str, Any]:

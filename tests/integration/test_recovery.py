@@ -19,8 +19,10 @@ from pace.scheduler import PaceScheduler
 
 
 def observe(app) -> dict:
-    """What pages and programs can see of the round."""
+    """What pages and programs can see of the round (as the committee)."""
+    token = app.extensions["pace"].access.grant("committee", None).token
     client = app.test_client()
+    client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"
     snapshot = client.get(f"/api/rounds/{ROUND}/snapshot").json["snapshot"]
     snapshot.pop("at")
     return {
@@ -61,8 +63,13 @@ def test_a_restarted_server_answers_as_before_and_raises_nothing_again(
     try:
         assert observe(again) == before
         socketio = again.extensions["pace"].socketio
-        page = socketio.test_client(again, auth={"role": "referee", "device": "after"})
-        phone = socketio.test_client(again, auth={"role": "marshal", "device": "phone"})
+        grant = again.extensions["pace"].access.grant
+        page = socketio.test_client(
+            again, auth={"token": grant("referee", ROUND).token, "device": "after"}
+        )
+        phone = socketio.test_client(
+            again, auth={"token": grant("marshal", ROUND).token, "device": "phone"}
+        )
         assert page.emit("join_round", {"round": ROUND}, callback=True)["ok"]
         assert phone.emit("join_round", {"round": ROUND, "holes": [1, 2, 3]}, callback=True)["ok"]
         page.get_received()
