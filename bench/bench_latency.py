@@ -132,9 +132,24 @@ def write_draw(path: Path, groups: int) -> list[tuple[str, datetime]]:
     return starts
 
 
-def pace_cli(*args: str, cwd: Path) -> None:
-    subprocess.run([sys.executable, "-m", "pace", *args], cwd=cwd, check=True,
-                   capture_output=True, text=True, timeout=60)  # fmt: skip
+def pace_cli(*args: str, cwd: Path) -> str:
+    done = subprocess.run([sys.executable, "-m", "pace", *args], cwd=cwd, check=True,
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    return done.stdout
+
+
+def sign_in(url: str, code: str) -> str:
+    """Open a session with an access code (docs/access.md); return its token."""
+    import urllib.request
+
+    request = urllib.request.Request(
+        url + "/api/session",
+        data=json.dumps({"code": code}).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=10) as r:
+        return json.loads(r.read())["token"]
 
 
 def cpu_seconds(pid: int) -> float:
@@ -149,6 +164,8 @@ class Server:
     url: str
     process: subprocess.Popen
     log: Path
+    #: session tokens by role (pace only: the relay lets anyone in)
+    tokens: dict[str, str] = field(default_factory=dict)
 
     def cpu_seconds(self) -> float:
         """Return the CPU time the server has used so far (Linux)."""
@@ -184,6 +201,11 @@ def start_pace(
     pace_cli("import", "course", str(COURSE), "--db", str(db), cwd=folder)
     pace_cli("import", "draw", str(draw), "--round", ROUND, "--date", today.isoformat(),
              "--timezone", "Europe/Brussels", "--db", str(db), cwd=folder)  # fmt: skip
+    codes = {
+        role: pace_cli("access", "code", "--round", ROUND, "--role", role, "--db", str(db),
+                       cwd=folder).split("\t")[2].strip()
+        for role in ("marshal", "referee")
+    }  # fmt: skip
     taps = plan_taps(starts, today)
     origin = taps[0][2] - timedelta(minutes=1)
     port = free_port()
@@ -200,8 +222,9 @@ def start_pace(
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
-    wait_ready(url + "/api/rounds", process, log)
-    return Server("pace", url, process, log), taps
+    wait_ready(url + "/", process, log)
+    tokens = {role: sign_in(url, code) for role, code in codes.items()}
+    return Server("pace", url, process, log, tokens), taps
 
 
 def start_relay(folder: Path) -> Server:
@@ -236,7 +259,7 @@ class ServerClock:
         return self.perf + (instant - self.server).total_seconds() / self.speed
 
 
-def connect_client(url: str, role: str, device: str, handlers: dict | None = None):
+def connect_client(url: str, token: str, device: str, handlers: dict | None = None):
     """Return a python-socketio client connected over websocket (``handlers``: event → fn)."""
     import socketio
 
@@ -245,7 +268,7 @@ def connect_client(url: str, role: str, device: str, handlers: dict | None = Non
     c = socketio.Client(websocket_extra_options={"skip_utf8_validation": True})
     for event, handler in (handlers or {}).items():
         c.on(event, handler)
-    c.connect(url, auth={"role": role, "device": device}, transports=["websocket"],
+    c.connect(url, auth={"token": token, "device": device}, transports=["websocket"],
               wait_timeout=CONNECT_TIMEOUT)  # fmt: skip
     return c
 
@@ -259,15 +282,15 @@ def join(client, holes: list[int] | None = None) -> None:
 # -- the marshals' worker process ---------------------------------------------------------------
 
 
-def marshal_worker(urls: list[str], n: int, ipc_port: int) -> None:
+def marshal_worker(urls: list[str], tokens: list[str], n: int, ipc_port: int) -> None:
     """Connect ``n`` marshals to each server, then tap on request from the main process.
 
     Requests and answers are JSON lines on a loopback socket: ``{"side", "i", "payload"}``
     in, ``{"t0", "t_ack", "ack"}`` out (``perf_counter`` instants).
     """
     marshals = [
-        [connect_client(url, "marshal", f"marshal-{side}-{i}") for i in range(n)]
-        for side, url in enumerate(urls)
+        [connect_client(url, token, f"marshal-{side}-{i}") for i in range(n)]
+        for side, (url, token) in enumerate(zip(urls, tokens, strict=True))
     ]
     for side in marshals:
         for i, c in enumerate(side):
@@ -306,7 +329,9 @@ class Marshals:
     lines: Any
 
     @classmethod
-    def start(cls, urls: list[str], n: int, folder: Path) -> Marshals:
+    def start(cls, servers: list[Server], n: int, folder: Path) -> Marshals:
+        urls = [s.url for s in servers]
+        tokens = [s.tokens.get("marshal", "-") for s in servers]
         listener = socket.create_server(("127.0.0.1", 0))
         listener.settimeout(60)
         port = listener.getsockname()[1]
@@ -314,7 +339,7 @@ class Marshals:
         with log.open("w") as out:
             process = subprocess.Popen(
                 [sys.executable, __file__, "--marshal-worker", "--ipc-port", str(port),
-                 "--marshals", str(n), "--urls", *urls],
+                 "--marshals", str(n), "--urls", *urls, "--tokens", *tokens],
                 stdout=out, stderr=subprocess.STDOUT,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},
             )  # fmt: skip
@@ -364,7 +389,8 @@ class Side:
     def connect(self, n_dashboards: int) -> None:
         handlers = {"hole_logged": self._receipt, "*": self._count}
         for i in range(n_dashboards):
-            c = connect_client(self.server.url, "referee", f"dashboard-{i}", handlers)
+            token = self.server.tokens.get("referee", "-")
+            c = connect_client(self.server.url, token, f"dashboard-{i}", handlers)
             join(c)
             self.dashboards.append(c)
 
@@ -451,12 +477,13 @@ def main() -> None:
     parser.add_argument("--marshal-worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--ipc-port", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--urls", nargs="*", default=[], help=argparse.SUPPRESS)
+    parser.add_argument("--tokens", nargs="*", default=[], help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_relay:
         serve_relay(args.port)
         return
     if args.marshal_worker:
-        marshal_worker(args.urls, args.marshals, args.ipc_port)
+        marshal_worker(args.urls, args.tokens, args.marshals, args.ipc_port)
         return
 
     with tempfile.TemporaryDirectory(prefix="pace-bench-") as tmp:
@@ -472,7 +499,7 @@ def main() -> None:
             t0 = time.perf_counter()
             for side in sides:
                 side.connect(args.dashboards)
-            marshals = Marshals.start([s.server.url for s in sides], args.marshals, folder)
+            marshals = Marshals.start([s.server for s in sides], args.marshals, folder)
             print(f"connected {2 * (args.marshals + args.dashboards)} clients"
                   f" in {time.perf_counter() - t0:.1f} s", flush=True)  # fmt: skip
             clock = sides[0].server_clock(args.speed)

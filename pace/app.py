@@ -170,11 +170,28 @@ def close_app(app: Flask) -> None:
     ext.store.close()
 
 
-def serve(settings: config.Settings, *, clock: Clock | None = None, banner: str = "") -> None:
-    """Serve the app until interrupted: the pages, Socket.IO and the scheduler."""
+def configure_logging() -> None:
+    """Log at INFO for pace, without a line per scheduler tick or per HTTP request."""
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)
+    logging.getLogger("geventwebsocket.handler").setLevel(logging.WARNING)
+
+
+def run_server(app: Flask) -> None:
+    """Serve ``app`` on its configured host and port until interrupted (blocks)."""
+    ext: Extension = app.extensions["pace"]
+    server = ext.settings.server
+    kwargs: dict[str, Any] = {"host": server.host, "port": server.port, "log_output": False}
+    if server.async_mode == "threading":
+        kwargs["allow_unsafe_werkzeug"] = True
+    ext.socketio.run(app, **kwargs)
+
+
+def serve(settings: config.Settings, *, clock: Clock | None = None, banner: str = "") -> None:
+    """Serve the app until interrupted: the pages, Socket.IO and the scheduler."""
+    configure_logging()
     app = create_app(settings, clock=clock)
     ext: Extension = app.extensions["pace"]
     secret = ext.access.ensure_committee_account() if ext.access else None
@@ -192,9 +209,6 @@ def serve(settings: config.Settings, *, clock: Clock | None = None, banner: str 
         flush=True,
     )
     try:
-        kwargs: dict[str, Any] = {"host": host, "port": port, "log_output": False}
-        if settings.server.async_mode == "threading":
-            kwargs["allow_unsafe_werkzeug"] = True
-        ext.socketio.run(app, **kwargs)
+        run_server(app)
     finally:
         close_app(app)

@@ -168,7 +168,12 @@ def access_code(round_name, role, label, count, url, db) -> None:
 @cli.command()
 @db_option
 @click.option("--host", default=None, help="Address to listen on (default: server.host).")
-@click.option("--port", type=int, default=None, help="Port to listen on (default: server.port).")
+@click.option(
+    "--port",
+    type=click.IntRange(1, 65535),
+    default=None,
+    help="Port to listen on, 1-65535 (default: server.port).",
+)
 @click.option(
     "--clock-origin",
     default=None,
@@ -500,7 +505,12 @@ def sheet(course_file, draw_file, fmt, output, interval, timezone, day):
     "but the demo is refused).",
 )
 @click.option("--host", default=None, help="Address to listen on (default: server.host).")
-@click.option("--port", type=int, default=None, help="Port to listen on (default: server.port).")
+@click.option(
+    "--port",
+    type=click.IntRange(1, 65535),
+    default=None,
+    help="Port to listen on, 1-65535 (default: server.port).",
+)
 @click.option(
     "--speed",
     type=click.FloatRange(min=0, min_open=True),

@@ -406,15 +406,8 @@ class Demo:
         self._catch_signals()
         director = threading.Thread(target=self._direct, name="demo-director", daemon=True)
         director.start()
-        kwargs: dict[str, Any] = {
-            "host": self.settings.server.host,
-            "port": self.settings.server.port,
-            "log_output": False,
-        }
-        if not self.gevent:
-            kwargs["allow_unsafe_werkzeug"] = True
         try:
-            self.ext.socketio.run(self.app, **kwargs)
+            appmod.run_server(self.app)
         except KeyboardInterrupt:
             pass
         except OSError as e:
@@ -570,12 +563,9 @@ def run(settings: config.Settings, options: DemoOptions) -> None:
         database={"path": options.db},
         scheduler={"tick_seconds": options.tick, "enabled": True},
     )
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
-    # a line per tick and per HTTP request otherwise
-    logging.getLogger("apscheduler").setLevel(logging.WARNING)
-    logging.getLogger("geventwebsocket.handler").setLevel(logging.WARNING)
+    from pace import app as appmod
+
+    appmod.configure_logging()
     _check_port_free(settings.server.host, settings.server.port)
     demo_round = create_database(settings, options)
     Demo(settings, options, demo_round).run()
