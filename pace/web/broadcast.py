@@ -25,6 +25,11 @@ ANNOUNCED_AS = {
 CHECK_RADIUS = 1
 
 
+def board_room(round: str) -> str:
+    """Return the room of the facts-only boards of ``round`` (viewers): no statuses there."""
+    return f"board:{round}"
+
+
 def round_room(round: str) -> str:
     """Return the room of every page following ``round``."""
     return f"round:{round}"
@@ -98,6 +103,7 @@ class Broadcaster:
         room = round_room(e.round)
         name = ANNOUNCED_AS.get(e.type, e.type)
         self.socketio.emit(name, event_view(e), to=room)
+        self.board(e.round)
         self.socketio.sleep(0)
         self.groups(e.round, changed_rows(e.round))
 
@@ -107,6 +113,10 @@ class Broadcaster:
             self.socketio.emit(
                 "group_updated", {"round": round, "group": row}, to=round_room(round)
             )
+
+    def board(self, round: str) -> None:
+        """Tell the facts-only boards that what they show may have changed (they re-read it)."""
+        self.socketio.emit("board_changed", {"round": round}, to=board_room(round))
 
     def alerts(self, round: str, alerts: tuple[dict[str, Any], ...]) -> None:
         """Announce new alerts; an overdue one also asks nearby marshals to check the group."""

@@ -55,6 +55,7 @@ class RefereeBroadcaster:
             self.socketio.emit(
                 "timing_changed", {"round": e.round, "group": o.group, "timing": o.timing}, to=room
             )
+            self.broadcaster.board(e.round)
         if e.type == rr.STROKE_TIMED:
             self.socketio.emit(
                 "stroke_recorded",

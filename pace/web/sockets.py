@@ -12,7 +12,7 @@ from pace import commands as cmd
 from pace.access import AccessService, Session
 from pace.live import LiveService, Outcome
 from pace.web import access, payloads
-from pace.web.broadcast import Broadcaster, board_view, hole_room, round_room
+from pace.web.broadcast import Broadcaster, board_room, board_view, hole_room, round_room
 from pace.web.referee import RefereeHandlers
 from pace.web.timesync import ClockOffsets, sample
 
@@ -129,12 +129,14 @@ class PaceNamespace(RefereeHandlers, Namespace):
         c = payloads.join_round(payload)
         snapshot = self.live.snapshot(c.round)  # unknown round: refused before joining
         for room in rooms():
-            if room.startswith(("round:", "hole:")):
+            if room.startswith(("round:", "hole:", "board:")):
                 leave_room(room)
-        join_room(round_room(c.round))
         s = self.session_of()
         if s is not None and s.role == "viewer":
+            # viewers follow the facts-only board: statuses and alerts never reach them
+            join_room(board_room(c.round))
             return {"ok": True, "snapshot": board_view(snapshot)}
+        join_room(round_room(c.round))
         for hole in c.holes:
             join_room(hole_room(c.round, hole))
         return {"ok": True, "snapshot": snapshot}

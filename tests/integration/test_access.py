@@ -18,6 +18,7 @@ from drivers import (
     DRAW,
     ROUND,
     TIMEZONE,
+    MarshalDriver,
     RefereeDriver,
     answer_clock_probes,
     assert_error,
@@ -408,3 +409,15 @@ def test_the_audit_shows_who_did_what_escaped_and_exports_csv(app, connect, cloc
     assert header.startswith("seq,at,recorded_at,type,group,hole,role,name,device")
     assert any(",marshal," in r and evil in r for r in rows)
     assert any("'=cmd" in r and tap in r for r in rows)
+
+
+def test_a_viewer_hears_that_the_board_changed_and_never_a_status_or_alert(connect, clock):
+    viewer = connect("viewer")
+    RefereeDriver(viewer, clock.now).join()
+    marshal = MarshalDriver(connect("marshal"), clock.now)
+    marshal.join(holes=[1])
+    viewer.get_received()
+    marshal.tap("4", 1, "08:44")
+    names = [m["name"] for m in viewer.get_received()]
+    assert "board_changed" in names
+    assert not {"group_updated", "alert_raised", "hole_logged", "penalties_changed"} & set(names)
