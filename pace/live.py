@@ -22,6 +22,7 @@ from pace.rules import facts as factsmod
 from pace.rules import refereeing
 from pace.rules.errors import PaceError, UnknownGroupError, UnknownHoleError
 from pace.rules.events import Event, EventConflictError
+from pace.rules.model import RoundFacts
 from pace.rules.position import (
     Episode,
     FieldStatus,
@@ -94,6 +95,16 @@ class _RoundCache:
     #: the parts of the group rows that only the setup changes, and the view they come from
     fixed_for: RoundView | None = None
     fixed: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: the fold of ``events`` and the ``last_seq`` it was made at (refolded when the log grows)
+    facts: RoundFacts | None = None
+    facts_seq: int = -1
+
+    def folded(self) -> RoundFacts:
+        """Return the facts of the cached log, folding again only after new events."""
+        if self.facts is None or self.facts_seq != self.last_seq:
+            self.facts = factsmod.fold(self.events)
+            self.facts_seq = self.last_seq
+        return self.facts
 
 
 class LiveService:
@@ -143,7 +154,7 @@ class LiveService:
         """Return the round's statuses at ``now``."""
         with self._lock:
             view = self.service.round_view(round)
-            facts = factsmod.fold(self._cache(round).events)
+            facts = self._cache(round).folded()
             return evaluate_field(view.setup, facts, now or self.clock.now(), view.plan)
 
     def snapshot(self, round: str, now: datetime | None = None) -> dict[str, Any]:
@@ -154,8 +165,8 @@ class LiveService:
             # The rows are not remembered: what changed since the last broadcast is still to
             # be announced to the pages that joined earlier (the tick compares with them).
             rows = self._rows(view, now)
-            events = self._cache(round).events
-            facts = factsmod.fold(events)
+            cache = self._cache(round)
+            events, facts = cache.events, cache.folded()
             snapshot = {
                 "round": round,
                 "at": now.isoformat(),
@@ -175,8 +186,8 @@ class LiveService:
             return snapshot
 
     def _evaluation(self, view: RoundView, now: datetime) -> _Evaluation:
-        events = self._cache(view.record.name).events
-        facts = factsmod.fold(events)
+        cache = self._cache(view.record.name)
+        events, facts = cache.events, cache.folded()
         return _Evaluation(
             evaluate_field(view.setup, facts, now, view.plan),
             hole_overs(view.setup, facts, now, view.plan),
@@ -241,7 +252,7 @@ class LiveService:
                     field="at",
                     code="before_start",
                 )
-            logged = _logged_completion(self._cache(c.round).events, c.group, c.hole)
+            logged = _logged_completion(self._cache(c.round).folded(), c.group, c.hole)
             if logged is not None:
                 raise CommandError(
                     f"group {c.group!r} hole {c.hole} is already logged at "
@@ -430,8 +441,8 @@ class LiveService:
         with self._lock:
             now = now or self.clock.now()
             view = self.service.round_view(round)
-            events = self._cache(round).events
-            facts = factsmod.fold(events)
+            cache = self._cache(round)
+            events, facts = cache.events, cache.folded()
             field_ = evaluate_field(view.setup, facts, now, view.plan)
             eps = episodes(view.setup, facts, now, view.plan)
             due = list(alertsmod.due_alerts(field_, eps))
@@ -568,8 +579,7 @@ def _voided(events: list[Event]) -> set[str]:
     return {str(e.payload["target"]) for e in events if e.type == factsmod.EVENT_VOIDED}
 
 
-def _logged_completion(events: list[Event], group: str, hole: int) -> tuple[str, datetime] | None:
-    facts = factsmod.fold(events)
+def _logged_completion(facts: RoundFacts, group: str, hole: int) -> tuple[str, datetime] | None:
     for c in facts.completions:
         if c.group == group and c.hole == hole:
             return (group, c.at)

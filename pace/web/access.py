@@ -254,7 +254,13 @@ def _refuse(e: AccessError) -> Any:
     if e.code == "unauthorized":
         return redirect(url_for("access.join", next=request.full_path.rstrip("?")))
     return (
-        render_template("message.html", title="forbidden", message=e.message, **page_context()),
+        render_template(
+            "message.html",
+            title="forbidden",
+            message=e.message,
+            error_code=e.code,
+            **page_context(),
+        ),
         status,
     )
 
@@ -283,11 +289,12 @@ def _sign_in(code: str) -> Any:
     return redirect(_safe_next(request.values.get("next")))
 
 
-def _form(template: str, error: str | None = None, status: int = 200) -> Any:
+def _form(template: str, error: AccessError | None = None, status: int = 200) -> Any:
     return (
         render_template(
             template,
-            error=error,
+            error=error.message if error else None,
+            error_code=error.code if error else None,
             next=_safe_next(request.values.get("next")),
             code=request.values.get("code", ""),
             **page_context(),
@@ -303,12 +310,12 @@ def _code_form(template: str) -> Any:
         try:
             check_csrf()
         except AccessError as e:
-            return _form(template, e.message, 403)
+            return _form(template, e, 403)
     # a link /join?code=... signs in at once: the code itself is the secret
     try:
         return _sign_in(request.values.get("code", ""))
     except AccessError as e:
-        return _form(template, e.message, errors.http_status(errors.error_body(e.code, "")))
+        return _form(template, e, errors.http_status(errors.error_body(e.code, "")))
 
 
 @bp.route("/join", methods=["GET", "POST"])
@@ -364,7 +371,7 @@ def access_page(round: str) -> Any:
     ext = _ext()
     ext.live.service.round_view(round)
     made: list[dict[str, str | None]] = []
-    error = None
+    error: AccessError | None = None
     if request.method == "POST":
         try:
             check_csrf()
@@ -375,7 +382,7 @@ def access_page(round: str) -> Any:
                 link = url_for("access.join", code=code, _external=True)
                 made.append({"role": role, "code": code, "link": link, "qr": qr_svg(link)})
         except AccessError as e:
-            error = e.message
+            error = e
     codes = ext.store.access_codes(round=round)
     return render_template(
         "access.html",
@@ -383,7 +390,8 @@ def access_page(round: str) -> Any:
         roles=ROLES,
         made=made,
         codes=codes,
-        error=error,
+        error=error.message if error else None,
+        error_code=error.code if error else None,
         **page_context(),
     )
 

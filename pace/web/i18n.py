@@ -442,6 +442,115 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "board.hole_done": {"en": ", completed {time}", "fr": ", terminé {time}"},
     "board.suspended": {"en": "Play is suspended", "fr": "Le jeu est suspendu"},
+    # access: the roles, signing in, the access codes, the audit
+    "home.enter_code": {"en": "Enter your access code", "fr": "Entrer votre code d'accès"},
+    "home.committee_login": {"en": "Committee sign-in", "fr": "Connexion du comité"},
+    "home.signed_in_as": {"en": "Signed in as", "fr": "Connecté en tant que"},
+    "home.sign_out": {"en": "Sign out", "fr": "Se déconnecter"},
+    "role.committee": {"en": "Committee", "fr": "Comité"},
+    "role.referee": {"en": "Referee", "fr": "Arbitre"},
+    "role.marshal": {"en": "Marshal", "fr": "Commissaire"},
+    "role.viewer": {"en": "Viewer", "fr": "Spectateur"},
+    "page.join": {"en": "Access code", "fr": "Code d'accès"},
+    "page.login": {"en": "Committee", "fr": "Comité"},
+    "page.access": {"en": "Access", "fr": "Accès"},
+    "page.audit": {"en": "Audit", "fr": "Journal"},
+    "join.title": {"en": "Enter your access code", "fr": "Saisissez votre code d'accès"},
+    "join.hint": {
+        "en": "The committee gives each marshal, referee and viewer a code for the round "
+        "(on the timing sheet).",
+        "fr": "Le comité remet à chaque commissaire, arbitre et spectateur un code pour le tour "
+        "(sur la feuille des horaires).",
+    },
+    "join.code": {"en": "Code", "fr": "Code"},
+    "join.submit": {"en": "Open", "fr": "Entrer"},
+    "join.committee": {
+        "en": "Committee: sign in with the committee secret",
+        "fr": "Comité : connectez-vous avec le code secret du comité",
+    },
+    "login.title": {"en": "Committee sign-in", "fr": "Connexion du comité"},
+    # the hint is cut around the commands <code>pace init</code> and <code>pace serve</code>
+    "login.hint_1": {
+        "en": "The committee secret was printed once by ",
+        "fr": "Le code secret du comité a été affiché une seule fois par ",
+    },
+    "login.hint_2": {"en": " (or the first ", "fr": " (ou par le premier "},
+    "login.hint_3": {"en": ").", "fr": ")."},
+    "login.secret": {"en": "Secret", "fr": "Code secret"},
+    "login.submit": {"en": "Sign in", "fr": "Se connecter"},
+    "access.error.invalid_code": {
+        "en": "This code is not valid (or its round is over): check it on the timing sheet.",
+        "fr": "Ce code n'est pas valable (ou son tour est terminé) : vérifiez-le sur la feuille "
+        "des horaires.",
+    },
+    "access.error.rate_limited": {
+        "en": "Too many wrong codes: wait a minute before trying again.",
+        "fr": "Trop de codes erronés : patientez une minute avant de réessayer.",
+    },
+    "access.error.csrf_failed": {
+        "en": "This form has expired or did not come from this site: reload the page and send it "
+        "again.",
+        "fr": "Ce formulaire a expiré ou ne provient pas de ce site : rechargez la page et "
+        "envoyez-le à nouveau.",
+    },
+    "access.title": {"en": "Access codes for {round}", "fr": "Codes d'accès du tour {round}"},
+    "access.shown_once": {
+        "en": "Each code is shown this once: print this page with the timing sheet now.",
+        "fr": "Chaque code n'est affiché qu'une seule fois : imprimez cette page maintenant, "
+        "avec la feuille des horaires.",
+    },
+    "access.qr_alt": {"en": "QR code of the {role} link", "fr": "QR code du lien « {role} »"},
+    "access.label": {"en": "Label", "fr": "Libellé"},
+    "access.label_example": {"en": "hole 7 marshal", "fr": "commissaire du trou 7"},
+    "access.make": {"en": "Make codes", "fr": "Créer les codes"},
+    "access.made": {"en": "Codes made for this round", "fr": "Codes créés pour ce tour"},
+    "access.col.id": {"en": "#", "fr": "N°"},
+    "access.col.role": {"en": "Role", "fr": "Rôle"},
+    "access.col.label": {"en": "Label", "fr": "Libellé"},
+    "access.col.created": {"en": "Made (UTC)", "fr": "Créé (UTC)"},
+    "access.col.prefix": {"en": "Begins with", "fr": "Commence par"},
+    "audit.title": {"en": "Event log of {round}", "fr": "Journal des événements de {round}"},
+    "audit.type": {"en": "Type", "fr": "Type"},
+    "audit.group": {"en": "Group", "fr": "Partie"},
+    "audit.all_types": {"en": "all", "fr": "tous"},
+    "audit.all_groups": {"en": "all", "fr": "toutes"},
+    "audit.filter": {"en": "Filter", "fr": "Filtrer"},
+    "audit.csv": {"en": "CSV export", "fr": "Export CSV"},
+    "audit.none": {"en": "No events.", "fr": "Aucun événement."},
+    "audit.col.seq": {"en": "#", "fr": "N°"},
+    "audit.col.at": {"en": "At", "fr": "Heure"},
+    "audit.col.recorded_at": {"en": "Recorded at", "fr": "Enregistré à"},
+    "audit.col.type": {"en": "Type", "fr": "Type"},
+    "audit.col.group": {"en": "Group", "fr": "Partie"},
+    "audit.col.hole": {"en": "Hole", "fr": "Trou"},
+    "audit.col.role": {"en": "Role", "fr": "Rôle"},
+    "audit.col.name": {"en": "Name", "fr": "Nom"},
+    "audit.col.device": {"en": "Device", "fr": "Appareil"},
+    "audit.col.target": {"en": "Target", "fr": "Cible"},
+    "audit.col.reason": {"en": "Reason", "fr": "Motif"},
+    "audit.col.details": {"en": "Details", "fr": "Détails"},
+    "message.title.forbidden": {"en": "Access refused", "fr": "Accès refusé"},
+    "message.forbidden": {
+        "en": "Your access does not open this page: ask the committee for an access code of "
+        "the right role.",
+        "fr": "Votre accès ne permet pas d'ouvrir cette page : demandez au comité un code "
+        "d'accès du rôle qui convient.",
+    },
+    "message.title.csrf_failed": {"en": "Form expired", "fr": "Formulaire expiré"},
+    "message.csrf_failed": {
+        "en": "This form has expired or did not come from this site: reload the page and send it "
+        "again.",
+        "fr": "Ce formulaire a expiré ou ne provient pas de ce site : rechargez la page et "
+        "envoyez-le à nouveau.",
+    },
+    "message.title.unauthorized": {"en": "Not signed in", "fr": "Non connecté"},
+    "message.unauthorized": {
+        "en": "You are not signed in (or your session ended): enter your access code.",
+        "fr": "Vous n'êtes pas connecté (ou votre session a pris fin) : saisissez votre code "
+        "d'accès.",
+    },
+    "message.join": {"en": "Enter an access code", "fr": "Saisir un code d'accès"},
+    "message.home": {"en": "Home", "fr": "Accueil"},
 }
 
 
