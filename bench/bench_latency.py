@@ -116,6 +116,8 @@ def wait_ready(url: str, process: subprocess.Popen, log: Path, timeout: float = 
                 return
         except (urllib.error.URLError, ConnectionError, OSError):
             time.sleep(0.05)  # bounded readiness poll
+    process.kill()
+    process.wait(timeout=10)
     raise SystemExit(f"server did not answer within {timeout} s:\n{log.read_text()}")
 
 
