@@ -2,7 +2,27 @@
 // its players, tee and start, the time it is expected to complete each hole, the times
 // it did, and "on the clock" while referees time it. No status, no minutes over, no gap:
 // facts, no blame. Live through the same socket events as the dashboard.
-import { clock, connect, el, rememberLanguage, request, serverNow, t } from "./common.js";
+import {
+  clock,
+  connect,
+  el,
+  joinRound,
+  rememberLanguage,
+  serverNow,
+  showConnection,
+  t,
+} from "./common.js";
+import {
+  FACTS,
+  follow,
+  holeHeader,
+  onClock,
+  replaceRow,
+  snapshotFeed,
+  sortedHoles,
+  timingOf,
+  upsertGroup,
+} from "./live.js";
 
 const app = document.getElementById("app");
 const ROUND = app.dataset.round;
@@ -13,8 +33,8 @@ const state = { snapshot: null };
 
 const $ = (id) => document.getElementById(id);
 const tz = () => (state.snapshot && state.snapshot.timezone) || undefined;
-const holes = () => state.snapshot.course.holes.slice().sort((a, b) => a.number - b.number);
-const timed = (group) => Boolean(((state.snapshot.timing || {})[group] || {}).timed);
+const holes = () => sortedHoles(state.snapshot);
+const timed = (group) => Boolean(timingOf(state.snapshot, group).timed);
 
 // -- data -------------------------------------------------------------------------------------
 
@@ -24,54 +44,27 @@ function setSnapshot(snapshot) {
   render();
 }
 
-let refreshTimer = null;
-
-function refreshSoon(delay = 250) {
-  clearTimeout(refreshTimer);
-  refreshTimer = setTimeout(refresh, delay);
-}
-
-async function refresh() {
-  try {
-    const response = await fetch(SNAPSHOT_URL, { headers: { Accept: "application/json" } });
-    const body = await response.json();
-    if (body.ok) setSnapshot(body.snapshot);
-  } catch (err) {
-    console.warn("pace: snapshot refresh failed", err);
-  }
-}
+const feed = snapshotFeed(SNAPSHOT_URL, setSnapshot);
 
 function start() {
   const socket = connect({
-    onConnect: (s) =>
-      request(s, "join_round", { round: ROUND })
-        .then((ack) => ack && ack.ok && setSnapshot(ack.snapshot))
-        .catch(() => {}),
-    onStatus: (online) => {
-      const conn = $("conn");
-      conn.className = `conn ${online ? "on" : "off"}`;
-      conn.textContent = online ? t("live.online") : t("live.offline_short");
+    onConnect: (s) => joinRound(s, { round: ROUND }, setSnapshot),
+    onStatus: (online) => showConnection($("conn"), online),
+  });
+  follow(socket, ROUND, () => state.snapshot, {
+    group_updated: (msg) => {
+      upsertGroup(state.snapshot, msg.group);
+      updateRow(msg.group);
     },
+    timing_changed: (msg) => {
+      state.snapshot.timing[msg.group] = msg.timing;
+      const row = state.snapshot.groups.find((r) => r.group === msg.group);
+      if (row) updateRow(row);
+    },
+    // viewers are in the board room: they hear only board_changed, and re-read the board
+    ...feed.after([...FACTS, "siren_recorded", "board_changed"]),
   });
-  const mine = (msg) => msg && msg.round === ROUND && state.snapshot;
-  socket.on("group_updated", (msg) => {
-    if (!mine(msg)) return;
-    const rows = state.snapshot.groups;
-    const i = rows.findIndex((r) => r.group === msg.group.group);
-    if (i >= 0) rows[i] = msg.group;
-    else rows.push(msg.group);
-    updateRow(msg.group);
-  });
-  socket.on("timing_changed", (msg) => {
-    if (!mine(msg)) return;
-    state.snapshot.timing[msg.group] = msg.timing;
-    const row = state.snapshot.groups.find((r) => r.group === msg.group);
-    if (row) updateRow(row);
-  });
-  for (const name of ["hole_logged", "hole_time_corrected", "event_voided", "siren_recorded"]) {
-    socket.on(name, (msg) => mine(msg) && refreshSoon());
-  }
-  setInterval(refresh, REFRESH_MS);
+  setInterval(feed.refresh, REFRESH_MS);
   setInterval(showNow, 1000);
 }
 
@@ -95,40 +88,26 @@ function render() {
       el("th", { scope: "col", class: "b-players" }, t("board.col.players")),
       el("th", { scope: "col", class: "b-tee" }, t("board.col.tee")),
       el("th", { scope: "col", class: "b-start" }, t("board.col.start")),
-      ...hs.map((h) =>
-        el(
-          "th",
-          {
-            scope: "col",
-            class: "b-hole",
-            title: t("dash.col.hole", { hole: h.number, par: h.par }),
-          },
-          String(h.number),
-          el("small", {}, `p${h.par}`),
-        ),
-      ),
+      ...hs.map((h) => holeHeader(h, "b-hole")),
     ),
   );
   $("board-body").replaceChildren(...s.groups.map((row) => boardRow(row, hs)));
 }
 
 function updateRow(row) {
-  const tr = [...$("board-body").children].find((x) => x.dataset.group === row.group);
-  const fresh = boardRow(row, holes());
-  if (!tr) render();
-  else if (tr.outerHTML !== fresh.outerHTML) tr.replaceWith(fresh);
+  if (!replaceRow($("board-body"), boardRow(row, holes()))) render();
 }
 
 function boardRow(row, hs) {
-  const onClock = timed(row.group);
+  const isTimed = timed(row.group);
   return el(
     "tr",
-    { class: `board-row${onClock ? " timed" : ""}`, dataset: { group: row.group } },
+    { class: `board-row${isTimed ? " timed" : ""}`, dataset: { group: row.group } },
     el(
       "th",
       { scope: "row", class: "b-group" },
       el("span", { class: "b-id" }, row.group),
-      onClock ? el("span", { class: "on-clock" }, t("timing.on_clock")) : null,
+      isTimed ? onClock() : null,
     ),
     el(
       "td",

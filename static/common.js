@@ -1,4 +1,5 @@
-// Shared helpers of the live pages (marshal, dashboard): texts, ids, times, the socket.
+// Shared helpers of the live pages (marshal, shot clock, dashboard, board): texts, ids, times,
+// the socket. live.js adds what the pages that follow a whole round (not the marshal) share.
 // Plain ES module, no build step. Data is always put in the page with textContent.
 
 const LANG_COOKIE = "pace_lang";
@@ -208,6 +209,42 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** An error paragraph: "Error: …" with the message as text. */
+export function errorLine(message) {
+  return el("p", { class: "error" }, t("live.error", { message }));
+}
+
+/** Show the connection state in the bar's `node` (#conn): a colour and words. */
+export function showConnection(node, online) {
+  node.className = `conn ${online ? "on" : "off"}`;
+  node.textContent = online ? t("live.online") : t("live.offline_short");
+}
+
+/**
+ * An outbox entry in the page's list of my actions: what, when, its state, and why it was
+ * refused; the caller adds its notes and buttons.
+ */
+export function entryItem(e, what, when) {
+  const item = el(
+    "li",
+    { class: `entry st-${e.state}`, dataset: { id: e.id, kind: e.kind, state: e.state } },
+    el(
+      "div",
+      { class: "line" },
+      el("span", { class: "what" }, what),
+      el("span", { class: "when" }, when),
+      el("span", { class: `state st-${e.state}` }, t(`marshal.state.${e.state}`)),
+    ),
+  );
+  if (e.error && e.state !== "confirmed") item.append(el("p", { class: "error" }, e.error));
+  return item;
+}
+
+/** The button that drops an outbox entry not sent yet, or refused. */
+export function removeButton(onclick) {
+  return el("button", { type: "button", class: "remove", onclick }, t("marshal.remove"));
+}
+
 /** A status badge: a colour and, never colour alone, the status in words. */
 export function statusBadge(status) {
   return el("span", { class: `badge s-${status}`, dataset: { status } }, t(`status.${status}`));
@@ -313,6 +350,16 @@ export function request(socket, event, payload, ms = 10000) {
     }
     socket.timeout(ms).emit(event, payload, (err, ack) => (err ? reject(err) : resolve(ack)));
   });
+}
+
+/**
+ * Join the round's room with `payload` ({round, …}): `onJoined(snapshot)` when it is let in,
+ * `onRefused(message)` when refused. Disconnected meanwhile: "connect" joins again.
+ */
+export function joinRound(socket, payload, onJoined, onRefused = () => {}) {
+  request(socket, "join_round", payload)
+    .then((ack) => (ack && ack.ok ? onJoined(ack.snapshot) : onRefused(errorText(ack))))
+    .catch(() => {});
 }
 
 /** Return the error text of a refused ack. */

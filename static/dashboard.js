@@ -9,15 +9,30 @@ import {
   el,
   errorText,
   isoWithOffset,
+  joinRound,
   minutes,
   overClass,
   rememberLanguage,
   request,
+  showConnection,
   statusBadge,
   t,
   uuid4,
 } from "./common.js";
-import { awaiting, ladderText, outcomeText, timesText } from "./penalties.js";
+import {
+  FACTS,
+  follow,
+  holeHeader,
+  mergePenalties,
+  onClock,
+  replaceRow,
+  snapshotFeed,
+  sortedHoles,
+  timingOf,
+  toldCount,
+  upsertGroup,
+} from "./live.js";
+import { awaiting, faultItem, ladderText, penaltyRow } from "./penalties.js";
 
 const app = document.getElementById("app");
 const ROUND = app.dataset.round;
@@ -35,7 +50,7 @@ const state = {
 
 const $ = (id) => document.getElementById(id);
 const tz = () => (state.snapshot && state.snapshot.timezone) || undefined;
-const holes = () => state.snapshot.course.holes.slice().sort((a, b) => a.number - b.number);
+const holes = () => sortedHoles(state.snapshot);
 
 // -- data ---------------------------------------------------------------------------------
 
@@ -55,107 +70,71 @@ function setSnapshot(snapshot) {
   renderAll();
 }
 
-const isTimed = (group) => Boolean((state.snapshot.timing[group] || {}).timed);
+const isTimed = (group) => Boolean(timingOf(state.snapshot, group).timed);
 
-let refreshTimer = null;
-
-/** Fetch the snapshot again, once, shortly after a burst of events. */
-function refreshSoon(delay = 250) {
-  clearTimeout(refreshTimer);
-  refreshTimer = setTimeout(refresh, delay);
-}
-
-async function refresh() {
-  try {
-    const response = await fetch(SNAPSHOT_URL, { headers: { Accept: "application/json" } });
-    const body = await response.json();
-    if (body.ok) setSnapshot(body.snapshot);
-  } catch (err) {
-    console.warn("pace: snapshot refresh failed", err);
-  }
-}
+const feed = snapshotFeed(SNAPSHOT_URL, setSnapshot);
 
 function join(socket) {
-  request(socket, "join_round", { round: ROUND })
-    .then((ack) => {
-      if (ack && ack.ok) setSnapshot(ack.snapshot);
-      else showError($("field-error"), errorText(ack));
-    })
-    .catch(() => {}); // disconnected meanwhile: "connect" joins again
+  joinRound(socket, { round: ROUND }, setSnapshot, (message) =>
+    showError($("field-error"), message),
+  );
 }
 
 function start() {
   const socket = connect({
     onConnect: join,
-    onStatus: (online) => {
-      const conn = $("conn");
-      conn.className = `conn ${online ? "on" : "off"}`;
-      conn.textContent = online ? t("live.online") : t("live.offline_short");
-    },
+    onStatus: (online) => showConnection($("conn"), online),
   });
   state.socket = socket;
-  const mine = (msg) => msg && msg.round === ROUND && state.snapshot;
-  socket.on("group_updated", (msg) => {
-    if (!mine(msg)) return;
-    const rows = state.snapshot.groups;
-    const i = rows.findIndex((r) => r.group === msg.group.group);
-    if (i >= 0) rows[i] = msg.group;
-    else rows.push(msg.group);
-    updateRow(msg.group);
-    if (state.detail === msg.group.group) renderDetail();
-  });
-  for (const name of ["hole_logged", "hole_time_corrected", "event_voided", "siren_recorded"]) {
-    socket.on(name, (msg) => mine(msg) && refreshSoon());
-  }
-  socket.on("alert_raised", (msg) => {
-    if (!mine(msg) || state.alerts.some((a) => a.key === msg.alert.key)) return;
-    if (msg.alert.kind === "stop_timing") {
-      // the server's alert replaces the prompt shown from stop_timing_prompted
-      state.alerts = state.alerts.filter((a) => !(a.local && a.group === msg.alert.group));
-    }
-    state.alerts.unshift({ ...msg.alert, fresh: true });
-    renderAlerts();
-  });
-  socket.on("stop_timing_prompted", (msg) => {
-    if (!mine(msg)) return;
-    if (state.alerts.some((a) => a.kind === "stop_timing" && a.group === msg.group)) return;
-    state.alerts.unshift({
-      // the prompt names its alert (acknowledged like any other); else it is this page's own
-      key: msg.alert || `stop_timing_prompted:${msg.group}:${msg.at}`,
-      kind: "stop_timing",
-      group: msg.group,
-      hole: null,
-      at: msg.at,
-      local: !msg.alert,
-      fresh: true,
-    });
-    renderAlerts();
-  });
-  socket.on("timing_changed", (msg) => {
-    if (!mine(msg)) return;
-    state.snapshot.timing[msg.group] = msg.timing;
-    if (!msg.timing.timed) {
-      state.alerts = state.alerts.filter((a) => !(a.local && a.group === msg.group));
+  follow(socket, ROUND, () => state.snapshot, {
+    group_updated: (msg) => {
+      upsertGroup(state.snapshot, msg.group);
+      updateRow(msg.group);
+      if (state.detail === msg.group.group) renderDetail();
+    },
+    ...feed.after([...FACTS, "siren_recorded", "stroke_recorded"]),
+    alert_raised: (msg) => {
+      if (state.alerts.some((a) => a.key === msg.alert.key)) return;
+      if (msg.alert.kind === "stop_timing") {
+        // the server's alert replaces the prompt shown from stop_timing_prompted
+        state.alerts = state.alerts.filter((a) => !(a.local && a.group === msg.alert.group));
+      }
+      state.alerts.unshift({ ...msg.alert, fresh: true });
       renderAlerts();
-    }
-    const row = state.snapshot.groups.find((r) => r.group === msg.group);
-    if (row) updateRow(row);
-    renderPenalties();
-    if (state.detail === msg.group) renderDetail();
+    },
+    stop_timing_prompted: (msg) => {
+      if (state.alerts.some((a) => a.kind === "stop_timing" && a.group === msg.group)) return;
+      state.alerts.unshift({
+        // the prompt names its alert (acknowledged like any other); else it is this page's own
+        key: msg.alert || `stop_timing_prompted:${msg.group}:${msg.at}`,
+        kind: "stop_timing",
+        group: msg.group,
+        hole: null,
+        at: msg.at,
+        local: !msg.alert,
+        fresh: true,
+      });
+      renderAlerts();
+    },
+    timing_changed: (msg) => {
+      state.snapshot.timing[msg.group] = msg.timing;
+      if (!msg.timing.timed) {
+        state.alerts = state.alerts.filter((a) => !(a.local && a.group === msg.group));
+        renderAlerts();
+      }
+      const row = state.snapshot.groups.find((r) => r.group === msg.group);
+      if (row) updateRow(row);
+      renderPenalties();
+      if (state.detail === msg.group) renderDetail();
+    },
+    penalties_changed: (msg) => {
+      mergePenalties(state.snapshot, msg);
+      renderPenalties();
+      if (state.detail === msg.group) renderDetail();
+    },
+    alert_acknowledged: (msg) => removeAlert(msg.payload && msg.payload.alert),
   });
-  socket.on("penalties_changed", (msg) => {
-    if (!mine(msg)) return;
-    const others = state.snapshot.penalties.filter((r) => r.group !== msg.group);
-    state.snapshot.penalties = others.concat(msg.players || []);
-    renderPenalties();
-    if (state.detail === msg.group) renderDetail();
-  });
-  socket.on("stroke_recorded", (msg) => mine(msg) && refreshSoon());
-  socket.on("alert_acknowledged", (msg) => {
-    if (!mine(msg)) return;
-    removeAlert(msg.payload && msg.payload.alert);
-  });
-  setInterval(refresh, REFRESH_MS);
+  setInterval(feed.refresh, REFRESH_MS);
 }
 
 // -- grid ---------------------------------------------------------------------------------
@@ -181,14 +160,7 @@ function renderGrid() {
     el("th", { class: "num", scope: "col" }, t("dash.col.gap")),
     el("th", { class: "num", scope: "col" }, t("dash.col.interval")),
     el("th", { class: "num", scope: "col" }, t("dash.col.finish")),
-    ...hs.map((h) =>
-      el(
-        "th",
-        { class: "hole", scope: "col", title: t("dash.col.hole", { hole: h.number, par: h.par }) },
-        String(h.number),
-        el("small", {}, `p${h.par}`),
-      ),
-    ),
+    ...hs.map((h) => holeHeader(h, "hole")),
   );
   $("grid-head").replaceChildren(head);
   $("grid-body").replaceChildren(...state.snapshot.groups.map((row) => gridRow(row, hs)));
@@ -196,14 +168,7 @@ function renderGrid() {
 
 /** Replace one group's row, only when what it shows has changed (the tick sends many). */
 function updateRow(row) {
-  const tr = rowElement(row.group);
-  const fresh = gridRow(row, holes());
-  if (!tr) renderGrid();
-  else if (tr.outerHTML !== fresh.outerHTML) tr.replaceWith(fresh);
-}
-
-function rowElement(group) {
-  return [...$("grid-body").children].find((tr) => tr.dataset.group === group);
+  if (!replaceRow($("grid-body"), gridRow(row, holes()))) renderGrid();
 }
 
 function gridRow(row, hs) {
@@ -215,7 +180,7 @@ function gridRow(row, hs) {
       "th",
       { class: "c-group", scope: "row" },
       el("button", { type: "button", class: "link", title: row.players.join(", ") }, row.group),
-      isTimed(row.group) ? el("span", { class: "on-clock" }, t("timing.on_clock")) : null,
+      isTimed(row.group) ? onClock() : null,
     ),
     el("td", { class: "c-status" }, statusBadge(row.status)),
     el(
@@ -326,23 +291,10 @@ function renderDetail() {
 
 /** Who is timed in the group, who was told, and each player's bad times and penalties. */
 function timingSection(row) {
-  const timing = state.snapshot.timing[row.group] || { timed: false, told: [] };
+  const timing = timingOf(state.snapshot, row.group);
   const told = timing.told || [];
   const line = timing.timed
-    ? [
-        el(
-          "span",
-          { class: "on-clock" },
-          timing.since
-            ? t("timing.on_clock_since", { time: clock(timing.since, tz()) })
-            : t("timing.on_clock"),
-        ),
-        " ",
-        t("timing.told_count", {
-          told: row.players.filter((p) => told.includes(p)).length,
-          count: row.players.length,
-        }),
-      ]
+    ? [onClock(timing.since, tz()), " ", toldCount(row, timing)]
     : [t("timing.not_timed")];
   return el(
     "section",
@@ -353,7 +305,7 @@ function timingSection(row) {
       "ul",
       { class: "pen-players" },
       ...row.players.map((name) => {
-        const pen = penaltyRow(row.group, name);
+        const pen = penaltyRow(state.snapshot, row.group, name);
         return el(
           "li",
           { dataset: { player: name } },
@@ -371,28 +323,14 @@ function timingSection(row) {
   );
 }
 
-function penaltyRow(group, player) {
-  return (
-    state.snapshot.penalties.find((r) => r.group === group && r.player === player) || {
-      faults: [],
-    }
-  );
-}
-
 function faultList(faults) {
   return el(
     "ol",
     { class: "faults" },
     ...faults.map((f) =>
-      el(
-        "li",
-        {
-          class: `fault${f.counted ? " counted" : " uncounted"}${f.awaiting_notification ? " awaiting" : ""}`,
-          dataset: { fault: f.id },
-        },
-        el("span", { class: "f-hole" }, t("pen.hole", { hole: f.hole })),
-        el("span", { class: "f-times" }, timesText(f)),
-        el("span", { class: "f-what" }, outcomeText(f)),
+      faultItem(
+        f,
+        f.awaiting_notification,
         f.counted && f.awaiting_notification
           ? el("span", { class: "f-awaiting" }, t("pen.awaiting"))
           : null,
@@ -596,7 +534,7 @@ async function recordSiren() {
         kind: t(`dash.siren.${kind}`),
         time: clock(ack.at, tz(), { seconds: true }),
       });
-      refreshSoon(0);
+      feed.refreshSoon(0);
     } else {
       showError(result, errorText(ack));
       result.className = "error";

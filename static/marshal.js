@@ -6,14 +6,17 @@ import {
   connect,
   deviceClock,
   el,
-  errorText,
+  entryItem,
+  errorLine,
   instantAt,
   isoWithOffset,
+  joinRound,
   keepOffline,
   load,
   rememberLanguage,
-  request,
+  removeButton,
   save,
+  showConnection,
   statusBadge,
   t,
   uuid4,
@@ -67,22 +70,19 @@ function isUndone(id) {
 
 function join() {
   const holes = [...state.holes].sort((a, b) => a - b);
-  request(outbox.socket, "join_round", { round: ROUND, holes })
-    .then((ack) => {
-      if (ack && ack.ok) {
-        state.snapshot = ack.snapshot;
-        save(KEYS.snapshot, ack.snapshot);
-        checksFromSnapshot();
-        renderHoles();
-        renderAll();
-        outbox.drain();
-      } else {
-        $("due").replaceChildren(
-          el("p", { class: "error" }, t("live.error", { message: errorText(ack) })),
-        );
-      }
-    })
-    .catch(() => {}); // disconnected meanwhile: "connect" joins again
+  joinRound(
+    outbox.socket,
+    { round: ROUND, holes },
+    (snapshot) => {
+      state.snapshot = snapshot;
+      save(KEYS.snapshot, snapshot);
+      checksFromSnapshot();
+      renderHoles();
+      renderAll();
+      outbox.drain();
+    },
+    (message) => $("due").replaceChildren(errorLine(message)),
+  );
 }
 
 function start() {
@@ -125,8 +125,7 @@ function start() {
 
 function renderBar() {
   const conn = $("conn");
-  conn.className = `conn ${state.online ? "on" : "off"}`;
-  conn.textContent = state.online ? t("live.online") : t("live.offline_short");
+  showConnection(conn, state.online);
   conn.title = state.online ? "" : t("live.offline");
   $("offline-note").hidden = state.online;
   const pending = outbox.pending();
@@ -360,18 +359,7 @@ function renderQueue() {
 }
 
 function renderEntry(e) {
-  const item = el(
-    "li",
-    { class: `entry st-${e.state}`, dataset: { id: e.id, kind: e.kind, state: e.state } },
-    el(
-      "div",
-      { class: "line" },
-      el("span", { class: "what" }, entryLabel(e)),
-      el("span", { class: "when" }, entryTime(e)),
-      el("span", { class: `state st-${e.state}` }, t(`marshal.state.${e.state}`)),
-    ),
-  );
-  if (e.error && e.state !== "confirmed") item.append(el("p", { class: "error" }, e.error));
+  const item = entryItem(e, entryLabel(e), entryTime(e));
   const ups = e.kind === "hole_completed" ? outbox.followUps(e.id) : [];
   if (isUndone(e.id)) item.append(el("p", { class: "note" }, t("marshal.undone")));
   const fixed = ups.filter((x) => x.kind === "correct_hole_time").pop();
@@ -393,13 +381,7 @@ function renderEntry(e) {
     );
   }
   if (e.state === "queued" || e.state === "refused") {
-    actions.append(
-      el(
-        "button",
-        { type: "button", class: "remove", onclick: () => removeEntry(e) },
-        t("marshal.remove"),
-      ),
-    );
+    actions.append(removeButton(() => removeEntry(e)));
   }
   if (actions.childNodes.length) item.append(actions);
   if (state.panel && state.panel.target === e.id) item.append(renderPanel(e));

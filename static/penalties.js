@@ -1,6 +1,6 @@
 // Words for bad times and penalties (RULES.md §6), shared by the shot clock and the
 // dashboard. The server judges; these only say what it judged.
-import { lang, t } from "./common.js";
+import { el, lang, t } from "./common.js";
 
 /** Return "1st", "2nd", … (1re, 2e, … in French). */
 export function ordinal(n) {
@@ -57,4 +57,28 @@ export function ladderText(row) {
 /** Return the faults that still have to be told to the player (the notification gate). */
 export function awaiting(row) {
   return (row.faults || []).filter((f) => f.counted && f.awaiting_notification);
+}
+
+/** Return a player's row of penalties in `snapshot` (no faults when there is none). */
+export function penaltyRow(snapshot, group, player) {
+  const all = (snapshot && snapshot.penalties) || [];
+  return all.find((r) => r.group === group && r.player === player) || { faults: [] };
+}
+
+/**
+ * A fault in a list: its hole, its times and what was judged; `waiting` marks it as still to
+ * be told; `extra` (what the page does about it) follows.
+ */
+export function faultItem(f, waiting, ...extra) {
+  return el(
+    "li",
+    {
+      class: `fault${f.counted ? " counted" : " uncounted"}${waiting ? " awaiting" : ""}`,
+      dataset: { fault: f.id },
+    },
+    el("span", { class: "f-hole" }, t("pen.hole", { hole: f.hole })),
+    el("span", { class: "f-times" }, timesText(f)),
+    el("span", { class: "f-what" }, outcomeText(f)),
+    ...extra,
+  );
 }

@@ -8,17 +8,30 @@ import {
   clock,
   connect,
   el,
-  errorText,
+  entryItem,
+  errorLine,
   isoWithOffset,
+  joinRound,
   load,
   rememberLanguage,
-  request,
+  removeButton,
   save,
+  showConnection,
   statusBadge,
   t,
   uuid4,
 } from "./common.js";
-import { awaiting, ladderText, outcomeText, seconds, timesText } from "./penalties.js";
+import {
+  FACTS,
+  follow,
+  mergePenalties,
+  onClock,
+  snapshotFeed,
+  timingOf,
+  toldCount,
+  upsertGroup,
+} from "./live.js";
+import { faultItem, ladderText, outcomeText, penaltyRow, seconds } from "./penalties.js";
 import { Outbox } from "./queue.js";
 
 const app = document.getElementById("app");
@@ -128,15 +141,6 @@ function rowOf(group) {
   return rows().find((r) => r.group === group) || null;
 }
 
-function timingOf(group) {
-  const all = (state.snapshot && state.snapshot.timing) || {};
-  return all[group] || { timed: false, since: null, told: [], decisions: [] };
-}
-
-function penaltyRow(group, player) {
-  const all = (state.snapshot && state.snapshot.penalties) || [];
-  return all.find((r) => r.group === group && r.player === player) || { faults: [] };
-}
 
 /** The hole the group is playing: the first of its order not logged yet. */
 function holeInPlay(row) {
@@ -170,48 +174,31 @@ function setSnapshot(snapshot) {
   snapshot.timing = snapshot.timing || {};
   snapshot.penalties = snapshot.penalties || [];
   for (const a of snapshot.alerts || []) if (isPrompt(a)) state.prompts.add(a.group);
-  for (const g of [...state.prompts]) if (!timingOf(g).timed) state.prompts.delete(g);
+  for (const g of [...state.prompts]) {
+    if (!timingOf(state.snapshot, g).timed) state.prompts.delete(g);
+  }
   if (state.group && !rowOf(state.group)) state.group = null;
   renderAll();
 }
 
-let refreshTimer = null;
-
-/** Fetch the snapshot again, once, shortly after a burst of events. */
-function refreshSoon(delay = 250) {
-  clearTimeout(refreshTimer);
-  refreshTimer = setTimeout(refresh, delay);
-}
-
-async function refresh() {
-  try {
-    const response = await fetch(SNAPSHOT_URL, { headers: { Accept: "application/json" } });
-    const body = await response.json();
-    if (body.ok) setSnapshot(body.snapshot);
-  } catch (err) {
-    console.warn("pace: snapshot refresh failed", err);
-  }
-}
+const feed = snapshotFeed(SNAPSHOT_URL, setSnapshot);
 
 function join(socket) {
-  request(socket, "join_round", { round: ROUND })
-    .then((ack) => {
-      if (ack && ack.ok) {
-        setSnapshot(ack.snapshot);
-        outbox.drain();
-      } else {
-        $("groups").replaceChildren(
-          el("p", { class: "error" }, t("live.error", { message: errorText(ack) })),
-        );
-      }
-    })
-    .catch(() => {}); // disconnected meanwhile: "connect" joins again
+  joinRound(
+    socket,
+    { round: ROUND },
+    (snapshot) => {
+      setSnapshot(snapshot);
+      outbox.drain();
+    },
+    (message) => $("groups").replaceChildren(errorLine(message)),
+  );
 }
 
 /** Is `alert` an open prompt to stop timing its group, raised since the group is timed? */
 function isPrompt(alert) {
   if (!alert || alert.kind !== "stop_timing") return false;
-  const timing = timingOf(alert.group);
+  const timing = timingOf(state.snapshot, alert.group);
   if (!timing.timed) return false;
   return !timing.since || !alert.at || Date.parse(alert.at) >= Date.parse(timing.since);
 }
@@ -226,7 +213,7 @@ function confirmed(entry) {
     state.stoppedNote = entry.payload.group;
     state.prompts.delete(entry.payload.group);
   }
-  refreshSoon(100);
+  feed.refreshSoon(100);
 }
 
 function start() {
@@ -239,40 +226,26 @@ function start() {
     },
   });
   outbox.socket = catching(socket);
-  const mine = (msg) => msg && msg.round === ROUND && state.snapshot;
-  socket.on("group_updated", (msg) => {
-    if (!mine(msg)) return;
-    const all = state.snapshot.groups;
-    const i = all.findIndex((r) => r.group === msg.group.group);
-    if (i >= 0) all[i] = msg.group;
-    else all.push(msg.group);
-    renderGroups();
-    if (msg.group.group === state.group) renderPanel();
+  follow(socket, ROUND, () => state.snapshot, {
+    group_updated: (msg) => {
+      upsertGroup(state.snapshot, msg.group);
+      renderGroups();
+      if (msg.group.group === state.group) renderPanel();
+    },
+    timing_changed: (msg) => {
+      state.snapshot.timing[msg.group] = msg.timing;
+      if (!msg.timing.timed) state.prompts.delete(msg.group);
+      renderGroups();
+      renderPanel();
+    },
+    penalties_changed: (msg) => {
+      mergePenalties(state.snapshot, msg);
+      renderPanel();
+    },
+    stop_timing_prompted: (msg) => prompt(msg.group),
+    alert_raised: (msg) => isPrompt(msg.alert) && prompt(msg.alert.group),
+    ...feed.after(["stroke_recorded", ...FACTS]),
   });
-  socket.on("timing_changed", (msg) => {
-    if (!mine(msg)) return;
-    state.snapshot.timing[msg.group] = msg.timing;
-    if (!msg.timing.timed) state.prompts.delete(msg.group);
-    renderGroups();
-    renderPanel();
-  });
-  socket.on("penalties_changed", (msg) => {
-    if (!mine(msg)) return;
-    const others = state.snapshot.penalties.filter((r) => r.group !== msg.group);
-    state.snapshot.penalties = others.concat(msg.players || []);
-    renderPanel();
-  });
-  socket.on("stroke_recorded", (msg) => mine(msg) && refreshSoon());
-  socket.on("stop_timing_prompted", (msg) => {
-    if (!mine(msg)) return;
-    prompt(msg.group);
-  });
-  socket.on("alert_raised", (msg) => {
-    if (mine(msg) && isPrompt(msg.alert)) prompt(msg.alert.group);
-  });
-  for (const name of ["hole_logged", "hole_time_corrected", "event_voided"]) {
-    socket.on(name, (msg) => mine(msg) && refreshSoon());
-  }
   setInterval(() => {
     outbox.drain();
     renderBar();
@@ -298,9 +271,7 @@ function renderAll() {
 }
 
 function renderBar() {
-  const conn = $("conn");
-  conn.className = `conn ${state.online ? "on" : "off"}`;
-  conn.textContent = state.online ? t("live.online") : t("live.offline_short");
+  showConnection($("conn"), state.online);
   const count = outbox.pending().length;
   const box = $("pending");
   box.dataset.count = String(count);
@@ -321,7 +292,7 @@ function renderBar() {
 }
 
 function urgency(row) {
-  const timed = timingOf(row.group).timed || state.prompts.has(row.group);
+  const timed = timingOf(state.snapshot, row.group).timed || state.prompts.has(row.group);
   const i = URGENCY.indexOf(row.status);
   return (timed ? 0 : 10) + (i < 0 ? URGENCY.length : i);
 }
@@ -344,7 +315,7 @@ function renderGroups() {
     r.group,
     r.status,
     holeInPlay(r),
-    timingOf(r.group).timed,
+    timingOf(state.snapshot, r.group).timed,
     r.group === state.group,
   ]);
   paint($("groups"), signature, () => sorted.map(groupButton));
@@ -353,7 +324,7 @@ function renderGroups() {
 }
 
 function groupButton(row) {
-  const timed = timingOf(row.group).timed;
+  const timed = timingOf(state.snapshot, row.group).timed;
   const hole = holeInPlay(row);
   return el(
     "button",
@@ -366,7 +337,7 @@ function groupButton(row) {
     },
     el("span", { class: "g-name" }, t("live.group", { group: row.group })),
     statusBadge(row.status),
-    timed ? el("span", { class: "on-clock" }, t("timing.on_clock")) : null,
+    timed ? onClock() : null,
     hole && row.status !== "finished" && row.status !== "not_started"
       ? el("span", { class: "g-hole" }, t("clock.hole_in_play", { hole }))
       : null,
@@ -397,7 +368,7 @@ function renderPanel() {
   const row = rowOf(state.group);
   $("panel").hidden = !row;
   if (!row) return;
-  const timing = timingOf(row.group);
+  const timing = timingOf(state.snapshot, row.group);
   renderPrompt(row, timing);
   renderTiming(row, timing);
   renderDecision(row, timing);
@@ -418,21 +389,8 @@ function renderTiming(row, timing) {
   const parts = [el("strong", {}, t("live.group", { group: row.group })), statusBadge(row.status)];
   if (timing.timed) {
     parts.push(
-      el(
-        "span",
-        { class: "on-clock" },
-        timing.since
-          ? t("timing.on_clock_since", { time: clock(timing.since, tz()) })
-          : t("timing.on_clock"),
-      ),
-      el(
-        "span",
-        { class: "told-count" },
-        t("timing.told_count", {
-          told: row.players.filter((p) => (timing.told || []).includes(p)).length,
-          count: row.players.length,
-        }),
-      ),
+      onClock(timing.since, tz()),
+      el("span", { class: "told-count" }, toldCount(row, timing)),
     );
   } else {
     parts.push(el("span", { class: "not-timed" }, t("timing.not_timed")));
@@ -564,7 +522,7 @@ function renderPlayers(row, timing) {
     .pending()
     .filter((e) => e.payload.group === row.group)
     .map((e) => [e.kind, e.payload.player, e.payload.fault || ""]);
-  const pens = row.players.map((p) => penaltyRow(row.group, p));
+  const pens = row.players.map((p) => penaltyRow(state.snapshot, row.group, p));
   const sig = [row.group, row.players, timing.timed, timing.told, pens, pend, state.next, running];
   paint(list, sig, () =>
     row.players.map((name, i) => playerItem(row, timing, name, pens[i], running)),
@@ -627,27 +585,27 @@ function playerItem(row, timing, name, pen, running) {
   item.append(ladder);
   if ((pen.faults || []).length) {
     item.append(
-      el("ol", { class: "faults" }, ...pen.faults.map((f) => faultItem(row.group, name, f))),
+      el(
+        "ol",
+        { class: "faults" },
+        ...pen.faults.map((f) => playerFault(row.group, name, f)),
+      ),
     );
   }
   return item;
 }
 
-function faultItem(group, player, f) {
+function playerFault(group, player, f) {
   const wait = f.counted && f.awaiting_notification;
-  const li = el(
-    "li",
-    {
-      class: `fault${f.counted ? " counted" : " uncounted"}${wait ? " awaiting" : ""}`,
-      dataset: { fault: f.id },
-    },
-    el("span", { class: "f-hole" }, t("pen.hole", { hole: f.hole })),
-    el("span", { class: "f-times" }, timesText(f)),
-    el("span", { class: "f-what" }, outcomeText(f)),
+  return faultItem(
+    f,
+    wait,
+    wait
+      ? notifyButton(group, player, f.id)
+      : f.counted
+        ? el("span", { class: "f-told" }, `✓ ${t("pen.told")}`)
+        : null,
   );
-  if (wait) li.append(notifyButton(group, player, f.id));
-  else if (f.counted) li.append(el("span", { class: "f-told" }, `✓ ${t("pen.told")}`));
-  return li;
 }
 
 function notifyButton(group, player, fault) {
@@ -748,7 +706,7 @@ function startStop() {
     stopStroke(now);
     return;
   }
-  const timing = timingOf(state.group);
+  const timing = timingOf(state.snapshot, state.group);
   if (!timing.timed || !state.next) return;
   state.lastTap = now.getTime();
   state.run = {
@@ -843,7 +801,7 @@ function renderResult() {
   const p = entry.payload;
   const ack = entry.ack || {};
   // the fault as it stands now: the player may have been told of it since
-  const fault = penaltyRow(p.group, p.player).faults.find((x) => x.id === p.id);
+  const fault = penaltyRow(state.snapshot, p.group, p.player).faults.find((x) => x.id === p.id);
   const telling = pendingFor("notify_player", (x) => x.fault === p.id);
   const sig = [entry.id, entry.state, entry.error, ack, fault, telling];
   const v = ack.verdict;
@@ -949,7 +907,7 @@ function setupForms() {
   });
   $("stop-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    if (!state.group || !timingOf(state.group).timed) return;
+    if (!state.group || !timingOf(state.snapshot, state.group).timed) return;
     if (pendingFor("stop_timing", (p) => p.group === state.group)) return;
     const reason = $("stop-reason").value.trim();
     const fields = { group: state.group };
@@ -1030,34 +988,10 @@ function renderLog() {
   }
   list.replaceChildren(
     ...entries.map((e) => {
-      const item = el(
-        "li",
-        { class: `entry st-${e.state}`, dataset: { id: e.id, kind: e.kind, state: e.state } },
-        el(
-          "div",
-          { class: "line" },
-          el("span", { class: "what" }, entryLabel(e)),
-          el(
-            "span",
-            { class: "when" },
-            e.server_at ? clock(e.server_at, tz(), { seconds: true }) : "",
-          ),
-          el("span", { class: `state st-${e.state}` }, t(`marshal.state.${e.state}`)),
-        ),
-      );
-      if (e.error && e.state !== "confirmed") item.append(el("p", { class: "error" }, e.error));
+      const when = e.server_at ? clock(e.server_at, tz(), { seconds: true }) : "";
+      const item = entryItem(e, entryLabel(e), when);
       if (e.state === "refused" || e.state === "queued") {
-        item.append(
-          el(
-            "div",
-            { class: "actions" },
-            el(
-              "button",
-              { type: "button", class: "remove", onclick: () => outbox.remove(e) },
-              t("marshal.remove"),
-            ),
-          ),
-        );
+        item.append(el("div", { class: "actions" }, removeButton(() => outbox.remove(e))));
       }
       return item;
     }),

@@ -206,19 +206,22 @@ class CompletionIndex:
     """Completions known at an instant, per hole, sorted by (instant, start rank)."""
 
     def __init__(self, plan: FieldPlan, completions: Iterable[HoleCompletion], now: datetime):
-        per_hole: dict[int, list[tuple[datetime, int, str]]] = defaultdict(list)
+        instants: dict[int, list[tuple[datetime, int]]] = defaultdict(list)
         per_group: dict[str, dict[int, datetime]] = defaultdict(dict)
+        by_id = plan.by_id
         for c in completions:
-            p = plan.by_id.get(c.group)
-            if c.at > now or p is None or c.hole not in p.position:
+            at = c.at
+            if at > now:
                 continue
-            per_hole[c.hole].append((c.at, p.rank, c.group))
-            per_group[c.group][c.hole] = c.at
-        for entries in per_hole.values():
-            entries.sort()
-        self.per_hole = per_hole
+            p = by_id.get(c.group)
+            if p is None or c.hole not in p.position:
+                continue
+            instants[c.hole].append((at, p.rank))
+            per_group[c.group][c.hole] = at
+        for entries in instants.values():
+            entries.sort()  # linear: the fold gives completions in time order
         self.per_group = per_group
-        self._instants = {h: [e[:2] for e in entries] for h, entries in per_hole.items()}
+        self._instants = instants
 
     def latest_before(self, hole: int, at: datetime, rank: int) -> datetime | None:
         """Return the latest completion of ``hole`` by another group before (``at``, ``rank``).

@@ -226,3 +226,29 @@ def test_a_time_credit_and_a_lost_ball_search(server, page):
     expect(search).to_have_text(re.compile(r"^\+0:0\d$"))
     page.locator("#search-stop").click()
     expect(page.locator("#search-reset")).to_be_visible()
+
+
+def test_a_viewer_board_follows_the_course_live_and_shows_no_status(server, new_context, today_at):
+    # a spectator's screen: a viewer session, the board only, updated through board_changed
+    context = new_context()
+    context.clear_cookies()
+    board = context.new_page()
+    board.goto(f"{server.url}/join?code={server.code('viewer')}")
+    board.goto(server.url + BOARD)
+    expect(board.locator("tr.board-row")).to_have_count(6)
+    now = server.get_json("/api/rounds/R1/snapshot")["snapshot"]["at"]
+    answer = server.post_json(
+        "/api/commands/hole_completed",
+        {
+            "id": str(uuid.uuid4()),
+            "round": "R1",
+            "group": "2",
+            "hole": 1,
+            "at": today_at(8, 40).isoformat(),
+            "device_time": now,
+        },
+    )
+    assert answer["ok"], answer
+    expect(board.locator("td.b-hole.done[data-group='2'][data-hole='1']")).to_have_count(1)
+    shown = board.locator("main").inner_text()
+    assert "Out of position" not in shown and "Overdue" not in shown
