@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import threading
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 from pace import commands as cmd
@@ -99,12 +99,41 @@ class _RoundCache:
     facts: RoundFacts | None = None
     facts_seq: int = -1
 
+    #: values derived from the log alone, dropped when the log grows (see ``memo``)
+    derived: dict[str, Any] = field(default_factory=dict)
+    derived_seq: int = -1
+
     def folded(self) -> RoundFacts:
         """Return the facts of the cached log, folding again only after new events."""
         if self.facts is None or self.facts_seq != self.last_seq:
             self.facts = factsmod.fold(self.events)
             self.facts_seq = self.last_seq
         return self.facts
+
+    def memo(self, name: str, compute: Callable[[], Any]) -> Any:
+        """Return ``compute()`` for the log as it is, computing it again only after new events."""
+        if self.derived_seq != self.last_seq:
+            self.derived = {}
+            self.derived_seq = self.last_seq
+        if name not in self.derived:
+            self.derived[name] = compute()
+        return self.derived[name]
+
+    def episodes(self, view: RoundView, now: datetime) -> tuple[Episode, ...]:
+        """Return the round's out-of-position episodes at ``now``.
+
+        They change only with the log, as long as no fact lies after the instant they were
+        last computed at (a stop of play still running is counted up to ``now``).
+        """
+        facts = self.folded()
+        known = self.memo("episodes", dict)
+        last = known.get("value")
+        if last is not None and known["at"] <= now and not _running_stop(facts, now):
+            return last
+        value = episodes(view.setup, facts, now, view.plan)
+        if _latest_fact(facts) <= now:
+            known.update(value=value, at=now)
+        return value
 
 
 class LiveService:
@@ -444,11 +473,11 @@ class LiveService:
             cache = self._cache(round)
             events, facts = cache.events, cache.folded()
             field_ = evaluate_field(view.setup, facts, now, view.plan)
-            eps = episodes(view.setup, facts, now, view.plan)
+            eps = cache.episodes(view, now)
             due = list(alertsmod.due_alerts(field_, eps))
             for extension in self._extensions:
                 due.extend(extension.due_alerts(view, events, field_, eps, now))
-            raised, _ = _alert_state(events)
+            raised, _ = cache.memo("alerts", lambda: _alert_state(events))
             fresh = []
             for a in due:
                 if a.key in raised:
@@ -577,6 +606,17 @@ def _local(view: RoundView, instant: datetime) -> str:
 
 def _voided(events: list[Event]) -> set[str]:
     return {str(e.payload["target"]) for e in events if e.type == factsmod.EVENT_VOIDED}
+
+
+def _latest_fact(facts: RoundFacts) -> datetime:
+    instants = [c.at for c in facts.completions] + [c.at for c in facts.credits]
+    instants += [s.start for s in facts.suspensions] + [s.end for s in facts.suspensions if s.end]
+    instants += list(facts.withdrawn.values())
+    return max(instants, default=datetime.min.replace(tzinfo=UTC))
+
+
+def _running_stop(facts: RoundFacts, now: datetime) -> bool:
+    return any(s.start <= now and (s.end is None or s.end > now) for s in facts.suspensions)
 
 
 def _logged_completion(facts: RoundFacts, group: str, hole: int) -> tuple[str, datetime] | None:

@@ -91,14 +91,19 @@ class RefereeService:
 
     # -- views -------------------------------------------------------------------------
 
+    def _state(self, round: str) -> rr.RefereeState:
+        """Return the referees' state of the round, folded once per new event."""
+        cache = self.live._cache(round)
+        return cache.memo("referee_state", lambda: rr.fold(cache.events))
+
     def _judge(self, view: RoundView, events: Sequence[Event], now: datetime) -> _Judged:
         policy = self._policy(view)
-        state = rr.fold(events)
+        state = self._state(view.record.name)
         # every accepted instant is at most the tolerance ahead of the server's clock
         horizon = now + self.live.future_tolerance
         judged = rr.round_penalties(
             view.setup,
-            factsmod.fold(events),
+            self.live._cache(view.record.name).folded(),
             state,
             policy,
             horizon,
@@ -112,7 +117,7 @@ class RefereeService:
         """Return the timing view of each group with any timing event."""
         with self.live._lock:
             view = self.live.service.round_view(round)
-            state = rr.fold(self.live._cache(round).events)
+            state = self._state(round)
             return {g: _timing_view(view, t) for g, t in state.groups.items()}
 
     def penalties(self, round: str, now: datetime | None = None) -> list[dict[str, Any]]:
@@ -126,7 +131,7 @@ class RefereeService:
         self, view: RoundView, events: Sequence[Event], now: datetime
     ) -> dict[str, Any]:
         """Return the snapshot's ``timing``, ``penalties`` and ``policy_detail``."""
-        state = rr.fold(events)
+        state = self._state(view.record.name)
         parts: dict[str, Any] = {
             "timing": {g: _timing_view(view, t) for g, t in state.groups.items()},
         }
@@ -149,7 +154,7 @@ class RefereeService:
         now: datetime,
     ) -> Iterable[alertsmod.Alert]:
         """Return a ``stop_timing`` prompt per timed group back in position (RULES.md §4.6)."""
-        return rr.stop_timing_alerts(rr.fold(events), field, episodes)
+        return rr.stop_timing_alerts(self._state(view.record.name), field, episodes)
 
     def changed_penalties(
         self, round: str, now: datetime | None = None
@@ -183,7 +188,7 @@ class RefereeService:
                 _same(stored, c.round, rr.TIMING_DECIDED, group=c.group, decision=c.decision)
                 return self._timing_outcome(view, stored, False)
             _group(view, c.group)
-            t = rr.fold(self.live._cache(c.round).events).timing(c.group)
+            t = self._state(c.round).timing(c.group)
             if t.timed:
                 raise CommandError(
                     f"group {c.group!r} is already being timed since "
@@ -356,7 +361,7 @@ class RefereeService:
 
     def _require_timed(self, view: RoundView, group: str) -> None:
         _group(view, group)
-        if not rr.fold(self.live._cache(view.record.name).events).timing(group).timed:
+        if not self._state(view.record.name).timing(group).timed:
             raise CommandError(
                 f"group {group!r} is not being timed; decide to time it first",
                 field="group",
@@ -365,7 +370,7 @@ class RefereeService:
 
     def _timing_outcome(self, view: RoundView, stored: Event, created: bool) -> RefereeOutcome:
         group = str(stored.payload["group"])
-        t = rr.fold(self.live._cache(view.record.name).events).timing(group)
+        t = self._state(view.record.name).timing(group)
         return RefereeOutcome(stored, created, group, timing=_timing_view(view, t))
 
     def _stroke_outcome(self, view: RoundView, stored: Event, created: bool) -> RefereeOutcome:
