@@ -384,21 +384,26 @@ def _day_option(f):
     )(f)
 
 
+def _course_and_draw_options(f):
+    """Add the --course and --draw options of the offline commands."""
+    f = click.option(
+        "--draw",
+        "draw_file",
+        required=True,
+        type=click.Path(exists=True, dir_okay=False),
+        help="Draw CSV file, one row per player (FORMATS.md).",
+    )(f)
+    return click.option(
+        "--course",
+        "course_file",
+        required=True,
+        type=click.Path(exists=True, dir_okay=False),
+        help="Course TOML file (FORMATS.md).",
+    )(f)
+
+
 @cli.command()
-@click.option(
-    "--course",
-    "course_file",
-    required=True,
-    type=click.Path(exists=True, dir_okay=False),
-    help="Course TOML file (FORMATS.md).",
-)
-@click.option(
-    "--draw",
-    "draw_file",
-    required=True,
-    type=click.Path(exists=True, dir_okay=False),
-    help="Draw CSV file, one row per player (FORMATS.md).",
-)
+@_course_and_draw_options
 @click.option(
     "--times",
     "times_file",
@@ -451,20 +456,7 @@ def status(course_file, draw_file, times_file, at_text, policy, interval, as_jso
 
 
 @cli.command()
-@click.option(
-    "--course",
-    "course_file",
-    required=True,
-    type=click.Path(exists=True, dir_okay=False),
-    help="Course TOML file (FORMATS.md).",
-)
-@click.option(
-    "--draw",
-    "draw_file",
-    required=True,
-    type=click.Path(exists=True, dir_okay=False),
-    help="Draw CSV file, one row per player (FORMATS.md).",
-)
+@_course_and_draw_options
 @click.option(
     "--format",
     "fmt",

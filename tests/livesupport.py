@@ -149,8 +149,11 @@ def wait_until_ready(
             with urllib.request.urlopen(url + "/", timeout=1):
                 return
         except (urllib.error.URLError, ConnectionError, OSError):
-            # bounded poll on a condition, not a sleep to make time pass
-            time.sleep(0.05)
+            # not listening yet: wait up to 50 ms for the other condition, the server dying
+            try:
+                process.wait(timeout=0.05)
+            except subprocess.TimeoutExpired:
+                pass
     raise RuntimeError(f"pace serve did not answer within {timeout} s:\n{log.read_text()}")
 
 

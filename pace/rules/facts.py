@@ -34,8 +34,8 @@ def fold(events: Iterable[Event]) -> RoundFacts:
     >>> log = [Event("a", "hole_completed", "r", t, {"group": "1", "hole": 1}),
     ...        Event("b", "hole_time_corrected", "r", t, {"target": "a",
     ...              "at": "2026-06-01T08:14:00+00:00", "reason": "late tap"})]
-    >>> fold(log).completions[0].at.time()
-    datetime.time(8, 14)
+    >>> fold(log).completions[0].at.strftime("%H:%M")
+    '08:14'
     """
     completions: dict[str, HoleCompletion] = {}
     credits: dict[str, TimeCredit] = {}

@@ -62,7 +62,10 @@ def test_demo_groups_move_fall_out_of_position_and_raise_alerts(tmp_path):
             alerts = [e for e in events if e["type"] == "alert_raised"]
             if out_of_position and alerts and len(set(taps)) >= 3:
                 break
-            time.sleep(0.3)  # a bounded poll: the demo's clock runs on its own
+            try:  # a bounded poll: the demo's clock runs on its own; stop if it exits
+                demo.process.wait(timeout=0.3)
+            except subprocess.TimeoutExpired:
+                pass
         running = demo.process.poll() is None
     finally:
         demo.process.terminate()
