@@ -16,7 +16,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 from pace import commands as cmd
-from pace.reports.status import group_document, minutes
+from pace import rows as rowsmod
+from pace.reports.status import minutes
 from pace.rules import alerts as alertsmod
 from pace.rules import facts as factsmod
 from pace.rules import refereeing
@@ -26,8 +27,6 @@ from pace.rules.model import RoundFacts
 from pace.rules.position import (
     Episode,
     FieldStatus,
-    GroupPlan,
-    GroupStatus,
     episodes,
     evaluate_field,
     hole_overs,
@@ -214,26 +213,26 @@ class LiveService:
                 snapshot.update(extension.snapshot_parts(view, events, now))
             return snapshot
 
-    def _evaluation(self, view: RoundView, now: datetime) -> _Evaluation:
+    def _evaluation(self, view: RoundView, now: datetime) -> rowsmod.Evaluation:
         cache = self._cache(view.record.name)
         events, facts = cache.events, cache.folded()
-        return _Evaluation(
+        return rowsmod.Evaluation(
             evaluate_field(view.setup, facts, now, view.plan),
             hole_overs(view.setup, facts, now, view.plan),
-            _completion_ids(events),
+            rowsmod.completion_ids(events),
         )
 
     def _fixed(self, view: RoundView) -> dict[str, dict[str, Any]]:
         cache = self._rounds.setdefault(view.record.name, _RoundCache())
         if cache.fixed_for is not view:
-            cache.fixed = {p.id: _fixed_row(p) for p in view.plan.groups}
+            cache.fixed = {p.id: rowsmod.fixed_row(p) for p in view.plan.groups}
             cache.fixed_for = view
         return cache.fixed
 
     def _rows(self, view: RoundView, now: datetime) -> list[dict[str, Any]]:
         ev = self._evaluation(view, now)
         fixed = self._fixed(view)
-        return [_row(s, fixed[s.group], ev) for s in ev.field.groups]
+        return [rowsmod.group_row(s, fixed[s.group], ev) for s in ev.field.groups]
 
     def changed_rows(self, round: str, now: datetime | None = None) -> tuple[dict[str, Any], ...]:
         """Return the rows of the groups whose status or numbers changed since last returned.
@@ -249,10 +248,10 @@ class LiveService:
             fixed = self._fixed(view)
             changed = []
             for s in ev.field.groups:
-                key = _essential(s, ev)
+                key = rowsmod.essential(s, ev)
                 if cache.told.get(s.group) != key:
                     cache.told[s.group] = key
-                    changed.append(_row(s, fixed[s.group], ev))
+                    changed.append(rowsmod.group_row(s, fixed[s.group], ev))
             return tuple(changed)
 
     # -- commands ----------------------------------------------------------------------
@@ -536,61 +535,6 @@ def _alert_state(events: list[Event]) -> tuple[dict[str, dict[str, Any]], set[st
     return raised, acked
 
 
-@dataclass(frozen=True)
-class _Evaluation:
-    """The field at an instant, with each logged hole's time over and tap id."""
-
-    field: FieldStatus
-    overs: Mapping[str, Mapping[int, tuple[datetime, timedelta]]]
-    ids: Mapping[tuple[str, int], str]
-
-
-def _fixed_row(plan: GroupPlan) -> dict[str, Any]:
-    g = plan.group
-    return {
-        "tee": g.tee,
-        "start": g.start.isoformat(),
-        "players": tuple(p.name for p in g.players),
-        "order": tuple(plan.order),
-        "due": tuple((g.start + c).isoformat() for c in plan.cumulative[1:]),
-    }
-
-
-def _row(s: GroupStatus, fixed: Mapping[str, Any], ev: _Evaluation) -> dict[str, Any]:
-    """Return a group's row: its status document entry, its plan and its logged holes."""
-    holes = {
-        str(hole): {
-            "at": at.isoformat(),
-            "over_min": minutes(over),
-            "id": ev.ids.get((s.group, hole)),
-        }
-        for hole, (at, over) in ev.overs.get(s.group, {}).items()
-    }
-    row = group_document(s)
-    row.update(
-        {
-            "tee": fixed["tee"],
-            "start": fixed["start"],
-            "players": list(fixed["players"]),
-            "order": list(fixed["order"]),
-            "hole": s.hole,
-            "projected_finish": s.projected_finish.isoformat() if s.projected_finish else None,
-            "due": list(fixed["due"]),
-            "holes": holes,
-        }
-    )
-    return row
-
-
-def _essential(s: GroupStatus, ev: _Evaluation) -> Any:
-    """Return what a page shows of a group that may change: status, numbers, logged holes."""
-    holes = tuple(
-        (hole, at, minutes(over), ev.ids.get((s.group, hole)))
-        for hole, (at, over) in sorted(ev.overs.get(s.group, {}).items())
-    )
-    return (s.status, s.holes_completed, minutes(s.over), minutes(s.gap), holes)
-
-
 def _group(view: RoundView, group_id: str):
     try:
         return view.plan.by_id[group_id].group
@@ -602,10 +546,6 @@ def _group(view: RoundView, group_id: str):
 
 def _local(view: RoundView, instant: datetime) -> str:
     return instant.astimezone(view.tz).strftime("%H:%M:%S")
-
-
-def _voided(events: list[Event]) -> set[str]:
-    return {str(e.payload["target"]) for e in events if e.type == factsmod.EVENT_VOIDED}
 
 
 def _latest_fact(facts: RoundFacts) -> datetime:
@@ -626,17 +566,8 @@ def _logged_completion(facts: RoundFacts, group: str, hole: int) -> tuple[str, d
     return None
 
 
-def _completion_ids(events: list[Event]) -> dict[tuple[str, int], str]:
-    voided = _voided(events)
-    out = {}
-    for e in events:
-        if e.type == factsmod.HOLE_COMPLETED and e.id not in voided:
-            out[(str(e.payload["group"]), int(str(e.payload["hole"])))] = e.id
-    return out
-
-
 def _live_target(events: list[Event], target: str, types: tuple[str, ...]) -> Event:
-    voided = _voided(events)
+    voided = rowsmod.voided_ids(events)
     for e in events:
         if e.id == target:
             if e.type not in types:
