@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
@@ -30,7 +31,9 @@ class SystemClock:
 class AcceleratedClock:
     """A clock that starts at ``origin`` and runs ``speed`` times faster than real time."""
 
-    def __init__(self, origin: datetime, speed: float, *, monotonic=time.monotonic):
+    def __init__(
+        self, origin: datetime, speed: float, *, monotonic: Callable[[], float] = time.monotonic
+    ):
         if speed <= 0:
             raise ValueError(f"speed must be positive, not {speed!r}")
         self.origin = origin

@@ -142,13 +142,13 @@ def plan_field(setup: RoundSetup) -> FieldPlan:
                 allotted.cumulative_allotments(setup.course, g.tee, g.size, settings),
             )
         order, cumulative = cache[key]
-        lead, step = role[g.id]
+        lead, interval = role[g.id]
         plans.append(
             GroupPlan(
                 group=g,
                 rank=rank[g.id],
                 lead=lead,
-                interval=step,
+                interval=interval,
                 order=order,
                 cumulative=cumulative,
                 position={h: i + 1 for i, h in enumerate(order)},
@@ -305,11 +305,12 @@ def evaluate_group(
             projected = Status.OVERDUE if p_gap is not None and p_gap > limit else Status.BEHIND
 
     remaining_after_k = plan.cumulative[n] - plan.cumulative[k]
-    finish = anchor + remaining_after_k
+    finish: datetime | None = anchor + remaining_after_k
     if k < n and now >= g.start:
-        finish = max(finish, now + plan.cumulative[n] - plan.cumulative[k + 1])
+        finish = max(anchor + remaining_after_k, now + plan.cumulative[n] - plan.cumulative[k + 1])
 
     use_projection = projected is not None and (confirmed is None or _worse(projected, confirmed))
+    hole_used: int | None
     if use_projection:
         status, over, gap, hole_used = projected, p_over, p_gap, plan.order[k]
     else:
