@@ -596,8 +596,12 @@ def _round_row(db: sqlite_utils.Database, name: str) -> dict[str, Any] | None:
         return None
 
 
-def _unknown_round(name: str, *, field: str | None = None) -> UnknownRoundError:
-    return UnknownRoundError(f"round {name!r} does not exist; create it first", field=field)
+def _unknown_round(name: str, *, field: str | None = "round") -> UnknownRoundError:
+    shown = name if len(name) <= 60 else name[:60] + "…"
+    return UnknownRoundError(
+        f"round {shown!r} does not exist; create it with `pace import draw FILE --round NAME`",
+        field=field,
+    )
 
 
 def _get_round(db: sqlite_utils.Database, name: str) -> RoundRecord:
