@@ -11,6 +11,7 @@ scheduler's, 2 to 4 the taps', 5 and 6 the device clocks'.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from datetime import datetime, timedelta
@@ -166,14 +167,19 @@ def test_the_scheduler_raises_and_clears_an_out_of_position_alert(marshal, dashb
     assert raised["alert"]["key"] not in keys and back["alert"]["key"] in keys
 
 
-def wait_for_offset(client, timeout: float = 5) -> float:
-    """Return the server's estimate of the client's clock offset (ms) once it has a sample."""
+def wait_for_offset(client, answered: threading.Event, timeout: float = 5) -> float:
+    """Return the server's estimate of the client's clock offset (ms) once it has a sample.
+
+    ``answered`` is set when the phone answers a ``clock_probe``; the server records the
+    sample as the answer arrives, so ask once it is set (and again while it is on its way).
+    """
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    while answered.wait(max(0.0, deadline - time.monotonic())):
         offset = client.call("clock_sync", {}, timeout=ACK_TIMEOUT)["offset_ms"]
         if offset is not None:
             return offset
-        time.sleep(0.02)  # bounded poll for the probe's answer to arrive
+        if time.monotonic() >= deadline:
+            break
     raise AssertionError(f"the server had no clock sample within {timeout} s")
 
 
@@ -187,15 +193,17 @@ def test_a_phone_ten_minutes_off_is_stored_at_the_true_instant(server, marshal, 
     skew = timedelta(minutes=minutes)
     phone_clock = skewed_clock(server_offset(marshal.client) + skew)
     phone = socketio.Client()
+    answered = threading.Event()
 
     @phone.on("clock_probe")
     def probe(data):
+        answered.set()
         return {"device_time": phone_clock().isoformat()}
 
     auth = {"token": server.token("marshal"), "device": f"phone{minutes:+d}"}
     phone.connect(server.url, auth=auth, transports=["websocket"], wait_timeout=ACK_TIMEOUT)
     try:
-        assert abs(wait_for_offset(phone) - skew.total_seconds() * 1000) < 1000
+        assert abs(wait_for_offset(phone, answered) - skew.total_seconds() * 1000) < 1000
         tapped = phone_clock() - timedelta(seconds=20)  # read on the phone
         ack = MarshalDriver(phone, phone_clock).tap("6", hole, tapped)
     finally:
