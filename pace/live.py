@@ -263,7 +263,11 @@ class LiveService:
             at = c.at.corrected
             stored = self.service.store.event(c.id)
             if stored is not None:
-                return self._resent(stored, c)
+                check_resend(
+                    stored, c.round, factsmod.HOLE_COMPLETED,
+                    group=c.group, hole=c.hole, device_at=c.at.raw.isoformat(),
+                )  # fmt: skip
+                return Outcome(stored, False)
             group = _group(view, c.group)
             if not view.record.course.has_hole(c.hole):
                 numbers = view.record.course.hole_numbers
@@ -305,28 +309,13 @@ class LiveService:
             stored, created = self._append(event)
             return Outcome(stored, created)
 
-    def _resent(self, stored: Event, c: cmd.LogHoleCompleted) -> Outcome:
-        p = stored.payload
-        same = (
-            stored.type == factsmod.HOLE_COMPLETED
-            and stored.round == c.round
-            and p.get("group") == c.group
-            and p.get("hole") == c.hole
-            and p.get("device_at") == c.at.raw.isoformat()
-        )
-        if not same:
-            raise EventConflictError(
-                f"event id {c.id!r} is already stored with another fact; make a new id",
-                field="id",
-            )
-        return Outcome(stored, False)
-
     def correct_hole_time(self, c: cmd.CorrectHoleTime) -> Outcome:
         """Replace a logged completion's instant; the original stays in the log."""
         with self._lock:
             view = self.service.round_view(c.round)
             if (stored := self.service.store.event(c.id)) is not None:
-                return self._resend_of(stored, c.round, factsmod.HOLE_TIME_CORRECTED, c.target)
+                check_resend(stored, c.round, factsmod.HOLE_TIME_CORRECTED, target=c.target)
+                return Outcome(stored, False)
             events = self._cache(c.round).events
             target = _live_target(events, c.target, (factsmod.HOLE_COMPLETED,))
             at = c.at.corrected
@@ -360,7 +349,8 @@ class LiveService:
         with self._lock:
             self.service.round_view(c.round)
             if (stored := self.service.store.event(c.id)) is not None:
-                return self._resend_of(stored, c.round, factsmod.EVENT_VOIDED, c.target)
+                check_resend(stored, c.round, factsmod.EVENT_VOIDED, target=c.target)
+                return Outcome(stored, False)
             _live_target(self._cache(c.round).events, c.target, VOIDABLE)
             event = Event(
                 id=c.id,
@@ -378,7 +368,8 @@ class LiveService:
         with self._lock:
             view = self.service.round_view(c.round)
             if (stored := self.service.store.event(c.id)) is not None:
-                return self._resend_of(stored, c.round, factsmod.SIREN, None)
+                check_resend(stored, c.round, factsmod.SIREN)
+                return Outcome(stored, False)
             at = c.at.corrected
             self._check_instant(view, at, "at")
             event = Event(
@@ -397,7 +388,8 @@ class LiveService:
         with self._lock:
             self.service.round_view(c.round)
             if (stored := self.service.store.event(c.id)) is not None:
-                return self._resend_of(stored, c.round, ALERT_ACKNOWLEDGED, None)
+                check_resend(stored, c.round, ALERT_ACKNOWLEDGED)
+                return Outcome(stored, False)
             raised, acked = _alert_state(self._cache(c.round).events)
             if c.alert not in raised:
                 raise CommandError(
@@ -419,18 +411,6 @@ class LiveService:
             )
             stored, created = self._append(event)
             return Outcome(stored, created)
-
-    def _resend_of(self, stored: Event, round: str, type: str, target: str | None) -> Outcome:
-        if (
-            stored.type != type
-            or stored.round != round
-            or (target is not None and stored.payload.get("target") != target)
-        ):
-            raise EventConflictError(
-                f"event id {stored.id!r} is already stored with another fact; make a new id",
-                field="id",
-            )
-        return Outcome(stored, False)
 
     def _check_instant(self, view: RoundView, at: datetime, field_name: str) -> None:
         now = self.clock.now()
@@ -507,6 +487,24 @@ VOIDABLE = (
     refereeing.PLAYER_NOTIFIED,
     refereeing.PLAYER_TOLD_TIMED,
 )
+
+
+def check_resend(stored: Event, round: str, type: str, **fields: object) -> None:
+    """Accept a resend of ``stored`` (same type, round and ``fields`` of its payload); refuse the
+    same id carrying another fact (``event_conflict``).
+
+    The device's fields are compared, not the stored instant: a resend over a new connection
+    may get another clock correction.
+    """
+    if (
+        stored.type != type
+        or stored.round != round
+        or any(stored.payload.get(k) != v for k, v in fields.items())
+    ):
+        raise EventConflictError(
+            f"event id {stored.id!r} is already stored with another fact; make a new id",
+            field="id",
+        )
 
 
 def _alert_payload(a: alertsmod.Alert) -> dict[str, Any]:

@@ -16,14 +16,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from pace import commands as cmd
-from pace.live import CommandError, LiveService
+from pace.live import CommandError, LiveService, check_resend
 from pace.reports.status import minutes
 from pace.rules import alerts as alertsmod
 from pace.rules import facts as factsmod
 from pace.rules import penalties, policies, timing
 from pace.rules import refereeing as rr
 from pace.rules.errors import SetupError, UnknownGroupError, UnknownHoleError
-from pace.rules.events import Event, EventConflictError
+from pace.rules.events import Event
 from pace.rules.model import Group
 from pace.rules.position import Episode, FieldStatus
 from pace.service import RoundView
@@ -185,7 +185,7 @@ class RefereeService:
         with self.live._lock:
             view = self.live.service.round_view(c.round)
             if (stored := self.live.service.store.event(c.id)) is not None:
-                _same(stored, c.round, rr.TIMING_DECIDED, group=c.group, decision=c.decision)
+                check_resend(stored, c.round, rr.TIMING_DECIDED, group=c.group, decision=c.decision)
                 return self._timing_outcome(view, stored, False)
             _group(view, c.group)
             t = self._state(c.round).timing(c.group)
@@ -210,7 +210,7 @@ class RefereeService:
         with self.live._lock:
             view = self.live.service.round_view(c.round)
             if (stored := self.live.service.store.event(c.id)) is not None:
-                _same(stored, c.round, rr.PLAYER_TOLD_TIMED, group=c.group, player=c.player)
+                check_resend(stored, c.round, rr.PLAYER_TOLD_TIMED, group=c.group, player=c.player)
                 return self._timing_outcome(view, stored, False)
             _player(view, c.group, c.player)
             self._require_timed(view, c.group)
@@ -223,7 +223,7 @@ class RefereeService:
         with self.live._lock:
             view = self.live.service.round_view(c.round)
             if (stored := self.live.service.store.event(c.id)) is not None:
-                _same(
+                check_resend(
                     stored,
                     c.round,
                     rr.STROKE_TIMED,
@@ -283,7 +283,7 @@ class RefereeService:
         with self.live._lock:
             view = self.live.service.round_view(c.round)
             if (stored := self.live.service.store.event(c.id)) is not None:
-                _same(
+                check_resend(
                     stored,
                     c.round,
                     rr.PLAYER_NOTIFIED,
@@ -318,7 +318,7 @@ class RefereeService:
         with self.live._lock:
             view = self.live.service.round_view(c.round)
             if (stored := self.live.service.store.event(c.id)) is not None:
-                _same(
+                check_resend(
                     stored,
                     c.round,
                     factsmod.TIME_CREDIT_GRANTED,
@@ -336,7 +336,7 @@ class RefereeService:
         with self.live._lock:
             view = self.live.service.round_view(c.round)
             if (stored := self.live.service.store.event(c.id)) is not None:
-                _same(stored, c.round, rr.TIMING_STOPPED, group=c.group)
+                check_resend(stored, c.round, rr.TIMING_STOPPED, group=c.group)
                 return self._timing_outcome(view, stored, False)
             _group(view, c.group)
             self._require_timed(view, c.group)
@@ -497,6 +497,12 @@ def _policy_view(policy: policies.Policy, view: RoundView) -> dict[str, Any]:
         "description": policy.description,
         "stroke_allowance_s": _seconds(policy.stroke_allowance),
         "extra_allowance_s": _seconds(policy.extra_allowance),
+        # what the shot clock counts down from, per stroke kind (the kinds that earn extra time
+        # when the player is the first to play; "other" never does): the rule stays here
+        "allowances_s": {
+            k.value: _seconds(timing.allowance(k, k is not timing.StrokeKind.OTHER, policy))
+            for k in timing.StrokeKind
+        },
         "ball_search_s": _seconds(policy.ball_search),
         "play": play,
         "format": view.record.format,
@@ -534,17 +540,4 @@ def _player(view: RoundView, group_id: str, name: str) -> None:
             + ", ".join(repr(n) for n in names),
             field="player",
             code="unknown_player",
-        )
-
-
-def _same(stored: Event, round: str, type: str, **fields: object) -> None:
-    """Accept a resend of ``stored``; refuse the same id with another fact."""
-    if (
-        stored.type != type
-        or stored.round != round
-        or any(stored.payload.get(k) != v for k, v in fields.items())
-    ):
-        raise EventConflictError(
-            f"event id {stored.id!r} is already stored with another fact; make a new id",
-            field="id",
         )

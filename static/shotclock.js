@@ -51,7 +51,7 @@ const KINDS = [
   { key: "chip_putt", kind: "chip_putt", first: true },
   { key: "other", kind: "other", first: false },
 ];
-const POLICY_DEFAULTS = { stroke_allowance_s: 40, extra_allowance_s: 10, ball_search_s: 180 };
+const POLICY_DEFAULTS = { ball_search_s: 180 };
 const URGENCY = ["out_of_position", "overdue", "behind", "on_pace", "not_started", "finished"];
 const TICK_MS = 100;
 const DEBOUNCE_MS = 700; // a second tap this soon after START or STOP is a bounce
@@ -127,10 +127,11 @@ function policy() {
   return { ...POLICY_DEFAULTS, ...((state.snapshot && state.snapshot.policy_detail) || {}) };
 }
 
+/** The seconds allowed for a stroke kind, as the server's rules give them (null before the
+ * round's snapshot has arrived). */
 function allowance(key) {
-  const p = policy();
-  const k = KINDS.find((x) => x.key === key) || KINDS[3];
-  return p.stroke_allowance_s + (k.first ? p.extra_allowance_s : 0);
+  const given = policy().allowances_s || {};
+  return key in given ? given[key] : null;
 }
 
 function rows() {
@@ -286,8 +287,8 @@ function renderBar() {
       ? t("live.error", { message: detail.error })
       : t("clock.policy", {
           name: p.name,
-          allowed: p.stroke_allowance_s,
-          extra: p.stroke_allowance_s + p.extra_allowance_s,
+          allowed: allowance("other"),
+          extra: allowance("chip_putt"),
         });
 }
 
@@ -640,8 +641,7 @@ function notify(group, player, fault) {
 // -- the shot clock ---------------------------------------------------------------------------
 
 function renderKinds() {
-  const p = policy();
-  paint($("kinds"), [state.kind, p.stroke_allowance_s, p.extra_allowance_s], () =>
+  paint($("kinds"), [state.kind, ...KINDS.map((k) => allowance(k.key))], () =>
     KINDS.map((k) =>
       el(
         "button",
@@ -762,7 +762,7 @@ function tick() {
   const key = run && run.stopped ? run.kind : state.kind;
   const allowed = allowance(key);
   if (!run) {
-    $("secs").textContent = String(allowed);
+    $("secs").textContent = allowed === null ? "–" : String(allowed);
     $("secs-unit").textContent = t("clock.left");
     $("secs-of").textContent = t("clock.of", { n: allowed, elapsed: seconds(0) });
     box.className = "countdown idle";

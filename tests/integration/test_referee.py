@@ -495,6 +495,13 @@ def test_the_snapshot_holds_timing_penalties_and_the_policy(referee, timed, clie
             "stroke_allowance_s": 40.0,
             "extra_allowance_s": 10.0,
         }
+        # what the shot clock counts down from, first to play: 50 s for the three kinds
+        assert detail["allowances_s"] == {
+            "par3_tee": 50.0,
+            "approach": 50.0,
+            "chip_putt": 50.0,
+            "other": 40.0,
+        }
         assert (detail["ball_search_s"], detail["play"], detail["format"]) == (
             180.0,
             "stroke_play",
@@ -527,6 +534,7 @@ def test_swin_gives_one_point_for_every_breach_without_warning(app, connect, clo
     assert row["points_total"] == 2 and row["strokes_total"] == 0
     detail = referee.join("S1")["snapshot"]["policy_detail"]
     assert (detail["name"], detail["gate"], detail["ball_search_s"]) == ("swin", False, 300.0)
+    assert set(detail["allowances_s"].values()) == {40.0}  # swin: no extra time
 
 
 def test_mauricie_warns_each_competitor_of_a_group_that_breaks_a_checkpoint(
