@@ -14,6 +14,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -135,6 +136,19 @@ class LiveServer:
                 return json.loads(r.read())
         except urllib.error.HTTPError as e:
             return json.loads(e.read())
+
+    def tap(self, group: str, hole: int, at: datetime, round: str = ROUND) -> dict:
+        """Log through the HTTP mirror that ``group`` completed ``hole`` at ``at``; assert ok.
+
+        The device's clock is the server's (its snapshot's ``at``), so ``at`` is stored as is.
+        """
+        now = self.get_json(f"/api/rounds/{round}/snapshot")["snapshot"]["at"]
+        body = {"id": str(uuid.uuid4()), "round": round, "group": group, "hole": hole}
+        answer = self.post_json(
+            "/api/commands/hole_completed", {**body, "at": at.isoformat(), "device_time": now}
+        )
+        assert answer["ok"], answer
+        return answer
 
 
 def wait_until_ready(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import uuid
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -71,19 +70,7 @@ def test_acknowledging_an_alert_removes_it_from_every_dashboard(server, context,
         expect(page.locator("tr.group-row")).to_have_count(6)
 
     # group 1 (the lead group, off at 08:00) completing hole 1 at 08:40 is out of position
-    now = server.get_json("/api/rounds/R1/snapshot")["snapshot"]["at"]
-    answer = server.post_json(
-        "/api/commands/hole_completed",
-        {
-            "id": str(uuid.uuid4()),
-            "round": "R1",
-            "group": "1",
-            "hole": 1,
-            "at": today_at(8, 40).isoformat(),
-            "device_time": now,
-        },
-    )
-    assert answer["ok"], answer
+    server.tap("1", 1, today_at(8, 40))
 
     selector = "li.alert[data-kind='out_of_position'][data-group='1']"
     expect(first.locator(selector)).to_have_count(1)

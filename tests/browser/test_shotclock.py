@@ -30,12 +30,7 @@ def shoot(page, name: str) -> None:
 
 def test_the_shot_clock_records_a_bad_time_from_start_and_stop_taps(server, new_context, today_at):
     # group 1 (the lead group, off at 08:00) completing hole 1 at 08:40 is out of position
-    now = server.get_json("/api/rounds/R1/snapshot")["snapshot"]["at"]
-    tap = {"round": "R1", "group": "1", "hole": 1, "at": today_at(8, 40).isoformat()}
-    answer = server.post_json(
-        "/api/commands/hole_completed", {"id": str(uuid.uuid4()), **tap, "device_time": now}
-    )
-    assert answer["ok"], answer
+    server.tap("1", 1, today_at(8, 40))
 
     context = new_context(viewport={"width": 375, "height": 800})
     page = context.new_page()
@@ -236,19 +231,7 @@ def test_a_viewer_board_follows_the_course_live_and_shows_no_status(server, new_
     board.goto(f"{server.url}/join?code={server.code('viewer')}")
     board.goto(server.url + BOARD)
     expect(board.locator("tr.board-row")).to_have_count(6)
-    now = server.get_json("/api/rounds/R1/snapshot")["snapshot"]["at"]
-    answer = server.post_json(
-        "/api/commands/hole_completed",
-        {
-            "id": str(uuid.uuid4()),
-            "round": "R1",
-            "group": "2",
-            "hole": 1,
-            "at": today_at(8, 40).isoformat(),
-            "device_time": now,
-        },
-    )
-    assert answer["ok"], answer
+    server.tap("2", 1, today_at(8, 40))
     expect(board.locator("td.b-hole.done[data-group='2'][data-hole='1']")).to_have_count(1)
     shown = board.locator("main").inner_text()
     assert "Out of position" not in shown and "Overdue" not in shown
