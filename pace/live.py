@@ -453,7 +453,7 @@ class LiveService:
             events, facts = cache.events, cache.folded()
             field_ = evaluate_field(view.setup, facts, now, view.plan)
             eps = cache.episodes(view, now)
-            due = list(alertsmod.due_alerts(field_, eps))
+            due = list(alertsmod.due_alerts(field_, eps, view.record.course.hole_numbers))
             for extension in self._extensions:
                 due.extend(extension.due_alerts(view, events, field_, eps, now))
             raised, _ = cache.memo("alerts", lambda: _alert_state(events))
@@ -515,6 +515,7 @@ def _alert_payload(a: alertsmod.Alert) -> dict[str, Any]:
         "hole": a.hole,
         "over_min": minutes(a.over),
         "gap_min": minutes(a.gap),
+        **({"check_holes": list(a.check_holes)} if a.check_holes else {}),
     }
 
 

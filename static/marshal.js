@@ -34,9 +34,6 @@ const KEYS = {
 };
 const SHOWN = 8; // groups listed before "show more"
 const REASONS = ["undo", "wrong_group", "wrong_hole", "late_tap"];
-// Marshals this many holes either side of an overdue group's hole are asked to check it
-// (the server's broadcast.CHECK_RADIUS).
-const CHECK_RADIUS = 1;
 
 const state = {
   snapshot: load(KEYS.snapshot, null),
@@ -155,12 +152,16 @@ function addCheck(check) {
 /** The open overdue alerts near my holes, for a page that joined after they were raised. */
 function checksFromSnapshot() {
   const rows = new Map(state.snapshot.groups.map((r) => [r.group, r]));
-  const near = (hole) => [...state.holes].some((h) => Math.abs(h - hole) <= CHECK_RADIUS);
-  state.checks = state.checks.filter((c) => near(c.hole));
+  // the server names the holes whose marshals should look (alert.check_holes, around the loop)
+  const watched = new Map(
+    (state.snapshot.alerts || []).map((a) => [a.key, a.check_holes || [a.hole]]),
+  );
+  const near = (key, hole) => (watched.get(key) || [hole]).some((h) => state.holes.has(h));
+  state.checks = state.checks.filter((c) => near(c.alert, c.hole));
   for (const a of state.snapshot.alerts || []) {
     const row = rows.get(a.group);
-    if (a.kind !== "overdue" || !a.hole || !near(a.hole) || !row || row.holes[String(a.hole)])
-      continue;
+    if (a.kind !== "overdue" || !a.hole || !near(a.key, a.hole) || !row) continue;
+    if (row.holes[String(a.hole)]) continue;
     addCheck({ round: ROUND, group: a.group, hole: a.hole, alert: a.key });
   }
   renderChecks();

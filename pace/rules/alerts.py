@@ -7,7 +7,7 @@ until a referee acknowledges them (an event); deciding that is the service's job
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -34,14 +34,35 @@ class Alert:
     at: datetime
     over: timedelta | None = None
     gap: timedelta | None = None
+    check_holes: tuple[int, ...] = ()
 
 
-def due_alerts(field: FieldStatus, episodes: Iterable[Episode]) -> tuple[Alert, ...]:
+def nearby_holes(hole: int, hole_numbers: Sequence[int], radius: int = 1) -> tuple[int, ...]:
+    """Return ``hole`` and the holes within ``radius`` of it around the course.
+
+    The marshals there are asked to look for an overdue group; the course is a loop, so
+    hole 1's neighbours include the last hole.
+
+    >>> nearby_holes(1, range(1, 19)), nearby_holes(10, range(1, 19))
+    ((18, 1, 2), (9, 10, 11))
+    """
+    numbers = list(hole_numbers)
+    if hole not in numbers:
+        return (hole,)
+    i, n = numbers.index(hole), len(numbers)
+    picked = [numbers[(i + d) % n] for d in range(-radius, radius + 1)]
+    return tuple(dict.fromkeys(picked))
+
+
+def due_alerts(
+    field: FieldStatus, episodes: Iterable[Episode], hole_numbers: Sequence[int] = ()
+) -> tuple[Alert, ...]:
     """Return every alert the round's state calls for at ``field.at``.
 
     One ``out_of_position`` alert per episode (keyed by its start), one
     ``back_in_position`` per episode that ended that way, and one ``overdue`` per group
-    and hole while the projection finds the group overdue on that hole.
+    and hole while the projection finds the group overdue on that hole (with the holes whose
+    marshals should look for it, given the course's ``hole_numbers``).
     """
     by_group = {s.group: s for s in field.groups}
     out: list[Alert] = []
@@ -71,6 +92,14 @@ def due_alerts(field: FieldStatus, episodes: Iterable[Episode]) -> tuple[Alert, 
     for s in field.groups:
         if s.status is Status.OVERDUE and s.hole is not None:
             out.append(
-                Alert(f"{OVERDUE}:{s.group}:{s.hole}", OVERDUE, s.group, s.hole, field.at, s.over)
+                Alert(
+                    f"{OVERDUE}:{s.group}:{s.hole}",
+                    OVERDUE,
+                    s.group,
+                    s.hole,
+                    field.at,
+                    s.over,
+                    check_holes=nearby_holes(s.hole, hole_numbers or (s.hole,)),
+                )  # fmt: skip
             )
     return tuple(out)

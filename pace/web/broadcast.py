@@ -21,9 +21,6 @@ ANNOUNCED_AS = {
     "alert_acknowledged": "alert_acknowledged",
 }
 
-#: Marshals this many holes before and after an overdue group's hole are asked to check it.
-CHECK_RADIUS = 1
-
 
 def board_room(round: str) -> str:
     """Return the room of the facts-only boards of ``round`` (viewers): no statuses there."""
@@ -124,7 +121,7 @@ class Broadcaster:
             self.socketio.emit("alert_raised", {"round": round, "alert": a}, to=round_room(round))
             if a["kind"] == "overdue" and a.get("hole"):
                 hole = int(a["hole"])
-                for h in range(hole - CHECK_RADIUS, hole + CHECK_RADIUS + 1):
+                for h in a.get("check_holes") or [hole]:
                     self.socketio.emit(
                         "check_requested",
                         {"round": round, "group": a["group"], "hole": hole, "alert": a["key"]},

@@ -481,6 +481,21 @@ def test_an_overdue_group_asks_the_marshals_near_its_hole_to_check(
     assert [(c["round"], c["hole"], c["alert"]) for c in checks] == [(ROUND, 2, "overdue:1:2")]
 
 
+def test_the_marshal_on_the_last_hole_is_asked_to_check_a_group_overdue_on_hole_1(
+    sio, marshal, referee, scheduler
+):
+    # the course is a loop: hole 18's green is next to hole 1's tee, so its marshal helps
+    marshal.join(holes=(18,))
+    sio.get_received()
+
+    scheduler.tick(ROUND)  # group 1 (off at 08:00) has not completed hole 1, due at 08:15
+
+    checks = [c for c in received(sio, "check_requested") if c["group"] == "1"]
+    assert [(c["hole"], c["alert"]) for c in checks] == [(1, "overdue:1:1")]
+    alert = next(a for a in referee.join()["snapshot"]["alerts"] if a["key"] == "overdue:1:1")
+    assert alert["check_holes"] == [18, 1, 2]
+
+
 def test_alerts_are_not_raised_again_after_a_restart(settings, clock, marshal, scheduler):
     marshal.tap("1", 1, "08:40")
     scheduler.tick(ROUND)
