@@ -13,12 +13,12 @@ from flask import Flask, jsonify, request
 from flask_socketio import SocketIO
 
 from pace import config
-from pace.access import AccessService
+from pace.services.access import AccessService
 from pace.clock import Clock, SystemClock
-from pace.live import LiveService
-from pace.refereeing import RefereeService
+from pace.services.taps import LiveService
+from pace.services.referees import RefereeService
 from pace.rules.errors import PaceError
-from pace.service import PaceService
+from pace.services.rounds import PaceService
 from pace.store import Store
 from pace.web import access, audit, errors, http, referee
 from pace.web.broadcast import Broadcaster

@@ -65,7 +65,7 @@ def _check_play(play: str | None, format_name: str | None) -> None:
 
 
 def _open_service(db: str | None):
-    from pace.service import PaceService
+    from pace.services.rounds import PaceService
     from pace.store import Store
 
     settings = _settings()
@@ -108,7 +108,7 @@ def init(db: str | None) -> None:
 
 def _show_committee_secret(service) -> None:
     """Make the committee account of an empty database and print its secret, this once."""
-    from pace.access import AccessService
+    from pace.services.access import AccessService
 
     secret = AccessService(
         service.store, service.settings, service.clock
@@ -148,7 +148,7 @@ def access_code(round_name, role, label, count, url, db) -> None:
 
     Example: pace access code --round R1 --role marshal --count 6 --url http://10.0.0.2:5000
     """
-    from pace.access import AccessService
+    from pace.services.access import AccessService
 
     service = _open_service(db)
     try:
@@ -425,7 +425,7 @@ def status(course_file, draw_file, times_file, at_text, policy, interval, as_jso
     Example: pace status --course c.toml --draw d.csv --times t.csv --at 10:42 --json
     """
     from pace.reports.status import status_document, status_table
-    from pace.service import offline_status
+    from pace.services.rounds import offline_status
 
     _check_policy(policy)
     tzname = timezone or _settings().round.timezone

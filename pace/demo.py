@@ -181,7 +181,7 @@ class DemoRound:
 
 def create_database(settings: config.Settings, options: DemoOptions) -> DemoRound:
     """Recreate the demo database from scratch and return the round and its play."""
-    from pace.service import PaceService
+    from pace.services.rounds import PaceService
     from pace.store import Store
 
     path = Path(options.db)

@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
-from pace.live import LiveService
+from pace.services.taps import LiveService
 from pace.rules.errors import PaceError
 from pace.web.broadcast import Broadcaster
 

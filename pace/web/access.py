@@ -32,7 +32,7 @@ from flask import (
     url_for,
 )
 
-from pace.access import AccessError, Session
+from pace.services.access import AccessError, Session
 from pace.store.migrations import ROLES
 from pace.web import errors
 from pace.web.i18n import page_context

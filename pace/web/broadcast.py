@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pace.live import Outcome
+from pace.services.taps import Outcome
 from pace.rules.events import Event
 
 #: The event a stored fact is announced as, by its type.

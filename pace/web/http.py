@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
-from pace import commands as cmd
+from pace.services import commands as cmd
 from pace import formats
 from pace.reports.status import status_document
 from pace.web import access, payloads, referee

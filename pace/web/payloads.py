@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from pace import commands as cmd
+from pace.services import commands as cmd
 from pace.rules.errors import PaceError
 
 MAX_TEXT = 200

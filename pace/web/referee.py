@@ -12,8 +12,8 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify, render_template
 
-from pace import commands as cmd
-from pace.refereeing import RefereeOutcome, RefereeService
+from pace.services import commands as cmd
+from pace.services.referees import RefereeOutcome, RefereeService
 from pace.rules import facts as factsmod
 from pace.rules import refereeing as rr
 from pace.web import referee_payloads as rp

@@ -8,9 +8,9 @@ from typing import Any
 from flask import request, session
 from flask_socketio import Namespace, join_room, leave_room, rooms
 
-from pace import commands as cmd
-from pace.access import AccessService, Session
-from pace.live import LiveService, Outcome
+from pace.services import commands as cmd
+from pace.services.access import AccessService, Session
+from pace.services.taps import LiveService, Outcome
 from pace.web import access, payloads
 from pace.web.broadcast import Broadcaster, board_room, board_view, hole_room, round_room
 from pace.web.referee import RefereeHandlers

@@ -15,8 +15,8 @@ from pace.web.sockets import PaceNamespace
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "protocol.md"
 WEB = ROOT / "pace" / "web"
-LIVE = ROOT / "pace" / "live.py"
-REFEREEING = ROOT / "pace" / "refereeing.py"
+LIVE = ROOT / "pace" / "services" / "taps.py"
+REFEREEING = ROOT / "pace" / "services" / "referees.py"
 
 CLIENT_EVENTS = "Client → server events"
 SERVER_EVENTS = "Server → client events"
@@ -232,7 +232,7 @@ def test_documented_http_statuses_are_the_servers(client):
 
 
 def raised_codes() -> set[str]:
-    """Return the error codes pace/live.py, pace/refereeing.py and pace/web raise by name."""
+    """Return the error codes pace/services/taps.py, pace/services/referees.py and pace/web raise by name."""
     found = set()
     for path in [LIVE, REFEREEING, *WEB.glob("*.py")]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

@@ -1,6 +1,6 @@
 """The referees' use cases: timing decisions, the shot clock, notifications, time credits.
 
-A companion of :class:`pace.live.LiveService` over the same log, lock and cache: each
+A companion of :class:`pace.services.taps.LiveService` over the same log, lock and cache: each
 command is validated against the round's state (field-level errors), appended (committed
 before returning) and answered with what changed, for the web layer to broadcast. The
 views (timing per group, penalties per player, the round's policy) are folds of the log
@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from pace import commands as cmd
-from pace.live import CommandError, LiveService, check_resend
+from pace.services import commands as cmd
+from pace.services.taps import CommandError, LiveService, check_resend
 from pace.reports.status import minutes
 from pace.rules import alerts as alertsmod
 from pace.rules import facts as factsmod
@@ -26,7 +26,7 @@ from pace.rules.errors import SetupError, UnknownGroupError, UnknownHoleError
 from pace.rules.events import Event
 from pace.rules.model import Group
 from pace.rules.position import Episode, FieldStatus
-from pace.service import RoundView
+from pace.services.rounds import RoundView
 
 #: A shot clock running longer than this was left running: the stroke is refused.
 MAX_STROKE = timedelta(minutes=10)

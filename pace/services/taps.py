@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
-from pace import commands as cmd
-from pace import rows as rowsmod
+from pace.services import commands as cmd
+from pace.services import rows as rowsmod
 from pace.reports.status import minutes
 from pace.rules import alerts as alertsmod
 from pace.rules import facts as factsmod
@@ -31,7 +31,7 @@ from pace.rules.position import (
     evaluate_field,
     hole_overs,
 )
-from pace.service import PaceService, RoundView
+from pace.services.rounds import PaceService, RoundView
 
 ALERT_RAISED = "alert_raised"
 ALERT_ACKNOWLEDGED = "alert_acknowledged"
@@ -63,7 +63,7 @@ class Outcome:
 class RoundExtension(Protocol):
     """A companion service that adds to a round's snapshot and to the alerts of its tick.
 
-    The referees' service (``pace.refereeing``) is one: it adds timing, penalties and the
+    The referees' service (``pace.services.referees``) is one: it adds timing, penalties and the
     policy to the snapshot, and the prompts to stop timing to the tick's alerts.
     """
 
