@@ -55,6 +55,10 @@ from zoneinfo import ZoneInfo  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+# child processes (``python -m pace``) run this checkout's code, not the last editable install
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
+)
 
 ROUND = "BENCH"
 TZ = ZoneInfo("Europe/Brussels")

@@ -15,6 +15,7 @@ import pytest
 
 pytest.register_assert_rewrite("drivers", "tests.drivers")
 
+import livesupport  # noqa: E402,F401  (child processes run this checkout's code)
 from drivers import COURSE, DAY, DRAW, ROUND, TIMEZONE, local  # noqa: E402
 from flask import Flask  # noqa: E402
 from flask.testing import FlaskClient  # noqa: E402

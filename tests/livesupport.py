@@ -22,6 +22,13 @@ from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+#: the checkout under test: ``python -m pace`` in a child process runs this tree's code, not
+#: whatever ``pip install -e`` last pointed at (a second worktree, say)
+CHECKOUT = Path(__file__).resolve().parents[1]
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    [str(CHECKOUT), *filter(None, [os.environ.get("PYTHONPATH")])]
+)
+
 DATA = Path(__file__).parent / "data" / "formats"
 COURSE = DATA / "course_louiseville.toml"
 DRAW = DATA / "draw.csv"
