@@ -398,6 +398,47 @@ class Episode:
     ended_by: str | None = None
 
 
+@dataclass(frozen=True)
+class Evaluation:
+    """A group's confirmed status at one of its completions or time credits (RULES.md §3)."""
+
+    at: datetime
+    status: GroupStatus
+
+    @property
+    def out_of_position(self) -> bool:
+        """Return whether the evaluation finds the group out of position."""
+        return self.status.confirmed is Status.OUT_OF_POSITION
+
+
+def evaluations(
+    setup: RoundSetup, facts: RoundFacts, now: datetime, plan: FieldPlan | None = None
+) -> dict[str, tuple[Evaluation, ...]]:
+    """Return, per group, its status re-evaluated at each of its completions and credits.
+
+    These are the instants at which a group falls out of position or gets back in position
+    (RULES.md §3, last clause): the logged hole completion, or the time credit, that does it.
+    Only facts up to ``now`` count.
+    """
+    plan = plan or plan_field(setup)
+    spans = groupclock.merge_suspensions(facts.suspensions, now)
+    credits = _credits_by_group(facts.credits, now)
+    index = CompletionIndex(plan, facts.completions, now)
+    margin = setup.settings.gap_margin
+    out: dict[str, tuple[Evaluation, ...]] = {}
+    for p in plan.groups:
+        done = index.per_group.get(p.id, {})
+        group_credits = credits.get(p.id, ())
+        instants = sorted(set(done.values()) | {c.at for c in group_credits})
+        evaluated = []
+        for t in instants:
+            seen = {h: at for h, at in done.items() if at <= t}
+            s = evaluate_group(p, index, spans, group_credits, t, margin=margin, done=seen)
+            evaluated.append(Evaluation(t, s))
+        out[p.id] = tuple(evaluated)
+    return out
+
+
 def episodes(
     setup: RoundSetup, facts: RoundFacts, now: datetime, plan: FieldPlan | None = None
 ) -> tuple[Episode, ...]:
@@ -408,27 +449,17 @@ def episodes(
     that is not (RULES.md §3, last clause). Finishing or withdrawing closes it.
     """
     plan = plan or plan_field(setup)
-    spans = groupclock.merge_suspensions(facts.suspensions, now)
-    credits = _credits_by_group(facts.credits, now)
-    index = CompletionIndex(plan, facts.completions, now)
-    margin = setup.settings.gap_margin
     out: list[Episode] = []
-    for p in plan.groups:
-        instants = sorted(
-            set(index.per_group.get(p.id, {}).values()) | {c.at for c in credits.get(p.id, ())}
-        )
-        withdrawn_at = facts.withdrawn.get(p.id)
-        done = index.per_group.get(p.id, {})
+    for group, evaluated in evaluations(setup, facts, now, plan).items():
+        withdrawn_at = facts.withdrawn.get(group)
         current: Episode | None = None
-        for t in instants:
-            seen = {h: at for h, at in done.items() if at <= t}
-            s = evaluate_group(p, index, spans, credits.get(p.id, ()), t, margin=margin, done=seen)
-            oop = s.confirmed is Status.OUT_OF_POSITION
+        for e in evaluated:
+            s, oop = e.status, e.out_of_position
             if current is None and oop:
-                current = Episode(p.id, t, s.last_hole)
+                current = Episode(group, e.at, s.last_hole)
             if current is not None and (not oop or s.status is Status.FINISHED):
                 ended_by = "finished" if oop else "back_in_position"
-                out.append(_close(current, t, s.last_hole, ended_by))
+                out.append(_close(current, e.at, s.last_hole, ended_by))
                 current = None
         if current is not None:
             if withdrawn_at is not None and withdrawn_at <= now:
