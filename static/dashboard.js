@@ -71,6 +71,8 @@ function setSnapshot(snapshot) {
 }
 
 const isTimed = (group) => Boolean(timingOf(state.snapshot, group).timed);
+// where the round's faults come from: timed strokes, or checkpoints (mauricie)
+const faultsFrom = () => ((state.snapshot && state.snapshot.policy_detail) || {}).faults_from;
 
 const feed = snapshotFeed(SNAPSHOT_URL, setSnapshot);
 
@@ -293,9 +295,18 @@ function renderDetail() {
 function timingSection(row) {
   const timing = timingOf(state.snapshot, row.group);
   const told = timing.told || [];
+  const last = (timing.spells || []).slice(-1)[0];
   const line = timing.timed
     ? [onClock(timing.since, tz()), " ", toldCount(row, timing)]
-    : [t("timing.not_timed")];
+    : last && last.ended_by === "back_in_position"
+      ? [
+          el(
+            "span",
+            { class: "ended-by-itself" },
+            t("timing.ended_by_itself", { time: clock(last.until, tz()) }),
+          ),
+        ]
+      : [t("timing.not_timed")];
   return el(
     "section",
     { class: "detail-timing" },
@@ -314,7 +325,7 @@ function timingSection(row) {
           timing.timed && told.includes(name)
             ? el("span", { class: "told-tick" }, t("clock.told_timed"), " · ")
             : null,
-          ladderText(pen),
+          ladderText(pen, faultsFrom()),
           pen.disqualified ? el("span", { class: "dq-badge" }, t("pen.disqualified")) : null,
           pen.faults && pen.faults.length ? faultList(pen.faults) : null,
         );
@@ -343,12 +354,15 @@ function faultList(faults) {
 
 function renderPenalties() {
   const list = $("penalties");
+  const checkpoints = faultsFrom() === "checkpoints";
+  $("penalties-title").textContent = t(checkpoints ? "dash.penalties.checkpoints" : "dash.penalties");
   const rows = state.snapshot.penalties.filter((r) => (r.faults || []).length);
   const order = new Map(state.snapshot.groups.map((r, i) => [r.group, i]));
   rows.sort((a, b) => (order.get(a.group) ?? 0) - (order.get(b.group) ?? 0));
   $("penalty-count").textContent = rows.length ? `(${rows.length})` : "";
   if (rows.length === 0) {
-    list.replaceChildren(el("li", { class: "hint" }, t("dash.no_penalties")));
+    const none = checkpoints ? "dash.no_penalties.checkpoints" : "dash.no_penalties";
+    list.replaceChildren(el("li", { class: "hint" }, t(none)));
     return;
   }
   list.replaceChildren(
