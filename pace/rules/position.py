@@ -440,20 +440,27 @@ def evaluations(
 
 
 def episodes(
-    setup: RoundSetup, facts: RoundFacts, now: datetime, plan: FieldPlan | None = None
+    setup: RoundSetup,
+    facts: RoundFacts,
+    now: datetime,
+    plan: FieldPlan | None = None,
+    evaluated: Mapping[str, Sequence[Evaluation]] | None = None,
 ) -> tuple[Episode, ...]:
     """Return every out-of-position episode of the round up to ``now``, by group then time.
 
     A group's status is re-evaluated at each of its completions and time credits; an
     episode starts at the first evaluation out of position and ends at the first later one
     that is not (RULES.md §3, last clause). Finishing or withdrawing closes it.
+    ``evaluated`` (:func:`evaluations` at ``now``) may be passed when the caller keeps it.
     """
     plan = plan or plan_field(setup)
+    if evaluated is None:
+        evaluated = evaluations(setup, facts, now, plan)
     out: list[Episode] = []
-    for group, evaluated in evaluations(setup, facts, now, plan).items():
+    for group, group_evaluations in evaluated.items():
         withdrawn_at = facts.withdrawn.get(group)
         current: Episode | None = None
-        for e in evaluated:
+        for e in group_evaluations:
             s, oop = e.status, e.out_of_position
             if current is None and oop:
                 current = Episode(group, e.at, s.last_hole)

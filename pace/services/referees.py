@@ -98,10 +98,9 @@ class RefereeService:
         return cache.memo("referee_state", lambda: rr.fold(cache.events))
 
     def _judge(self, view: RoundView, now: datetime) -> _Judged:
-        """Return the round judged up to ``now`` and the tolerance ahead of it.
-
-        Every accepted instant is at most the tolerance ahead of the server's clock, so the
-        judgement covers every act stored; it is kept until the log grows.
+        """Return the round judged at ``now``: the referees' acts up to the tolerance ahead of
+        it (every accepted instant is at most that far ahead of the server's clock, so a stroke
+        just recorded is judged), the completions and credits up to ``now``.
         """
         policy = self._policy(view)
         cache = self.live._cache(view.record.name)
@@ -118,22 +117,23 @@ class RefereeService:
                 play=view.record.play,
                 format_name=view.record.format,
                 plan=view.plan,
-                evaluated=cache.evaluations(view, horizon),
+                evaluated=cache.evaluations(view, now),
             )
 
-        return _Judged(policy, state, self._kept(view, "judgement", horizon, compute, policy))
+        return _Judged(policy, state, self._kept(view, "judgement", now, compute, policy))
 
     def _kept(
-        self, view: RoundView, name: str, horizon: datetime, compute: Any, key: Any = None
+        self, view: RoundView, name: str, now: datetime, compute: Any, key: Any = None
     ) -> Any:
-        """Return ``compute()``, kept until the log grows: it is the same for every horizon
-        past the log's latest instant (and for the same ``key``, the policy)."""
+        """Return ``compute()``, kept until the log grows (and for the same ``key``, the
+        policy): it is the same at every later instant once the log's latest instant is past.
+        """
         cache = self.live._cache(view.record.name)
         known = cache.memo(name, dict)
         latest = cache.memo("latest", lambda: max((e.at for e in cache.events), default=None))
-        valid = "value" in known and known.get("key") == key
-        if not (valid and (latest is None or latest <= min(known["at"], horizon))):
-            known.update(key=key, at=horizon, value=compute())
+        valid = "value" in known and known.get("key") == key and known["at"] <= now
+        if not (valid and (latest is None or latest <= known["at"])):
+            known.update(key=key, at=now, value=compute())
         return known["value"]
 
     def _spells(self, view: RoundView, now: datetime) -> dict[str, tuple[spells.Spell, ...]]:
@@ -143,9 +143,9 @@ class RefereeService:
 
         def compute() -> dict[str, tuple[spells.Spell, ...]]:
             state = self._state(view.record.name)
-            return rr.round_spells(view.setup, state, cache.evaluations(view, horizon), horizon)
+            return rr.round_spells(view.setup, state, cache.evaluations(view, now), horizon)
 
-        return self._kept(view, "spells", horizon, compute)
+        return self._kept(view, "spells", now, compute)
 
     # -- views -------------------------------------------------------------------------
 

@@ -139,7 +139,11 @@ class _RoundCache:
     def episodes(self, view: RoundView, now: datetime) -> tuple[Episode, ...]:
         """Return the round's out-of-position episodes at ``now``."""
         return self.settled(
-            "episodes", now, lambda: episodes(view.setup, self.folded(), now, view.plan)
+            "episodes",
+            now,
+            lambda: episodes(
+                view.setup, self.folded(), now, view.plan, self.evaluations(view, now)
+            ),
         )
 
     def evaluations(self, view: RoundView, now: datetime) -> dict[str, tuple[Evaluation, ...]]:
