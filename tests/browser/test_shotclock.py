@@ -317,3 +317,38 @@ def test_timing_stops_by_itself_when_a_credit_puts_the_group_back_in_position(
     (spell,) = timing["spells"]
     assert spell["ended_by"] == "back_in_position" and spell["until"] == credit["at"]
     assert spell["stopped"] == stopped["at"]
+
+
+def test_a_checkpoint_breach_is_called_so_with_its_stretch(tmp_path, browser, today_at):
+    # issue 10: under mauricie the dashboard says "checkpoint breach" (FR: dépassement au point
+    # de contrôle), never "bad time", with the stretch and its minutes. Group 1 (off at 08:00)
+    # holes out on the 6th at 09:40: 100 minutes for the 90 allowed to holes 1-6.
+    from livesupport import DRAW, live_server, pace, setup_round
+
+    db = setup_round(tmp_path)
+    pace("import", "draw", str(DRAW), "--round", "R1", "--policy", "mauricie", "--db", str(db),
+         cwd=tmp_path)  # fmt: skip
+    origin = today_at(12).isoformat()
+    with live_server(tmp_path, db=db, extra_args=["--clock-origin", origin]) as srv:
+        srv.tap("1", 6, today_at(9, 40))
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(f"{srv.url}/join?code={srv.code('referee')}")
+        page.goto(f"{srv.url}{DASHBOARD}?lang=fr")
+        expect(page.locator("#penalties-title")).to_have_text(
+            "Dépassements au point de contrôle et pénalités"
+        )
+        listed = page.locator("li.pen-row[data-group='1'][data-player='Marie Lavoie']")
+        expect(listed.locator(".f-what")).to_have_text(
+            "1er dépassement au point de contrôle : avertissement"
+        )
+        expect(listed.locator(".f-times")).to_have_text(
+            "dépassement au point de contrôle, trous 1 à 6 : 100 min pour 90"
+        )
+        assert "faute de temps" not in page.locator(".penalties-box").inner_text().lower()
+        page.goto(f"{srv.url}{DASHBOARD}?lang=en")
+        expect(listed.locator(".f-what")).to_have_text("1st checkpoint breach: warning")
+        expect(listed.locator(".f-times")).to_have_text(
+            "checkpoint breach, holes 1–6: 100 min for 90"
+        )
+        context.close()
