@@ -385,7 +385,7 @@ class Marshal(threading.Thread):
                     run.acked += 1
                     run.cond.notify_all()
                 return
-            if ack.get("error", {}).get("code") == "storage_error":
+            if ack.get("error", {}).get("code") in ("storage_unavailable", "storage_error"):
                 continue
             raise AssertionError(f"tap {tap.group}/{tap.hole} refused: {ack}")
 

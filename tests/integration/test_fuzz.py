@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 
 from pace.scheduler import PaceScheduler
 from pace.web import errors
-from pace.web.sockets import PaceNamespace
+from pace.web import sockets
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -83,11 +83,7 @@ QUERIES = ("clock_sync",)
 
 def handlers() -> set[str]:
     """Every client → server event the namespace handles (future ones included)."""
-    return {
-        name.removeprefix("on_")
-        for name in dir(PaceNamespace)
-        if name.startswith("on_") and name not in ("on_connect", "on_disconnect", "on_event")
-    }
+    return set(sockets.ROUTES)
 
 
 def valid(event: str, world: dict[str, str]) -> dict[str, Any]:

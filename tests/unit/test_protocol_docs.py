@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from pace.web import broadcast, errors, payloads, referee_payloads
+from pace.web import sockets
 from pace.web.sockets import PaceNamespace
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,14 +63,15 @@ def backticked(cell: str) -> set[str]:
 
 
 def handlers() -> set[str]:
-    """Return the events PaceNamespace handles, its mixins' included (the referees')."""
-    return {
+    """Return the events PaceNamespace handles: the routes of the edge pipeline, and its own."""
+    own = {
         name.removeprefix("on_")
         for cls in PaceNamespace.__mro__
         if cls.__module__.startswith("pace.")
         for name, member in vars(cls).items()
         if name.startswith("on_") and callable(member)
     }
+    return own | set(sockets.ROUTES)
 
 
 def first_table(body: str) -> str:
