@@ -61,14 +61,16 @@ def problem(text: str, *, prose: bool = False) -> str | None:
 
 
 def canonical(text: str, *, prose: bool = False) -> str:
-    """Return ``text`` in its canonical spelling: NFC, no space at either end.
+    """Return ``text`` in its canonical spelling: NFC, no white space at either end.
 
-    Raises ``SpellingError`` for text with a lone surrogate or a control character (see
-    ``problem``). A ``\\r\\n`` in prose is read as one newline.
+    White space at the ends (a tab, a newline, a no-break space) is padding and goes; what is
+    left is refused with ``SpellingError`` if it holds a lone surrogate or a control
+    character (see ``problem``). A ``\\r\\n`` in prose is read as one newline.
 
-    >>> canonical("\\u00a0R1\\u3000"), canonical("He\\u0301le\\u0300ne") == "Hélène"
-    ('R1', True)
+    >>> canonical("\\u00a0R1\\u3000"), canonical("\\nR1\\t"), canonical("He\\u0301le\\u0300ne")
+    ('R1', 'R1', 'Hélène')
     """
+    text = text.strip()  # first: a tab or a newline at an end is padding, not a control
     if prose:
         text = text.replace("\r\n", "\n")
     reason = problem(text, prose=prose)
