@@ -87,7 +87,7 @@ def create_app(
         cors_allowed_origins=origin_check(settings.server),
         json=app.json,
         serializer=WirePacket,
-        max_http_buffer_size=edge.MAX_BODY,
+        max_http_buffer_size=edge.MAX_MESSAGE,
         logger=False,
         engineio_logger=False,
     )

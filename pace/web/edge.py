@@ -142,6 +142,8 @@ def handle(
 
 #: the largest HTTP body pace reads (a command is well under 2 KiB)
 MAX_BODY = 64 * 1024
+#: the largest Socket.IO message: a bigger one closes its connection (Engine.IO's limit)
+MAX_MESSAGE = 512 * 1024
 
 
 def json_body() -> object:

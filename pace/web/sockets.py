@@ -15,7 +15,7 @@ from typing import Any
 
 from flask import current_app, request, session
 from flask_socketio import Namespace, join_room, leave_room, rooms
-from socketio import packet
+from socketio import exceptions, packet
 
 from pace.services import commands as cmd
 from pace.services.access import AccessService, Session
@@ -159,7 +159,7 @@ class PaceNamespace(Namespace):
             device = payloads.author(auth, sid)
         except payloads.PayloadError as e:
             body = errors.error_body(e.code, e.message, e.field)
-            raise ConnectionRefusedError(e.message, body) from None
+            raise exceptions.ConnectionRefusedError(e.message, body) from None
         token = auth.get("token") if isinstance(auth, dict) else None
         cookie = session.get("token")
         self._tokens[sid] = token if isinstance(token, str) else cookie
