@@ -17,12 +17,12 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from pace import config
-from pace.services.access import AccessService, secret_notice
 from pace.clock import Clock, SystemClock
-from pace.services.taps import LiveService
-from pace.services.referees import RefereeService
 from pace.rules.errors import PaceError
+from pace.services.access import AccessService, secret_notice
+from pace.services.referees import RefereeService
 from pace.services.rounds import PaceService
+from pace.services.taps import LiveService
 from pace.store import Store
 from pace.web import access, audit, edge, errors, http, referee
 from pace.web.broadcast import Broadcaster

@@ -10,7 +10,6 @@ same text; text that is not valid Unicode, or holds control characters, is refus
 from __future__ import annotations
 
 import re
-import uuid
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
@@ -275,7 +274,7 @@ MAX_DEPTH = 8
 def check_depth(payload: object, limit: int = MAX_DEPTH) -> None:
     """Refuse a payload whose objects and lists nest deeper than ``limit`` (no recursion)."""
     level = [payload]
-    for depth in range(limit + 1):
+    for _ in range(limit + 1):
         level = [
             child
             for value in level

@@ -13,9 +13,9 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify, render_template
 
-from pace.services.referees import RefereeOutcome, RefereeService
 from pace.rules import facts as factsmod
 from pace.rules import refereeing as rr
+from pace.services.referees import RefereeOutcome, RefereeService
 from pace.web.broadcast import Broadcaster, event_view, round_room
 from pace.web.i18n import page_context
 

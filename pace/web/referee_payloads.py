@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from pace.services import commands as cmd
 from pace.rules import refereeing, timing
+from pace.services import commands as cmd
 from pace.web import payloads
 from pace.web.payloads import PayloadError
 

@@ -41,12 +41,15 @@ class WirePacket(packet.Packet):
         try:
             return int(super().decode(encoded_packet))
         except (ValueError, RecursionError, TypeError):
-            if getattr(self, "packet_type", None) not in (packet.EVENT, packet.CONNECT):
-                raise
             reason = "the message is not JSON pace can read (nested too deeply, or broken)"
-            self.data = [UNREADABLE, reason] if self.packet_type == packet.EVENT else {
-                UNREADABLE: reason
-            }
+            if self.packet_type == packet.EVENT:
+                self.data = [UNREADABLE, reason]  # answered invalid_payload, with its ack id
+            elif self.packet_type == packet.CONNECT:
+                self.data = {UNREADABLE: reason}  # the connection is refused
+            elif self.packet_type == packet.ACK:
+                self.data = []  # an unreadable answer to a clock probe: no sample
+            else:
+                raise
             return 0
 
 
@@ -153,9 +156,9 @@ class PaceNamespace(Namespace):
         the shared error shape): nothing of it is ever stored.
         """
         sid = request.sid  # type: ignore[attr-defined]
-        if isinstance(auth, dict) and UNREADABLE in auth:
-            auth = {"device": "\x00"}  # refused below, with the shared error shape
         try:
+            if isinstance(auth, dict) and UNREADABLE in auth:
+                raise payloads.PayloadError(str(auth[UNREADABLE]), field="auth")
             device = payloads.author(auth, sid)
         except payloads.PayloadError as e:
             body = errors.error_body(e.code, e.message, e.field)

@@ -11,7 +11,7 @@ import sqlite3
 
 import pytest
 from click.testing import CliRunner
-from drivers import ROUND, MarshalDriver, assert_error, local, new_id
+from drivers import COURSE, DAY, DRAW, ROUND, TIMEZONE, MarshalDriver, assert_error, local, new_id
 
 from pace.app import close_app, create_app
 from pace.cli import cli
@@ -40,10 +40,6 @@ def test_the_session_cookie_is_secure_when_the_public_url_is_https(settings, clo
 
 
 def _round(app) -> str:
-    from drivers import DAY, DRAW, TIMEZONE
-
-    from livesupport import COURSE
-
     service = app.extensions["pace"].live.service
     service.import_course(COURSE.read_text(encoding="utf-8"), str(COURSE))
     service.import_draw(
@@ -147,7 +143,8 @@ def test_a_session_revoked_from_the_command_line_loses_its_sockets_at_the_next_s
         assert sio.emit("join_round", {"round": ROUND}, callback=True)["ok"]
         listed = CliRunner().invoke(cli, ["access", "list", "--round", ROUND,
                                           "--db", settings.database.path])  # fmt: skip
-        code_id = [line.split("\t")[0] for line in listed.output.splitlines() if "marshal" in line][-1]
+        lines = listed.output.splitlines()
+        code_id = [line.split("\t")[0] for line in lines if "\tmarshal\t" in line][-1]
         result = CliRunner().invoke(cli, ["access", "revoke", code_id,
                                           "--db", settings.database.path])  # fmt: skip
         assert result.exit_code == 0 and "1 session(s) ended" in result.output, result.output

@@ -129,7 +129,9 @@ class Arena:
         for round in (OWN, OTHER):
             quoted = urllib.request.quote(round, safe="")
             events = self.get(f"/api/rounds/{quoted}/events", "admin")["events"]
-            out += [(e["id"], e["type"], e["round"]) for e in events if e["by"].get("role") != "system"]
+            out += [
+                (e["id"], e["type"], e["round"]) for e in events if e["by"]["role"] != "system"
+            ]
         return out
 
     def assert_log_clean(self) -> None:
@@ -168,7 +170,9 @@ def _setup(folder: Path) -> Path:
     return db
 
 
-def connect(arena: Arena, role: str | None, *, device: str = "attack-phone") -> socketio.SimpleClient:
+def connect(
+    arena: Arena, role: str | None, *, device: str = "attack-phone"
+) -> socketio.SimpleClient:
     """Open a real Socket.IO connection with ``role``'s token (``None``: no session)."""
     client = socketio.SimpleClient()
     auth: dict[str, Any] = {"device": device, "name": f"{role} phone"}
@@ -180,40 +184,43 @@ def connect(arena: Arena, role: str | None, *, device: str = "attack-phone") -> 
 
 def _stage(arena: Arena) -> None:
     """Give both rounds facts to aim at: taps, a timed group, a stroke, a credit, an alert."""
-    now = arena.now()
     for round in (OWN, OTHER):
-        quoted = urllib.request.quote(round, safe="")
-        def send(name: str, **fields: Any) -> dict:
-            body = {"id": str(uuid.uuid4()), "round": round, "device_time": now.isoformat(),
-                    **fields}  # fmt: skip
-            status, answer = arena.command(name, body, "admin")
-            assert answer.get("ok"), (name, answer)
-            return answer
+        arena.facts[round] = _stage_round(arena, round, arena.now())
 
-        local = now.astimezone(TZ)
-        at = lambda hhmm: local.replace(  # noqa: E731
-            hour=int(hhmm[:2]), minute=int(hhmm[3:]), second=0, microsecond=0
-        ).isoformat()
-        tap = send("hole_completed", group="1", hole=1, at=at("08:40"))["id"]
-        spare = send("hole_completed", group="3", hole=1, at=at("08:35"))["id"]
-        send("decide_timing", group="1", decision="time")
-        stroke = send(
-            "record_stroke", group="1", player=MARIE, hole=2, kind="other", first_to_play=False,
-            started=(now - timedelta(seconds=80)).isoformat(),
-            stopped=(now - timedelta(seconds=5)).isoformat(),
-        )["id"]  # fmt: skip
-        credit = send("grant_time_credit", group="4", minutes=1, reason="ruling")["id"]
-        alerts = []
-        for _ in range(100):  # the tick raises the alerts of a field long overdue
-            alerts = arena.get(f"/api/rounds/{quoted}/snapshot", "admin")["snapshot"]["alerts"]
-            if alerts:
-                break
-            _wait(arena.server, 0.1)
-        assert alerts, "the tick raised no alert"
-        penalties = arena.get(f"/api/rounds/{quoted}/penalties", "admin")["penalties"]
-        faults = [f["id"] for row in penalties for f in row["faults"]]
-        arena.facts[round] = {"tap": tap, "spare": spare, "stroke": stroke, "credit": credit,
-                              "alert": alerts[0]["key"], "fault": faults[0] if faults else stroke}
+
+def _stage_round(arena: Arena, round: str, now: datetime) -> dict[str, str]:
+    def send(name: str, **fields: Any) -> dict:
+        body = {"id": str(uuid.uuid4()), "round": round, "device_time": now.isoformat(),
+                **fields}  # fmt: skip
+        _, answer = arena.command(name, body, "admin")
+        assert answer.get("ok"), (name, answer)
+        return answer
+
+    def at(hhmm: str) -> str:
+        hour, minute = int(hhmm[:2]), int(hhmm[3:])
+        return now.astimezone(TZ).replace(hour=hour, minute=minute, second=0).isoformat()
+
+    tap = send("hole_completed", group="1", hole=1, at=at("08:40"))["id"]
+    spare = send("hole_completed", group="3", hole=1, at=at("08:35"))["id"]
+    send("decide_timing", group="1", decision="time")
+    stroke = send(
+        "record_stroke", group="1", player=MARIE, hole=2, kind="other", first_to_play=False,
+        started=(now - timedelta(seconds=80)).isoformat(),
+        stopped=(now - timedelta(seconds=5)).isoformat(),
+    )["id"]  # fmt: skip
+    credit = send("grant_time_credit", group="4", minutes=1, reason="ruling")["id"]
+    quoted = urllib.request.quote(round, safe="")
+    alerts: list[dict] = []
+    for _ in range(100):  # the tick raises the alerts of a field long overdue
+        alerts = arena.get(f"/api/rounds/{quoted}/snapshot", "admin")["snapshot"]["alerts"]
+        if alerts:
+            break
+        _wait(arena.server, 0.1)
+    assert alerts, "the tick raised no alert"
+    penalties = arena.get(f"/api/rounds/{quoted}/penalties", "admin")["penalties"]
+    faults = [f["id"] for row in penalties for f in row["faults"]]
+    return {"tap": tap, "spare": spare, "stroke": stroke, "credit": credit,
+            "alert": alerts[0]["key"], "fault": faults[0] if faults else stroke}  # fmt: skip
 
 
 def _wait(server: LiveServer, seconds: float) -> None:

@@ -238,7 +238,6 @@ def test_posting_the_access_page_of_another_round_is_refused(arena):
     for role in ROLES:
         for how, spelling in OTHER_SPELLINGS.items():
             path = f"/rounds/{urllib.parse.quote(spelling, safe='')}/access"
-            status, _, _ = arena.request(
-                "POST", path, role, b"role=marshal", {"Content-Type": "application/x-www-form-urlencoded"}
-            )
+            form = {"Content-Type": "application/x-www-form-urlencoded"}
+            status, _, _ = arena.request("POST", path, role, b"role=marshal", form)
             assert status in (400, 401, 403, 404), (role, how, status)

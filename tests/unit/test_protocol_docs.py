@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pace.web import broadcast, errors, payloads, referee_payloads
-from pace.web import sockets
+from pace.web import broadcast, errors, payloads, referee_payloads, sockets
 from pace.web.sockets import PaceNamespace
 
 ROOT = Path(__file__).resolve().parents[2]
