@@ -386,9 +386,9 @@ def api_session() -> Any:
 
     body = json_body()
     code = body.get("code") if isinstance(body, Mapping) else None
-    name = payloads.author(body if isinstance(body, Mapping) else {}, "http").name
+    name = payloads.text(body, "name", required=False) if isinstance(body, Mapping) else ""
     opened = _ext().access.open_with_code(
-        code if isinstance(code, str) else "", remote=_remote(), name=name
+        code if isinstance(code, str) else "", remote=_remote(), name=name or None
     )
     s = opened.session
     return jsonify(
