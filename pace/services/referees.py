@@ -15,8 +15,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from pace.services import commands as cmd
-from pace.services.taps import CommandError, LiveService
 from pace.reports.status import minutes
 from pace.rules import alerts as alertsmod
 from pace.rules import facts as factsmod
@@ -26,7 +24,9 @@ from pace.rules.errors import SetupError, UnknownGroupError, UnknownHoleError
 from pace.rules.events import Event
 from pace.rules.model import Group
 from pace.rules.position import Episode, FieldStatus
+from pace.services import commands as cmd
 from pace.services.rounds import RoundView
+from pace.services.taps import CommandError, LiveService
 
 #: A shot clock running longer than this was left running: the stroke is refused.
 MAX_STROKE = timedelta(minutes=10)

@@ -15,8 +15,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
-from pace.services import commands as cmd
-from pace.services import rows as rowsmod
 from pace.reports.status import minutes
 from pace.rules import alerts as alertsmod
 from pace.rules import facts as factsmod
@@ -31,6 +29,8 @@ from pace.rules.position import (
     evaluate_field,
     hole_overs,
 )
+from pace.services import commands as cmd
+from pace.services import rows as rowsmod
 from pace.services.rounds import PaceService, RoundView
 
 ALERT_RAISED = "alert_raised"
