@@ -233,7 +233,7 @@ def test_documented_http_statuses_are_the_servers(client):
 
 
 def raised_codes() -> set[str]:
-    """Return the error codes pace/services/taps.py, pace/services/referees.py and pace/web raise by name."""
+    """Return the error codes the taps and referees services and pace/web raise by name."""
     found = set()
     for path in [LIVE, REFEREEING, *WEB.glob("*.py")]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
