@@ -124,17 +124,22 @@ class PaceNamespace(Namespace):
         """Run every event through the edge pipeline, inside Flask-SocketIO's handling.
 
         ``args`` is the connection's sid and what the client sent: one payload (or none);
-        a second argument is ``invalid_payload``. An event nobody handles is ignored, as
-        Flask-SocketIO does.
+        a second argument is ``invalid_payload``; an event nobody handles is answered
+        ``unknown_command``, as ``POST /api/commands/<name>`` is (a client that misspells an
+        event learns it at once instead of waiting for an ack that never comes).
         """
         if event in CONNECTION_EVENTS:
             return super().trigger_event(event, *args)
-        if event != UNREADABLE and event not in ROUTES:
-            return None
 
         def guarded(*sent: Any) -> Any:
             if event == UNREADABLE:
                 raise payloads.PayloadError(str(sent[0]) if sent else "unreadable message")
+            if event not in ROUTES:
+                raise payloads.PayloadError(
+                    f"unknown event {str(event)[:40]!r}; expected one of "
+                    + ", ".join(sorted(ROUTES)),
+                    code="unknown_command",
+                )
             if len(sent) > 1:
                 raise payloads.PayloadError(
                     f"{event} carries one payload (a JSON object), not {len(sent)} arguments"

@@ -149,6 +149,16 @@ def test_an_event_with_a_second_argument_is_an_invalid_payload(arena, event):
     arena.assert_log_clean()
 
 
+@pytest.mark.parametrize("event", ["hole_complete", "record_score ", "\u00a0join_round", "x" * 300])
+def test_an_event_pace_does_not_have_is_answered_not_left_without_an_ack(arena, event):
+    before = arena.people_events()
+    answer = arena.emit("committee", event, (payload(arena, "hole_completed", OWN, OWN),))
+    assert is_refusal(answer) and answer["error"]["code"] == "unknown_command", answer
+    assert len(answer["error"]["message"]) < 600, answer
+    assert arena.people_events() == before
+    arena.assert_log_clean()
+
+
 def test_the_same_name_spelt_another_way_is_the_same_name(arena):
     # NFD and padding: the same round, group and player, accepted and stored in one spelling
     body = payload(arena, "decide_timing", OWN, OWN) | {"group": "4", "decision": "time"}
