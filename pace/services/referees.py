@@ -27,7 +27,7 @@ from pace.rules.position import Episode, FieldStatus
 from pace.services import commands as cmd
 from pace.services import referee_views as views
 from pace.services.rounds import RoundView
-from pace.services.taps import CommandError, LiveService, check_resend
+from pace.services.taps import CommandError, LiveService
 
 #: A shot clock running longer than this was left running: the stroke is refused.
 MAX_STROKE = timedelta(minutes=10)
@@ -232,22 +232,6 @@ class RefereeService:
         """Record a decision to time a group, or not to with its mitigating reason (§4.1)."""
         with self.live._lock:
             view = self.live.service.round_view(c.round)
-            if (stored := self.live.service.store.event(c.id)) is not None:
-                check_resend(
-                    stored, c.round, rr.TIMING_DECIDED,
-                    group=c.group, decision=c.decision, **_device_at(c.at),
-                )  # fmt: skip
-                return self._timing_outcome(view, stored, False)
-            _group(view, c.group)
-            at = self._instant(view, c.at)
-            current = self._running(view, c.group, at)
-            if current is not None:
-                raise CommandError(
-                    f"group {c.group!r} is already being timed since "
-                    f"{_local(view, current.start)}; stop timing it first",
-                    field="group",
-                    code="already_timed",
-                )
             payload = {
                 "group": c.group,
                 "decision": c.decision,
@@ -255,25 +239,35 @@ class RefereeService:
                 "note": c.note,
                 **_device_fields(c.at),
             }
-            stored, created = self._append(c, rr.TIMING_DECIDED, payload, at=at)
+            event = self._event(c, rr.TIMING_DECIDED, payload, at=self._instant(c.at))
+            if (stored := self.live.resent(event)) is not None:
+                return self._timing_outcome(view, stored, False)
+            _group(view, c.group)
+            self._check(view, c.at)
+            current = self._running(view, c.group, event.at)
+            if current is not None:
+                raise CommandError(
+                    f"group {c.group!r} is already being timed since "
+                    f"{_local(view, current.start)}; stop timing it first",
+                    field="group",
+                    code="already_timed",
+                )
+            stored, created = self.live._append(event)
             return self._timing_outcome(view, stored, created)
 
     def tell_player_timed(self, c: cmd.TellPlayerTimed) -> RefereeOutcome:
         """Record that a player was told the group is being timed (RULES.md §4.2)."""
         with self.live._lock:
             view = self.live.service.round_view(c.round)
-            if (stored := self.live.service.store.event(c.id)) is not None:
-                check_resend(
-                    stored, c.round, rr.PLAYER_TOLD_TIMED,
-                    group=c.group, player=c.player, **_device_at(c.at),
-                )  # fmt: skip
+            payload = {"group": c.group, "player": c.player, **_device_fields(c.at)}
+            event = self._event(c, rr.PLAYER_TOLD_TIMED, payload, at=self._instant(c.at))
+            if (stored := self.live.resent(event)) is not None:
                 return self._timing_outcome(view, stored, False)
             _player(view, c.group, c.player)
-            at = self._instant(view, c.at)
-            if self._running(view, c.group, at) is None:
-                raise self._not_timed(view, c.group, at)
-            payload = {"group": c.group, "player": c.player, **_device_fields(c.at)}
-            stored, created = self._append(c, rr.PLAYER_TOLD_TIMED, payload, at=at)
+            self._check(view, c.at)
+            if self._running(view, c.group, event.at) is None:
+                raise self._not_timed(view, c.group, event.at)
+            stored, created = self.live._append(event)
             return self._timing_outcome(view, stored, created)
 
     def record_stroke(self, c: cmd.RecordStroke) -> RefereeOutcome:
@@ -284,17 +278,23 @@ class RefereeService:
         """
         with self.live._lock:
             view = self.live.service.round_view(c.round)
-            if (stored := self.live.service.store.event(c.id)) is not None:
-                check_resend(
-                    stored,
-                    c.round,
-                    rr.STROKE_TIMED,
-                    group=c.group,
-                    player=c.player,
-                    hole=c.hole,
-                    device_started=c.started.raw.isoformat(),
-                    device_stopped=c.stopped.raw.isoformat(),
-                )
+            started, stopped = c.started.corrected, c.stopped.corrected
+            payload = {
+                "group": c.group,
+                "player": c.player,
+                "hole": c.hole,
+                "kind": c.kind,
+                "first_to_play": c.first_to_play,
+                "between_holes": c.between_holes,
+                "started": started.isoformat(),
+                "stopped": stopped.isoformat(),
+                "device_started": c.started.raw.isoformat(),
+                "device_stopped": c.stopped.raw.isoformat(),
+                "clock_offset_ms": round(c.stopped.offset.total_seconds() * 1000, 1),
+                "clock_source": c.stopped.source,
+            }
+            event = self._event(c, rr.STROKE_TIMED, payload, at=stopped)
+            if (stored := self.live.resent(event)) is not None:
                 return self._stroke_outcome(view, stored, False)
             self._policy(view)  # unknown_policy before anything is stored
             _player(view, c.group, c.player)
@@ -305,7 +305,6 @@ class RefereeService:
                     f"{numbers[0]}–{numbers[-1]}",
                     field="hole",
                 )
-            started, stopped = c.started.corrected, c.stopped.corrected
             if stopped < started:
                 raise CommandError(
                     f"the shot clock stopped at {_local(view, stopped)}, before it started at "
@@ -325,35 +324,24 @@ class RefereeService:
             spells_of = self._spells(view, self.clock.now()).get(c.group, ())
             if spells.placement(spells_of, started) == spells.NOT_TIMED:
                 raise self._not_timed(view, c.group, started, what="when the stroke started at")
-            payload = {
-                "group": c.group,
-                "player": c.player,
-                "hole": c.hole,
-                "kind": c.kind,
-                "first_to_play": c.first_to_play,
-                "between_holes": c.between_holes,
-                "started": started.isoformat(),
-                "stopped": stopped.isoformat(),
-                "device_started": c.started.raw.isoformat(),
-                "device_stopped": c.stopped.raw.isoformat(),
-                "clock_offset_ms": round(c.stopped.offset.total_seconds() * 1000, 1),
-                "clock_source": c.stopped.source,
-            }
-            stored, created = self._append(c, rr.STROKE_TIMED, payload, at=stopped)
+            stored, created = self.live._append(event)
             return self._stroke_outcome(view, stored, created)
 
     def notify_player(self, c: cmd.NotifyPlayer) -> RefereeOutcome:
         """Record that a player was told of a fault: the notification gate opens (§6)."""
         with self.live._lock:
             view = self.live.service.round_view(c.round)
-            if (stored := self.live.service.store.event(c.id)) is not None:
-                check_resend(
-                    stored, c.round, rr.PLAYER_NOTIFIED,
-                    group=c.group, player=c.player, fault=c.fault, **_device_at(c.at),
-                )  # fmt: skip
+            payload = {
+                "group": c.group,
+                "player": c.player,
+                "fault": c.fault,
+                **_device_fields(c.at),
+            }
+            event = self._event(c, rr.PLAYER_NOTIFIED, payload, at=self._instant(c.at))
+            if (stored := self.live.resent(event)) is not None:
                 return RefereeOutcome(stored, False, c.group)
             _player(view, c.group, c.player)
-            at = self._instant(view, c.at)
+            self._check(view, c.at)
             judged = self._judge(view, self.clock.now())
             faults = [o.fault for o in judged.judgement.outcomes if o.fault.id == c.fault]
             if not faults:
@@ -370,34 +358,27 @@ class RefereeService:
                     field="player",
                     code="unknown_fault",
                 )
-            payload = {
-                "group": c.group,
-                "player": c.player,
-                "fault": c.fault,
-                **_device_fields(c.at),
-            }
-            stored, created = self._append(c, rr.PLAYER_NOTIFIED, payload, at=at)
+            stored, created = self.live._append(event)
             return RefereeOutcome(stored, created, c.group)
 
     def grant_time_credit(self, c: cmd.GrantTimeCredit) -> RefereeOutcome:
         """Grant a group minutes from the act's instant on, with a reason (RULES.md §5)."""
         with self.live._lock:
             view = self.live.service.round_view(c.round)
-            if (stored := self.live.service.store.event(c.id)) is not None:
-                check_resend(
-                    stored, c.round, factsmod.TIME_CREDIT_GRANTED,
-                    group=c.group, minutes=c.minutes, **_device_at(c.at),
-                )  # fmt: skip
-                return self._timing_outcome(view, stored, False)
-            _group(view, c.group)
-            at = self._instant(view, c.at)
             payload = {
                 "group": c.group,
                 "minutes": c.minutes,
                 "reason": c.reason,
                 **_device_fields(c.at),
             }
-            stored, created = self._append(c, factsmod.TIME_CREDIT_GRANTED, payload, at=at)
+            event = self._event(
+                c, factsmod.TIME_CREDIT_GRANTED, payload, at=self._instant(c.at)
+            )
+            if (stored := self.live.resent(event)) is not None:
+                return self._timing_outcome(view, stored, False)
+            _group(view, c.group)
+            self._check(view, c.at)
+            stored, created = self.live._append(event)
             # a credit may put the group back in position: its timing stops by itself (§4.6)
             return self._timing_outcome(view, stored, created)
 
@@ -409,13 +390,13 @@ class RefereeService:
         """
         with self.live._lock:
             view = self.live.service.round_view(c.round)
-            if (stored := self.live.service.store.event(c.id)) is not None:
-                check_resend(
-                    stored, c.round, rr.TIMING_STOPPED, group=c.group, **_device_at(c.at)
-                )
+            payload = {"group": c.group, "reason": c.reason, **_device_fields(c.at)}
+            event = self._event(c, rr.TIMING_STOPPED, payload, at=self._instant(c.at))
+            if (stored := self.live.resent(event)) is not None:
                 return self._timing_outcome(view, stored, False)
             _group(view, c.group)
-            at = self._instant(view, c.at)
+            self._check(view, c.at)
+            at = event.at
             group_spells = self._spells(view, self.clock.now()).get(c.group, ())
             latest = next((s for s in reversed(group_spells) if s.start <= at), None)
             stoppable = latest is not None and (
@@ -424,19 +405,19 @@ class RefereeService:
             )
             if not stoppable:
                 raise self._not_timed(view, c.group, at)
-            payload = {"group": c.group, "reason": c.reason, **_device_fields(c.at)}
-            stored, created = self._append(c, rr.TIMING_STOPPED, payload, at=at)
+            stored, created = self.live._append(event)
             return self._timing_outcome(view, stored, created)
 
     # -- helpers -------------------------------------------------------------------------
 
-    def _instant(self, view: RoundView, at: cmd.DeviceTime | None) -> datetime:
-        """Return the act's corrected device instant, checked, or the server's now."""
-        if at is None:
-            return self.clock.now()
-        instant = at.corrected
-        self.live._check_instant(view, instant, "at")
-        return instant
+    def _instant(self, at: cmd.DeviceTime | None) -> datetime:
+        """Return the act's corrected device instant, or the server's now without one."""
+        return self.clock.now() if at is None else at.corrected
+
+    def _check(self, view: RoundView, at: cmd.DeviceTime | None) -> None:
+        """Refuse an act's device instant in the future or off the round's day."""
+        if at is not None:
+            self.live._check_instant(view, at.corrected, "at")
 
     def _running(self, view: RoundView, group: str, at: datetime) -> spells.Spell | None:
         return spells.running(self._spells(view, self.clock.now()).get(group, ()), at)
@@ -456,10 +437,11 @@ class RefereeService:
             code="not_timed",
         )
 
-    def _append(
+    def _event(
         self, c: Any, type: str, payload: dict[str, Any], *, at: datetime | None = None
-    ) -> tuple[Event, bool]:
-        event = Event(
+    ) -> Event:
+        """Return the event command ``c`` records (appended only once it is judged valid)."""
+        return Event(
             id=c.id,
             type=type,
             round=c.round,
@@ -467,7 +449,6 @@ class RefereeService:
             payload=payload,
             by=c.by.as_dict(),
         )
-        return self.live._append(event)
 
     def _timing_outcome(self, view: RoundView, stored: Event, created: bool) -> RefereeOutcome:
         group = str(stored.payload["group"])
@@ -501,11 +482,6 @@ def _device_fields(at: cmd.DeviceTime | None) -> dict[str, Any]:
         "clock_offset_ms": round(at.offset.total_seconds() * 1000, 1),
         "clock_source": at.source,
     }
-
-
-def _device_at(at: cmd.DeviceTime | None) -> dict[str, Any]:
-    """Return the device instant a resend must carry again (none when it sent none)."""
-    return {} if at is None else {"device_at": at.raw.isoformat()}
 
 
 def _duration(d: timedelta) -> str:
