@@ -1,0 +1,230 @@
+"""The interface every way of scoring follows, and the card scorings' shared arithmetic.
+
+A scoring has a ``name``, ``aliases``, the ``family`` its handicap allowance depends on,
+the ``play`` whose penalty ladder judges its faults (stroke play or match play), how it
+converts a counted pace penalty (:meth:`Scoring.convert`), and :meth:`Scoring.score`.
+
+Stroke play, Stableford, bogey and par are *card* scorings: each side's card is worth a
+value per hole (strokes, points, or a hole won/halved/lost), the better ball counts in
+four-ball, and entries are ranked with countback. :class:`CardScoring` does that once;
+each subclass says what a hole is worth and how its total reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import ClassVar
+
+from pace.rules.model import Course, Hole
+from pace.rules.penalties import STROKE_PLAY
+from pace.rules.scoring import countback, handicaps
+from pace.rules.scoring.handicaps import Allowances
+from pace.rules.scoring.results import DQ, OK, Entry, HoleLine, Results
+from pace.rules.scoring.sides import Cards, Side
+from pace.rules.scoring.slowplay import NO_EFFECTS, SideEffects
+from pace.rules.scoring.teams import TeamFormat
+
+
+@dataclass(frozen=True)
+class Field:
+    """Everything a scoring needs: the course, the sides, their cards and penalty effects."""
+
+    course: Course
+    sides: tuple[Side, ...]
+    cards: Cards
+    effects: Mapping[str, SideEffects]
+    team_format: TeamFormat
+    net: bool
+    allowances: Allowances
+    tees: Mapping[str, int]  # group id -> starting tee
+
+    def effects_of(self, side: Side) -> SideEffects:
+        """Return what the counted penalties do to ``side``."""
+        return self.effects.get(side.key, NO_EFFECTS)
+
+
+class Scoring:
+    """A way of scoring a round."""
+
+    name: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    family: ClassVar[str]
+    play: ClassVar[str] = STROKE_PLAY
+
+    def convert(self, kind: str, amount: int) -> tuple[str, int]:
+        """Return the effect of a counted ladder step (``strokes``, ``points``, ``loss_of_hole``)."""
+        raise LookupError(f"scoring {self.name!r} has no conversion for {kind!r}")
+
+    def score(self, field: Field) -> Results:
+        """Return the round's results under this scoring."""
+        raise LookupError(f"scoring {self.name!r} cannot score")
+
+
+@dataclass(frozen=True)
+class _Ball:
+    name: str
+    playing_handicap: int
+    received: Mapping[int, int]
+
+
+class CardScoring(Scoring):
+    """A scoring that values each hole of a card and ranks entries with countback."""
+
+    #: whether a bigger value is better (points, holes) or a smaller one (strokes)
+    higher_is_better: ClassVar[bool] = False
+
+    def hole_value(self, strokes: int | None, hole: Hole, received: int, net: bool) -> int | None:
+        """Return what a ball's hole is worth; ``strokes`` include its penalty strokes."""
+        raise LookupError(f"scoring {self.name!r} values no hole")
+
+    def total(self, entry: Entry, effects: SideEffects) -> Entry:
+        """Return the entry with its scoring's totals and ``result`` filled in."""
+        return entry
+
+    def primary(self, entry: Entry) -> Fraction | None:
+        """Return what entries are ranked on, lower is better; None when not ranked."""
+        return None
+
+    def countback_value(self, entry: Entry, step: countback.Step, net: bool) -> Fraction:
+        """Return the entry's value on a countback step (as the scoring reads it)."""
+        holes = set(step.holes)
+        return Fraction(sum(line.value or 0 for line in entry.holes if line.hole in holes))
+
+    def score(self, field: Field) -> Results:
+        entries = [self._entry(side, field) for side in field.sides]
+        steps = countback.steps(field.course)
+        keys: list[countback.RankKey | None] = []
+        for e in entries:
+            p = self.primary(e) if e.status == OK else None
+            if p is None:
+                keys.append(None)
+                continue
+            sign = -1 if self.higher_is_better else 1
+            values = [self.countback_value(e, s, field.net) for s in steps]
+            keys.append(countback.RankKey(p, tuple((sign * v, v) for v in values)))
+        standings = countback.rank(keys, [e.class_name for e in entries], [s.label for s in steps])
+        placed = [
+            _place(e, s.position, s.tied, s.class_position, s.countback)
+            for e, s in zip(entries, standings, strict=True)
+        ]
+        order = sorted(
+            range(len(placed)),
+            key=lambda i: (placed[i].position is None, placed[i].position or 0, i),
+        )
+        return Results(
+            self.name, field.team_format.name, field.net, tuple(placed[i] for i in order)
+        )
+
+    # -- one side's card ----------------------------------------------------------------
+
+    def _balls(self, side: Side, field: Field) -> list[_Ball]:
+        course = field.course
+        course_handicaps = tuple(handicaps.course_handicap(p.handicap, course) for p in side.players)
+        phs = field.team_format.playing_handicaps(
+            course_handicaps, self.family, field.allowances
+        )
+        zero = {h.number: 0 for h in course.holes}
+        return [
+            _Ball(name, ph, handicaps.strokes_received(ph, course) if field.net else zero)
+            for name, ph in zip(side.balls, phs, strict=True)
+        ]
+
+    def _entry(self, side: Side, field: Field) -> Entry:
+        effects = field.effects_of(side)
+        all_balls = self._balls(side, field)
+        balls = [b for b in all_balls if b.name not in effects.dq_balls]
+        own = field.team_format.own_balls
+        lines = []
+        for hole in field.course.holes:
+            options = []
+            for b in balls:
+                record = field.cards.of(side, b.name).get(hole.number)
+                strokes = record.strokes if record is not None else None
+                pen = effects.penalty_strokes(b.name, hole.number)
+                total = strokes + pen if strokes is not None else None
+                value = self.hole_value(total, hole, b.received[hole.number], field.net)
+                options.append((b, strokes, pen, value))
+            lines.append(self._line(hole.number, options, own))
+        totals = [ln.strokes + ln.penalty_strokes for ln in lines if ln.strokes is not None]
+        gross = sum(totals) if len(totals) == len(lines) else None
+        net = gross - sum(ln.received for ln in lines) if gross is not None and field.net else None
+        entry = Entry(
+            key=side.key,
+            entry=side.name,
+            group=side.group,
+            players=tuple(p.name for p in side.players),
+            class_name=side.class_name,
+            handicap_index=side.players[0].handicap if len(side.players) == 1 else None,
+            playing_handicap=all_balls[0].playing_handicap if len(all_balls) == 1 else None,
+            playing_handicaps={b.name: b.playing_handicap for b in all_balls} if own else {},
+            holes=tuple(lines),
+            gross=gross,
+            net=net,
+            penalty_strokes=sum(ln.penalty_strokes for ln in lines),
+            result="",
+            status=OK,
+            penalties=effects.lines,
+        )
+        entry = self.total(entry, effects)
+        if effects.dq:
+            return replace(entry, status=DQ, result="DQ", reason=effects.dq)
+        return entry
+
+    def _line(
+        self,
+        hole: int,
+        options: Sequence[tuple[_Ball, int | None, int, int | None]],
+        own: bool,
+    ) -> HoleLine:
+        if not options:  # every ball of the side is out of the round (disqualified)
+            return HoleLine(hole, None, 0, 0, None)
+        best = options[0]
+        for option in options[1:]:
+            if self._better(option, best):
+                best = option
+        ball, strokes, pen, value = best
+        line = HoleLine(
+            hole, strokes, ball.received[hole], pen if strokes is not None else 0, value
+        )
+        if own:
+            line = replace(
+                line,
+                counted=ball.name if strokes is not None else None,
+                scores={b.name: s for b, s, _, _ in options},
+                received_by={b.name: b.received[hole] for b, _, _, _ in options},
+                penalty_by={b.name: p for b, _, p, _ in options},
+            )
+        return self.decorate(line)
+
+    def decorate(self, line: HoleLine) -> HoleLine:
+        """Return a hole line with the scoring's own fields (Stableford points, an outcome)."""
+        return line
+
+    def _better(
+        self,
+        a: tuple[_Ball, int | None, int, int | None],
+        b: tuple[_Ball, int | None, int, int | None],
+    ) -> bool:
+        """Return whether ball option ``a`` counts rather than ``b`` (ties: ``b``, the first)."""
+        if a[3] is None:
+            return False
+        if b[3] is None:
+            return True
+        if a[3] != b[3]:
+            return a[3] > b[3] if self.higher_is_better else a[3] < b[3]
+        return a[1] is not None and b[1] is None
+
+
+def _place(
+    entry: Entry,
+    position: int | None,
+    tied: bool,
+    class_position: int | None,
+    cb: str | None,
+) -> Entry:
+    return replace(
+        entry, position=position, tied=tied, class_position=class_position, countback=cb
+    )
+
