@@ -1,0 +1,173 @@
+"""``pace results`` on files under tests/ gives FORMATS.md's document (issue 11).
+
+The golden files' arithmetic is written out in tests/data/results/ARITHMETIC.md; the key
+figures are asserted here too, so a changed golden file cannot hide a changed rule.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pace.cli import cli
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "results"
+FILES = ["--course", DATA / "course.toml", "--draw", DATA / "draw.csv", "--scores", DATA / "scores.csv"]
+
+
+@pytest.fixture(autouse=True)
+def _clean_environment(tmp_path, monkeypatch):
+    monkeypatch.delenv("PACE_CONFIG", raising=False)
+    monkeypatch.chdir(tmp_path)
+
+
+def run(*args, code=0):
+    result = CliRunner().invoke(cli, ["results", *(str(a) for a in args)])
+    assert result.exit_code == code, result.output
+    return result.output
+
+
+def document(scoring):
+    return json.loads(run(*FILES, "--scoring", scoring, "--net", "--json"))
+
+
+@pytest.mark.parametrize("scoring", ["stroke", "stableford", "match", "bogey"])
+def test_json_is_the_golden_document(scoring):
+    golden = json.loads((DATA / f"{scoring}_net.json").read_text(encoding="utf-8"))
+    assert document(scoring) == golden
+
+
+def test_stroke_play_net_figures():
+    doc = document("stroke")
+    assert (doc["scoring"], doc["net"]) == ("stroke", True)
+    rows = [
+        (e["entry"], e["position"], e["tied"], e["class"], e["class_position"],
+         e["handicap_index"], e["playing_handicap"], e["gross"], e["net"], e["result"],
+         e["status"], e["countback"])
+        for e in doc["entries"]
+    ]  # fmt: skip
+    assert rows == [
+        ("Julie Gagné", 1, False, "A", 1, 8.4, 4, 40, 36, "36", "ok", "last 6: 24.33"),
+        ("Luc Nadeau", 2, False, "AA", 1, -1.2, -1, 35, 36, "36", "ok", "last 6: 24.67"),
+        ("Marc Roy", 3, False, "B", 1, 17.0, 8, 45, 37, "37", "ok", None),
+        ("Anne Côté", None, False, "A", None, 12.0, 6, None, None, "NR", "nr", None),
+    ]
+    julie = doc["entries"][0]["holes"]
+    assert [h["received"] for h in julie] == [0, 1, 0, 1, 1, 1, 0, 0, 0]
+    assert set(julie[0]) == {"hole", "strokes", "received", "penalty_strokes"}
+
+
+def test_stableford_net_figures():
+    doc = document("stableford")
+    rows = [(e["entry"], e["position"], e["points"], e["penalty_points"], e["result"], e["countback"])
+            for e in doc["entries"]]  # fmt: skip
+    assert rows == [
+        ("Luc Nadeau", 1, 18, 0, "18 points", "last 3: 7"),
+        ("Julie Gagné", 2, 18, 0, "18 points", "last 3: 6"),
+        ("Marc Roy", 3, 17, 0, "17 points", None),
+        ("Anne Côté", 4, 16, 0, "16 points", None),
+    ]
+    assert [h["points"] for h in doc["entries"][1]["holes"]] == [1, 2, 2, 2, 3, 2, 2, 2, 2]
+
+
+def test_bogey_net_figures():
+    doc = document("bogey")
+    rows = [(e["entry"], e["position"], e["tied"], e["result"], e["countback"]) for e in doc["entries"]]
+    assert rows == [
+        ("Julie Gagné", 1, True, "7 up", "equal"),
+        ("Luc Nadeau", 1, True, "7 up", "equal"),
+        ("Marc Roy", 1, True, "7 up", "equal"),
+        ("Anne Côté", 4, False, "6 up", None),
+    ]
+    assert [h["outcome"] for h in doc["entries"][3]["holes"]][7] == "lost"
+
+
+def test_match_net_figures():
+    m1, m2 = document("match")["entries"]
+    assert (m1["match"], m1["result"], m1["winner"], m1["status"]) == ("m1", "all square", None, "ok")
+    assert [(s["entry"], s["playing_handicap"], s["received"]) for s in m1["sides"]] == [
+        ("Julie Gagné", 4, 5),
+        ("Luc Nadeau", -1, 0),
+    ]
+    assert [h["state"] for h in m1["holes"]] == [
+        "all square", "all square", "all square", "all square", "1 up", "1 up", "1 up",
+        "dormie 1", "all square",
+    ]  # fmt: skip
+    assert (m2["result"], m2["winner"]) == ("2 up", "Marc Roy")
+    assert [(h["hole"], h["winner"], h["how"]) for h in m2["holes"]][-2:] == [
+        (8, "Marc Roy", "won"),
+        (9, "Marc Roy", "conceded"),
+    ]
+    assert set(m2["holes"][0]) >= {"hole", "winner", "how", "state", "leader"}
+
+
+def test_readable_table_without_json():
+    out = run(*FILES, "--scoring", "stroke", "--net")
+    assert out.splitlines()[0] == "results: stroke net, individual"
+    assert "Julie Gagné" in out and "last 6: 24.33" in out and "NR" in out
+
+
+def test_csv_and_excel_for_the_committees_spreadsheet(tmp_path):
+    text = run(*FILES, "--net", "--csv")
+    lines = text.splitlines()
+    assert lines[0].startswith("position,tied,class,class_position,entry,group,handicap_index")
+    assert lines[1].startswith("1,,A,1,Julie Gagné,1,8.4,4,40,36,0,")
+    target = tmp_path / "results.csv"
+    run(*FILES, "--net", "--excel", "-o", target)
+    data = target.read_bytes()
+    assert data.startswith("\ufeff".encode())
+    excel = data.decode("utf-8-sig").splitlines()
+    assert excel[0].startswith("position;tied;class")
+    assert excel[1].startswith("1;;A;1;Julie Gagné;1;8,4;4;40;36;0;")
+    assert "last 6: 24,33" in excel[1]
+
+
+def test_gross_and_an_allowance_for_the_round():
+    doc = json.loads(run(*FILES, "--json"))
+    assert doc["net"] is False
+    assert [e["result"] for e in doc["entries"]] == ["35", "40", "45", "NR"]
+    # 100 % instead of 95 %: the handicaps here do not change (4, −1, 8, 6 either way) …
+    doc = json.loads(run(*FILES, "--net", "--allowance", "50", "--json"))
+    # … at 50 %: Julie 2, Luc −0.5 → 0, Marc 4, Anne 3
+    assert [e["playing_handicap"] for e in doc["entries"]] == [0, 2, 4, 3]
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--scoring", "skins"], "--scoring 'skins': expected one of stroke, stableford, match"),
+        (["--format", "scramble"], "--format 'scramble': expected one of individual"),
+        (["--allowance", "lots"], "--allowance 'lots': expected a percentage"),
+        (["--allowance", "120"], "percentage from 0 to 100"),
+        (["--format", "greensome", "--allowance", "60"], "takes 2 allowance"),
+    ],
+)
+def test_bad_options_exit_2_with_a_clear_message(args, words):
+    out = run(*FILES, *args, code=2)
+    assert words in out
+
+
+def test_bad_scores_file_exits_2_naming_file_line_and_field(tmp_path):
+    bad = tmp_path / "scores.csv"
+    bad.write_text("group,player,hole,strokes\n1,Julie Gagné,1,0\n1,Nobody,2,4\n", encoding="utf-8")
+    out = CliRunner().invoke(cli, ["results", *map(str, FILES[:4]), "--scores", str(bad)])
+    assert out.exit_code == 2
+    assert f"{bad}, line 2, field 'strokes'" in out.output
+    assert f"{bad}, line 3, field 'player'" in out.output
+
+
+def test_match_play_needs_two_sides_per_match(tmp_path):
+    draw = tmp_path / "draw.csv"
+    draw.write_text(
+        (DATA / "draw.csv").read_text(encoding="utf-8").replace(",match", ",other"),
+        encoding="utf-8",
+    )
+    args = [*map(str, FILES), "--scoring", "match"]
+    args[3] = str(draw)
+    out = CliRunner().invoke(cli, ["results", *args])
+    assert out.exit_code == 2
+    assert "group '1' has 3 side(s); a match has two" in out.output
+    assert "group '2' has 1 side(s)" in out.output
