@@ -14,8 +14,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 
-from pace.rules.penalties import Fault, FaultOutcome, Penalty, Reason
-from pace.rules.scoring import Score
 from pace.rules.model import (
     Course,
     Group,
@@ -28,6 +26,8 @@ from pace.rules.model import (
     Suspension,
     TimeCredit,
 )
+from pace.rules.penalties import Fault, FaultOutcome, Penalty, Reason
+from pace.rules.scoring import Score
 
 DAY = (2025, 6, 14)
 

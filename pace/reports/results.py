@@ -174,8 +174,10 @@ def _card_rows(results: Results) -> list[list[str]]:
     rows = [head]
     for e in results.entries:
         pos = "" if e.position is None else f"{'T' if e.tied else ''}{e.position}"
-        hcp = e.playing_handicap if e.playing_handicap is not None else "/".join(
-            str(v) for v in e.playing_handicaps.values()
+        hcp = (
+            e.playing_handicap
+            if e.playing_handicap is not None
+            else "/".join(str(v) for v in e.playing_handicaps.values())
         )
         row = [pos, e.entry, _text(e.class_name), _text(hcp), _text(e.gross), _text(e.net)]
         if stableford:
@@ -183,9 +185,7 @@ def _card_rows(results: Results) -> list[list[str]]:
         if results.scoring in ("bogey", "par"):
             row += [_text(e.holes_won), _text(e.holes_halved), _text(e.holes_lost)]
             row += [_text(e.penalty_holes or "")]
-        note = e.reason or (
-            f"{e.penalty_strokes} penalty stroke(s)" if e.penalty_strokes else ""
-        )
+        note = e.reason or (f"{e.penalty_strokes} penalty stroke(s)" if e.penalty_strokes else "")
         row += [e.result, _text(e.countback), note]
         rows.append(row)
     return rows

@@ -15,7 +15,14 @@ from click.testing import CliRunner
 from pace.cli import cli
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "results"
-FILES = ["--course", DATA / "course.toml", "--draw", DATA / "draw.csv", "--scores", DATA / "scores.csv"]
+FILES = [
+    "--course",
+    DATA / "course.toml",
+    "--draw",
+    DATA / "draw.csv",
+    "--scores",
+    DATA / "scores.csv",
+]
 
 
 @pytest.fixture(autouse=True)
@@ -62,8 +69,8 @@ def test_stroke_play_net_figures():
 
 def test_stableford_net_figures():
     doc = document("stableford")
-    rows = [(e["entry"], e["position"], e["points"], e["penalty_points"], e["result"], e["countback"])
-            for e in doc["entries"]]  # fmt: skip
+    keys = ("entry", "position", "points", "penalty_points", "result", "countback")
+    rows = [tuple(e[k] for k in keys) for e in doc["entries"]]
     assert rows == [
         ("Luc Nadeau", 1, 18, 0, "18 points", "last 3: 7"),
         ("Julie Gagné", 2, 18, 0, "18 points", "last 3: 6"),
@@ -75,7 +82,9 @@ def test_stableford_net_figures():
 
 def test_bogey_net_figures():
     doc = document("bogey")
-    rows = [(e["entry"], e["position"], e["tied"], e["result"], e["countback"]) for e in doc["entries"]]
+    rows = [
+        (e["entry"], e["position"], e["tied"], e["result"], e["countback"]) for e in doc["entries"]
+    ]
     assert rows == [
         ("Julie Gagné", 1, True, "7 up", "equal"),
         ("Luc Nadeau", 1, True, "7 up", "equal"),
@@ -87,7 +96,12 @@ def test_bogey_net_figures():
 
 def test_match_net_figures():
     m1, m2 = document("match")["entries"]
-    assert (m1["match"], m1["result"], m1["winner"], m1["status"]) == ("m1", "all square", None, "ok")
+    assert (m1["match"], m1["result"], m1["winner"], m1["status"]) == (
+        "m1",
+        "all square",
+        None,
+        "ok",
+    )
     assert [(s["entry"], s["playing_handicap"], s["received"]) for s in m1["sides"]] == [
         ("Julie Gagné", 4, 5),
         ("Luc Nadeau", -1, 0),

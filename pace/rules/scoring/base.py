@@ -13,15 +13,14 @@ each subclass says what a hole is worth and how its total reads.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from fractions import Fraction
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from pace.rules.model import Course, Hole
 from pace.rules.penalties import STROKE_PLAY
 from pace.rules.scoring import countback, handicaps
 from pace.rules.scoring.handicaps import Allowances
-from pace.rules.scoring.results import DQ, OK, Entry, HoleLine, Results
+from pace.rules.scoring.results import DQ, OK, Entry, HoleLine, Results, Totals
 from pace.rules.scoring.sides import Cards, Side
 from pace.rules.scoring.slowplay import NO_EFFECTS, SideEffects
 from pace.rules.scoring.teams import TeamFormat
@@ -39,10 +38,31 @@ class Field:
     net: bool
     allowances: Allowances
     tees: Mapping[str, int]  # group id -> starting tee
+    _factors: list[handicaps.CourseFactors] = field(default_factory=list, repr=False)
+    _course_handicaps: dict[float | None, int] = field(default_factory=dict, repr=False)
+    _received: dict[int, Mapping[int, int]] = field(default_factory=dict, repr=False)
 
     def effects_of(self, side: Side) -> SideEffects:
         """Return what the counted penalties do to ``side``."""
         return self.effects.get(side.key, NO_EFFECTS)
+
+    def course_handicaps(self, side: Side) -> tuple[int, ...]:
+        """Return the course handicap of each player of ``side``."""
+        out = []
+        for p in side.players:
+            if p.handicap not in self._course_handicaps:
+                if not self._factors:
+                    self._factors.append(handicaps.CourseFactors.of(self.course))
+                self._course_handicaps[p.handicap] = self._factors[0].course_handicap(p.handicap)
+            out.append(self._course_handicaps[p.handicap])
+        return tuple(out)
+
+    def received(self, playing_handicap: int) -> Mapping[int, int]:
+        """Return the strokes received per hole off ``playing_handicap`` (none when gross)."""
+        key = playing_handicap if self.net else 0
+        if key not in self._received:
+            self._received[key] = handicaps.strokes_received(key, self.course)
+        return self._received[key]
 
 
 class Scoring:
@@ -54,7 +74,7 @@ class Scoring:
     play: ClassVar[str] = STROKE_PLAY
 
     def convert(self, kind: str, amount: int) -> tuple[str, int]:
-        """Return the effect of a counted ladder step (``strokes``, ``points``, ``loss_of_hole``)."""
+        """Return the effect of a counted step: ``strokes``, ``points`` or ``loss_of_hole``."""
         raise LookupError(f"scoring {self.name!r} has no conversion for {kind!r}")
 
     def score(self, field: Field) -> Results:
@@ -79,18 +99,19 @@ class CardScoring(Scoring):
         """Return what a ball's hole is worth; ``strokes`` include its penalty strokes."""
         raise LookupError(f"scoring {self.name!r} values no hole")
 
-    def total(self, entry: Entry, effects: SideEffects) -> Entry:
-        """Return the entry with its scoring's totals and ``result`` filled in."""
-        return entry
+    def total(self, lines: Sequence[HoleLine], effects: SideEffects) -> Totals:
+        """Return the scoring's totals of a card: its ``result``, points or holes."""
+        return {}
 
-    def primary(self, entry: Entry) -> Fraction | None:
+    def primary(self, entry: Entry) -> countback.Value | None:
         """Return what entries are ranked on, lower is better; None when not ranked."""
         return None
 
-    def countback_value(self, entry: Entry, step: countback.Step, net: bool) -> Fraction:
-        """Return the entry's value on a countback step (as the scoring reads it)."""
-        holes = set(step.holes)
-        return Fraction(sum(line.value or 0 for line in entry.holes if line.hole in holes))
+    def countback_value(self, entry: Entry, step: countback.Step, net: bool) -> countback.Value:
+        """Return the entry's value on a countback step: its holes' values (the steps are the
+        course's last holes)."""
+        first = step.holes[0]
+        return sum(line.value or 0 for line in entry.holes if line.hole >= first)
 
     def score(self, field: Field) -> Results:
         entries = [self._entry(side, field) for side in field.sides]
@@ -120,15 +141,11 @@ class CardScoring(Scoring):
     # -- one side's card ----------------------------------------------------------------
 
     def _balls(self, side: Side, field: Field) -> list[_Ball]:
-        course = field.course
-        course_handicaps = tuple(handicaps.course_handicap(p.handicap, course) for p in side.players)
         phs = field.team_format.playing_handicaps(
-            course_handicaps, self.family, field.allowances
+            field.course_handicaps(side), self.family, field.allowances
         )
-        zero = {h.number: 0 for h in course.holes}
         return [
-            _Ball(name, ph, handicaps.strokes_received(ph, course) if field.net else zero)
-            for name, ph in zip(side.balls, phs, strict=True)
+            _Ball(name, ph, field.received(ph)) for name, ph in zip(side.balls, phs, strict=True)
         ]
 
     def _entry(self, side: Side, field: Field) -> Entry:
@@ -137,20 +154,24 @@ class CardScoring(Scoring):
         balls = [b for b in all_balls if b.name not in effects.dq_balls]
         own = field.team_format.own_balls
         lines = []
+        cards = [(b, field.cards.of(side, b.name)) for b in balls]
+        net_scoring = field.net
         for hole in field.course.holes:
+            number = hole.number
             options = []
-            for b in balls:
-                record = field.cards.of(side, b.name).get(hole.number)
+            for b, scores in cards:
+                record = scores.get(number)
                 strokes = record.strokes if record is not None else None
-                pen = effects.penalty_strokes(b.name, hole.number)
+                pen = effects.strokes.get((b.name, number), 0) if effects.strokes else 0
                 total = strokes + pen if strokes is not None else None
-                value = self.hole_value(total, hole, b.received[hole.number], field.net)
+                value = self.hole_value(total, hole, b.received[number], net_scoring)
                 options.append((b, strokes, pen, value))
-            lines.append(self._line(hole.number, options, own))
+            lines.append(self._line(number, options, own))
         totals = [ln.strokes + ln.penalty_strokes for ln in lines if ln.strokes is not None]
         gross = sum(totals) if len(totals) == len(lines) else None
         net = gross - sum(ln.received for ln in lines) if gross is not None and field.net else None
-        entry = Entry(
+        t = self.total(lines, effects)
+        return Entry(
             key=side.key,
             entry=side.name,
             group=side.group,
@@ -160,17 +181,21 @@ class CardScoring(Scoring):
             playing_handicap=all_balls[0].playing_handicap if len(all_balls) == 1 else None,
             playing_handicaps={b.name: b.playing_handicap for b in all_balls} if own else {},
             holes=tuple(lines),
-            gross=gross,
-            net=net,
+            gross=t.get("gross", gross),
+            net=t.get("net", net),
             penalty_strokes=sum(ln.penalty_strokes for ln in lines),
-            result="",
-            status=OK,
+            result="DQ" if effects.dq else t.get("result", ""),
+            status=DQ if effects.dq else t.get("status", OK),
+            reason=effects.dq,
+            points=t.get("points"),
+            penalty_points=t.get("penalty_points"),
+            holes_won=t.get("holes_won"),
+            holes_halved=t.get("holes_halved"),
+            holes_lost=t.get("holes_lost"),
+            penalty_holes=t.get("penalty_holes"),
+            balance=t.get("balance"),
             penalties=effects.lines,
         )
-        entry = self.total(entry, effects)
-        if effects.dq:
-            return replace(entry, status=DQ, result="DQ", reason=effects.dq)
-        return entry
 
     def _line(
         self,
@@ -185,22 +210,24 @@ class CardScoring(Scoring):
             if self._better(option, best):
                 best = option
         ball, strokes, pen, value = best
-        line = HoleLine(
-            hole, strokes, ball.received[hole], pen if strokes is not None else 0, value
-        )
-        if own:
-            line = replace(
-                line,
-                counted=ball.name if strokes is not None else None,
-                scores={b.name: s for b, s, _, _ in options},
-                received_by={b.name: b.received[hole] for b, _, _, _ in options},
-                penalty_by={b.name: p for b, _, p, _ in options},
-            )
-        return self.decorate(line)
+        points, outcome = self.labels(value)
+        if not own:
+            return HoleLine(
+                hole, strokes, ball.received[hole], pen if strokes is not None else 0, value,
+                points, outcome,
+            )  # fmt: skip
+        return HoleLine(
+            hole, strokes, ball.received[hole], pen if strokes is not None else 0, value,
+            points, outcome,
+            counted=ball.name if strokes is not None else None,
+            scores={b.name: s for b, s, _, _ in options},
+            received_by={b.name: b.received[hole] for b, _, _, _ in options},
+            penalty_by={b.name: p for b, _, p, _ in options},
+        )  # fmt: skip
 
-    def decorate(self, line: HoleLine) -> HoleLine:
-        """Return a hole line with the scoring's own fields (Stableford points, an outcome)."""
-        return line
+    def labels(self, value: int | None) -> tuple[int | None, str | None]:
+        """Return a hole's Stableford points and bogey/par outcome, where the scoring has them."""
+        return None, None
 
     def _better(
         self,
@@ -224,7 +251,4 @@ def _place(
     class_position: int | None,
     cb: str | None,
 ) -> Entry:
-    return replace(
-        entry, position=position, tied=tied, class_position=class_position, countback=cb
-    )
-
+    return replace(entry, position=position, tied=tied, class_position=class_position, countback=cb)

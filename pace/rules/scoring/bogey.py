@@ -11,12 +11,12 @@ Pace penalties: each counted slow-play penalty of the ladder takes one hole off 
 
 from __future__ import annotations
 
-from dataclasses import replace
-from fractions import Fraction
+from collections.abc import Sequence
 
 from pace.rules.model import Hole
+from pace.rules.scoring import countback
 from pace.rules.scoring.base import CardScoring
-from pace.rules.scoring.results import OK, Entry, HoleLine
+from pace.rules.scoring.results import OK, Entry, HoleLine, Totals
 from pace.rules.scoring.slowplay import HOLES_OFF, STROKES, SideEffects
 from pace.rules.scoring.teams import BOGEY_PAR
 
@@ -69,27 +69,26 @@ class Bogey(CardScoring):
         target = self.fixed(hole) + (received if net else 0)
         return 1 if strokes < target else 0 if strokes == target else -1
 
-    def decorate(self, line: HoleLine) -> HoleLine:
-        return replace(line, outcome=_OUTCOMES[line.value] if line.value is not None else None)
+    def labels(self, value: int | None) -> tuple[int | None, str | None]:
+        return None, _OUTCOMES[value] if value is not None else None
 
-    def total(self, entry: Entry, effects: SideEffects) -> Entry:
-        values = [line.value for line in entry.holes]
+    def total(self, lines: Sequence[HoleLine], effects: SideEffects) -> Totals:
+        values = [line.value for line in lines]
         won, halved, lost = values.count(1), values.count(0), values.count(-1)
         balance = won - lost - effects.deductions
-        return replace(
-            entry,
-            status=OK,
-            holes_won=won,
-            holes_halved=halved,
-            holes_lost=lost,
-            penalty_holes=effects.deductions,
-            balance=balance,
-            result=balance_text(balance),
-        )
+        return {
+            "status": OK,
+            "holes_won": won,
+            "holes_halved": halved,
+            "holes_lost": lost,
+            "penalty_holes": effects.deductions,
+            "balance": balance,
+            "result": balance_text(balance),
+        }
 
-    def primary(self, entry: Entry) -> Fraction | None:
+    def primary(self, entry: Entry) -> countback.Value | None:
         assert entry.balance is not None
-        return -Fraction(entry.balance)
+        return -entry.balance
 
 
 class Par(Bogey):

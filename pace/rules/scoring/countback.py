@@ -15,6 +15,9 @@ from fractions import Fraction
 
 from pace.rules.model import Course
 
+#: A ranking value: whole strokes, points or holes, or exact fractions in net countback.
+Value = int | Fraction
+
 
 @dataclass(frozen=True)
 class Step:
@@ -31,8 +34,13 @@ def steps(course: Course) -> tuple[Step, ...]:
     A nine-hole course counts back on its last 6, 3 and 1 (6/9, 3/9 and 1/9 of the handicap).
 
     >>> from pace.rules.model import Hole
-    >>> [(s.label, s.holes[0], s.share) for s in steps(Course("c", tuple(Hole(n, 4) for n in range(1, 19))))]
-    [('last 9', 10, Fraction(1, 2)), ('last 6', 13, Fraction(1, 3)), ('last 3', 16, Fraction(1, 6)), ('last hole', 18, Fraction(1, 18))]
+    >>> eighteen = Course("c", tuple(Hole(n, 4) for n in range(1, 19)))
+    >>> for s in steps(eighteen):
+    ...     print(s.label, s.holes[0], s.share)
+    last 9 10 1/2
+    last 6 13 1/3
+    last 3 16 1/6
+    last hole 18 1/18
     >>> [s.label for s in steps(Course("c", tuple(Hole(n, 4) for n in range(1, 10))))]
     ['last 6', 'last 3', 'last hole']
     """
@@ -50,10 +58,10 @@ class RankKey:
     """What an entry is ranked on: ``primary`` (lower is better) and each countback step's
     value, as ``(sort value, value shown)``; the sort value is lower-is-better too."""
 
-    primary: Fraction
-    countback: tuple[tuple[Fraction, Fraction], ...]
+    primary: Value
+    countback: tuple[tuple[Value, Value], ...]
 
-    def full(self) -> tuple[Fraction, ...]:
+    def full(self) -> tuple[Value, ...]:
         """Return the whole sort key."""
         return (self.primary, *(v for v, _ in self.countback))
 
@@ -69,12 +77,13 @@ class Standing:
     countback: str | None = None
 
 
-def shown(value: Fraction) -> str:
+def shown(value: Value) -> str:
     """Return a countback value for display: two decimals at most, trailing zeros dropped.
 
     >>> shown(Fraction(107, 3)), shown(Fraction(71, 2)), shown(Fraction(19)), shown(Fraction(-1, 8))
     ('35.67', '35.5', '19', '-0.13')
     """
+    value = Fraction(value)
     d = (Decimal(value.numerator) / Decimal(value.denominator)).quantize(
         Decimal("0.01"), rounding=ROUND_HALF_UP
     )
@@ -105,32 +114,37 @@ def rank(
     3 True 2 equal
     """
     full = [k.full() if k is not None else None for k in keys]
-    out = []
-    for i, key in enumerate(full):
-        if key is None:
-            out.append(Standing())
-            continue
-        better = sum(1 for other in full if other is not None and other < key)
-        same = sum(1 for other in full if other == key)
-        in_class = [
-            other
-            for other, c in zip(full, classes, strict=True)
-            if other is not None and c is not None and c == classes[i]
-        ]
-        class_position = (
-            1 + sum(1 for other in in_class if other < key) if classes[i] is not None else None
-        )
-        out.append(Standing(1 + better, same > 1, class_position, None))
+    ranked = [i for _, i in sorted((k, i) for i, k in enumerate(full) if k is not None)]
+    position: dict[int, int] = {}
+    tied: set[int] = set()
+    class_position: dict[int, int] = {}
+    class_seen: dict[str, tuple[int, tuple[Value, ...] | None, int]] = {}
+    for n, i in enumerate(ranked):
+        previous = ranked[n - 1] if n else None
+        if previous is not None and full[previous] == full[i]:
+            position[i] = position[previous]
+            tied.update((previous, i))
+        else:
+            position[i] = n + 1
+        c = classes[i]
+        if c is not None:
+            count, last_key, last_position = class_seen.get(c, (0, None, 0))
+            place = last_position if last_key == full[i] else count + 1
+            class_position[i] = place
+            class_seen[c] = (count + 1, full[i], place)
     labelled = _countback_labels(keys, labels)
     return [
-        Standing(s.position, s.tied, s.class_position, labelled[i]) for i, s in enumerate(out)
+        Standing(position[i], i in tied, class_position.get(i), labelled[i])
+        if i in position
+        else Standing()
+        for i in range(len(keys))
     ]
 
 
 def _countback_labels(keys: Sequence[RankKey | None], labels: Sequence[str]) -> list[str | None]:
     """Return, for each entry, the step that separated it from those tied with it."""
     out: list[str | None] = [None] * len(keys)
-    groups: dict[Fraction, list[int]] = {}
+    groups: dict[Value, list[int]] = {}
     for i, k in enumerate(keys):
         if k is not None:
             groups.setdefault(k.primary, []).append(i)
@@ -138,7 +152,7 @@ def _countback_labels(keys: Sequence[RankKey | None], labels: Sequence[str]) -> 
     for depth, label in enumerate(labels):
         following = []
         for members in pending:
-            split: dict[Fraction, list[int]] = {}
+            split: dict[Value, list[int]] = {}
             for i in members:
                 key = keys[i]
                 assert key is not None

@@ -37,8 +37,8 @@ def exact(value: Number) -> Fraction:
 def round_half_up(value: Fraction) -> int:
     """Return ``value`` rounded to the nearest whole number, .5 towards plus infinity.
 
-    >>> round_half_up(Fraction(5, 2)), round_half_up(Fraction(-5, 2)), round_half_up(Fraction(-26, 10))
-    (3, -2, -3)
+    >>> [round_half_up(Fraction(n, 10)) for n in (25, -25, -26)]
+    [3, -2, -3]
     """
     return math.floor(value + Fraction(1, 2))
 
@@ -59,12 +59,29 @@ def course_handicap(index: Number | None, course: Course) -> int:
     >>> course_handicap(12.0, Course("c", tuple(Hole(n, 4) for n in range(1, 10))))
     6
     """
-    value = exact(index) if index is not None else Fraction(0)
-    if len(course.holes) == 9:
-        value /= 2
-    slope = exact(course.slope) if course.slope is not None else Fraction(STANDARD_SLOPE)
-    rating = exact(course.rating) if course.rating is not None else Fraction(course.par)
-    return round_half_up(value * slope / STANDARD_SLOPE + rating - course.par)
+    return CourseFactors.of(course).course_handicap(index)
+
+
+@dataclass(frozen=True)
+class CourseFactors:
+    """A course's part of the course handicap formula, computed once for a field."""
+
+    index_share: Fraction  # 1, or 1/2 on a nine-hole course
+    slope: Fraction  # slope / 113
+    offset: Fraction  # course rating − par
+
+    @classmethod
+    def of(cls, course: Course) -> CourseFactors:
+        """Return the factors of ``course``."""
+        slope = exact(course.slope) if course.slope is not None else Fraction(STANDARD_SLOPE)
+        rating = exact(course.rating) if course.rating is not None else Fraction(course.par)
+        share = Fraction(1, 2) if len(course.holes) == 9 else Fraction(1)
+        return cls(share, slope / STANDARD_SLOPE, rating - course.par)
+
+    def course_handicap(self, index: Number | None) -> int:
+        """Return the course handicap of a player of handicap index ``index``."""
+        value = exact(index) if index is not None else Fraction(0)
+        return round_half_up(value * self.index_share * self.slope + self.offset)
 
 
 def percent(value: Number) -> Fraction:

@@ -19,12 +19,11 @@ side loses the match ("DQ").
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pace.rules.allotted import playing_order
 from pace.rules.errors import SetupError
 from pace.rules.penalties import MATCH_PLAY
-from pace.rules.scoring import handicaps
 from pace.rules.scoring.base import Field, Scoring
 from pace.rules.scoring.results import DQ, OK, Match, MatchHole, MatchSide, Results
 from pace.rules.scoring.sides import Side
@@ -64,7 +63,13 @@ def pair_matches(sides: Sequence[Side]) -> list[tuple[str, tuple[Side, Side]]]:
     A match has exactly two sides.
     """
     with_id = [s for s in sides if s.match]
-    problems = []
+    problems = [
+        f"side {s.name!r} of group {s.group!r} is given matches "
+        + ", ".join(repr(m) for m in s.matches)
+        + "; partners play one match"
+        for s in sides
+        if len(s.matches) > 1
+    ]
     if with_id and len(with_id) != len(sides):
         missing = ", ".join(repr(s.name) for s in sides if not s.match)
         problems.append(f"{missing} {'has' if ',' not in missing else 'have'} no match")
@@ -88,8 +93,7 @@ def pair_matches(sides: Sequence[Side]) -> list[tuple[str, tuple[Side, Side]]]:
     return out
 
 
-@dataclass(frozen=True)
-class _SideHole:
+class _SideHole(NamedTuple):
     score: int | None
     conceded: bool
     lost: bool
@@ -122,26 +126,15 @@ class MatchPlay(Scoring):
 
     def _handicaps(
         self, pair: tuple[Side, Side], field: Field
-    ) -> list[dict[str, tuple[int, dict[int, int]]]]:
+    ) -> list[dict[str, tuple[int, Mapping[int, int]]]]:
         """Return, per side, each ball's playing handicap and strokes received per hole."""
-        course = field.course
         phs = []
         for side in pair:
-            chs = tuple(handicaps.course_handicap(p.handicap, course) for p in side.players)
+            chs = field.course_handicaps(side)
             balls = field.team_format.playing_handicaps(chs, MATCH, field.allowances)
             phs.append(dict(zip(side.balls, balls, strict=True)))
         low = min(ph for side in phs for ph in side.values())
-        zero = {h.number: 0 for h in course.holes}
-        return [
-            {
-                ball: (
-                    ph,
-                    handicaps.strokes_received(ph - low, course) if field.net else zero,
-                )
-                for ball, ph in side.items()
-            }
-            for side in phs
-        ]
+        return [{ball: (ph, field.received(ph - low)) for ball, ph in side.items()} for side in phs]
 
     def _match(self, key: str, pair: tuple[Side, Side], field: Field) -> Match:
         course = field.course
@@ -192,9 +185,7 @@ class MatchPlay(Scoring):
             status, result, finished = DQ, "DQ", True
             reason = "; ".join(f"{pair[k].name}: {effects[k].dq}" for k in dq)
             winner_name = pair[1 - dq[0]].name if len(dq) == 1 else None
-        sides = tuple(
-            self._match_side(side, hcp[k], field) for k, side in enumerate(pair)
-        )
+        sides = tuple(self._match_side(side, hcp[k], field) for k, side in enumerate(pair))
         return Match(
             key,
             (sides[0], sides[1]),
@@ -209,7 +200,7 @@ class MatchPlay(Scoring):
         )
 
     def _match_side(
-        self, side: Side, hcp: Mapping[str, tuple[int, dict[int, int]]], field: Field
+        self, side: Side, hcp: Mapping[str, tuple[int, Mapping[int, int]]], field: Field
     ) -> MatchSide:
         received = {ball: sum(r.values()) for ball, (_, r) in hcp.items()}
         if field.team_format.own_balls:
@@ -222,7 +213,7 @@ class MatchPlay(Scoring):
                 {ball: ph for ball, (ph, _) in hcp.items()},
                 received,
             )
-        (ph, _), = hcp.values()
+        ((ph, _),) = hcp.values()
         return MatchSide(
             side.key,
             side.name,
@@ -235,7 +226,7 @@ class MatchPlay(Scoring):
         self,
         side: Side,
         hole: int,
-        hcp: Mapping[str, tuple[int, dict[int, int]]],
+        hcp: Mapping[str, tuple[int, Mapping[int, int]]],
         field: Field,
         effects: SideEffects,
     ) -> _SideHole:
@@ -299,4 +290,3 @@ def _hole_winner(a: _SideHole, b: _SideHole) -> tuple[int | None, str]:
     if a.score == b.score:
         return None, HALVED
     return (0, WON) if a.score < b.score else (1, WON)
-

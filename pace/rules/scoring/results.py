@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple, TypedDict
 
 from pace.rules.scoring.slowplay import PenaltyLine
 
 OK, NR, DQ = "ok", "nr", "dq"
 
 
-@dataclass(frozen=True)
-class HoleLine:
-    """One hole of an entry's card.
+class HoleLine(NamedTuple):
+    """One hole of an entry's card (a named tuple: a field has thousands of them).
 
     ``strokes``, ``received`` and ``penalty_strokes`` are the counted ball's (the side's one
     ball, or in four-ball the partner whose ball counted, ``counted``). ``value`` is what the
@@ -36,6 +36,22 @@ class HoleLine:
     scores: Mapping[str, int | None] | None = None
     received_by: Mapping[str, int] | None = None
     penalty_by: Mapping[str, int] | None = None
+
+
+class Totals(TypedDict, total=False):
+    """What a card scoring adds up from an entry's holes (the fields of :class:`Entry`)."""
+
+    status: str
+    result: str
+    gross: int | None
+    net: int | None
+    points: int
+    penalty_points: int
+    holes_won: int
+    holes_halved: int
+    holes_lost: int
+    penalty_holes: int
+    balance: int
 
 
 @dataclass(frozen=True)

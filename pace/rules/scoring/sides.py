@@ -47,7 +47,8 @@ class Side:
     """A side: its players in draw order, the balls it plays, its class and its match.
 
     ``balls`` names the side's balls: the partners' names in own-ball formats, else the
-    side's one ball, named like the side.
+    side's one ball, named like the side. ``matches`` holds the draw's match ids of its
+    players (partners play one match: match play refuses a side with two).
     """
 
     key: str
@@ -55,7 +56,12 @@ class Side:
     players: tuple[Player, ...]
     balls: tuple[str, ...]
     class_name: str | None
-    match: str | None
+    matches: tuple[str, ...] = ()
+
+    @property
+    def match(self) -> str | None:
+        """Return the side's match id, None when the draw gives none."""
+        return self.matches[0] if self.matches else None
 
     @property
     def name(self) -> str:
@@ -86,8 +92,10 @@ def class_of(players: Sequence[Player]) -> str | None:
     """Return a side's class: the draw's ``class`` of its first partner that has one, else
     the class of its lowest index (a side plays in the class of its best player).
 
-    >>> class_of([Player("a", 12.0), Player("b", 4.0)]), class_of([Player("a", 12.0, class_name="A")])
-    ('AA', 'A')
+    >>> class_of([Player("a", 12.0), Player("b", 4.0)])
+    'AA'
+    >>> class_of([Player("a", 12.0, class_name="A")])
+    'A'
     """
     for p in players:
         if p.class_name:
@@ -116,13 +124,7 @@ def build_sides(groups: Sequence[Group], team_format: TeamFormat) -> tuple[Side,
                     f"a {team_format.name} side has at most {team_format.max_side}"
                 )
                 continue
-            matches = {p.match for p in players if p.match}
-            if len(matches) > 1:
-                problems.append(
-                    f"side {tag!r} of group {group.id!r} is given matches "
-                    + ", ".join(sorted(repr(m) for m in matches))
-                    + "; partners play one match"
-                )
+            matches = sorted({p.match for p in players if p.match})
             balls = (
                 tuple(p.name for p in players)
                 if team_format.own_balls
@@ -135,7 +137,7 @@ def build_sides(groups: Sequence[Group], team_format: TeamFormat) -> tuple[Side,
                     tuple(players),
                     balls,
                     class_of(players),
-                    min(matches) if matches else None,
+                    tuple(matches),
                 )
             )
     if problems:
@@ -182,8 +184,9 @@ def fold_cards(scores: Iterable[Score], roster: Roster, course: Course) -> Cards
     In one-ball formats any partner's score is the side's.
     """
     out: dict[str, dict[str, dict[int, Score]]] = {}
+    holes = set(course.hole_numbers)
     for s in scores:
-        if not course.has_hole(s.hole):
+        if s.hole not in holes:
             raise UnknownHoleError(
                 f"hole {s.hole!r} is not on course {course.name!r}", field="hole"
             )

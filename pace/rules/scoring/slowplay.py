@@ -166,8 +166,17 @@ class _Acc:
         f = o.fault
         self.lines.append(
             PenaltyLine(
-                f.id, f.group, f.player, p.hole, p.kind, p.amount, p.bearer,
-                effect, value, o.rank, f.source,
+                f.id,
+                f.group,
+                f.player,
+                p.hole,
+                p.kind,
+                p.amount,
+                p.bearer,
+                effect,
+                value,
+                o.rank,
+                f.source,
             )  # fmt: skip
         )
 

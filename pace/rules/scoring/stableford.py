@@ -13,12 +13,12 @@ counted with it (docs/scoring.md).
 
 from __future__ import annotations
 
-from dataclasses import replace
-from fractions import Fraction
+from collections.abc import Sequence
 
 from pace.rules.model import Hole
+from pace.rules.scoring import countback
 from pace.rules.scoring.base import CardScoring
-from pace.rules.scoring.results import OK, Entry, HoleLine
+from pace.rules.scoring.results import OK, Entry, HoleLine, Totals
 from pace.rules.scoring.slowplay import POINTS_OFF, STROKES, SideEffects
 from pace.rules.scoring.teams import STABLEFORD
 
@@ -61,20 +61,19 @@ class Stableford(CardScoring):
     def hole_value(self, strokes: int | None, hole: Hole, received: int, net: bool) -> int | None:
         return points(strokes, hole.par + (received if net else 0))
 
-    def decorate(self, line: HoleLine) -> HoleLine:
-        return replace(line, points=line.value)
+    def labels(self, value: int | None) -> tuple[int | None, str | None]:
+        return value, None
 
-    def total(self, entry: Entry, effects: SideEffects) -> Entry:
-        total = sum(line.value or 0 for line in entry.holes)
+    def total(self, lines: Sequence[HoleLine], effects: SideEffects) -> Totals:
+        total = sum(line.value or 0 for line in lines)
         after = total - effects.deductions
-        return replace(
-            entry,
-            status=OK,
-            points=total,
-            penalty_points=effects.deductions,
-            result=f"{after} point" if abs(after) == 1 else f"{after} points",
-        )
+        return {
+            "status": OK,
+            "points": total,
+            "penalty_points": effects.deductions,
+            "result": f"{after} point" if abs(after) == 1 else f"{after} points",
+        }
 
-    def primary(self, entry: Entry) -> Fraction | None:
+    def primary(self, entry: Entry) -> countback.Value | None:
         assert entry.points is not None and entry.penalty_points is not None
-        return -Fraction(entry.points - entry.penalty_points)
+        return -(entry.points - entry.penalty_points)

@@ -12,13 +12,12 @@ stroke play's general penalty.
 
 from __future__ import annotations
 
-from dataclasses import replace
-from fractions import Fraction
+from collections.abc import Sequence
 
 from pace.rules.model import Hole
 from pace.rules.scoring import countback
 from pace.rules.scoring.base import CardScoring
-from pace.rules.scoring.results import NR, OK, Entry
+from pace.rules.scoring.results import NR, OK, Entry, HoleLine, Totals
 from pace.rules.scoring.slowplay import STROKES, SideEffects
 from pace.rules.scoring.teams import STROKE
 
@@ -30,8 +29,8 @@ class StrokePlay(CardScoring):
     """Stroke play: the fewest strokes win.
 
     >>> from pace.rules.model import Hole
-    >>> StrokePlay().hole_value(6, Hole(1, 4), 1, True), StrokePlay().hole_value(None, Hole(1, 4), 1, True)
-    (5, None)
+    >>> [StrokePlay().hole_value(s, Hole(1, 4), 1, True) for s in (6, None)]
+    [5, None]
     >>> StrokePlay().convert("points", 1), StrokePlay().convert("strokes", 2)
     (('strokes', 1), ('strokes', 2))
     """
@@ -52,18 +51,16 @@ class StrokePlay(CardScoring):
             return None
         return strokes - received if net else strokes
 
-    def total(self, entry: Entry, effects: SideEffects) -> Entry:
-        values = [line.value for line in entry.holes]
+    def total(self, lines: Sequence[HoleLine], effects: SideEffects) -> Totals:
+        values = [line.value for line in lines]
         if any(v is None for v in values):
-            return replace(entry, status=NR, result="NR", gross=None, net=None)
-        total = sum(v for v in values if v is not None)
-        return replace(entry, status=OK, result=str(total))
+            return {"status": NR, "result": "NR", "gross": None, "net": None}
+        return {"status": OK, "result": str(sum(v for v in values if v is not None))}
 
-    def primary(self, entry: Entry) -> Fraction | None:
-        value = entry.net if entry.net is not None else entry.gross
-        return None if value is None else Fraction(value)
+    def primary(self, entry: Entry) -> countback.Value | None:
+        return entry.net if entry.net is not None else entry.gross
 
-    def countback_value(self, entry: Entry, step: countback.Step, net: bool) -> Fraction:
+    def countback_value(self, entry: Entry, step: countback.Step, net: bool) -> countback.Value:
         """Return the strokes on the step's holes; net with one handicap, less its share.
 
         Four-ball net holes are already net (each partner's own strokes received), so their
@@ -71,8 +68,8 @@ class StrokePlay(CardScoring):
         """
         if not net or entry.playing_handicap is None:
             return super().countback_value(entry, step, net)
-        holes = set(step.holes)
+        first = step.holes[0]  # the steps are the course's last holes
         strokes = sum(
-            (line.strokes or 0) + line.penalty_strokes for line in entry.holes if line.hole in holes
+            (line.strokes or 0) + line.penalty_strokes for line in entry.holes if line.hole >= first
         )
         return strokes - entry.playing_handicap * step.share

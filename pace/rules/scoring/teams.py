@@ -53,7 +53,9 @@ class TeamFormat:
         allowance = handicaps.percent(getattr(allowances, _INDIVIDUAL_ALLOWANCE[family]))
         return (handicaps.with_allowance(course_handicaps[0], allowance),)
 
-    def override(self, allowances: Allowances, family: str, values: tuple[float, ...]) -> Allowances:
+    def override(
+        self, allowances: Allowances, family: str, values: tuple[float, ...]
+    ) -> Allowances:
         """Return ``allowances`` with this format's allowance for ``family`` set to ``values``.
 
         >>> Greensome().override(Allowances(), MATCH, (50, 50)).greensome_higher

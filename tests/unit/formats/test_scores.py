@@ -20,13 +20,15 @@ COURSE_TEXT = (
     'name = "Nine"\nslope = 121\nrating = 35.2\n'
     + "".join(
         f"\n[[holes]]\nnumber = {n}\npar = {par}\nstroke_index = {si}\n"
-        for n, (par, si) in enumerate(zip((4, 4, 3, 5, 4, 4, 3, 5, 4), (5, 1, 9, 2, 3, 4, 8, 6, 7)), 1)
+        for n, (par, si) in enumerate(
+            zip((4, 4, 3, 5, 4, 4, 3, 5, 4), (5, 1, 9, 2, 3, 4, 8, 6, 7), strict=True), 1
+        )
     )
 )  # fmt: skip
 COURSE = formats.parse_course(COURSE_TEXT, "nine.toml")
 DRAW = formats.parse_draw(
     "group,start,tee,player,handicap,side,class,match\n"
-    "1,08:00,1,Julie Gagné,\"+1,2\",a,,m1\n"
+    '1,08:00,1,Julie Gagné,"+1,2",a,,m1\n'
     "1,08:00,1,Luc Nadeau,12.0,a,bb,m1\n"
     "1,08:00,1,Ann Roy,8.4,b,,m2\n"
     "1,08:00,1,Bob Roy,20.1,b,B,m2\n",
@@ -52,7 +54,9 @@ def test_course_slope_rating_and_bogey():
     assert (COURSE.slope, COURSE.rating, COURSE.par) == (121.0, 35.2, 36)
     text = 'name = "c"\n[[holes]]\nnumber = 1\npar = 4\nbogey = 5\n'
     assert formats.parse_course(text, "c.toml").hole(1).bogey == 5
-    assert formats.parse_course('name = "c"\n[[holes]]\nnumber = 1\npar = 4\n', "c.toml").slope is None
+    assert (
+        formats.parse_course('name = "c"\n[[holes]]\nnumber = 1\npar = 4\n', "c.toml").slope is None
+    )
 
 
 @pytest.mark.parametrize(
@@ -75,7 +79,9 @@ def test_draw_class_match_and_plus_index():
     assert (julie.handicap, julie.class_name, julie.match, julie.side) == (-1.2, None, "m1", "a")
     assert (luc.class_name, bob.class_name) == ("BB", "B")
     with pytest.raises(errors.FileFormatError) as info:
-        formats.parse_draw("group,start,tee,player,class\n1,08:00,1,Ann,C\n", "d.csv", day=DAY, tz=TZ)
+        formats.parse_draw(
+            "group,start,tee,player,class\n1,08:00,1,Ann,C\n", "d.csv", day=DAY, tz=TZ
+        )
     (problem,) = info.value.problems
     assert (problem.line, problem.field) == (2, "class")
 
@@ -135,7 +141,9 @@ def test_one_ball_formats_any_partner_names_the_side_once_per_hole():
         "group,player,hole,strokes\n1,Luc Nadeau,1,4\n1,Julie Gagné,1,5\n", format_name="foursome"
     )
     assert where == [(3, "hole")]
-    assert "side 'a' of group '1' is already scored on hole 1 on line 2 (as 'Luc Nadeau')" in message
+    assert (
+        "side 'a' of group '1' is already scored on hole 1 on line 2 (as 'Luc Nadeau')" in message
+    )
     # in four-ball every partner has his own ball
     assert len(parse("group,player,hole,strokes\n1,Luc Nadeau,1,4\n1,Julie Gagné,1,5\n",
                      format_name="four_ball")) == 2  # fmt: skip

@@ -73,7 +73,9 @@ def test_course_handicap(index, slope, rating, pars, expected):
         ("greensome", MATCH, (20, 7), (12,)),  # 4.2 + 8 = 12.2 → 12
     ],
 )
-def test_playing_handicap_with_the_formats_allowance(format_name, family, course_handicaps, expected):
+def test_playing_handicap_with_the_formats_allowance(
+    format_name, family, course_handicaps, expected
+):
     got = find_format(format_name).playing_handicaps(course_handicaps, family, Allowances())
     assert got == expected
 

@@ -18,6 +18,7 @@ from tests.builders import card, counted, draw_group, scoring_course
 FAST = settings(max_examples=150, deadline=None, database=None)
 COURSE = scoring_course()
 HOLES = COURSE.hole_numbers
+KINDS = ("strokes", "points")
 
 strokes = st.integers(1, 20)
 maybe_strokes = st.one_of(st.none(), strokes)
@@ -32,13 +33,18 @@ def test_stableford_points_are_never_negative(s, par, received, net):
 @FAST
 @given(
     st.lists(st.integers(1, 12), min_size=18, max_size=18),
-    st.lists(st.tuples(st.sampled_from(HOLES), st.integers(1, 3), st.sampled_from(["strokes", "points"])), max_size=6),
+    st.lists(
+        st.tuples(st.sampled_from(HOLES), st.integers(1, 3), st.sampled_from(KINDS)),
+        max_size=6,
+    ),
     st.floats(-5, 54).map(lambda x: round(x, 1)),
     st.booleans(),
 )  # fmt: skip
 def test_gross_is_the_sum_of_the_holes_and_the_penalty_strokes(holes, penalties, index, net):
     group = draw_group("1", Player("Ann", index))
-    outcomes = [counted(f"L{i}", "1", "Ann", h, kind, n) for i, (h, n, kind) in enumerate(penalties)]
+    outcomes = [
+        counted(f"L{i}", "1", "Ann", h, kind, n) for i, (h, n, kind) in enumerate(penalties)
+    ]
     (e,) = score_round(COURSE, [group], card("1", "Ann", holes), net=net, outcomes=outcomes).entries
     assert e.gross == sum(holes) + sum(n for _, n, _ in penalties)
     assert e.gross == sum(line.strokes + line.penalty_strokes for line in e.holes)
@@ -52,7 +58,9 @@ def matches(draw):
     length = draw(st.integers(1, 18))
     a = draw(st.lists(st.one_of(st.none(), st.integers(2, 7)), min_size=length, max_size=length))
     b = draw(st.lists(st.one_of(st.none(), st.integers(2, 7)), min_size=length, max_size=length))
-    concede = draw(st.lists(st.sampled_from([None, None, None, 0, 1]), min_size=length, max_size=length))
+    concede = draw(
+        st.lists(st.sampled_from([None, None, None, 0, 1]), min_size=length, max_size=length)
+    )
     tee = draw(st.sampled_from([1, 10]))
     return a, b, concede, tee
 
@@ -81,7 +89,13 @@ def test_match_result_agrees_with_its_hole_by_hole_states(m, index, net):
     if abs(up) > remaining or remaining == 0:
         assert match.finished
         assert match.winner == (None if up == 0 else "A" if up > 0 else "B")
-        expected = "all square" if up == 0 else f"{abs(up)} & {remaining}" if remaining else f"{abs(up)} up"
+        expected = (
+            "all square"
+            if up == 0
+            else f"{abs(up)} & {remaining}"
+            if remaining
+            else f"{abs(up)} up"
+        )
         assert match.result == expected
     else:
         assert not match.finished and match.winner is None

@@ -59,7 +59,9 @@ def test_stableford_countback_compares_points_without_round_deductions():
     scores = card("1", "A", PARS) + card("1", "B", with_holes(PARS, {1: +1, 15: +1}))
     slow = [counted("L1", "1", "A", 5, "strokes", 1)]
     results = score_round(COURSE, [group], scores, scoring="stableford", outcomes=slow)
-    assert [(e.entry, e.points, e.penalty_points, e.result, e.countback) for e in results.entries] == [
+    assert [
+        (e.entry, e.points, e.penalty_points, e.result, e.countback) for e in results.entries
+    ] == [
         ("A", 36, 2, "34 points", "last 9: 18"),
         ("B", 34, 0, "34 points", "last 9: 17"),
     ]

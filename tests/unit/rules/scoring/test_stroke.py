@@ -140,7 +140,9 @@ def test_net_countback_takes_exact_handicap_fractions():
     a = with_holes(PARS, {n: +1 for n in (1, 2, 3, 4, 5, 10, 11, 12, 13, 14)})
     b = with_holes(PARS, {n: +1 for n in (1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15)})
     results = stroke([group], card("1", "A", a) + card("1", "B", b), net=True)
-    assert [(e.entry, e.playing_handicap, e.gross, e.net, e.countback) for e in results.entries] == [
+    assert [
+        (e.entry, e.playing_handicap, e.gross, e.net, e.countback) for e in results.entries
+    ] == [
         ("A", 10, 82, 72, "last 9: 36"),
         ("B", 11, 83, 72, "last 9: 36.5"),
     ]

@@ -69,7 +69,11 @@ def test_swin_point_under_stableford_is_a_stroke_on_its_hole():
     # hole 3, par 3: 3 strokes + 1 swin point = 4: 1 point instead of 2; nothing off the total
     entry = one("stableford", [counted("L1", "1", "Ann", 3, "points", 1)])["Ann"]
     assert (entry.points, entry.penalty_points, entry.result) == (35, 0, "35 points")
-    assert (entry.holes[2].strokes, entry.holes[2].penalty_strokes, entry.holes[2].points) == (3, 1, 1)
+    assert (entry.holes[2].strokes, entry.holes[2].penalty_strokes, entry.holes[2].points) == (
+        3,
+        1,
+        1,
+    )
 
 
 def test_warnings_change_nothing():
