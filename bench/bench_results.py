@@ -3,9 +3,9 @@
 Scores the field with ``pace.rules.scoring.score_round`` in each way of scoring (stroke
 play net, Stableford net, bogey net, four-ball stroke play net, match play net) and prints
 the median time per call in ms, wall clock and CPU, against the issue's target (≤ 50 ms):
-MET or MISSED is judged on the CPU median (the cost of the computation on one core), since
-the wall clock of a machine shared with other work also counts the time spent waiting for
-a core; both are printed. About one player in ten carries counted slow-play penalties (a
+MET or MISSED is judged on the wall-clock median (what a leaderboard waits for); the CPU
+median is printed beside it, since on a machine shared with other work the wall clock also
+counts the time spent waiting for a core. About one player in ten carries counted slow-play penalties (a
 warning, strokes, one in four of them a disqualification).
 
     python bench/bench_results.py --runs 30
@@ -107,10 +107,10 @@ def main() -> int:
             lambda kw=kw: score_round(course, groups, scores, net=True, outcomes=outcomes, **kw),
             args.runs,
         )
-        verdict = "MET" if cpu <= TARGET_MS else "MISSED"
-        ok = ok and cpu <= TARGET_MS
+        verdict = "MET" if med <= TARGET_MS else "MISSED"
+        ok = ok and med <= TARGET_MS
         print(
-            f"  {label:<15} cpu {cpu:7.2f} ms   wall {med:7.2f} ms [p90 {p90:.2f}]"
+            f"  {label:<15} wall {med:7.2f} ms [p90 {p90:.2f}]   cpu {cpu:7.2f} ms"
             f"   target <= {TARGET_MS:g} ms: {verdict}"
         )
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
