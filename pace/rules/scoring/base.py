@@ -12,6 +12,7 @@ each subclass says what a hole is worth and how its total reads.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import ClassVar
@@ -38,6 +39,8 @@ class Field:
     net: bool
     allowances: Allowances
     tees: Mapping[str, int]  # group id -> starting tee
+    # computed once per field, on first use: the course's factors, course handicaps by
+    # index, strokes received by playing handicap
     _factors: list[handicaps.CourseFactors] = field(default_factory=list, repr=False)
     _course_handicaps: dict[float | None, int] = field(default_factory=dict, repr=False)
     _received: dict[int, Mapping[int, int]] = field(default_factory=dict, repr=False)
@@ -65,7 +68,7 @@ class Field:
         return self._received[key]
 
 
-class Scoring:
+class Scoring(ABC):
     """A way of scoring a round."""
 
     name: ClassVar[str]
@@ -73,13 +76,13 @@ class Scoring:
     family: ClassVar[str]
     play: ClassVar[str] = STROKE_PLAY
 
+    @abstractmethod
     def convert(self, kind: str, amount: int) -> tuple[str, int]:
         """Return the effect of a counted step: ``strokes``, ``points`` or ``loss_of_hole``."""
-        raise LookupError(f"scoring {self.name!r} has no conversion for {kind!r}")
 
+    @abstractmethod
     def score(self, field: Field) -> Results:
         """Return the round's results under this scoring."""
-        raise LookupError(f"scoring {self.name!r} cannot score")
 
 
 @dataclass(frozen=True)
@@ -95,17 +98,17 @@ class CardScoring(Scoring):
     #: whether a bigger value is better (points, holes) or a smaller one (strokes)
     higher_is_better: ClassVar[bool] = False
 
+    @abstractmethod
     def hole_value(self, strokes: int | None, hole: Hole, received: int, net: bool) -> int | None:
         """Return what a ball's hole is worth; ``strokes`` include its penalty strokes."""
-        raise LookupError(f"scoring {self.name!r} values no hole")
 
+    @abstractmethod
     def total(self, lines: Sequence[HoleLine], effects: SideEffects) -> Totals:
         """Return the scoring's totals of a card: its ``result``, points or holes."""
-        return {}
 
+    @abstractmethod
     def primary(self, entry: Entry) -> countback.Value | None:
         """Return what entries are ranked on, lower is better; None when not ranked."""
-        return None
 
     def countback_value(self, entry: Entry, step: countback.Step, net: bool) -> countback.Value:
         """Return the entry's value on a countback step: its holes' values (the steps are the

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pace.rules.model import Hole
-from pace.rules.scoring import countback
+from pace.rules.scoring import countback, slowplay
 from pace.rules.scoring.base import CardScoring
 from pace.rules.scoring.results import OK, Entry, HoleLine, Totals
 from pace.rules.scoring.slowplay import HOLES_OFF, STROKES, SideEffects
@@ -61,7 +61,7 @@ class Bogey(CardScoring):
             return STROKES, amount
         if kind in ("strokes", "loss_of_hole"):
             return HOLES_OFF, 1
-        return super().convert(kind, amount)
+        raise slowplay.unknown_kind(kind)
 
     def hole_value(self, strokes: int | None, hole: Hole, received: int, net: bool) -> int | None:
         if strokes is None:

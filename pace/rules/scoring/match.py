@@ -24,6 +24,7 @@ from typing import NamedTuple
 from pace.rules.allotted import playing_order
 from pace.rules.errors import SetupError
 from pace.rules.penalties import MATCH_PLAY
+from pace.rules.scoring import slowplay
 from pace.rules.scoring.base import Field, Scoring
 from pace.rules.scoring.results import DQ, OK, Match, MatchHole, MatchSide, Results
 from pace.rules.scoring.sides import Side
@@ -118,7 +119,7 @@ class MatchPlay(Scoring):
             return LOSS_OF_HOLE, 1
         if kind in ("strokes", "points"):
             return STROKES, amount
-        return super().convert(kind, amount)
+        raise slowplay.unknown_kind(kind)
 
     def score(self, field: Field) -> Results:
         matches = [self._match(key, pair, field) for key, pair in pair_matches(field.sides)]

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from pace.rules.penalties import FaultOutcome
+from pace.rules.policies import STEP_NAMES
 from pace.rules.scoring.sides import Roster, Side
 
 STROKES = "strokes"
@@ -73,6 +74,11 @@ class SideEffects:
 
 
 NO_EFFECTS = SideEffects()
+
+
+def unknown_kind(kind: str) -> ValueError:
+    """Return the error for a penalty kind no ladder step has (``policies.STEP_NAMES``)."""
+    return ValueError(f"unknown penalty kind {kind!r}; kinds are " + ", ".join(STEP_NAMES))
 
 
 def ordinal(n: int) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pace.rules.model import Hole
-from pace.rules.scoring import countback
+from pace.rules.scoring import countback, slowplay
 from pace.rules.scoring.base import CardScoring
 from pace.rules.scoring.results import OK, Entry, HoleLine, Totals
 from pace.rules.scoring.slowplay import POINTS_OFF, STROKES, SideEffects
@@ -56,7 +56,7 @@ class Stableford(CardScoring):
             return STROKES, amount
         if kind in ("strokes", "loss_of_hole"):
             return POINTS_OFF, SLOW_PLAY_POINTS
-        return super().convert(kind, amount)
+        raise slowplay.unknown_kind(kind)
 
     def hole_value(self, strokes: int | None, hole: Hole, received: int, net: bool) -> int | None:
         return points(strokes, hole.par + (received if net else 0))

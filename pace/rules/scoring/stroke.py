@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pace.rules.model import Hole
-from pace.rules.scoring import countback
+from pace.rules.scoring import countback, slowplay
 from pace.rules.scoring.base import CardScoring
 from pace.rules.scoring.results import NR, OK, Entry, HoleLine, Totals
 from pace.rules.scoring.slowplay import STROKES, SideEffects
@@ -44,7 +44,7 @@ class StrokePlay(CardScoring):
             return STROKES, amount
         if kind == "loss_of_hole":
             return STROKES, GENERAL_PENALTY
-        return super().convert(kind, amount)
+        raise slowplay.unknown_kind(kind)
 
     def hole_value(self, strokes: int | None, hole: Hole, received: int, net: bool) -> int | None:
         if strokes is None:
