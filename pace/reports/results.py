@@ -64,6 +64,7 @@ def entry_document(e: Entry, scoring: str) -> dict[str, Any]:
     if e.playing_handicaps:
         out["playing_handicaps"] = dict(e.playing_handicaps)
     out["holes"] = [hole_document(line, scoring) for line in e.holes]
+    out["thru"] = e.thru
     out.update(
         gross=e.gross,
         net=e.net,

@@ -158,6 +158,7 @@ class CardScoring(Scoring):
         own = field.team_format.own_balls
         lines = []
         cards = [(b, field.cards.of(side, b.name)) for b in balls]
+        recorded = {hole for _, scores in cards for hole in scores}
         net_scoring = field.net
         for hole in field.course.holes:
             number = hole.number
@@ -184,6 +185,7 @@ class CardScoring(Scoring):
             playing_handicap=all_balls[0].playing_handicap if len(all_balls) == 1 else None,
             playing_handicaps={b.name: b.playing_handicap for b in all_balls} if own else {},
             holes=tuple(lines),
+            thru=len(recorded),
             gross=t.get("gross", gross),
             net=t.get("net", net),
             penalty_strokes=sum(ln.penalty_strokes for ln in lines),

@@ -58,6 +58,7 @@ class Totals(TypedDict, total=False):
 class Entry:
     """One entry of a stroke-play, Stableford or bogey/par result: a player or a side.
 
+    ``thru`` counts the holes with a recorded score (a live card is not complete yet).
     ``gross`` and ``net`` are None for a card with a hole without score; ``points`` and
     ``penalty_points`` are Stableford's, ``holes_won`` … ``penalty_holes`` bogey/par's.
     ``playing_handicap`` is the side's (None in four-ball, where ``playing_handicaps``
@@ -73,6 +74,7 @@ class Entry:
     playing_handicap: int | None
     playing_handicaps: Mapping[str, int]
     holes: tuple[HoleLine, ...]
+    thru: int
     gross: int | None
     net: int | None
     penalty_strokes: int
