@@ -143,6 +143,7 @@ class _Acc:
         self.dq_balls: set[str] = set()
         self.dq: str | None = None
         self.lines: list[PenaltyLine] = []
+        self.borne: set[str] = set()  # faults the whole side already bears
 
     def add(self, o: FaultOutcome, converter: Converter) -> None:
         p = o.penalty
@@ -154,6 +155,12 @@ class _Acc:
         else:
             effect, value = converter.convert(p.kind, p.amount)
         whole_side = p.bearer == "side" or len(self.side.balls) == 1
+        if whole_side and len(self.side.players) > 1:
+            # one breach of the group (a checkpoint) is a fault of each partner: the side
+            # bears it once
+            if o.fault.id in self.borne:
+                return
+            self.borne.add(o.fault.id)
         balls = self.side.balls if whole_side else (self.side.ball_of(o.fault.player),)
         if effect == STROKES:
             for ball in balls:

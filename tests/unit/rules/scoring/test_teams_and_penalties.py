@@ -202,3 +202,24 @@ def test_sides_too_big_for_the_format_are_refused():
     group = draw_group("1", *(Player(n, side="x") for n in ("A", "B", "C")))
     with pytest.raises(SetupError, match="at most 2"):
         score_round(COURSE, [group], [], format_name="foursome")
+
+
+def test_a_one_ball_side_bears_a_groups_checkpoint_breach_once():
+    # mauricie: a checkpoint breach is a fault of each competitor of the group (same fault
+    # id); a foursome side is one competitor and takes its two strokes once. Two bad times
+    # of the two partners (two faults) cost the side twice.
+    group = draw_group("1", Player("Ann", side="x"), Player("Bob", side="x"))
+    breach = [
+        counted("checkpoint:1:2", "1", "Ann", 13, "strokes", 2, bearer="side"),
+        counted("checkpoint:1:2", "1", "Bob", 13, "strokes", 2, bearer="side"),
+    ]
+    (e,) = score_round(COURSE, [group], card("1", "Ann", PARS), format_name="foursome",
+                       outcomes=breach).entries  # fmt: skip
+    assert (e.gross, len(e.penalties)) == (74, 1)
+    bad_times = [
+        counted("L1", "1", "Ann", 13, "strokes", 1, bearer="side"),
+        counted("L2", "1", "Bob", 14, "strokes", 1, bearer="side"),
+    ]
+    (e,) = score_round(COURSE, [group], card("1", "Ann", PARS), format_name="foursome",
+                       outcomes=bad_times).entries  # fmt: skip
+    assert (e.gross, len(e.penalties)) == (74, 2)
