@@ -97,10 +97,12 @@ def side_document(s: MatchSide) -> dict[str, Any]:
         "players": list(s.players),
         "playing_handicap": s.playing_handicap,
         "received": s.received,
+        "allowance_handicap": s.allowance_handicap,
     }
     if s.playing_handicaps:
         out["playing_handicaps"] = dict(s.playing_handicaps)
         out["received_by"] = dict(s.received_by)
+        out["allowance_handicaps"] = dict(s.allowance_handicaps)
     return out
 
 

@@ -102,9 +102,10 @@ def test_match_net_figures():
         None,
         "ok",
     )
-    assert [(s["entry"], s["playing_handicap"], s["received"]) for s in m1["sides"]] == [
-        ("Julie Gagné", 4, 5),
-        ("Luc Nadeau", -1, 0),
+    keys = ("entry", "allowance_handicap", "playing_handicap", "received")
+    assert [tuple(s[k] for k in keys) for s in m1["sides"]] == [
+        ("Julie Gagné", 4, 5, 5),  # plays off 5: Luc, the lower, plays off zero
+        ("Luc Nadeau", -1, 0, 0),
     ]
     assert [h["state"] for h in m1["holes"]] == [
         "all square", "all square", "all square", "all square", "1 up", "1 up", "1 up",

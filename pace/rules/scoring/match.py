@@ -94,6 +94,14 @@ def pair_matches(sides: Sequence[Side]) -> list[tuple[str, tuple[Side, Side]]]:
     return out
 
 
+class _Handicap(NamedTuple):
+    """A ball's handicap in a match: with the allowance, off the lowest, strokes per hole."""
+
+    allowance: int
+    match: int
+    received: Mapping[int, int]
+
+
 class _SideHole(NamedTuple):
     score: int | None
     conceded: bool
@@ -125,17 +133,18 @@ class MatchPlay(Scoring):
         matches = [self._match(key, pair, field) for key, pair in pair_matches(field.sides)]
         return Results(self.name, field.team_format.name, field.net, matches=tuple(matches))
 
-    def _handicaps(
-        self, pair: tuple[Side, Side], field: Field
-    ) -> list[dict[str, tuple[int, Mapping[int, int]]]]:
-        """Return, per side, each ball's playing handicap and strokes received per hole."""
+    def _handicaps(self, pair: tuple[Side, Side], field: Field) -> list[dict[str, _Handicap]]:
+        """Return, per side, each ball's playing handicaps and strokes received per hole."""
         phs = []
         for side in pair:
             chs = field.course_handicaps(side)
             balls = field.team_format.playing_handicaps(chs, MATCH, field.allowances)
             phs.append(dict(zip(side.balls, balls, strict=True)))
         low = min(ph for side in phs for ph in side.values())
-        return [{ball: (ph, field.received(ph - low)) for ball, ph in side.items()} for side in phs]
+        return [
+            {ball: _Handicap(ph, ph - low, field.received(ph - low)) for ball, ph in side.items()}
+            for side in phs
+        ]
 
     def _match(self, key: str, pair: tuple[Side, Side], field: Field) -> Match:
         course = field.course
@@ -200,34 +209,31 @@ class MatchPlay(Scoring):
             effects[0].lines + effects[1].lines,
         )
 
-    def _match_side(
-        self, side: Side, hcp: Mapping[str, tuple[int, Mapping[int, int]]], field: Field
-    ) -> MatchSide:
-        received = {ball: sum(r.values()) for ball, (_, r) in hcp.items()}
+    def _match_side(self, side: Side, hcp: Mapping[str, _Handicap], field: Field) -> MatchSide:
+        received = {ball: sum(h.received.values()) for ball, h in hcp.items()}
+        players = tuple(p.name for p in side.players)
         if field.team_format.own_balls:
             return MatchSide(
                 side.key,
                 side.name,
-                tuple(p.name for p in side.players),
+                players,
                 None,
                 None,
-                {ball: ph for ball, (ph, _) in hcp.items()},
+                None,
+                {ball: h.match for ball, h in hcp.items()},
                 received,
+                {ball: h.allowance for ball, h in hcp.items()},
             )
-        ((ph, _),) = hcp.values()
+        (h,) = hcp.values()
         return MatchSide(
-            side.key,
-            side.name,
-            tuple(p.name for p in side.players),
-            ph,
-            received[side.balls[0]],
+            side.key, side.name, players, h.match, received[side.balls[0]], h.allowance
         )
 
     def _side_hole(
         self,
         side: Side,
         hole: int,
-        hcp: Mapping[str, tuple[int, Mapping[int, int]]],
+        hcp: Mapping[str, _Handicap],
         field: Field,
         effects: SideEffects,
     ) -> _SideHole:
@@ -238,7 +244,7 @@ class MatchPlay(Scoring):
         received: dict[str, int] = {}
         counting = 0
         for ball in side.balls:
-            _, rec = hcp[ball]
+            rec = hcp[ball].received
             received[ball] = rec[hole]
             record = field.cards.of(side, ball).get(hole)
             strokes = record.strokes if record is not None else None

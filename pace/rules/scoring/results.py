@@ -116,15 +116,24 @@ class MatchHole:
 
 @dataclass(frozen=True)
 class MatchSide:
-    """A side of a match with its handicap and the strokes it receives in the match."""
+    """A side of a match with its handicap and the strokes it receives in the match.
+
+    ``playing_handicap`` is what the side plays off in the match: 0 for the lower, the full
+    difference for the other (RULES.md §10.1); ``allowance_handicap`` is its playing
+    handicap with the format's allowance, before the lower one is taken off. ``received`` is
+    the strokes it receives over the round (0 in gross match play). Four-ball sides give
+    these per partner (``playing_handicaps``, ``received_by``, ``allowance_handicaps``).
+    """
 
     key: str
     entry: str
     players: tuple[str, ...]
     playing_handicap: int | None
     received: int | None
+    allowance_handicap: int | None = None
     playing_handicaps: Mapping[str, int] = field(default_factory=dict)
     received_by: Mapping[str, int] = field(default_factory=dict)
+    allowance_handicaps: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

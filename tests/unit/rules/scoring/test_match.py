@@ -75,10 +75,8 @@ def test_net_match_the_lower_handicap_plays_off_zero():
     # 13, 8, 17, 9, 18). Both play par everywhere but B makes bogey on those six: all halved.
     b = [p + 1 if n in (4, 13, 8, 17, 9, 18) else p for n, p in enumerate(PARS, 1)]
     m = match(*singles(PARS, b, a=4.0, b=10.0), net=True)
-    assert [(s.entry, s.playing_handicap, s.received) for s in m.sides] == [
-        ("A", 4, 0),
-        ("B", 10, 6),
-    ]
+    sides = [(s.entry, s.allowance_handicap, s.playing_handicap, s.received) for s in m.sides]
+    assert sides == [("A", 4, 0, 0), ("B", 10, 6, 6)]
     assert m.result == "all square"
     assert m.holes[3].received == {"A": 0, "B": 1} and m.holes[3].strokes == {"A": 5, "B": 5}
 
@@ -154,9 +152,13 @@ def test_four_ball_match_the_lowest_of_four_plays_off_zero():
     )  # fmt: skip
     scores = [s for n in ("A1", "A2", "B1", "B2") for s in card("1", n, PARS)]
     m = match([group], scores, format_name="four_ball", net=True)
-    assert [dict(s.playing_handicaps) for s in m.sides] == [
+    assert [dict(s.allowance_handicaps) for s in m.sides] == [
         {"A1": 4, "A2": 11},
         {"B1": 7, "B2": 18},
+    ]
+    assert [dict(s.playing_handicaps) for s in m.sides] == [
+        {"A1": 0, "A2": 7},
+        {"B1": 3, "B2": 14},
     ]
     assert [dict(s.received_by) for s in m.sides] == [{"A1": 0, "A2": 7}, {"B1": 3, "B2": 14}]
 
