@@ -186,3 +186,49 @@ def test_match_play_needs_two_sides_per_match(tmp_path):
     assert out.exit_code == 2
     assert "group '1' has 3 side(s); a match has two" in out.output
     assert "group '2' has 1 side(s)" in out.output
+
+
+TEAMS = [
+    "--course", DATA / "course.toml", "--draw", DATA / "draw_teams.csv",
+    "--scores", DATA / "scores_teams.csv", "--format", "four_ball", "--net",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("scoring", ["stroke", "match"])
+def test_four_ball_json_is_the_golden_document(scoring):
+    golden = json.loads((DATA / f"four_ball_{scoring}_net.json").read_text(encoding="utf-8"))
+    assert json.loads(run(*TEAMS, "--scoring", scoring, "--json")) == golden
+
+
+def test_four_ball_stroke_play_figures():
+    a, b = json.loads(run(*TEAMS, "--json"))["entries"]
+    assert (a["entry"], a["players"], a["class"], a["position"]) == (
+        "Julie Gagné / Luc Nadeau", ["Julie Gagné", "Luc Nadeau"], "AA", 1,
+    )  # fmt: skip
+    assert (a["playing_handicap"], a["playing_handicaps"]) == (
+        None, {"Julie Gagné": 3, "Luc Nadeau": -1},
+    )  # fmt: skip
+    assert (a["gross"], a["net"], b["gross"], b["net"], b["class"]) == (37, 34, 43, 36, "A")
+    assert [h["counted"] for h in a["holes"]] == [
+        "Luc Nadeau", "Julie Gagné", "Julie Gagné", "Julie Gagné", "Julie Gagné", "Luc Nadeau",
+        "Julie Gagné", "Julie Gagné", "Luc Nadeau",
+    ]  # fmt: skip
+    h2 = a["holes"][1]
+    assert (h2["strokes"], h2["received"], h2["scores"], h2["received_by"]) == (
+        5, 1, {"Julie Gagné": 5, "Luc Nadeau": 4}, {"Julie Gagné": 1, "Luc Nadeau": 0},
+    )  # fmt: skip
+    assert b["holes"][7]["scores"] == {"Marc Roy": 6, "Anne Côté": None}
+
+
+def test_four_ball_match_figures():
+    (m,) = json.loads(run(*TEAMS, "--scoring", "match", "--json"))["entries"]
+    assert (m["result"], m["winner"]) == ("2 up", "Julie Gagné / Luc Nadeau")
+    assert [s["playing_handicaps"] for s in m["sides"]] == [
+        {"Julie Gagné": 5, "Luc Nadeau": 0},
+        {"Marc Roy": 8, "Anne Côté": 6},
+    ]
+    assert [h["state"] for h in m["holes"]][4:] == ["1 up", "1 up", "1 up", "dormie 1", "2 up"]
+    assert m["holes"][8]["how"] == "conceded"
+    assert m["holes"][0]["scores"] == {
+        "Julie Gagné": 5, "Luc Nadeau": 4, "Marc Roy": 5, "Anne Côté": 5,
+    }  # fmt: skip
