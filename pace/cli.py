@@ -537,6 +537,7 @@ def results(
     """
     from pace.reports import results as report
     from pace.rules import scoring as scoringmod
+    from pace.services.scoring import offline_results
 
     settings = _settings()
     try:
@@ -556,19 +557,12 @@ def results(
     the_day = day.date() if day else date.today()
     setup, _ = _offline_setup(course_file, draw_file, the_day, tzname, None)
     try:
-        scores = formats.parse_scores(
+        outcome = offline_results(
+            setup,
             _read(scores_file),
             scores_file,
-            course=setup.course,
-            groups=setup.groups,
-            format_name=team_format.name,
-        )
-        outcome = scoringmod.score_round(
-            setup.course,
-            setup.groups,
-            scores,
             scoring=scorer,
-            format_name=team_format,
+            team_format=team_format,
             net=net,
             allowances=allowances,
         )
