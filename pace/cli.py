@@ -524,7 +524,13 @@ def sheet(course_file, draw_file, fmt, output, interval, timezone, day):
     is_flag=True,
     help="CSV for a French-locale spreadsheet: ';' separated, decimal commas, with a BOM.",
 )
-@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None, help="File.")
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write to this file instead of the standard output.",
+)
 @click.option("--timezone", default=None, help="Time zone of the round (default: config).")
 @_day_option
 def results(
@@ -568,8 +574,9 @@ def results(
         )
     except FileFormatError as e:
         raise _fail(e) from None
-    except PaceError as e:
-        raise InputError(f"{draw_file}: {e.message}") from None
+    except PaceError as e:  # the draw (sides, matches) or the course cannot be scored so
+        where = course_file if e.field == "stroke_index" else draw_file
+        raise InputError(f"{where}: {e.message}") from None
     if as_json:
         text = json.dumps(report.results_document(outcome), ensure_ascii=False) + "\n"
     elif as_csv or excel:

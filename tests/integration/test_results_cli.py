@@ -232,3 +232,19 @@ def test_four_ball_match_figures():
     assert m["holes"][0]["scores"] == {
         "Julie Gagné": 5, "Luc Nadeau": 4, "Marc Roy": 5, "Anne Côté": 5,
     }  # fmt: skip
+
+
+def test_net_scoring_on_a_course_without_stroke_indexes_names_the_course(tmp_path):
+    course = tmp_path / "course.toml"
+    text = (DATA / "course.toml").read_text(encoding="utf-8")
+    course.write_text(
+        "\n".join(line for line in text.splitlines() if not line.startswith("stroke_index")),
+        encoding="utf-8",
+    )
+    args = ["results", "--course", str(course), *map(str, FILES[2:]), "--net"]
+    out = CliRunner().invoke(cli, args)
+    assert out.exit_code == 2
+    assert f"{course}: course 'Neuf trous de Louiseville': net scoring needs a stroke_index" in (
+        out.output
+    )
+    assert CliRunner().invoke(cli, args[:-1]).exit_code == 0  # gross needs none
