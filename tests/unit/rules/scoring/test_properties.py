@@ -99,3 +99,41 @@ def test_match_result_agrees_with_its_hole_by_hole_states(m, index, net):
         assert match.result == expected
     else:
         assert not match.finished and match.winner is None
+
+
+@FAST
+@given(
+    st.lists(st.one_of(st.none(), st.integers(2, 9)), min_size=18, max_size=18),
+    st.lists(st.one_of(st.none(), st.integers(2, 9)), min_size=18, max_size=18),
+)
+def test_four_ball_hole_is_the_better_ball(ann, bob):
+    group = draw_group("1", Player("Ann", side="x"), Player("Bob", side="x"))
+    scores = card("1", "Ann", ann) + card("1", "Bob", bob)
+    (e,) = score_round(COURSE, [group], scores, format_name="four_ball").entries
+    for line, a, b in zip(e.holes, ann, bob, strict=True):
+        best = min((s for s in (a, b) if s is not None), default=None)
+        assert line.strokes == best
+        assert line.counted == (None if best is None else "Ann" if a == best else "Bob")
+    if all(a is not None or b is not None for a, b in zip(ann, bob, strict=True)):
+        assert e.gross == sum(line.strokes for line in e.holes)
+    else:
+        assert e.status == "nr" and e.position is None
+
+
+@FAST
+@given(
+    st.lists(st.tuples(st.integers(60, 64), st.integers(30, 32), st.integers(0, 1)), max_size=12)
+)
+def test_positions_count_the_entries_strictly_better(cards):
+    # an entry's position is 1 + the entries strictly better on (total, last 9, last hole);
+    # tied only when another entry has the very same figures
+    from pace.rules.scoring.countback import RankKey, rank
+
+    keys = [RankKey(t, ((n, n), (h, h))) for t, n, h in cards]
+    standings = rank(keys, ["A"] * len(keys), ["last 9", "last hole"])
+    full = [(t, n, h) for t, n, h in cards]
+    for i, s in enumerate(standings):
+        assert s.position == 1 + sum(1 for other in full if other < full[i])
+        assert s.tied == (full.count(full[i]) > 1)
+        assert s.class_position == s.position
+        assert (s.countback == "equal") == s.tied
