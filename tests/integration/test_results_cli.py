@@ -248,3 +248,30 @@ def test_net_scoring_on_a_course_without_stroke_indexes_names_the_course(tmp_pat
         out.output
     )
     assert CliRunner().invoke(cli, args[:-1]).exit_code == 0  # gross needs none
+
+
+def test_imported_course_and_draw_keep_what_scoring_needs(tmp_path):
+    # issue 11: slope, rating and bogey survive `pace import course`; class, match and the
+    # plus index survive `pace import draw`, so the live side scores what pace results does
+    from pace.store import Store
+
+    db = tmp_path / "club.db"
+    for args in (
+        ["init"],
+        ["import", "course", DATA / "course.toml"],
+        ["import", "draw", DATA / "draw.csv", "--round", "R1", "--date", "2025-06-14"],
+    ):
+        result = CliRunner().invoke(cli, [*map(str, args), "--db", str(db)])
+        assert result.exit_code == 0, result.output
+    with Store.open(db) as store:
+        course = store.get_course("Neuf trous de Louiseville")
+        players = [p for g in store.get_round("R1").groups for p in g.players]
+    assert (course.slope, course.rating, course.hole(4).bogey, course.hole(1).bogey) == (
+        121.0, 35.2, 5, None,
+    )  # fmt: skip
+    assert [(p.name, p.handicap, p.class_name, p.match) for p in players] == [
+        ("Julie Gagné", 8.4, None, "m1"),
+        ("Luc Nadeau", -1.2, None, "m1"),
+        ("Marc Roy", 17.0, None, "m2"),
+        ("Anne Côté", 12.0, "A", "m2"),
+    ]
