@@ -12,6 +12,7 @@ reported with its file, line and field, and nothing of an invalid file is return
 from __future__ import annotations
 
 import os
+import unicodedata
 from collections.abc import Sequence
 
 from pace.formats import csvfile, times
@@ -34,7 +35,8 @@ NO = ("", "no", "n", "non", "false", "0")
 
 
 def _fold(name: str) -> str:
-    return " ".join(name.casefold().split())
+    """Return a name folded for matching: NFC, no case, single spaces."""
+    return " ".join(unicodedata.normalize("NFC", name).casefold().split())
 
 
 def parse_scores(
@@ -48,7 +50,7 @@ def parse_scores(
     """Return a scores CSV's scores in file order; raise ``FileFormatError`` if invalid.
 
     Every group must be in the draw, every player in his group (names are matched ignoring
-    case and extra spaces; the draw's spelling is returned), every hole on the course, and
+    case, extra spaces and how accents are encoded; the draw's spelling is returned), every hole on the course, and
     each player (side, in one-ball formats) scored at most once per hole.
     """
     team_format = find_format(format_name)

@@ -104,6 +104,13 @@ def test_scores_file_gives_scores_in_file_order():
     )
 
 
+def test_a_name_with_decomposed_accents_is_the_drawn_player():
+    decomposed = "Julie Gagne\u0301"  # e + combining acute, as some keyboards type é
+    assert parse(f"group,player,hole,strokes\n1,{decomposed},1,4\n") == (
+        Score("1", "Julie Gagné", 1, 4),
+    )
+
+
 def test_french_headers_are_accepted():
     assert parse("groupe,joueur,trou,coups,concédé\n1,Ann Roy,1,5,oui\n") == (
         Score("1", "Ann Roy", 1, 5, True),
