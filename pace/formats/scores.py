@@ -50,8 +50,9 @@ def parse_scores(
     """Return a scores CSV's scores in file order; raise ``FileFormatError`` if invalid.
 
     Every group must be in the draw, every player in his group (names are matched ignoring
-    case, extra spaces and how accents are encoded; the draw's spelling is returned), every hole on the course, and
-    each player (side, in one-ball formats) scored at most once per hole.
+    case, extra spaces and how accents are encoded; the draw's spelling is returned), every
+    hole on the course, and each player (side, in one-ball formats) scored at most once per
+    hole.
     """
     team_format = find_format(format_name)
     table, problems = csvfile.read_table(text, filename, COLUMNS)
