@@ -1,8 +1,8 @@
 """The ``pace`` command line: a Click group.
 
 The commands that work on a database (``init``, ``access``, ``serve``, ``rounds``,
-``import``, ``demo``) are here; the offline ones (``status``, ``penalties``, ``sheet``) in
-``pace.cli.offline``. Errors: ``pace.cli.common``.
+``import``, ``demo``) are here; the offline ones (``status``, ``penalties``, ``results``,
+``sheet``) in ``pace.cli.offline``. Errors: ``pace.cli.common``.
 """
 
 from __future__ import annotations
@@ -44,7 +44,21 @@ db_option = click.option(
 )
 
 
-@click.group()
+class PaceGroup(click.Group):
+    """A Click group whose commands never end in a traceback for a domain error.
+
+    A ``PaceError`` that escapes a command (the database locked by a backup while the store
+    opens, say) is printed as its message, like the ones each command catches itself.
+    """
+
+    def invoke(self, ctx: click.Context):  # type: ignore[no-untyped-def]
+        try:
+            return super().invoke(ctx)
+        except PaceError as e:
+            raise fail(e) from None
+
+
+@click.group(cls=PaceGroup)
 @click.version_option(__version__, prog_name="pace")
 def cli() -> None:
     """pace: pace-of-play timing and referee tool for golf and swin-golf.
@@ -246,7 +260,7 @@ def rounds_command(db: str | None) -> None:
 
 @cli.group("import")
 def import_group() -> None:
-    """Import a course, a draw or paper hole times (all or nothing).
+    """Import a course, a draw, paper hole times or a referee's paper log (all or nothing).
 
     Example: pace import times times.csv --round R1
     """
