@@ -548,3 +548,12 @@ def demo(db, host, port, speed, tick, seed, groups, duration) -> None:
         demomod.run(_settings(), options)
     except PaceError as e:
         raise _fail(e) from None
+
+
+def _register_reports() -> None:
+    from pace.reports import cli as reports_cli
+
+    reports_cli.register(cli, db_option)
+
+
+_register_reports()

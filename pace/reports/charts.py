@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import math
+import sys
 from collections.abc import Sequence
 from datetime import datetime, timedelta, tzinfo
 from typing import Any
@@ -18,6 +19,10 @@ from typing import Any
 import pygal
 from pygal.etree import etree
 from pygal.style import Style
+
+# Pygal appends a legacy import hook for its map plugins (``pygal.maps.*``, unused here) to
+# ``sys.meta_path``; Python 3.11 warns (ImportWarning) at every import that reaches it.
+sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, pygal.PluginImportFixer)]
 
 from pace.reports.words import text
 from pace.rules import report as rp

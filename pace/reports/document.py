@@ -41,8 +41,8 @@ class ReportMeta:
 
 
 def instant(t: datetime | None, tz: tzinfo) -> str | None:
-    """Return an instant as local ISO 8601 with its offset, or None."""
-    return None if t is None else t.astimezone(tz).isoformat()
+    """Return an instant as local ISO 8601 with its offset, to the second, or None."""
+    return None if t is None else t.astimezone(tz).isoformat(timespec="seconds")
 
 
 def _s(d: timedelta | None) -> float | None:

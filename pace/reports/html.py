@@ -25,6 +25,7 @@ from pace.reports.words import (
     seconds,
     signed_minutes,
     text,
+    text_n,
 )
 from pace.rules import report as rp
 from pace.rules.model import Status
@@ -182,6 +183,7 @@ def helpers(meta: ReportMeta, lang: str) -> dict[str, Any]:
         "lang": lang,
         "t": lambda key: text(key, lang),
         "tx": lambda key, **kw: text(key, lang, **kw),
+        "txn": lambda key, n, **kw: text_n(key, n, lang, **kw),
         "hm": lambda t: clock(t, tz),
         "hms": lambda t: clock(t, tz, seconds=True),
         "dur": duration,
@@ -207,6 +209,7 @@ def report_html(
     *,
     links: Mapping[str, str] | None = None,
     css_href: str | None = None,
+    screen_css_href: str | None = None,
     script_src: str | None = None,
     messages: Mapping[str, str] | None = None,
     progress: Progress = _no_progress,
@@ -230,6 +233,7 @@ def report_html(
         charts=drawn,
         links=links,
         css_href=css_href,
+        screen_css_href=screen_css_href,
         css="" if css_href else css(),
         script_src=script_src,
         messages=dict(messages or {}),

@@ -14,8 +14,16 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from pace.reports.document import ReportMeta
-from pace.reports.words import clock, duration, effect, seconds, signed_minutes, text
+from pace.reports.words import (
+    clock,
+    duration,
+    effect,
+    seconds,
+    text,
+    text_n,
+)
 from pace.rules import report as rp
+from pace.rules.model import Status
 
 PER_PLAYER = "player"
 PER_GROUP = "group"
@@ -40,7 +48,9 @@ def hole_at(g: rp.GroupReport, t: datetime) -> int:
     return g.holes[min(k, len(g.holes) - 1)].hole
 
 
-def _group_paragraphs(meta: ReportMeta, g: rp.GroupReport, lang: str) -> list[str]:
+def _group_paragraphs(
+    meta: ReportMeta, g: rp.GroupReport, lang: str, held: Sequence[rp.HoldUp] = ()
+) -> list[str]:
     tz = meta.tz
     out = [
         text(
@@ -49,24 +59,24 @@ def _group_paragraphs(meta: ReportMeta, g: rp.GroupReport, lang: str) -> list[st
             tee=g.plan.group.tee,
         )  # fmt: skip
     ]
-    worst = max(
-        (h for h in g.holes if h.over is not None and h.logged is not None),
-        key=lambda h: h.over,  # type: ignore[arg-type, return-value]
-        default=None,
-    )
-    if g.episodes and worst is not None and worst.over is not None and worst.logged is not None:
-        if worst.gap is None:
-            out.append(
-                text("letter.worst_lead", lang, hole=worst.hole, time=clock(worst.logged, tz),
-                     over=_minutes(worst.over))
-            )  # fmt: skip
-        else:
-            out.append(
-                text("letter.worst", lang, hole=worst.hole, time=clock(worst.logged, tz),
-                     over=_minutes(worst.over), gap=_minutes(worst.gap))
-            )  # fmt: skip
+    rows = {h.hole: h for h in g.holes}
+    behind = [h.hole for h in g.holes if h.status is Status.BEHIND]
+    if behind:
+        out.append(text("letter.behind", lang, holes=", ".join(map(str, behind))))
     for e in g.episodes:
         ep = e.episode
+        worst = rows.get(e.worst_hole) if e.worst_hole is not None else None
+        if worst is not None and worst.over is not None and worst.logged is not None:
+            if worst.gap is None:
+                out.append(
+                    text("letter.worst_lead", lang, hole=worst.hole, time=clock(worst.logged, tz),
+                         over=_minutes(worst.over))
+                )  # fmt: skip
+            else:
+                out.append(
+                    text("letter.worst", lang, hole=worst.hole, time=clock(worst.logged, tz),
+                         over=_minutes(worst.over), gap=_minutes(worst.gap))
+                )  # fmt: skip
         if ep.end is not None and ep.ended_by == "back_in_position":
             out.append(
                 text("letter.episode", lang, first=ep.start_hole, start=clock(ep.start, tz),
@@ -75,6 +85,11 @@ def _group_paragraphs(meta: ReportMeta, g: rp.GroupReport, lang: str) -> list[st
         else:
             out.append(
                 text("letter.episode_open", lang, first=ep.start_hole, start=clock(ep.start, tz))
+            )
+    for u in held:
+        if u.group == g.id:
+            out.append(
+                text_n("letter.held", u.groups, lang, hole=u.worst.hole, minutes=duration(u.minutes))
             )
     for d in g.acts.decisions:
         if d.decision == "not_time":
@@ -130,9 +145,10 @@ def _finish(meta: ReportMeta, g: rp.GroupReport, lang: str) -> str:
     tz = meta.tz
     if g.finish is not None and g.over is not None:
         stopped = text("letter.stopped", lang, minutes=duration(g.stopped)) if g.stopped else ""
+        key = "letter.finish" if g.over > timedelta(0) else "letter.finish_within"
         return text(
-            "letter.finish", lang, finish=clock(g.finish, tz), round_time=duration(g.round_time),
-            allotted=duration(g.allotted), over=signed_minutes(g.over), stopped=stopped,
+            key, lang, finish=clock(g.finish, tz), round_time=duration(g.round_time),
+            allotted=duration(g.allotted), over=_minutes(g.over), stopped=stopped,
         )  # fmt: skip
     last = max((h for h in g.holes if h.logged is not None), key=lambda h: h.position, default=None)
     if last is None or last.logged is None:
@@ -153,7 +169,7 @@ def letters(
         concerned = [p for p in g.players if _concerned(p)]
         if not g.episodes and not concerned:
             continue
-        group_part = _group_paragraphs(meta, g, lang)
+        group_part = _group_paragraphs(meta, g, lang, r.field.held_up)
         closing = [x for x in (_finish(meta, g, lang), text("letter.closing", lang)) if x]
         if per == PER_GROUP:
             body = [*group_part]

@@ -81,10 +81,16 @@ TEXTS: dict[str, dict[str, str]] = {
         "fr": "Aucune partie n'a retenu le terrain.",
     },
     "held_line": {
-        "en": "Group {group} held up {count} group(s) at hole {hole} ({time}): {minutes} in all "
+        "en": "Group {group} held up {count} groups at hole {hole} ({time}): {minutes} in all "
         "({behind}); on holes {holes}.",
-        "fr": "La partie {group} a retenu {count} partie(s) au trou {hole} ({time}) : {minutes} "
+        "fr": "La partie {group} a retenu {count} parties au trou {hole} ({time}) : {minutes} "
         "au total ({behind}) ; aux trous {holes}.",
+    },
+    "held_line.one": {
+        "en": "Group {group} held up 1 group at hole {hole} ({time}): {minutes} ({behind}); "
+        "on holes {holes}.",
+        "fr": "La partie {group} a retenu 1 partie au trou {hole} ({time}) : {minutes} "
+        "({behind}) ; aux trous {holes}.",
     },
     "group": {"en": "Group", "fr": "Partie"},
     "group_n": {"en": "Group {group}", "fr": "Partie {group}"},
@@ -160,7 +166,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "fr": "{minutes} à {time} par {by} : {reason}",
     },
     "player": {"en": "Player", "fr": "Joueur"},
-    "told": {"en": "Told the group is timed", "fr": "Informé du chronométrage"},
+    "told": {"en": "Told the group is timed", "fr": "Information du chronométrage"},
     "strokes": {"en": "Timed strokes", "fr": "Coups chronométrés"},
     "kind": {"en": "Stroke", "fr": "Coup"},
     "kind.par3_tee": {"en": "par-3 tee shot", "fr": "départ d'un par 3"},
@@ -179,8 +185,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "counted": {"en": "Counted", "fr": "Comptée"},
     "penalty": {"en": "Penalty", "fr": "Pénalité"},
     "effect": {"en": "Effect on the card", "fr": "Effet sur la carte"},
-    "notified": {"en": "Player told", "fr": "Joueur informé"},
-    "not_notified": {"en": "not told", "fr": "pas informé"},
+    "notified": {"en": "Player told", "fr": "Information au joueur"},
+    "not_notified": {"en": "not told", "fr": "pas encore donnée"},
     "yes": {"en": "yes", "fr": "oui"},
     "no": {"en": "no", "fr": "non"},
     "why.counted": {"en": "counted", "fr": "comptée"},
@@ -235,12 +241,20 @@ TEXTS: dict[str, dict[str, str]] = {
         "fr": "dernier avertissement (sans effet sur le score)",
     },
     "effect.strokes": {
-        "en": "{amount} penalty stroke(s) on hole {hole}",
-        "fr": "{amount} coup(s) de pénalité au trou {hole}",
+        "en": "{amount} penalty strokes on hole {hole}",
+        "fr": "{amount} coups de pénalité au trou {hole}",
+    },
+    "effect.strokes.one": {
+        "en": "1 penalty stroke on hole {hole}",
+        "fr": "1 coup de pénalité au trou {hole}",
     },
     "effect.points": {
-        "en": "{amount} penalty point(s) on hole {hole}",
-        "fr": "{amount} point(s) de pénalité au trou {hole}",
+        "en": "{amount} penalty points on hole {hole}",
+        "fr": "{amount} points de pénalité au trou {hole}",
+    },
+    "effect.points.one": {
+        "en": "1 penalty point on hole {hole}",
+        "fr": "1 point de pénalité au trou {hole}",
     },
     "effect.loss_of_hole": {"en": "loss of hole {hole}", "fr": "perte du trou {hole}"},
     "effect.disqualification": {"en": "DQ (disqualified)", "fr": "DQ (disqualification)"},
@@ -268,6 +282,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "fr": "Votre partie a terminé le trou {hole} à {time}, {over} minutes au-delà de son "
         "temps alloué, sans partie devant elle.",
     },
+    "letter.behind": {
+        "en": "On holes {holes} your group was over its allotted time but close behind the group "
+        "ahead: in position.",
+        "fr": "Aux trous {holes}, votre partie dépassait son temps alloué mais suivait de près la "
+        "partie devant elle : en position.",
+    },
     "letter.episode": {
         "en": "It was out of position from hole {first} ({start}) to hole {last} ({end}).",
         "fr": "Elle a été hors position du trou {first} ({start}) au trou {last} ({end}).",
@@ -277,10 +297,16 @@ TEXTS: dict[str, dict[str, str]] = {
         "fr": "Elle a été hors position du trou {first} ({start}) jusqu'à la fin de son tour.",
     },
     "letter.held": {
-        "en": "At hole {hole}, the {count} group(s) that completed it after yours were close "
+        "en": "At hole {hole}, the {count} groups that completed it after yours were close "
         "behind and over their allotted time: {minutes} in all.",
-        "fr": "Au trou {hole}, les {count} partie(s) qui l'ont terminé après la vôtre la "
+        "fr": "Au trou {hole}, les {count} parties qui l'ont terminé après la vôtre la "
         "suivaient de près et dépassaient leur temps alloué : {minutes} au total.",
+    },
+    "letter.held.one": {
+        "en": "At hole {hole}, the group that completed it after yours was close behind and "
+        "over its allotted time: {minutes}.",
+        "fr": "Au trou {hole}, la partie qui l'a terminé après la vôtre la suivait de près et "
+        "dépassait son temps alloué : {minutes}.",
     },
     "letter.not_timed": {
         "en": "At {time} a referee decided not to time your group ({reason}).",
@@ -297,7 +323,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "letter.told": {
         "en": "{name} was told at {time} by {by} that the group was being timed.",
-        "fr": "{name} a été informé à {time} par {by} que la partie était chronométrée.",
+        "fr": "Information donnée à {name} à {time} par {by} : la partie est chronométrée.",
     },
     "letter.strokes": {"en": "Timed strokes of {name}: {list}.",
                        "fr": "Coups chronométrés de {name} : {list}."},
@@ -308,12 +334,21 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name}, {fault} on hole {hole} at {time}: {outcome}.",
         "fr": "{name}, {fault} au trou {hole} à {time} : {outcome}.",
     },
-    "letter.fault_told": {"en": " Told at {time} by {by}.", "fr": " Informé à {time} par {by}."},
+    "letter.fault_told": {
+        "en": " Told at {time} by {by}.",
+        "fr": " Information donnée à {time} par {by}.",
+    },
     "letter.finish": {
         "en": "Your group finished at {finish}: {round_time} for {allotted} allotted, {over} "
         "minutes over{stopped}.",
         "fr": "Votre partie a terminé à {finish} : {round_time} pour {allotted} alloués, {over} "
         "minutes de retard{stopped}.",
+    },
+    "letter.finish_within": {
+        "en": "Your group finished at {finish}: {round_time} for {allotted} allotted, within its "
+        "allotted time{stopped}.",
+        "fr": "Votre partie a terminé à {finish} : {round_time} pour {allotted} alloués, dans son "
+        "temps alloué{stopped}.",
     },
     "letter.stopped": {"en": " ({minutes} of stopped play not counted)",
                        "fr": " ({minutes} d'arrêt de jeu non comptées)"},
@@ -343,6 +378,17 @@ def text(key: str, lang: str, **values: object) -> str:
         return key
     template = entry.get(lang) or entry["en"]
     return template.format(**values) if values else template
+
+
+def text_n(key: str, count: int, lang: str, **values: object) -> str:
+    """Return ``key`` for ``count`` things: its ``.one`` form when there is exactly one.
+
+    >>> text_n("effect.strokes", 1, "fr", amount=1, hole=4)
+    '1 coup de pénalité au trou 4'
+    """
+    if count == 1 and f"{key}.one" in TEXTS:
+        key = f"{key}.one"
+    return text(key, lang, count=count, **values)
 
 
 def clock(instant: datetime | None, tz: tzinfo, seconds: bool = False) -> str:
@@ -408,13 +454,17 @@ def effect(penalty: Penalty | None, lang: str) -> str:
     penalty until the scoring module's card can be read instead.
 
     >>> effect(Penalty("strokes", 1, 14), "en"), effect(Penalty("loss_of_hole", 0, 14), "fr")
-    ('1 penalty stroke(s) on hole 14', 'perte du trou 14')
+    ('1 penalty stroke on hole 14', 'perte du trou 14')
+    >>> effect(Penalty("strokes", 2, 16), "fr")
+    '2 coups de pénalité au trou 16'
     >>> effect(Penalty("disqualification", 0, 9, "side"), "en")
     'DQ (disqualified), borne by the side'
     """
     if penalty is None:
         return ""
-    words = text(f"effect.{penalty.kind}", lang, amount=penalty.amount, hole=penalty.hole)
+    words = text_n(
+        f"effect.{penalty.kind}", penalty.amount, lang, amount=penalty.amount, hole=penalty.hole
+    )
     if penalty.bearer == "side":
         words = text("effect.side", lang, effect=words)
     return words

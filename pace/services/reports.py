@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from pace.reports.document import ReportMeta, holdup_view
@@ -33,6 +33,11 @@ class RoundReportView:
     report: rp.RoundReport
 
 
+def end_of_day(view: RoundView) -> datetime:
+    """Return the last instant of the round's day: no fact of the round comes later."""
+    return datetime.combine(view.record.day, time(23, 59, 59), tzinfo=view.tz)
+
+
 def _meta(view: RoundView, known: bool) -> ReportMeta:
     rec = view.record
     return ReportMeta(
@@ -49,10 +54,11 @@ class ReportService:
     def round_report(self, round: str, now: datetime | None = None) -> RoundReportView:
         """Return the round's report with every fact logged up to ``now`` (default: now).
 
-        A round whose policy is not in the configuration is reported without faults.
+        A round whose policy is not in the configuration is reported without faults. The
+        report of a past round stops at the end of its day.
         """
         view = self.service.round_view(round)
-        now = now or self.service.clock.now()
+        now = min(now or self.service.clock.now(), end_of_day(view))
         events = self.service.store.events(round)
         facts = self.service.facts(round, events)
         try:
