@@ -20,7 +20,9 @@ from pace.services.referees import RefereeService
 from pace.rules.errors import PaceError
 from pace.services.rounds import PaceService
 from pace.store import Store
-from pace.web import access, audit, errors, http, referee
+from pace.services.reports import HoldUpPanel
+from pace.web import access, audit, errors, http, referee, reports
+from pace.web.report_jobs import ReportJobs
 from pace.web.broadcast import Broadcaster
 from pace.web.sockets import PaceNamespace
 from pace.web.timesync import ClockOffsets
@@ -44,6 +46,7 @@ class Extension:
     referee: RefereeService | None = None
     referee_broadcaster: referee.RefereeBroadcaster | None = None
     access: AccessService | None = None
+    report_jobs: ReportJobs | None = None
 
 
 def create_app(
@@ -76,6 +79,7 @@ def create_app(
     access_service = AccessService(store, settings, service.clock)
     live = LiveService(service)
     referees = RefereeService(live)
+    HoldUpPanel(live)
     socketio = SocketIO(
         app,
         async_mode=settings.server.async_mode,
@@ -118,6 +122,7 @@ def create_app(
     app.register_blueprint(referee.bp)
     app.register_blueprint(access.bp)
     app.register_blueprint(audit.bp)
+    app.register_blueprint(reports.bp)
     app.extensions["pace"] = Extension(
         settings,
         store,
@@ -128,6 +133,9 @@ def create_app(
         referee=referees,
         referee_broadcaster=referee_broadcaster,
         access=access_service,
+        report_jobs=ReportJobs(
+            str(settings.database.path), settings.source, socketio.start_background_task
+        ),
     )
     return app
 
@@ -167,6 +175,8 @@ def close_app(app: Flask) -> None:
     if ext.scheduler is not None:
         ext.scheduler.shutdown()
         ext.scheduler = None
+    if ext.report_jobs is not None:
+        ext.report_jobs.close()
     ext.store.close()
 
 
