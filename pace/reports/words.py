@@ -101,6 +101,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "finish": {"en": "Finish", "fr": "Fin"},
     "round_time": {"en": "Round time", "fr": "Temps de jeu"},
     "allotted": {"en": "Allotted", "fr": "Alloué"},
+    "allowed": {"en": "Allowed", "fr": "Permis"},
     "stopped": {"en": "Stopped", "fr": "Arrêts"},
     "credited": {"en": "Credited", "fr": "Crédité"},
     "over": {"en": "Over", "fr": "Retard"},

@@ -585,9 +585,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "dash.held_up.now": {"en": "now", "fr": "en cours"},
     "dash.held_up.hint": {
         "en": "Out of position with open course ahead while the groups just behind are close "
-        "and over time (docs/reports.md).",
+        "and over time; minutes: theirs over, added up.",
         "fr": "Hors position avec le parcours libre devant, pendant que les parties juste "
-        "derrière suivent de près et sont en retard (docs/reports.md).",
+        "derrière suivent de près et sont en retard ; minutes : leurs retards additionnés.",
     },
     "dash.links.report": {"en": "Report", "fr": "Rapport"},
     "report.job.running": {"en": "Building the PDF… {done}/{total}", "fr": "Création du PDF… {done}/{total}"},
