@@ -13,17 +13,17 @@ from flask import Flask, jsonify, request
 from flask_socketio import SocketIO
 
 from pace import config
-from pace.services.access import AccessService
 from pace.clock import Clock, SystemClock
-from pace.services.taps import LiveService
-from pace.services.referees import RefereeService
 from pace.rules.errors import PaceError
-from pace.services.rounds import PaceService
-from pace.store import Store
+from pace.services.access import AccessService
+from pace.services.referees import RefereeService
 from pace.services.reports import HoldUpPanel
+from pace.services.rounds import PaceService
+from pace.services.taps import LiveService
+from pace.store import Store
 from pace.web import access, audit, errors, http, referee, reports
-from pace.web.report_jobs import ReportJobs
 from pace.web.broadcast import Broadcaster
+from pace.web.report_jobs import ReportJobs
 from pace.web.sockets import PaceNamespace
 from pace.web.timesync import ClockOffsets
 

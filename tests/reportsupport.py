@@ -97,9 +97,7 @@ def _referee_acts(view, episodes, facts) -> list[Event]:
         if timed >= 6:
             break
         timed += 1
-        k = max(
-            (plan.position[h] for h, at in done.get(g, {}).items() if at <= t0), default=0
-        )
+        k = max((plan.position[h] for h, at in done.get(g, {}).items() if at <= t0), default=0)
         hole = plan.order[min(k, len(plan.order) - 1)]
         out.append(
             _event("timing_decided", t0, f"{g}-t", REFEREE, group=g, decision="time", note="")

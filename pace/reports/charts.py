@@ -20,13 +20,13 @@ import pygal
 from pygal.etree import etree
 from pygal.style import Style
 
-# Pygal appends a legacy import hook for its map plugins (``pygal.maps.*``, unused here) to
-# ``sys.meta_path``; Python 3.11 warns (ImportWarning) at every import that reaches it.
-sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, pygal.PluginImportFixer)]
-
 from pace.reports.words import text
 from pace.rules import report as rp
 from pace.rules.model import Status
+
+# Pygal appends a legacy import hook for its map plugins (``pygal.maps.*``, unused here) to
+# ``sys.meta_path``; Python 3.11 warns (ImportWarning) at every import that reaches it.
+sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, pygal.PluginImportFixer)]
 
 OUT_OF_POSITION = "#d62728"
 BEHIND = "#ff9f1c"

@@ -161,7 +161,9 @@ def register(cli: click.Group, db_option: Callable[[Any], Any]) -> None:
     )  # fmt: skip
     @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None, help="File.")
     @click.option(
-        "--excel", is_flag=True, help="CSV for a French-locale spreadsheet: ';', decimal commas, BOM."
+        "--excel",
+        is_flag=True,
+        help="CSV for a French-locale spreadsheet: ';', decimal commas, BOM.",
     )
     @click.option("--at", "at_text", default=None, help="Report the facts up to HH:MM[:SS].")
     @click.option(

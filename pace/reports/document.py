@@ -165,7 +165,6 @@ def group_view(g: rp.GroupReport, tz: tzinfo) -> dict[str, Any]:
         "group": g.id,
         "tee": grp.tee,
         "start": instant(grp.start, tz),
-        "players": [p.name for p in grp.players],
         "lead": g.plan.lead,
         "interval_min": minutes_value(g.plan.interval),
         "status": g.status.status.value,
@@ -200,7 +199,11 @@ def group_view(g: rp.GroupReport, tz: tzinfo) -> dict[str, Any]:
 
 def _bands(bands: Sequence[rp.Band]) -> list[dict[str, Any]]:
     return [
-        {"from_min": minutes_value(b.low), "to_min": minutes_value(b.high), "groups": list(b.groups)}
+        {
+            "from_min": minutes_value(b.low),
+            "to_min": minutes_value(b.high),
+            "groups": list(b.groups),
+        }
         for b in bands
     ]
 

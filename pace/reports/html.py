@@ -136,11 +136,15 @@ def helpers(meta: ReportMeta, lang: str) -> dict[str, Any]:
         return "t-late" if d > timedelta(0) else "t-ok"
 
     def status_class(s: Status | None) -> str:
-        return {
-            Status.OUT_OF_POSITION: "s-oop",
-            Status.BEHIND: "s-behind",
-            Status.ON_PACE: "s-ok",
-        }.get(s, "") if s else ""
+        return (
+            {
+                Status.OUT_OF_POSITION: "s-oop",
+                Status.BEHIND: "s-behind",
+                Status.ON_PACE: "s-ok",
+            }.get(s, "")
+            if s
+            else ""
+        )
 
     def grid_lines(g: rp.GroupReport) -> list[str]:
         # the PDF's hole grid: aligned text, as cheap to lay out as a paragraph (a table of

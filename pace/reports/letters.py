@@ -54,8 +54,13 @@ def _group_paragraphs(
     tz = meta.tz
     out = [
         text(
-            "letter.opening", lang, round=meta.round, day=meta.day.isoformat(),
-            course=meta.course, group=g.id, start=clock(g.plan.group.start, tz),
+            "letter.opening",
+            lang,
+            round=meta.round,
+            day=meta.day.isoformat(),
+            course=meta.course,
+            group=g.id,
+            start=clock(g.plan.group.start, tz),
             tee=g.plan.group.tee,
         )  # fmt: skip
     ]
@@ -89,7 +94,9 @@ def _group_paragraphs(
     for u in held:
         if u.group == g.id:
             out.append(
-                text_n("letter.held", u.groups, lang, hole=u.worst.hole, minutes=duration(u.minutes))
+                text_n(
+                    "letter.held", u.groups, lang, hole=u.worst.hole, minutes=duration(u.minutes)
+                )
             )
     for d in g.acts.decisions:
         if d.decision == "not_time":
@@ -104,14 +111,15 @@ def _group_paragraphs(
 
 def _player_paragraphs(meta: ReportMeta, p: rp.PlayerReport, lang: str) -> list[str]:
     tz = meta.tz
-    out = [
-        text("letter.told", lang, name=p.name, time=clock(a.at, tz), by=a.by) for a in p.told
-    ]
+    out = [text("letter.told", lang, name=p.name, time=clock(a.at, tz), by=a.by) for a in p.told]
     if p.strokes:
         items = [
             text(
-                "letter.stroke", lang, seconds=seconds(s.verdict.stroke.duration, lang),
-                hole=s.verdict.stroke.hole, allowed=seconds(s.verdict.allowed, lang),
+                "letter.stroke",
+                lang,
+                seconds=seconds(s.verdict.stroke.duration, lang),
+                hole=s.verdict.stroke.hole,
+                allowed=seconds(s.verdict.allowed, lang),
                 bad=text("letter.bad", lang) if s.verdict.is_bad_time else "",
             )  # fmt: skip
             for s in p.strokes

@@ -23,8 +23,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "as_of": {"en": "Facts logged up to", "fr": "Faits enregistrés jusqu'à"},
     "in_play": {
         "en": "The round is still in play: groups not finished are reported as they stand.",
-        "fr": "Le tour est encore en cours : les parties non terminées sont présentées en "
-        "l'état.",
+        "fr": "Le tour est encore en cours : les parties non terminées sont présentées en l'état.",
     },
     "interval": {"en": "Standard starting interval", "fr": "Intervalle de départ standard"},
     "summary": {"en": "The field", "fr": "Le terrain"},
@@ -218,8 +217,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "status.out_of_position": {"en": "out of position", "fr": "hors position"},
     "status.finished": {"en": "finished", "fr": "terminé"},
     "status.withdrawn": {"en": "withdrawn", "fr": "retirée"},
-    "siren.interruption": {"en": "interruption (one long siren)", "fr": "interruption (une "
-                           "longue sirène)"},
+    "siren.interruption": {
+        "en": "interruption (one long siren)",
+        "fr": "interruption (une longue sirène)",
+    },
     "siren.suspension": {"en": "suspension (three sirens)", "fr": "suspension (trois sirènes)"},
     "on_course": {"en": "Groups on the course", "fr": "Parties sur le parcours"},
     "duration": {"en": "Duration", "fr": "Durée"},
@@ -263,8 +264,10 @@ TEXTS: dict[str, dict[str, str]] = {
     # letters: facts only, one per page
     "letters_title": {"en": "Pace of play: the facts", "fr": "Rythme de jeu : les faits"},
     "letter.to_player": {"en": "To {name} (group {group})", "fr": "À {name} (partie {group})"},
-    "letter.to_group": {"en": "To the players of group {group}: {names}",
-                        "fr": "Aux joueurs de la partie {group} : {names}"},
+    "letter.to_group": {
+        "en": "To the players of group {group}: {names}",
+        "fr": "Aux joueurs de la partie {group} : {names}",
+    },
     "letter.opening": {
         "en": "Round {round} of {day} on {course}. Group {group} started at {start} from tee "
         "{tee}.",
@@ -326,10 +329,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name} was told at {time} by {by} that the group was being timed.",
         "fr": "Information donnée à {name} à {time} par {by} : la partie est chronométrée.",
     },
-    "letter.strokes": {"en": "Timed strokes of {name}: {list}.",
-                       "fr": "Coups chronométrés de {name} : {list}."},
-    "letter.stroke": {"en": "{seconds} on hole {hole} (allowed {allowed}{bad})",
-                      "fr": "{seconds} au trou {hole} ({allowed} permis{bad})"},
+    "letter.strokes": {
+        "en": "Timed strokes of {name}: {list}.",
+        "fr": "Coups chronométrés de {name} : {list}.",
+    },
+    "letter.stroke": {
+        "en": "{seconds} on hole {hole} (allowed {allowed}{bad})",
+        "fr": "{seconds} au trou {hole} ({allowed} permis{bad})",
+    },
     "letter.bad": {"en": ", bad time", "fr": ", faute de temps"},
     "letter.fault": {
         "en": "{name}, {fault} on hole {hole} at {time}: {outcome}.",
@@ -351,8 +358,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "fr": "Votre partie a terminé à {finish} : {round_time} pour {allotted} alloués, dans son "
         "temps alloué{stopped}.",
     },
-    "letter.stopped": {"en": " ({minutes} of stopped play not counted)",
-                       "fr": " ({minutes} d'arrêt de jeu non comptées)"},
+    "letter.stopped": {
+        "en": " ({minutes} of stopped play not counted)",
+        "fr": " ({minutes} d'arrêt de jeu non comptées)",
+    },
     "letter.unfinished": {
         "en": "Your group's last logged hole is hole {hole}, at {time}.",
         "fr": "Le dernier trou enregistré de votre partie est le trou {hole}, à {time}.",

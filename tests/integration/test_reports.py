@@ -168,7 +168,7 @@ def test_the_paper_round_is_reported_from_its_imported_times_and_referee_log(pap
 
 
 def pdf_text(path: Path) -> str:
-    """Return the PDF's text, pages split by form feeds, each run of spaces and newlines one space."""
+    """Return the PDF's text: pages split by form feeds, each run of blanks one space."""
     out = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     return "\f".join(" ".join(page.split()) for page in out.stdout.split("\f"))
@@ -284,6 +284,7 @@ def test_repeat_offenders_list_each_player_once_with_the_rounds_in_the_window(pa
     cid = next(p for p in doc["players"] if p["player"] == "Cid Poe")
     assert (cid["episodes"], cid["bad_times"], cid["penalties"]) == (1, 2, 2)
     assert cid["rounds"][0]["round"] == "P1"
-    assert json.loads(run("offenders", "--db", paper_db, "--days", "1", "--json").output)[
-        "players"
-    ] == []  # the round's day is outside a one-day window ending today
+    assert (
+        json.loads(run("offenders", "--db", paper_db, "--days", "1", "--json").output)["players"]
+        == []
+    )  # the round's day is outside a one-day window ending today

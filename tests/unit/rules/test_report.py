@@ -43,10 +43,7 @@ def _plus(hhmm: str, minutes: int) -> str:
 HOLDUP_LOG = {
     "1": {1: "08:15", 2: "08:30", 3: "08:45"},
     "2": dict(zip((1, 2, 3), _G2, strict=True)),
-    **{
-        str(k): {h: _plus(_G2[h - 1], 8 * (k - 2)) for h in (1, 2, 3)}
-        for k in range(3, 8)
-    },
+    **{str(k): {h: _plus(_G2[h - 1], 8 * (k - 2)) for h in (1, 2, 3)} for k in range(3, 8)},
 }
 
 
