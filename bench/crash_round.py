@@ -52,12 +52,12 @@ import socketio  # noqa: E402
 from livesupport import COURSE, TIMEZONE, free_port, pace, setup_round, wait_until_ready  # noqa: E402
 
 from pace import config, formats  # noqa: E402
-from pace.services.access import AccessService  # noqa: E402
 from pace.clock import SystemClock  # noqa: E402
-from pace.services.taps import ALERT_NAMESPACE  # noqa: E402
 from pace.reports.status import status_document  # noqa: E402
 from pace.rules.model import HoleCompletion, RoundSetup  # noqa: E402
+from pace.services.access import AccessService  # noqa: E402
 from pace.services.rounds import offline_status  # noqa: E402
+from pace.services.taps import ALERT_NAMESPACE  # noqa: E402
 from pace.store import Store  # noqa: E402
 
 #: session tokens by role (docs/access.md), made on the database before the first start; kept
@@ -385,7 +385,7 @@ class Marshal(threading.Thread):
                     run.acked += 1
                     run.cond.notify_all()
                 return
-            if ack.get("error", {}).get("code") == "storage_error":
+            if ack.get("error", {}).get("code") in ("storage_unavailable", "storage_error"):
                 continue
             raise AssertionError(f"tap {tap.group}/{tap.hole} refused: {ack}")
 

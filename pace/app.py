@@ -5,26 +5,30 @@ from __future__ import annotations
 import logging
 import os
 import secrets
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, jsonify, request
 from flask_socketio import SocketIO
+from flask_talisman import Talisman
+from werkzeug.exceptions import HTTPException
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from pace import config
 from pace.clock import Clock, SystemClock
 from pace.rules.errors import PaceError
-from pace.services.access import AccessService
+from pace.services.access import AccessService, secret_notice
 from pace.services.referees import RefereeService
 from pace.services.reports import HoldUpPanel
 from pace.services.rounds import PaceService
 from pace.services.taps import LiveService
 from pace.store import Store
-from pace.web import access, audit, errors, http, referee, reports
+from pace.web import access, audit, edge, errors, http, referee, reports
 from pace.web.broadcast import Broadcaster
 from pace.web.report_jobs import ReportJobs
-from pace.web.sockets import PaceNamespace
+from pace.web.sockets import PaceNamespace, WirePacket
 from pace.web.timesync import ClockOffsets
 
 log = logging.getLogger(__name__)
@@ -66,6 +70,7 @@ def create_app(
     )
     app.config["TESTING"] = testing
     app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
+    app.config["MAX_CONTENT_LENGTH"] = edge.MAX_BODY
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
@@ -83,8 +88,10 @@ def create_app(
     socketio = SocketIO(
         app,
         async_mode=settings.server.async_mode,
-        cors_allowed_origins=[],
+        cors_allowed_origins=origin_check(settings.server),
         json=app.json,
+        serializer=WirePacket,
+        max_http_buffer_size=edge.MAX_MESSAGE,
         logger=False,
         engineio_logger=False,
     )
@@ -92,8 +99,8 @@ def create_app(
     offsets = ClockOffsets()
     namespace = PaceNamespace(live, broadcaster, offsets, access_service)
     referee_broadcaster = referee.RefereeBroadcaster(socketio, broadcaster)
-    namespace.attach_referee(referees, referee_broadcaster)
     socketio.on_namespace(namespace)
+    harden(app, settings.server)
 
     @socketio.on_error_default
     def socket_error(e: BaseException) -> dict[str, Any]:
@@ -115,6 +122,21 @@ def create_app(
     def wrong_method(e: Any) -> Any:
         body = errors.error_body("method_not_allowed", f"{request.method} is not allowed here")
         return jsonify(body), 405
+
+    @app.errorhandler(413)
+    def too_large(e: Any) -> Any:
+        body = errors.error_body(
+            "payload_too_large", f"the body is larger than {edge.MAX_BODY // 1024} KiB"
+        )
+        return jsonify(body), 413
+
+    @app.errorhandler(Exception)
+    def unexpected(e: Exception) -> Any:
+        if isinstance(e, HTTPException):  # Flask's own answers (400 of a bad form, ...)
+            body = errors.error_body("invalid_payload", e.description or e.name)
+            return jsonify(body), e.code or 400
+        body = errors.from_exception(e, context=request.path, testing=testing)
+        return jsonify(body), 500
 
     app.before_request(access.guard_request)
     app.context_processor(access.template_globals)
@@ -138,6 +160,68 @@ def create_app(
         ),
     )
     return app
+
+
+def own_origin(environ: dict[str, Any]) -> str:
+    """Return the origin this request was sent to (after ``ProxyFix``, the proxy's public one)."""
+    return f"{environ.get('wsgi.url_scheme', 'http')}://{environ.get('HTTP_HOST', '')}"
+
+
+def origin_check(server: config.ServerSettings) -> Any:
+    """Return Engine.IO's origin check: the page's origin is this server's, or ``public_url``.
+
+    A browser always sends ``Origin`` with the Socket.IO handshake, so a page of another site
+    (or another port of this host) cannot open a connection carrying the session cookie.
+    Clients that send no ``Origin`` (python-socketio, scripts) are not browsers: they carry a
+    token, never the cookie by themselves.
+    """
+    public = server.public_url.rstrip("/")
+
+    def allowed(origin: str | None, environ: dict[str, Any]) -> bool:
+        return origin is not None and origin in (own_origin(environ), public)
+
+    return allowed
+
+
+#: Content-Security-Policy of every page: scripts, styles and connections of this site only
+#: (no inline script anywhere), images also as ``data:`` (the QR codes), never in a frame.
+CSP = {
+    "default-src": "'self'",
+    "script-src": "'self'",
+    "style-src": "'self'",
+    "img-src": "'self' data:",
+    "connect-src": "'self'",
+    "object-src": "'none'",
+    "base-uri": "'none'",
+    "form-action": "'self'",
+    "frame-ancestors": "'none'",
+}
+
+
+def harden(app: Flask, server: config.ServerSettings) -> None:
+    """Add the deployment's protections: proxy headers, security headers, cookie flags.
+
+    Behind ``server.trusted_proxies`` reverse proxies, ``ProxyFix`` takes the client's address,
+    scheme and host from their ``X-Forwarded-*`` headers (the rate limit of wrong codes keys on
+    that address); with none, those headers are ignored. Flask-Talisman sets the CSP,
+    ``X-Frame-Options: DENY``, ``Referrer-Policy: same-origin`` and, when ``public_url`` is
+    https, the ``Secure`` cookie and HSTS (docs/access.md, "Deployment").
+    """
+    https = server.public_url.startswith("https://")
+    n = server.trusted_proxies
+    if n:
+        # outside Flask-SocketIO's middleware: the origin check sees the client's origin too
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n, x_port=n)  # type: ignore[method-assign]
+    Talisman(
+        app,
+        force_https=False,  # TLS ends at the proxy; pace itself may serve plain http
+        strict_transport_security=https,
+        session_cookie_secure=https,
+        session_cookie_http_only=True,
+        content_security_policy=CSP,
+        frame_options="DENY",
+        referrer_policy="same-origin",
+    )
 
 
 def start_scheduler(app: Flask) -> Any:
@@ -206,11 +290,8 @@ def serve(settings: config.Settings, *, clock: Clock | None = None, banner: str 
     ext: Extension = app.extensions["pace"]
     secret = ext.access.ensure_committee_account() if ext.access else None
     if secret is not None:
-        print(
-            f"committee secret: {secret}\n"
-            "  shown this once and stored only hashed: write it down; sign in at /login",
-            flush=True,
-        )
+        notice = secret_notice(secret, settings.database.path, interactive=sys.stdout.isatty())
+        print(notice, flush=True)
     if settings.scheduler.enabled:
         start_scheduler(app)
     host, port = settings.server.host, settings.server.port

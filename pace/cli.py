@@ -108,17 +108,14 @@ def init(db: str | None) -> None:
 
 def _show_committee_secret(service) -> None:
     """Make the committee account of an empty database and print its secret, this once."""
-    from pace.services.access import AccessService
+    from pace.services.access import AccessService, secret_notice
 
     secret = AccessService(
         service.store, service.settings, service.clock
     ).ensure_committee_account()
     if secret is not None:
-        click.echo(
-            f"committee secret: {secret}\n"
-            "  shown this once and stored only hashed: write it down now;"
-            " sign in at /login with it"
-        )
+        interactive = sys.stdout.isatty()
+        click.echo(secret_notice(secret, service.store.path, interactive=interactive))
 
 
 @cli.group("access")
@@ -159,6 +156,51 @@ def access_code(round_name, role, label, count, url, db) -> None:
             if url:
                 line += f"\t{url.rstrip('/')}/join?code={code}"
             click.echo(line)
+    except PaceError as e:
+        raise _fail(e) from None
+    finally:
+        service.store.close()
+
+
+@access_group.command("list")
+@click.option("--round", "round_name", default=None, help="Only the codes of this round.")
+@db_option
+def access_list(round_name, db) -> None:
+    """List the access codes (never the codes themselves): id, role, round, label, state.
+
+    Example: pace access list --round R1
+    """
+    service = _open_service(db)
+    try:
+        if round_name is not None:
+            service.store.get_round(round_name)
+        for c in service.store.access_codes(round=round_name):
+            state = f"revoked {c.revoked_at.isoformat()}" if c.revoked_at else "active"
+            line = [str(c.id), c.role, c.round or "*", c.label or "", f"{c.prefix}…", state]
+            click.echo("\t".join(line))
+    except PaceError as e:
+        raise _fail(e) from None
+    finally:
+        service.store.close()
+
+
+@access_group.command("revoke")
+@click.argument("ids", nargs=-1, type=click.IntRange(1), required=True)
+@db_option
+def access_revoke(ids, db) -> None:
+    """Revoke access codes by id (see pace access list): they open nothing any more, and the
+    sessions they opened end now (a running server closes their sockets within a minute).
+
+    Example: pace access revoke 4 7
+    """
+    from pace.services.access import AccessService
+
+    service = _open_service(db)
+    try:
+        access = AccessService(service.store, service.settings, service.clock)
+        for code_id in ids:
+            ended = access.revoke_code(code_id)
+            click.echo(f"code {code_id} revoked; {len(ended)} session(s) ended")
     except PaceError as e:
         raise _fail(e) from None
     finally:

@@ -42,6 +42,11 @@ class ServerSettings:
     host: str = "127.0.0.1"
     port: int = 5000
     async_mode: str = "gevent"
+    #: the address people open behind a reverse proxy (``https://pace.club.example``): its
+    #: origin may open Socket.IO connections, and an https one makes the cookie ``Secure``
+    public_url: str = ""
+    #: reverse proxies in front of pace whose ``X-Forwarded-*`` headers are believed
+    trusted_proxies: int = 0
 
 
 @dataclass(frozen=True)
@@ -262,6 +267,13 @@ def _check(s: Settings) -> None:
         fail("server.async_mode", " or ".join(map(repr, ASYNC_MODES)), s.server.async_mode)
     if not s.server.host:
         fail("server.host", "an address such as '127.0.0.1'", s.server.host)
+    if s.server.public_url and not re.fullmatch(
+        r"https?://[A-Za-z0-9.\-\[\]:]+/?", s.server.public_url
+    ):
+        fail("server.public_url", "an origin such as 'https://pace.club.example'",
+             s.server.public_url)  # fmt: skip
+    if not 0 <= s.server.trusted_proxies <= 5:
+        fail("server.trusted_proxies", "a number of proxies from 0 to 5", s.server.trusted_proxies)
     if not s.database.path:
         fail("database.path", "a file path such as 'pace.db'", s.database.path)
     if s.database.synchronous.upper() not in SYNCHRONOUS_LEVELS:

@@ -14,8 +14,8 @@ from zoneinfo import ZoneInfo
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
-from pace.services.taps import LiveService
 from pace.rules.errors import PaceError
+from pace.services.taps import LiveService
 from pace.web.broadcast import Broadcaster
 
 log = logging.getLogger(__name__)

@@ -8,7 +8,7 @@ import { errorText, isoWithOffset, load, request, save } from "./common.js";
 export const PENDING = new Set(["queued", "sent"]);
 // The server could not store it (docs/protocol.md): keep it queued and resend, same id.
 // unauthorized: the session lapsed (or the phone signed out); the tap waits until it signs in again
-const RETRY = new Set(["storage_error", "rate_limited", "unauthorized"]);
+const RETRY = new Set(["storage_unavailable", "storage_error", "rate_limited", "unauthorized"]);
 const KEPT = 40; // acknowledged entries kept as the phone's history
 // How far an entry has got: merging two copies keeps an answered one over a waiting one.
 // ("sent" is still waiting: the tab that sent it may close before the answer comes.)

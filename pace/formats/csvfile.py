@@ -187,7 +187,11 @@ def read_table(
                 )
             )
             continue
-        values = {name: cells[i].strip() if i < len(cells) else "" for name, i in positions.items()}
+        # one spelling per name: NFC, so a name typed on any keyboard matches the draw's
+        values = {
+            name: unicodedata.normalize("NFC", cells[i].strip()) if i < len(cells) else ""
+            for name, i in positions.items()
+        }
         rows.append(Row(line, values))
     return Table(tuple(rows), header_line, frozenset(positions)), problems
 

@@ -93,3 +93,37 @@ class EventConflictError(PaceError, ValueError):
     """An event id already stored with a different fact (type, round, at or payload)."""
 
     code = "event_conflict"
+
+
+#: Payload fields the server derives from the device's clock: corrected instants and the
+#: offset used. A resend over another connection may be corrected differently, so they are
+#: not part of the fact; the device's own readings (``device_at``, ``device_started``...) are.
+CORRECTED_FIELDS = frozenset({"at", "started", "stopped", "clock_offset_ms", "clock_source"})
+
+
+def fact_of(event: Event) -> str:
+    """Return what makes ``event`` its fact: type, round and payload (corrections left out).
+
+    >>> e = Event("i", "siren", "R1", datetime(2026, 6, 14, tzinfo=UTC),
+    ...           {"kind": "resume", "device_at": "x", "clock_source": "ping"})
+    >>> fact_of(e)
+    '["siren","R1",{"device_at":"x","kind":"resume"}]'
+    """
+    payload = {k: v for k, v in event.payload.items() if k not in CORRECTED_FIELDS}
+    return canonical_json([event.type, event.round, payload])
+
+
+def check_resend(stored: Event, candidate: Event) -> None:
+    """Accept ``candidate`` as a resend of ``stored`` (same id) only if it is the same fact.
+
+    The one rule for every event kind: every payload field counts except the server's clock
+    corrections (``CORRECTED_FIELDS``); ``by``, ``at`` and ``recorded_at`` do not. The same id
+    with another fact raises ``EventConflictError`` (field ``id``): the device must make a
+    new id.
+    """
+    if stored.id != candidate.id or fact_of(stored) != fact_of(candidate):
+        raise EventConflictError(
+            f"event id {stored.id!r} is already stored with another fact (a {stored.type}); "
+            "make a new id",
+            field="id",
+        )

@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import secrets
 import threading
 from collections import deque
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from pace import config
@@ -206,6 +208,8 @@ class AccessService:
         or expired code.
         """
         code = normalise(text if isinstance(text, str) else "")[:64]
+        if any(ch not in ALPHABET for ch in code):
+            code = ""  # not a code of ours (a lone surrogate, a control character): wrong
         prefix = code[:PREFIX_LENGTH]
         keys = (f"addr:{remote}", f"prefix:{prefix}")
         if self.limiter.blocked(*keys):
@@ -243,7 +247,7 @@ class AccessService:
 
     def resolve(self, token: object) -> Session | None:
         """Return the live session of ``token``, or ``None`` (unknown, expired or ended)."""
-        if not isinstance(token, str) or not token or len(token) > 200:
+        if not isinstance(token, str) or not token or len(token) > 200 or not token.isascii():
             return None
         record = self.store.session(token_hash(token))
         if record is None or record.revoked_at is not None:
@@ -252,10 +256,50 @@ class AccessService:
             return None
         return Session(record.role, record.round, record.name, record.expires_at, record.token_hash)
 
-    def end(self, token: object) -> None:
-        """End the session of ``token`` (logging out); an unknown token is ignored."""
-        if isinstance(token, str) and token:
-            self.store.revoke_session(token_hash(token), at=self.clock.now())
+    def end(self, token: object) -> str | None:
+        """End the session of ``token`` (logging out); return its hash (``None``: no token)."""
+        if isinstance(token, str) and token and token.isascii():
+            ended = token_hash(token)
+            self.store.revoke_session(ended, at=self.clock.now())
+            return ended
+        return None
+
+    def revoke_code(self, code_id: int, *, round: str | None = None) -> set[str]:
+        """Revoke access code ``code_id`` (of ``round``, when given) and end its sessions now.
+
+        Returns the hashes of the sessions ended, for the server to close their sockets.
+        Refused with ``unknown_code`` for a code that is not stored (or of another round).
+        """
+        codes = {c.id: c for c in self.store.access_codes(round=round)}
+        if code_id not in codes:
+            where = f" of round {round!r}" if round is not None else ""
+            raise PaceError(f"no access code #{code_id}{where}", field="code", code="unknown_code")
+        return self.store.revoke_code(code_id, at=self.clock.now())
+
+
+def secret_notice(secret: str, database: str | os.PathLike[str], *, interactive: bool) -> str:
+    """Return what to print about a new committee secret, keeping it out of service logs.
+
+    On an interactive terminal the secret is shown. Otherwise (a service manager, a log
+    file, a script) it is written to ``<database>.committee-secret``, readable by the
+    owner alone (mode 0600), and only that file's path is returned to print.
+    """
+    if interactive:
+        return (
+            f"committee secret: {secret}\n"
+            "  shown this once and stored only hashed: write it down now; sign in at /login"
+        )
+    path = Path(database).with_name(Path(database).name + ".committee-secret")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+        os.write(fd, f"{secret}\n".encode())
+    finally:
+        os.close(fd)
+    return (
+        f"committee secret written to {path} (readable by this user only, not shown in this"
+        " log): read it, write it down, delete the file; sign in at /login"
+    )
 
 
 def _midnight_after(day: date, tz: ZoneInfo) -> datetime:

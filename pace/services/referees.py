@@ -15,8 +15,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from pace.services import commands as cmd
-from pace.services.taps import CommandError, LiveService, check_resend
 from pace.reports.status import minutes
 from pace.rules import alerts as alertsmod
 from pace.rules import facts as factsmod
@@ -26,7 +24,9 @@ from pace.rules.errors import SetupError, UnknownGroupError, UnknownHoleError
 from pace.rules.events import Event
 from pace.rules.model import Group
 from pace.rules.position import Episode, FieldStatus
+from pace.services import commands as cmd
 from pace.services.rounds import RoundView
+from pace.services.taps import CommandError, LiveService
 
 #: A shot clock running longer than this was left running: the stroke is refused.
 MAX_STROKE = timedelta(minutes=10)
@@ -184,8 +184,14 @@ class RefereeService:
         """Record a decision to time a group, or not to with its mitigating reason (§4.1)."""
         with self.live._lock:
             view = self.live.service.round_view(c.round)
-            if (stored := self.live.service.store.event(c.id)) is not None:
-                check_resend(stored, c.round, rr.TIMING_DECIDED, group=c.group, decision=c.decision)
+            payload = {
+                "group": c.group,
+                "decision": c.decision,
+                "reason": c.reason or None,
+                "note": c.note,
+            }
+            event = self._event(c, rr.TIMING_DECIDED, payload)
+            if (stored := self.live.resent(event)) is not None:
                 return self._timing_outcome(view, stored, False)
             _group(view, c.group)
             t = self._state(c.round).timing(c.group)
@@ -196,43 +202,42 @@ class RefereeService:
                     field="group",
                     code="already_timed",
                 )
-            payload = {
-                "group": c.group,
-                "decision": c.decision,
-                "reason": c.reason or None,
-                "note": c.note,
-            }
-            stored, created = self._append(c, rr.TIMING_DECIDED, payload)
+            stored, created = self.live._append(event)
             return self._timing_outcome(view, stored, created)
 
     def tell_player_timed(self, c: cmd.TellPlayerTimed) -> RefereeOutcome:
         """Record that a player was told his group is being timed (RULES.md §4.2)."""
         with self.live._lock:
             view = self.live.service.round_view(c.round)
-            if (stored := self.live.service.store.event(c.id)) is not None:
-                check_resend(stored, c.round, rr.PLAYER_TOLD_TIMED, group=c.group, player=c.player)
+            event = self._event(c, rr.PLAYER_TOLD_TIMED, {"group": c.group, "player": c.player})
+            if (stored := self.live.resent(event)) is not None:
                 return self._timing_outcome(view, stored, False)
             _player(view, c.group, c.player)
             self._require_timed(view, c.group)
-            payload = {"group": c.group, "player": c.player}
-            stored, created = self._append(c, rr.PLAYER_TOLD_TIMED, payload)
+            stored, created = self.live._append(event)
             return self._timing_outcome(view, stored, created)
 
     def record_stroke(self, c: cmd.RecordStroke) -> RefereeOutcome:
         """Record a stroke timed on the shot clock and judge it (RULES.md §4.3–§4.5, §6)."""
         with self.live._lock:
             view = self.live.service.round_view(c.round)
-            if (stored := self.live.service.store.event(c.id)) is not None:
-                check_resend(
-                    stored,
-                    c.round,
-                    rr.STROKE_TIMED,
-                    group=c.group,
-                    player=c.player,
-                    hole=c.hole,
-                    device_started=c.started.raw.isoformat(),
-                    device_stopped=c.stopped.raw.isoformat(),
-                )
+            started, stopped = c.started.corrected, c.stopped.corrected
+            payload = {
+                "group": c.group,
+                "player": c.player,
+                "hole": c.hole,
+                "kind": c.kind,
+                "first_to_play": c.first_to_play,
+                "between_holes": c.between_holes,
+                "started": started.isoformat(),
+                "stopped": stopped.isoformat(),
+                "device_started": c.started.raw.isoformat(),
+                "device_stopped": c.stopped.raw.isoformat(),
+                "clock_offset_ms": round(c.stopped.offset.total_seconds() * 1000, 1),
+                "clock_source": c.stopped.source,
+            }
+            event = self._event(c, rr.STROKE_TIMED, payload, at=stopped)
+            if (stored := self.live.resent(event)) is not None:
                 return self._stroke_outcome(view, stored, False)
             self._policy(view)  # unknown_policy before anything is stored
             _player(view, c.group, c.player)
@@ -243,7 +248,6 @@ class RefereeService:
                     f"{numbers[0]}–{numbers[-1]}",
                     field="hole",
                 )
-            started, stopped = c.started.corrected, c.stopped.corrected
             if stopped < started:
                 raise CommandError(
                     f"the shot clock stopped at {_local(view, stopped)}, before it started at "
@@ -261,36 +265,16 @@ class RefereeService:
             self.live._check_instant(view, stopped, "stopped")
             self.live._check_instant(view, started, "started")
             self._require_timed(view, c.group)
-            payload = {
-                "group": c.group,
-                "player": c.player,
-                "hole": c.hole,
-                "kind": c.kind,
-                "first_to_play": c.first_to_play,
-                "between_holes": c.between_holes,
-                "started": started.isoformat(),
-                "stopped": stopped.isoformat(),
-                "device_started": c.started.raw.isoformat(),
-                "device_stopped": c.stopped.raw.isoformat(),
-                "clock_offset_ms": round(c.stopped.offset.total_seconds() * 1000, 1),
-                "clock_source": c.stopped.source,
-            }
-            stored, created = self._append(c, rr.STROKE_TIMED, payload, at=stopped)
+            stored, created = self.live._append(event)
             return self._stroke_outcome(view, stored, created)
 
     def notify_player(self, c: cmd.NotifyPlayer) -> RefereeOutcome:
         """Record that a player was told of his fault: the notification gate opens (§6)."""
         with self.live._lock:
             view = self.live.service.round_view(c.round)
-            if (stored := self.live.service.store.event(c.id)) is not None:
-                check_resend(
-                    stored,
-                    c.round,
-                    rr.PLAYER_NOTIFIED,
-                    group=c.group,
-                    player=c.player,
-                    fault=c.fault,
-                )
+            payload = {"group": c.group, "player": c.player, "fault": c.fault}
+            event = self._event(c, rr.PLAYER_NOTIFIED, payload)
+            if (stored := self.live.resent(event)) is not None:
                 return RefereeOutcome(stored, False, c.group)
             _player(view, c.group, c.player)
             judged = self._judge(view, self.live._cache(c.round).events, self.clock.now())
@@ -309,47 +293,40 @@ class RefereeService:
                     field="player",
                     code="unknown_fault",
                 )
-            payload = {"group": c.group, "player": c.player, "fault": c.fault}
-            stored, created = self._append(c, rr.PLAYER_NOTIFIED, payload)
+            stored, created = self.live._append(event)
             return RefereeOutcome(stored, created, c.group)
 
     def grant_time_credit(self, c: cmd.GrantTimeCredit) -> RefereeOutcome:
         """Grant a group minutes from now on, with a reason (RULES.md §5)."""
         with self.live._lock:
             view = self.live.service.round_view(c.round)
-            if (stored := self.live.service.store.event(c.id)) is not None:
-                check_resend(
-                    stored,
-                    c.round,
-                    factsmod.TIME_CREDIT_GRANTED,
-                    group=c.group,
-                    minutes=c.minutes,
-                )
+            payload = {"group": c.group, "minutes": c.minutes, "reason": c.reason}
+            event = self._event(c, factsmod.TIME_CREDIT_GRANTED, payload)
+            if (stored := self.live.resent(event)) is not None:
                 return RefereeOutcome(stored, False, c.group)
             _group(view, c.group)
-            payload = {"group": c.group, "minutes": c.minutes, "reason": c.reason}
-            stored, created = self._append(c, factsmod.TIME_CREDIT_GRANTED, payload)
+            stored, created = self.live._append(event)
             return RefereeOutcome(stored, created, c.group)
 
     def stop_timing(self, c: cmd.StopTiming) -> RefereeOutcome:
         """Stop timing a group (back in position; the players are told, RULES.md §4.6)."""
         with self.live._lock:
             view = self.live.service.round_view(c.round)
-            if (stored := self.live.service.store.event(c.id)) is not None:
-                check_resend(stored, c.round, rr.TIMING_STOPPED, group=c.group)
+            event = self._event(c, rr.TIMING_STOPPED, {"group": c.group, "reason": c.reason})
+            if (stored := self.live.resent(event)) is not None:
                 return self._timing_outcome(view, stored, False)
             _group(view, c.group)
             self._require_timed(view, c.group)
-            payload = {"group": c.group, "reason": c.reason}
-            stored, created = self._append(c, rr.TIMING_STOPPED, payload)
+            stored, created = self.live._append(event)
             return self._timing_outcome(view, stored, created)
 
     # -- helpers -------------------------------------------------------------------------
 
-    def _append(
+    def _event(
         self, c: Any, type: str, payload: dict[str, Any], *, at: datetime | None = None
-    ) -> tuple[Event, bool]:
-        event = Event(
+    ) -> Event:
+        """Return the event command ``c`` records (appended only once it is judged valid)."""
+        return Event(
             id=c.id,
             type=type,
             round=c.round,
@@ -357,7 +334,6 @@ class RefereeService:
             payload=payload,
             by=c.by.as_dict(),
         )
-        return self.live._append(event)
 
     def _require_timed(self, view: RoundView, group: str) -> None:
         _group(view, group)

@@ -18,7 +18,8 @@ from pace import formats
 from pace.clock import Clock, SystemClock
 from pace.config import Settings
 from pace.rules import facts as factsmod
-from pace.rules.errors import FileFormatError, Problem
+from pace.rules import names
+from pace.rules.errors import FileFormatError, Problem, SetupError
 from pace.rules.events import Event
 from pace.rules.model import Course, HoleCompletion, RoundFacts, RoundSetup
 from pace.rules.position import FieldPlan, FieldStatus, plan_field
@@ -87,6 +88,12 @@ class PaceService:
         """
         if policy is not None:
             self.settings.policy(policy)  # SetupError naming the known policies
+        try:  # the one spelling pages and payloads will compare with (pace.rules.names)
+            round = names.canonical(round)
+        except names.SpellingError as e:
+            raise SetupError(f"round name {round!r} {e.reason}", field="round") from None
+        if not round:
+            raise SetupError("a round needs a name", field="round")
         existing = self._existing_round(round)
         if existing is None:
             course_obj = self._course_for_new_round(course)

@@ -15,14 +15,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
-from pace.services import commands as cmd
-from pace.services import rows as rowsmod
 from pace.reports.status import minutes
 from pace.rules import alerts as alertsmod
 from pace.rules import facts as factsmod
 from pace.rules import refereeing
 from pace.rules.errors import PaceError, UnknownGroupError, UnknownHoleError
-from pace.rules.events import Event, EventConflictError
+from pace.rules.events import Event, check_resend
 from pace.rules.model import RoundFacts
 from pace.rules.position import (
     Episode,
@@ -31,6 +29,8 @@ from pace.rules.position import (
     evaluate_field,
     hole_overs,
 )
+from pace.services import commands as cmd
+from pace.services import rows as rowsmod
 from pace.services.rounds import PaceService, RoundView
 
 ALERT_RAISED = "alert_raised"
@@ -171,6 +171,17 @@ class LiveService:
             self.service.round_view(round)  # UnknownRoundError for a round that is not stored
             return list(self._cache(round).events)
 
+    def resent(self, event: Event) -> Event | None:
+        """Return the stored event if ``event``'s id is stored already (a resend), else None.
+
+        The same id with another fact is refused (``event_conflict``): one rule for every
+        event kind, ``pace.rules.events.check_resend``.
+        """
+        stored = self.service.store.event(event.id)
+        if stored is not None:
+            check_resend(stored, event)
+        return stored
+
     def _append(self, event: Event) -> tuple[Event, bool]:
         stored, created = self.service.store.append(event, recorded_at=self.clock.now())
         self._cache(event.round)
@@ -261,12 +272,21 @@ class LiveService:
         with self._lock:
             view = self.service.round_view(c.round)
             at = c.at.corrected
-            stored = self.service.store.event(c.id)
-            if stored is not None:
-                check_resend(
-                    stored, c.round, factsmod.HOLE_COMPLETED,
-                    group=c.group, hole=c.hole, device_at=c.at.raw.isoformat(),
-                )  # fmt: skip
+            event = Event(
+                id=c.id,
+                type=factsmod.HOLE_COMPLETED,
+                round=c.round,
+                at=at,
+                payload={
+                    "group": c.group,
+                    "hole": c.hole,
+                    "device_at": c.at.raw.isoformat(),
+                    "clock_offset_ms": round(c.at.offset.total_seconds() * 1000, 1),
+                    "clock_source": c.at.source,
+                },
+                by=c.by.as_dict(),
+            )
+            if (stored := self.resent(event)) is not None:
                 return Outcome(stored, False)
             group = _group(view, c.group)
             if not view.record.course.has_hole(c.hole):
@@ -292,20 +312,6 @@ class LiveService:
                     field="hole",
                     code="already_logged",
                 )
-            event = Event(
-                id=c.id,
-                type=factsmod.HOLE_COMPLETED,
-                round=c.round,
-                at=at,
-                payload={
-                    "group": c.group,
-                    "hole": c.hole,
-                    "device_at": c.at.raw.isoformat(),
-                    "clock_offset_ms": round(c.at.offset.total_seconds() * 1000, 1),
-                    "clock_source": c.at.source,
-                },
-                by=c.by.as_dict(),
-            )
             stored, created = self._append(event)
             return Outcome(stored, created)
 
@@ -313,21 +319,7 @@ class LiveService:
         """Replace a logged completion's instant; the original stays in the log."""
         with self._lock:
             view = self.service.round_view(c.round)
-            if (stored := self.service.store.event(c.id)) is not None:
-                check_resend(stored, c.round, factsmod.HOLE_TIME_CORRECTED, target=c.target)
-                return Outcome(stored, False)
-            events = self._cache(c.round).events
-            target = _live_target(events, c.target, (factsmod.HOLE_COMPLETED,))
             at = c.at.corrected
-            self._check_instant(view, at, "at")
-            group = _group(view, str(target.payload["group"]))
-            if at < group.start:
-                raise CommandError(
-                    f"group {group.id!r} starts at {_local(view, group.start)}; "
-                    f"{_local(view, at)} is before its start",
-                    field="at",
-                    code="before_start",
-                )
             event = Event(
                 id=c.id,
                 type=factsmod.HOLE_TIME_CORRECTED,
@@ -341,6 +333,19 @@ class LiveService:
                 },
                 by=c.by.as_dict(),
             )
+            if (stored := self.resent(event)) is not None:
+                return Outcome(stored, False)
+            events = self._cache(c.round).events
+            target = _live_target(events, c.target, (factsmod.HOLE_COMPLETED,))
+            self._check_instant(view, at, "at")
+            group = _group(view, str(target.payload["group"]))
+            if at < group.start:
+                raise CommandError(
+                    f"group {group.id!r} starts at {_local(view, group.start)}; "
+                    f"{_local(view, at)} is before its start",
+                    field="at",
+                    code="before_start",
+                )
             stored, created = self._append(event)
             return Outcome(stored, created)
 
@@ -348,10 +353,6 @@ class LiveService:
         """Cancel a logged fact with a reason; the original stays in the log."""
         with self._lock:
             self.service.round_view(c.round)
-            if (stored := self.service.store.event(c.id)) is not None:
-                check_resend(stored, c.round, factsmod.EVENT_VOIDED, target=c.target)
-                return Outcome(stored, False)
-            _live_target(self._cache(c.round).events, c.target, VOIDABLE)
             event = Event(
                 id=c.id,
                 type=factsmod.EVENT_VOIDED,
@@ -360,6 +361,9 @@ class LiveService:
                 payload={"target": c.target, "reason": c.reason},
                 by=c.by.as_dict(),
             )
+            if (stored := self.resent(event)) is not None:
+                return Outcome(stored, False)
+            _live_target(self._cache(c.round).events, c.target, VOIDABLE)
             stored, created = self._append(event)
             return Outcome(stored, created)
 
@@ -367,11 +371,7 @@ class LiveService:
         """Record a siren: play stops (interruption, suspension) or resumes (RULES.md §8)."""
         with self._lock:
             view = self.service.round_view(c.round)
-            if (stored := self.service.store.event(c.id)) is not None:
-                check_resend(stored, c.round, factsmod.SIREN)
-                return Outcome(stored, False)
             at = c.at.corrected
-            self._check_instant(view, at, "at")
             event = Event(
                 id=c.id,
                 type=factsmod.SIREN,
@@ -380,6 +380,9 @@ class LiveService:
                 payload={"kind": c.kind, "device_at": c.at.raw.isoformat()},
                 by=c.by.as_dict(),
             )
+            if (stored := self.resent(event)) is not None:
+                return Outcome(stored, False)
+            self._check_instant(view, at, "at")
             stored, created = self._append(event)
             return Outcome(stored, created)
 
@@ -387,8 +390,15 @@ class LiveService:
         """Take an alert off the dashboards: a referee has seen it."""
         with self._lock:
             self.service.round_view(c.round)
-            if (stored := self.service.store.event(c.id)) is not None:
-                check_resend(stored, c.round, ALERT_ACKNOWLEDGED)
+            event = Event(
+                id=c.id,
+                type=ALERT_ACKNOWLEDGED,
+                round=c.round,
+                at=self.clock.now(),
+                payload={"alert": c.alert, "note": c.note},
+                by=c.by.as_dict(),
+            )
+            if (stored := self.resent(event)) is not None:
                 return Outcome(stored, False)
             raised, acked = _alert_state(self._cache(c.round).events)
             if c.alert not in raised:
@@ -401,14 +411,6 @@ class LiveService:
                 raise CommandError(
                     f"alert {c.alert!r} is already acknowledged", field="alert", code="already_done"
                 )
-            event = Event(
-                id=c.id,
-                type=ALERT_ACKNOWLEDGED,
-                round=c.round,
-                at=self.clock.now(),
-                payload={"alert": c.alert, "note": c.note},
-                by=c.by.as_dict(),
-            )
             stored, created = self._append(event)
             return Outcome(stored, created)
 
@@ -487,24 +489,6 @@ VOIDABLE = (
     refereeing.PLAYER_NOTIFIED,
     refereeing.PLAYER_TOLD_TIMED,
 )
-
-
-def check_resend(stored: Event, round: str, type: str, **fields: object) -> None:
-    """Accept a resend of ``stored`` (same type, round and ``fields`` of its payload); refuse the
-    same id carrying another fact (``event_conflict``).
-
-    The device's fields are compared, not the stored instant: a resend over a new connection
-    may get another clock correction.
-    """
-    if (
-        stored.type != type
-        or stored.round != round
-        or any(stored.payload.get(k) != v for k, v in fields.items())
-    ):
-        raise EventConflictError(
-            f"event id {stored.id!r} is already stored with another fact; make a new id",
-            field="id",
-        )
 
 
 def _alert_payload(a: alertsmod.Alert) -> dict[str, Any]:

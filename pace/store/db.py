@@ -116,13 +116,28 @@ def _rollback(conn: sqlite3.Connection) -> None:
         conn.execute("ROLLBACK")
 
 
+#: SQLite's answers when the file, not the query, is at fault: the disk is full, another
+#: process (a backup) holds the lock, the file or its folder cannot be written
+FAULTS = ("SQLITE_FULL", "SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_READONLY", "SQLITE_IOERR",
+          "SQLITE_CANTOPEN", "SQLITE_PERM")  # fmt: skip
+
+
 @contextmanager
 def translate_errors() -> Iterator[None]:
-    """Turn any ``sqlite3.Error`` escaping the block into a ``StorageError``."""
+    """Turn any ``sqlite3.Error`` escaping the block into a ``StorageError``.
+
+    A fault of the file (``FAULTS``: full, locked, read-only) is logged as one warning line:
+    it is the machine's state, not a bug, and clears by itself or by an operator. Anything
+    else is logged with its traceback.
+    """
     try:
         yield
     except sqlite3.Error as exc:
-        log.exception("database error")
+        name = getattr(exc, "sqlite_errorname", "") or ""
+        if name.startswith(FAULTS):
+            log.warning("the database cannot be written now (%s): %s", name, exc)
+        else:
+            log.exception("database error")
         raise StorageError(f"the database refused the operation: {exc}") from exc
 
 

@@ -24,6 +24,7 @@ class RoundExistsError(SetupError):
 
 
 class StorageError(PaceError, RuntimeError):
-    """The database could not do what was asked (disk full, file locked, store closed)."""
+    """The database could not do what was asked (disk full, file locked or read-only, store
+    closed): nothing was stored; the client keeps the event and sends it again later."""
 
-    code = "storage_error"
+    code = "storage_unavailable"

@@ -496,6 +496,24 @@ class Store:
             )
 
 
+    def revoke_code(self, code_id: int, *, at: datetime) -> set[str]:
+        """Revoke an access code and end every session it opened; return those sessions' hashes."""
+        when = _iso(at, "revoked_at")
+        with self._db.write() as db:
+            db.execute(
+                "UPDATE access_codes SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+                [when, code_id],
+            )
+            rows = db.execute(
+                "SELECT token_hash FROM sessions WHERE code = ? AND revoked_at IS NULL", [code_id]
+            ).fetchall()
+            db.execute(
+                "UPDATE sessions SET revoked_at = ? WHERE code = ? AND revoked_at IS NULL",
+                [when, code_id],
+            )
+        return {str(r[0]) for r in rows}
+
+
 def _append_one(db: sqlite_utils.Database, event: Event, recorded: str) -> tuple[Event, bool]:
     # Inside the write transaction (BEGIN IMMEDIATE holds the file's write lock), so
     # nothing can store this id between the look-up and the insert, even from another

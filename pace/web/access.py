@@ -1,7 +1,8 @@
 """Who may do what: the ONE permission table, and where every request and event is checked.
 
 - ``EVENTS``: each Socket.IO event (and its ``/api/commands/<name>`` mirror) → the roles
-  allowed. ``PaceNamespace.trigger_event`` calls ``check_event`` before every handler.
+  allowed. The edge pipeline (pace/web/edge.py) calls ``check_role`` before it parses a
+  payload and ``check_scope`` on the parsed command (its round, the void rule).
 - ``ENDPOINTS``: each HTTP endpoint → the roles allowed, or ``PUBLIC``. ``guard_request``
   runs before every request; an endpoint missing from the table is refused (deny by default).
 - The session comes from the signed Flask session cookie (browsers: HTTP and the Socket.IO
@@ -15,6 +16,7 @@ See docs/access.md.
 from __future__ import annotations
 
 import hmac
+import re
 import secrets
 from collections.abc import Mapping
 from typing import Any
@@ -32,9 +34,11 @@ from flask import (
     url_for,
 )
 
+from pace.rules.errors import PaceError
 from pace.services.access import AccessError, Session
+from pace.store import UnknownRoundError
 from pace.store.migrations import ROLES
-from pace.web import errors
+from pace.web import errors, payloads
 from pace.web.i18n import page_context
 
 COMMITTEE = frozenset({"committee"})
@@ -49,7 +53,7 @@ EVENTS: dict[str, frozenset[str]] = {
     "join_round": ANY_ROLE,
     "hole_completed": MARSHAL,
     "correct_hole_time": MARSHAL,
-    "void_event": MARSHAL,  # a marshal only of taps and tap corrections (``_check_void``)
+    "void_event": MARSHAL,  # a marshal only of taps and tap corrections (``check_scope``)
     "acknowledge_alert": REFEREE,
     "decide_timing": REFEREE,
     "tell_player_timed": REFEREE,
@@ -119,8 +123,7 @@ def allowed(name: str, role: str | None, table: Mapping[str, Any] = EVENTS) -> b
     return roles is PUBLIC or (role is not None and role in roles)
 
 
-def check(name: str, roles: frozenset[str], s: Session | None, round: object) -> None:
-    """Raise ``AccessError`` unless the session ``s`` may do ``name`` on ``round``."""
+def _refuse_role(name: str, roles: frozenset[str], s: Session | None) -> None:
     if s is None:
         raise AccessError(
             "you are not signed in (or your session ended): enter your access code at /join",
@@ -131,35 +134,54 @@ def check(name: str, roles: frozenset[str], s: Session | None, round: object) ->
             f"{ROLE_WORDS.get(s.role, s.role)} may not {name.replace('_', ' ')};"
             f" only {_who(roles)} may",
         )
-    if isinstance(round, str) and not s.covers(round) and _ext().store.has_round(round[:200]):
-        # an unknown round is left to the handler, which answers ``unknown_round``
+
+
+def check_role(name: str, s: Session | None) -> None:
+    """Raise ``AccessError`` unless the session ``s`` may send the event ``name`` at all.
+
+    This reads nothing of the payload: it runs before parsing (docs/access.md).
+    """
+    roles = EVENTS.get(name)
+    if roles is None:
+        raise AccessError(f"{name[:40]!r} is not an event anybody may send")
+    _refuse_role(name, roles, s)
+
+
+def check_round(s: Session, round: str, store: Any) -> None:
+    """Refuse a round that is not stored (``unknown_round``) or not the session's.
+
+    ``round`` is already canonical (parsed); an unknown round is refused, never waved on.
+    """
+    if not store.has_round(round):
+        raise UnknownRoundError(
+            f"no round {round[:40]!r}; rounds are created with pace import draw",
+            field="round",
+        )
+    if not s.covers(round):
         raise AccessError(
             f"your access code is for round {s.round!r}, not {round[:40]!r}", field="round"
         )
 
 
-def check_event(name: str, s: Session | None, payload: object) -> None:
-    """Check a Socket.IO event or mirrored command against the table (and the void rule)."""
-    roles = EVENTS.get(name)
-    if roles is None:
-        raise AccessError(f"{name[:40]!r} is not an event anybody may send")
-    round = payload.get("round") if isinstance(payload, Mapping) else None
-    check(name, roles, s, round)
-    if name == "void_event" and s is not None and s.role == "marshal":
-        _check_void(payload)
+def check_scope(name: str, s: Session | None, command: object, store: Any) -> None:
+    """Check a parsed command against the session: its round, then the command's own rule.
 
-
-def _check_void(payload: object) -> None:
-    target = payload.get("target") if isinstance(payload, Mapping) else None
-    if not isinstance(target, str):
-        return  # the parser refuses it
-    event = _ext().store.event(target[:64])
-    if event is not None and event.type not in MARSHAL_VOIDABLE:
-        raise AccessError(
-            f"a marshal may void only hole times, not a {event.type.replace('_', ' ')};"
-            " ask a referee",
-            field="target",
-        )
+    Runs after the payload is parsed (pace/web/edge.py), so it compares canonical names and
+    ids only: a round padded with spaces or an id in capitals is the same round, the same id.
+    """
+    if s is None:  # check_role refused it already; kept for callers that skip it
+        raise AccessError("you are not signed in", code="unauthorized")
+    round = getattr(command, "round", None)
+    if isinstance(round, str):
+        check_round(s, round, store)
+    if name == "void_event" and s.role == "marshal":
+        event = store.event(getattr(command, "target", ""))
+        if event is not None and event.type not in MARSHAL_VOIDABLE:
+            raise AccessError(
+                f"a marshal may void only hole times, not a {event.type.replace('_', ' ')};"
+                " ask a referee",
+                field="target",
+            )
 
 
 # -- the session of a request ---------------------------------------------------------------
@@ -227,7 +249,12 @@ def _wants_json() -> bool:
 
 
 def guard_request() -> Any:
-    """Check every HTTP request against ``ENDPOINTS`` (``before_request``)."""
+    """Check every HTTP request against ``ENDPOINTS`` (``before_request``).
+
+    A ``<round>`` in the path is parsed first: its canonical spelling replaces it for the
+    view, and a round that is not stored, or not the session's, is refused here. A command
+    of the mirror is checked for its role here; its payload goes through the edge pipeline.
+    """
     endpoint = request.endpoint
     if endpoint is None:
         return None  # no such page: the 404 handler answers
@@ -236,31 +263,29 @@ def guard_request() -> Any:
     roles = ENDPOINTS[endpoint]
     if roles is PUBLIC:
         return None
-    view_args = request.view_args or {}
-    name = endpoint.split(".")[-1]
+    view_args = request.view_args if request.view_args is not None else {}
     s = current_session()
-    round = view_args.get("round")
     try:
-        if endpoint == "pace.api_command":
-            name = str(view_args.get("name", ""))
-            if s is not None and name in EVENTS:
-                _check_json_origin()
-                body = request.get_json(silent=True)
-                check_event(name, s, body)
-                return None
-        check(name, roles, s, round)
-    except AccessError as e:
+        if endpoint == "pace.api_command" and s is not None and view_args.get("name") in EVENTS:
+            _check_json_origin()
+            check_role(str(view_args["name"]), s)
+            return None
+        _refuse_role(endpoint.split(".")[-1], roles, s)
+        if "round" in view_args and s is not None:
+            view_args["round"] = payloads.text(view_args, "round")
+            check_round(s, view_args["round"], _ext().store)
+    except PaceError as e:
         return _refuse(e)
     return None
 
 
-def _refuse(e: AccessError) -> Any:
+def _refuse(e: PaceError) -> Any:
     body = errors.error_body(e.code, e.message, e.field)
     status = errors.http_status(body)
-    if _wants_json():
+    if _wants_json() or e.code not in ("unauthorized", "forbidden"):
         return jsonify(body), status
     if e.code == "unauthorized":
-        return redirect(url_for("access.join", next=request.full_path.rstrip("?")))
+        return redirect(url_for("access.join", next=_safe_next(request.full_path.rstrip("?"))))
     return (
         render_template(
             "message.html",
@@ -282,9 +307,18 @@ def _remote() -> str:
     return request.remote_addr or "?"
 
 
+#: a local path: one "/" then printable ASCII, no second "/" or "\\" after it, no "\\"
+_LOCAL_PATH = re.compile(r"/(?![/\\])[\x21-\x5b\x5d-\x7e]*")
+
+
 def _safe_next(target: str | None) -> str:
-    """Return a local path to go to after signing in (never another site)."""
-    if target and target.startswith("/") and not target.startswith("//"):
+    """Return a local path to go to after signing in (never another site).
+
+    Only a path of this site is kept: it starts with one ``/`` and holds printable ASCII
+    without white space or backslashes (a browser drops tabs and newlines and reads ``\\``
+    as ``/``, so ``/\t/evil.example`` would lead elsewhere). Anything else goes home.
+    """
+    if isinstance(target, str) and _LOCAL_PATH.fullmatch(target):
         return target
     return url_for("pace.home")
 
@@ -345,21 +379,24 @@ def logout() -> Any:
         check_csrf()
     except AccessError as e:
         return _refuse(e)
-    _ext().access.end(session.get("token"))
+    ext = _ext()
+    ended = ext.access.end(session.get("token"))
     session.clear()
+    if ended is not None:
+        ext.namespace.close_sessions({ended})  # its open sockets stop hearing the round
     return redirect(url_for("pace.home"))
 
 
 @bp.post("/api/session")
 def api_session() -> Any:
     """Exchange a code for a session token (python clients): ``{"code": "ABCD-EFGH"}``."""
-    body = request.get_json(silent=True)
+    from pace.web.edge import json_body
+
+    body = json_body()
     code = body.get("code") if isinstance(body, Mapping) else None
-    name = body.get("name") if isinstance(body, Mapping) else None
+    name = payloads.text(body, "name", required=False) if isinstance(body, Mapping) else ""
     opened = _ext().access.open_with_code(
-        code if isinstance(code, str) else "",
-        remote=_remote(),
-        name=name[:200] if isinstance(name, str) and name else None,
+        code if isinstance(code, str) else "", remote=_remote(), name=name or None
     )
     s = opened.session
     return jsonify(
@@ -375,21 +412,26 @@ def api_session() -> Any:
 
 @bp.route("/rounds/<round>/access", methods=["GET", "POST"])
 def access_page(round: str) -> Any:
-    """The committee makes access codes for a round; each is shown once, with its link."""
+    """The committee makes access codes for a round (each shown once, with its link) and
+    revokes them: a revoked code opens nothing, and its sessions end at once, sockets too."""
     ext = _ext()
     ext.live.service.round_view(round)
     made: list[dict[str, str | None]] = []
-    error: AccessError | None = None
+    error: PaceError | None = None
     if request.method == "POST":
         try:
             check_csrf()
-            roles = [r for r in request.form.getlist("role") if r in ROLES] or ["marshal"]
-            label = request.form.get("label", "").strip()[:100] or None
-            for role in roles:
-                code = ext.access.create_code(round, role, label)
-                link = url_for("access.join", code=code, _external=True)
-                made.append({"role": role, "code": code, "link": link, "qr": qr_svg(link)})
-        except AccessError as e:
+            if request.form.get("revoke"):
+                revoked = payloads.integer(request.form, "revoke", 1, 2**62)
+                ext.namespace.close_sessions(ext.access.revoke_code(revoked, round=round))
+            else:
+                roles = [r for r in request.form.getlist("role") if r in ROLES] or ["marshal"]
+                label = payloads.text(request.form, "label", limit=100, required=False) or None
+                for role in roles:
+                    code = ext.access.create_code(round, role, label)
+                    link = url_for("access.join", code=code, _external=True)
+                    made.append({"role": role, "code": code, "link": link, "qr": qr_svg(link)})
+        except PaceError as e:
             error = e
     codes = ext.store.access_codes(round=round)
     return render_template(

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pace.services.taps import Outcome
 from pace.rules.events import Event
+from pace.services.taps import Outcome
 
 #: The event a stored fact is announced as, by its type.
 ANNOUNCED_AS = {

@@ -23,6 +23,7 @@ _HTTP_STATUS = {
     "unknown_alert": 404,
     "unknown_player": 404,
     "unknown_fault": 404,
+    "unknown_code": 404,
     "not_found": 404,
     "method_not_allowed": 405,
     "event_conflict": 409,
@@ -37,14 +38,28 @@ _HTTP_STATUS = {
     "unauthorized": 401,
     "rate_limited": 429,
     "csrf_failed": 403,
+    "payload_too_large": 413,
     # the server's fault, not the request's: a phone must keep the event and resend it
-    "storage_error": 503,
+    "storage_unavailable": 503,
 }
 
 
 def error_body(code: str, message: str, field: str | None = None) -> dict[str, Any]:
-    """Return the shared error shape."""
-    return {"ok": False, "error": {"code": code, "message": message, "field": field}}
+    """Return the shared error shape.
+
+    A message or field quoting what a client sent keeps a lone surrogate as its ``\\udxxx``
+    escape: the answer is always valid UTF-8, whatever the payload held.
+    """
+    return {
+        "ok": False,
+        "error": {"code": code, "message": _sendable(message), "field": _sendable(field)},
+    }
+
+
+def _sendable(text: str | None) -> str | None:
+    if text is None:
+        return None
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def from_exception(e: BaseException, *, context: str, testing: bool) -> dict[str, Any]:

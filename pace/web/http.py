@@ -9,10 +9,10 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
-from pace.services import commands as cmd
 from pace import formats
 from pace.reports.status import status_document
-from pace.web import access, payloads, referee
+from pace.services import commands as cmd
+from pace.web import access, edge, payloads
 from pace.web.broadcast import board_view, event_view
 from pace.web.i18n import page_context
 
@@ -104,19 +104,15 @@ def api_events(round: str) -> Any:
     return jsonify({"ok": True, "events": [event_view(e) for e in _ext().live.events(round)]})
 
 
-_LIVE_COMMANDS = {
-    "hole_completed": ("log_hole_completed", True),
-    "correct_hole_time": ("correct_hole_time", True),
-    "record_siren": ("record_siren", True),
-    "void_event": ("void_event", False),
-    "acknowledge_alert": ("acknowledge_alert", False),
-}
-#: every command the mirror accepts: the live loop's and the referees' (pace/web/referee.py)
-_COMMANDS = (*_LIVE_COMMANDS, *referee.COMMANDS)
+#: every command the mirror accepts: the edge pipeline's (pace/web/edge.py)
+_COMMANDS = tuple(edge.ROUTES)
 
 
-def _author() -> Any:
-    """Return the author of an HTTP command: the session's role; the device from headers."""
+def _sender() -> edge.Sender:
+    """Return who sends an HTTP command: the session; the device from the headers.
+
+    Over HTTP there is no ping exchange: instants are corrected with ``device_time``.
+    """
     s = access.current_session()
     device = payloads.author(
         {
@@ -126,44 +122,19 @@ def _author() -> Any:
         "http",
     )
     name = device.name or (s.name if s else None)
-    return cmd.Author(s.role if s else "viewer", device.device, name)
+    by = cmd.Author(s.role if s else "viewer", device.device, name)
+    return edge.Sender(s, by, _ext().live.clock.now())
 
 
 @bp.post("/api/commands/<name>")
 def api_command(name: str) -> Any:
     """Run a command with the same payload and answer as its Socket.IO event."""
-    if name not in _COMMANDS:
+    if name not in edge.ROUTES:
         raise payloads.PayloadError(
             f"unknown command {name[:40]!r}; expected one of {', '.join(_COMMANDS)}",
             code="unknown_command",
         )
-    ext = _ext()
-    body = request.get_json(silent=True)
-    if body is None:
-        raise payloads.PayloadError("the body must be a JSON object", code="invalid_json")
-    by = _author()
-    if name in referee.COMMANDS:
-        received = ext.live.clock.now()
-        return jsonify(
-            referee.run_command(
-                name, body, by, received, None, ext.referee, ext.referee_broadcaster
-            )
-        )
-    method, timed = _LIVE_COMMANDS[name]
-    parse = getattr(payloads, name)
-    command = parse(body, by, ext.live.clock.now(), None) if timed else parse(body, by)
-    outcome = getattr(ext.live, method)(command)
-    ext.broadcaster.outcome(outcome, ext.live.changed_rows)
-    e = outcome.event
-    return jsonify(
-        {
-            "ok": True,
-            "id": e.id,
-            "seq": e.seq,
-            "at": e.at.isoformat(),
-            "duplicate": not outcome.created,
-        }
-    )
+    return jsonify(edge.handle(name, edge.json_body(), _sender(), _ext()))
 
 
 # -- the offline marshal page (docs/offline.md) ---------------------------------------------

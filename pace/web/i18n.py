@@ -485,6 +485,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "fr": "Ce code n'est pas valable (ou son tour est terminé) : vérifiez-le sur la feuille "
         "des horaires.",
     },
+    "access.error.invalid_payload": {
+        "en": "This label cannot be stored (control characters or invalid text): retype it.",
+        "fr": "Ce libellé ne peut être enregistré (caractères de contrôle ou texte invalide) :"
+        " retapez-le.",
+    },
     "access.error.rate_limited": {
         "en": "Too many wrong codes: wait a minute before trying again.",
         "fr": "Trop de codes erronés : patientez une minute avant de réessayer.",
@@ -511,6 +516,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "access.col.label": {"en": "Label", "fr": "Libellé"},
     "access.col.created": {"en": "Made (UTC)", "fr": "Créé (UTC)"},
     "access.col.prefix": {"en": "Begins with", "fr": "Commence par"},
+    "access.col.state": {"en": "State", "fr": "État"},
+    "access.revoke": {"en": "Revoke (ends its sessions)", "fr": "Révoquer (ferme ses sessions)"},
+    "access.revoked": {"en": "revoked", "fr": "révoqué"},
     "audit.title": {"en": "Event log of {round}", "fr": "Journal des événements de {round}"},
     "audit.type": {"en": "Type", "fr": "Type"},
     "audit.group": {"en": "Group", "fr": "Partie"},

@@ -1,19 +1,22 @@
 """Parse and validate client payloads into typed commands; dicts never travel inward.
 
 Every refusal is a ``PayloadError`` naming the field and saying what is expected.
-Unknown fields are refused too: a typo must not be silently ignored.
+Unknown fields are refused too: a typo must not be silently ignored. Every name and id
+comes out in its one canonical spelling (``pace.rules.names``: NFC, no space at either end,
+UUIDs in lower-case 8-4-4-4-12), so the permission check and every look-up compare the
+same text; text that is not valid Unicode, or holds control characters, is refused.
 """
 
 from __future__ import annotations
 
 import re
-import uuid
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from pace.services import commands as cmd
+from pace.rules import names
 from pace.rules.errors import PaceError
+from pace.services import commands as cmd
 
 MAX_TEXT = 200
 MAX_REASON = 500
@@ -48,36 +51,53 @@ def _required(p: Mapping[str, Any], name: str) -> Any:
     return p[name]
 
 
-def text(p: Mapping[str, Any], name: str, *, limit: int = MAX_TEXT, required: bool = True) -> str:
-    """Return a non-empty string field of at most ``limit`` characters."""
+def text(
+    p: Mapping[str, Any],
+    name: str,
+    *,
+    limit: int = MAX_TEXT,
+    required: bool = True,
+    prose: bool = False,
+) -> str:
+    """Return a non-empty string field of at most ``limit`` characters, canonically spelt.
+
+    ``prose`` (a reason, a note) may hold newlines; a name (a round, a group, a player, a
+    key) holds no control or invisible format character.
+    """
     if not required and p.get(name) in (None, ""):
         return ""
     value = _required(p, name)
-    if not isinstance(value, str) or not value.strip():
+    if not isinstance(value, str):
         raise PayloadError(f"{name} must be a non-empty string", field=name)
     if len(value) > limit:
         raise PayloadError(f"{name} is longer than {limit} characters", field=name)
-    if any(ord(ch) < 32 and ch not in "\t\n" for ch in value):
-        raise PayloadError(f"{name} contains control characters", field=name)
-    return value.strip()
+    try:
+        value = names.canonical(value, prose=prose)
+    except names.SpellingError as e:
+        raise PayloadError(f"{name} {e.reason}", field=name) from None
+    if not value:
+        if not required:
+            return ""
+        raise PayloadError(f"{name} must be a non-empty string", field=name)
+    return value
 
 
 def event_id(p: Mapping[str, Any], name: str = "id") -> str:
-    """Return a UUID made on the device, in its canonical text form."""
+    """Return a UUID made on the device, in its canonical text form (lower case, dashes)."""
     value = _required(p, name)
     if not isinstance(value, str) or len(value) > 64:
         raise PayloadError(f"{name} must be a UUID made on the device", field=name)
-    try:
-        return str(uuid.UUID(value))
-    except ValueError:
-        raise PayloadError(f"{name} {value[:40]!r} is not a UUID", field=name) from None
+    canonical = names.canonical_uuid(value)
+    if canonical is None:
+        raise PayloadError(f"{name} {value[:40]!r} is not a UUID", field=name)
+    return canonical
 
 
 def integer(p: Mapping[str, Any], name: str, lo: int, hi: int) -> int:
     """Return a whole number field between ``lo`` and ``hi``."""
     value = _required(p, name)
     if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, str) and re.fullmatch(r"\d{1,3}", value.strip()):
+        if isinstance(value, str) and re.fullmatch(r"[0-9]{1,9}", value.strip()):
             value = int(value)
         else:
             raise PayloadError(f"{name} must be a whole number", field=name)
@@ -158,7 +178,7 @@ def correct_hole_time(
         round=text(p, "round"),
         target=event_id(p, "target"),
         at=device_time(p, "at", received, ping_offset),
-        reason=text(p, "reason", limit=MAX_REASON),
+        reason=text(p, "reason", limit=MAX_REASON, prose=True),
         by=by,
     )
 
@@ -177,7 +197,7 @@ def void_event(payload: object, by: cmd.Author) -> cmd.VoidEvent:
         id=event_id(p),
         round=text(p, "round"),
         target=event_id(p, "target"),
-        reason=text(p, "reason", limit=MAX_REASON),
+        reason=text(p, "reason", limit=MAX_REASON, prose=True),
         by=by,
     )
 
@@ -209,7 +229,7 @@ def acknowledge_alert(payload: object, by: cmd.Author) -> cmd.AcknowledgeAlert:
         id=event_id(p),
         round=text(p, "round"),
         alert=text(p, "alert", limit=300),
-        note=text(p, "note", limit=MAX_REASON, required=False),
+        note=text(p, "note", limit=MAX_REASON, required=False, prose=True),
         by=by,
     )
 
@@ -221,16 +241,46 @@ def clock_reply(payload: object) -> datetime:
 
 
 def author(auth: object, sid: str) -> cmd.Author:
-    """Parse a connection's ``auth``: the device id and a display name.
+    """Parse a connection's ``auth`` (or the HTTP headers standing for it): device id, name.
 
     The role is never taken from here: it is the session's (pace/web/access.py); a ``role``
-    sent by an older client is ignored, as is a malformed ``auth``.
+    sent by an older client is ignored, as is an ``auth`` that is not an object. A device or
+    a name that is not valid text (a lone surrogate, a control character) is refused:
+    ``PayloadError`` with field ``auth.device`` or ``auth.name``.
     """
     p = auth if isinstance(auth, Mapping) else {}
-    device = p.get("device")
-    name = p.get("name")
+    device = _auth_text(p, "device", 64)
     return cmd.Author(
         role="viewer",
-        device=device[:64] if isinstance(device, str) and device else f"sid:{sid[:12]}",
-        name=name[:MAX_TEXT] if isinstance(name, str) and name else None,
+        device=device or f"sid:{sid[:12]}",
+        name=_auth_text(p, "name", MAX_TEXT),
     )
+
+
+def _auth_text(p: Mapping[str, Any], name: str, limit: int) -> str | None:
+    value = p.get(name)
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        return names.canonical(value)[:limit] or None
+    except names.SpellingError as e:
+        raise PayloadError(f"auth {name} {e.reason}", field=f"auth.{name}") from None
+
+
+#: how deep a payload's objects and lists may nest (the deepest command needs 2)
+MAX_DEPTH = 8
+
+
+def check_depth(payload: object, limit: int = MAX_DEPTH) -> None:
+    """Refuse a payload whose objects and lists nest deeper than ``limit`` (no recursion)."""
+    level = [payload]
+    for _ in range(limit + 1):
+        level = [
+            child
+            for value in level
+            if isinstance(value, Mapping | list | tuple)
+            for child in (value.values() if isinstance(value, Mapping) else value)
+        ]
+        if not level:
+            return
+    raise PayloadError(f"the payload nests objects or lists deeper than {limit} levels")

@@ -1,8 +1,9 @@
-"""The referees' web adapter: Socket.IO handlers, their broadcasts and HTTP routes.
+"""The referees' web adapter: their broadcasts, their acks and HTTP routes.
 
-Handlers stay thin: parse (``referee_payloads``) → ``RefereeService`` → broadcast → ack.
-``RefereeHandlers`` is mixed into ``PaceNamespace``; ``bp`` serves the referees' pages
-and the round's penalties. Event names and shapes are in docs/protocol.md.
+Their commands go through the edge pipeline (pace/web/edge.py: parse with
+``referee_payloads`` → permission → ``RefereeService`` → ``run``: broadcast → ack);
+``bp`` serves the referees' pages and the round's penalties. Event names and shapes are in
+docs/protocol.md.
 """
 
 from __future__ import annotations
@@ -12,23 +13,11 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify, render_template
 
-from pace.services import commands as cmd
-from pace.services.referees import RefereeOutcome, RefereeService
 from pace.rules import facts as factsmod
 from pace.rules import refereeing as rr
-from pace.web import referee_payloads as rp
+from pace.services.referees import RefereeOutcome, RefereeService
 from pace.web.broadcast import Broadcaster, event_view, round_room
 from pace.web.i18n import page_context
-
-#: The referees' commands: the parser of each payload and the use case it calls.
-COMMANDS: dict[str, tuple[Callable[..., Any], Callable[..., RefereeOutcome]]] = {
-    "decide_timing": (rp.decide_timing, RefereeService.decide_timing),
-    "tell_player_timed": (rp.tell_player_timed, RefereeService.tell_player_timed),
-    "record_stroke": (rp.record_stroke, RefereeService.record_stroke),
-    "notify_player": (rp.notify_player, RefereeService.notify_player),
-    "grant_time_credit": (rp.grant_time_credit, RefereeService.grant_time_credit),
-    "stop_timing": (rp.stop_timing, RefereeService.stop_timing),
-}
 
 PenaltyChanges = Callable[[str], Sequence[tuple[str, Sequence[dict[str, Any]]]]]
 
@@ -116,65 +105,16 @@ def ack(o: RefereeOutcome) -> dict[str, Any]:
     return answer
 
 
-def run_command(
-    name: str,
-    payload: object,
-    by: cmd.Author,
-    received: Any,
-    ping_offset: Any,
+def run(
+    use_case: Callable[..., RefereeOutcome],
+    command: Any,
     service: RefereeService,
     broadcaster: RefereeBroadcaster,
 ) -> dict[str, Any]:
-    """Parse, run, broadcast and acknowledge the referees' command ``name``."""
-    parse, use_case = COMMANDS[name]
-    outcome = use_case(service, parse(payload, by, received, ping_offset))
+    """Run a parsed referee command (``use_case(service, command)``), announce it, ack it."""
+    outcome = use_case(service, command)
     broadcaster.outcome(outcome, service.live.changed_rows, service.changed_penalties)
     return ack(outcome)
-
-
-class RefereeHandlers:
-    """The referees' Socket.IO handlers, mixed into ``PaceNamespace``.
-
-    ``attach_referee`` gives them their service and broadcaster (``create_app`` does it).
-    """
-
-    referee: RefereeService
-    referee_broadcaster: RefereeBroadcaster
-
-    def attach_referee(self, service: RefereeService, broadcaster: RefereeBroadcaster) -> None:
-        """Give the handlers the referees' service and broadcaster."""
-        self.referee = service
-        self.referee_broadcaster = broadcaster
-
-    def _referee(self, name: str, payload: Any) -> dict[str, Any]:
-        by, received, offset = self._timed()  # type: ignore[attr-defined]
-        return run_command(
-            name, payload, by, received, offset, self.referee, self.referee_broadcaster
-        )
-
-    def on_decide_timing(self, payload: Any = None) -> dict[str, Any]:
-        """A referee decides to time an out-of-position group, or not to (with a reason)."""
-        return self._referee("decide_timing", payload)
-
-    def on_tell_player_timed(self, payload: Any = None) -> dict[str, Any]:
-        """A referee told a player that his group is being timed."""
-        return self._referee("tell_player_timed", payload)
-
-    def on_record_stroke(self, payload: Any = None) -> dict[str, Any]:
-        """The shot clock: one stroke timed from its start and stop taps."""
-        return self._referee("record_stroke", payload)
-
-    def on_notify_player(self, payload: Any = None) -> dict[str, Any]:
-        """A referee told a player of a bad time or a penalty."""
-        return self._referee("notify_player", payload)
-
-    def on_grant_time_credit(self, payload: Any = None) -> dict[str, Any]:
-        """A referee grants a group a time credit."""
-        return self._referee("grant_time_credit", payload)
-
-    def on_stop_timing(self, payload: Any = None) -> dict[str, Any]:
-        """A referee stops timing a group back in position."""
-        return self._referee("stop_timing", payload)
 
 
 # -- HTTP ------------------------------------------------------------------------------------

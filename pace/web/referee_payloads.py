@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from pace.services import commands as cmd
 from pace.rules import refereeing, timing
+from pace.services import commands as cmd
 from pace.web import payloads
 from pace.web.payloads import PayloadError
 
@@ -62,7 +62,7 @@ def decide_timing(
         group=payloads.text(p, "group", limit=50),
         decision=decision,
         reason=reason,
-        note=payloads.text(p, "note", limit=payloads.MAX_REASON, required=False),
+        note=payloads.text(p, "note", limit=payloads.MAX_REASON, required=False, prose=True),
         by=by,
     )
 
@@ -149,7 +149,7 @@ def grant_time_credit(
         round=payloads.text(p, "round"),
         group=payloads.text(p, "group", limit=50),
         minutes=float(minutes),
-        reason=payloads.text(p, "reason", limit=payloads.MAX_REASON),
+        reason=payloads.text(p, "reason", limit=payloads.MAX_REASON, prose=True),
         by=by,
     )
 
@@ -163,6 +163,6 @@ def stop_timing(
         id=payloads.event_id(p),
         round=payloads.text(p, "round"),
         group=payloads.text(p, "group", limit=50),
-        reason=payloads.text(p, "reason", limit=payloads.MAX_REASON, required=False),
+        reason=payloads.text(p, "reason", limit=payloads.MAX_REASON, required=False, prose=True),
         by=by,
     )

@@ -1,19 +1,27 @@
-"""Socket.IO handlers: parse, call the live service, broadcast, ack. No golf here."""
+"""Socket.IO: every event goes through the edge pipeline (pace/web/edge.py). No golf here.
+
+``ROUTES`` are the edge's commands plus the events of a connection's own (``join_round``,
+``clock_sync``). ``PaceNamespace.trigger_event`` hands each event with its one payload to
+``edge.handle`` (who → shape → parse → scope → run) inside Flask-SocketIO's handling, so every
+refusal is acked with the shared error shape. ``WirePacket`` keeps a packet that cannot be
+decoded (JSON nested deeper than the parser goes, broken text) from becoming a traceback: the
+event is answered ``invalid_payload`` instead.
+"""
 
 from __future__ import annotations
 
 import logging
 from typing import Any
 
-from flask import request, session
+from flask import current_app, request, session
 from flask_socketio import Namespace, join_room, leave_room, rooms
+from socketio import exceptions, packet
 
 from pace.services import commands as cmd
 from pace.services.access import AccessService, Session
-from pace.services.taps import LiveService, Outcome
-from pace.web import access, payloads
+from pace.services.taps import LiveService
+from pace.web import edge, errors, payloads
 from pace.web.broadcast import Broadcaster, board_room, board_view, hole_room, round_room
-from pace.web.referee import RefereeHandlers
 from pace.web.timesync import ClockOffsets, sample
 
 log = logging.getLogger(__name__)
@@ -21,8 +29,65 @@ log = logging.getLogger(__name__)
 #: events of the connection itself, never refused (``connect`` notes the session)
 CONNECTION_EVENTS = ("connect", "disconnect")
 
+#: the event name a packet that could not be decoded is handed on as (never a real event)
+UNREADABLE = "\x00unreadable"
 
-class PaceNamespace(RefereeHandlers, Namespace):
+
+class WirePacket(packet.Packet):
+    """A Socket.IO packet whose undecodable JSON is refused with an answer, not a traceback."""
+
+    def decode(self, encoded_packet: Any) -> int:
+        """Decode the packet; JSON that cannot be read becomes an ``UNREADABLE`` event."""
+        try:
+            return int(super().decode(encoded_packet))
+        except (ValueError, RecursionError, TypeError):
+            reason = "the message is not JSON pace can read (nested too deeply, or broken)"
+            if self.packet_type == packet.EVENT:
+                self.data = [UNREADABLE, reason]  # answered invalid_payload, with its ack id
+            elif self.packet_type == packet.CONNECT:
+                self.data = {UNREADABLE: reason}  # the connection is refused
+            elif self.packet_type == packet.ACK:
+                self.data = []  # an unreadable answer to a clock probe: no sample
+            else:
+                raise
+            return 0
+
+
+def join_round(command: cmd.JoinRound, sender: edge.Sender, ext: Any) -> dict[str, Any]:
+    """Follow a round (and, for a marshal, some holes); answer its snapshot."""
+    snapshot = ext.live.snapshot(command.round)
+    for room in rooms():
+        if room.startswith(("round:", "hole:", "board:")):
+            leave_room(room)
+    if sender.session is not None and sender.session.role == "viewer":
+        # viewers follow the facts-only board: statuses and alerts never reach them
+        join_room(board_room(command.round))
+        return {"ok": True, "snapshot": board_view(snapshot)}
+    join_room(round_room(command.round))
+    for hole in command.holes:
+        join_room(hole_room(command.round, hole))
+    return {"ok": True, "snapshot": snapshot}
+
+
+def clock_sync(command: None, sender: edge.Sender, ext: Any) -> dict[str, Any]:
+    """Answer the server's time, for pages that show due times on the server's clock."""
+    offset = sender.ping_offset
+    return {
+        "ok": True,
+        "server_time": sender.received.isoformat(),
+        "offset_ms": None if offset is None else offset.total_seconds() * 1000,
+    }
+
+
+#: every client → server event: the edge's commands and the connection's own events
+ROUTES: dict[str, edge.Route] = {
+    "clock_sync": edge.Route(lambda payload, s: None, clock_sync),
+    "join_round": edge.Route(lambda payload, s: payloads.join_round(payload), join_round),
+    **edge.ROUTES,
+}
+
+
+class PaceNamespace(Namespace):
     """The live endpoint on namespace ``/`` (see docs/protocol.md)."""
 
     def __init__(
@@ -39,34 +104,48 @@ class PaceNamespace(RefereeHandlers, Namespace):
         self.access = access_service
         self._authors: dict[str, cmd.Author] = {}
         self._tokens: dict[str, str | None] = {}
+        #: the session each connection had when it connected (to close it when it ends)
+        self._sessions: dict[str, str] = {}
 
     def session_of(self) -> Session | None:
         """Return the live session of this connection (checked again at every event)."""
         return self.access.resolve(self._tokens.get(request.sid))  # type: ignore[attr-defined]
 
-    def author_of(self) -> cmd.Author:
-        """Return who is recording on this connection: the session's role, the device's id."""
+    def sender(self) -> edge.Sender:
+        """Return who sends this connection's event, and when (for the edge pipeline)."""
         sid = request.sid  # type: ignore[attr-defined]
-        device = self._authors.get(sid) or cmd.Author("viewer", f"sid:{sid[:12]}")
         s = self.session_of()
+        device = self._authors.get(sid) or cmd.Author("viewer", f"sid:{sid[:12]}")
         name = device.name or (s.name if s else None)
-        return cmd.Author(s.role if s else "viewer", device.device, name)
+        by = cmd.Author(s.role if s else "viewer", device.device, name)
+        return edge.Sender(s, by, self.live.clock.now(), self.offsets.offset(sid), sid)
 
     def trigger_event(self, event: str, *args: Any) -> Any:
-        """Check every event against the session's role (pace/web/access.py), then handle it.
+        """Run every event through the edge pipeline, inside Flask-SocketIO's handling.
 
-        The check runs inside Flask-SocketIO's handling, so a refusal is acked with the
-        shared error shape like any other error.
+        ``args`` is the connection's sid and what the client sent: one payload (or none);
+        a second argument is ``invalid_payload``; an event nobody handles is answered
+        ``unknown_command``, as ``POST /api/commands/<name>`` is (a client that misspells an
+        event learns it at once instead of waiting for an ack that never comes).
         """
         if event in CONNECTION_EVENTS:
             return super().trigger_event(event, *args)
-        handler = getattr(self, f"on_{event or ''}", None)
-        if handler is None:
-            return None  # an event nobody handles is ignored, as Flask-SocketIO does
 
-        def guarded(*payload: Any) -> Any:
-            access.check_event(event, self.session_of(), payload[0] if payload else None)
-            return handler(*payload)
+        def guarded(*sent: Any) -> Any:
+            if event == UNREADABLE:
+                raise payloads.PayloadError(str(sent[0]) if sent else "unreadable message")
+            if event not in ROUTES:
+                raise payloads.PayloadError(
+                    f"unknown event {str(event)[:40]!r}; expected one of "
+                    + ", ".join(sorted(ROUTES)),
+                    code="unknown_command",
+                )
+            if len(sent) > 1:
+                raise payloads.PayloadError(
+                    f"{event} carries one payload (a JSON object), not {len(sent)} arguments"
+                )
+            ext = current_app.extensions["pace"]
+            return edge.handle(event, sent[0] if sent else None, self.sender(), ext, ROUTES)
 
         return self.socketio._handle_event(guarded, event, self.namespace, *args)
 
@@ -77,21 +156,55 @@ class PaceNamespace(RefereeHandlers, Namespace):
 
         The session is the ``token`` of ``auth`` (python clients) or the session cookie
         sent with the handshake (browsers). A connection without a valid one is accepted
-        all the same: each of its events is answered ``unauthorized`` (docs/access.md).
+        all the same: each of its events is answered ``unauthorized`` (docs/access.md). An
+        ``auth`` whose device or name is not valid text is refused (``connect_error`` with
+        the shared error shape): nothing of it is ever stored.
         """
         sid = request.sid  # type: ignore[attr-defined]
+        try:
+            if isinstance(auth, dict) and UNREADABLE in auth:
+                raise payloads.PayloadError(str(auth[UNREADABLE]), field="auth")
+            device = payloads.author(auth, sid)
+        except payloads.PayloadError as e:
+            body = errors.error_body(e.code, e.message, e.field)
+            raise exceptions.ConnectionRefusedError(e.message, body) from None
         token = auth.get("token") if isinstance(auth, dict) else None
         cookie = session.get("token")
         self._tokens[sid] = token if isinstance(token, str) else cookie
-        self._authors[sid] = payloads.author(auth, sid)
+        self._authors[sid] = device
+        live = self.access.resolve(self._tokens[sid])
+        if live is not None:
+            self._sessions[sid] = live.token_hash
         self.probe_clock(sid)
 
     def on_disconnect(self, *args: Any) -> None:
-        """Forget the connection's clock samples."""
+        """Forget the connection's clock samples and session."""
         sid = request.sid  # type: ignore[attr-defined]
         self.offsets.forget(sid)
         self._authors.pop(sid, None)
         self._tokens.pop(sid, None)
+        self._sessions.pop(sid, None)
+
+    def close_sessions(self, ended: set[str]) -> None:
+        """Disconnect every connection of the sessions ``ended`` (token hashes): logout, revoke."""
+        for sid, hashed in list(self._sessions.items()):
+            if hashed in ended:
+                self._sessions.pop(sid, None)
+                self.socketio.server.disconnect(sid, namespace=self.namespace)
+
+    def sweep(self) -> None:
+        """Disconnect the connections whose session has ended since they connected.
+
+        A code revoked from the command line, or a session run out at midnight, ends there;
+        the periodic clock probe calls this, so such a socket stops hearing the round soon.
+        """
+        ended = {
+            hashed
+            for sid, hashed in list(self._sessions.items())
+            if self.access.resolve(self._tokens.get(sid)) is None
+        }
+        if ended:
+            self.close_sessions(ended)
 
     def probe_clock(self, sid: str) -> None:
         """Send a ``clock_probe``; the device's answer adds one offset sample."""
@@ -111,77 +224,8 @@ class PaceNamespace(RefereeHandlers, Namespace):
         )
 
     def probe_clocks(self) -> None:
-        """Probe every open connection, answered or not so far (the periodic exchange)."""
+        """Probe every open connection, answered or not so far (the periodic exchange);
+        close those whose session ended."""
+        self.sweep()
         for sid in list(self._authors):
             self.probe_clock(sid)
-
-    def on_clock_sync(self, payload: Any = None) -> dict[str, Any]:
-        """Answer the server's time, for pages that show due times on the server's clock."""
-        offset = self.offsets.offset(request.sid)  # type: ignore[attr-defined]
-        return {
-            "ok": True,
-            "server_time": self.live.clock.now().isoformat(),
-            "offset_ms": None if offset is None else offset.total_seconds() * 1000,
-        }
-
-    def on_join_round(self, payload: Any = None) -> dict[str, Any]:
-        """Follow a round (and, for a marshal, some holes); answer its snapshot."""
-        c = payloads.join_round(payload)
-        snapshot = self.live.snapshot(c.round)  # unknown round: refused before joining
-        for room in rooms():
-            if room.startswith(("round:", "hole:", "board:")):
-                leave_room(room)
-        s = self.session_of()
-        if s is not None and s.role == "viewer":
-            # viewers follow the facts-only board: statuses and alerts never reach them
-            join_room(board_room(c.round))
-            return {"ok": True, "snapshot": board_view(snapshot)}
-        join_room(round_room(c.round))
-        for hole in c.holes:
-            join_room(hole_room(c.round, hole))
-        return {"ok": True, "snapshot": snapshot}
-
-    # -- commands --------------------------------------------------------------------
-
-    def _timed(self) -> tuple[cmd.Author, Any, Any]:
-        sid = request.sid  # type: ignore[attr-defined]
-        return self.author_of(), self.live.clock.now(), self.offsets.offset(sid)
-
-    def _done(self, outcome: Outcome) -> dict[str, Any]:
-        self.broadcaster.outcome(outcome, self.live.changed_rows)
-        e = outcome.event
-        return {
-            "ok": True,
-            "id": e.id,
-            "seq": e.seq,
-            "at": e.at.isoformat(),
-            "duplicate": not outcome.created,
-        }
-
-    def on_hole_completed(self, payload: Any = None) -> dict[str, Any]:
-        """A marshal's tap: a group completed a hole."""
-        by, received, offset = self._timed()
-        c = payloads.hole_completed(payload, by, received, offset)
-        return self._done(self.live.log_hole_completed(c))
-
-    def on_correct_hole_time(self, payload: Any = None) -> dict[str, Any]:
-        """Correct the instant of a logged completion."""
-        by, received, offset = self._timed()
-        c = payloads.correct_hole_time(payload, by, received, offset)
-        return self._done(self.live.correct_hole_time(c))
-
-    def on_void_event(self, payload: Any = None) -> dict[str, Any]:
-        """Undo a logged fact, with a reason."""
-        c = payloads.void_event(payload, self.author_of())
-        return self._done(self.live.void_event(c))
-
-    def on_record_siren(self, payload: Any = None) -> dict[str, Any]:
-        """The committee records a siren."""
-        by, received, offset = self._timed()
-        c = payloads.record_siren(payload, by, received, offset)
-        return self._done(self.live.record_siren(c))
-
-    def on_acknowledge_alert(self, payload: Any = None) -> dict[str, Any]:
-        """A referee acknowledges an alert."""
-        c = payloads.acknowledge_alert(payload, self.author_of())
-        return self._done(self.live.acknowledge_alert(c))

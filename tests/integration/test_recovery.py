@@ -14,8 +14,8 @@ from drivers import ROUND, MarshalDriver, RefereeDriver
 from flask_socketio.test_client import SocketIOTestClient
 
 from pace.app import close_app, create_app
-from pace.services.taps import ALERT_NAMESPACE
 from pace.scheduler import PaceScheduler
+from pace.services.taps import ALERT_NAMESPACE
 
 
 def observe(app) -> dict:

@@ -148,7 +148,7 @@ def test_a_closed_store_refuses_work_with_a_storage_error(db_path: Path) -> None
     assert store.closed
     with pytest.raises(StorageError, match="closed") as caught:
         store.count_events()
-    assert caught.value.code == "storage_error"
+    assert caught.value.code == "storage_unavailable"
 
 
 # -- idempotent, append-only event log ------------------------------------------------

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pace.web import broadcast, errors, payloads, referee_payloads
+from pace.web import broadcast, errors, payloads, referee_payloads, sockets
 from pace.web.sockets import PaceNamespace
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,14 +62,15 @@ def backticked(cell: str) -> set[str]:
 
 
 def handlers() -> set[str]:
-    """Return the events PaceNamespace handles, its mixins' included (the referees')."""
-    return {
+    """Return the events PaceNamespace handles: the routes of the edge pipeline, and its own."""
+    own = {
         name.removeprefix("on_")
         for cls in PaceNamespace.__mro__
         if cls.__module__.startswith("pace.")
         for name, member in vars(cls).items()
         if name.startswith("on_") and callable(member)
     }
+    return own | set(sockets.ROUTES)
 
 
 def first_table(body: str) -> str:
@@ -232,7 +233,7 @@ def test_documented_http_statuses_are_the_servers(client):
 
 
 def raised_codes() -> set[str]:
-    """Return the error codes pace/services/taps.py, pace/services/referees.py and pace/web raise by name."""
+    """Return the error codes the taps and referees services and pace/web raise by name."""
     found = set()
     for path in [LIVE, REFEREEING, *WEB.glob("*.py")]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

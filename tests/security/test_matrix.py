@@ -1,0 +1,243 @@
+"""Every event and endpoint of docs/protocol.md × every role × {own round, another round, that
+round's name padded or re-spelled}, over the wire: 0 unauthorized actions accepted (issue 9).
+
+The sessions are all for ``R1``; ``Été 2`` is another round. A payload valid for its round is
+sent as each role: on ``R1`` the roles of the permission table get through (so the test can
+fail), every other combination is refused with the shared error shape and records nothing,
+in either round. Ids of the other round's facts are also sent spelt every way a UUID can be.
+"""
+
+from __future__ import annotations
+
+import itertools
+import urllib.parse
+import uuid
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from security.arena import (
+    MARIE,
+    OTHER,
+    OTHER_SPELLINGS,
+    OWN,
+    ROLES,
+    TZ,
+    Arena,
+    is_refusal,
+    uuid_spellings,
+)
+
+from pace.web import access
+from pace.web.sockets import ROUTES
+
+pytestmark = pytest.mark.e2e
+
+SESSIONS = (*ROLES, None)
+
+
+#: (group, hole) completions nobody logged yet: each success of a tap needs a fresh one
+_slots = itertools.cycle(itertools.product(("5", "6", "4", "2"), range(2, 19)))
+
+
+def payload(arena: Arena, event: str, round: str, facts_of: str) -> dict[str, Any]:
+    """A payload of ``event`` on ``round`` that its allowed roles may send with success.
+
+    ``facts_of`` names the round whose facts (taps, alerts, faults) it aims at. For the own
+    round, what the command needs is made first (a fresh tap to void, an open alert, a group
+    being timed), so every allowed role's command is accepted, not only the first one.
+    """
+    now = arena.now()
+    local = now.astimezone(TZ)
+    facts = arena.facts[facts_of]
+    base = {"id": str(uuid.uuid4()), "round": round, "device_time": now.isoformat()}
+    at = lambda h, m: local.replace(hour=h, minute=m, second=0, microsecond=0).isoformat()  # noqa: E731
+    target, alert = facts["spare"], facts["alert"]
+    if round == OWN:
+        if event == "void_event":
+            group, hole = next(_slots)
+            target = admin(arena, "hole_completed", group=group, hole=hole, at=at(8, 59))["id"]
+        if event == "acknowledge_alert":  # (once all are acknowledged: already_done)
+            alert = (open_alerts(arena) or [alert])[0]
+        if event in ("stop_timing", "tell_player_timed", "record_stroke"):
+            admin(arena, "decide_timing", group="1", decision="time", refusal="already_timed")
+    group, hole = next(_slots) if event == "hole_completed" and round == OWN else ("5", 1)
+    return {
+        "clock_sync": {},
+        "join_round": {"round": round},
+        "hole_completed": {**base, "group": group, "hole": hole, "at": at(8, 59)},
+        "correct_hole_time": {**base, "target": facts["tap"], "at": at(8, 41),
+                              "reason": "late tap"},
+        "void_event": {**base, "target": target, "reason": "wrong group"},
+        "record_siren": {**base, "kind": "interruption", "at": at(11, 59)},
+        "acknowledge_alert": {**base, "alert": alert},
+        "decide_timing": {**base, "group": "2", "decision": "not_time", "reason": "ruling"},
+        "tell_player_timed": {**base, "group": "1", "player": MARIE},
+        "record_stroke": {**base, "group": "1", "player": MARIE, "hole": 2, "kind": "other",
+                          "first_to_play": False,
+                          "started": (now - timedelta(seconds=30)).isoformat(),
+                          "stopped": (now - timedelta(seconds=10)).isoformat()},
+        "notify_player": {**base, "group": "1", "player": MARIE, "fault": facts["fault"]},
+        "grant_time_credit": {**base, "group": "2", "minutes": 2, "reason": "ruling"},
+        "stop_timing": {**base, "group": "1", "reason": "back in position"},
+    }[event]  # fmt: skip
+
+
+def admin(arena: Arena, name: str, refusal: str | None = None, **fields: Any) -> dict:
+    """Record a fact of the own round as the committee (every round), for a test to aim at."""
+    body = {"id": str(uuid.uuid4()), "round": OWN, "device_time": arena.now().isoformat(),
+            **fields}  # fmt: skip
+    _, answer = arena.command(name, body, "admin")
+    assert answer.get("ok") or answer["error"]["code"] == refusal, (name, answer)
+    return answer
+
+
+def open_alerts(arena: Arena) -> list[str]:
+    """The keys of the own round's alerts nobody acknowledged yet."""
+    alerts = arena.get(f"/api/rounds/{OWN}/snapshot", "admin")["snapshot"]["alerts"]
+    return [a["key"] for a in alerts]
+
+
+COMMANDS = sorted(set(ROUTES) - {"clock_sync", "join_round"})
+ROUND_EVENTS = sorted(set(ROUTES) - {"clock_sync"})
+
+
+def refused_and_unrecorded(arena: Arena, answer: Any, before: list, what: str) -> None:
+    assert is_refusal(answer), (what, answer)
+    assert answer["error"]["code"] not in ("internal_error",), (what, answer)
+    assert arena.people_events() == before, f"{what} was refused but recorded something"
+
+
+# -- Socket.IO -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("role", SESSIONS, ids=lambda r: r or "no-session")
+@pytest.mark.parametrize("event", ROUND_EVENTS)
+def test_socket_events_on_another_round_are_refused_however_it_is_spelt(arena, event, role):
+    before = arena.people_events()
+    for how, spelling in OTHER_SPELLINGS.items():
+        body = payload(arena, event, spelling, OTHER)
+        answer = arena.emit(role, event, body)
+        refused_and_unrecorded(arena, answer, before, f"{event} by {role} on {how}")
+        if role is not None and access.allowed(event, role):
+            # the round is read before the check: the refusal names it, never waves it on
+            assert answer["error"]["code"] == "forbidden" and answer["error"]["field"] == "round"
+    arena.assert_log_clean()
+
+
+@pytest.mark.parametrize("role", SESSIONS, ids=lambda r: r or "no-session")
+@pytest.mark.parametrize("event", sorted(ROUTES))
+def test_socket_events_on_the_own_round_follow_the_permission_table(arena, event, role):
+    body = payload(arena, event, OWN, OWN)  # (may record what it aims at, as the committee)
+    before = arena.people_events()
+    answer = arena.emit(role, event, body)
+    if role is not None and access.allowed(event, role):
+        assert isinstance(answer, dict) and answer.get("ok") is True, (event, role, answer)
+    else:
+        refused_and_unrecorded(arena, answer, before, f"{event} by {role}")
+        assert answer["error"]["code"] == ("unauthorized" if role is None else "forbidden")
+    arena.assert_log_clean()
+
+
+# -- HTTP commands ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("role", SESSIONS, ids=lambda r: r or "no-session")
+@pytest.mark.parametrize("event", COMMANDS)
+def test_http_commands_on_another_round_are_refused_however_it_is_spelt(arena, event, role):
+    before = arena.people_events()
+    for how, spelling in OTHER_SPELLINGS.items():
+        status, answer = arena.command(event, payload(arena, event, spelling, OTHER), role)
+        refused_and_unrecorded(arena, answer, before, f"POST {event} by {role} on {how}")
+        assert 400 <= status < 500, (status, answer)
+    arena.assert_log_clean()
+
+
+@pytest.mark.parametrize("role", SESSIONS, ids=lambda r: r or "no-session")
+@pytest.mark.parametrize("event", COMMANDS)
+def test_http_commands_on_the_own_round_follow_the_permission_table(arena, event, role):
+    body = payload(arena, event, OWN, OWN)
+    before = arena.people_events()
+    status, answer = arena.command(event, body, role)
+    if role is not None and access.allowed(event, role):
+        assert status == 200 and answer.get("ok") is True, (event, role, answer)
+    else:
+        refused_and_unrecorded(arena, answer, before, f"POST {event} by {role}")
+        assert status == (401 if role is None else 403)
+    arena.assert_log_clean()
+
+
+# -- ids spelt another way ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("transport", ["socket", "http"])
+def test_a_marshal_cannot_void_a_referees_fact_by_spelling_its_id_another_way(arena, transport):
+    before = arena.people_events()
+    for fact in ("stroke", "credit"):
+        for how, spelling in uuid_spellings(arena.facts[OWN][fact]).items():
+            body = {"id": str(uuid.uuid4()), "round": OWN, "target": spelling,
+                    "reason": "not mine"}  # fmt: skip
+            if transport == "socket":
+                answer = arena.emit("marshal", "void_event", body)
+            else:
+                answer = arena.command("void_event", body, "marshal")[1]
+            refused_and_unrecorded(arena, answer, before, f"void of a {fact} spelt {how}")
+            assert answer["error"]["code"] == "forbidden", (how, answer)
+
+
+def test_ids_of_another_rounds_facts_are_not_reachable_however_spelt(arena):
+    before = arena.people_events()
+    for how, spelling in uuid_spellings(arena.facts[OTHER]["tap"]).items():
+        for role in ("committee", "referee", "marshal"):
+            body = {"id": str(uuid.uuid4()), "round": OWN, "target": spelling,
+                    "reason": "wrong group"}  # fmt: skip
+            answer = arena.emit(role, "void_event", body)
+            refused_and_unrecorded(arena, answer, before, f"void by {role} spelt {how}")
+            assert answer["error"]["code"] == "unknown_target"
+
+
+# -- HTTP reads and pages ------------------------------------------------------------------------
+
+ROUND_PATHS = {
+    "pace.api_board": "/api/rounds/{}/board",
+    "pace.api_snapshot": "/api/rounds/{}/snapshot",
+    "pace.api_status": "/api/rounds/{}/status",
+    "pace.api_events": "/api/rounds/{}/events",
+    "referee.api_penalties": "/api/rounds/{}/penalties",
+    "referee.board_page": "/rounds/{}/board",
+    "pace.marshal_page": "/rounds/{}/marshal",
+    "pace.dashboard_page": "/rounds/{}/dashboard",
+    "referee.shotclock_page": "/rounds/{}/shotclock",
+    "audit.audit_page": "/rounds/{}/audit",
+    "audit.audit_csv": "/rounds/{}/audit.csv",
+    "access.access_page": "/rounds/{}/access",
+}
+
+
+@pytest.mark.parametrize("role", SESSIONS, ids=lambda r: r or "no-session")
+@pytest.mark.parametrize("endpoint", sorted(ROUND_PATHS))
+def test_round_pages_and_reads_follow_the_table_and_never_open_another_round(
+    arena, endpoint, role
+):
+    own = ROUND_PATHS[endpoint].format(OWN)
+    status, headers, body = arena.request("GET", own, role)
+    if role is not None and access.allowed(endpoint, role, access.ENDPOINTS):
+        assert status == 200, (endpoint, role, status, body[:300])
+    else:
+        assert status in (302, 401, 403), (endpoint, role, status)
+    for how, spelling in OTHER_SPELLINGS.items():
+        path = ROUND_PATHS[endpoint].format(urllib.parse.quote(spelling, safe=""))
+        status, headers, body = arena.request("GET", path, role)
+        assert status in (302, 400, 401, 403, 404), (endpoint, role, how, status, body[:300])
+        if status == 302:
+            assert headers["Location"].startswith("/join?next=/"), headers["Location"]
+    arena.assert_log_clean()
+
+
+def test_posting_the_access_page_of_another_round_is_refused(arena):
+    for role in ROLES:
+        for how, spelling in OTHER_SPELLINGS.items():
+            path = f"/rounds/{urllib.parse.quote(spelling, safe='')}/access"
+            form = {"Content-Type": "application/x-www-form-urlencoded"}
+            status, _, _ = arena.request("POST", path, role, b"role=marshal", form)
+            assert status in (400, 401, 403, 404), (role, how, status)
