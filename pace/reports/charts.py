@@ -4,7 +4,7 @@ Pygal was chosen over Matplotlib (measured here, docs/reports.md): 1.9 MB instal
 174 MB, and about 8 ms a small chart against 70 ms, which a report of 52 groups needs to
 stay within its second. The SVGs scale to their container (``viewBox``, no fixed size), so
 they read on a phone and in print; their ``<script>`` (Pygal's tooltips config) is removed,
-and every text in them is escaped by the XML serialiser.
+every text in them is escaped by the XML serialiser, and pages show them as images.
 """
 
 from __future__ import annotations
@@ -248,8 +248,8 @@ def group_chart(g: rp.GroupReport, lang: str) -> str:
 
 
 def as_image(svg_text: str, css_class: str = "") -> str:
-    """Return an SVG as an ``<img>`` with a ``data:`` URI (the PDF lays each one out alone,
-    which WeasyPrint does about three times faster than an inline SVG)."""
+    """Return an SVG as an ``<img>`` with a ``data:`` URI: its style stays its own (the page's
+    CSP allows no inline style), and WeasyPrint lays it out three times faster than inline."""
     if not svg_text:
         return ""
     data = base64.b64encode(svg_text.encode("utf-8")).decode("ascii")
