@@ -82,7 +82,21 @@ db_option = click.option(
 )
 
 
-@click.group()
+class PaceGroup(click.Group):
+    """A Click group whose commands never end in a traceback for a domain error.
+
+    A ``PaceError`` that escapes a command (the database locked by a backup while the store
+    opens, say) is printed as its message, like the ones each command catches itself.
+    """
+
+    def invoke(self, ctx: click.Context):  # type: ignore[no-untyped-def]
+        try:
+            return super().invoke(ctx)
+        except PaceError as e:
+            raise _fail(e) from None
+
+
+@click.group(cls=PaceGroup)
 @click.version_option(__version__, prog_name="pace")
 def cli() -> None:
     """pace: pace-of-play timing and referee tool for golf and swin-golf.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sqlite3
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -173,3 +174,34 @@ def test_a_marshal_corrects_then_undoes_a_tap_and_the_dashboard_follows(server, 
         "hole_time_corrected",
         "event_voided",
     ]
+
+
+def test_a_tap_the_server_cannot_store_stays_queued_and_lands_once_the_fault_clears(
+    server, context
+):
+    """Issue 9.10: storage_unavailable is never an ack; the phone keeps the tap and resends it."""
+    marshal = context.new_page()
+    marshal.goto(server.url + MARSHAL)
+    marshal.locator("label[for='hole-1']").click()
+    expect(marshal.locator("#conn")).to_have_text("Online")
+    assert server.get_json("/api/rounds/R1/events")["ok"]  # (signs the test in before the lock)
+    backup = sqlite3.connect(server.db, isolation_level=None, timeout=0)
+    try:
+        backup.execute("BEGIN IMMEDIATE")  # the write lock, held as a backup tool does
+        marshal.get_by_role("button", name="Group 2 holed out on 1").click()
+        # refused with storage_unavailable (after the store's busy timeout): back in the queue,
+        # with the server's reason shown, never "refused" or "confirmed"
+        tap = marshal.locator("li.entry[data-kind='hole_completed']")
+        expect(tap.locator("p.error")).to_contain_text("database", timeout=30_000)
+        expect(tap).to_have_attribute("data-state", re.compile("queued|sent"))
+        expect(marshal.locator("#pending")).to_have_attribute("data-count", "1")
+        assert "cannot be written now" in server.log.read_text()
+        assert server.get_json("/api/rounds/R1/events")["ok"]  # reads are still served
+    finally:
+        backup.execute("ROLLBACK")
+        backup.close()
+    expect(tap).to_have_attribute("data-state", "confirmed", timeout=30_000)
+    expect(marshal.locator("#pending")).to_have_attribute("data-count", "0")
+    events = server.get_json("/api/rounds/R1/events")["events"]
+    taps = [e for e in events if e["type"] == "hole_completed"]
+    assert [(e["payload"]["group"], e["payload"]["hole"]) for e in taps] == [("2", 1)]
