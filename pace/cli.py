@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import click
 
 from pace import __version__, config, formats
+from pace.reports import cli as reports_cli
 from pace.rules.errors import FileFormatError, PaceError
 
 
@@ -606,10 +607,4 @@ def demo(db, host, port, speed, tick, seed, groups, duration) -> None:
         raise _fail(e) from None
 
 
-def _register_reports() -> None:
-    from pace.reports import cli as reports_cli
-
-    reports_cli.register(cli, db_option)
-
-
-_register_reports()
+reports_cli.register(cli, db_option)  # pace report, pace letters, pace offenders
