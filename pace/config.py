@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pace.rules import policies as policiesmod
 from pace.rules.errors import PaceError
 from pace.rules.model import PaceSettings
+from pace.rules.scoring.handicaps import Allowances
 
 ASYNC_MODES = ("gevent", "threading")
 SYNCHRONOUS_LEVELS = ("OFF", "NORMAL", "FULL", "EXTRA")
@@ -104,6 +105,21 @@ class AllotmentSettings:
 
 
 @dataclass(frozen=True)
+class HandicapSettings:
+    """Handicap allowances in percent by format (RULES.md §10.1); a round may override them."""
+
+    stroke_play: float = 95.0
+    stableford: float = 95.0
+    bogey_par: float = 95.0
+    match_play: float = 100.0
+    four_ball_stroke_play: float = 85.0
+    four_ball_match_play: float = 90.0
+    foursome: float = 50.0
+    greensome_lower: float = 60.0
+    greensome_higher: float = 40.0
+
+
+@dataclass(frozen=True)
 class Settings:
     """Everything ``config.toml`` holds; ``source`` names the file it came from."""
 
@@ -113,6 +129,7 @@ class Settings:
     round: RoundSettings = field(default_factory=RoundSettings)
     allotment: AllotmentSettings = field(default_factory=AllotmentSettings)
     reports: ReportSettings = field(default_factory=ReportSettings)
+    handicap: HandicapSettings = field(default_factory=HandicapSettings)
     #: custom pace policies from ``[policies.NAME]`` tables, by name
     policies: Mapping[str, policiesmod.Policy] = field(default_factory=dict)
     source: str = "<defaults>"
@@ -141,6 +158,10 @@ class Settings:
             large_group_column=a.large_group_column,
         )
 
+    def allowances(self) -> Allowances:
+        """Return the handicap allowances of ``[handicap]`` for the scoring."""
+        return Allowances(**{f.name: getattr(self.handicap, f.name) for f in fields(Allowances)})
+
     def replace(self, **sections: Any) -> Settings:
         """Return a copy with some sections' fields changed, e.g. ``database={"path": p}``."""
         from dataclasses import replace
@@ -158,6 +179,7 @@ _SECTIONS = {
     "round": RoundSettings,
     "allotment": AllotmentSettings,
     "reports": ReportSettings,
+    "handicap": HandicapSettings,
 }
 
 
@@ -319,6 +341,10 @@ def _check(s: Settings) -> None:
         col = getattr(a, key)
         if col not in a.average_min:
             fail(f"allotment.{key}", "a group size listed in allotment.average_min", col)
+    for f in fields(HandicapSettings):
+        value = getattr(s.handicap, f.name)
+        if not 0 <= value <= 100:
+            fail(f"handicap.{f.name}", "a percentage from 0 to 100", value)
 
 
 # -- custom pace policies: [policies.NAME] -----------------------------------------------

@@ -26,6 +26,8 @@ from pace.rules.model import (
     Suspension,
     TimeCredit,
 )
+from pace.rules.penalties import Fault, FaultOutcome, Penalty, Reason
+from pace.rules.scoring import Score
 
 DAY = (2025, 6, 14)
 
@@ -140,3 +142,70 @@ def make_facts(
         credits=tuple(credits),
         withdrawn={g: at(t) for g, t in (withdrawn or {}).items()},
     )
+
+
+# --------------------------------------------------------------------------- scoring
+
+#: Stroke indexes of an 18-hole card, holes 1..18 (each index once).
+SI_18 = (7, 11, 17, 1, 9, 15, 13, 3, 5, 8, 12, 18, 2, 10, 16, 14, 4, 6)
+
+
+def scoring_course(
+    pars: Sequence[int] = PAR_72,
+    stroke_indexes: Sequence[int] | None = None,
+    *,
+    slope: float | None = None,
+    rating: float | None = None,
+    bogey: Mapping[int, int] | None = None,
+) -> Course:
+    """Return a course for scoring: pars, stroke indexes (default :data:`SI_18`), slope, rating.
+
+    >>> c = scoring_course(slope=128, rating=70.4)
+    >>> c.par, c.hole(4).stroke_index, c.slope
+    (72, 1, 128)
+    """
+    indexes = stroke_indexes or (SI_18 if len(pars) == 18 else tuple(range(1, len(pars) + 1)))
+    holes = tuple(
+        Hole(n, par, stroke_index=si, bogey=(bogey or {}).get(n))
+        for n, (par, si) in enumerate(zip(pars, indexes, strict=True), 1)
+    )
+    return Course("scoring course", holes, slope=slope, rating=rating)
+
+
+def draw_group(group_id: str, *players: Player, tee: int = 1, start: str = "08:00") -> Group:
+    """Return a group of the given players."""
+    return Group(group_id, at(start), tee, tuple(players))
+
+
+def card(group: str, player: str, strokes: Sequence[int | None], *, first: int = 1) -> list[Score]:
+    """Return a player's scores: ``strokes[i]`` on hole ``first + i`` (None: no score).
+
+    >>> [(s.hole, s.strokes) for s in card("1", "Ann", [4, None])]
+    [(1, 4), (2, None)]
+    """
+    return [Score(group, player, first + i, s) for i, s in enumerate(strokes)]
+
+
+def with_holes(base: Sequence[int], changes: Mapping[int, int]) -> list[int]:
+    """Return a card ``base`` (hole 1 first) with some holes' strokes changed by a delta.
+
+    >>> with_holes([4, 4, 3], {2: +1, 3: -1})
+    [4, 5, 2]
+    """
+    return [s + changes.get(n, 0) for n, s in enumerate(base, 1)]
+
+
+def counted(
+    fid: str,
+    group: str,
+    player: str,
+    hole: int,
+    kind: str,
+    amount: int = 0,
+    *,
+    bearer: str = "player",
+    rank: int = 2,
+) -> FaultOutcome:
+    """Return a counted fault with its penalty, as the referees' judgement hands it over."""
+    fault = Fault(fid, group, player, at("10:00"), hole)
+    return FaultOutcome(fault, True, Reason.COUNTED, rank, Penalty(kind, amount, hole, bearer))

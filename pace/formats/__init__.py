@@ -1,4 +1,5 @@
-"""Parsers of the files committees exchange with pace: course TOML, draw and hole times CSV.
+"""Parsers of the files committees exchange with pace: course TOML, draw, hole times and
+scores CSV.
 
 Pure functions of text (``parse_*``) plus thin ``load_*`` wrappers that read a UTF-8
 file. Every problem in a file is collected and raised at once as a
@@ -8,15 +9,18 @@ file. Every problem in a file is collected and raised at once as a
 from pace.formats.course import load_course, parse_course
 from pace.formats.csvfile import read_text
 from pace.formats.draw import load_draw, parse_draw
+from pace.formats.scores import load_scores, parse_scores
 from pace.formats.times import load_times, parse_clock, parse_times
 
 __all__ = [
     "load_course",
     "load_draw",
+    "load_scores",
     "load_times",
     "parse_clock",
     "parse_course",
     "parse_draw",
+    "parse_scores",
     "parse_times",
     "read_text",
 ]

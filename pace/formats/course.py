@@ -1,6 +1,8 @@
 """Course TOML: the course's name and one ``[[holes]]`` table per hole.
 
-Format: FORMATS.md, "Course". Every key of a hole table is checked, so a typo such as
+Format: FORMATS.md, "Course": ``name``, optional ``slope`` and ``rating`` (course
+handicaps), and per hole ``number``, ``par``, ``stroke_index``, ``length_m``, ``walk_min``,
+``bogey`` and ``allotted``. Every key of a hole table is checked, so a typo such as
 ``walkmin`` is reported instead of silently ignored. Semantic problems point at the line
 of the hole's ``[[holes]]`` header when the holes are written that way.
 """
@@ -19,8 +21,10 @@ from typing import TypeGuard
 from pace.formats import csvfile
 from pace.rules import errors, model
 
-TOP_KEYS = ("name", "holes")
-HOLE_KEYS = ("number", "par", "stroke_index", "length_m", "walk_min", "allotted")
+TOP_KEYS = ("name", "slope", "rating", "holes")
+HOLE_KEYS = ("number", "par", "stroke_index", "length_m", "walk_min", "bogey", "allotted")
+#: World Handicap System slope ratings run from 55 to 155 (113: standard difficulty).
+SLOPES = (55, 155)
 PARS = range(3, 7)
 GROUP_SIZES = range(1, 7)
 
@@ -49,7 +53,7 @@ def parse_course(text: str, filename: str) -> model.Course:
                 _top_key_line(text, key),
                 key,
                 f"unknown key {key!r}{_did_you_mean(key, TOP_KEYS)}; "
-                "expected name and [[holes]] tables",
+                "expected name, slope, rating and [[holes]] tables",
             )
 
     name = data.get("name")
@@ -61,6 +65,25 @@ def parse_course(text: str, filename: str) -> model.Course:
             "name",
             f"name {name!r} is not a course name; expected a non-empty text in quotes",
         )
+
+    slope = data.get("slope")
+    if slope is not None and not (_is_number(slope) and SLOPES[0] <= slope <= SLOPES[1]):
+        report(
+            _top_key_line(text, "slope"),
+            "slope",
+            f"slope {slope!r} is not a slope rating; expected a number from {SLOPES[0]} to "
+            f"{SLOPES[1]} (113 for a course of standard difficulty), or no slope",
+        )
+        slope = None
+    rating = data.get("rating")
+    if rating is not None and not (_is_number(rating) and 0 < rating < 100):
+        report(
+            _top_key_line(text, "rating"),
+            "rating",
+            f"rating {rating!r} is not a course rating; expected strokes such as 70.4 "
+            "(the course's par when there is no rating)",
+        )
+        rating = None
 
     tables = data.get("holes")
     holes: list[model.Hole] = []
@@ -88,7 +111,12 @@ def parse_course(text: str, filename: str) -> model.Course:
         problems.sort(key=lambda p: (p.line is None, p.line or 0))
         raise errors.FileFormatError(problems)
     assert isinstance(name, str)
-    return model.Course(name.strip(), tuple(sorted(holes, key=lambda h: h.number)))
+    return model.Course(
+        name.strip(),
+        tuple(sorted(holes, key=lambda h: h.number)),
+        slope=float(slope) if _is_number(slope) else None,
+        rating=float(rating) if _is_number(rating) else None,
+    )
 
 
 def load_course(path: str | os.PathLike[str]) -> model.Course:
@@ -153,6 +181,17 @@ def _read_hole(
             f"{label}: walk_min {walk!r} is not a number of minutes; expected 0 or more",
         )
 
+    bogey = table.get("bogey")
+    if bogey is not None and not (
+        _is_int(bogey) and _is_int(par) and par in PARS and par <= bogey <= par + 2
+    ):
+        counted(
+            line,
+            "bogey",
+            f"{label}: bogey {bogey!r} is not allowed; expected a whole number from the par "
+            "to par + 2 (default par + 1)",
+        )
+
     allotted = _read_allotted(table.get("allotted"), label, line, counted)
 
     if counted.count:
@@ -165,6 +204,7 @@ def _read_hole(
         length_m=float(length) if _is_number(length) else None,
         walk=_minutes(walk) if _is_number(walk) else timedelta(0),
         allotted=allotted,
+        bogey=bogey if _is_int(bogey) else None,
     )
 
 

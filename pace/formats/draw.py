@@ -1,7 +1,8 @@
 """Draw CSV: one row per player; a group is the rows that share its id.
 
 Format: FORMATS.md, "Draw". Required columns ``group``, ``start``, ``tee``, ``player``;
-optional ``handicap``, ``side``, ``club``; other columns are ignored. French headers
+optional ``handicap``, ``side``, ``club``, ``class`` (AA, A, BB, B) and ``match`` (the match
+id in match play); other columns are ignored. French headers
 (``groupe``, ``départ``, ``joueur``, ``index``, ``équipe``...) are accepted.
 """
 
@@ -23,7 +24,12 @@ COLUMNS = (
     csvfile.Column("handicap", ("index", "hcp", "handicap index")),
     csvfile.Column("side", ("équipe", "team")),
     csvfile.Column("club", ()),
+    csvfile.Column("class", ("classe", "catégorie", "category")),
+    csvfile.Column("match", ("match id", "rencontre")),
 )
+
+#: The classes of golf-mauricie 5, as written in the draw's ``class`` column.
+CLASSES = ("AA", "A", "BB", "B")
 
 # A plus handicap is written "+2.1" and stored as -2.1 (better than scratch), the
 # convention of handicap systems; "-2.1" is read the same way.
@@ -125,6 +131,19 @@ def parse_draw(
                     "such as 12.4 or 12,4 (+2.1 for a plus handicap), or nothing",
                 )
 
+        class_name = None
+        class_text = row.get("class")
+        if class_text:
+            class_name = class_text.upper()
+            if class_name not in CLASSES:
+                problem(
+                    row.line,
+                    "class",
+                    f"class {class_text!r} is not a class; expected AA, A, BB or B, or nothing "
+                    "(the class then comes from the handicap index)",
+                )
+                class_name = None
+
         if not group_id:
             problem(row.line, "group", "group is empty; expected the group id as on the draw")
             continue
@@ -164,6 +183,8 @@ def parse_draw(
                         handicap,
                         side=row.get("side") or None,
                         club=row.get("club") or None,
+                        class_name=class_name,
+                        match=row.get("match") or None,
                     )
                 )
 

@@ -34,14 +34,26 @@ class Hole:
     length_m: float | None = None
     walk: timedelta = timedelta(0)
     allotted: Mapping[int, timedelta] = field(default_factory=dict)
+    bogey: int | None = None  # the fixed score of a bogey competition; None: par + 1
 
 
 @dataclass(frozen=True)
 class Course:
-    """A course: its name and its holes numbered 1..N in order."""
+    """A course: its name, its holes numbered 1..N in order, and its slope and rating.
+
+    ``slope`` and ``rating`` give course handicaps (RULES.md §10.1); None means 113 and
+    the course's par.
+    """
 
     name: str
     holes: tuple[Hole, ...]
+    slope: float | None = None
+    rating: float | None = None
+
+    @property
+    def par(self) -> int:
+        """Return the course's par: the sum of its holes' pars."""
+        return sum(h.par for h in self.holes)
 
     @property
     def hole_numbers(self) -> tuple[int, ...]:
@@ -62,12 +74,18 @@ class Course:
 
 @dataclass(frozen=True)
 class Player:
-    """A player as printed on the draw."""
+    """A player as printed on the draw.
+
+    ``handicap`` is the handicap index (a plus index is negative); ``class_name`` the draw's
+    class (AA, A, BB, B), None to take it from the index; ``match`` the match id in match play.
+    """
 
     name: str
     handicap: float | None = None
     side: str | None = None
     club: str | None = None
+    class_name: str | None = None
+    match: str | None = None
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@
 | ``access`` | access codes, the committee account, sessions, the code rate limit |
 | ``commands`` | the typed commands the web edge parses payloads into |
 | ``rows`` | the group rows the pages show |
+| ``scoring`` | results from score cards (``pace results``; the leaderboard will join here) |
 
 Web, CLI and scheduler call these; these call ``pace.rules`` and ``pace.store``.
 """

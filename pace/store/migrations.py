@@ -163,6 +163,19 @@ def m003_access(db: sqlite_utils.Database) -> None:
         db.execute(sql)
 
 
+@MIGRATIONS()
+def m004_scoring_setup(db: sqlite_utils.Database) -> None:
+    """Keep what scoring needs from the course and the draw (issue 11).
+
+    Courses get their ``slope`` and ``rating`` (course handicaps); players their draw
+    ``class`` and their ``match`` id. A hole's ``bogey`` lives in the course's holes JSON.
+    """
+    db.execute("ALTER TABLE courses ADD COLUMN slope REAL")
+    db.execute("ALTER TABLE courses ADD COLUMN rating REAL")
+    db.execute("ALTER TABLE players ADD COLUMN class TEXT")
+    db.execute("ALTER TABLE players ADD COLUMN match TEXT")
+
+
 def apply(shared: SharedDatabase) -> list[str]:
     """Apply the pending migrations in one write transaction; return the names applied.
 

@@ -248,10 +248,12 @@ class Store:
                         code="round_has_events",
                     )
             db.execute(
-                "INSERT INTO courses (name, data, imported_at) VALUES (?, ?, ?)"
+                "INSERT INTO courses (name, data, imported_at, slope, rating)"
+                " VALUES (?, ?, ?, ?, ?)"
                 " ON CONFLICT(name) DO UPDATE SET data = excluded.data,"
-                " imported_at = excluded.imported_at",
-                [course.name, data, when],
+                " imported_at = excluded.imported_at, slope = excluded.slope,"
+                " rating = excluded.rating",
+                [course.name, data, when, course.slope, course.rating],
             )
 
     def get_course(self, name: str) -> Course:
@@ -262,8 +264,10 @@ class Store:
     def list_courses(self) -> list[Course]:
         """Return every stored course, by name."""
         with self._db.read() as db:
-            rows = db.execute("SELECT name, data FROM courses ORDER BY name").fetchall()
-        return [_course_from_row(name, data) for name, data in rows]
+            rows = db.execute(
+                "SELECT name, data, slope, rating FROM courses ORDER BY name"
+            ).fetchall()
+        return [_course_from_row(*row) for row in rows]
 
     # -- rounds and draws --------------------------------------------------------------
 
@@ -627,12 +631,14 @@ def _get_round(db: sqlite_utils.Database, name: str) -> RoundRecord:
     if row is None:
         raise _unknown_round(name)
     players: dict[str, list[Player]] = {}
-    for group_id, pname, handicap, side, club in db.execute(
-        "SELECT group_id, name, handicap, side, club FROM players WHERE round = ?"
+    for group_id, pname, handicap, side, club, class_name, match in db.execute(
+        "SELECT group_id, name, handicap, side, club, class, match FROM players WHERE round = ?"
         " ORDER BY group_id, position",
         [name],
     ):
-        players.setdefault(group_id, []).append(Player(pname, handicap, side, club))
+        players.setdefault(group_id, []).append(
+            Player(pname, handicap, side, club, class_name, match)
+        )
     groups = tuple(
         Group(gid, _from_iso(start), tee, tuple(players.get(gid, ())))
         for gid, start, tee in db.execute(
@@ -683,21 +689,26 @@ def _draw_rows(
                     "handicap": player.handicap,
                     "side": player.side,
                     "club": player.club,
+                    "class": player.class_name,
+                    "match": player.match,
                 }
             )
     return group_rows, player_rows
 
 
 def _get_course(db: sqlite_utils.Database, name: str, *, field: str | None = None) -> Course:
-    row = db.execute("SELECT name, data FROM courses WHERE name = ?", [name]).fetchone()
+    row = db.execute(
+        "SELECT name, data, slope, rating FROM courses WHERE name = ?", [name]
+    ).fetchone()
     if row is None:
         raise UnknownCourseError(f"course {name!r} does not exist; import it first", field=field)
-    return _course_from_row(row[0], row[1])
+    return _course_from_row(*row)
 
 
 def _holes_to_json(holes: Iterable[Hole]) -> list[dict[str, object]]:
-    return [
-        {
+    out: list[dict[str, object]] = []
+    for h in holes:
+        hole: dict[str, object] = {
             "number": h.number,
             "par": h.par,
             "stroke_index": h.stroke_index,
@@ -705,11 +716,15 @@ def _holes_to_json(holes: Iterable[Hole]) -> list[dict[str, object]]:
             "walk_s": h.walk.total_seconds(),
             "allotted_s": {str(size): t.total_seconds() for size, t in sorted(h.allotted.items())},
         }
-        for h in holes
-    ]
+        if h.bogey is not None:  # only when given, so courses stored before keep their text
+            hole["bogey"] = h.bogey
+        out.append(hole)
+    return out
 
 
-def _course_from_row(name: str, data: str) -> Course:
+def _course_from_row(
+    name: str, data: str, slope: float | None = None, rating: float | None = None
+) -> Course:
     holes = tuple(
         Hole(
             number=h["number"],
@@ -718,10 +733,11 @@ def _course_from_row(name: str, data: str) -> Course:
             length_m=h["length_m"],
             walk=timedelta(seconds=h["walk_s"]),
             allotted={int(size): timedelta(seconds=s) for size, s in h["allotted_s"].items()},
+            bogey=h.get("bogey"),
         )
         for h in json.loads(data)
     )
-    return Course(name, holes)
+    return Course(name, holes, slope=slope, rating=rating)
 
 
 def _check_timezone(timezone: str) -> None:

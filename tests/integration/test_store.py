@@ -90,12 +90,14 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
             "m001_initial",
             "m002_round_play_and_format",
             "m003_access",
+            "m004_scoring_setup",
         ]
     with Store.open(db_path) as store:
         assert store.applied_migrations() == [
             "m001_initial",
             "m002_round_play_and_format",
             "m003_access",
+            "m004_scoring_setup",
         ]
     conn = raw(db_path)
     try:
@@ -104,7 +106,12 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
         ).fetchall()
     finally:
         conn.close()
-    assert rows == [("m001_initial",), ("m002_round_play_and_format",), ("m003_access",)]
+    assert rows == [
+        ("m001_initial",),
+        ("m002_round_play_and_format",),
+        ("m003_access",),
+        ("m004_scoring_setup",),
+    ]
 
 
 def test_reopening_keeps_the_setup_and_the_events(db_path: Path) -> None:
@@ -538,3 +545,25 @@ def test_a_round_keeps_its_form_of_play_and_scoring_format(tmp_path):
         assert store.update_round("R", play="stroke_play").play == "stroke_play"
         with pytest.raises(SetupError, match="format 'scramble'"):
             store.update_round("R", format="scramble")
+
+
+def test_scoring_setup_survives_the_store(db_path: Path) -> None:
+    # issue 11: slope, rating and a hole's bogey; the draw's class and match
+    course = Course(
+        "Scored",
+        (Hole(1, 4, stroke_index=1, bogey=4), Hole(2, 3, stroke_index=2)),
+        slope=128,
+        rating=70.4,
+    )
+    players = (
+        Player("Ann", -1.2, "a", None, "AA", "m1"),
+        Player("Bob", 20.1, "b", "Club", None, "m1"),
+    )
+    with Store.open(db_path) as store:
+        store.save_course(course, imported_at=T0)
+        store.create_round("S", course="Scored", day=DAY, timezone="Europe/Paris")
+        store.save_draw("S", (Group("1", T0, 1, players),))
+    with Store.open(db_path) as store:
+        assert store.get_course("Scored") == course
+        assert store.get_round("S").groups[0].players == players
+        assert store.get_course("Scored").hole(2).bogey is None

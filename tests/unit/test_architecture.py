@@ -13,7 +13,9 @@ def _loaded_after(statement: str) -> set[str]:
 
 
 def test_rules_core_imports_no_framework_storage_or_scheduler():
-    loaded = _loaded_after("import pace.rules, pace.rules.facts, pace.rules.alerts")
+    loaded = _loaded_after(
+        "import pace.rules, pace.rules.facts, pace.rules.alerts, pace.rules.scoring"
+    )
     assert not loaded & {"flask", "flask_socketio", "sqlite_utils", "apscheduler", "socketio"}
 
 

@@ -181,6 +181,10 @@ INVALID = [
     pytest.param("[allotment]\nsingle_player_column = 1\n", "allotment.single_player_column",
                  "a group size listed in allotment.average_min", id="column without average"),
     pytest.param("server = 5\n", "server", "a table [server]", id="section not a table"),
+    pytest.param("[handicap]\nstableford = 105\n", "handicap.stableford",
+                 "a percentage from 0 to 100", id="allowance above 100"),
+    pytest.param('[handicap]\nfoursome = "half"\n', "handicap.foursome", "a number",
+                 id="allowance not a number"),
 ]
 # fmt: on
 
@@ -358,3 +362,15 @@ def test_the_commented_policy_example_of_config_toml_is_valid():
     s = config.from_dict(tomllib.loads("\n".join(lines)), source="example")
     assert set(s.policies) == {"club"}
     assert s.policy("club").stroke_allowance == timedelta(seconds=45)
+
+
+def test_handicap_allowances_default_to_the_world_handicap_system_and_may_change(tmp_path):
+    # RULES.md §10.1: 95 % stroke play and Stableford, 85 % four-ball stroke play, 100 %
+    # match play, 90 % four-ball match play, 50 % foursome, 60/40 greensome, 95 % bogey/par
+    a = config.Settings().allowances()
+    assert (a.stroke_play, a.stableford, a.bogey_par, a.match_play) == (95, 95, 95, 100)
+    assert (a.four_ball_stroke_play, a.four_ball_match_play, a.foursome) == (85, 90, 50)
+    assert (a.greensome_lower, a.greensome_higher) == (60, 40)
+    changed = config.load(write(tmp_path, "[handicap]\nstroke_play = 100\nfoursome = 40\n"))
+    assert (changed.allowances().stroke_play, changed.allowances().foursome) == (100, 40)
+    assert changed.allowances().stableford == 95

@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_rules_and_service_pass_mypy_strict(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"),
-         "pace/rules", "pace/services/rounds.py", "pace/clock.py"],
+         "pace/rules", "pace/services/rounds.py", "pace/services/scoring.py", "pace/clock.py"],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -1,0 +1,265 @@
+"""The results document of FORMATS.md (``pace results --json``), its table and its CSV.
+
+Pure formatting of ``pace.rules.scoring.Results``: nothing here scores.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from pace.rules.scoring.results import Entry, HoleLine, Match, MatchHole, MatchSide, Results
+from pace.rules.scoring.slowplay import PenaltyLine
+
+BOM = "\ufeff"
+
+
+def penalty_document(p: PenaltyLine) -> dict[str, Any]:
+    """Return one counted penalty as it landed on the card."""
+    return {
+        "fault": p.fault,
+        "group": p.group,
+        "player": p.player,
+        "hole": p.hole,
+        "kind": p.kind,
+        "amount": p.amount,
+        "bearer": p.bearer,
+        "source": p.source,
+        "rank": p.rank,
+        "effect": p.effect,
+        "value": p.value,
+    }
+
+
+def hole_document(line: HoleLine, scoring: str) -> dict[str, Any]:
+    """Return one hole of an entry's card, keys in FORMATS.md's order."""
+    out: dict[str, Any] = {"hole": line.hole, "strokes": line.strokes, "received": line.received}
+    if scoring == "stableford":
+        out["points"] = line.points
+    if scoring in ("bogey", "par"):
+        out["outcome"] = line.outcome
+    out["penalty_strokes"] = line.penalty_strokes
+    if line.scores is not None:
+        out["scores"] = dict(line.scores)
+        out["received_by"] = dict(line.received_by or {})
+        out["penalty_by"] = dict(line.penalty_by or {})
+        out["counted"] = line.counted
+    return out
+
+
+def entry_document(e: Entry, scoring: str) -> dict[str, Any]:
+    """Return one entry of a stroke-play, Stableford or bogey/par result."""
+    out: dict[str, Any] = {
+        "position": e.position,
+        "tied": e.tied,
+        "class_position": e.class_position,
+        "entry": e.entry,
+        "players": list(e.players),
+        "group": e.group,
+        "class": e.class_name,
+        "handicap_index": e.handicap_index,
+        "playing_handicap": e.playing_handicap,
+    }
+    if e.playing_handicaps:
+        out["playing_handicaps"] = dict(e.playing_handicaps)
+    out["holes"] = [hole_document(line, scoring) for line in e.holes]
+    out["thru"] = e.thru
+    out.update(
+        gross=e.gross,
+        net=e.net,
+        penalty_strokes=e.penalty_strokes,
+        points=e.points,
+        penalty_points=e.penalty_points if scoring == "stableford" else None,
+    )
+    if scoring in ("bogey", "par"):
+        out.update(
+            holes_won=e.holes_won,
+            holes_halved=e.holes_halved,
+            holes_lost=e.holes_lost,
+            penalty_holes=e.penalty_holes,
+            balance=e.balance,
+        )
+    out.update(
+        result=e.result,
+        status=e.status,
+        reason=e.reason,
+        countback=e.countback,
+        penalties=[penalty_document(p) for p in e.penalties],
+    )
+    return out
+
+
+def side_document(s: MatchSide) -> dict[str, Any]:
+    """Return one side of a match."""
+    out: dict[str, Any] = {
+        "entry": s.entry,
+        "players": list(s.players),
+        "playing_handicap": s.playing_handicap,
+        "received": s.received,
+        "allowance_handicap": s.allowance_handicap,
+    }
+    if s.playing_handicaps:
+        out["playing_handicaps"] = dict(s.playing_handicaps)
+        out["received_by"] = dict(s.received_by)
+        out["allowance_handicaps"] = dict(s.allowance_handicaps)
+    return out
+
+
+def match_hole_document(h: MatchHole) -> dict[str, Any]:
+    """Return one hole of a match."""
+    out: dict[str, Any] = {
+        "hole": h.hole,
+        "winner": h.winner,
+        "how": h.how,
+        "state": h.state,
+        "leader": h.leader,
+        "strokes": dict(h.strokes),
+        "received": dict(h.received),
+    }
+    if h.scores is not None:
+        out["scores"] = dict(h.scores)
+    return out
+
+
+def match_document(m: Match) -> dict[str, Any]:
+    """Return one match, keys in FORMATS.md's order."""
+    return {
+        "match": m.match,
+        "result": m.result,
+        "winner": m.winner,
+        "status": m.status,
+        "reason": m.reason,
+        "finished": m.finished,
+        "thru": m.thru,
+        "sides": [side_document(s) for s in m.sides],
+        "holes": [match_hole_document(h) for h in m.holes],
+        "penalties": [penalty_document(p) for p in m.penalties],
+    }
+
+
+def results_document(results: Results) -> dict[str, Any]:
+    """Return the ``pace results --json`` document of FORMATS.md."""
+    if results.scoring == "match":
+        entries = [match_document(m) for m in results.matches]
+    else:
+        entries = [entry_document(e, results.scoring) for e in results.entries]
+    return {
+        "scoring": results.scoring,
+        "format": results.format,
+        "net": results.net,
+        "entries": entries,
+    }
+
+
+# -- the readable table and the spreadsheet ---------------------------------------------
+
+
+def _text(value: object) -> str:
+    return "" if value is None else str(value)
+
+
+def _table(rows: list[list[str]]) -> str:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return "\n".join(
+        "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
+    )
+
+
+def _card_rows(results: Results) -> list[list[str]]:
+    head = ["pos", "entry", "class", "hcp", "gross", "net"]
+    stableford = results.scoring == "stableford"
+    if stableford:
+        head += ["points", "-pts"]
+    if results.scoring in ("bogey", "par"):
+        head += ["won", "halved", "lost", "-holes"]
+    head += ["result", "countback", "note"]
+    rows = [head]
+    for e in results.entries:
+        pos = "" if e.position is None else f"{'T' if e.tied else ''}{e.position}"
+        hcp = (
+            e.playing_handicap
+            if e.playing_handicap is not None
+            else "/".join(str(v) for v in e.playing_handicaps.values())
+        )
+        row = [pos, e.entry, _text(e.class_name), _text(hcp), _text(e.gross), _text(e.net)]
+        if stableford:
+            row += [_text(e.points), _text(e.penalty_points or "")]
+        if results.scoring in ("bogey", "par"):
+            row += [_text(e.holes_won), _text(e.holes_halved), _text(e.holes_lost)]
+            row += [_text(e.penalty_holes or "")]
+        note = e.reason or (f"{e.penalty_strokes} penalty stroke(s)" if e.penalty_strokes else "")
+        row += [e.result, _text(e.countback), note]
+        rows.append(row)
+    return rows
+
+
+def results_table(results: Results) -> str:
+    """Return the results as a readable fixed-width table."""
+    title = f"{results.scoring} {'net' if results.net else 'gross'}, {results.format}"
+    if results.scoring == "match":
+        rows = [["match", "side 1", "side 2", "result", "winner", "thru", "note"]]
+        for m in results.matches:
+            rows.append(
+                [m.match, m.sides[0].entry, m.sides[1].entry, m.result, _text(m.winner),
+                 str(m.thru), _text(m.reason)]
+            )  # fmt: skip
+    else:
+        rows = _card_rows(results)
+    return f"results: {title}\n" + _table(rows)
+
+
+def results_csv(results: Results, *, excel: bool = False) -> str:
+    """Return the results as CSV for the committee's spreadsheet.
+
+    ``excel``: ``;``-separated with a byte order mark and decimal commas, as a French-locale
+    spreadsheet opens it directly.
+    """
+    out = io.StringIO()
+    w = csv.writer(out, delimiter=";" if excel else ",", lineterminator="\r\n" if excel else "\n")
+
+    def number(value: float | None) -> str:
+        text = _text(value)
+        return text.replace(".", ",") if excel else text
+
+    if results.scoring == "match":
+        w.writerow(["match", "side_1", "side_2", "result", "winner", "status", "thru", "reason"])
+        for m in results.matches:
+            w.writerow(
+                [m.match, m.sides[0].entry, m.sides[1].entry, m.result, _text(m.winner),
+                 m.status, m.thru, _text(m.reason)]
+            )  # fmt: skip
+    else:
+        holes = [line.hole for line in results.entries[0].holes] if results.entries else []
+        w.writerow(
+            ["position", "tied", "class", "class_position", "entry", "group",
+             "handicap_index", "playing_handicap", "gross", "net", "penalty_strokes", "points",
+             "penalty_points", "result", "status", "reason", "countback",
+             *(f"hole_{h}" for h in holes)]
+        )  # fmt: skip
+        for e in results.entries:
+            w.writerow(
+                [_text(e.position), "yes" if e.tied else "", _text(e.class_name),
+                 _text(e.class_position), e.entry, e.group, number(e.handicap_index),
+                 _text(e.playing_handicap), _text(e.gross), _text(e.net), e.penalty_strokes,
+                 _text(e.points), _text(e.penalty_points if results.scoring == "stableford"
+                                        else None),
+                 e.result, e.status, _text(e.reason),
+                 number_text(e.countback, excel),
+                 *(_card_cell(line) for line in e.holes)]
+            )  # fmt: skip
+    text = out.getvalue()
+    return BOM + text if excel else text
+
+
+def number_text(text: str | None, excel: bool) -> str:
+    """Return a countback text with a decimal comma for a French spreadsheet."""
+    if text is None:
+        return ""
+    return text.replace(".", ",") if excel else text
+
+
+def _card_cell(line: HoleLine) -> str:
+    if line.strokes is None:
+        return "-"
+    return f"{line.strokes}+{line.penalty_strokes}" if line.penalty_strokes else str(line.strokes)

@@ -1,0 +1,190 @@
+"""Handicaps for net scoring (RULES.md §10.1, World Handicap System defaults).
+
+Arithmetic is exact: indexes, slopes, ratings and allowances become ``Fraction``s from
+their decimal text, so a course handicap that lands on .5 rounds the way the rule says
+(towards plus infinity) and never the way a binary float happens to fall.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+from pace.rules.errors import SetupError
+from pace.rules.model import Course
+
+#: The slope of a course of standard difficulty (World Handicap System).
+STANDARD_SLOPE = 113
+
+Number = int | float | Fraction
+
+
+def exact(value: Number) -> Fraction:
+    """Return ``value`` as the fraction its decimal text says (0.1 is 1/10, not a float's).
+
+    >>> exact(8.4), exact(0.95), exact(Fraction(1, 3))
+    (Fraction(42, 5), Fraction(19, 20), Fraction(1, 3))
+    """
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, int):
+        return Fraction(value)
+    return Fraction(repr(float(value)))
+
+
+def round_half_up(value: Fraction) -> int:
+    """Return ``value`` rounded to the nearest whole number, .5 towards plus infinity.
+
+    >>> [round_half_up(Fraction(n, 10)) for n in (25, -25, -26)]
+    [3, -2, -3]
+    """
+    return math.floor(value + Fraction(1, 2))
+
+
+def course_handicap(index: Number | None, course: Course) -> int:
+    """Return a player's course handicap on ``course`` (RULES.md §10.1).
+
+    index × slope / 113 + (course rating − par), rounded half up; a course without slope
+    or rating uses 113 and its par. A nine-hole course uses half the index. A player
+    without an index plays off 0 (scratch).
+
+    >>> from pace.rules.model import Hole
+    >>> course = Course("c", tuple(Hole(n, 4) for n in range(1, 19)), slope=128, rating=70.4)
+    >>> course_handicap(8.4, course), course_handicap(-1.2, course), course_handicap(None, course)
+    (8, -3, -2)
+    >>> course_handicap(12.5, Course("c", tuple(Hole(n, 4) for n in range(1, 19))))
+    13
+    >>> course_handicap(12.0, Course("c", tuple(Hole(n, 4) for n in range(1, 10))))
+    6
+    """
+    return CourseFactors.of(course).course_handicap(index)
+
+
+@dataclass(frozen=True)
+class CourseFactors:
+    """A course's part of the course handicap formula, computed once for a field."""
+
+    index_share: Fraction  # 1, or 1/2 on a nine-hole course
+    slope: Fraction  # slope / 113
+    offset: Fraction  # course rating − par
+
+    @classmethod
+    def of(cls, course: Course) -> CourseFactors:
+        """Return the factors of ``course``."""
+        slope = exact(course.slope) if course.slope is not None else Fraction(STANDARD_SLOPE)
+        rating = exact(course.rating) if course.rating is not None else Fraction(course.par)
+        share = Fraction(1, 2) if len(course.holes) == 9 else Fraction(1)
+        return cls(share, slope / STANDARD_SLOPE, rating - course.par)
+
+    def course_handicap(self, index: Number | None) -> int:
+        """Return the course handicap of a player of handicap index ``index``."""
+        value = exact(index) if index is not None else Fraction(0)
+        return round_half_up(value * self.index_share * self.slope + self.offset)
+
+
+def percent(value: Number) -> Fraction:
+    """Return a percentage as a fraction: 95 is 19/20.
+
+    >>> percent(95), percent(87.5)
+    (Fraction(19, 20), Fraction(7, 8))
+    """
+    return exact(value) / 100
+
+
+def with_allowance(course_handicap: int, allowance: Fraction) -> int:
+    """Return a playing handicap: the course handicap times the allowance, rounded half up.
+
+    >>> with_allowance(9, Fraction(95, 100)), with_allowance(-2, Fraction(95, 100))
+    (9, -2)
+    """
+    return round_half_up(course_handicap * allowance)
+
+
+def combined(course_handicaps: tuple[int, ...], allowance: Fraction) -> int:
+    """Return a foursome side's playing handicap: the allowance of the combined handicaps.
+
+    >>> combined((9, 14), Fraction(1, 2))
+    12
+    """
+    return round_half_up(sum(course_handicaps) * allowance)
+
+
+def greensome(course_handicaps: tuple[int, ...], lower: Fraction, higher: Fraction) -> int:
+    """Return a greensome side's playing handicap: a share of the lower plus one of the higher.
+
+    >>> greensome((9, 14), Fraction(60, 100), Fraction(40, 100))
+    11
+    """
+    low, high = min(course_handicaps), max(course_handicaps)
+    return round_half_up(low * lower + high * higher)
+
+
+def strokes_received(playing_handicap: int, course: Course) -> dict[int, int]:
+    """Return the strokes received on each hole, by stroke index (RULES.md §10.1).
+
+    The handicap ÷ the number of holes on every hole, plus one on the holes whose stroke
+    index is at most the remainder. A plus handicap gives strokes back, from the highest
+    stroke index down.
+
+    >>> from pace.rules.model import Hole
+    >>> course = Course("c", tuple(Hole(n, 4, stroke_index=n) for n in range(1, 19)))
+    >>> r = strokes_received(20, course)
+    >>> r[1], r[2], r[3], sum(r.values())
+    (2, 2, 1, 20)
+    >>> r = strokes_received(-2, course)
+    >>> r[16], r[17], r[18], sum(r.values())
+    (0, -1, -1, -2)
+    """
+    n = len(course.holes)
+    if playing_handicap == 0:
+        return {h.number: 0 for h in course.holes}
+    missing = [h.number for h in course.holes if h.stroke_index is None]
+    if missing:
+        raise SetupError(
+            f"course {course.name!r}: net scoring needs a stroke_index on every hole; "
+            f"hole {missing[0]} has none",
+            field="stroke_index",
+        )
+    sign = 1 if playing_handicap > 0 else -1
+    each, extra = divmod(abs(playing_handicap), n)
+    out = {}
+    for h in course.holes:
+        assert h.stroke_index is not None
+        si = h.stroke_index if sign > 0 else n + 1 - h.stroke_index
+        out[h.number] = sign * (each + (1 if si <= extra else 0))
+    return out
+
+
+@dataclass(frozen=True)
+class Allowances:
+    """Handicap allowances by format, in percent (RULES.md §10.1; config ``[handicap]``).
+
+    Four-ball and best-ball Stableford and bogey/par take the four-ball stroke-play
+    allowance; foursome and threesome sides take ``foursome`` of their combined course
+    handicaps; greensome sides ``greensome_lower`` of the lower plus ``greensome_higher``
+    of the higher.
+    """
+
+    stroke_play: float = 95
+    stableford: float = 95
+    bogey_par: float = 95
+    match_play: float = 100
+    four_ball_stroke_play: float = 85
+    four_ball_match_play: float = 90
+    foursome: float = 50
+    greensome_lower: float = 60
+    greensome_higher: float = 40
+
+    def __post_init__(self) -> None:
+        for name, value in self.as_dict().items():
+            if not 0 <= value <= 100:
+                raise SetupError(
+                    f"handicap allowance {name} = {value!r}: expected a percentage from 0 to 100",
+                    field=name,
+                )
+
+    def as_dict(self) -> Mapping[str, float]:
+        """Return the allowances by name."""
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
