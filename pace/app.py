@@ -21,11 +21,13 @@ from pace.clock import Clock, SystemClock
 from pace.rules.errors import PaceError
 from pace.services.access import AccessService, secret_notice
 from pace.services.referees import RefereeService
+from pace.services.reports import HoldUpPanel
 from pace.services.rounds import PaceService
 from pace.services.taps import LiveService
 from pace.store import Store
-from pace.web import access, audit, edge, errors, http, referee
+from pace.web import access, audit, edge, errors, http, referee, reports
 from pace.web.broadcast import Broadcaster
+from pace.web.report_jobs import ReportJobs
 from pace.web.sockets import PaceNamespace, WirePacket
 from pace.web.timesync import ClockOffsets
 
@@ -48,6 +50,7 @@ class Extension:
     referee: RefereeService | None = None
     referee_broadcaster: referee.RefereeBroadcaster | None = None
     access: AccessService | None = None
+    report_jobs: ReportJobs | None = None
 
 
 def create_app(
@@ -81,6 +84,7 @@ def create_app(
     access_service = AccessService(store, settings, service.clock)
     live = LiveService(service)
     referees = RefereeService(live)
+    HoldUpPanel(live)
     socketio = SocketIO(
         app,
         async_mode=settings.server.async_mode,
@@ -140,6 +144,7 @@ def create_app(
     app.register_blueprint(referee.bp)
     app.register_blueprint(access.bp)
     app.register_blueprint(audit.bp)
+    app.register_blueprint(reports.bp)
     app.extensions["pace"] = Extension(
         settings,
         store,
@@ -150,6 +155,9 @@ def create_app(
         referee=referees,
         referee_broadcaster=referee_broadcaster,
         access=access_service,
+        report_jobs=ReportJobs(
+            str(settings.database.path), settings.source, socketio.start_background_task
+        ),
     )
     return app
 
@@ -251,6 +259,8 @@ def close_app(app: Flask) -> None:
     if ext.scheduler is not None:
         ext.scheduler.shutdown()
         ext.scheduler = None
+    if ext.report_jobs is not None:
+        ext.report_jobs.close()
     ext.store.close()
 
 

@@ -148,6 +148,7 @@ function renderAll() {
   renderGrid();
   renderAlerts();
   renderPenalties();
+  renderHeldUp();
   if (state.detail) renderDetail();
 }
 
@@ -351,6 +352,29 @@ function faultList(faults) {
 }
 
 // -- penalties panel ----------------------------------------------------------------------
+
+/** Who is holding the field up (the report's reading, live): going on first, then the rest. */
+function renderHeldUp() {
+  const rows = (state.snapshot.held_up || []).slice();
+  rows.sort((a, b) => Number(b.ongoing) - Number(a.ongoing));
+  $("held-up").replaceChildren(
+    ...(rows.length
+      ? rows.map((r) =>
+          el(
+            "li",
+            { class: `held${r.ongoing ? " ongoing" : ""}`, dataset: { group: r.group } },
+            t("dash.held_up.line", {
+              group: r.group,
+              count: r.groups,
+              hole: r.hole,
+              minutes: Math.round(r.minutes),
+            }),
+            r.ongoing ? el("span", { class: "badge" }, ` ${t("dash.held_up.now")}`) : null,
+          ),
+        )
+      : [el("li", { class: "hint" }, t("dash.held_up.none"))]),
+  );
+}
 
 function renderPenalties() {
   const list = $("penalties");

@@ -23,6 +23,7 @@ from pace.cli.common import (
     read,
     zone,
 )
+from pace.reports import cli as reports_cli
 from pace.rules.errors import PaceError
 
 
@@ -452,3 +453,4 @@ def demo(db, host, port, speed, tick, seed, groups, duration) -> None:
 
 for _command in offline.COMMANDS:
     cli.add_command(_command)
+reports_cli.register(cli, db_option)  # pace report, pace letters, pace offenders

@@ -243,6 +243,28 @@ class CompletionIndex:
         return instants[i - 1][0] if i else None
 
 
+def judge_completion(
+    lead: bool, over: timedelta, gap: timedelta | None, limit: timedelta | None
+) -> Status:
+    """Return the status a logged completion gives (RULES.md §3, the confirmed half).
+
+    Not over time is ``on_pace``; over time is ``out_of_position`` for a lead group, when no
+    other group was seen completing the hole before it, or when the gap exceeds ``limit``
+    (its starting interval plus the committee margin); otherwise ``behind``.
+
+    >>> m = timedelta(minutes=1)
+    >>> [judge_completion(False, o * m, 12 * m, 10 * m).value for o in (0, 3)]
+    ['on_pace', 'out_of_position']
+    >>> judge_completion(False, 3 * m, 8 * m, 10 * m).value
+    'behind'
+    """
+    if over <= ZERO:
+        return Status.ON_PACE
+    if lead or gap is None or limit is None or gap > limit:
+        return Status.OUT_OF_POSITION
+    return Status.BEHIND
+
+
 def _worse(a: Status, b: Status) -> bool:
     return a.severity > b.severity
 
@@ -283,12 +305,7 @@ def evaluate_group(
         if not plan.lead:
             ahead = index.latest_before(last_hole, anchor, plan.rank)
             c_gap = None if ahead is None else anchor - ahead
-        if c_over <= ZERO:
-            confirmed = Status.ON_PACE
-        elif plan.lead or c_gap is None or limit is None or c_gap > limit:
-            confirmed = Status.OUT_OF_POSITION
-        else:
-            confirmed = Status.BEHIND
+        confirmed = judge_completion(plan.lead, c_over, c_gap, limit)
 
     projected: Status | None = None
     p_over = p_gap = None

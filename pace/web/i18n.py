@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import request
 
-from pace.web import referee_messages
+from pace.web import referee_messages, report_messages
 
 LANGUAGES = ("en", "fr")
 COOKIE = "pace_lang"
@@ -335,6 +335,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "message.join": {"en": "Enter an access code", "fr": "Saisir un code d'accès"},
     "message.home": {"en": "Home", "fr": "Accueil"},
 }
+MESSAGES.update(report_messages.MESSAGES)
 
 
 def current_language() -> str:
