@@ -18,31 +18,15 @@ from pace.cli.common import (
     InputError,
     check_play,
     check_policy,
+    db_option,
     fail,
     load_settings,
     read,
     zone,
 )
+from pace.cli.common import open_service as _open_service
 from pace.reports import cli as reports_cli
 from pace.rules.errors import PaceError
-
-
-def _open_service(db: str | None):
-    from pace.services.rounds import PaceService
-    from pace.store import Store
-
-    settings = load_settings()
-    path = db or settings.database.path
-    store = Store.open(path, synchronous=settings.database.synchronous)
-    return PaceService(store, settings)
-
-
-db_option = click.option(
-    "--db",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="SQLite database file (default: database.path in config.toml).",
-)
 
 
 class PaceGroup(click.Group):

@@ -66,3 +66,23 @@ def read(path: str) -> str:
         return formats.read_text(path)
     except FileFormatError as e:
         raise fail(e) from None
+
+
+#: the ``--db`` option of the commands that work on a stored round
+db_option = click.option(
+    "--db",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="SQLite database file (default: database.path in config.toml).",
+)
+
+
+def open_service(db: str | None):  # type: ignore[no-untyped-def]
+    """Open the database ``db`` (default: ``database.path`` of the settings) as a service."""
+    from pace.services.rounds import PaceService
+    from pace.store import Store
+
+    settings = load_settings()
+    path = db or settings.database.path
+    store = Store.open(path, synchronous=settings.database.synchronous)
+    return PaceService(store, settings)

@@ -46,14 +46,14 @@ class _Progress:
 
 
 def _open(db: str | None) -> Any:
-    from pace import cli as climod
+    from pace.cli import common as climod
 
-    return climod._open_service(db)
+    return climod.open_service(db)
 
 
 def _report(service: Any, round_name: str, at_text: str | None) -> Any:
-    from pace import cli as climod
     from pace import formats
+    from pace.cli import common as climod
     from pace.services.reports import ReportService
 
     now = None
@@ -181,7 +181,7 @@ def register(cli: click.Group, db_option: Callable[[Any], Any]) -> None:
 
         Example: pace report --round R1 --format pdf -o R1-report.pdf
         """
-        from pace import cli as climod
+        from pace.cli import common as climod
         from pace.rules.errors import PaceError
 
         if fmt == "pdf" and output is None and sys.stdout.isatty():
@@ -194,7 +194,7 @@ def register(cli: click.Group, db_option: Callable[[Any], Any]) -> None:
                 at_text=at_text, excel=excel, all_charts=all_charts, progress=progress,
             )  # fmt: skip
         except PaceError as e:
-            raise climod._fail(e) from None
+            raise climod.fail(e) from None
         finally:
             progress.close()
             service.store.close()
@@ -219,7 +219,7 @@ def register(cli: click.Group, db_option: Callable[[Any], Any]) -> None:
 
         Example: pace letters --round R1 --format pdf --lang fr -o letters.pdf
         """
-        from pace import cli as climod
+        from pace.cli import common as climod
         from pace.rules.errors import PaceError
 
         if fmt == "pdf" and output is None and sys.stdout.isatty():
@@ -232,7 +232,7 @@ def register(cli: click.Group, db_option: Callable[[Any], Any]) -> None:
                 letters_per=per, progress=progress,
             )  # fmt: skip
         except PaceError as e:
-            raise climod._fail(e) from None
+            raise climod.fail(e) from None
         finally:
             progress.close()
             service.store.close()

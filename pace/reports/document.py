@@ -187,6 +187,7 @@ def group_view(g: rp.GroupReport, tz: tzinfo) -> dict[str, Any]:
                 "by": s.by,
                 "end": instant(s.end, tz),
                 "stopped_by": s.stopped_by,
+                "ended_by": s.ended_by,
             }
             for s in g.acts.spells
         ],

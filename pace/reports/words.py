@@ -160,6 +160,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "fr": "de {start} (trou {hole}, par {by}) à {end}",
     },
     "not_stopped": {"en": "the end of the log", "fr": "la fin du journal"},
+    "back_in_position": {"en": "back in position", "fr": "de retour en position"},
     "credits": {"en": "Time credits", "fr": "Crédits de temps"},
     "credit_line": {
         "en": "{minutes} at {time} by {by}: {reason}",

@@ -13,7 +13,8 @@ two players each, 10-minute interval. Hole times from the referees' sheets:
 So B held the field up: at hole 1 (C 2 over) and hole 2 (C 5 over). The referee's log: B
 timed from 08:27, Cid Poe told at 08:28, 46.0 s on hole 2 (bad time, warning), told of it
 at 08:35, then 51.0 s for an approach he played first (50 s allowed: 1 penalty stroke on
-hole 2); Dee Fox 38.0 s; timing stopped at 08:46; C not timed (a ruling) at 08:50.
+hole 2); Dee Fox 38.0 s; timing stopped by itself at 08:45 (B back in position; the
+referee's stop came at 08:46); C not timed (a ruling) at 08:50.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ import csv
 import io
 import json
 import subprocess
-import uuid
 from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -33,7 +33,6 @@ from click.testing import CliRunner, Result
 
 from pace import config
 from pace.cli import cli
-from pace.rules.events import Event
 from pace.rules.model import Status
 from pace.services.reports import ReportService
 from pace.services.rounds import PaceService
@@ -74,25 +73,23 @@ C,1,08:34
 C,2,08:49
 C,3,08:59
 """
-REFEREE = {"role": "referee", "name": "Marc Arbitre", "device": "paper"}
+#: the referee's paper log (FORMATS.md), as `pace import referee-log` takes it
+REFEREE_LOG = """at,act,group,player,hole,kind,first,seconds,id,fault,decision,reason
+08:27:00,decide,B,,,,,,,,time,
+08:28:00,tell,B,Cid Poe,,,,,,,,
+08:29:00,tell,B,Dee Fox,,,,,,,,
+08:33:00,stroke,B,Cid Poe,2,other,no,46.0,S1,,,
+08:35:00,notify,B,Cid Poe,,,,,,S1,,
+08:38:00,stroke,B,Cid Poe,2,approach,yes,51.0,S2,,,
+08:39:00,stroke,B,Dee Fox,2,other,no,38.0,S3,,,
+08:46:00,stop,B,,,,,,,,,
+08:50:00,decide,C,,,,,,,,not_time,ruling
+"""
 
 
 def local(hhmm: str) -> datetime:
     h, m, *s = (int(x) for x in hhmm.split(":"))
     return datetime(2026, 6, 14, h, m, s[0] if s else 0, tzinfo=TZ)
-
-
-def act(type_: str, hhmm: str, **payload) -> Event:
-    return Event(str(uuid.uuid4()), type_, "P1", local(hhmm), payload, by=REFEREE)
-
-
-def stroke(player: str, hhmm: str, seconds: float, *, kind="other", first=False) -> Event:
-    stopped = local(hhmm)
-    started = stopped - timedelta(seconds=seconds)
-    return act(
-        "stroke_timed", hhmm, group="B", player=player, hole=2, kind=kind, first_to_play=first,
-        between_holes=False, started=started.isoformat(), stopped=stopped.isoformat(),
-    )  # fmt: skip
 
 
 def run(*args: object, code: int = 0) -> Result:
@@ -109,7 +106,7 @@ def _clean_environment(tmp_path, monkeypatch):
 
 @pytest.fixture
 def paper_db(tmp_path) -> Path:
-    """Round P1 timed on paper: the committee's files imported, the referee's log appended."""
+    """Round P1 timed on paper: the committee's files and the referee's log imported."""
     db = tmp_path / "paper.db"
     for name, text in (("course.toml", COURSE), ("draw.csv", DRAW), ("times.csv", TIMES)):
         (tmp_path / name).write_text(text, encoding="utf-8")
@@ -117,22 +114,10 @@ def paper_db(tmp_path) -> Path:
     run("import", "draw", tmp_path / "draw.csv", "--round", "P1", "--date", DAY,
         "--timezone", "Europe/Brussels", "--db", db)  # fmt: skip
     run("import", "times", tmp_path / "times.csv", "--round", "P1", "--db", db)
-    first = stroke("Cid Poe", "08:33", 46.0)
-    # `pace import referee-log` is not on main yet (issue 10): the log's acts are appended
-    # as the live commands store them
-    log = [
-        act("timing_decided", "08:27", group="B", decision="time", note="slow on the 1st"),
-        act("player_told_timed", "08:28", group="B", player="Cid Poe"),
-        act("player_told_timed", "08:29", group="B", player="Dee Fox"),
-        first,
-        act("player_notified", "08:35", group="B", player="Cid Poe", fault=first.id),
-        stroke("Cid Poe", "08:38", 51.0, kind="approach", first=True),
-        stroke("Dee Fox", "08:39", 38.0),
-        act("timing_stopped", "08:46", group="B", reason="back in position"),
-        act("timing_decided", "08:50", group="C", decision="not_time", reason="ruling"),
-    ]
-    with Store.open(db) as store:
-        store.append_many(log, recorded_at=local("09:30"))
+    (tmp_path / "referee.csv").write_text(REFEREE_LOG, encoding="utf-8")
+    out = run("import", "referee-log", tmp_path / "referee.csv", "--round", "P1",
+              "--by", "Marc Arbitre", "--db", db)  # fmt: skip
+    assert "9 referee acts imported" in out.output
     return db
 
 
@@ -165,6 +150,12 @@ def test_the_paper_round_is_reported_from_its_imported_times_and_referee_log(pap
     ]  # fmt: skip
     assert cid.faults[0].notified.by == "Marc Arbitre"
     assert [d.reason for d in r.group("C").acts.decisions] == ["ruling"]
+    # the spell ended by itself when hole 3 put B back in position (RULES.md §4.6), before the
+    # referee's stop at 08:46
+    [spell] = b.acts.spells
+    assert (spell.start, spell.end, spell.ended_by, spell.by) == (
+        local("08:27"), local("08:45"), "back_in_position", "Marc Arbitre",
+    )  # fmt: skip
 
 
 def pdf_text(path: Path) -> str:

@@ -32,7 +32,14 @@ from pace.rules.report import field as fieldmod
 from pace.rules.report.field import Band, HoleStat, Stoppage
 from pace.rules.report.holdup import HeldAtHole, HoldUp, held_up, ongoing
 from pace.rules.report.holes import HoleOrder, HoleRow, due_instant, group_holes
-from pace.rules.report.referees import Act, GroupActs, Spell, author, group_acts
+from pace.rules.report.referees import (
+    Act,
+    GroupActs,
+    Spell,
+    author,
+    group_acts,
+    with_judged_spells,
+)
 
 __all__ = [
     "Act",
@@ -222,13 +229,10 @@ def _episode_report(e: Episode, rows: Sequence[HoleRow]) -> EpisodeReport:
 
 
 def _players(
-    p: GroupPlan,
-    judged: rr.RoundPenalties | None,
-    breaches: Sequence[penalties.CheckpointBreach],
-    acts: GroupActs,
+    p: GroupPlan, judged: rr.Judgement | None, acts: GroupActs
 ) -> tuple[PlayerReport, ...]:
     out = []
-    verdicts = {v.stroke.id: v for v in judged.verdicts} if judged else {}
+    verdicts = {s.stroke.id: s.verdict for s in judged.strokes} if judged else {}
     for player in p.group.players:
         strokes = tuple(
             StrokeReport(v, acts.strokes_by.get(v.stroke.id, "?"))
@@ -237,10 +241,7 @@ def _players(
         )
         faults = []
         for o in judged.for_player(p.id, player.name) if judged else ():
-            breach = next(
-                (b for b in breaches if f"checkpoint:{b.group}:{b.checkpoint}" == o.fault.id),
-                None,
-            )
+            breach = judged.breaches.get(o.fault.id) if judged else None
             faults.append(
                 FaultReport(
                     o, verdicts.get(o.fault.id), breach, acts.notification(player.name, o.fault.id)
@@ -301,13 +302,11 @@ def build_report(
     for e in episodes(setup, facts, now, plan):
         eps[e.group].append(e)
     state = rr.fold(e for e in events if e.at <= now)
-    judged = breaches = None
+    judged = None
     if policy is not None:
-        judged = rr.round_penalties(
+        judged = rr.judge_round(
             setup, facts, state, policy, now, play=play, format_name=format_name, plan=plan
         )
-        if policy.faults_from == policies.CHECKPOINTS:
-            breaches = penalties.checkpoint_breaches(setup, facts, now, policy, plan)
     acts = group_acts(events, now)
     groups = []
     on_course: dict[str, tuple[datetime, datetime | None]] = {}
@@ -321,13 +320,15 @@ def build_report(
         end = finish or (withdrawn if withdrawn is not None and withdrawn <= now else None)
         on_course[p.id] = (p.group.start, end)
         g_acts = acts.get(p.id, GroupActs())
+        if judged is not None:
+            g_acts = with_judged_spells(g_acts, judged.spells_of(p.id))
         report = GroupReport(
             plan=p,
             status=status,
             holes=group_rows,
             episodes=tuple(_episode_report(e, group_rows) for e in eps.get(p.id, ())),
             acts=g_acts,
-            players=_players(p, judged, breaches or (), g_acts),
+            players=_players(p, judged, g_acts),
             finish=finish,
             stopped=fieldmod.stopped_in(spans, p.group.start, end or now),
             credited=sum((c.amount for c in credits.get(p.id, ())), ZERO),

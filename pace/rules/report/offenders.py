@@ -69,10 +69,10 @@ def round_record(
     counted: dict[tuple[str, str], list[penalties.Penalty]] = defaultdict(list)
     if policy is not None:
         state = rr.fold(e for e in events if e.at <= now)
-        judged = rr.round_penalties(
+        judged = rr.judge_round(
             setup, facts, state, policy, now, play=play, format_name=format_name, plan=plan
         )
-        for v in judged.verdicts:
+        for v in (j.verdict for j in judged.strokes):
             if v.is_bad_time:
                 bad[(v.stroke.group, v.stroke.player)] += 1
         for o in judged.outcomes:

@@ -7,12 +7,13 @@ act (``by``), which the live view does not need. Voided acts are left out.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from pace.rules import facts as factsmod
 from pace.rules import refereeing as rr
+from pace.rules import spells
 from pace.rules.events import Event
 
 
@@ -47,15 +48,18 @@ class Act:
 
 @dataclass(frozen=True)
 class Spell:
-    """A timing spell of a group: from the decision to time it to the referee's stop.
+    """A timing spell of a group: from the decision to time it to its end.
 
-    ``end`` is ``None`` when no referee stopped it before the end of the log.
+    A spell ends at a referee's stop, or by itself at the instant the group is back in
+    position (RULES.md §4.6; ``ended_by`` is then ``"back_in_position"`` and ``stopped_by``
+    None). ``end`` is ``None`` while it runs at the end of the log.
     """
 
     start: datetime
     by: str
     end: datetime | None = None
     stopped_by: str | None = None
+    ended_by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -136,3 +140,28 @@ def group_acts(events: Iterable[Event], now: datetime) -> dict[str, GroupActs]:
 def credited(acts: GroupActs) -> timedelta:
     """Return the time credits granted to the group, added up."""
     return sum((timedelta(minutes=a.minutes or 0) for a in acts.credits), timedelta(0))
+
+
+def with_judged_spells(acts: GroupActs, judged: Sequence[spells.Spell]) -> GroupActs:
+    """Return ``acts`` with the spells the rules judged (their ends, §4.6), and who acted.
+
+    The referees' own fold knows who decided and who stopped; the judgement knows when a
+    spell really ended (a stop, or the group back in position before any stop).
+    """
+    if not judged and not acts.spells:
+        return acts
+    deciders = {s.start: s for s in acts.spells}
+    out = []
+    for j in judged:
+        mine = deciders.get(j.start)
+        stopped = j.ended_by == spells.STOPPED
+        out.append(
+            Spell(
+                j.start,
+                mine.by if mine else "?",
+                j.end,
+                mine.stopped_by if mine and stopped else None,
+                j.ended_by,
+            )
+        )
+    return replace(acts, spells=tuple(out))
