@@ -1,28 +1,29 @@
-"""Measure tap-to-dashboard latency: ``pace serve`` against a bare Flask-SocketIO relay (issue 4).
+"""Measure what a referee sees: a tap's row and alert on every dashboard, pace against a relay.
 
-Starts the real ``pace serve`` (gevent, as in production, ``synchronous=FULL``) over a
-round of ``--groups`` groups, and a bare relay: a tiny Flask-SocketIO app in the same async
-mode that only acks a marshal's event and forwards it to a room. Connects ``--marshals``
-marshal and ``--dashboards`` dashboard clients to each (python-socketio, websocket
-transport; every client follows the round, as the pages do, so a tap goes out to all of
-them), then sends ``--taps`` taps, spread over the marshals, alternating between the two
-servers so both see the same machine noise. A tap's latency runs from the marshal's emit
-until *every* dashboard has received its ``hole_logged``; taps are sent one at a time
-(``--gap`` ms apart), so this is latency, not queueing. Prints p50/p99 side by side and the
-ratio; targets: pace p99 ≤ 30 ms and ≤ 1.5× the relay's.
+Issue 13. Starts the real ``pace serve`` (gevent, ``synchronous=FULL``, the scheduler ticking)
+over a round of ``--groups`` three-balls, and a bare relay: a tiny Flask-SocketIO app in the same
+async mode that acks a marshal's tap and forwards, to the round's room, what pace sends for it
+(the stored event, a group row of the same shape and size, an alert), numbered like pace's
+deltas. Each server has its own client process (python-socketio on gevent, websocket transport):
+``--marshals`` marshals and ``--dashboards`` dashboards that behave like the real page: they join
+(the snapshot), apply the deltas as they come, and re-read the snapshot once when they see a
+delta's number skip; a server that numbers no deltas (before issue 13) gets what the page did
+then: the snapshot read again 250 ms after each fact.
 
-The marshals run in a worker process and the dashboards here, both on gevent and without
-websocket-client's pure-Python UTF-8 check: on one machine the 160 clients' own work
-(parsing every broadcast) would otherwise be most of what is measured. ``perf_counter``
-is the system's monotonic clock, so instants compare across the two processes.
+The round is replayed live: every completion of the round (about 18 × ``--groups`` taps; slow
+groups fall out of position, the groups behind them are held up), each sent when pace's
+accelerated clock reaches its instant, one tap at a time to one server then the other (which goes
+first alternates). A tap's **row** latency runs from the marshal's emit until every dashboard holds
+the ``group_updated`` row that shows the tap; its **alert** latency, for a tap that puts a group
+out of (or back in) position, until every dashboard holds that alert. ``perf_counter`` is the
+system's monotonic clock, read within one client process for each measure.
 
-The round is replayed live: the groups (four-balls off tee 1 every 10 min from 08:00) take
-13 min a hole, pace's clock starts just before the first tap and runs ``--speed`` times
-faster than real time, and each tap is sent when pace's clock reaches its instant, so the
-field is evaluated in a realistic state (groups on the course, the scheduler ticking).
+Prints p50/p99 of both for both servers and the ratio; the target (issue 13) is pace's row p99
+≤ 1.5× the relay's or ≤ 30 ms, and it says MET or MISSED.
 
     python bench/bench_latency.py
-    python bench/bench_latency.py --taps 600 --profile pace.prof   # cProfile the pace server
+    python bench/bench_latency.py --groups 20 --speed 600          # a shorter run
+    python bench/bench_latency.py --profile pace.prof               # cProfile the pace server
 """
 
 from __future__ import annotations
@@ -30,9 +31,8 @@ from __future__ import annotations
 import sys
 
 if __name__ == "__main__":
-    # The relay runs as pace does (gevent, patched first). The clients run on gevent too:
-    # python-socketio's client starts a thread per received message, which would make the
-    # bench measure its own thread starts; greenlets keep the client side cheap.
+    # The relay runs as pace does (gevent, patched first), and so do the client processes:
+    # python-socketio's client starts a thread per received message otherwise.
     from gevent import monkey
 
     monkey.patch_all()
@@ -40,15 +40,18 @@ if __name__ == "__main__":
 import argparse  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
+import random  # noqa: E402
 import signal  # noqa: E402
 import socket  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
+import urllib.error  # noqa: E402
+import urllib.request  # noqa: E402
 import uuid  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
-from datetime import datetime, timedelta  # noqa: E402
+from datetime import date, datetime, timedelta  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 from zoneinfo import ZoneInfo  # noqa: E402
@@ -63,34 +66,96 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
 ROUND = "BENCH"
 TZ = ZoneInfo("Europe/Brussels")
 COURSE = ROOT / "tests" / "data" / "formats" / "course_louiseville.toml"
-CONNECT_TIMEOUT = 10.0
-WAIT = 5.0
+#: a three-ball's minutes per par (pace's default split of the federation's average)
+ALLOT = {3: 11, 4: 14, 5: 17}
+PARS = {}  # hole number -> par, read from the course file
+CONNECT_TIMEOUT = 20.0
+WAIT = 10.0
+#: how long after a tap its alert may come and still be the tap's (a later one is a tick's)
+ALERT_WINDOW = 2.0
+#: the alerts a tap raises (the others come from the clock, at a tick)
+TAP_ALERTS = ("out_of_position", "back_in_position")
+
+
+def read_pars() -> dict[int, int]:
+    import tomllib
+
+    data = tomllib.loads(COURSE.read_text(encoding="utf-8"))
+    return {int(h["number"]): int(h["par"]) for h in data["holes"]}
 
 
 # -- the relay ---------------------------------------------------------------------------------
 
 
-def serve_relay(port: int) -> None:
-    """Run the bare relay: ack a tap and forward it to the round's room, nothing else."""
-    from flask import Flask
+def relay_row(group: str, start: datetime, holes: dict[str, dict], at: str) -> dict[str, Any]:
+    """Return a group row of pace's shape and size (docs/protocol.md, group rows)."""
+    due = [(start + timedelta(minutes=14 * k)).isoformat() for k in range(1, 19)]
+    return {
+        "group": group, "status": "on_pace", "holes_completed": len(holes), "lead": False,
+        "over_min": -1.25, "gap_min": 8.5, "interval_min": 8.0, "tee": 1,
+        "start": start.isoformat(), "players": [f"Player {group}-{p}" for p in (1, 2, 3)],
+        "order": list(range(1, 19)), "hole": len(holes) + 1,
+        "projected_finish": due[-1], "due": due, "holes": holes, "at": at, "moving": [],
+    }  # fmt: skip
+
+
+def serve_relay(port: int, groups: int) -> None:
+    """Run the bare relay: ack a tap, forward its event, a row and an alert, numbered."""
+    from flask import Flask, jsonify
     from flask_socketio import SocketIO, join_room
 
     app = Flask(__name__)
     socketio = SocketIO(app, async_mode="gevent", cors_allowed_origins=[])
+    starts = {str(g): datetime(2026, 1, 1, 8, 0) + timedelta(minutes=8 * (g - 1))
+              for g in range(1, groups + 1)}  # fmt: skip
+    holes: dict[str, dict[str, dict]] = {g: {} for g in starts}
+    state = {"rev": 0}
+
+    def snapshot() -> dict[str, Any]:
+        now = datetime.now().isoformat()
+        rows = [relay_row(g, s, holes[g], now) for g, s in starts.items()]
+        return {"round": ROUND, "rev": state["rev"], "at": now, "groups": rows, "alerts": []}
 
     @app.get("/ready")
     def ready() -> str:
         return "ok"
 
+    @app.get("/api/rounds/<round>/snapshot")
+    def http_snapshot(round: str) -> Any:
+        return jsonify({"ok": True, "snapshot": snapshot()})
+
+    @socketio.on("clock_sync")
+    def clock_sync(payload):
+        return {"ok": True, "server_time": datetime.now().astimezone().isoformat()}
+
     @socketio.on("join_round")
     def join(payload):
         join_room(f"round:{payload['round']}")
-        return {"ok": True}
+        return {"ok": True, "snapshot": snapshot()}
 
     @socketio.on("hole_completed")
     def tap(payload):
-        socketio.emit("hole_logged", payload, to=f"round:{payload['round']}")
-        return {"ok": True, "id": payload["id"]}
+        room = f"round:{payload['round']}"
+        group, hole = str(payload["group"]), str(payload["hole"])
+        now = datetime.now().astimezone().isoformat()
+        holes[group][hole] = {"at": payload["at"], "over_min": 0.5, "id": payload["id"]}
+        event = {"id": payload["id"], "type": "hole_completed", "round": payload["round"],
+                 "at": payload["at"], "recorded_at": now, "seq": 1,
+                 "by": {"role": "marshal", "device": "relay"},
+                 "payload": {"group": group, "hole": int(hole), "device_at": payload["at"],
+                             "clock_offset_ms": 0.0, "clock_source": "send"}}  # fmt: skip
+        socketio.emit("hole_logged", event, to=room)
+        state["rev"] += 1
+        row = relay_row(group, starts[group], holes[group], now)
+        socketio.emit("group_updated", {"round": ROUND, "rev": state["rev"], "group": row}, to=room)
+        state["rev"] += 1
+        alert = {"id": str(uuid.uuid4()), "key": f"out_of_position:{group}:{payload['at']}",
+                 "kind": "out_of_position", "group": group, "hole": int(hole),
+                 "over_min": 2.5, "gap_min": 9.0, "at": payload["at"]}  # fmt: skip
+        socketio.emit("alert_raised", {"round": ROUND, "rev": state["rev"], "alert": alert},
+                      to=room)  # fmt: skip
+        return {"ok": True, "id": payload["id"], "seq": 1, "at": payload["at"],
+                "duplicate": False}  # fmt: skip
 
     print(f"relay serving on {port}", flush=True)
     socketio.run(app, host="127.0.0.1", port=port, log_output=False)
@@ -100,17 +165,12 @@ def serve_relay(port: int) -> None:
 
 
 def free_port() -> int:
-    import socket
-
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
 
 def wait_ready(url: str, process: subprocess.Popen, log: Path, timeout: float = 30) -> None:
-    import urllib.error
-    import urllib.request
-
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -125,19 +185,6 @@ def wait_ready(url: str, process: subprocess.Popen, log: Path, timeout: float = 
     raise SystemExit(f"server did not answer within {timeout} s:\n{log.read_text()}")
 
 
-def write_draw(path: Path, groups: int) -> list[tuple[str, datetime]]:
-    """Write a draw of ``groups`` four-balls off tee 1 every 10 min from 08:00."""
-    lines = ["group,start,tee,player"]
-    starts = []
-    for g in range(1, groups + 1):
-        start = datetime(2000, 1, 1, 8, 0) + timedelta(minutes=10 * (g - 1))
-        starts.append((str(g), start))
-        for p in range(1, 5):
-            lines.append(f"{g},{start:%H:%M},1,Player {g}-{p}")
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return starts
-
-
 def pace_cli(*args: str, cwd: Path) -> str:
     done = subprocess.run([sys.executable, "-m", "pace", *args], cwd=cwd, check=True,
                           capture_output=True, text=True, timeout=60)  # fmt: skip
@@ -146,8 +193,6 @@ def pace_cli(*args: str, cwd: Path) -> str:
 
 def sign_in(url: str, code: str) -> str:
     """Open a session with an access code (docs/access.md); return its token."""
-    import urllib.request
-
     request = urllib.request.Request(
         url + "/api/session",
         data=json.dumps({"code": code}).encode(),
@@ -173,10 +218,6 @@ class Server:
     #: session tokens by role (pace only: the relay lets anyone in)
     tokens: dict[str, str] = field(default_factory=dict)
 
-    def cpu_seconds(self) -> float:
-        """Return the CPU time the server has used so far (Linux)."""
-        return cpu_seconds(self.process.pid)
-
     def stop(self) -> None:
         # SIGINT lets `python -m cProfile` write its profile; then make sure it is gone
         self.process.send_signal(signal.SIGINT)
@@ -187,58 +228,81 @@ class Server:
             self.process.wait(timeout=10)
 
 
-def plan_taps(starts: list[tuple[str, datetime]], day) -> list[tuple[str, int, datetime]]:
-    """Return every (group, hole, instant) of the round in time order: 13 min a hole."""
-    taps = [
-        (g, hole, datetime.combine(day, start.time(), tzinfo=TZ) + timedelta(minutes=13 * hole))
-        for g, start in starts
-        for hole in range(1, 19)
-    ]
-    return sorted(taps, key=lambda t: t[2])
+@dataclass(frozen=True)
+class Tap:
+    group: str
+    hole: int
+    at: datetime
 
 
-def start_pace(
-    folder: Path, groups: int, tick: float, speed: float, profile: str | None
-) -> tuple[Server, list]:
+def plan_round(groups: int, day: date, seed: int = 13) -> tuple[str, list[Tap]]:
+    """Return the draw CSV (three-balls off tee 1 every 8 min from 08:00) and every tap.
+
+    Each group plays each hole near its allotment; every seventh group is slow (1 to 3 minutes
+    a hole), and a group never completes a hole less than a minute after the group ahead.
+    """
+    rng = random.Random(seed)
+    lines = ["group,start,tee,player"]
+    taps: list[Tap] = []
+    previous: dict[int, datetime] = {}
+    for g in range(1, groups + 1):
+        start = datetime.combine(day, datetime.min.time(), tzinfo=TZ) + timedelta(
+            hours=8, minutes=8 * (g - 1)
+        )
+        for p in range(1, 4):
+            lines.append(f"{g},{start.astimezone(TZ):%H:%M},1,Player {g}-{p}")
+        slow = g % 7 == 3
+        at = start
+        for hole in range(1, 19):
+            at += timedelta(minutes=ALLOT[PARS[hole]] + (rng.choice((1, 2, 3)) if slow else 0),
+                            seconds=rng.randint(-45, 45))  # fmt: skip
+            ahead = previous.get(hole)
+            if ahead is not None and at < ahead + timedelta(minutes=1):
+                at = ahead + timedelta(minutes=1, seconds=rng.randint(0, 30))
+            previous[hole] = at
+            taps.append(Tap(str(g), hole, at))
+    taps.sort(key=lambda t: t.at)
+    return "\n".join(lines) + "\n", taps
+
+
+def start_pace(folder: Path, draw: str, day: date, origin: datetime, args) -> Server:
     db = folder / "pace.db"
-    draw = folder / "draw.csv"
-    starts = write_draw(draw, groups)
-    today = datetime.now(TZ).date()
+    (folder / "draw.csv").write_text(draw, encoding="utf-8")
     pace_cli("import", "course", str(COURSE), "--db", str(db), cwd=folder)
-    pace_cli("import", "draw", str(draw), "--round", ROUND, "--date", today.isoformat(),
-             "--timezone", "Europe/Brussels", "--db", str(db), cwd=folder)  # fmt: skip
+    pace_cli("import", "draw", str(folder / "draw.csv"), "--round", ROUND, "--date",
+             day.isoformat(), "--timezone", "Europe/Brussels", "--db", str(db),
+             cwd=folder)  # fmt: skip
     codes = {
         role: pace_cli("access", "code", "--round", ROUND, "--role", role, "--db", str(db),
                        cwd=folder).split("\t")[2].strip()
         for role in ("marshal", "referee")
     }  # fmt: skip
-    taps = plan_taps(starts, today)
-    origin = taps[0][2] - timedelta(minutes=1)
     port = free_port()
     log = folder / "pace.log"
     runner = [sys.executable]
-    if profile:
-        runner += ["-m", "cProfile", "-o", str(Path(profile).resolve())]
+    if args.profile:
+        runner += ["-m", "cProfile", "-o", str(Path(args.profile).resolve())]
     with log.open("w") as out:
         process = subprocess.Popen(
             [*runner, "-m", "pace", "serve", "--db", str(db), "--host", "127.0.0.1",
              "--port", str(port), "--clock-origin", origin.isoformat(),
-             "--clock-speed", str(speed), "--tick", str(tick)],
+             "--clock-speed", str(args.speed), "--tick", str(args.tick)],
             cwd=folder, stdout=out, stderr=subprocess.STDOUT,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
     wait_ready(url + "/", process, log)
     tokens = {role: sign_in(url, code) for role, code in codes.items()}
-    return Server("pace", url, process, log, tokens), taps
+    return Server("pace", url, process, log, tokens)
 
 
-def start_relay(folder: Path) -> Server:
+def start_relay(folder: Path, groups: int) -> Server:
     port = free_port()
     log = folder / "relay.log"
     with log.open("w") as out:
         process = subprocess.Popen(
-            [sys.executable, __file__, "--serve-relay", "--port", str(port)],
+            [sys.executable, __file__, "--serve-relay", "--port", str(port),
+             "--groups", str(groups)],
             cwd=folder, stdout=out, stderr=subprocess.STDOUT,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )  # fmt: skip
@@ -247,7 +311,388 @@ def start_relay(folder: Path) -> Server:
     return Server("relay", url, process, log)
 
 
-# -- clients -----------------------------------------------------------------------------------
+# -- a client process: one server's marshals and dashboards -----------------------------------------
+
+
+class LeanClient:
+    """A Socket.IO 5 / Engine.IO 4 client over one websocket, as cheap as a browser's.
+
+    python-socketio's client spends ~0.2 ms of pure Python per received message (and a
+    greenlet each), which, for 80 clients in one process, would make the bench measure its own
+    clients. This one reads frames in one greenlet per connection, answers pings, parses a
+    message (orjson, native like a browser's) only when it has a handler for its event, and
+    calls handlers inline, in order, as a page's single thread does.
+    """
+
+    def __init__(self, url: str, auth: dict, handlers: dict | None = None):
+        import gevent
+        import websocket
+
+        self.handlers = handlers or {}
+        self.acks: dict[int, Any] = {}
+        self.next_id = 0
+        self.received: dict[str, int] = {}
+        self.closed = False
+        ws_url = url.replace("http://", "ws://") + "/socket.io/?EIO=4&transport=websocket"
+        self.ws = websocket.create_connection(ws_url, timeout=CONNECT_TIMEOUT,
+                                              skip_utf8_validation=True,
+                                              enable_multithread=True)  # fmt: skip
+        opened = self.ws.recv()
+        assert opened.startswith("0"), opened
+        self.ws.send("40" + json.dumps(auth))
+        answer = self.ws.recv()
+        while answer.startswith("42"):  # pace probes the clock before it says connected
+            answer = self.ws.recv()
+        assert answer.startswith("40"), answer
+        self.ws.settimeout(None)
+        self.reader = gevent.spawn(self._read)
+
+    def _read(self) -> None:
+        import orjson
+
+        while not self.closed:
+            try:
+                frame = self.ws.recv()
+            except Exception:  # the connection ended (closing, or the server stopped)
+                return
+            if not frame:
+                continue
+            if frame == "2":
+                self.ws.send("3")
+            elif frame.startswith("42"):
+                body = frame[2:]
+                ack_id = None
+                if body[:1].isdigit():
+                    digits = len(body) - len(body.lstrip("0123456789"))
+                    ack_id, body = int(body[:digits]), body[digits:]
+                name = body[2 : body.index('"', 2)]
+                self.received[name] = self.received.get(name, 0) + 1
+                handler = self.handlers.get(name)
+                if handler is not None:
+                    data = orjson.loads(body)
+                    handler(data[1] if len(data) > 1 else None)
+                # a clock probe (``ack_id``) goes unanswered: the bench's clock is pace's
+                # accelerated one, which each tap's ``device_time`` gives (the "send" offset)
+            elif frame.startswith("43"):
+                body = frame[2:]
+                digits = len(body) - len(body.lstrip("0123456789"))
+                callback = self.acks.pop(int(body[:digits]), None)
+                if callback is not None:
+                    data = orjson.loads(body[digits:])
+                    callback(data[0] if data else None)
+
+    def emit(self, event: str, data: Any, callback=None) -> None:
+        if callback is None:
+            self.ws.send("42" + json.dumps([event, data]))
+            return
+        self.next_id += 1
+        self.acks[self.next_id] = callback
+        self.ws.send(f"42{self.next_id}" + json.dumps([event, data]))
+
+    def call(self, event: str, data: Any, timeout: float = WAIT) -> Any:
+        done = threading.Event()
+        answer: list = []
+        self.emit(event, data, lambda reply: (answer.append(reply), done.set()))
+        if not done.wait(timeout):
+            raise TimeoutError(f"no answer to {event} within {timeout} s")
+        return answer[0]
+
+    def disconnect(self) -> None:
+        self.closed = True
+        try:
+            self.ws.send("41")
+            self.ws.close()
+        except Exception:  # already gone
+            pass
+
+
+def connect_client(url: str, token: str, device: str, handlers: dict | None = None) -> LeanClient:
+    """Return a client connected over websocket (``handlers``: event → fn)."""
+    return LeanClient(url, {"token": token, "device": device}, handlers)
+
+
+#: the facts after which the page of before issue 13 read the snapshot again (250 ms later)
+LEGACY_FACTS = ("hole_logged", "hole_time_corrected", "event_voided", "siren_recorded",
+                "stroke_recorded")  # fmt: skip
+#: the deltas a page applies (each carries the round's next ``rev``)
+DELTAS = ("group_updated", "alert_raised", "alert_acknowledged", "penalties_changed",
+          "timing_changed", "round_changed")  # fmt: skip
+
+
+class Dashboard:
+    """A referee's dashboard as the page behaves: snapshot, deltas, one re-read on a gap."""
+
+    def __init__(self, worker: Worker, index: int):
+        self.worker = worker
+        self.index = index
+        self.rows: dict[str, dict] = {}
+        self.alerts: dict[str, dict] = {}
+        self.rev: int | None = None
+        self.legacy = False
+        self.reading = False
+        self.pending: list[tuple[str, dict]] = []
+        self.rereads = 0
+        self.timer = None
+        handlers: dict[str, Any] = {name: self._handler(name) for name in DELTAS}
+        for name in LEGACY_FACTS:
+            handlers[name] = self._fact
+        self.client = connect_client(worker.url, worker.tokens.get("referee", "-"),
+                                     f"dashboard-{index}", handlers)  # fmt: skip
+        answer = self.client.call("join_round", {"round": ROUND}, timeout=WAIT)
+        assert answer and answer.get("ok"), answer
+        self._apply_snapshot(answer["snapshot"])
+
+    def _apply_snapshot(self, snapshot: dict) -> None:
+        self.legacy = "rev" not in snapshot
+        self.rows = {r["group"]: r for r in snapshot["groups"]}
+        self.alerts = {a["key"]: a for a in snapshot.get("alerts", [])}
+        self.rev = snapshot.get("rev")
+        now = time.perf_counter()
+        for row in snapshot["groups"]:
+            self.worker.saw_row(self.index, row, now)
+        for a in snapshot.get("alerts", []):
+            self.worker.saw_alert(self.index, a, now)
+        pending, self.pending = self.pending, []
+        for name, msg in pending:
+            if self.rev is not None and msg.get("rev", 0) > self.rev:
+                self._delta(name, msg)
+
+    def _reread(self) -> None:
+        self.rereads += 1
+        self.reading = True
+        request = urllib.request.Request(
+            f"{self.worker.url}/api/rounds/{ROUND}/snapshot",
+            headers={"Authorization": f"Bearer {self.worker.tokens.get('referee', '-')}"},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=WAIT) as r:
+                body = json.loads(r.read())
+        finally:
+            self.reading = False
+        self._apply_snapshot(body["snapshot"])
+
+    def _handler(self, name: str):
+        def handle(msg: dict) -> None:
+            if self.reading or self.rev is None and not self.legacy:
+                self.pending.append((name, msg))
+                return
+            self._delta(name, msg)
+
+        return handle
+
+    def _delta(self, name: str, msg: dict) -> None:
+        if not self.legacy:
+            rev = msg.get("rev")
+            if rev is None or rev <= self.rev:
+                return
+            if rev != self.rev + 1:  # a delta was missed: read the snapshot once
+                self.pending.append((name, msg))
+                self._reread()
+                return
+            self.rev = rev
+        now = time.perf_counter()
+        if name == "group_updated":
+            row = msg["group"]
+            self.rows[row["group"]] = row
+            self.worker.saw_row(self.index, row, now)
+        elif name == "alert_raised":
+            self.alerts[msg["alert"]["key"]] = msg["alert"]
+            self.worker.saw_alert(self.index, msg["alert"], now)
+        elif name == "alert_acknowledged":
+            self.alerts.pop((msg.get("payload") or {}).get("alert"), None)
+
+    def _fact(self, msg: dict) -> None:
+        if not self.legacy:
+            return
+        if self.timer is not None:
+            self.timer.cancel()
+        self.timer = threading.Timer(0.25, self._reread)
+        self.timer.daemon = True
+        self.timer.start()
+
+    def close(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        self.client.disconnect()
+
+
+class Worker:
+    """A client process: one server's marshals and dashboards, and the receipts of each tap."""
+
+    def __init__(self, url: str, tokens: dict[str, str], marshals: int, dashboards: int):
+        self.url = url
+        self.tokens = tokens
+        self.lock = threading.Lock()
+        self.changed = threading.Condition(self.lock)
+        #: tap id -> the dashboards that hold a row showing it, and when each got it
+        self.rows: dict[str, dict[int, float]] = {}
+        #: (group, hole) -> the dashboards that hold an alert the tap raised, and when
+        self.alerts: dict[tuple[str, int], dict[int, float]] = {}
+        self.alert_kinds: dict[tuple[str, int], str] = {}
+        self.marshals = [connect_client(url, tokens.get("marshal", "-"), f"marshal-{i}")
+                         for i in range(marshals)]  # fmt: skip
+        for i, m in enumerate(self.marshals):
+            answer = m.call("join_round", {"round": ROUND, "holes": [i % 18 + 1]}, timeout=WAIT)
+            assert answer and answer.get("ok"), answer
+        self.dashboards = [Dashboard(self, i) for i in range(dashboards)]
+
+    def saw_row(self, index: int, row: dict, now: float) -> None:
+        with self.changed:
+            for hole in (row.get("holes") or {}).values():
+                tap = hole.get("id")
+                if tap is not None:
+                    self.rows.setdefault(tap, {}).setdefault(index, now)
+            self.changed.notify_all()
+
+    def saw_alert(self, index: int, alert: dict, now: float) -> None:
+        if alert.get("kind") not in TAP_ALERTS or alert.get("hole") is None:
+            return
+        key = (str(alert["group"]), int(alert["hole"]))
+        with self.changed:
+            self.alerts.setdefault(key, {}).setdefault(index, now)
+            self.alert_kinds[key] = alert["kind"]
+            self.changed.notify_all()
+
+    def tap(self, i: int, payload: dict) -> dict[str, Any]:
+        """Send one tap from marshal ``i``; answer its ack, row and alert latencies."""
+        acked = threading.Event()
+        answer: dict[str, Any] = {}
+
+        def on_ack(*reply):
+            answer.update(t_ack=time.perf_counter(), ack=reply[0] if reply else None)
+            acked.set()
+
+        n = len(self.dashboards)
+        t0 = time.perf_counter()
+        self.marshals[i % len(self.marshals)].emit("hole_completed", payload, callback=on_ack)
+        deadline = time.monotonic() + WAIT
+        with self.changed:
+            while len(self.rows.get(payload["id"], {})) < n:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self.changed.wait(left)
+            got = self.rows.get(payload["id"], {})
+        acked.wait(max(0.0, deadline - time.monotonic()))
+        if not isinstance(answer.get("ack"), dict) or not answer["ack"].get("ok"):
+            return {"error": f"tap refused or not acked: {answer.get('ack')}"}
+        if len(got) < n:
+            return {"error": f"{n - len(got)} dashboards never showed the row of tap {i}"}
+        return {"t0": t0, "ack": answer["t_ack"] - t0, "row": max(got.values()) - t0}
+
+    def alert_latencies(self, sent: dict[str, float]) -> dict[str, Any]:
+        """Return each tap's alert latency (tap → every dashboard), keyed ``group:hole``."""
+        n = len(self.dashboards)
+        out = {}
+        with self.lock:
+            for (group, hole), seen in self.alerts.items():
+                t0 = sent.get(f"{group}:{hole}")
+                if t0 is None or len(seen) < n:
+                    continue
+                out[f"{group}:{hole}"] = {"latency": max(seen.values()) - t0,
+                                          "kind": self.alert_kinds[(group, hole)]}  # fmt: skip
+        return out
+
+    def close(self) -> dict[str, Any]:
+        rereads = [d.rereads for d in self.dashboards]
+        for c in self.marshals:
+            c.disconnect()
+        for d in self.dashboards:
+            d.close()
+        received: dict[str, int] = {}
+        for m in self.marshals:
+            for name, n in m.received.items():
+                received[name] = received.get(name, 0) + n
+        return {"rereads": rereads, "received": received}
+
+
+def client_worker(url: str, tokens: dict[str, str], marshals: int, dashboards: int,
+                  ipc_port: int) -> None:  # fmt: skip
+    """Serve the main process's requests (JSON lines on a loopback socket) for one server."""
+    worker = Worker(url, tokens, marshals, dashboards)
+    ipc = socket.create_connection(("127.0.0.1", ipc_port))
+    lines = ipc.makefile("r", encoding="utf-8")
+    ipc.sendall(b'{"ready": true}\n')
+    sent: dict[str, float] = {}
+    for line in lines:
+        request = json.loads(line)
+        if "tap" in request:
+            p = request["tap"]
+            answer = worker.tap(request["i"], p)
+            if "t0" in answer:
+                sent[f"{p['group']}:{p['hole']}"] = answer["t0"]
+        elif request.get("alerts"):
+            time.sleep(ALERT_WINDOW)  # the last taps' alerts
+            answer = worker.alert_latencies(sent)
+        else:
+            answer = worker.close()
+            ipc.sendall((json.dumps(answer) + "\n").encode())
+            break
+        ipc.sendall((json.dumps(answer) + "\n").encode())
+
+
+@dataclass
+class Clients:
+    """A client process and the line protocol to it."""
+
+    server: Server
+    process: subprocess.Popen
+    conn: socket.socket
+    lines: Any
+    rows: list[float] = field(default_factory=list)
+    acks: list[float] = field(default_factory=list)
+
+    @classmethod
+    def start(cls, server: Server, args, folder: Path) -> Clients:
+        listener = socket.create_server(("127.0.0.1", 0))
+        listener.settimeout(120)
+        log = folder / f"clients-{server.name}.log"
+        with log.open("w") as out:
+            process = subprocess.Popen(
+                [sys.executable, __file__, "--client-worker", "--url", server.url,
+                 "--tokens", json.dumps(server.tokens), "--ipc-port",
+                 str(listener.getsockname()[1]), "--marshals", str(args.marshals),
+                 "--dashboards", str(args.dashboards)],
+                stdout=out, stderr=subprocess.STDOUT,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            )  # fmt: skip
+        try:
+            conn, _ = listener.accept()
+        except TimeoutError:
+            process.kill()
+            raise SystemExit(f"{server.name}'s clients did not connect:\n{log.read_text()}")
+        finally:
+            listener.close()
+        lines = conn.makefile("r", encoding="utf-8")
+        first = lines.readline()
+        if not first or not json.loads(first).get("ready"):
+            raise SystemExit(f"{server.name}'s clients failed:\n{log.read_text()}")
+        return cls(server, process, conn, lines)
+
+    def ask(self, request: dict) -> dict:
+        self.conn.sendall((json.dumps(request) + "\n").encode())
+        line = self.lines.readline()
+        if not line:
+            raise SystemExit(f"{self.server.name}'s client process ended")
+        return json.loads(line)
+
+    def cpu_seconds(self) -> float:
+        return cpu_seconds(self.process.pid)
+
+    def close(self) -> dict:
+        try:
+            answer = self.ask({"close": True})
+            self.process.wait(timeout=60)
+            return answer
+        except (OSError, SystemExit, subprocess.TimeoutExpired):
+            self.process.kill()
+            self.process.wait(timeout=10)
+            return {}
+        finally:
+            self.conn.close()
+
+
+# -- the measure ---------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -265,293 +710,160 @@ class ServerClock:
         return self.perf + (instant - self.server).total_seconds() / self.speed
 
 
-def connect_client(url: str, token: str, device: str, handlers: dict | None = None):
-    """Return a python-socketio client connected over websocket (``handlers``: event → fn)."""
-    import socketio
-
-    # websocket-client checks UTF-8 in pure Python (~0.8 ms for a group row), which would
-    # make the bench measure its own clients; browsers do it natively
-    c = socketio.Client(websocket_extra_options={"skip_utf8_validation": True})
-    for event, handler in (handlers or {}).items():
-        c.on(event, handler)
-    c.connect(url, auth={"token": token, "device": device}, transports=["websocket"],
-              wait_timeout=CONNECT_TIMEOUT)  # fmt: skip
-    return c
-
-
-def join(client, holes: list[int] | None = None) -> None:
-    payload = {"round": ROUND, **({"holes": holes} if holes else {})}
-    answer = client.call("join_round", payload, timeout=WAIT)
-    assert answer and answer.get("ok"), answer
-
-
-# -- the marshals' worker process ---------------------------------------------------------------
-
-
-def marshal_worker(urls: list[str], tokens: list[str], n: int, ipc_port: int) -> None:
-    """Connect ``n`` marshals to each server, then tap on request from the main process.
-
-    Requests and answers are JSON lines on a loopback socket: ``{"side", "i", "payload"}``
-    in, ``{"t0", "t_ack", "ack"}`` out (``perf_counter`` instants).
-    """
-    marshals = [
-        [connect_client(url, token, f"marshal-{side}-{i}") for i in range(n)]
-        for side, (url, token) in enumerate(zip(urls, tokens, strict=True))
-    ]
-    for side in marshals:
-        for i, c in enumerate(side):
-            join(c, [i % 18 + 1])
-    ipc = socket.create_connection(("127.0.0.1", ipc_port))
-    lines = ipc.makefile("r", encoding="utf-8")
-    ipc.sendall(b"ready\n")
-    for line in lines:
-        request = json.loads(line)
-        if request.get("quit"):
-            break
-        acked = threading.Event()
-        answer: dict = {}
-
-        def on_ack(*reply, answer=answer, acked=acked):
-            answer.update(t_ack=time.perf_counter(), ack=reply[0] if reply else None)
-            acked.set()
-
-        marshal = marshals[request["side"]][request["i"] % n]
-        answer["t0"] = time.perf_counter()
-        marshal.emit("hole_completed", request["payload"], callback=on_ack)
-        if not acked.wait(WAIT):
-            answer.update(t_ack=None, ack=None)
-        ipc.sendall((json.dumps(answer) + "\n").encode())
-    for side in marshals:
-        for c in side:
-            c.disconnect()
-
-
-@dataclass
-class Marshals:
-    """The worker process holding every marshal, and the line protocol to it."""
-
-    process: subprocess.Popen
-    conn: socket.socket
-    lines: Any
-
-    @classmethod
-    def start(cls, servers: list[Server], n: int, folder: Path) -> Marshals:
-        urls = [s.url for s in servers]
-        tokens = [s.tokens.get("marshal", "-") for s in servers]
-        listener = socket.create_server(("127.0.0.1", 0))
-        listener.settimeout(60)
-        port = listener.getsockname()[1]
-        log = folder / "marshals.log"
-        with log.open("w") as out:
-            process = subprocess.Popen(
-                [sys.executable, __file__, "--marshal-worker", "--ipc-port", str(port),
-                 "--marshals", str(n), "--urls", *urls, "--tokens", *tokens],
-                stdout=out, stderr=subprocess.STDOUT,
-                env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            )  # fmt: skip
-        try:
-            conn, _ = listener.accept()
-        except TimeoutError:
-            process.kill()
-            raise SystemExit(f"the marshals did not connect:\n{log.read_text()}") from None
-        finally:
-            listener.close()
-        lines = conn.makefile("r", encoding="utf-8")
-        if lines.readline().strip() != "ready":
-            raise SystemExit(f"the marshals failed:\n{log.read_text()}")
-        return cls(process, conn, lines)
-
-    def tap(self, side: int, i: int, payload: dict) -> dict:
-        self.conn.sendall((json.dumps({"side": side, "i": i, "payload": payload}) + "\n").encode())
-        return json.loads(self.lines.readline())
-
-    def stop(self) -> None:
-        try:
-            self.conn.sendall(b'{"quit": true}\n')
-            self.process.wait(timeout=30)
-        except (OSError, subprocess.TimeoutExpired):
-            self.process.kill()
-            self.process.wait(timeout=10)
-        self.conn.close()
-
-
-# -- the dashboards and the measure ----------------------------------------------------------
-
-
-@dataclass
-class Side:
-    """One server with its dashboards, and the receipts of each tap."""
-
-    index: int
-    server: Server
-    dashboards: list = field(default_factory=list)
-    receipts: dict[str, list[float]] = field(default_factory=dict)
-    done: dict[str, threading.Event] = field(default_factory=dict)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    latencies: list[float] = field(default_factory=list)
-    acks: list[float] = field(default_factory=list)
-    received: dict[str, int] = field(default_factory=dict)
-
-    def connect(self, n_dashboards: int) -> None:
-        handlers = {"hole_logged": self._receipt, "*": self._count}
-        for i in range(n_dashboards):
-            token = self.server.tokens.get("referee", "-")
-            c = connect_client(self.server.url, token, f"dashboard-{i}", handlers)
-            join(c)
-            self.dashboards.append(c)
-
-    def _count(self, name: str, *args) -> None:
-        self.received[name] = self.received.get(name, 0) + 1
-
-    def _receipt(self, event: dict) -> None:
-        t = time.perf_counter()
-        with self.lock:
-            times = self.receipts.get(event["id"])
-            if times is None:
-                return
-            times.append(t)
-            if len(times) == len(self.dashboards):
-                self.done[event["id"]].set()
-
-    def server_clock(self, speed: float) -> ServerClock:
-        """Estimate pace's rehearsal clock from ``clock_sync`` (shortest round trip wins)."""
-        best = None
+def server_clock(server: Server, speed: float) -> ServerClock:
+    """Estimate pace's rehearsal clock from ``clock_sync`` (shortest round trip wins)."""
+    c = connect_client(server.url, server.tokens["referee"], "bench-clock")
+    best = None
+    try:
         for _ in range(7):
             t0 = time.perf_counter()
-            answer = self.dashboards[0].call("clock_sync", {}, timeout=WAIT)
+            answer = c.call("clock_sync", {}, timeout=WAIT)
             t1 = time.perf_counter()
             if best is None or t1 - t0 < best[0]:
                 best = (t1 - t0, (t0 + t1) / 2, datetime.fromisoformat(answer["server_time"]))
-        return ServerClock(best[1], best[2], speed)
-
-    def tap(
-        self,
-        marshals: Marshals,
-        i: int,
-        group: str,
-        hole: int,
-        at: datetime,
-        device_now: datetime,
-        *,
-        measure: bool,
-    ) -> None:
-        tap_id = str(uuid.uuid4())
-        payload = {"id": tap_id, "round": ROUND, "group": group, "hole": hole,
-                   "at": at.isoformat(), "device_time": device_now.isoformat()}  # fmt: skip
-        with self.lock:
-            self.receipts[tap_id] = []
-            self.done[tap_id] = threading.Event()
-        answer = marshals.tap(self.index, i, payload)
-        if answer["t_ack"] is None or not self.done[tap_id].wait(WAIT):
-            raise SystemExit(f"{self.server.name}: tap {i} not delivered within {WAIT} s")
-        if not (isinstance(answer["ack"], dict) and answer["ack"].get("ok")):
-            raise SystemExit(f"{self.server.name}: tap {i} refused: {answer['ack']}")
-        if measure:
-            self.latencies.append(max(self.receipts[tap_id]) - answer["t0"])
-            self.acks.append(answer["t_ack"] - answer["t0"])
-        with self.lock:
-            del self.receipts[tap_id], self.done[tap_id]
-
-    def close(self) -> None:
-        for c in self.dashboards:
-            c.disconnect()
+    finally:
+        c.disconnect()
+    return ServerClock(best[1], best[2], speed)
 
 
 def quantile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
-
-def ms(seconds: float) -> str:
-    return f"{seconds * 1000:7.2f}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--marshals", type=int, default=60)
     parser.add_argument("--dashboards", type=int, default=20)
-    parser.add_argument("--taps", type=int, default=300, help="measured taps per server")
-    parser.add_argument("--warmup", type=int, default=20, help="taps per server not measured")
-    parser.add_argument("--groups", type=int, default=30)
+    parser.add_argument("--groups", type=int, default=52)
+    parser.add_argument("--warmup", type=int, default=20, help="first taps not measured")
     parser.add_argument("--gap", type=float, default=20, help="ms between two taps")
     parser.add_argument("--tick", type=float, default=5, help="pace's scheduler tick (s)")
-    parser.add_argument("--speed", type=float, default=300, help="pace's clock speed")
+    parser.add_argument("--speed", type=float, default=150, help="pace's clock speed")
     parser.add_argument("--profile", default=None, help="write pace's cProfile stats here")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    parser.add_argument("--progress", action="store_true", help="print a line every 50 taps")
     parser.add_argument("--serve-relay", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
-    parser.add_argument("--marshal-worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--client-worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--ipc-port", type=int, default=0, help=argparse.SUPPRESS)
-    parser.add_argument("--urls", nargs="*", default=[], help=argparse.SUPPRESS)
-    parser.add_argument("--tokens", nargs="*", default=[], help=argparse.SUPPRESS)
+    parser.add_argument("--url", default="", help=argparse.SUPPRESS)
+    parser.add_argument("--tokens", default="{}", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_relay:
-        serve_relay(args.port)
+        serve_relay(args.port, args.groups)
         return
-    if args.marshal_worker:
-        marshal_worker(args.urls, args.tokens, args.marshals, args.ipc_port)
+    if args.client_worker:
+        client_worker(args.url, json.loads(args.tokens), args.marshals, args.dashboards,
+                      args.ipc_port)  # fmt: skip
         return
+    PARS.update(read_pars())
 
+    day = datetime.now(TZ).date()
+    draw, taps = plan_round(args.groups, day)
+    # pace's clock reaches the first tap about when the clients are connected (~15 s)
+    origin = taps[0].at - timedelta(seconds=15 * args.speed)
+    load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="pace-bench-") as tmp:
         folder = Path(tmp)
-        pace_server, taps = start_pace(folder, args.groups, args.tick, args.speed, args.profile)
-        relay_server = start_relay(folder)
-        needed = args.taps + args.warmup
-        if needed > len(taps):
-            raise SystemExit(f"{needed} taps asked; the draw has {len(taps)} (raise --groups)")
-        sides = [Side(0, pace_server), Side(1, relay_server)]
-        marshals = None
+        pace_server = start_pace(folder, draw, day, origin, args)
+        relay_server = start_relay(folder, args.groups)
+        servers = [pace_server, relay_server]
+        clients: list[Clients] = []
+        cpu: dict[str, float] = {}
+        closing: list[dict] = []
+        alerts: list[dict] = []
+        lag = 0.0
         try:
             t0 = time.perf_counter()
-            for side in sides:
-                side.connect(args.dashboards)
-            marshals = Marshals.start([s.server for s in sides], args.marshals, folder)
-            print(f"connected {2 * (args.marshals + args.dashboards)} clients"
-                  f" in {time.perf_counter() - t0:.1f} s", flush=True)  # fmt: skip
-            clock = sides[0].server_clock(args.speed)
-            for i, (group, hole, at) in enumerate(taps[:needed]):
-                # the group holes out when pace's clock reaches ``at`` (a bench's pacing)
-                time.sleep(max(0.0, clock.perf_at(at) - time.perf_counter()))
-                for side in sides:
-                    device_now = clock.now()
-                    side.tap(marshals, i, group, hole, at, device_now, measure=i >= args.warmup)
-                    time.sleep(args.gap / 1000)  # spacing between two taps
-            cpu = [side.server.cpu_seconds() for side in sides]
-            cpu += [sum(os.times()[:2]), cpu_seconds(marshals.process.pid)]
+            clients = [Clients.start(s, args, folder) for s in servers]
+            print(f"connected {2 * (args.marshals + args.dashboards)} clients in"
+                  f" {time.perf_counter() - t0:.1f} s", flush=True)  # fmt: skip
+            clock = server_clock(pace_server, args.speed)
+            cpu0 = {c.server.name: cpu_seconds(c.server.process.pid) for c in clients}
+            lag = 0.0
+            for i, tap in enumerate(taps):
+                # the group holes out when pace's clock reaches its instant (the bench's pacing)
+                wait = clock.perf_at(tap.at) - time.perf_counter()
+                time.sleep(max(0.0, wait))
+                if i >= args.warmup:
+                    lag = max(lag, -wait * args.speed)
+                order = clients if i % 2 == 0 else clients[::-1]
+                for c in order:
+                    payload = {"id": str(uuid.uuid4()), "round": ROUND, "group": tap.group,
+                               "hole": tap.hole, "at": tap.at.isoformat(),
+                               "device_time": clock.now().isoformat()}  # fmt: skip
+                    answer = c.ask({"tap": payload, "i": i})
+                    if "error" in answer:
+                        raise SystemExit(f"{c.server.name}: {answer['error']}")
+                    if i >= args.warmup:
+                        c.rows.append(answer["row"])
+                        c.acks.append(answer["ack"])
+                    time.sleep(args.gap / 1000)
+                if args.progress and i % 50 == 0 and i >= args.warmup:
+                    print(f"tap {i}: pace's clock {clock.now().astimezone(TZ):%H:%M}, tap at"
+                          f" {tap.at.astimezone(TZ):%H:%M}; row p50 so far"
+                          + "".join(f" {c.server.name} {quantile(c.rows, 0.5) * 1000:.1f} ms"
+                                    for c in clients), flush=True)  # fmt: skip
+            alerts = [c.ask({"alerts": True}) for c in clients]
+            cpu = {c.server.name: cpu_seconds(c.server.process.pid) - cpu0[c.server.name]
+                   for c in clients}  # fmt: skip
+            cpu.update({f"clients of {c.server.name}": c.cpu_seconds() for c in clients})
         finally:
-            if marshals is not None:
-                marshals.stop()
-            for side in sides:
-                side.close()
-            for side in sides:
-                side.server.stop()
+            closing = [c.close() for c in clients]
+            for s in servers:
+                s.stop()
 
-    pace, relay = sides
+    pace, relay = clients
+    pace_alerts = [a["latency"] for a in alerts[0].values()]
+    relay_alerts = [a["latency"] for a in alerts[1].values()]
+    late = [a for a in pace_alerts if a > ALERT_WINDOW / 2]
     rows = [
-        ("tap → every dashboard, p50", quantile(pace.latencies, 0.5),
-         quantile(relay.latencies, 0.5)),
-        ("tap → every dashboard, p99", quantile(pace.latencies, 0.99),
-         quantile(relay.latencies, 0.99)),
-        ("tap → every dashboard, max", max(pace.latencies), max(relay.latencies)),
+        ("row: tap → every dashboard, p50", quantile(pace.rows, 0.5), quantile(relay.rows, 0.5)),
+        ("row: tap → every dashboard, p99", quantile(pace.rows, 0.99),
+         quantile(relay.rows, 0.99)),
+        ("row: tap → every dashboard, max", max(pace.rows), max(relay.rows)),
+        ("alert: tap → every dashboard, p50", quantile(pace_alerts, 0.5),
+         quantile(relay_alerts, 0.5)),
+        ("alert: tap → every dashboard, p99", quantile(pace_alerts, 0.99),
+         quantile(relay_alerts, 0.99)),
         ("tap → ack, p50", quantile(pace.acks, 0.5), quantile(relay.acks, 0.5)),
         ("tap → ack, p99", quantile(pace.acks, 0.99), quantile(relay.acks, 0.99)),
     ]  # fmt: skip
-    print(f"\n{args.taps} taps per server, {args.marshals} marshals + {args.dashboards}"
-          f" dashboards each, {args.groups} groups, {args.gap:g} ms apart (ms)")  # fmt: skip
-    print(f"{'':30} {'pace':>8} {'relay':>8} {'ratio':>6}")
+    load_after = os.getloadavg()
+    print(f"\n{len(pace.rows)} taps measured per server ({len(taps)} in the round,"
+          f" {args.warmup} warm-up), {args.groups} three-balls, {args.marshals} marshals +"
+          f" {args.dashboards} dashboards per server, each server's clients in their own"
+          f" process, {args.gap:g} ms between taps, pace's clock ×{args.speed:g},"
+          f" tick {args.tick:g} s")  # fmt: skip
+    print(f"taps sent at most {lag / 60:.1f} min (pace's clock) after their instant;"
+          f" load average before {load_before[0]:.2f}, after {load_after[0]:.2f}"
+          f" ({os.cpu_count()} cores)")  # fmt: skip
+    print(f"{'(ms)':36} {'pace':>8} {'relay':>8} {'ratio':>6}")
     for label, p, r in rows:
-        print(f"{label:30} {ms(p):>8} {ms(r):>8} {p / r:6.2f}")
+        print(f"{label:36} {p * 1000:8.2f} {r * 1000:8.2f} {p / r:6.2f}")
+    print(f"alerts raised by a tap and seen by every dashboard: pace {len(pace_alerts)}"
+          f" ({len(late)} more than {ALERT_WINDOW / 2:g} s after the tap), relay"
+          f" {len(relay_alerts)}")  # fmt: skip
     p99, r99 = rows[1][1], rows[1][2]
-    ok = p99 <= 0.030 and p99 <= 1.5 * r99
-    print(f"\ntarget p99 ≤ 30 ms and ≤ 1.5× relay: {'met' if ok else 'MISSED'}"
-          f" (p99 {p99 * 1000:.1f} ms, {p99 / r99:.2f}× relay)")  # fmt: skip
-    per_dashboard = {
-        side.server.name: {k: v // args.dashboards for k, v in sorted(side.received.items())}
-        for side in sides
-    }
-    print(f"CPU seconds: pace {cpu[0]:.1f}, relay {cpu[1]:.1f},"
-          f" dashboards {cpu[2]:.1f}, marshals {cpu[3]:.1f}")  # fmt: skip
-    print(f"events received per dashboard: {per_dashboard}")
+    ok = p99 <= 1.5 * r99 or p99 <= 0.030
+    print(f"\ntarget row p99 ≤ 1.5× relay or ≤ 30 ms: {'MET' if ok else 'MISSED'}"
+          f" (pace {p99 * 1000:.1f} ms, {p99 / r99:.2f}× relay's {r99 * 1000:.1f} ms)")
+    a99, ra99 = rows[4][1], rows[4][2]
+    if pace_alerts:
+        aok = a99 <= 1.5 * ra99 or a99 <= 0.030
+        print(f"alert p99 ≤ 1.5× relay or ≤ 30 ms: {'MET' if aok else 'MISSED'}"
+              f" (pace {a99 * 1000:.1f} ms, {a99 / ra99:.2f}× relay's {ra99 * 1000:.1f} ms)")
+    print("CPU seconds during the round: "
+          + ", ".join(f"{k} {v:.1f}" for k, v in cpu.items()))  # fmt: skip
+    for c, done in zip(clients, closing, strict=True):
+        rereads = done.get("rereads") or []
+        received = {k: v // max(1, args.marshals) for k, v in
+                    sorted((done.get("received") or {}).items())}  # fmt: skip
+        print(f"{c.server.name}: snapshot reads per dashboard after joining"
+              f" {sum(rereads) / max(1, len(rereads)):.1f}; events per marshal {received}")
     if args.json:
         print(json.dumps({label: {"pace_ms": p * 1000, "relay_ms": r * 1000}
                           for label, p, r in rows}))  # fmt: skip
