@@ -62,16 +62,20 @@ def fold(events: Iterable[Event]) -> RoundFacts:
         elif e.type == SIREN:
             sirens[e.id] = (str(p["kind"]), e.at)
     return RoundFacts(
-        completions=_one_per_hole(completions.values()),
+        completions=one_per_hole(completions.values()),
         suspensions=suspensions_from_sirens(sirens.values()),
         credits=tuple(credits.values()),
         withdrawn={group: at for group, at in withdrawn.values()},
     )
 
 
-def _one_per_hole(completions: Iterable[HoleCompletion]) -> tuple[HoleCompletion, ...]:
-    # The service refuses a second completion of the same hole by the same group; should
-    # one reach the log anyway (two offline phones), the earliest instant counts.
+def one_per_hole(completions: Iterable[HoleCompletion]) -> tuple[HoleCompletion, ...]:
+    """Return one completion per group and hole, in time order: the earliest, if several.
+
+    The service refuses a second completion of the same hole by the same group; should one
+    reach the log anyway (two offline phones), the earliest instant counts (on a tie, the
+    first in the log).
+    """
     best: dict[tuple[str, int], HoleCompletion] = {}
     for c in completions:
         key = (c.group, c.hole)

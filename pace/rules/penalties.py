@@ -9,15 +9,15 @@ shown, but not counted.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 
 from pace.rules import groupclock
-from pace.rules.model import RoundFacts, RoundSetup
+from pace.rules.model import RoundFacts, RoundSetup, TimeCredit
 from pace.rules.policies import Policy, parse_step
-from pace.rules.position import FieldPlan, plan_field
+from pace.rules.position import FieldPlan, GroupPlan, plan_field
 
 STROKE_PLAY = "stroke_play"
 MATCH_PLAY = "match_play"
@@ -234,39 +234,55 @@ def checkpoint_breaches(
         if c.at <= now:
             done[c.group][c.hole] = c.at
     out = []
-    n = policy.checkpoint_holes
     rank = {p.id: i for i, p in enumerate(plan.groups)}
     for p in plan.groups:
-        logged = done.get(p.id, {})
         credits = [c for c in facts.credits if c.group == p.id and c.at <= now]
-        begin: datetime | None = p.group.start
-        for k, pos in enumerate(range(n, len(p.order) + 1, n), start=1):
-            hole = p.order[pos - 1]
-            end = logged.get(hole)
-            if end is None or begin is None:
-                begin = end
-                continue
-            # a credit counts in the stretch it was granted in; one granted at or before the
-            # start counts in the first stretch
-            credit = sum(
-                (c.amount for c in credits if (k == 1 or begin < c.at) and c.at <= end),
-                timedelta(0),
-            )
-            taken = end - begin - groupclock.stopped_between(spans, begin, end) - credit
-            if taken > policy.checkpoint_limit:
-                out.append(
-                    CheckpointBreach(
-                        p.id,
-                        k,
-                        hole,
-                        end,
-                        taken,
-                        policy.checkpoint_limit,
-                        penalty_hole(hole, True, p.order),
-                    )  # fmt: skip
-                )
-            begin = end
+        out.extend(group_checkpoint_breaches(p, done.get(p.id, {}), spans, credits, policy))
     return tuple(sorted(out, key=lambda b: (b.at, rank[b.group])))
+
+
+def group_checkpoint_breaches(
+    p: GroupPlan,
+    logged: Mapping[int, datetime],
+    spans: Sequence[tuple[datetime, datetime | None]],
+    credits: Sequence[TimeCredit],
+    policy: Policy,
+) -> list[CheckpointBreach]:
+    """Return one group's checkpoint breaches, in the order of its stretches (mauricie 13.4).
+
+    ``logged`` maps the holes it completed to their instants; ``credits`` are its time
+    credits (see :func:`checkpoint_breaches`).
+    """
+    out = []
+    n = policy.checkpoint_holes
+    begin: datetime | None = p.group.start
+    for k, pos in enumerate(range(n, len(p.order) + 1, n), start=1):
+        hole = p.order[pos - 1]
+        end = logged.get(hole)
+        if end is None or begin is None:
+            begin = end
+            continue
+        # a credit counts in the stretch it was granted in; one granted at or before the
+        # start counts in the first stretch
+        credit = sum(
+            (c.amount for c in credits if (k == 1 or begin < c.at) and c.at <= end),
+            timedelta(0),
+        )
+        taken = end - begin - groupclock.stopped_between(spans, begin, end) - credit
+        if taken > policy.checkpoint_limit:
+            out.append(
+                CheckpointBreach(
+                    p.id,
+                    k,
+                    hole,
+                    end,
+                    taken,
+                    policy.checkpoint_limit,
+                    penalty_hole(hole, True, p.order),
+                )  # fmt: skip
+            )
+        begin = end
+    return out
 
 
 def checkpoint_fault_id(group: str, number: int) -> str:

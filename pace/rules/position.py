@@ -12,6 +12,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Protocol
 
 from pace.rules import allotted, groupclock
 from pace.rules.model import (
@@ -202,6 +203,18 @@ class FieldStatus:
         raise KeyError(group_id)
 
 
+class Completions(Protocol):
+    """What a group's evaluation asks of the field's completions (:class:`CompletionIndex`)."""
+
+    def latest_before(self, hole: int, at: datetime, rank: int) -> datetime | None:
+        """Return the latest completion of ``hole`` by another group before (``at``, ``rank``)."""
+        ...
+
+    def latest_at(self, hole: int, now: datetime) -> datetime | None:
+        """Return the latest completion of ``hole`` by any group at or before ``now``."""
+        ...
+
+
 class CompletionIndex:
     """Completions known at an instant, per hole, sorted by (instant, start rank)."""
 
@@ -271,7 +284,7 @@ def _worse(a: Status, b: Status) -> bool:
 
 def evaluate_group(
     plan: GroupPlan,
-    index: CompletionIndex,
+    index: Completions,
     spans: Sequence[tuple[datetime, datetime | None]],
     credits: Sequence[TimeCredit],
     now: datetime,
@@ -282,10 +295,12 @@ def evaluate_group(
 ) -> GroupStatus:
     """Return one group's status at ``now`` (RULES.md §3).
 
-    ``done`` maps the holes the group completed to their instants (default: from ``index``).
+    ``done`` maps the holes the group completed to their instants (default: from ``index``,
+    which must then be a :class:`CompletionIndex`).
     """
     g = plan.group
     if done is None:
+        assert isinstance(index, CompletionIndex), "pass done with another index"
         done = index.per_group.get(g.id, {})
     k = max((plan.position[h] for h in done), default=0)
     n = len(plan.order)

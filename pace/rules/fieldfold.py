@@ -1,0 +1,524 @@
+"""The field folded one event at a time: facts, completions, evaluations and statuses (issue 13).
+
+:func:`pace.rules.facts.fold` folds a whole log, and :func:`pace.rules.position.evaluate_field`
+and :func:`~pace.rules.position.evaluations` judge it from scratch: on a live round that costs
+O(events) at every tap and every tick. :class:`FieldFold` keeps the same state and applies each
+new event to it. A completion, its correction or its void changes the facts of one group and,
+through the gaps, of the groups that completed that hole later or play it now; a credit or a
+withdrawal changes one group; a siren every group (RULES.md §2, §3, §5, §8).
+
+What an event may change bumps counters the callers compare with what they last saw: a
+group's ``version`` (its status at any instant, its episodes) and ``evals_version`` (its
+evaluations at its completions and credits). Between events a group's status changes by the
+clock alone, and only from :meth:`FieldFold.wake` on; a fact stamped after ``now`` (a phone's
+clock a few seconds ahead) counts from its instant, when :meth:`FieldFold.advance` reaches it.
+
+Every result equals the whole-log functions' after every event (``facts``, ``evaluations``,
+``status``, ``overs``, ``episodes``; tests/unit/rules/test_fieldfold.py checks it on generated
+rounds). Evaluations are kept for every fact of the log ("as of the end of the log"): an
+evaluation at an instant depends only on facts up to that instant, so those up to ``now`` are
+exactly what :func:`~pace.rules.position.evaluations` gives at ``now``.
+"""
+
+from __future__ import annotations
+
+import heapq
+from bisect import bisect_left, bisect_right, insort
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from pace.rules import facts as factsmod
+from pace.rules import groupclock
+from pace.rules.events import Event
+from pace.rules.model import HoleCompletion, RoundFacts, RoundSetup, Status, TimeCredit
+from pace.rules.position import (
+    Episode,
+    Evaluation,
+    FieldPlan,
+    GroupPlan,
+    GroupStatus,
+    evaluate_group,
+)
+
+#: beyond any instant of a round: the evaluations' "end of the log"
+FAR = datetime.max.replace(tzinfo=UTC)
+#: the clock's resolution: a status that changes *after* an instant changes at this much later
+TICK = timedelta(microseconds=1)
+ZERO = timedelta(0)
+
+Spans = tuple[tuple[datetime, datetime | None], ...]
+
+#: the figures of a status that grow with the clock, minute for minute, while it projects
+OVER, GAP, FINISH = "over_min", "gap_min", "projected_finish"
+
+
+class LiveIndex:
+    """Every group's counted completions per hole, sorted by (instant, start rank).
+
+    The incremental twin of :class:`pace.rules.position.CompletionIndex`, for every fact of
+    the log: ``latest_before`` and ``latest_at`` only look before an instant, so they answer
+    exactly what an index made at any later ``now`` answers.
+    """
+
+    def __init__(self) -> None:
+        self._instants: dict[int, list[tuple[datetime, int]]] = {}
+
+    def add(self, hole: int, at: datetime, rank: int) -> None:
+        """Count a completion of ``hole`` at ``at`` by the group of start rank ``rank``."""
+        insort(self._instants.setdefault(hole, []), (at, rank))
+
+    def remove(self, hole: int, at: datetime, rank: int) -> None:
+        """Forget a completion counted with :meth:`add`."""
+        entries = self._instants[hole]
+        del entries[bisect_left(entries, (at, rank))]
+
+    def latest_before(self, hole: int, at: datetime, rank: int) -> datetime | None:
+        """Return the latest completion of ``hole`` by another group before (``at``, ``rank``)."""
+        entries = self._instants.get(hole)
+        if not entries:
+            return None
+        i = bisect_left(entries, (at, rank))
+        return entries[i - 1][0] if i else None
+
+    def latest_at(self, hole: int, now: datetime) -> datetime | None:
+        """Return the latest completion of ``hole`` by any group at or before ``now``."""
+        entries = self._instants.get(hole)
+        if not entries:
+            return None
+        i = bisect_right(entries, (now, 1 << 62))
+        return entries[i - 1][0] if i else None
+
+
+def stopped(spans: Spans, now: datetime) -> bool:
+    """Return whether play is stopped at ``now`` (a siren's stop running, RULES.md §8)."""
+    return any(s <= now and (e is None or e > now) for s, e in spans)
+
+
+def anchor(plan: GroupPlan, s: GroupStatus, done: Mapping[int, datetime]) -> datetime:
+    """Return the instant a status counts from: the last hole's completion, else the start."""
+    return plan.group.start if s.last_hole is None else done[s.last_hole]
+
+
+def moving(
+    plan: GroupPlan, s: GroupStatus, spans: Spans, now: datetime, since: datetime
+) -> frozenset[str]:
+    """Return the figures of ``s`` that grow minute for minute with the clock after ``now``.
+
+    While the projection decides the status (the hole in play, RULES.md §3), its time over
+    grows with the group's clock (not while play is stopped) and its gap with the server's;
+    the projected finish grows once the hole in play has taken longer than its allotment
+    (``since``: the last completion, or the start). A page projects those figures itself,
+    so a row is sent again only when something else changes.
+    """
+    k, n = s.holes_completed, len(plan.order)
+    if k >= n or now < plan.group.start:
+        return frozenset()
+    out = set()
+    if s.hole == plan.order[k]:
+        if not stopped(spans, now):
+            out.add(OVER)
+        if s.gap is not None:
+            out.add(GAP)
+    if s.projected_finish is not None and now - since > plan.cumulative[k + 1] - plan.cumulative[k]:
+        out.add(FINISH)
+    return frozenset(out)
+
+
+def next_change(
+    plan: GroupPlan,
+    s: GroupStatus,
+    index: LiveIndex,
+    spans: Spans,
+    now: datetime,
+    since: datetime,
+    margin: timedelta = ZERO,
+) -> datetime | None:
+    """Return the first instant after ``now`` at which the clock alone may change ``s``.
+
+    Its status, or which of its figures grow: the start; the instant the group goes over time
+    on the hole in play (later if play stops: the siren is a fact, and facts are evaluated when
+    they come); for a following group over time, the instant its gap to the group ahead passes
+    its interval; the instant its projected finish starts to grow. ``None``: nothing changes
+    before the next fact.
+    """
+    g = plan.group
+    if now < g.start:
+        return g.start
+    k, n = s.holes_completed, len(plan.order)
+    if k >= n:
+        return None
+    candidates = []
+    p_over = s.elapsed - plan.cumulative[k + 1]
+    if p_over <= ZERO:
+        if not stopped(spans, now):  # while play is stopped the group's clock waits too
+            candidates.append(now - p_over + TICK)
+    elif not plan.lead and plan.interval is not None:
+        ahead = index.latest_at(plan.order[k], now)
+        if ahead is not None and ahead + plan.interval + margin >= now:
+            candidates.append(ahead + plan.interval + margin + TICK)
+    switch = since + plan.cumulative[k + 1] - plan.cumulative[k]
+    if switch >= now:
+        candidates.append(switch + TICK)
+    return min(candidates, default=None)
+
+
+@dataclass(frozen=True)
+class _Scope:
+    """What a fact's instant reaching ``now`` may change: a group, its hole, or the field."""
+
+    group: str | None = None
+    hole: int | None = None
+
+
+_ALL = _Scope()
+
+
+class FieldFold:
+    """A round's facts and each group's evaluation, kept up to date one event at a time."""
+
+    def __init__(self, setup: RoundSetup, plan: FieldPlan):
+        self.setup = setup
+        self.plan = plan
+        self.margin = setup.settings.gap_margin
+        # facts.fold's tables, in the same order (facts() is computed from them)
+        self._completions: dict[str, HoleCompletion] = {}
+        self._credits: dict[str, TimeCredit] = {}
+        self._withdrawn: dict[str, tuple[str, datetime]] = {}
+        self._sirens: dict[str, tuple[str, datetime]] = {}
+        self._facts: RoundFacts | None = None
+        # what the evaluations read, per group
+        self._taps: dict[tuple[str, int], list[str]] = {}
+        self._counted: dict[tuple[str, int], datetime] = {}
+        self._tap_of: dict[tuple[str, int], str] = {}
+        self._done: dict[str, dict[int, datetime]] = {p.id: {} for p in plan.groups}
+        self._group_credits: dict[str, tuple[TimeCredit, ...]] = {}
+        self._withdrawn_at: dict[str, datetime] = {}
+        self._latest: dict[str, datetime | None] = {p.id: None for p in plan.groups}
+        self.index = LiveIndex()
+        self.spans: Spans = ()
+        # what callers compare with
+        self.version: dict[str, int] = {p.id: 0 for p in plan.groups}
+        self.evals_version: dict[str, int] = {p.id: 0 for p in plan.groups}
+        self._evals: dict[str, tuple[int, tuple[Evaluation, ...]]] = {}
+        self._last: dict[str, GroupStatus] = {}
+        self._wake: dict[str, datetime | None] = {}
+        self._pending: list[tuple[datetime, int, _Scope]] = []
+        self._pushed = 0
+
+    # -- folding ------------------------------------------------------------------------------
+
+    def apply(self, e: Event, now: datetime) -> None:
+        """Fold one event, as :func:`pace.rules.facts.fold` would after the ones before it.
+
+        ``now`` is the server's instant: a fact stamped later counts from its instant on
+        (:meth:`advance`). Events of other kinds change nothing here.
+        """
+        p = e.payload
+        if e.type == factsmod.HOLE_COMPLETED:
+            c = HoleCompletion(str(p["group"]), int(str(p["hole"])), e.at)
+            old = self._completions.get(e.id)
+            self._completions[e.id] = c
+            self._tap_changed(e.id, old, c, now)
+        elif e.type == factsmod.HOLE_TIME_CORRECTED:
+            target = str(p["target"])
+            old = self._completions.get(target)
+            if old is not None:
+                new = HoleCompletion(old.group, old.hole, datetime.fromisoformat(str(p["at"])))
+                self._completions[target] = new
+                self._tap_changed(target, old, new, now)
+        elif e.type == factsmod.EVENT_VOIDED:
+            target = str(p["target"])
+            tap = self._completions.pop(target, None)
+            if tap is not None:
+                self._tap_changed(target, tap, None, now)
+            credit = self._credits.pop(target, None)
+            if credit is not None:
+                self._credits_changed(credit.group, credit.at, now)
+            withdrawal = self._withdrawn.pop(target, None)
+            if withdrawal is not None:
+                self._withdrawals_changed(withdrawal[0], withdrawal[1], now)
+            siren = self._sirens.pop(target, None)
+            if siren is not None:
+                self._sirens_changed(siren[1], now)
+        elif e.type == factsmod.TIME_CREDIT_GRANTED:
+            amount = timedelta(minutes=float(str(p["minutes"])))
+            credit = TimeCredit(str(p["group"]), e.at, amount, str(p.get("reason", "")))
+            self._credits[e.id] = credit
+            self._credits_changed(credit.group, credit.at, now)
+        elif e.type == factsmod.GROUP_WITHDRAWN:
+            self._withdrawn[e.id] = (str(p["group"]), e.at)
+            self._withdrawals_changed(str(p["group"]), e.at, now)
+        elif e.type == factsmod.SIREN:
+            self._sirens[e.id] = (str(p["kind"]), e.at)
+            self._sirens_changed(e.at, now)
+        else:
+            return
+        self._facts = None
+
+    def _tap_changed(
+        self, id: str, old: HoleCompletion | None, new: HoleCompletion | None, now: datetime
+    ) -> None:
+        if old is not None and (new is None or (new.group, new.hole) != (old.group, old.hole)):
+            self._taps[(old.group, old.hole)].remove(id)
+            self._recount(old.group, old.hole, now)
+        if new is not None:
+            taps = self._taps.setdefault((new.group, new.hole), [])
+            if id not in taps:
+                taps.append(id)
+            self._recount(new.group, new.hole, now)
+
+    def _recount(self, group: str, hole: int, now: datetime) -> None:
+        """Count the earliest completion of (``group``, ``hole``) again (``one_per_hole``)."""
+        key = (group, hole)
+        best: tuple[str, HoleCompletion] | None = None
+        for id in self._taps.get(key, ()):
+            c = self._completions[id]
+            if best is None or c.at < best[1].at:
+                best = (id, c)
+        before = self._counted.get(key)
+        tap_before = self._tap_of.get(key)
+        if best is None:
+            self._counted.pop(key, None)
+            self._tap_of.pop(key, None)
+        else:
+            self._counted[key] = best[1].at
+            self._tap_of[key] = best[0]
+        after = self._counted.get(key)
+        p = self.plan.by_id.get(group)
+        if p is None or hole not in p.position:
+            return
+        if before == after:
+            if self._tap_of.get(key) != tap_before:
+                self._bump(group)  # the same instant, another tap: the row names its id
+            return
+        done = self._done[group]
+        if before is not None:
+            self.index.remove(hole, before, p.rank)
+            del done[hole]
+        if after is not None:
+            self.index.add(hole, after, p.rank)
+            done[hole] = after
+            self._later(after, _Scope(group, hole), now)
+        self._latest_changed(group)
+        low = min(t for t in (before, after) if t is not None)
+        self._bump(group, evals=True)
+        for q in self.plan.groups:
+            if q.id == group:
+                continue
+            latest = self._latest[q.id]
+            if latest is not None and latest >= low:
+                self._bump(q.id, evals=True)  # a gap at one of its completions may change
+            elif self._plays_or_left(q, hole):
+                self._bump(q.id)
+
+    def _plays_or_left(self, q: GroupPlan, hole: int) -> bool:
+        """Return whether ``hole`` is the last hole ``q`` completed or the one it plays."""
+        s = self._last.get(q.id)
+        if s is None:
+            return True
+        k = s.holes_completed
+        return s.last_hole == hole or (k < len(q.order) and q.order[k] == hole)
+
+    def _credits_changed(self, group: str, at: datetime, now: datetime) -> None:
+        self._group_credits[group] = tuple(c for c in self._credits.values() if c.group == group)
+        if group in self.version:
+            self._latest_changed(group)
+            self._bump(group, evals=True)
+            self._later(at, _Scope(group), now)
+
+    def _withdrawals_changed(self, group: str, at: datetime, now: datetime) -> None:
+        withdrawn = {g: t for g, t in self._withdrawn.values()}
+        if group in withdrawn:
+            self._withdrawn_at[group] = withdrawn[group]
+        else:
+            self._withdrawn_at.pop(group, None)
+        if group in self.version:
+            self._bump(group)
+            self._later(at, _Scope(group), now)
+
+    def _sirens_changed(self, at: datetime, now: datetime) -> None:
+        suspensions = factsmod.suspensions_from_sirens(self._sirens.values())
+        self.spans = groupclock.merge_suspensions(suspensions, FAR)
+        for q in self.plan.groups:
+            self._bump(q.id, evals=True)
+        self._later(at, _ALL, now)
+
+    def _latest_changed(self, group: str) -> None:
+        instants = list(self._done[group].values())
+        instants += [c.at for c in self._group_credits.get(group, ())]
+        self._latest[group] = max(instants, default=None)
+
+    def _bump(self, group: str, *, evals: bool = False) -> None:
+        self.version[group] += 1
+        self._wake.pop(group, None)
+        if evals:
+            self.evals_version[group] += 1
+
+    def _later(self, at: datetime, scope: _Scope, now: datetime) -> None:
+        """Remember a fact stamped after ``now``: it counts once :meth:`advance` reaches it."""
+        if at > now:
+            self._pushed += 1
+            heapq.heappush(self._pending, (at, self._pushed, scope))
+
+    def advance(self, now: datetime) -> None:
+        """Count the facts whose instant ``now`` has reached (bumping what they change)."""
+        while self._pending and self._pending[0][0] <= now:
+            _, _, scope = heapq.heappop(self._pending)
+            if scope.group is None:
+                for q in self.plan.groups:
+                    self._bump(q.id)
+            else:
+                self._bump(scope.group)
+                if scope.hole is not None:
+                    for q in self.plan.groups:
+                        if q.id != scope.group and self._plays_or_left(q, scope.hole):
+                            self._bump(q.id)
+
+    # -- what the rules make of it ----------------------------------------------------------------
+
+    def facts(self) -> RoundFacts:
+        """Return the round's facts: exactly :func:`pace.rules.facts.fold` of the log so far."""
+        if self._facts is None:
+            self._facts = RoundFacts(
+                completions=factsmod.one_per_hole(self._completions.values()),
+                suspensions=factsmod.suspensions_from_sirens(self._sirens.values()),
+                credits=tuple(self._credits.values()),
+                withdrawn={g: at for g, at in self._withdrawn.values()},
+            )
+        return self._facts
+
+    def done(self, group: str, now: datetime = FAR) -> dict[int, datetime]:
+        """Return the holes ``group`` completed by ``now`` and when (the counted completions)."""
+        return {h: at for h, at in self._done.get(group, {}).items() if at <= now}
+
+    def tap_id(self, group: str, hole: int) -> str | None:
+        """Return the id of the tap that counts for ``group``'s ``hole`` (the earliest one)."""
+        return self._tap_of.get((group, hole))
+
+    def credits(self, group: str, now: datetime = FAR) -> tuple[TimeCredit, ...]:
+        """Return ``group``'s time credits granted by ``now``, in log order."""
+        return tuple(c for c in self._group_credits.get(group, ()) if c.at <= now)
+
+    def withdrawn_at(self, group: str) -> datetime | None:
+        """Return when ``group`` withdrew, if it did."""
+        return self._withdrawn_at.get(group)
+
+    def evaluations(self, group: str, now: datetime = FAR) -> tuple[Evaluation, ...]:
+        """Return ``group``'s evaluations at its completions and credits up to ``now``.
+
+        Equal to :func:`pace.rules.position.evaluations` at ``now``; kept until an event
+        changes them.
+        """
+        version = self.evals_version[group]
+        known = self._evals.get(group)
+        if known is None or known[0] != version:
+            known = (version, self._evaluate_history(self.plan.by_id[group]))
+            self._evals[group] = known
+        if now >= FAR:
+            return known[1]
+        return tuple(e for e in known[1] if e.at <= now)
+
+    def _evaluate_history(self, p: GroupPlan) -> tuple[Evaluation, ...]:
+        done = self._done[p.id]
+        credits = self._group_credits.get(p.id, ())
+        instants = sorted(set(done.values()) | {c.at for c in credits})
+        out = []
+        for t in instants:
+            seen = {h: at for h, at in done.items() if at <= t}
+            s = evaluate_group(p, self.index, self.spans, credits, t, margin=self.margin, done=seen)
+            out.append(Evaluation(t, s))
+        return tuple(out)
+
+    def status(self, group: str, now: datetime) -> GroupStatus:
+        """Return ``group``'s status at ``now`` (as :func:`~pace.rules.position.evaluate_field`).
+
+        Remembers it, with the instant the clock alone may change it (:meth:`wake`).
+        """
+        p = self.plan.by_id[group]
+        done = self.done(group, now)
+        s = evaluate_group(
+            p,
+            self.index,
+            self.spans,
+            self._group_credits.get(group, ()),
+            now,
+            margin=self.margin,
+            withdrawn_at=self._withdrawn_at.get(group),
+            done=done,
+        )
+        self._last[group] = s
+        since = anchor(p, s, done)
+        self._wake[group] = next_change(p, s, self.index, self.spans, now, since, self.margin)
+        return s
+
+    def wake(self, group: str) -> datetime | None:
+        """Return when the clock alone may next change ``group``'s last status (None: never).
+
+        A group not evaluated since its last event wakes at once (the oldest instant).
+        """
+        if group not in self._wake:
+            return datetime.min.replace(tzinfo=UTC)
+        return self._wake[group]
+
+    def moving(self, group: str, s: GroupStatus, now: datetime) -> frozenset[str]:
+        """Return the figures of ``group``'s status ``s`` at ``now`` that grow with the clock."""
+        p = self.plan.by_id[group]
+        return moving(p, s, self.spans, now, anchor(p, s, self.done(group, now)))
+
+    def overs(self, group: str, now: datetime) -> dict[int, tuple[datetime, timedelta]]:
+        """Return each hole ``group`` completed by ``now``: its instant and the time over at it.
+
+        As :func:`pace.rules.position.hole_overs` (the credits granted by ``now`` count).
+        """
+        p = self.plan.by_id[group]
+        credits = self.credits(group, now)
+        out = {}
+        for hole, at in sorted(self.done(group, now).items(), key=lambda x: x[1]):
+            e = groupclock.elapsed(p.group.start, at, self.spans, credits, credits_at=now)
+            out[hole] = (at, e - p.cumulative[p.position[hole]])
+        return out
+
+    def episodes(self, group: str, now: datetime) -> tuple[Episode, ...]:
+        """Return ``group``'s out-of-position episodes up to ``now`` (as ``position.episodes``)."""
+        return group_episodes(group, self.evaluations(group, now), self.withdrawn_at(group), now)
+
+
+def group_episodes(
+    group: str,
+    evaluated: Sequence[Evaluation],
+    withdrawn_at: datetime | None,
+    now: datetime,
+) -> tuple[Episode, ...]:
+    """Return one group's episodes from its evaluations, as :func:`pace.rules.position.episodes`.
+
+    An episode starts at the first evaluation out of position and ends at the first later one
+    that is not (RULES.md §3, last clause); finishing or withdrawing closes it.
+    """
+    out: list[Episode] = []
+    current: Episode | None = None
+    for e in evaluated:
+        s, oop = e.status, e.out_of_position
+        if current is None and oop:
+            current = Episode(group, e.at, s.last_hole)
+        if current is not None and (not oop or s.status is Status.FINISHED):
+            ended_by = "finished" if oop else "back_in_position"
+            out.append(Episode(group, current.start, current.start_hole, e.at, s.last_hole,
+                               ended_by))  # fmt: skip
+            current = None
+    if current is not None:
+        if withdrawn_at is not None and withdrawn_at <= now:
+            current = Episode(group, current.start, current.start_hole, withdrawn_at, None,
+                              "withdrawn")  # fmt: skip
+        out.append(current)
+    return tuple(out)
+
+
+def fold_all(
+    setup: RoundSetup, plan: FieldPlan, events: Iterable[Event], now: datetime
+) -> FieldFold:
+    """Return a :class:`FieldFold` of ``events`` (a log read back at a restart)."""
+    fold = FieldFold(setup, plan)
+    for e in events:
+        fold.apply(e, now)
+    return fold
