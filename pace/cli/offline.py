@@ -162,9 +162,7 @@ def status(
     "--policy", default=None, help="Pace policy: frbg, mauricie, swin or a custom one (default: "
     "round.policy in config.toml).",
 )  # fmt: skip
-@click.option(
-    "--play", default="stroke_play", show_default=True, help="stroke_play or match_play."
-)
+@click.option("--play", default="stroke_play", show_default=True, help="stroke_play or match_play.")
 @click.option(
     "--format",
     "format_name",
@@ -256,8 +254,7 @@ def sheet(course_file, draw_file, fmt, output, interval, timezone, day):
     "format_name",
     default="individual",
     show_default=True,
-    help="Format of the draw: individual, foursome, threesome, greensome, four_ball or"
-    " best_ball.",
+    help="Format of the draw: individual, foursome, threesome, greensome, four_ball or best_ball.",
 )
 @click.option("--net", is_flag=True, help="Net scoring: strokes received by stroke index.")
 @click.option(

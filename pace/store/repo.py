@@ -499,7 +499,6 @@ class Store:
                 [_iso(at, "revoked_at"), token_hash],
             )
 
-
     def revoke_code(self, code_id: int, *, at: datetime) -> set[str]:
         """Revoke an access code and end every session it opened; return those sessions' hashes."""
         when = _iso(at, "revoked_at")
