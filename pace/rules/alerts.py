@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from pace.rules.model import Status
-from pace.rules.position import Episode, FieldStatus
+from pace.rules.position import Episode, FieldStatus, GroupStatus
 
 OUT_OF_POSITION = "out_of_position"
 OVERDUE = "overdue"
@@ -65,41 +65,56 @@ def due_alerts(
     marshals should look for it, given the course's ``hole_numbers``).
     """
     by_group = {s.group: s for s in field.groups}
-    out: list[Alert] = []
-    for e in episodes:
-        s = by_group.get(e.group)
+    out = [a for e in episodes for a in episode_alerts(e, by_group.get(e.group))]
+    for s in field.groups:
+        out.extend(overdue_alerts(s, field.at, hole_numbers))
+    return tuple(out)
+
+
+def episode_alerts(e: Episode, s: GroupStatus | None) -> tuple[Alert, ...]:
+    """Return the alerts of one episode: out of position, and back in position if it ended so.
+
+    ``s`` is the group's status now: an episode still running shows its time over and gap.
+    """
+    running = s is not None and e.end is None
+    out = [
+        Alert(
+            f"{OUT_OF_POSITION}:{e.group}:{e.start.isoformat()}",
+            OUT_OF_POSITION,
+            e.group,
+            e.start_hole,
+            e.start,
+            s.over if running and s is not None else None,
+            s.gap if running and s is not None else None,
+        )
+    ]
+    if e.end is not None and e.ended_by == BACK_IN_POSITION:
         out.append(
             Alert(
-                f"{OUT_OF_POSITION}:{e.group}:{e.start.isoformat()}",
-                OUT_OF_POSITION,
+                f"{BACK_IN_POSITION}:{e.group}:{e.end.isoformat()}",
+                BACK_IN_POSITION,
                 e.group,
-                e.start_hole,
-                e.start,
-                s.over if s is not None and e.end is None else None,
-                s.gap if s is not None and e.end is None else None,
+                e.end_hole,
+                e.end,
             )
         )
-        if e.end is not None and e.ended_by == BACK_IN_POSITION:
-            out.append(
-                Alert(
-                    f"{BACK_IN_POSITION}:{e.group}:{e.end.isoformat()}",
-                    BACK_IN_POSITION,
-                    e.group,
-                    e.end_hole,
-                    e.end,
-                )
-            )
-    for s in field.groups:
-        if s.status is Status.OVERDUE and s.hole is not None:
-            out.append(
-                Alert(
-                    f"{OVERDUE}:{s.group}:{s.hole}",
-                    OVERDUE,
-                    s.group,
-                    s.hole,
-                    field.at,
-                    s.over,
-                    check_holes=nearby_holes(s.hole, hole_numbers or (s.hole,)),
-                )  # fmt: skip
-            )
     return tuple(out)
+
+
+def overdue_alerts(
+    s: GroupStatus, at: datetime, hole_numbers: Sequence[int] = ()
+) -> tuple[Alert, ...]:
+    """Return the ``overdue`` alert of a group the projection finds overdue at ``at``, if any."""
+    if s.status is not Status.OVERDUE or s.hole is None:
+        return ()
+    return (
+        Alert(
+            f"{OVERDUE}:{s.group}:{s.hole}",
+            OVERDUE,
+            s.group,
+            s.hole,
+            at,
+            s.over,
+            check_holes=nearby_holes(s.hole, hole_numbers or (s.hole,)),
+        ),
+    )

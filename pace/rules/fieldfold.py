@@ -31,7 +31,14 @@ from datetime import UTC, datetime, timedelta
 from pace.rules import facts as factsmod
 from pace.rules import groupclock
 from pace.rules.events import Event
-from pace.rules.model import HoleCompletion, RoundFacts, RoundSetup, Status, TimeCredit
+from pace.rules.model import (
+    HoleCompletion,
+    RoundFacts,
+    RoundSetup,
+    Status,
+    Suspension,
+    TimeCredit,
+)
 from pace.rules.position import (
     Episode,
     Evaluation,
@@ -196,13 +203,14 @@ class FieldFold:
         self._withdrawn_at: dict[str, datetime] = {}
         self._latest: dict[str, datetime | None] = {p.id: None for p in plan.groups}
         self.index = LiveIndex()
+        self.suspensions: tuple[Suspension, ...] = ()
         self.spans: Spans = ()
         # what callers compare with
         self.version: dict[str, int] = {p.id: 0 for p in plan.groups}
         self.evals_version: dict[str, int] = {p.id: 0 for p in plan.groups}
         self._evals: dict[str, tuple[int, tuple[Evaluation, ...]]] = {}
-        self._last: dict[str, GroupStatus] = {}
-        self._wake: dict[str, datetime | None] = {}
+        self._reached: dict[str, int] = {p.id: 0 for p in plan.groups}
+        self._latest_done: dict[str, datetime | None] = {p.id: None for p in plan.groups}
         self._pending: list[tuple[datetime, int, _Scope]] = []
         self._pushed = 0
 
@@ -309,16 +317,25 @@ class FieldFold:
             latest = self._latest[q.id]
             if latest is not None and latest >= low:
                 self._bump(q.id, evals=True)  # a gap at one of its completions may change
-            elif self._plays_or_left(q, hole):
+            elif self._plays_or_left(q, hole, now):
                 self._bump(q.id)
 
-    def _plays_or_left(self, q: GroupPlan, hole: int) -> bool:
-        """Return whether ``hole`` is the last hole ``q`` completed or the one it plays."""
-        s = self._last.get(q.id)
-        if s is None:
+    def _plays_or_left(self, q: GroupPlan, hole: int, now: datetime) -> bool:
+        """Return whether ``hole`` may be the last hole ``q`` completed or the one it plays.
+
+        At ``now`` or later: a group with a completion stamped after ``now`` may not have
+        reached its furthest hole yet.
+        """
+        pos = q.position.get(hole)
+        if pos is None:
+            return False
+        reached = self._reached[q.id]
+        if pos > reached + 1:
+            return False
+        if pos >= reached:
             return True
-        k = s.holes_completed
-        return s.last_hole == hole or (k < len(q.order) and q.order[k] == hole)
+        latest = self._latest_done[q.id]
+        return latest is not None and latest > now
 
     def _credits_changed(self, group: str, at: datetime, now: datetime) -> None:
         self._group_credits[group] = tuple(c for c in self._credits.values() if c.group == group)
@@ -338,20 +355,22 @@ class FieldFold:
             self._later(at, _Scope(group), now)
 
     def _sirens_changed(self, at: datetime, now: datetime) -> None:
-        suspensions = factsmod.suspensions_from_sirens(self._sirens.values())
-        self.spans = groupclock.merge_suspensions(suspensions, FAR)
+        self.suspensions = factsmod.suspensions_from_sirens(self._sirens.values())
+        self.spans = groupclock.merge_suspensions(self.suspensions, FAR)
         for q in self.plan.groups:
             self._bump(q.id, evals=True)
         self._later(at, _ALL, now)
 
     def _latest_changed(self, group: str) -> None:
-        instants = list(self._done[group].values())
-        instants += [c.at for c in self._group_credits.get(group, ())]
-        self._latest[group] = max(instants, default=None)
+        done = self._done[group]
+        p = self.plan.by_id[group]
+        self._reached[group] = max((p.position[h] for h in done), default=0)
+        self._latest_done[group] = max(done.values(), default=None)
+        credits = [c.at for c in self._group_credits.get(group, ())]
+        self._latest[group] = max([*done.values(), *credits], default=None)
 
     def _bump(self, group: str, *, evals: bool = False) -> None:
         self.version[group] += 1
-        self._wake.pop(group, None)
         if evals:
             self.evals_version[group] += 1
 
@@ -372,7 +391,7 @@ class FieldFold:
                 self._bump(scope.group)
                 if scope.hole is not None:
                     for q in self.plan.groups:
-                        if q.id != scope.group and self._plays_or_left(q, scope.hole):
+                        if q.id != scope.group and self._plays_or_left(q, scope.hole, now):
                             self._bump(q.id)
 
     # -- what the rules make of it ----------------------------------------------------------------
@@ -382,7 +401,7 @@ class FieldFold:
         if self._facts is None:
             self._facts = RoundFacts(
                 completions=factsmod.one_per_hole(self._completions.values()),
-                suspensions=factsmod.suspensions_from_sirens(self._sirens.values()),
+                suspensions=self.suspensions,
                 credits=tuple(self._credits.values()),
                 withdrawn={g: at for g, at in self._withdrawn.values()},
             )
@@ -431,35 +450,27 @@ class FieldFold:
         return tuple(out)
 
     def status(self, group: str, now: datetime) -> GroupStatus:
-        """Return ``group``'s status at ``now`` (as :func:`~pace.rules.position.evaluate_field`).
-
-        Remembers it, with the instant the clock alone may change it (:meth:`wake`).
-        """
-        p = self.plan.by_id[group]
-        done = self.done(group, now)
-        s = evaluate_group(
-            p,
+        """Return ``group``'s status at ``now``, as :func:`~pace.rules.position.evaluate_field`."""
+        return evaluate_group(
+            self.plan.by_id[group],
             self.index,
             self.spans,
             self._group_credits.get(group, ()),
             now,
             margin=self.margin,
             withdrawn_at=self._withdrawn_at.get(group),
-            done=done,
+            done=self.done(group, now),
         )
-        self._last[group] = s
-        since = anchor(p, s, done)
-        self._wake[group] = next_change(p, s, self.index, self.spans, now, since, self.margin)
-        return s
 
-    def wake(self, group: str) -> datetime | None:
-        """Return when the clock alone may next change ``group``'s last status (None: never).
+    def wake(self, group: str, s: GroupStatus, now: datetime) -> datetime | None:
+        """Return when the clock alone may next change ``group``'s status ``s`` at ``now``.
 
-        A group not evaluated since its last event wakes at once (the oldest instant).
+        ``None``: not before the next fact. Until then, and while ``version`` stays, the
+        status at a later instant is ``s`` with its :meth:`moving` figures grown.
         """
-        if group not in self._wake:
-            return datetime.min.replace(tzinfo=UTC)
-        return self._wake[group]
+        p = self.plan.by_id[group]
+        since = anchor(p, s, self.done(group, now))
+        return next_change(p, s, self.index, self.spans, now, since, self.margin)
 
     def moving(self, group: str, s: GroupStatus, now: datetime) -> frozenset[str]:
         """Return the figures of ``group``'s status ``s`` at ``now`` that grow with the clock."""

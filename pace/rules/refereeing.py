@@ -17,7 +17,14 @@ from pace.rules import alerts, penalties, spells, timing
 from pace.rules.events import Event
 from pace.rules.model import RoundFacts, RoundSetup, Status
 from pace.rules.policies import CHECKPOINTS, Policy
-from pace.rules.position import Evaluation, FieldPlan, FieldStatus, evaluations, plan_field
+from pace.rules.position import (
+    Evaluation,
+    FieldPlan,
+    FieldStatus,
+    GroupStatus,
+    evaluations,
+    plan_field,
+)
 
 TIMING_DECIDED = "timing_decided"
 PLAYER_TOLD_TIMED = "player_told_timed"
@@ -309,31 +316,37 @@ def stop_timing_alerts(judgement: Judgement, field: FieldStatus) -> tuple[alerts
     running while the group is not out of position (timed while in position) prompts them
     to stop. Once per spell: the key names the spell's start.
     """
-    out = []
+    out: list[alerts.Alert] = []
     for s in field.groups:
-        group_spells = judgement.spells_of(s.group)
-        if not group_spells:
-            continue
-        last = group_spells[-1]
-        if last.start > field.at:
-            continue
-        if last.end is None:
-            if s.status is Status.OUT_OF_POSITION:
-                continue
-            at, hole = last.start, s.last_hole
-        elif last.ended_by == spells.BACK_IN_POSITION and last.stopped is None:
-            at, hole = last.end, last.end_hole
-        else:
-            continue
-        out.append(
-            alerts.Alert(
-                f"{STOP_TIMING}:{s.group}:{last.start.isoformat()}",
-                STOP_TIMING,
-                s.group,
-                hole if hole is not None else s.last_hole,
-                at,
-                s.over,
-                s.gap,
-            )
-        )
+        out.extend(stop_timing_alert(judgement.spells_of(s.group), s, field.at))
     return tuple(out)
+
+
+def stop_timing_alert(
+    group_spells: Sequence[spells.Spell], s: GroupStatus, now: datetime
+) -> tuple[alerts.Alert, ...]:
+    """Return the ``stop_timing`` prompt one group's latest spell calls for at ``now``, if any."""
+    if not group_spells:
+        return ()
+    last = group_spells[-1]
+    if last.start > now:
+        return ()
+    if last.end is None:
+        if s.status is Status.OUT_OF_POSITION:
+            return ()
+        at, hole = last.start, s.last_hole
+    elif last.ended_by == spells.BACK_IN_POSITION and last.stopped is None:
+        at, hole = last.end, last.end_hole
+    else:
+        return ()
+    return (
+        alerts.Alert(
+            f"{STOP_TIMING}:{s.group}:{last.start.isoformat()}",
+            STOP_TIMING,
+            s.group,
+            hole if hole is not None else s.last_hole,
+            at,
+            s.over,
+            s.gap,
+        ),
+    )

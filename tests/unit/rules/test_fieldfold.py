@@ -216,12 +216,12 @@ def test_a_group_whose_version_and_wake_up_did_not_come_changes_only_by_its_movi
         truth = position.evaluate_field(setup, facts, now, plan)
         for p in plan.groups:
             known = seen.get(p.id)
-            wake = fold.wake(p.id)
-            if known and known[0] == fold.version[p.id] and (wake is None or wake > now):
-                _, before, then, moving = known
+            if known and known[0] == fold.version[p.id] and (known[4] is None or known[4] > now):
+                _, before, then, moving, _ = known
                 grown(before, truth.group(p.id), moving, now - then)
                 assert fold.moving(p.id, truth.group(p.id), now) == moving
                 continue
             s = fold.status(p.id, now)
             assert s == truth.group(p.id)
-            seen[p.id] = (fold.version[p.id], s, now, fold.moving(p.id, s, now))
+            moving = fold.moving(p.id, s, now)
+            seen[p.id] = (fold.version[p.id], s, now, moving, fold.wake(p.id, s, now))
