@@ -124,13 +124,17 @@ class Live:
         )
         outcome = self.live.log_hole_completed(command)
         assert outcome.created
-        self.live.changed_rows(ROUND)
-        self.referees.changed_penalties(ROUND)
+        if hasattr(self.live, "changes"):  # the round's feed (issue 13): rows, alerts, penalties
+            self.live.changes(ROUND)
+        else:  # the tree before it, for the baseline
+            self.live.changed_rows(ROUND)
+            self.referees.changed_penalties(ROUND)
 
     def tick(self) -> None:
         """The scheduler's tick: the field at now, new alerts, then the penalties changed."""
         self.live.tick(ROUND)
-        self.referees.changed_penalties(ROUND)
+        if not hasattr(self.live, "changes"):
+            self.referees.changed_penalties(ROUND)
 
     def snapshot(self) -> dict:
         return self.live.snapshot(ROUND)

@@ -234,23 +234,10 @@ def start_scheduler(app: Flask) -> Any:
         ext.broadcaster,
         tick_seconds=ext.settings.scheduler.tick_seconds,
         probe=ext.namespace.probe_clocks,
-        after_tick=tick_announcer(ext),
     )
     scheduler.start()
     ext.scheduler = scheduler
     return scheduler
-
-
-def tick_announcer(ext: Extension) -> Any:
-    """Return what the scheduler calls after each tick: the referees' announcements."""
-    referees, announcer = ext.referee, ext.referee_broadcaster
-    if referees is None or announcer is None:
-        return None
-
-    def announce(round: str, alerts: Any) -> None:
-        announcer.after_tick(round, alerts, referees.changed_penalties)
-
-    return announce
 
 
 def close_app(app: Flask) -> None:

@@ -1,13 +1,12 @@
 """APScheduler wiring: one job per round in play re-evaluates the field every tick.
 
-Jobs are thin: they call ``live.tick(round, now)`` and broadcast what changed. The
+Jobs are thin: they call ``live.tick(round)`` and broadcast the deltas it returns. The
 scheduler starts only in the serving process (never at import time) and exactly once.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -34,14 +33,11 @@ class PaceScheduler:
         *,
         tick_seconds: float,
         probe: Any = None,
-        after_tick: Callable[[str, tuple[dict, ...]], None] | None = None,
     ):
         self.live = live
         self.broadcaster = broadcaster
         self.tick_seconds = tick_seconds
         self.probe = probe
-        #: announces what the referees' side makes of a tick (prompts, penalties)
-        self.after_tick = after_tick
         self.scheduler = BackgroundScheduler(timezone="UTC")
 
     def start(self) -> None:
@@ -105,19 +101,13 @@ class PaceScheduler:
                 )
 
     def tick(self, round: str) -> None:
-        """Evaluate ``round`` now and broadcast what changed."""
+        """Evaluate ``round`` now and broadcast what changed (the round's deltas)."""
         try:
-            rows, alerts = self.live.tick(round)
+            deltas = self.live.tick(round)
         except PaceError as e:
             log.warning("tick of round %r refused: %s", round, e.message)
             return
         except Exception:
             log.exception("tick of round %r failed", round)
             return
-        self.broadcaster.groups(round, rows)
-        self.broadcaster.alerts(round, alerts)
-        if self.after_tick is not None:
-            try:
-                self.after_tick(round, alerts)
-            except Exception:
-                log.exception("announcing the tick of round %r failed", round)
+        self.broadcaster.deltas(round, deltas)

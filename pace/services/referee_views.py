@@ -6,7 +6,7 @@ docs/protocol.md describes them (instants ISO 8601, durations in seconds or minu
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -25,11 +25,12 @@ def _iso(instant: datetime | None) -> str | None:
     return None if instant is None else instant.isoformat()
 
 
-Spells = Mapping[str, Sequence[spells.Spell]]
-
-
 def timing_view(
-    view: RoundView, timed: Spells, state: rr.RefereeState, group: str, now: datetime
+    view: RoundView,
+    group_spells: Sequence[spells.Spell],
+    decisions: Sequence[rr.Decision],
+    group: str,
+    now: datetime,
 ) -> dict[str, Any]:
     """Return a group's timing: whether a spell runs at ``now``, since when, who was told.
 
@@ -37,7 +38,6 @@ def timing_view(
     """
     plan = view.plan.by_id.get(group)
     names = [p.name for p in plan.group.players] if plan else []
-    group_spells = timed.get(group, ())
     current = spells.running(group_spells, now)
     told_set = current.told if current else frozenset()
     told = [n for n in names if n in told_set] + sorted(told_set - set(names))
@@ -53,7 +53,7 @@ def timing_view(
                 "at": d.at.isoformat(),
                 "by": dict(d.by),
             }
-            for d in state.decisions_of(group)
+            for d in decisions
         ],
         "spells": [
             {
@@ -66,18 +66,6 @@ def timing_view(
             for s in group_spells
             if s.start <= now
         ],
-    }
-
-
-def timing_views(
-    view: RoundView, timed: Spells, state: rr.RefereeState, now: datetime
-) -> dict[str, dict[str, Any]]:
-    """Return the timing view of each group with any decision, in draw order."""
-    decided = {d.group for d in state.decisions}
-    return {
-        p.id: timing_view(view, timed, state, p.id, now)
-        for p in view.plan.groups
-        if p.id in decided
     }
 
 
@@ -125,50 +113,58 @@ def stretch_view(
 
 
 def penalty_rows(
-    view: RoundView, judgement: rr.Judgement, state: rr.RefereeState
+    view: RoundView,
+    group: str,
+    outcomes: Iterable[penalties.FaultOutcome],
+    strokes: Mapping[str, rr.StrokeJudgement],
+    breaches: Mapping[str, penalties.CheckpointBreach],
+    notified: Set[tuple[str, str, str]],
+    policy: policies.Policy,
 ) -> list[dict[str, Any]]:
-    """Return one row per player with any fault, in draw order, each fault judged."""
-    strokes = {j.stroke.id: j for j in judgement.strokes}
-    notified = {(n.group, n.player, n.fault) for n in state.notifications}
+    """Return one row per player of ``group`` with any fault, in draw order, each judged.
+
+    ``outcomes`` are the group's judged faults in log order (``GroupJudgement``); ``strokes``
+    and ``breaches`` what they were judged from, by fault id.
+    """
+    by_player: dict[str, list[penalties.FaultOutcome]] = {}
+    for o in outcomes:
+        by_player.setdefault(o.fault.player, []).append(o)
     rows = []
-    for p in view.plan.groups:
-        for player in p.group.players:
-            outcomes = judgement.for_player(p.id, player.name)
-            if not outcomes:
-                continue
-            faults = []
-            for o in outcomes:
-                j = strokes.get(o.fault.id)
-                breach = judgement.breaches.get(o.fault.id)
-                faults.append(
-                    {
-                        "id": o.fault.id,
-                        "at": o.fault.at.isoformat(),
-                        "hole": o.fault.hole,
-                        **outcome_view(o),
-                        "awaiting_notification": o.awaiting_notification,
-                        "notified": (p.id, player.name, o.fault.id) in notified,
-                        "source": o.fault.source,
-                        "duration_s": seconds(j.stroke.duration) if j else None,
-                        "allowed_s": seconds(j.verdict.allowed) if j else None,
-                        "over_s": seconds(j.verdict.over) if j else None,
-                        "stretch": (
-                            stretch_view(view, judgement.policy, breach) if breach else None
-                        ),
-                    }
-                )
-            counted = [o.penalty for o in outcomes if o.counted and o.penalty is not None]
-            rows.append(
+    for player in view.plan.by_id[group].group.players:
+        judged = by_player.get(player.name)
+        if not judged:
+            continue
+        faults = []
+        for o in judged:
+            j = strokes.get(o.fault.id)
+            breach = breaches.get(o.fault.id)
+            faults.append(
                 {
-                    "group": p.id,
-                    "player": player.name,
-                    "faults": faults,
-                    "strokes_total": sum(x.amount for x in counted if x.kind == "strokes"),
-                    "points_total": sum(x.amount for x in counted if x.kind == "points"),
-                    "holes_lost": [x.hole for x in counted if x.kind == "loss_of_hole"],
-                    "disqualified": any(x.kind == "disqualification" for x in counted),
+                    "id": o.fault.id,
+                    "at": o.fault.at.isoformat(),
+                    "hole": o.fault.hole,
+                    **outcome_view(o),
+                    "awaiting_notification": o.awaiting_notification,
+                    "notified": (group, player.name, o.fault.id) in notified,
+                    "source": o.fault.source,
+                    "duration_s": seconds(j.stroke.duration) if j else None,
+                    "allowed_s": seconds(j.verdict.allowed) if j else None,
+                    "over_s": seconds(j.verdict.over) if j else None,
+                    "stretch": stretch_view(view, policy, breach) if breach else None,
                 }
             )
+        counted = [o.penalty for o in judged if o.counted and o.penalty is not None]
+        rows.append(
+            {
+                "group": group,
+                "player": player.name,
+                "faults": faults,
+                "strokes_total": sum(x.amount for x in counted if x.kind == "strokes"),
+                "points_total": sum(x.amount for x in counted if x.kind == "points"),
+                "holes_lost": [x.hole for x in counted if x.kind == "loss_of_hole"],
+                "disqualified": any(x.kind == "disqualification" for x in counted),
+            }
+        )
     return rows
 
 

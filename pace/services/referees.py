@@ -1,17 +1,19 @@
 """The referees' use cases: timing decisions, the shot clock, notifications, time credits.
 
-A companion of :class:`pace.services.taps.LiveService` over the same log, lock and cache: each
-command is validated against the round's state at the act's own instant (field-level
-errors), appended (committed before returning) and answered with what changed, for the web
-layer to broadcast. The views (timing per group, penalties per player, the round's policy)
-come from one judgement of the log by :func:`pace.rules.refereeing.judge_round` (RULES.md
-§4–§7), the function ``pace penalties`` judges a paper log with; they join the round's
-snapshot, and the prompts to stop timing join the tick's alerts.
+A companion of :class:`pace.services.taps.LiveService` over the same folded round state
+(:mod:`pace.services.state`) and lock: each command is validated against the round's state at
+the act's own instant (field-level errors), appended (committed before returning) and answered
+with what it judged. The round's referee fold (:class:`pace.rules.refereefold.RefereeFold`)
+keeps each group's judgement (RULES.md §4–§7), equal to what
+:func:`pace.rules.refereeing.judge_round` (``pace penalties``) makes of the same log, and judges
+again only the groups an event names. The views (timing per group, penalty rows per player,
+the round's policy) join the snapshot; the penalties and timings that changed, and the prompts
+to stop timing, join the round's feed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -23,10 +25,12 @@ from pace.rules import refereeing as rr
 from pace.rules.errors import SetupError, UnknownGroupError, UnknownHoleError
 from pace.rules.events import Event
 from pace.rules.model import Group
-from pace.rules.position import Episode, FieldStatus
+from pace.rules.position import GroupStatus
+from pace.rules.refereefold import GroupJudgement
 from pace.services import commands as cmd
 from pace.services import referee_views as views
 from pace.services.rounds import RoundView
+from pace.services.state import PENALTIES, TIMING, LiveRound
 from pace.services.taps import CommandError, LiveService
 
 #: A shot clock running longer than this was left running: the stroke is refused.
@@ -50,23 +54,12 @@ class RefereeOutcome:
     outcome: Mapping[str, Any] | None = None
 
 
-@dataclass(frozen=True)
-class _Judged:
-    """The round's referee state and its judgement, as of an instant."""
-
-    policy: policies.Policy
-    state: rr.RefereeState
-    judgement: rr.Judgement
-
-
 class RefereeService:
     """The referees' commands and views over a :class:`LiveService`; thread-safe like it."""
 
     def __init__(self, live: LiveService, *, max_stroke: timedelta = MAX_STROKE):
         self.live = live
         self.max_stroke = max_stroke
-        #: the penalty rows each group's pages were last told of, per round
-        self._told: dict[str, dict[str, list[dict[str, Any]]]] = {}
         live.extend(self)
 
     @property
@@ -90,141 +83,84 @@ class RefereeService:
                 code="unknown_policy",
             ) from None
 
-    # -- the judgement -------------------------------------------------------------------
-
-    def _state(self, round: str) -> rr.RefereeState:
-        """Return the referees' state of the round, folded once per new event."""
-        cache = self.live._cache(round)
-        return cache.memo("referee_state", lambda: rr.fold(cache.events))
-
-    def _judge(self, view: RoundView, now: datetime) -> _Judged:
-        """Return the round judged at ``now``: the referees' acts up to the tolerance ahead of
-        it (every accepted instant is at most that far ahead of the server's clock, so a stroke
-        just recorded is judged), the completions and credits up to ``now``.
-        """
-        policy = self._policy(view)
-        cache = self.live._cache(view.record.name)
-        state = self._state(view.record.name)
-        horizon = now + self.live.future_tolerance
-
-        def compute() -> rr.Judgement:
-            return rr.judge_round(
-                view.setup,
-                cache.folded(),
-                state,
-                policy,
-                horizon,
-                play=view.record.play,
-                format_name=view.record.format,
-                plan=view.plan,
-                evaluated=cache.evaluations(view, now),
-            )
-
-        return _Judged(policy, state, self._kept(view, "judgement", now, compute, policy))
-
-    def _kept(
-        self, view: RoundView, name: str, now: datetime, compute: Any, key: Any = None
-    ) -> Any:
-        """Return ``compute()``, kept until the log grows (and for the same ``key``, the
-        policy): it is the same at every later instant once the log's latest instant is past.
-        """
-        cache = self.live._cache(view.record.name)
-        known = cache.memo(name, dict)
-        latest = cache.memo("latest", lambda: max((e.at for e in cache.events), default=None))
-        valid = "value" in known and known.get("key") == key and known["at"] <= now
-        if not (valid and (latest is None or latest <= known["at"])):
-            known.update(key=key, at=now, value=compute())
-        return known["value"]
-
-    def _spells(self, view: RoundView, now: datetime) -> dict[str, tuple[spells.Spell, ...]]:
-        """Return every group's timing spells (whatever the policy)."""
-        cache = self.live._cache(view.record.name)
-        horizon = now + self.live.future_tolerance
-
-        def compute() -> dict[str, tuple[spells.Spell, ...]]:
-            state = self._state(view.record.name)
-            return rr.round_spells(view.setup, state, cache.evaluations(view, now), horizon)
-
-        return self._kept(view, "spells", now, compute)
-
     # -- views -------------------------------------------------------------------------
 
     def timing(self, round: str, now: datetime | None = None) -> dict[str, dict[str, Any]]:
         """Return the timing view of each group with any timing decision."""
         with self.live._lock:
-            view = self.live.service.round_view(round)
             now = now or self.clock.now()
-            return views.timing_views(view, self._spells(view, now), self._state(round), now)
+            return _timing_views(self.live.live(round, now), now)
 
     def penalties(self, round: str, now: datetime | None = None) -> list[dict[str, Any]]:
         """Return one row per player with any fault, in draw order (RULES.md §6)."""
         with self.live._lock:
-            view = self.live.service.round_view(round)
-            judged = self._judge(view, now or self.clock.now())
-            return views.penalty_rows(view, judged.judgement, judged.state)
+            live = self.live.live(round, now)
+            policy = self._policy(live.view)
+            return [row for p in live.view.plan.groups for row in _rows(live, p.id, policy)]
 
     def judgement(self, round: str, now: datetime | None = None) -> rr.Judgement:
         """Return the round's judgement (spells, strokes, faults) as the pages see it."""
         with self.live._lock:
-            view = self.live.service.round_view(round)
-            return self._judge(view, now or self.clock.now()).judgement
+            live = self.live.live(round, now)
+            self._policy(live.view)
+            return live.referees.judgement()
 
-    def snapshot_parts(
-        self, view: RoundView, events: Sequence[Event], now: datetime
-    ) -> dict[str, Any]:
+    def snapshot_parts(self, live: LiveRound, now: datetime) -> dict[str, Any]:
         """Return the snapshot's ``timing``, ``penalties`` and ``policy_detail``."""
-        state = self._state(view.record.name)
-        timing = views.timing_views(view, self._spells(view, now), state, now)
-        try:
-            judged = self._judge(view, now)
-        except CommandError as e:  # the dashboard still shows the field and who is timed
+        timing = _timing_views(live, now)
+        if live.policy is None:  # the dashboard still shows the field and who is timed
+            try:
+                self._policy(live.view)
+            except CommandError as e:
+                message = e.message
             return {
                 "timing": timing,
                 "penalties": [],
-                "policy_detail": {"name": view.record.policy, "error": e.message},
+                "policy_detail": {"name": live.view.record.policy, "error": message},
             }
+        rows = [row for p in live.view.plan.groups for row in _rows(live, p.id, live.policy)]
         return {
             "timing": timing,
-            "penalties": views.penalty_rows(view, judged.judgement, judged.state),
-            "policy_detail": views.policy_view(judged.policy, view),
+            "penalties": rows,
+            "policy_detail": views.policy_view(live.policy, live.view),
         }
 
-    def due_alerts(
-        self,
-        view: RoundView,
-        events: Sequence[Event],
-        field: FieldStatus,
-        episodes: Sequence[Episode],
-        now: datetime,
-    ) -> Iterable[alertsmod.Alert]:
-        """Return a ``stop_timing`` prompt per timed group back in position (RULES.md §4.6)."""
-        try:
-            judged = self._judge(view, now)
-        except CommandError:
-            return ()
-        return rr.stop_timing_alerts(judged.judgement, field)
+    def deltas(
+        self, live: LiveRound, statuses: Mapping[str, GroupStatus], now: datetime, tick: bool
+    ) -> tuple[list[tuple[str, Mapping[str, Any]]], list[alertsmod.Alert]]:
+        """Return the penalties and timings that changed, and the prompts to stop timing due.
 
-    def changed_penalties(
-        self, round: str, now: datetime | None = None
-    ) -> list[tuple[str, list[dict[str, Any]]]]:
-        """Return (group, rows) for each group whose penalty rows changed since last returned."""
-        with self.live._lock:
-            view = self.live.service.round_view(round)
-            try:
-                judged = self._judge(view, now or self.clock.now())
-            except CommandError:
-                return []
-            by_group: dict[str, list[dict[str, Any]]] = {}
-            for row in views.penalty_rows(view, judged.judgement, judged.state):
-                by_group.setdefault(row["group"], []).append(row)
-            told = self._told.setdefault(round, {})
-            changed = []
-            for p in view.plan.groups:
-                rows = by_group.get(p.id, [])
-                if told.get(p.id, []) != rows:
-                    told[p.id] = rows
-                    changed.append((p.id, rows))
-            return changed
+        A group is judged again only when its acts or its evaluations changed; a prompt
+        (RULES.md §4.6) is looked for in the groups judged again or evaluated again.
+        """
+        told = live.told.setdefault("referees", {"keys": {}, "penalties": {}, "timing": {}})
+        out: list[tuple[str, Mapping[str, Any]]] = []
+        prompts: list[alertsmod.Alert] = []
+        refold = live.referees
+        for p in live.view.plan.groups:
+            g = p.id
+            key = refold.key(g)
+            known = told["keys"].get(g)
+            if known is None and not tick and key == live.base_judged.get(g):
+                continue  # not touched since the log was folded: the tick tells it
+            judged_again = known != key
+            if judged_again:
+                told["keys"][g] = key
+                if live.policy is not None:
+                    rows = _rows(live, g, live.policy)
+                    if told["penalties"].get(g, []) != rows:
+                        told["penalties"][g] = rows
+                        out.append((PENALTIES, {"group": g, "players": rows}))
+            decisions = refold.decisions(g) if judged_again or tick else ()
+            if decisions:  # a spell's start or end may also come with the clock
+                timing = views.timing_view(live.view, refold.spells_of(g), decisions, g, now)
+                if told["timing"].get(g) != timing:
+                    told["timing"][g] = timing
+                    out.append((TIMING, {"group": g, "timing": timing}))
+            if judged_again or g in statuses:
+                s = statuses.get(g) or live.field.status(g, now)
+                prompts.extend(rr.stop_timing_alert(refold.spells_of(g), s, now))
+        return out, prompts
 
     # -- commands ----------------------------------------------------------------------
 
@@ -252,7 +188,7 @@ class RefereeService:
                     field="group",
                     code="already_timed",
                 )
-            stored, created = self.live._append(event)
+            stored, created = self.live.append(event)
             return self._timing_outcome(view, stored, created)
 
     def tell_player_timed(self, c: cmd.TellPlayerTimed) -> RefereeOutcome:
@@ -267,7 +203,7 @@ class RefereeService:
             self._check(view, c.at)
             if self._running(view, c.group, event.at) is None:
                 raise self._not_timed(view, c.group, event.at)
-            stored, created = self.live._append(event)
+            stored, created = self.live.append(event)
             return self._timing_outcome(view, stored, created)
 
     def record_stroke(self, c: cmd.RecordStroke) -> RefereeOutcome:
@@ -319,12 +255,11 @@ class RefereeService:
                     field="stopped",
                     code="invalid_payload",
                 )
-            self.live._check_instant(view, stopped, "stopped")
-            self.live._check_instant(view, started, "started")
-            spells_of = self._spells(view, self.clock.now()).get(c.group, ())
-            if spells.placement(spells_of, started) == spells.NOT_TIMED:
+            self.live.check_instant(view, stopped, "stopped")
+            self.live.check_instant(view, started, "started")
+            if spells.placement(self._spells(view, c.group), started) == spells.NOT_TIMED:
                 raise self._not_timed(view, c.group, started, what="when the stroke started at")
-            stored, created = self.live._append(event)
+            stored, created = self.live.append(event)
             return self._stroke_outcome(view, stored, created)
 
     def notify_player(self, c: cmd.NotifyPlayer) -> RefereeOutcome:
@@ -342,8 +277,9 @@ class RefereeService:
                 return RefereeOutcome(stored, False, c.group)
             _player(view, c.group, c.player)
             self._check(view, c.at)
-            judged = self._judge(view, self.clock.now())
-            faults = [o.fault for o in judged.judgement.outcomes if o.fault.id == c.fault]
+            self._policy(view)
+            judgement = self.live.live(c.round).referees.judgement()
+            faults = [o.fault for o in judgement.outcomes if o.fault.id == c.fault]
             if not faults:
                 raise CommandError(
                     f"no fault {c.fault!r} in round {c.round!r}: a fault is a bad time's "
@@ -358,7 +294,7 @@ class RefereeService:
                     field="player",
                     code="unknown_fault",
                 )
-            stored, created = self.live._append(event)
+            stored, created = self.live.append(event)
             return RefereeOutcome(stored, created, c.group)
 
     def grant_time_credit(self, c: cmd.GrantTimeCredit) -> RefereeOutcome:
@@ -371,14 +307,12 @@ class RefereeService:
                 "reason": c.reason,
                 **_device_fields(c.at),
             }
-            event = self._event(
-                c, factsmod.TIME_CREDIT_GRANTED, payload, at=self._instant(c.at)
-            )
+            event = self._event(c, factsmod.TIME_CREDIT_GRANTED, payload, at=self._instant(c.at))
             if (stored := self.live.resent(event)) is not None:
                 return self._timing_outcome(view, stored, False)
             _group(view, c.group)
             self._check(view, c.at)
-            stored, created = self.live._append(event)
+            stored, created = self.live.append(event)
             # a credit may put the group back in position: its timing stops by itself (§4.6)
             return self._timing_outcome(view, stored, created)
 
@@ -397,7 +331,7 @@ class RefereeService:
             _group(view, c.group)
             self._check(view, c.at)
             at = event.at
-            group_spells = self._spells(view, self.clock.now()).get(c.group, ())
+            group_spells = self._spells(view, c.group)
             latest = next((s for s in reversed(group_spells) if s.start <= at), None)
             stoppable = latest is not None and (
                 latest.holds(at)
@@ -405,7 +339,7 @@ class RefereeService:
             )
             if not stoppable:
                 raise self._not_timed(view, c.group, at)
-            stored, created = self.live._append(event)
+            stored, created = self.live.append(event)
             return self._timing_outcome(view, stored, created)
 
     # -- helpers -------------------------------------------------------------------------
@@ -417,17 +351,17 @@ class RefereeService:
     def _check(self, view: RoundView, at: cmd.DeviceTime | None) -> None:
         """Refuse an act's device instant in the future or off the round's day."""
         if at is not None:
-            self.live._check_instant(view, at.corrected, "at")
+            self.live.check_instant(view, at.corrected, "at")
 
     def _running(self, view: RoundView, group: str, at: datetime) -> spells.Spell | None:
-        return spells.running(self._spells(view, self.clock.now()).get(group, ()), at)
+        return spells.running(self._spells(view, group), at)
 
     def _not_timed(
         self, view: RoundView, group: str, at: datetime, what: str = "at"
     ) -> CommandError:
         spans = [
             f"{_local(view, s.start)}–{_local(view, s.end) if s.end else 'now'}"
-            for s in self._spells(view, self.clock.now()).get(group, ())
+            for s in self._spells(view, group)
         ]
         timed = f"timed {', '.join(spans)}" if spans else "never timed"
         return CommandError(
@@ -450,27 +384,61 @@ class RefereeService:
             by=c.by.as_dict(),
         )
 
+    def _spells(self, view: RoundView, group: str) -> tuple[spells.Spell, ...]:
+        """Return the group's timing spells (whatever the policy), from the whole log."""
+        return self.live.live(view.record.name).referees.spells_of(group)
+
     def _timing_outcome(self, view: RoundView, stored: Event, created: bool) -> RefereeOutcome:
         group = str(stored.payload["group"])
-        now = self.clock.now()
-        state = self._state(view.record.name)
-        timing = views.timing_view(view, self._spells(view, now), state, group, now)
+        live = self.live.live(view.record.name)
+        spells_of, decisions = live.referees.spells_of(group), live.referees.decisions(group)
+        timing = views.timing_view(view, spells_of, decisions, group, self.clock.now())
         return RefereeOutcome(stored, created, group, timing=timing)
 
     def _stroke_outcome(self, view: RoundView, stored: Event, created: bool) -> RefereeOutcome:
-        judgement = self._judge(view, self.clock.now()).judgement
-        judged = judgement.stroke(stored.id)
-        outcome = judgement.outcome(stored.id)
+        group = str(stored.payload["group"])
+        judged = self.live.live(view.record.name).referees.group(group)
+        stroke = next((j for _, j in judged.strokes if j.stroke.id == stored.id), None)
+        outcome = next((o for _, o in judged.outcomes if o.fault.id == stored.id), None)
         return RefereeOutcome(
             stored,
             created,
-            str(stored.payload["group"]),
-            verdict=None if judged is None else views.verdict_view(judged),
+            group,
+            verdict=None if stroke is None else views.verdict_view(stroke),
             outcome=None if outcome is None else views.outcome_view(outcome),
         )
 
 
 # -- helpers -------------------------------------------------------------------------------
+
+
+def _rows(live: LiveRound, group: str, policy: policies.Policy) -> list[dict[str, Any]]:
+    """Return the penalty rows of ``group``'s players with any fault (its judgement's)."""
+    judged: GroupJudgement = live.referees.group(group)
+    if not judged.outcomes:
+        return []
+    strokes = {j.stroke.id: j for _, j in judged.strokes}
+    return views.penalty_rows(
+        live.view,
+        group,
+        # the round's judgement's order (``refereefold.assemble``): time, then the log's
+        (o for _, o in sorted(judged.outcomes, key=lambda x: (x[1].fault.at, x[0]))),
+        strokes,
+        dict(judged.breaches),
+        live.referees.notified(group),
+        policy,
+    )
+
+
+def _timing_views(live: LiveRound, now: datetime) -> dict[str, dict[str, Any]]:
+    """Return the timing view of each group with any decision, in draw order."""
+    out = {}
+    for p in live.view.plan.groups:
+        decisions = live.referees.decisions(p.id)
+        if decisions:
+            spells_of = live.referees.spells_of(p.id)
+            out[p.id] = views.timing_view(live.view, spells_of, decisions, p.id, now)
+    return out
 
 
 def _device_fields(at: cmd.DeviceTime | None) -> dict[str, Any]:

@@ -7,19 +7,17 @@ result to the renderers (``pace.reports``). Nothing is stored.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from pace.reports.document import ReportMeta, holdup_view
-from pace.rules import alerts as alertsmod
 from pace.rules import report as rp
 from pace.rules.errors import SetupError
-from pace.rules.events import Event
-from pace.rules.position import Episode, FieldStatus
 from pace.rules.report import offenders as offendersmod
 from pace.services.rounds import PaceService, RoundView
+from pace.services.state import PARTS, LiveRound
 
 #: Repeat offenders are looked for over this many days back from today (config default).
 OFFENDERS_DAYS = 183
@@ -118,37 +116,48 @@ class ReportService:
 
 
 class HoldUpPanel:
-    """Adds who is holding the field up to the dashboard's snapshot (``held_up``).
+    """Adds who is holding the field up to the dashboard's snapshot and feed (``held_up``).
 
     A companion of the live service (``LiveService.extend``): the same reading as the report,
-    over the log up to now, computed again only when the log grows.
+    over the log up to now. It is read again only once the log has grown, and sent to the pages
+    by the tick (a slow part: no tap waits for it).
     """
 
     def __init__(self, live: Any):
         self.live = live
         live.extend(self)
 
-    def snapshot_parts(
-        self, view: RoundView, events: Sequence[Event], now: datetime
-    ) -> Mapping[str, Any]:
-        """Return the snapshot's ``held_up``: one row per group that held the field up."""
-        cache = self.live._cache(view.record.name)
+    def held_up(self, live: LiveRound, now: datetime) -> list[dict[str, Any]]:
+        """Return one row per group that held the field up (kept until the log grows)."""
+        known = live.told.get("held_up_value")
+        if known is not None and known[0] == len(live.events):
+            return list(known[1])
         # every accepted instant is at most the tolerance ahead of the server's clock
         horizon = now + self.live.future_tolerance
+        view = live.view
+        found = rp.field_holdups(view.setup, live.field.facts(), horizon, view.plan)
+        value = [holdup_view(u, view.tz, going) for u, going in found]
+        live.told["held_up_value"] = (len(live.events), value)
+        return list(value)
 
-        def compute() -> list[dict[str, Any]]:
-            found = rp.field_holdups(view.setup, cache.folded(), horizon, view.plan)
-            return [holdup_view(u, view.tz, going) for u, going in found]
+    def snapshot_parts(self, live: LiveRound, now: datetime) -> Mapping[str, Any]:
+        """Return the snapshot's ``held_up``.
 
-        return {"held_up": cache.memo("held_up", compute)}
+        The first snapshot of a round in this process is what its pages hold until the feed
+        tells them otherwise (after a restart nothing is announced again).
+        """
+        value = self.held_up(live, now)
+        live.told.setdefault("held_up", value)
+        return {"held_up": value}
 
-    def due_alerts(
-        self,
-        view: RoundView,
-        events: Sequence[Event],
-        field: FieldStatus,
-        episodes: Sequence[Episode],
-        now: datetime,
-    ) -> Iterable[alertsmod.Alert]:
-        """Return no alert: the panel only shows."""
-        return ()
+    def deltas(
+        self, live: LiveRound, statuses: Mapping[str, Any], now: datetime, tick: bool
+    ) -> tuple[list[tuple[str, Mapping[str, Any]]], list[Any]]:
+        """On a tick, return ``held_up`` as a part of the feed when it changed; no alert."""
+        if not tick:
+            return [], []
+        value = self.held_up(live, now)
+        if live.told.get("held_up") == value:
+            return [], []
+        live.told["held_up"] = value
+        return [(PARTS, {"held_up": value})], []

@@ -1,29 +1,23 @@
 """The group rows pages show: a group's status entry, its plan and its logged holes.
 
-Built from an evaluation of the field; ``essential`` is what may change between two
-broadcasts, so only changed rows go out.
+A row is evaluated at an instant (``at``) and names the figures that grow with the clock from
+there (``moving``: the time over, the gap and the projected finish while the projection
+decides the status): the page projects those minutes itself, so a row goes out again only when
+something it cannot project changes (:func:`row_key`; docs/protocol.md, group rows).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from pace.reports.status import group_document, minutes
-from pace.rules import facts as factsmod
-from pace.rules.events import Event
-from pace.rules.position import FieldStatus, GroupPlan, GroupStatus
+from pace.rules.fieldfold import FINISH, GAP, OVER
+from pace.rules.position import GroupPlan, GroupStatus
 
-
-@dataclass(frozen=True)
-class Evaluation:
-    """The field at an instant, with each logged hole's time over and tap id."""
-
-    field: FieldStatus
-    overs: Mapping[str, Mapping[int, tuple[datetime, timedelta]]]
-    ids: Mapping[tuple[str, int], str]
+#: a logged hole: its instant, the time over at it, the id of the tap that counts
+Hole = tuple[datetime, timedelta, str | None]
 
 
 def fixed_row(plan: GroupPlan) -> dict[str, Any]:
@@ -38,16 +32,17 @@ def fixed_row(plan: GroupPlan) -> dict[str, Any]:
     }
 
 
-def group_row(s: GroupStatus, fixed: Mapping[str, Any], ev: Evaluation) -> dict[str, Any]:
-    """Return a group's row: its status document entry, its plan and its logged holes."""
-    holes = {
-        str(hole): {
-            "at": at.isoformat(),
-            "over_min": minutes(over),
-            "id": ev.ids.get((s.group, hole)),
-        }
-        for hole, (at, over) in ev.overs.get(s.group, {}).items()
-    }
+def group_row(
+    s: GroupStatus,
+    fixed: Mapping[str, Any],
+    holes: Mapping[int, Hole],
+    at: datetime,
+    moving: frozenset[str],
+) -> dict[str, Any]:
+    """Return a group's row: its status document entry, its plan and its logged holes.
+
+    ``at`` is the instant it was evaluated at; ``moving`` the figures that grow from there.
+    """
     row = group_document(s)
     row.update(
         {
@@ -58,31 +53,43 @@ def group_row(s: GroupStatus, fixed: Mapping[str, Any], ev: Evaluation) -> dict[
             "hole": s.hole,
             "projected_finish": s.projected_finish.isoformat() if s.projected_finish else None,
             "due": list(fixed["due"]),
-            "holes": holes,
+            "holes": {
+                str(hole): {"at": when.isoformat(), "over_min": minutes(over), "id": tap}
+                for hole, (when, over, tap) in holes.items()
+            },
+            "at": at.isoformat(),
+            "moving": sorted(moving),
         }
     )
     return row
 
 
-def essential(s: GroupStatus, ev: Evaluation) -> Any:
-    """Return what a page shows of a group that may change: status, numbers, logged holes."""
-    holes = tuple(
-        (hole, at, minutes(over), ev.ids.get((s.group, hole)))
-        for hole, (at, over) in sorted(ev.overs.get(s.group, {}).items())
+def row_key(
+    s: GroupStatus, holes: Mapping[int, Hole], at: datetime, moving: frozenset[str]
+) -> tuple[Any, ...]:
+    """Return what a page cannot work out of a row it holds: the row goes out when it changes.
+
+    The status and its numbers as shown (to the hundredth of a minute), the logged holes,
+    and for a figure that grows with the clock the instant it counts from instead of its value.
+    """
+
+    def figure(name: str, value: timedelta | None) -> Any:
+        if value is None:
+            return None
+        return ("from", at - value) if name in moving else minutes(value)
+
+    finish: Any = s.projected_finish
+    if FINISH in moving and finish is not None:
+        finish = ("from", finish - at)
+    return (
+        s.status,
+        s.holes_completed,
+        s.hole,
+        s.lead,
+        minutes(s.interval),
+        figure(OVER, s.over),
+        figure(GAP, s.gap),
+        finish,
+        moving,
+        tuple(sorted((h, w, minutes(o), tap) for h, (w, o, tap) in holes.items())),
     )
-    return (s.status, s.holes_completed, minutes(s.over), minutes(s.gap), holes)
-
-
-def voided_ids(events: list[Event]) -> set[str]:
-    """Return the ids of the events a later ``event_voided`` cancelled."""
-    return {str(e.payload["target"]) for e in events if e.type == factsmod.EVENT_VOIDED}
-
-
-def completion_ids(events: list[Event]) -> dict[tuple[str, int], str]:
-    """Return the id of the tap behind each (group, hole) still standing."""
-    voided = voided_ids(events)
-    out = {}
-    for e in events:
-        if e.type == factsmod.HOLE_COMPLETED and e.id not in voided:
-            out[(str(e.payload["group"]), int(str(e.payload["hole"])))] = e.id
-    return out

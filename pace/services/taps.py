@@ -1,19 +1,22 @@
-"""The live loop's use cases: marshals' taps, corrections, sirens, alerts and the tick.
+"""The live loop's use cases: marshals' taps, corrections, sirens, alerts, the feed and the tick.
 
-Each command is validated against the round's current state (field-level errors),
-appended to the log (committed before returning), and answered with what changed, for
-the web layer to broadcast. The tick re-evaluates a round at ``now`` and raises the
-alerts the evaluation calls for, as events, so a restart re-sends nothing.
+Each command is validated against the round's folded state (:mod:`pace.services.state`;
+field-level errors), appended to the log (committed before returning), and answered with the
+stored event. What the pages must then be told comes from :meth:`LiveService.changes`: the
+group rows whose status or shown figures changed, the alerts the new state calls for (raised
+as events, so a restart re-sends nothing), and what the companion services add (the referees'
+penalties and timing, the hold-up panel), each numbered in the round's feed. The tick is the
+same question asked by the clock: a group is evaluated again only when an event touched it or
+its status may have changed with the clock, so a quiet tick folds and evaluates nothing.
 """
 
 from __future__ import annotations
 
-import threading
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
 
 from pace.reports.status import minutes
 from pace.rules import alerts as alertsmod
@@ -21,22 +24,27 @@ from pace.rules import facts as factsmod
 from pace.rules import refereeing
 from pace.rules.errors import PaceError, UnknownGroupError, UnknownHoleError
 from pace.rules.events import Event, check_resend
-from pace.rules.model import RoundFacts
-from pace.rules.position import (
-    Episode,
-    Evaluation,
-    FieldStatus,
-    episodes,
-    evaluate_field,
-    evaluations,
-    hole_overs,
-)
+from pace.rules.position import FieldStatus, GroupStatus
 from pace.services import commands as cmd
 from pace.services import rows as rowsmod
 from pace.services.rounds import PaceService, RoundView
+from pace.services.state import (
+    ACKNOWLEDGED,
+    ALERT,
+    ALERT_ACKNOWLEDGED,
+    ALERT_RAISED,
+    PARTS,
+    ROW,
+    Companion,
+    Delta,
+    LiveRound,
+    LiveRounds,
+    alert_view,
+)
+from pace.services.state import suspended as _suspended
 
-ALERT_RAISED = "alert_raised"
-ALERT_ACKNOWLEDGED = "alert_acknowledged"
+__all__ = ["ALERT_ACKNOWLEDGED", "ALERT_RAISED", "CommandError", "LiveService", "Outcome"]
+
 ALERT_NAMESPACE = uuid.UUID("0b8e1f0c-4a57-4d6e-8a1e-7f3c9d2b5a61")
 
 #: How far in the future (server clock) a corrected instant may be: taps are in the past.
@@ -53,141 +61,44 @@ class CommandError(PaceError, ValueError):
 class Outcome:
     """What a command did: the stored event and whether it was new.
 
-    The group rows it changed are asked afterwards (``LiveService.changed_rows``), so the
-    web layer can announce the fact before the field is re-evaluated.
+    What it changed for the pages is asked afterwards (``LiveService.changes``), so the web
+    layer can announce the fact first.
     """
 
     event: Event
     created: bool
-    new_alerts: tuple[dict[str, Any], ...] = ()
-
-
-class RoundExtension(Protocol):
-    """A companion service that adds to a round's snapshot and to the alerts of its tick.
-
-    The referees' service (``pace.services.referees``) is one: it adds timing, penalties and the
-    policy to the snapshot, and the prompts to stop timing to the tick's alerts.
-    """
-
-    def snapshot_parts(
-        self, view: RoundView, events: Sequence[Event], now: datetime
-    ) -> Mapping[str, Any]:
-        """Return the fields this service adds to the round's snapshot."""
-        ...
-
-    def due_alerts(
-        self,
-        view: RoundView,
-        events: Sequence[Event],
-        field: FieldStatus,
-        episodes: Sequence[Episode],
-        now: datetime,
-    ) -> Iterable[alertsmod.Alert]:
-        """Return the alerts the round's state calls for, besides the live loop's."""
-        ...
-
-
-@dataclass
-class _RoundCache:
-    events: list[Event] = field(default_factory=list)
-    last_seq: int = 0
-    #: what the pages were last told of each group (``_essential``), to announce only changes
-    told: dict[str, Any] = field(default_factory=dict)
-    #: the parts of the group rows that only the setup changes, and the view they come from
-    fixed_for: RoundView | None = None
-    fixed: dict[str, dict[str, Any]] = field(default_factory=dict)
-    #: the fold of ``events`` and the ``last_seq`` it was made at (refolded when the log grows)
-    facts: RoundFacts | None = None
-    facts_seq: int = -1
-
-    #: values derived from the log alone, dropped when the log grows (see ``memo``)
-    derived: dict[str, Any] = field(default_factory=dict)
-    derived_seq: int = -1
-
-    def folded(self) -> RoundFacts:
-        """Return the facts of the cached log, folding again only after new events."""
-        if self.facts is None or self.facts_seq != self.last_seq:
-            self.facts = factsmod.fold(self.events)
-            self.facts_seq = self.last_seq
-        return self.facts
-
-    def memo(self, name: str, compute: Callable[[], Any]) -> Any:
-        """Return ``compute()`` for the log as it is, computing it again only after new events."""
-        if self.derived_seq != self.last_seq:
-            self.derived = {}
-            self.derived_seq = self.last_seq
-        if name not in self.derived:
-            self.derived[name] = compute()
-        return self.derived[name]
-
-    def settled(self, name: str, now: datetime, compute: Callable[[], Any]) -> Any:
-        """Return ``compute()`` of a fold that depends on the log and on ``now``, kept while valid.
-
-        Such a value changes only with the log, as long as no fact lies after the instant it
-        was last computed at (a stop of play still running is counted up to ``now``).
-        """
-        facts = self.folded()
-        known = self.memo(name, dict)
-        last = known.get("value")
-        if last is not None and known["at"] <= now and not _running_stop(facts, now):
-            return last
-        value = compute()
-        if _latest_fact(facts) <= now:
-            known.update(value=value, at=now)
-        return value
-
-    def episodes(self, view: RoundView, now: datetime) -> tuple[Episode, ...]:
-        """Return the round's out-of-position episodes at ``now``."""
-        return self.settled(
-            "episodes",
-            now,
-            lambda: episodes(
-                view.setup, self.folded(), now, view.plan, self.evaluations(view, now)
-            ),
-        )
-
-    def evaluations(self, view: RoundView, now: datetime) -> dict[str, tuple[Evaluation, ...]]:
-        """Return each group's evaluations at its completions and credits, up to ``now``."""
-        return self.settled(
-            "evaluations", now, lambda: evaluations(view.setup, self.folded(), now, view.plan)
-        )
 
 
 class LiveService:
-    """The live commands over a :class:`PaceService`; safe to call from many threads."""
+    """The live commands and the round's feed over a :class:`PaceService`; thread-safe."""
 
     def __init__(self, service: PaceService, *, future_tolerance: timedelta = FUTURE_TOLERANCE):
         self.service = service
         self.future_tolerance = future_tolerance
-        self._lock = threading.RLock()
-        self._rounds: dict[str, _RoundCache] = {}
-        self._extensions: list[RoundExtension] = []
+        self.rounds = LiveRounds(service)
+        self._lock = self.rounds.lock
+        self._companions: list[Companion] = []
+        self._fixed: dict[str, tuple[RoundView, dict[str, dict[str, Any]]]] = {}
 
-    def extend(self, extension: RoundExtension) -> None:
-        """Add a companion service's parts to every snapshot and its alerts to every tick."""
-        self._extensions.append(extension)
+    def extend(self, companion: Companion) -> None:
+        """Add a companion's parts to every snapshot, and its deltas and alerts to the feed."""
+        self._companions.append(companion)
 
     @property
     def clock(self):
         """Return the service's clock."""
         return self.service.clock
 
-    # -- the log, cached per round ---------------------------------------------------
+    # -- the shared state ------------------------------------------------------------------
 
-    def _cache(self, round: str) -> _RoundCache:
-        """Return the round's events, refreshed from the store (another process may append)."""
-        cache = self._rounds.setdefault(round, _RoundCache())
-        new = self.service.store.events(round, after_seq=cache.last_seq)
-        if new:
-            cache.events.extend(new)
-            cache.last_seq = new[-1].seq or cache.last_seq
-        return cache
+    def live(self, round: str, now: datetime | None = None) -> LiveRound:
+        """Return the round's folded state, every stored event applied (``UnknownRoundError``)."""
+        return self.rounds.get(round, now or self.clock.now())
 
     def events(self, round: str) -> list[Event]:
         """Return the round's log in order."""
         with self._lock:
-            self.service.round_view(round)  # UnknownRoundError for a round that is not stored
-            return list(self._cache(round).events)
+            return list(self.live(round).events)
 
     def resent(self, event: Event) -> Event | None:
         """Return the stored event if ``event``'s id is stored already (a resend), else None.
@@ -200,32 +111,36 @@ class LiveService:
             check_resend(stored, event)
         return stored
 
-    def _append(self, event: Event) -> tuple[Event, bool]:
+    def append(self, event: Event) -> tuple[Event, bool]:
+        """Store ``event`` (committed on return) and fold it into the round's state."""
         stored, created = self.service.store.append(event, recorded_at=self.clock.now())
-        self._cache(event.round)
+        self.live(event.round)
         return stored, created
 
-    # -- evaluation ----------------------------------------------------------------------
+    # -- what pages are shown ------------------------------------------------------------------
 
     def field(self, round: str, now: datetime | None = None) -> FieldStatus:
-        """Return the round's statuses at ``now``."""
-        with self._lock:
-            view = self.service.round_view(round)
-            facts = self._cache(round).folded()
-            return evaluate_field(view.setup, facts, now or self.clock.now(), view.plan)
-
-    def snapshot(self, round: str, now: datetime | None = None) -> dict[str, Any]:
-        """Return everything a dashboard shows of a round: groups, holes, alerts, sirens."""
+        """Return the round's statuses at ``now`` (any instant: the facts up to it count)."""
         with self._lock:
             now = now or self.clock.now()
-            view = self.service.round_view(round)
-            # The rows are not remembered: what changed since the last broadcast is still to
-            # be announced to the pages that joined earlier (the tick compares with them).
-            rows = self._rows(view, now)
-            cache = self._cache(round)
-            events, facts = cache.events, cache.folded()
+            live = self.live(round, now)
+            statuses = tuple(live.field.status(p.id, now) for p in live.view.plan.groups)
+            return FieldStatus(now, live.view.plan.standard_interval, statuses)
+
+    def snapshot(self, round: str, now: datetime | None = None) -> dict[str, Any]:
+        """Return everything a dashboard shows of a round: groups, holes, alerts, sirens.
+
+        ``rev`` is the number of the last delta of the round's feed it includes.
+        """
+        with self._lock:
+            now = now or self.clock.now()
+            live = self.live(round, now)
+            view = live.view
+            rows = [self._row(live, p.id, live.field.status(p.id, now), now)[0]
+                    for p in view.plan.groups]  # fmt: skip
             snapshot = {
                 "round": round,
+                "rev": live.rev,
                 "at": now.isoformat(),
                 "day": view.record.day.isoformat(),
                 "timezone": view.record.timezone,
@@ -235,60 +150,149 @@ class LiveService:
                     "holes": [{"number": h.number, "par": h.par} for h in view.record.course.holes],
                 },
                 "groups": rows,
-                "alerts": self.open_alerts(round),
-                "suspended": any(s.end is None and s.start <= now for s in facts.suspensions),
+                "alerts": live.alerts.open(),
+                "suspended": _suspended(live, now),
             }
-            for extension in self._extensions:
-                snapshot.update(extension.snapshot_parts(view, events, now))
+            for companion in self._companions:
+                snapshot.update(companion.snapshot_parts(live, now))
             return snapshot
 
-    def _evaluation(self, view: RoundView, now: datetime) -> rowsmod.Evaluation:
-        cache = self._cache(view.record.name)
-        events, facts = cache.events, cache.folded()
-        return rowsmod.Evaluation(
-            evaluate_field(view.setup, facts, now, view.plan),
-            hole_overs(view.setup, facts, now, view.plan),
-            rowsmod.completion_ids(events),
+    def open_alerts(self, round: str) -> list[dict[str, Any]]:
+        """Return the raised alerts no referee has acknowledged yet, oldest first."""
+        with self._lock:
+            return self.live(round).alerts.open()
+
+    def _fixed_rows(self, view: RoundView) -> dict[str, dict[str, Any]]:
+        known = self._fixed.get(view.record.name)
+        if known is None or known[0] is not view:
+            known = (view, {p.id: rowsmod.fixed_row(p) for p in view.plan.groups})
+            self._fixed[view.record.name] = known
+        return known[1]
+
+    def _row(
+        self, live: LiveRound, group: str, s: GroupStatus, now: datetime
+    ) -> tuple[dict[str, Any], tuple[Any, ...]]:
+        """Return a group's row at ``now`` and its key (what a page cannot project)."""
+        fold = live.field
+        holes = {
+            h: (at, over, fold.tap_id(group, h)) for h, (at, over) in fold.overs(group, now).items()
+        }
+        moving = fold.moving(group, s, now)
+        fixed = self._fixed_rows(live.view)[group]
+        return rowsmod.group_row(s, fixed, holes, now, moving), rowsmod.row_key(
+            s, holes, now, moving
         )
 
-    def _fixed(self, view: RoundView) -> dict[str, dict[str, Any]]:
-        cache = self._rounds.setdefault(view.record.name, _RoundCache())
-        if cache.fixed_for is not view:
-            cache.fixed = {p.id: rowsmod.fixed_row(p) for p in view.plan.groups}
-            cache.fixed_for = view
-        return cache.fixed
+    # -- the feed ----------------------------------------------------------------------------
 
-    def _rows(self, view: RoundView, now: datetime) -> list[dict[str, Any]]:
-        ev = self._evaluation(view, now)
-        fixed = self._fixed(view)
-        return [rowsmod.group_row(s, fixed[s.group], ev) for s in ev.field.groups]
+    def changes(
+        self, round: str, now: datetime | None = None, *, tick: bool = False
+    ) -> tuple[Delta, ...]:
+        """Return what changed for the round's pages since last asked, numbered in its feed.
 
-    def changed_rows(self, round: str, now: datetime | None = None) -> tuple[dict[str, Any], ...]:
-        """Return the rows of the groups whose status or numbers changed since last returned.
-
-        Only the changed groups' rows are built: a tap re-evaluates the whole field, but
-        usually changes one or two rows.
+        The alerts acknowledged, the rows of the groups whose status or shown figures changed,
+        the alerts the state now calls for (raised here, once each), and what the companions
+        add (``tick``: the slower parts, such as who holds the field up, are refreshed too).
+        Only the groups an event touched, or whose status the clock may have changed, are
+        evaluated.
         """
         with self._lock:
             now = now or self.clock.now()
-            view = self.service.round_view(round)
-            cache = self._cache(round)
-            ev = self._evaluation(view, now)
-            fixed = self._fixed(view)
-            changed = []
-            for s in ev.field.groups:
-                key = rowsmod.essential(s, ev)
-                if cache.told.get(s.group) != key:
-                    cache.told[s.group] = key
-                    changed.append(rowsmod.group_row(s, fixed[s.group], ev))
-            return tuple(changed)
+            live = self.live(round, now)
+            live.field.advance(now)
+            out: list[Delta] = []
+            acked = live.told.get("acknowledged", 0)
+            for e in live.alerts.acknowledgements[acked:]:
+                out.append(live.delta(ACKNOWLEDGED, {"event": e}))
+            live.told["acknowledged"] = len(live.alerts.acknowledgements)
+            statuses = self._row_deltas(live, now, out, tick)
+            holes = live.view.record.course.hole_numbers
+            due: list[alertsmod.Alert] = []
+            for group, s in statuses.items():
+                for episode in live.field.episodes(group, now):
+                    due.extend(alertsmod.episode_alerts(episode, s))
+                due.extend(alertsmod.overdue_alerts(s, now, holes))
+            later: list[tuple[str, Mapping[str, Any]]] = []
+            for companion in self._companions:
+                parts, alerts = companion.deltas(live, statuses, now, tick)
+                later.extend(parts)
+                due.extend(alerts)
+            for alert in self._raise(live, due, now):
+                out.append(live.delta(ALERT, alert))
+            suspended = _suspended(live, now)
+            if live.told.get("suspended") != suspended:
+                later.append((PARTS, {"suspended": suspended}))
+                live.told["suspended"] = suspended
+            out.extend(live.delta(kind, data) for kind, data in later)
+            return tuple(out)
+
+    def tick(self, round: str, now: datetime | None = None) -> tuple[Delta, ...]:
+        """Re-evaluate ``round`` at ``now`` (the scheduler's job): :meth:`changes`, slow parts
+        included."""
+        return self.changes(round, now, tick=True)
+
+    def _row_deltas(
+        self, live: LiveRound, now: datetime, out: list[Delta], tick: bool
+    ) -> dict[str, GroupStatus]:
+        """Add the changed rows to ``out``; return the statuses evaluated again, by group.
+
+        A group is evaluated again when an event touched it, and on a tick also when the clock
+        may have changed its status (its wake-up instant has come): a command answers for its
+        facts, the tick for the clock.
+        """
+        told: dict[str, tuple[int, Any, datetime | None]] = live.told.setdefault("rows", {})
+        fold = live.field
+        statuses = {}
+        for p in live.view.plan.groups:
+            known = told.get(p.id)
+            version = fold.version[p.id]
+            if known is None:
+                if not tick and version == live.base.get(p.id):
+                    continue  # not touched since the log was folded: the tick tells it
+            elif known[0] == version:
+                if not tick or known[2] is None or known[2] > now:
+                    continue
+            s = fold.status(p.id, now)
+            statuses[p.id] = s
+            row, key = self._row(live, p.id, s, now)
+            if known is None or known[1] != key:
+                out.append(live.delta(ROW, row))
+            told[p.id] = (version, key, fold.wake(p.id, s, now))
+        return statuses
+
+    def _raise(
+        self, live: LiveRound, due: Iterable[alertsmod.Alert], now: datetime
+    ) -> list[dict[str, Any]]:
+        """Append an ``alert_raised`` event for each alert not raised yet; return the new ones.
+
+        The event's id derives from the alert's key, so an alert is never raised twice,
+        across restarts included.
+        """
+        fresh: dict[str, Event] = {}
+        for a in due:
+            if a.key in live.alerts.raised or a.key in fresh:
+                continue
+            fresh[a.key] = Event(
+                id=str(uuid.uuid5(ALERT_NAMESPACE, f"{live.name}/{a.key}")),
+                type=ALERT_RAISED,
+                round=live.name,
+                at=min(a.at, now),
+                payload=_alert_payload(a),
+                by={"role": "system", "device": "scheduler"},
+            )
+        if not fresh:
+            return []
+        stored = self.service.store.append_many(list(fresh.values()), recorded_at=now)
+        self.live(live.name, now)
+        return [alert_view(e) for e, created in stored if created]
 
     # -- commands ----------------------------------------------------------------------
 
     def log_hole_completed(self, c: cmd.LogHoleCompleted) -> Outcome:
         """Record that a group completed a hole; a resend of the same id changes nothing."""
         with self._lock:
-            view = self.service.round_view(c.round)
+            live = self.live(c.round)
+            view = live.view
             at = c.at.corrected
             event = Event(
                 id=c.id,
@@ -322,21 +326,21 @@ class LiveService:
                     field="at",
                     code="before_start",
                 )
-            logged = _logged_completion(self._cache(c.round).folded(), c.group, c.hole)
+            logged = live.field.done(c.group).get(c.hole)
             if logged is not None:
                 raise CommandError(
                     f"group {c.group!r} hole {c.hole} is already logged at "
-                    f"{_local(view, logged[1])}; correct that time instead",
+                    f"{_local(view, logged)}; correct that time instead",
                     field="hole",
                     code="already_logged",
                 )
-            stored, created = self._append(event)
-            return Outcome(stored, created)
+            return Outcome(*self.append(event))
 
     def correct_hole_time(self, c: cmd.CorrectHoleTime) -> Outcome:
         """Replace a logged completion's instant; the original stays in the log."""
         with self._lock:
-            view = self.service.round_view(c.round)
+            live = self.live(c.round)
+            view = live.view
             at = c.at.corrected
             event = Event(
                 id=c.id,
@@ -353,8 +357,7 @@ class LiveService:
             )
             if (stored := self.resent(event)) is not None:
                 return Outcome(stored, False)
-            events = self._cache(c.round).events
-            target = _live_target(events, c.target, (factsmod.HOLE_COMPLETED,))
+            target = _live_target(live, c.target, (factsmod.HOLE_COMPLETED,))
             self._check_instant(view, at, "at")
             group = _group(view, str(target.payload["group"]))
             if at < group.start:
@@ -364,13 +367,12 @@ class LiveService:
                     field="at",
                     code="before_start",
                 )
-            stored, created = self._append(event)
-            return Outcome(stored, created)
+            return Outcome(*self.append(event))
 
     def void_event(self, c: cmd.VoidEvent) -> Outcome:
         """Cancel a logged fact with a reason; the original stays in the log."""
         with self._lock:
-            self.service.round_view(c.round)
+            live = self.live(c.round)
             event = Event(
                 id=c.id,
                 type=factsmod.EVENT_VOIDED,
@@ -381,14 +383,13 @@ class LiveService:
             )
             if (stored := self.resent(event)) is not None:
                 return Outcome(stored, False)
-            _live_target(self._cache(c.round).events, c.target, VOIDABLE)
-            stored, created = self._append(event)
-            return Outcome(stored, created)
+            _live_target(live, c.target, VOIDABLE)
+            return Outcome(*self.append(event))
 
     def record_siren(self, c: cmd.RecordSiren) -> Outcome:
         """Record a siren: play stops (interruption, suspension) or resumes (RULES.md §8)."""
         with self._lock:
-            view = self.service.round_view(c.round)
+            view = self.live(c.round).view
             at = c.at.corrected
             event = Event(
                 id=c.id,
@@ -401,13 +402,12 @@ class LiveService:
             if (stored := self.resent(event)) is not None:
                 return Outcome(stored, False)
             self._check_instant(view, at, "at")
-            stored, created = self._append(event)
-            return Outcome(stored, created)
+            return Outcome(*self.append(event))
 
     def acknowledge_alert(self, c: cmd.AcknowledgeAlert) -> Outcome:
         """Take an alert off the dashboards: a referee has seen it."""
         with self._lock:
-            self.service.round_view(c.round)
+            live = self.live(c.round)
             event = Event(
                 id=c.id,
                 type=ALERT_ACKNOWLEDGED,
@@ -418,21 +418,20 @@ class LiveService:
             )
             if (stored := self.resent(event)) is not None:
                 return Outcome(stored, False)
-            raised, acked = _alert_state(self._cache(c.round).events)
-            if c.alert not in raised:
+            if c.alert not in live.alerts.raised:
                 raise CommandError(
                     f"no alert {c.alert!r} was raised in round {c.round!r}",
                     field="alert",
                     code="unknown_alert",
                 )
-            if c.alert in acked:
+            if c.alert in live.alerts.acked:
                 raise CommandError(
                     f"alert {c.alert!r} is already acknowledged", field="alert", code="already_done"
                 )
-            stored, created = self._append(event)
-            return Outcome(stored, created)
+            return Outcome(*self.append(event))
 
-    def _check_instant(self, view: RoundView, at: datetime, field_name: str) -> None:
+    def check_instant(self, view: RoundView, at: datetime, field_name: str) -> None:
+        """Refuse an instant beyond the tolerance ahead of the server's clock, or off the day."""
         now = self.clock.now()
         if at > now + self.future_tolerance:
             raise CommandError(
@@ -450,50 +449,7 @@ class LiveService:
                 code="wrong_day",
             )
 
-    # -- alerts and the tick -----------------------------------------------------------
-
-    def open_alerts(self, round: str) -> list[dict[str, Any]]:
-        """Return the raised alerts no referee has acknowledged yet, oldest first."""
-        with self._lock:
-            raised, acked = _alert_state(self._cache(round).events)
-            return [a for key, a in raised.items() if key not in acked]
-
-    def tick(
-        self, round: str, now: datetime | None = None
-    ) -> tuple[tuple[dict, ...], tuple[dict, ...]]:
-        """Re-evaluate ``round`` at ``now``; return (changed group rows, new alerts).
-
-        New alerts are appended as ``alert_raised`` events with ids derived from their
-        keys, so the same alert is never raised twice, across restarts included.
-        """
-        with self._lock:
-            now = now or self.clock.now()
-            view = self.service.round_view(round)
-            cache = self._cache(round)
-            events, facts = cache.events, cache.folded()
-            field_ = evaluate_field(view.setup, facts, now, view.plan)
-            eps = cache.episodes(view, now)
-            due = list(alertsmod.due_alerts(field_, eps, view.record.course.hole_numbers))
-            for extension in self._extensions:
-                due.extend(extension.due_alerts(view, events, field_, eps, now))
-            raised, _ = cache.memo("alerts", lambda: _alert_state(events))
-            fresh = []
-            for a in due:
-                if a.key in raised:
-                    continue
-                payload = _alert_payload(a)
-                event = Event(
-                    id=str(uuid.uuid5(ALERT_NAMESPACE, f"{round}/{a.key}")),
-                    type=ALERT_RAISED,
-                    round=round,
-                    at=min(a.at, now),
-                    payload=payload,
-                    by={"role": "system", "device": "scheduler"},
-                )
-                stored, created = self._append(event)
-                if created:
-                    fresh.append(_alert_view(stored))
-            return self.changed_rows(round, now), tuple(fresh)
+    _check_instant = check_instant
 
 
 VOIDABLE = (
@@ -521,21 +477,6 @@ def _alert_payload(a: alertsmod.Alert) -> dict[str, Any]:
     }
 
 
-def _alert_view(e: Event) -> dict[str, Any]:
-    return {**e.payload, "at": e.at.isoformat(), "id": e.id}
-
-
-def _alert_state(events: list[Event]) -> tuple[dict[str, dict[str, Any]], set[str]]:
-    raised: dict[str, dict[str, Any]] = {}
-    acked: set[str] = set()
-    for e in events:
-        if e.type == ALERT_RAISED:
-            raised[str(e.payload["key"])] = _alert_view(e)
-        elif e.type == ALERT_ACKNOWLEDGED:
-            acked.add(str(e.payload["alert"]))
-    return raised, acked
-
-
 def _group(view: RoundView, group_id: str):
     try:
         return view.plan.by_id[group_id].group
@@ -549,37 +490,20 @@ def _local(view: RoundView, instant: datetime) -> str:
     return instant.astimezone(view.tz).strftime("%H:%M:%S")
 
 
-def _latest_fact(facts: RoundFacts) -> datetime:
-    instants = [c.at for c in facts.completions] + [c.at for c in facts.credits]
-    instants += [s.start for s in facts.suspensions] + [s.end for s in facts.suspensions if s.end]
-    instants += list(facts.withdrawn.values())
-    return max(instants, default=datetime.min.replace(tzinfo=UTC))
-
-
-def _running_stop(facts: RoundFacts, now: datetime) -> bool:
-    return any(s.start <= now and (s.end is None or s.end > now) for s in facts.suspensions)
-
-
-def _logged_completion(facts: RoundFacts, group: str, hole: int) -> tuple[str, datetime] | None:
-    for c in facts.completions:
-        if c.group == group and c.hole == hole:
-            return (group, c.at)
-    return None
-
-
-def _live_target(events: list[Event], target: str, types: tuple[str, ...]) -> Event:
-    voided = rowsmod.voided_ids(events)
-    for e in events:
-        if e.id == target:
-            if e.type not in types:
-                raise CommandError(
-                    f"event {target!r} is a {e.type}, which cannot be changed this way",
-                    field="target",
-                    code="wrong_target",
-                )
-            if target in voided:
-                raise CommandError(
-                    f"event {target!r} was already voided", field="target", code="already_done"
-                )
-            return e
-    raise CommandError(f"no event {target!r} in this round", field="target", code="unknown_target")
+def _live_target(live: LiveRound, target: str, types: tuple[str, ...]) -> Event:
+    e = live.by_id.get(target)
+    if e is None:
+        raise CommandError(
+            f"no event {target!r} in this round", field="target", code="unknown_target"
+        )
+    if e.type not in types:
+        raise CommandError(
+            f"event {target!r} is a {e.type}, which cannot be changed this way",
+            field="target",
+            code="wrong_target",
+        )
+    if target in live.voided:
+        raise CommandError(
+            f"event {target!r} was already voided", field="target", code="already_done"
+        )
+    return e

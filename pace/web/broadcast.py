@@ -6,19 +6,19 @@ marshals covering that hole).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from pace.rules.events import Event
+from pace.services.state import ACKNOWLEDGED, ALERT, PENALTIES, ROW, TIMING, Delta
 from pace.services.taps import Outcome
 
-#: The event a stored fact is announced as, by its type.
+#: The event a stored fact is announced as, by its type (an acknowledgement is a delta).
 ANNOUNCED_AS = {
     "hole_completed": "hole_logged",
     "hole_time_corrected": "hole_time_corrected",
     "event_voided": "event_voided",
     "siren": "siren_recorded",
-    "alert_acknowledged": "alert_acknowledged",
 }
 
 
@@ -80,50 +80,76 @@ def board_view(snapshot: dict[str, Any]) -> dict[str, Any]:
 
 
 class Broadcaster:
-    """Emits the live events on a Flask-SocketIO server (or a message-queue emitter)."""
+    """Emits the live events on a Flask-SocketIO server (or a message-queue emitter).
+
+    A command's stored event goes out as it is (``hole_logged``, ``siren_recorded``...); what
+    it changed for the pages goes out as deltas, each carrying the round's ``rev`` (see
+    docs/protocol.md, "Deltas"), in the order the service numbered them.
+    """
 
     def __init__(self, socketio: Any):
         self.socketio = socketio
 
-    def outcome(
-        self, outcome: Outcome, changed_rows: Callable[[str], Sequence[dict[str, Any]]]
-    ) -> None:
-        """Announce a command's new event, then the group rows it changed (a resend: nothing).
+    def outcome(self, outcome: Outcome, changes: Callable[[str], Sequence[Delta]]) -> None:
+        """Announce a command's new event, then what it changed (a resend: nothing).
 
         The event goes out first, and the emitting greenlet yields so that every page gets
-        it before the field is re-evaluated by ``changed_rows(round)``, which costs more
-        than the sends (issue 4: tap-to-dashboard latency).
+        it before the changes are worked out by ``changes(round)``.
         """
         if not outcome.created:
             return
         e = outcome.event
-        room = round_room(e.round)
-        name = ANNOUNCED_AS.get(e.type, e.type)
-        self.socketio.emit(name, event_view(e), to=room)
+        name = ANNOUNCED_AS.get(e.type)
+        if name is not None:
+            self.socketio.emit(name, event_view(e), to=round_room(e.round))
         self.board(e.round)
         self.socketio.sleep(0)
-        self.groups(e.round, changed_rows(e.round))
+        self.deltas(e.round, changes(e.round))
 
-    def groups(self, round: str, rows: Sequence[dict[str, Any]]) -> None:
-        """Announce group rows whose status or numbers changed."""
-        for row in rows:
+    def deltas(self, round: str, deltas: Iterable[Delta]) -> None:
+        """Send each delta to the round's room, as its event (docs/protocol.md, "Deltas").
+
+        An ``overdue`` alert also asks the marshals near its hole to check the group, and a
+        ``stop_timing`` alert prompts the referees (``stop_timing_prompted``).
+        """
+        room = round_room(round)
+        for d in deltas:
+            if d.kind == ROW:
+                self.socketio.emit("group_updated", {"round": round, "rev": d.rev, "group": d.data},
+                                   to=room)  # fmt: skip
+            elif d.kind == ALERT:
+                self._alert(round, d.rev, dict(d.data))
+            elif d.kind == ACKNOWLEDGED:
+                self.socketio.emit("alert_acknowledged", {**event_view(d.data["event"]),
+                                                          "rev": d.rev}, to=room)  # fmt: skip
+            elif d.kind == PENALTIES:
+                self.socketio.emit("penalties_changed", {"round": round, "rev": d.rev,
+                                                         **d.data}, to=room)  # fmt: skip
+            elif d.kind == TIMING:
+                self.socketio.emit("timing_changed", {"round": round, "rev": d.rev, **d.data},
+                                   to=room)  # fmt: skip
+            else:
+                self.socketio.emit("round_changed", {"round": round, "rev": d.rev,
+                                                     "parts": dict(d.data)}, to=room)  # fmt: skip
+
+    def _alert(self, round: str, rev: int, a: dict[str, Any]) -> None:
+        room = round_room(round)
+        self.socketio.emit("alert_raised", {"round": round, "rev": rev, "alert": a}, to=room)
+        if a["kind"] == "overdue" and a.get("hole"):
+            hole = int(a["hole"])
+            for h in a.get("check_holes") or [hole]:
+                self.socketio.emit(
+                    "check_requested",
+                    {"round": round, "group": a["group"], "hole": hole, "alert": a["key"]},
+                    to=hole_room(round, h),
+                )
+        elif a["kind"] == "stop_timing":
             self.socketio.emit(
-                "group_updated", {"round": round, "group": row}, to=round_room(round)
+                "stop_timing_prompted",
+                {"round": round, "group": a["group"], "at": a["at"], "alert": a["key"]},
+                to=room,
             )
 
     def board(self, round: str) -> None:
         """Tell the facts-only boards that what they show may have changed (they re-read it)."""
         self.socketio.emit("board_changed", {"round": round}, to=board_room(round))
-
-    def alerts(self, round: str, alerts: tuple[dict[str, Any], ...]) -> None:
-        """Announce new alerts; an overdue one also asks nearby marshals to check the group."""
-        for a in alerts:
-            self.socketio.emit("alert_raised", {"round": round, "alert": a}, to=round_room(round))
-            if a["kind"] == "overdue" and a.get("hole"):
-                hole = int(a["hole"])
-                for h in a.get("check_holes") or [hole]:
-                    self.socketio.emit(
-                        "check_requested",
-                        {"round": round, "group": a["group"], "hole": hole, "alert": a["key"]},
-                        to=hole_room(round, h),
-                    )

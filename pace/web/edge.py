@@ -90,7 +90,7 @@ def live(method: str) -> Handler:
 
     def run(command: Any, sender: Sender, ext: Any) -> dict[str, Any]:
         outcome = getattr(ext.live, method)(command)
-        ext.broadcaster.outcome(outcome, ext.live.changed_rows)
+        ext.broadcaster.outcome(outcome, ext.live.changes)
         return ack(outcome)
 
     return run

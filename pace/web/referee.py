@@ -16,10 +16,9 @@ from flask import Blueprint, current_app, jsonify, render_template
 from pace.rules import facts as factsmod
 from pace.rules import refereeing as rr
 from pace.services.referees import RefereeOutcome, RefereeService
+from pace.services.state import Delta
 from pace.web.broadcast import Broadcaster, event_view, round_room
 from pace.web.i18n import page_context
-
-PenaltyChanges = Callable[[str], Sequence[tuple[str, Sequence[dict[str, Any]]]]]
 
 
 class RefereeBroadcaster:
@@ -29,21 +28,18 @@ class RefereeBroadcaster:
         self.socketio = socketio
         self.broadcaster = broadcaster
 
-    def outcome(
-        self,
-        o: RefereeOutcome,
-        changed_rows: Callable[[str], Sequence[dict[str, Any]]],
-        changed_penalties: PenaltyChanges,
-    ) -> None:
-        """Announce what a command changed (a resend: nothing)."""
+    def outcome(self, o: RefereeOutcome, changes: Callable[[str], Sequence[Delta]]) -> None:
+        """Announce what a command changed (a resend: nothing).
+
+        The stored stroke or credit goes out as it is; the timing, penalties and rows it
+        changed follow as the round's deltas (``timing_changed``, ``penalties_changed``,
+        ``group_updated``).
+        """
         if not o.created:
             return
         e = o.event
         room = round_room(e.round)
         if o.timing is not None:
-            self.socketio.emit(
-                "timing_changed", {"round": e.round, "group": o.group, "timing": o.timing}, to=room
-            )
             self.broadcaster.board(e.round)
         if e.type == rr.STROKE_TIMED:
             self.socketio.emit(
@@ -58,33 +54,8 @@ class RefereeBroadcaster:
             )
         if e.type == factsmod.TIME_CREDIT_GRANTED:
             self.socketio.emit("time_credit_granted", event_view(e), to=room)
-            self.socketio.sleep(0)
-            self.broadcaster.groups(e.round, changed_rows(e.round))
-        self.penalties(e.round, changed_penalties(e.round))
-
-    def penalties(
-        self, round: str, changes: Sequence[tuple[str, Sequence[dict[str, Any]]]]
-    ) -> None:
-        """Announce the penalty rows of each group whose faults or penalties changed."""
-        for group, rows in changes:
-            self.socketio.emit(
-                "penalties_changed",
-                {"round": round, "group": group, "players": list(rows)},
-                to=round_room(round),
-            )
-
-    def after_tick(
-        self, round: str, alerts: Sequence[dict[str, Any]], changed_penalties: PenaltyChanges
-    ) -> None:
-        """Prompt the referees to stop timing groups back in position; announce penalties."""
-        for a in alerts:
-            if a.get("kind") == rr.STOP_TIMING:
-                self.socketio.emit(
-                    "stop_timing_prompted",
-                    {"round": round, "group": a["group"], "at": a["at"], "alert": a["key"]},
-                    to=round_room(round),
-                )
-        self.penalties(round, changed_penalties(round))
+        self.socketio.sleep(0)
+        self.broadcaster.deltas(e.round, changes(e.round))
 
 
 def ack(o: RefereeOutcome) -> dict[str, Any]:
@@ -113,7 +84,7 @@ def run(
 ) -> dict[str, Any]:
     """Run a parsed referee command (``use_case(service, command)``), announce it, ack it."""
     outcome = use_case(service, command)
-    broadcaster.outcome(outcome, service.live.changed_rows, service.changed_penalties)
+    broadcaster.outcome(outcome, service.live.changes)
     return ack(outcome)
 
 

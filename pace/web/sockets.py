@@ -54,19 +54,23 @@ class WirePacket(packet.Packet):
 
 
 def join_round(command: cmd.JoinRound, sender: edge.Sender, ext: Any) -> dict[str, Any]:
-    """Follow a round (and, for a marshal, some holes); answer its snapshot."""
-    snapshot = ext.live.snapshot(command.round)
+    """Follow a round (and, for a marshal, some holes); answer its snapshot.
+
+    The rooms are joined before the snapshot is taken: a delta made meanwhile reaches the page,
+    which applies those numbered after the snapshot's ``rev`` (docs/protocol.md, "Deltas").
+    """
+    ext.live.service.round_view(command.round)  # unknown_round before any room changes
     for room in rooms():
         if room.startswith(("round:", "hole:", "board:")):
             leave_room(room)
     if sender.session is not None and sender.session.role == "viewer":
         # viewers follow the facts-only board: statuses and alerts never reach them
         join_room(board_room(command.round))
-        return {"ok": True, "snapshot": board_view(snapshot)}
+        return {"ok": True, "snapshot": board_view(ext.live.snapshot(command.round))}
     join_room(round_room(command.round))
     for hole in command.holes:
         join_room(hole_room(command.round, hole))
-    return {"ok": True, "snapshot": snapshot}
+    return {"ok": True, "snapshot": ext.live.snapshot(command.round)}
 
 
 def clock_sync(command: None, sender: edge.Sender, ext: Any) -> dict[str, Any]:

@@ -3,10 +3,22 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC
 
 import pytest
 from click.testing import CliRunner
-from drivers import COURSE, DAY, DRAW, ROUND, TIMES, TIMEZONE, MarshalDriver, assert_error, new_id
+from drivers import (
+    COURSE,
+    DAY,
+    DRAW,
+    ROUND,
+    TIMES,
+    TIMEZONE,
+    MarshalDriver,
+    assert_error,
+    local,
+    new_id,
+)
 
 from pace.cli import cli
 
@@ -137,7 +149,8 @@ def test_a_resend_over_http_is_a_duplicate(client, marshal):
     first = post(client, "hole_completed", body).json
     again = post(client, "hole_completed", body)
     assert again.status_code == 200 and again.json == {**first, "duplicate": True}
-    assert len(client.get(f"/api/rounds/{ROUND}/events").json["events"]) == 1
+    events = client.get(f"/api/rounds/{ROUND}/events").json["events"]
+    assert [e["type"] for e in events if e["type"] != "alert_raised"] == ["hole_completed"]
 
 
 def test_the_same_tap_gives_the_same_answer_over_http_and_socket(client, sio, clock):
@@ -210,10 +223,14 @@ def test_corrections_sirens_and_acknowledgements_have_http_mirrors(client, marsh
     assert post(client, "record_siren", siren).json["ok"] is True
     void = {"id": new_id(), "round": ROUND, "target": siren["id"], "reason": "wrong button"}
     assert post(client, "void_event", void).json["ok"] is True
-    ack = {"id": new_id(), "round": ROUND, "alert": "overdue:1:2"}
+    ack = {"id": new_id(), "round": ROUND, "alert": "overdue:1:9"}
     assert_error(post(client, "acknowledge_alert", ack).json, "unknown_alert", "alert")
-    types = [e["type"] for e in client.get(f"/api/rounds/{ROUND}/events").json["events"]]
+    events = client.get(f"/api/rounds/{ROUND}/events").json["events"]
+    types = [e["type"] for e in events if e["type"] != "alert_raised"]
     assert types == ["hole_completed", "hole_time_corrected", "siren", "event_voided"]
+    # the tap at 08:40 put group 1 out of position: its alert was raised with it (issue 13)
+    raised = [e["payload"]["key"] for e in events if e["type"] == "alert_raised"]
+    assert f"out_of_position:1:{local('08:40').astimezone(UTC).isoformat()}" in raised
 
 
 def test_unknown_paths_and_methods_answer_in_the_error_shape(client):

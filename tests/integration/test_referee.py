@@ -25,7 +25,7 @@ from drivers import (
 from flask_socketio.test_client import SocketIOTestClient
 
 from pace import config
-from pace.app import close_app, create_app, tick_announcer
+from pace.app import close_app, create_app
 from pace.scheduler import PaceScheduler
 
 MARIE, JULIE, SOPHIE = "Marie Lavoie", "Julie Gagnon", "Sophie Tremblay"
@@ -107,7 +107,7 @@ def timed(referee, out_of_position, tablet, clock) -> None:
 def scheduler(app) -> PaceScheduler:
     """The scheduler's tick job with the referees' announcements, called by the test."""
     ext = app.extensions["pace"]
-    return PaceScheduler(ext.live, ext.broadcaster, tick_seconds=5, after_tick=tick_announcer(ext))
+    return PaceScheduler(ext.live, ext.broadcaster, tick_seconds=5)
 
 
 # -- deciding, telling, stopping ------------------------------------------------------------
@@ -423,19 +423,20 @@ def test_a_time_credit_brings_a_group_back_in_position(
     [row] = [m["group"] for m in seen["group_updated"] if m["group"]["group"] == "1"]
     assert row["status"] != "out_of_position"
     assert row["over_min"] < 26
-    events = log(client)
-    assert events[-1]["type"] == "time_credit_granted"
-    assert events[-1]["payload"] == {
+    [credit] = [e for e in log(client) if e["id"] == ack["id"]]
+    assert credit["type"] == "time_credit_granted"
+    assert credit["payload"] == {
         "group": "1",
         "minutes": 30.0,
         "reason": "ruling on the 1st: embedded ball, 30 min",
     }
-    # the tick sees the group back in position: timing should stop
-    scheduler.tick(ROUND)
-    seen = received_all(tablet)
+    # the credit itself puts the group back in position: timing should stop, at once (the
+    # tick after it raises nothing again)
     kinds = [m["alert"]["kind"] for m in seen["alert_raised"]]
     assert "back_in_position" in kinds and "stop_timing" in kinds
     assert [m["group"] for m in seen["stop_timing_prompted"]] == ["1"]
+    scheduler.tick(ROUND)
+    assert "alert_raised" not in received_all(tablet)
 
 
 @pytest.mark.parametrize(
@@ -552,11 +553,12 @@ def test_mauricie_warns_each_competitor_of_a_group_that_breaks_a_checkpoint(
         app.extensions["pace"].live,
         app.extensions["pace"].broadcaster,
         tick_seconds=5,
-        after_tick=tick_announcer(app.extensions["pace"]),
     )
     clock.advance(minutes=30)  # 09:40
     marshal.tap("1", 6, "09:35")  # 95 minutes for holes 1–6: 5 over the 90 allowed
-    tablet.get_received()
+    [changed] = received(tablet, "penalties_changed")  # the tap's own deltas
+    assert changed["group"] == "1" and len(changed["players"]) == 3
+    assert isinstance(changed["rev"], int)
 
     rows = penalties(client, "M1")
 
@@ -566,8 +568,7 @@ def test_mauricie_warns_each_competitor_of_a_group_that_breaks_a_checkpoint(
         assert (fault["id"], fault["source"], fault["hole"]) == ("checkpoint:1:1", "checkpoint", 7)
         assert fault["penalty"]["kind"] == "warning" and fault["duration_s"] is None
     scheduler.tick("M1")
-    [changed] = received(tablet, "penalties_changed")
-    assert changed["group"] == "1" and len(changed["players"]) == 3
+    assert received(tablet, "penalties_changed") == []  # the tick has nothing new to tell
 
     # Marie is told of the warning; the others are not: at the second breach only she
     # gets her two strokes (notification gate)
@@ -698,9 +699,11 @@ def test_a_voided_stroke_takes_its_fault_away(referee, timed, marshal, tablet, c
     tablet.get_received()
     referee.void(ack["id"], "timed the wrong player")
     assert penalties(client) == []
-    scheduler.tick(ROUND)
-    [changed] = received(tablet, "penalties_changed")
+    [changed] = received(tablet, "penalties_changed")  # with the void, not a tick later
+    assert isinstance(changed.pop("rev"), int)
     assert changed == {"round": ROUND, "group": "1", "players": []}
+    scheduler.tick(ROUND)
+    assert received(tablet, "penalties_changed") == []
 
 
 def test_a_round_whose_policy_left_the_configuration_still_shows_its_field(

@@ -1,0 +1,194 @@
+"""One folded round state, shared by the live services (issue 13).
+
+Every live use case reads the same :class:`LiveRound`: the round's setup, its log in order,
+the field folded incrementally (:class:`pace.rules.fieldfold.FieldFold`), the referees' acts and
+each group's judgement (:class:`pace.rules.refereefold.RefereeFold`) and the alerts raised and
+acknowledged (:class:`AlertBook`). :class:`LiveRounds` keeps one per round and applies the
+events the store holds beyond the last one it read (another process may append: a CLI import),
+so nothing is folded twice and a quiet tick folds nothing.
+
+A round's pages live on deltas: each row, alert, penalty or part of the snapshot that changed
+goes out as a :class:`Delta` numbered by the round's ``rev`` (one counter per round and process;
+the snapshot says which number it includes). A page that sees a number skip reads the
+snapshot once (docs/protocol.md, "Deltas").
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+from pace.rules import facts as factsmod
+from pace.rules import policies
+from pace.rules.errors import SetupError
+from pace.rules.events import Event
+from pace.rules.fieldfold import FieldFold
+from pace.rules.position import GroupStatus
+from pace.rules.refereefold import RefereeFold
+from pace.services.rounds import PaceService, RoundView
+
+ALERT_RAISED = "alert_raised"
+ALERT_ACKNOWLEDGED = "alert_acknowledged"
+
+#: the kinds of delta (docs/protocol.md: the event each goes out as)
+ROW, ALERT, ACKNOWLEDGED, PENALTIES, TIMING, PARTS = (
+    "row", "alert", "acknowledged", "penalties", "timing", "parts"
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Delta:
+    """A change of what a round's snapshot holds, numbered ``rev`` in the round's feed.
+
+    ``kind`` is one of ``ROW`` (``data``: a group row), ``ALERT`` (an alert raised),
+    ``ACKNOWLEDGED`` (the ``alert_acknowledged`` event), ``PENALTIES`` (``{group, players}``),
+    ``TIMING`` (``{group, timing}``) and ``PARTS`` (snapshot fields replaced whole:
+    ``{"suspended": ..., "held_up": ...}``, and any part a companion adds).
+    """
+
+    kind: str
+    rev: int
+    data: Mapping[str, Any]
+
+
+class AlertBook:
+    """The alerts raised in a round and the ones acknowledged, folded from the log."""
+
+    def __init__(self) -> None:
+        self.raised: dict[str, dict[str, Any]] = {}
+        self.acked: set[str] = set()
+        #: the acknowledgements in log order (the feed announces the new ones)
+        self.acknowledgements: list[Event] = []
+
+    def apply(self, e: Event) -> None:
+        """Fold one event (``alert_raised`` or ``alert_acknowledged``; others change nothing)."""
+        if e.type == ALERT_RAISED:
+            self.raised[str(e.payload["key"])] = alert_view(e)
+        elif e.type == ALERT_ACKNOWLEDGED:
+            self.acked.add(str(e.payload["alert"]))
+            self.acknowledgements.append(e)
+
+    def open(self) -> list[dict[str, Any]]:
+        """Return the alerts raised and not acknowledged, oldest first."""
+        return [a for key, a in self.raised.items() if key not in self.acked]
+
+
+def alert_view(e: Event) -> dict[str, Any]:
+    """Return a stored ``alert_raised`` event as pages see the alert."""
+    return {**e.payload, "at": e.at.isoformat(), "id": e.id}
+
+
+@dataclass
+class LiveRound:
+    """A round as the live services share it: its setup, its log, and the log folded."""
+
+    view: RoundView
+    field: FieldFold
+    referees: RefereeFold
+    policy: policies.Policy | None
+    policy_error: str | None
+    alerts: AlertBook = field(default_factory=AlertBook)
+    events: list[Event] = field(default_factory=list)
+    by_id: dict[str, Event] = field(default_factory=dict)
+    voided: set[str] = field(default_factory=set)
+    last_seq: int = 0
+    #: the number of the last delta made (docs/protocol.md, "Deltas")
+    rev: int = 0
+    #: what each part of the feed last told the pages (by the part's name)
+    told: dict[str, Any] = field(default_factory=dict)
+    #: each group's ``field.version`` once the stored log was first folded (a command after a
+    #: restart answers for the groups its own events touched, not for the whole field)
+    base: dict[str, int] = field(default_factory=dict)
+    #: the same for each group's judgement (``referees.key``)
+    base_judged: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        """Return the round's name."""
+        return self.view.record.name
+
+    def apply(self, e: Event, now: datetime) -> None:
+        """Fold one stored event into every part of the state."""
+        self.events.append(e)
+        self.by_id[e.id] = e
+        if e.seq is not None:
+            self.last_seq = max(self.last_seq, e.seq)
+        if e.type == factsmod.EVENT_VOIDED:
+            self.voided.add(str(e.payload["target"]))
+        self.field.apply(e, now)
+        self.referees.apply(e)
+        self.alerts.apply(e)
+
+    def delta(self, kind: str, data: Mapping[str, Any]) -> Delta:
+        """Return the next delta of the round's feed."""
+        self.rev += 1
+        return Delta(kind, self.rev, data)
+
+
+def suspended(live: LiveRound, now: datetime) -> bool:
+    """Return whether play is stopped at ``now`` by a siren not yet followed by a resumption."""
+    return any(s.end is None and s.start <= now for s in live.field.suspensions)
+
+
+class Companion(Protocol):
+    """A service that adds to every round's snapshot, tick and feed (the referees', the panels).
+
+    ``deltas`` is asked after each command and tick with the groups whose status was evaluated
+    again (``statuses``); it returns (kind, data) pairs, numbered by the feed, and the alerts
+    it calls for (raised by the live service, once each).
+    """
+
+    def snapshot_parts(self, live: LiveRound, now: datetime) -> Mapping[str, Any]:
+        """Return the fields this service adds to the round's snapshot."""
+        ...
+
+    def deltas(
+        self, live: LiveRound, statuses: Mapping[str, GroupStatus], now: datetime, tick: bool
+    ) -> tuple[Iterable[tuple[str, Mapping[str, Any]]], Iterable[Any]]:
+        """Return what changed for the pages since last asked, and the alerts now due."""
+        ...
+
+
+class LiveRounds:
+    """Each round's :class:`LiveRound`, kept in step with the store; one lock for all of them."""
+
+    def __init__(self, service: PaceService):
+        self.service = service
+        self.lock = threading.RLock()
+        self._rounds: dict[str, LiveRound] = {}
+
+    def get(self, round: str, now: datetime) -> LiveRound:
+        """Return ``round``'s state with every stored event folded (``UnknownRoundError``).
+
+        A changed setup (a draw imported again, another policy) folds the log again.
+        """
+        with self.lock:
+            view = self.service.round_view(round)
+            live = self._rounds.get(round)
+            fresh = live is None or live.view is not view
+            if fresh:
+                live = self._build(view)
+                self._rounds[round] = live
+            assert live is not None
+            for e in self.service.store.events(round, after_seq=live.last_seq):
+                live.apply(e, now)
+            if fresh:
+                live.base = dict(live.field.version)
+                live.base_judged = {p.id: live.referees.key(p.id) for p in view.plan.groups}
+                # what the stored log already held is in every snapshot: the feed starts after it
+                live.told["acknowledged"] = len(live.alerts.acknowledgements)
+                live.told["suspended"] = suspended(live, now)
+            return live
+
+    def _build(self, view: RoundView) -> LiveRound:
+        policy, error = None, None
+        try:
+            policy = self.service.settings.policy(view.record.policy)
+        except SetupError as e:
+            error = e.message
+        field = FieldFold(view.setup, view.plan)
+        referees = RefereeFold(field, policy, play=view.record.play, format_name=view.record.format)
+        return LiveRound(view, field, referees, policy, error)
