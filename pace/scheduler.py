@@ -107,7 +107,7 @@ class PaceScheduler:
     def tick(self, round: str) -> None:
         """Evaluate ``round`` now and broadcast what changed."""
         try:
-            rows, alerts = self.live.tick(round)
+            rows, alerts, resolved = self.live.tick(round)
         except PaceError as e:
             log.warning("tick of round %r refused: %s", round, e.message)
             return
@@ -116,6 +116,7 @@ class PaceScheduler:
             return
         self.broadcaster.groups(round, rows)
         self.broadcaster.alerts(round, alerts)
+        self.broadcaster.resolved(round, resolved)
         if self.after_tick is not None:
             try:
                 self.after_tick(round, alerts)

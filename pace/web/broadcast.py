@@ -19,6 +19,7 @@ ANNOUNCED_AS = {
     "event_voided": "event_voided",
     "siren": "siren_recorded",
     "alert_acknowledged": "alert_acknowledged",
+    "alert_resolved": "alert_resolved",
 }
 
 
@@ -114,6 +115,11 @@ class Broadcaster:
     def board(self, round: str) -> None:
         """Tell the facts-only boards that what they show may have changed (they re-read it)."""
         self.socketio.emit("board_changed", {"round": round}, to=board_room(round))
+
+    def resolved(self, round: str, events: Sequence[Event]) -> None:
+        """Announce alerts whose situation ended: the pages move them out of the open list."""
+        for e in events:
+            self.socketio.emit("alert_resolved", event_view(e), to=round_room(round))
 
     def alerts(self, round: str, alerts: tuple[dict[str, Any], ...]) -> None:
         """Announce new alerts; an overdue one also asks nearby marshals to check the group."""

@@ -167,6 +167,19 @@ MESSAGES: dict[str, dict[str, str]] = {
     "dash.alert.other": {"en": "Group {group}: {kind}", "fr": "Partie {group} : {kind}"},
     "dash.alert.over": {"en": "over {over} min", "fr": "retard {over} min"},
     "dash.alert.gap": {"en": "gap {gap} min", "fr": "écart {gap} min"},
+    "dash.alert.when_raised": {"en": "when raised: {numbers}", "fr": "à l'alerte : {numbers}"},
+    "dash.alert.now": {"en": "now: {numbers}", "fr": "maintenant : {numbers}"},
+    "dash.alert.resolved_at": {
+        "en": "over at {time}: the situation has ended",
+        "fr": "terminée à {time} : la situation a pris fin",
+    },
+    "dash.resolved": {"en": "Resolved alerts", "fr": "Alertes résolues"},
+    "dash.resolved_hint": {
+        "en": "Their situation has ended (the group back in position, a time corrected); kept "
+        "here to read.",
+        "fr": "Leur situation a pris fin (partie revenue en position, heure corrigée) ; gardées "
+        "ici pour lecture.",
+    },
     "dash.suspended": {
         "en": "Play suspended: the clocks are stopped",
         "fr": "Jeu suspendu : les horloges sont arrêtées",

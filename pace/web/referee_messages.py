@@ -273,6 +273,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "fr": "Partie {group} revenue en position : le chronométrage s'arrête, informer les "
         "joueurs",
     },
+    "dash.alert.stop_timing_in_position": {
+        "en": "Group {group} is in position: stop timing and tell the players",
+        "fr": "La partie {group} est en position : arrêtez le chronométrage et informez les "
+        "joueurs",
+    },
     "dash.links.shotclock": {"en": "Shot clock", "fr": "Chronomètre"},
+    "dash.links.audit": {"en": "Audit", "fr": "Journal"},
+    "dash.links.access": {"en": "Access codes", "fr": "Codes d'accès"},
     "dash.links.board": {"en": "Pace board", "fr": "Tableau du rythme"},
 }
