@@ -99,23 +99,29 @@ def access_group() -> None:
 @click.option(
     "--count", type=click.IntRange(1, 100), default=1, show_default=True, help="How many codes."
 )
-@click.option("--url", default=None, help="Server address to print /join links for.")
+@click.option(
+    "--url",
+    default=None,
+    help="Server address to print /join links for; each opens its role's page (a marshal's"
+    " the marshal page, a referee's and the committee's the dashboard, a viewer's the board).",
+)
 @db_option
 def access_code(round_name, role, label, count, url, db) -> None:
     """Make access codes for a round and a role; each is printed once and stored hashed.
 
     Example: pace access code --round R1 --role marshal --count 6 --url http://10.0.0.2:5000
     """
-    from pace.services.access import AccessService
+    from pace.services.access import AccessService, join_link
 
     service = _open_service(db)
     try:
         access = AccessService(service.store, service.settings, service.clock)
+        round_name = service.round_view(round_name).record.name  # its canonical spelling
         for _ in range(count):
             code = access.create_code(round_name, role, label)
             line = f"{role}\t{round_name}\t{code}"
             if url:
-                line += f"\t{url.rstrip('/')}/join?code={code}"
+                line += f"\t{join_link(url, code, role, round_name)}"
             click.echo(line)
     except PaceError as e:
         raise fail(e) from None

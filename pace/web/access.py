@@ -35,7 +35,7 @@ from flask import (
 )
 
 from pace.rules.errors import PaceError
-from pace.services.access import AccessError, Session
+from pace.services.access import AccessError, Session, join_link
 from pace.store import UnknownRoundError
 from pace.store.migrations import ROLES
 from pace.web import errors, payloads
@@ -429,7 +429,7 @@ def access_page(round: str) -> Any:
                 label = payloads.text(request.form, "label", limit=100, required=False) or None
                 for role in roles:
                     code = ext.access.create_code(round, role, label)
-                    link = url_for("access.join", code=code, _external=True)
+                    link = join_link(request.host_url, code, role, round)
                     made.append({"role": role, "code": code, "link": link, "qr": qr_svg(link)})
         except PaceError as e:
             error = e

@@ -387,11 +387,43 @@ def test_codes_made_by_the_cli_are_stored_only_as_hashes(app, settings):
     lines = result.output.strip().splitlines()
     codes = [line.split("\t")[2] for line in lines]
     for line, c in zip(lines, codes, strict=True):
-        assert line.split("\t")[3].endswith(f"/join?code={c}")
+        assert line.split("\t")[3].endswith(f"/join?code={c}&next=/rounds/{ROUND}/marshal")
     dump = "\n".join(sqlite3.connect(settings.database.path).iterdump())
     for code in codes:
         assert code not in dump and code.replace("-", "") not in dump
         assert ext.access.open_with_code(code).session.role == "marshal"
+
+
+@pytest.mark.parametrize(
+    "role, page",
+    [("marshal", "marshal"), ("referee", "dashboard"), ("committee", "dashboard"),
+     ("viewer", "board")],
+)  # fmt: skip
+def test_a_printed_link_lands_on_the_page_of_its_codes_role(app, settings, role, page):
+    """Issue 14, point 11: the link of ``pace access code --url`` opens the role's page."""
+    result = CliRunner().invoke(
+        cli,
+        ["access", "code", "--round", ROUND, "--role", role, "--url", "http://10.0.0.2:5000",
+         "--db", settings.database.path],
+        catch_exceptions=False,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    link = result.output.strip().split("\t")[3]
+    web = app.test_client()
+    r = web.get(link.removeprefix("http://10.0.0.2:5000"))
+    assert r.status_code == 302 and r.headers["Location"] == f"/rounds/{ROUND}/{page}"
+    assert web.get(r.headers["Location"]).status_code == 200
+
+
+def test_the_access_page_links_open_the_page_of_each_role(app, login):
+    c = login("committee")
+    c.get(f"/rounds/{ROUND}/access")
+    with c.session_transaction() as s:
+        csrf = s["csrf"]
+    r = c.post(f"/rounds/{ROUND}/access", data={"role": ["marshal", "viewer"], "csrf": csrf})
+    page = r.get_data(as_text=True)
+    assert f"&amp;next=/rounds/{ROUND}/marshal" in page
+    assert f"&amp;next=/rounds/{ROUND}/board" in page
 
 
 # -- the audit -----------------------------------------------------------------------------------

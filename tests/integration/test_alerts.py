@@ -133,7 +133,8 @@ def test_correcting_the_tap_that_ended_an_episode_raises_no_second_alert(
     marshal.tap("1", 1, "08:40")
     back = marshal.tap("1", 5, "09:05")
     scheduler.tick(ROUND)
-    assert len(of([p["alert"] for p in received(dashboard, "alert_raised")], "back_in_position")) == 1
+    raised = [p["alert"] for p in received(dashboard, "alert_raised")]
+    assert len(of(raised, "back_in_position")) == 1
 
     marshal.correct(back["id"], "09:06", "tapped late")
     scheduler.tick(ROUND)
