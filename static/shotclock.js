@@ -7,12 +7,14 @@
 import {
   clock,
   connect,
+  deviceNow,
   el,
   entryItem,
   errorLine,
   isoWithOffset,
   joinRound,
   load,
+  pageInstant,
   rememberLanguage,
   removeButton,
   save,
@@ -190,7 +192,7 @@ function pendingFor(kind, test = () => true) {
  * the referee acted (the server corrects it with `device_time`, rewritten at each send).
  */
 function command(kind, fields) {
-  const now = isoWithOffset(new Date());
+  const now = isoWithOffset(deviceNow());
   const when = kind === "record_stroke" ? {} : { at: now, device_time: now };
   return outbox.add(kind, { id: uuid4(), round: ROUND, ...when, ...fields });
 }
@@ -761,15 +763,19 @@ function stopStroke(now) {
   run.stopped = now;
   run.kind = state.kind;
   const k = KINDS.find((x) => x.key === run.kind);
+  // the stroke keeps its real duration, and ends at the page clock's instant of the stop
+  // (the server's on a demo's fast clock: docs/protocol.md, "The server's rate")
+  const stopped = pageInstant(run.stopped.getTime());
+  const started = new Date(stopped.getTime() - (run.stopped - run.started));
   const fields = {
     group: run.group,
     player: run.player,
     hole: run.hole,
     kind: k.kind,
     first_to_play: k.first,
-    started: isoWithOffset(run.started),
-    stopped: isoWithOffset(run.stopped),
-    device_time: isoWithOffset(now),
+    started: isoWithOffset(started),
+    stopped: isoWithOffset(stopped),
+    device_time: isoWithOffset(pageInstant(now.getTime())),
   };
   if (run.between) fields.between_holes = true;
   run.entry = command("record_stroke", fields).id;
