@@ -266,12 +266,15 @@ def import_course(file: str, db: str | None) -> None:
     Example: pace import course louiseville.toml
     """
     service = _open_service(db)
+    notes: list[str] = []
     try:
-        course = service.import_course(read(file), file)
+        course = service.import_course(read(file), file, notes)
     except PaceError as e:
         raise fail(e) from None
     finally:
         service.store.close()
+    for note in notes:
+        click.echo(f"note: {note}")
     click.echo(f"course {course.name!r}: {len(course.holes)} holes imported")
 
 
@@ -313,10 +316,12 @@ def import_draw(file, round_name, course, day, timezone, policy, play, format_na
     check_policy(policy)
     check_play(play, format_name)
     service = _open_service(db)
+    notes: list[str] = []
     try:
         record = service.import_draw(
             read(file),
             file,
+            notes=notes,
             round=round_name,
             course=course,
             day=day.date() if day else None,
@@ -329,6 +334,8 @@ def import_draw(file, round_name, course, day, timezone, policy, play, format_na
         raise fail(e) from None
     finally:
         service.store.close()
+    for note in notes:
+        click.echo(f"note: {note}")
     players = sum(g.size for g in record.groups)
     click.echo(
         f"round {record.name!r} on {record.day}: {len(record.groups)} groups,"
@@ -348,12 +355,15 @@ def import_times(file, round_name, by, db) -> None:
     """
     service = _open_service(db)
     try:
-        created = service.import_times(read(file), file, round=round_name, by=by)
+        created, already = service.import_times(read(file), file, round=round_name, by=by)
     except PaceError as e:
         raise fail(e) from None
     finally:
         service.store.close()
-    click.echo(f"{created} hole times imported into round {round_name!r}")
+    done = f"{created} hole times imported into round {round_name!r}"
+    if already:  # a re-import says why it adds nothing
+        done += f" ({already} already stored, {created} new)"
+    click.echo(done)
 
 
 @import_group.command("referee-log")
