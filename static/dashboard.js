@@ -95,7 +95,7 @@ function start() {
     group_updated: (msg) => {
       upsertGroup(state.snapshot, msg.group);
       updateRow(msg.group);
-      if (state.alerts.some((a) => a.group === msg.group.group)) renderAlerts();
+      refreshLiveNumbers(msg.group.group);
       if (state.detail === msg.group.group) renderDetail();
     },
     ...feed.after([...FACTS, "siren_recorded", "stroke_recorded"]),
@@ -522,6 +522,18 @@ function alertNumbers(a) {
     out.push(el("span", { class: "live" }, t("dash.alert.now", { numbers: live.join(" · ") })));
   }
   return out;
+}
+
+/** Put a group's live minutes beside its alerts, in place: the buttons stay where they are. */
+function refreshLiveNumbers(group) {
+  for (const item of $("alerts").querySelectorAll("li.alert")) {
+    if (item.dataset.group !== group) continue;
+    const a = state.alerts.find((x) => x.key === item.dataset.key);
+    const box = item.querySelector(".alert-numbers");
+    if (!a || !box) continue;
+    const fresh = alertNumbers(a);
+    if (box.textContent !== fresh.map((n) => n.textContent).join("")) box.replaceChildren(...fresh);
+  }
 }
 
 function renderAlert(a) {

@@ -110,7 +110,7 @@ const state = {
   run: null, // {group, player, hole, between, started, stopped, kind, entry}
   lastTap: 0,
   dontTime: null, // {reason, note} while the "don't time" form is open
-  prompts: new Set(), // groups the server asks to stop timing
+  prompts: new Map(), // group → why the server asks to stop timing it (the alert's reason)
   stoppedNote: null, // group whose timing this page stopped: tell the players
   search: null, // {started, stopped}
 };
@@ -203,10 +203,11 @@ function setSnapshot(snapshot) {
   state.snapshot = snapshot;
   snapshot.timing = snapshot.timing || {};
   snapshot.penalties = snapshot.penalties || [];
-  for (const a of snapshot.alerts || []) if (isPrompt(a)) state.prompts.add(a.group);
-  for (const g of [...state.prompts]) {
-    if (!timingOf(state.snapshot, g).timed) state.prompts.delete(g);
-  }
+  // the prompts are the open stop_timing alerts: one resolved (the group's state passed)
+  // or acknowledged is gone from the snapshot, and from this page
+  state.prompts = new Map(
+    (snapshot.alerts || []).filter(isPrompt).map((a) => [a.group, a.reason || "back_in_position"]),
+  );
   if (state.group && !rowOf(state.group)) state.group = null;
   renderAll();
 }
@@ -276,8 +277,15 @@ function start() {
       mergePenalties(state.snapshot, msg);
       renderPanel();
     },
-    stop_timing_prompted: (msg) => prompt(msg.group),
-    alert_raised: (msg) => isPrompt(msg.alert) && prompt(msg.alert.group),
+    stop_timing_prompted: (msg) => prompt(msg.group, msg.reason),
+    alert_raised: (msg) => isPrompt(msg.alert) && prompt(msg.alert.group, msg.alert.reason),
+    alert_resolved: (msg) => {
+      const p = msg.payload || {};
+      if (p.kind === "stop_timing" && state.prompts.delete(p.group)) {
+        renderGroups();
+        renderPanel();
+      }
+    },
     ...feed.after(["stroke_recorded", ...FACTS]),
   });
   setInterval(() => {
@@ -287,9 +295,9 @@ function start() {
   setInterval(tick, TICK_MS);
 }
 
-function prompt(group) {
+function prompt(group, reason) {
   if (state.prompts.has(group)) return;
-  state.prompts.add(group);
+  state.prompts.set(group, reason || "back_in_position");
   if (group === state.group && navigator.vibrate) navigator.vibrate([300, 100, 300]);
   renderGroups();
   renderPanel();
@@ -415,7 +423,8 @@ function renderPrompt(row, timing) {
   const box = $("prompt");
   const on = timing.timed && state.prompts.has(row.group);
   box.hidden = !on;
-  box.textContent = on ? t("clock.prompt", { group: row.group }) : "";
+  const key = state.prompts.get(row.group) === "in_position" ? "clock.prompt_in_position" : "clock.prompt";
+  box.textContent = on ? t(key, { group: row.group }) : "";
 }
 
 function renderTiming(row, timing) {

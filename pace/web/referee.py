@@ -81,7 +81,8 @@ class RefereeBroadcaster:
             if a.get("kind") == rr.STOP_TIMING:
                 self.socketio.emit(
                     "stop_timing_prompted",
-                    {"round": round, "group": a["group"], "at": a["at"], "alert": a["key"]},
+                    {"round": round, "group": a["group"], "at": a["at"], "alert": a["key"],
+                     "reason": a.get("reason")},  # fmt: skip
                     to=round_room(round),
                 )
         self.penalties(round, changed_penalties(round))

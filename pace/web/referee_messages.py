@@ -204,6 +204,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "fr": "La partie {group} est revenue en position : arrêtez le chronométrage et "
         "informez les joueurs.",
     },
+    "clock.prompt_in_position": {
+        "en": "Group {group} is in position: stop timing and tell the players.",
+        "fr": "La partie {group} est en position : arrêtez le chronométrage et informez les "
+        "joueurs.",
+    },
     "clock.auto_stopped": {
         "en": "Timing of group {group} stopped by itself at {time}: the group is back in "
         "position{hole}. Tell each player the group is no longer timed.",

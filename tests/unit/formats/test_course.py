@@ -66,7 +66,8 @@ def test_holes_are_returned_sorted_by_number():
 
 
 def test_inline_array_of_holes_is_accepted():
-    text = 'name = "Pitch"\nhole_count = 2\nholes = [{ number = 1, par = 3 }, { number = 2, par = 3 }]\n'
+    holes = "holes = [{ number = 1, par = 3 }, { number = 2, par = 3 }]"
+    text = f'name = "Pitch"\nhole_count = 2\n{holes}\n'
 
     course = formats.parse_course(text, "course.toml")
 
