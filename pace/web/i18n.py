@@ -345,6 +345,19 @@ MESSAGES: dict[str, dict[str, str]] = {
         "fr": "Vous n'êtes pas connecté (ou votre session a pris fin) : saisissez votre code "
         "d'accès.",
     },
+    "message.refused_role": {
+        "en": "You are signed in as {role}: the page “{page}” is for {who} only.",
+        "fr": "Vous êtes connecté comme {role} : la page « {page} » est réservée {who}.",
+    },
+    "message.or": {"en": "or", "fr": "ou"},
+    "as.committee": {"en": "the committee", "fr": "membre du comité"},
+    "as.referee": {"en": "a referee", "fr": "arbitre"},
+    "as.marshal": {"en": "a marshal", "fr": "commissaire"},
+    "as.viewer": {"en": "a viewer", "fr": "spectateur"},
+    "for.committee": {"en": "the committee", "fr": "au comité"},
+    "for.referee": {"en": "a referee", "fr": "à un arbitre"},
+    "for.marshal": {"en": "a marshal", "fr": "à un commissaire"},
+    "for.viewer": {"en": "a viewer", "fr": "à un spectateur"},
     "message.join": {"en": "Enter an access code", "fr": "Saisir un code d'accès"},
     "message.home": {"en": "Home", "fr": "Accueil"},
 }

@@ -261,6 +261,10 @@ def test_a_refused_page_is_explained_in_french(login, ask):
     assert r.status_code == 403 and '<html lang="fr">' in page
     assert "<h1>Accès refusé</h1>" in page
     assert "Votre accès ne permet pas d'ouvrir cette page" in page
+    # issue 14, point 10: a full sentence, in French
+    assert (
+        "Vous êtes connecté comme commissaire : la page « Accès » est réservée au comité." in page
+    )
     assert ">Saisir un code d'accès</a>" in page and ">Accueil</a>" in page
     assert "forbidden" not in page and "may not" not in page
 
@@ -271,7 +275,10 @@ def test_a_refused_page_is_explained_in_english_with_the_reason(login, ask):
     page = text(r)
     assert r.status_code == 403 and "<h1>Access refused</h1>" in page
     assert "Your access does not open this page" in page
-    assert "a viewer may not audit page; only committee or referee may" in page
+    # issue 14, point 10: full sentences, not "a viewer may not audit page"
+    sentence = "You are signed in as a viewer: the page “Audit” is for the committee or a referee"
+    assert f"{sentence} only." in page
+    assert "audit page" not in page
     assert ">Enter an access code</a>" in page and ">Home</a>" in page
 
 
@@ -296,3 +303,17 @@ def test_the_home_page_speaks_french_to_a_french_browser_signed_in_or_not(app, l
     committee = login("committee", None).get("/", headers=fr).get_data(as_text=True)
     assert "Connecté en tant que" in committee and "Comité" in committee
     assert "Se déconnecter" in committee and "Journal" in committee and "Signed in" not in committee
+
+
+def test_refusals_over_the_api_and_sockets_are_sentences(login, connect):
+    """Issue 14, point 10: "a viewer may not dashboard page" becomes a sentence."""
+    r = login("viewer").get(f"/api/rounds/{ROUND}/snapshot")
+    assert r.json["error"]["message"] == (
+        f"a viewer may not read /api/rounds/{ROUND}/snapshot; only the committee, a referee or"
+        " a marshal may"
+    )
+    page = login("viewer").get(f"/rounds/{ROUND}/dashboard?lang=en")
+    assert "the page “Referee dashboard” is for the committee or a referee only" in text(page)
+    marshal = connect("marshal", "phone")
+    ack = marshal.emit("record_siren", {"id": "x"}, callback=True)
+    assert ack["error"]["message"] == "a marshal may not send record_siren; only the committee may"
