@@ -444,7 +444,7 @@ def access_page(round: str) -> Any:
     """The committee makes access codes for a round (each shown once, with its link) and
     revokes them: a revoked code opens nothing, and its sessions end at once, sockets too."""
     ext = _ext()
-    ext.live.service.round_view(round)
+    view = ext.live.service.round_view(round)
     made: list[dict[str, str | None]] = []
     error: PaceError | None = None
     if request.method == "POST":
@@ -469,6 +469,7 @@ def access_page(round: str) -> Any:
         roles=ROLES,
         made=made,
         codes=codes,
+        tz=view.tz,
         error=error.message if error else None,
         error_code=error.code if error else None,
         **page_context(),

@@ -300,7 +300,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "access.col.id": {"en": "#", "fr": "N°"},
     "access.col.role": {"en": "Role", "fr": "Rôle"},
     "access.col.label": {"en": "Label", "fr": "Libellé"},
-    "access.col.created": {"en": "Made (UTC)", "fr": "Créé (UTC)"},
+    "access.col.created": {"en": "Made (local time)", "fr": "Créé (heure locale)"},
     "access.col.prefix": {"en": "Begins with", "fr": "Commence par"},
     "access.col.state": {"en": "State", "fr": "État"},
     "access.revoke": {"en": "Revoke (ends its sessions)", "fr": "Révoquer (ferme ses sessions)"},

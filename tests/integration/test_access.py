@@ -457,3 +457,11 @@ def test_a_viewer_hears_that_the_board_changed_and_never_a_status_or_alert(conne
     names = [m["name"] for m in viewer.get_received()]
     assert "board_changed" in names
     assert not {"group_updated", "alert_raised", "hole_logged", "penalties_changed"} & set(names)
+
+
+def test_the_access_page_shows_when_codes_were_made_in_the_rounds_local_time(app, login):
+    """Issue 14, point 12: 09:10 in Brussels, not 07:10 UTC."""
+    app.extensions["pace"].access.create_code(ROUND, "marshal", "hole 7")
+    page = login("committee").get(f"/rounds/{ROUND}/access").get_data(as_text=True)
+    assert "2026-06-14 09:10" in page and "07:10" not in page
+    assert "Made (local time)" in page and "UTC" not in page
