@@ -60,7 +60,8 @@ def board_view(snapshot: dict[str, Any]) -> dict[str, Any]:
     """Return the part of a snapshot the facts-only board shows (what viewers get).
 
     No statuses, minutes over, alerts, penalties or policy: the times planned and done,
-    and whether a group is being timed.
+    whether a group is being timed, and who is disqualified (a result the committee
+    publishes anyway: the board marks the player DQ, issue 14).
     """
     groups = []
     for row in snapshot["groups"]:
@@ -77,6 +78,11 @@ def board_view(snapshot: dict[str, Any]) -> dict[str, Any]:
         "groups": groups,
         "suspended": snapshot["suspended"],
         "timing": {g: {"timed": bool((t or {}).get("timed"))} for g, t in timing.items()},
+        "disqualified": [
+            {"group": p["group"], "player": p["player"]}
+            for p in snapshot.get("penalties") or []
+            if p.get("disqualified")
+        ],
     }
 
 

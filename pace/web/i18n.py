@@ -230,6 +230,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "board.hole_done": {"en": ", completed {time}", "fr": ", terminé {time}"},
     "board.suspended": {"en": "Play is suspended", "fr": "Le jeu est suspendu"},
+    "board.key": {"en": "How to read a hole", "fr": "Comment lire un trou"},
+    "board.key_due": {"en": "planned: expected to finish by", "fr": "prévue : fin attendue à"},
+    "board.key_done": {"en": "actual: finished at", "fr": "réelle : fin à"},
+    "board.from_tee": {"en": "From tee {tee}", "fr": "Départ du trou {tee}"},
+    "board.dq": {"en": "DQ", "fr": "DQ"},
+    "board.dq_title": {"en": "disqualified", "fr": "disqualifié"},
     # access: the roles, signing in, the access codes, the audit
     "home.enter_code": {"en": "Enter your access code", "fr": "Entrer votre code d'accès"},
     "home.committee_login": {"en": "Committee sign-in", "fr": "Connexion du comité"},

@@ -65,13 +65,16 @@ class RefereeBroadcaster:
     def penalties(
         self, round: str, changes: Sequence[tuple[str, Sequence[dict[str, Any]]]]
     ) -> None:
-        """Announce the penalty rows of each group whose faults or penalties changed."""
+        """Announce the penalty rows of each group whose faults or penalties changed (the
+        boards re-read theirs when a disqualification may have come or gone)."""
         for group, rows in changes:
             self.socketio.emit(
                 "penalties_changed",
                 {"round": round, "group": group, "players": list(rows)},
                 to=round_room(round),
             )
+        if changes:
+            self.broadcaster.board(round)
 
     def after_tick(
         self, round: str, alerts: Sequence[dict[str, Any]], changed_penalties: PenaltyChanges
