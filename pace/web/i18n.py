@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import request
 
-from pace.web import referee_messages, report_messages
+from pace.web import audit_words, referee_messages, report_messages
 
 LANGUAGES = ("en", "fr")
 COOKIE = "pace_lang"
@@ -368,6 +368,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "message.home": {"en": "Home", "fr": "Accueil"},
 }
 MESSAGES.update(report_messages.MESSAGES)
+MESSAGES.update(audit_words.MESSAGES)
 
 
 def current_language() -> str:

@@ -434,11 +434,13 @@ def test_the_audit_shows_who_did_what_escaped_and_exports_csv(app, connect, cloc
     marshal = RefereeDriver(connect("marshal", "phone-1", name=evil), clock.now)
     tap = marshal.tap("1", 1, "08:40")["id"]
     marshal.void(tap, "=cmd|' /C calc'!A0")
-    page = login("referee").get(f"/rounds/{ROUND}/audit").get_data(as_text=True)
+    page = login("referee").get(f"/rounds/{ROUND}/audit?raw=1").get_data(as_text=True)
     assert evil not in page and "&lt;script&gt;" in page
     assert "event_voided" in page and "phone-1" in page and "10:40:00" not in page
     assert "08:40:00" in page
-    only = login("referee").get(f"/rounds/{ROUND}/audit?type=event_voided").get_data(as_text=True)
+    only = login("referee").get(f"/rounds/{ROUND}/audit?type=event_voided&raw=1").get_data(
+        as_text=True
+    )
     assert "hole_completed</td>" not in only
     csv_text = login("committee").get(f"/rounds/{ROUND}/audit.csv").get_data(as_text=True)
     header, *rows = csv_text.strip().splitlines()
@@ -465,3 +467,26 @@ def test_the_access_page_shows_when_codes_were_made_in_the_rounds_local_time(app
     page = login("committee").get(f"/rounds/{ROUND}/access").get_data(as_text=True)
     assert "2026-06-14 09:10" in page and "07:10" not in page
     assert "Made (local time)" in page and "UTC" not in page
+
+
+def test_the_audit_says_each_event_in_words_and_exports_for_excel(app, connect, clock, login):
+    """Issue 14, point 15: readable words, raw on demand, ``;`` and a BOM for spreadsheets."""
+    marshal = RefereeDriver(connect("marshal", "phone-1", name="Paul"), clock.now)
+    tap = marshal.tap("1", 4, "08:55")["id"]
+    marshal.correct(tap, "08:56", "tapped late")
+    marshal.void(tap, "wrong group")
+    page = login("referee").get(f"/rounds/{ROUND}/audit").get_data(as_text=True)
+    assert "Hole 4 completed by group 1" in page
+    assert "marshal Paul, phone clock" in page
+    assert "Time of hole 4 of group 1 corrected to 08:56:00" in page
+    assert "Hole 4 of group 1 voided" in page
+    assert "hole_completed</td>" not in page  # the raw kind, only with ?raw=1
+    assert "?raw=1" in page or "raw=1" in page
+    french = login("referee").get(f"/rounds/{ROUND}/audit?lang=fr").get_data(as_text=True)
+    assert "Trou 4 terminé par la partie 1" in french and "commissaire Paul" in french
+    excel = login("committee").get(f"/rounds/{ROUND}/audit.csv?excel=1")
+    data = excel.get_data()
+    assert data.startswith("\ufeff".encode())
+    header = data.decode("utf-8-sig").splitlines()[0]
+    assert header.startswith("seq;at;recorded_at;type;group;hole;role;name;device")
+    assert header.endswith(";what;who")

@@ -225,26 +225,30 @@ def test_a_forged_access_form_is_explained_in_french(app, login):
 @pytest.mark.parametrize("ask", ASK)
 @pytest.mark.parametrize("role", ("committee", "referee"))
 def test_the_audit_page_in_french_and_english(app, login, ask, role):
-    fr = text(fetch(login(role), f"/rounds/{ROUND}/audit", "fr", ask))
+    fr = text(fetch(login(role), f"/rounds/{ROUND}/audit?raw=1", "fr", ask))
     assert '<html lang="fr">' in fr and "<title>Journal · R1 · pace</title>" in fr
     assert "Journal des événements de R1" in fr and "Aucun événement." in fr
     assert ">Filtrer</button>" in fr and "Export CSV" in fr
     assert "<th>Partie</th>" in fr and "<th>Motif</th>" in fr and "<th>Appareil</th>" in fr
     assert '<option value="">toutes</option>' in fr
     assert "Event log" not in fr and "No events." not in fr
-    en = text(fetch(login(role), f"/rounds/{ROUND}/audit", "en", ask))
+    en = text(fetch(login(role), f"/rounds/{ROUND}/audit?raw=1", "en", ask))
     assert "Event log of R1" in en and "No events." in en and ">Filter</button>" in en
     assert "<th>Group</th>" in en and "<th>Reason</th>" in en
+    readable = text(fetch(login(role), f"/rounds/{ROUND}/audit", "fr", ask))
+    assert "<th>Quoi</th>" in readable and "<th>Qui</th>" in readable
 
 
 def test_the_audit_in_french_keeps_the_facts_and_escapes_names(app, connect, clock, login):
     evil = "<img src=x onerror=alert(1)>"
     marshal = MarshalDriver(connect("marshal", "phone-1", name=evil), clock.now)
     marshal.tap("1", 1, "08:40")
-    r = login("referee").get(f"/rounds/{ROUND}/audit?lang=fr&type=hole_completed")
+    r = login("referee").get(f"/rounds/{ROUND}/audit?lang=fr&type=hole_completed&raw=1")
     raw = r.get_data(as_text=True)
     assert evil not in raw and "&lt;img src=x" in raw
     assert "hole_completed</td>" in raw and "08:40:00" in raw and "Aucun événement" not in raw
+    readable = login("referee").get(f"/rounds/{ROUND}/audit?lang=fr").get_data(as_text=True)
+    assert "Trou 1 terminé par la partie 1" in readable and evil not in readable
     # filtering keeps the language
     assert '<input type="hidden" name="lang" value="fr">' in raw
     csv_text = login("referee").get(f"/rounds/{ROUND}/audit.csv?lang=fr").get_data(as_text=True)
