@@ -175,7 +175,7 @@ def test_the_access_page_in_french(app, login, ask):
         assert f"> {role}</label>" in page
     assert "Libellé <input" in page and 'placeholder="commissaire du trou 7"' in page
     assert ">Créer les codes</button>" in page
-    assert "<th>Rôle</th>" in page and "<th>Créé (UTC)</th>" in page
+    assert "<th>Rôle</th>" in page and "<th>Créé (heure locale)</th>" in page
     assert "<td>Arbitre</td><td>arbitre chef</td>" in page
     assert "Access codes for" not in page and "Make codes" not in page
 
