@@ -7,18 +7,38 @@ const DEVICE_KEY = "pace.device";
 
 // -- texts ------------------------------------------------------------------------------
 
+// The page's texts come from the server's gettext catalogue (pace/translations), as JSON in
+// the page: a text is a string, a plural {one, other}.
 let catalogue = null;
 
-/** Return the text of `key` in the page's language, with `{name}` filled from `vars`. */
-export function t(key, vars = {}) {
+function entry(key) {
   if (catalogue === null) {
     const node = document.getElementById("messages");
     catalogue = node ? JSON.parse(node.textContent) : {};
   }
-  const text = Object.prototype.hasOwnProperty.call(catalogue, key) ? catalogue[key] : key;
+  return Object.prototype.hasOwnProperty.call(catalogue, key) ? catalogue[key] : key;
+}
+
+function fillIn(text, vars) {
   return text.replace(/\{(\w+)\}/g, (whole, name) =>
     Object.prototype.hasOwnProperty.call(vars, name) ? String(vars[name]) : whole,
   );
+}
+
+/** Return the text of `key` in the page's language, with `{name}` filled from `vars`. */
+export function t(key, vars = {}) {
+  const text = entry(key);
+  return fillIn(typeof text === "string" ? text : text.one, vars);
+}
+
+let plurals = null;
+
+/** Return the text of `key` for `n` things (the language's plural rule), `{n}` filled too. */
+export function tn(key, n, vars = {}) {
+  const text = entry(key);
+  if (typeof text === "string") return fillIn(text, { n, ...vars });
+  if (plurals === null) plurals = new Intl.PluralRules(lang());
+  return fillIn(plurals.select(n) === "one" ? text.one : text.other, { n, ...vars });
 }
 
 /** Return the page's language (the `lang` of <html>). */

@@ -18,6 +18,7 @@ import {
   showConnection,
   statusBadge,
   t,
+  tn,
   uuid4,
 } from "./common.js";
 import {
@@ -377,7 +378,7 @@ function renderHeldUp() {
           el(
             "li",
             { class: `held${r.ongoing ? " ongoing" : ""}`, dataset: { group: r.group } },
-            t("dash.held_up.line", {
+            tn("dash.held_up.line", r.groups, {
               group: r.group,
               count: r.groups,
               hole: r.hole,
@@ -421,7 +422,7 @@ function renderPenalties() {
           ),
           el("strong", {}, r.player),
           r.strokes_total
-            ? el("span", { class: "strokes" }, t("pen.strokes_total", { n: r.strokes_total }))
+            ? el("span", { class: "strokes" }, tn("pen.strokes_total", r.strokes_total))
             : null,
           r.disqualified ? el("span", { class: "dq-badge" }, t("pen.disqualified")) : null,
         ),

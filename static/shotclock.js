@@ -21,6 +21,7 @@ import {
   showConnection,
   statusBadge,
   t,
+  tn,
   uuid4,
 } from "./common.js";
 import {
@@ -622,7 +623,7 @@ function playerItem(row, timing, name, pen, running) {
   const ladder = el("div", { class: "ladder" }, el("span", {}, ladderText(pen)));
   if (pen.strokes_total)
     ladder.append(
-      el("span", { class: "strokes" }, t("pen.strokes_total", { n: pen.strokes_total })),
+      el("span", { class: "strokes" }, tn("pen.strokes_total", pen.strokes_total)),
     );
   if (pen.disqualified) ladder.append(el("span", { class: "dq-badge" }, t("pen.disqualified")));
   item.append(ladder);

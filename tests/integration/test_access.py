@@ -465,7 +465,9 @@ def test_the_access_page_shows_when_codes_were_made_in_the_rounds_local_time(app
     """Issue 14, point 12: 09:10 in Brussels, not 07:10 UTC."""
     app.extensions["pace"].access.create_code(ROUND, "marshal", "hole 7")
     page = login("committee").get(f"/rounds/{ROUND}/access").get_data(as_text=True)
-    assert "2026-06-14 09:10" in page and "07:10" not in page
+    assert "6/14/26, 09:10" in page and "07:10" not in page
+    french = login("committee").get(f"/rounds/{ROUND}/access?lang=fr").get_data(as_text=True)
+    assert "14/06/2026 09:10" in french  # Babel's French date, the round's time zone
     assert "Made (local time)" in page and "UTC" not in page
 
 
