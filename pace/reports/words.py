@@ -2,9 +2,10 @@
 
 Everything a report says is here in English, each text under a key (its gettext context is
 ``words:<key>``), and in the French of the gettext catalogue (``pace.i18n``), so the HTML
-page, the PDF, the letters and the CSV say the same. ``effect`` is the one place that states what a penalty does to the
-card; it reads the judged penalty (kind, amount, hole, bearer) and nothing else yet, so the
-scoring module's card can take its place later without the reports changing.
+page, the PDF, the letters and the CSV say the same. ``effect`` is the one place that states
+what a penalty does to the card; it reads the judged penalty (kind, amount, hole, bearer) and
+nothing else yet, so the scoring module's card can take its place later without the reports
+changing.
 """
 
 from __future__ import annotations
