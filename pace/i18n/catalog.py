@@ -5,6 +5,7 @@
     python -m pace.i18n.catalog update    # messages.pot from the code, merged into fr's .po
     python -m pace.i18n.catalog compile   # fr's .po to .mo (committed, read at run time)
     python -m pace.i18n.catalog check     # what tests/unit/test_translations.py checks
+    python -m pace.i18n.catalog port FILE NAME   # fold a hand-made {"en", "fr"} dict in
 
 The English sources are the pages' texts (``pace.web.i18n.MODULES``) and the reports' words
 (``pace.reports.words.TEXTS``, context ``words:<key>``). A text is an entry whose context is
@@ -163,9 +164,110 @@ def problems() -> list[str]:
     return out
 
 
+def _literal(text: str) -> str:
+    out = repr(text)
+    if out.startswith("'") and '"' not in text:
+        out = '"' + out[1:-1].replace("\\'", "'") + '"'
+    return out
+
+
+def _wrapped(text: str, indent: int) -> list[str]:
+    """Return ``text`` as string literals of at most 100 columns, cut after spaces."""
+    width = 100 - indent - 3
+    if len(_literal(text)) <= width + 2:
+        return [" " * indent + _literal(text)]
+    parts, current = [], ""
+    for word in text.split(" "):
+        longer = f"{current} {word}" if current else word
+        if len(_literal(longer)) > width and current:
+            parts.append(current + " ")
+            current = word
+        else:
+            current = longer
+    parts.append(current)
+    return [" " * indent + _literal(p) for p in parts]
+
+
+def render_source(name: str, texts: dict[str, Source]) -> str:
+    """Return the Python of an English-only dict of texts (what ``port`` writes back)."""
+    lines = [f"{name}: dict[str, Source] = {{"]
+    for key, source in texts.items():
+        values = [source] if isinstance(source, str) else list(source)
+        one = f"    {_literal(key)}: " + (
+            _literal(values[0]) if len(values) == 1 else f"({', '.join(map(_literal, values))})"
+        )
+        if len(one) < 100:
+            lines.append(one + ",")
+            continue
+        lines.append(f"    {_literal(key)}: (")
+        for value in values:
+            chunk = _wrapped(value, 8)
+            if len(values) > 1:
+                chunk[-1] += ","
+            lines += chunk
+        lines.append("    ),")
+    return "\n".join([*lines, "}"]) + "\n"
+
+
+def port(path: Path, name: str) -> list[str]:
+    """Fold the hand-made ``{key: {"en": ..., "fr": ...}}`` dict ``name`` of ``path`` in.
+
+    The file keeps the English only (``{key: "English"}``); the French goes to the ``.po``,
+    which is then compiled. The module must be one of the catalogue's sources (for the pages:
+    a line in ``pace.web.i18n.MODULES``). Returns the keys that found no place.
+    """
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_ported", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    hand_made: dict[str, dict[str, str]] = getattr(module, name)
+    text = path.read_text(encoding="utf-8")
+    start = re.search(rf"^{name}: [^=]+= {{\n", text, re.M)
+    if start is None:
+        raise SystemExit(f"{path}: no {name} = {{...}} at the start of a line")
+    end = text.index("\n}\n", start.start()) + 3
+    english = {key: entry["en"] for key, entry in hand_made.items()}
+    text = text[: start.start()] + render_source(name, english) + text[end:]
+    if "from pace.i18n import Source" not in text:
+        text = text.replace(
+            "from __future__ import annotations\n",
+            "from __future__ import annotations\n\nfrom pace.i18n import Source\n",
+            1,
+        )
+    path.write_text(text, encoding="utf-8")
+    import importlib
+
+    import pace.web.i18n as pages
+
+    for source_module in ("pace.web.referee_messages", "pace.web.report_messages"):
+        importlib.reload(sys.modules.get(source_module) or importlib.import_module(source_module))
+    importlib.reload(pages)
+    catalog = update("fr")
+    by_key = {m.context: m for m in catalog if m.id}
+    lost = []
+    for key, entry in hand_made.items():
+        message = by_key.get(key)
+        if message is None:
+            lost.append(key)
+            continue
+        message.string = entry.get("fr") or ""
+        message.flags.discard("fuzzy")
+    POT.write_bytes(render_po(template()))
+    po_path("fr").write_bytes(render_po(catalog))
+    mo_path("fr").write_bytes(render_mo(catalog))
+    return lost
+
+
 def main(argv: list[str]) -> int:
-    """Run ``update``, ``compile`` or ``check``."""
+    """Run ``update``, ``compile``, ``check`` or ``port``."""
     command = argv[0] if argv else "check"
+    if command == "port" and len(argv) == 3:
+        lost = port(Path(argv[1]), argv[2])
+        for key in lost:
+            print(f"{key}: not a source of the catalogue (add the module to its MODULES)")
+        return 1 if lost else 0
     if command == "update":
         POT.parent.mkdir(parents=True, exist_ok=True)
         POT.write_bytes(render_po(template()))
