@@ -108,11 +108,14 @@ function start() {
   outbox.socket.on("check_requested", (msg) => {
     if (msg && msg.round === ROUND) addCheck(msg);
   });
-  outbox.socket.on("alert_acknowledged", (msg) => {
-    if (!msg || msg.round !== ROUND || !msg.payload) return;
-    state.checks = state.checks.filter((c) => c.alert !== msg.payload.alert);
-    renderChecks();
-  });
+  // a request to look for a group ends when a referee saw it, or when its situation ended
+  for (const event of ["alert_acknowledged", "alert_resolved"]) {
+    outbox.socket.on(event, (msg) => {
+      if (!msg || msg.round !== ROUND || !msg.payload) return;
+      state.checks = state.checks.filter((c) => c.alert !== msg.payload.alert);
+      renderChecks();
+    });
+  }
   setInterval(() => {
     outbox.drain();
     renderBar();
