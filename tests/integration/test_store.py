@@ -91,6 +91,8 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
             "m002_round_play_and_format",
             "m003_access",
             "m004_scoring_setup",
+            "m005_scorer_role",
+            "m006_round_scoring",
         ]
     with Store.open(db_path) as store:
         assert store.applied_migrations() == [
@@ -98,6 +100,8 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
             "m002_round_play_and_format",
             "m003_access",
             "m004_scoring_setup",
+            "m005_scorer_role",
+            "m006_round_scoring",
         ]
     conn = raw(db_path)
     try:
@@ -111,6 +115,8 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
         ("m002_round_play_and_format",),
         ("m003_access",),
         ("m004_scoring_setup",),
+        ("m005_scorer_role",),
+        ("m006_round_scoring",),
     ]
 
 
