@@ -22,9 +22,10 @@ from pace.rules.errors import PaceError
 from pace.services.access import AccessService, secret_notice
 from pace.services.referees import RefereeService
 from pace.services.rounds import PaceService
+from pace.services.scores import ScoreService
 from pace.services.taps import LiveService
 from pace.store import Store
-from pace.web import access, audit, edge, errors, http, referee
+from pace.web import access, audit, edge, errors, http, referee, scoring
 from pace.web.broadcast import Broadcaster
 from pace.web.sockets import PaceNamespace, WirePacket
 from pace.web.timesync import ClockOffsets
@@ -48,6 +49,8 @@ class Extension:
     referee: RefereeService | None = None
     referee_broadcaster: referee.RefereeBroadcaster | None = None
     access: AccessService | None = None
+    scores: ScoreService | None = None
+    score_broadcaster: scoring.ScoreBroadcaster | None = None
 
 
 def create_app(
@@ -81,6 +84,7 @@ def create_app(
     access_service = AccessService(store, settings, service.clock)
     live = LiveService(service)
     referees = RefereeService(live)
+    scores = ScoreService(live, referees)
     socketio = SocketIO(
         app,
         async_mode=settings.server.async_mode,
@@ -94,7 +98,10 @@ def create_app(
     broadcaster = Broadcaster(socketio)
     offsets = ClockOffsets()
     namespace = PaceNamespace(live, broadcaster, offsets, access_service)
-    referee_broadcaster = referee.RefereeBroadcaster(socketio, broadcaster)
+    score_broadcaster = scoring.ScoreBroadcaster(socketio, scores)
+    referee_broadcaster = referee.RefereeBroadcaster(
+        socketio, broadcaster, cards=score_broadcaster.changed
+    )
     socketio.on_namespace(namespace)
     harden(app, settings.server)
 
@@ -140,6 +147,7 @@ def create_app(
     app.register_blueprint(referee.bp)
     app.register_blueprint(access.bp)
     app.register_blueprint(audit.bp)
+    app.register_blueprint(scoring.bp)
     app.extensions["pace"] = Extension(
         settings,
         store,
@@ -150,6 +158,8 @@ def create_app(
         referee=referees,
         referee_broadcaster=referee_broadcaster,
         access=access_service,
+        scores=scores,
+        score_broadcaster=score_broadcaster,
     )
     return app
 

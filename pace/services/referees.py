@@ -127,6 +127,15 @@ class RefereeService:
             judged = self._judge(view, self.live._cache(round).events, now or self.clock.now())
             return _penalty_rows(view, judged)
 
+    def outcomes(
+        self, round: str, now: datetime | None = None
+    ) -> tuple[penalties.FaultOutcome, ...]:
+        """Return every judged fault of the round, counted or not (the cards' penalties)."""
+        with self.live._lock:
+            view = self.live.service.round_view(round)
+            events = self.live._cache(round).events
+            return self._judge(view, events, now or self.clock.now()).penalties.outcomes
+
     def snapshot_parts(
         self, view: RoundView, events: Sequence[Event], now: datetime
     ) -> dict[str, Any]:

@@ -11,6 +11,8 @@ from typing import Any
 
 from flask import request
 
+from pace.web import scoring_messages
+
 LANGUAGES = ("en", "fr")
 COOKIE = "pace_lang"
 
@@ -560,6 +562,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "message.join": {"en": "Enter an access code", "fr": "Saisir un code d'accès"},
     "message.home": {"en": "Home", "fr": "Accueil"},
 }
+MESSAGES.update(scoring_messages.MESSAGES)
 
 
 def current_language() -> str:
