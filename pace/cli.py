@@ -145,7 +145,7 @@ def access_group() -> None:
 @click.option(
     "--role",
     required=True,
-    type=click.Choice(["committee", "referee", "marshal", "viewer"]),
+    type=click.Choice(["committee", "referee", "scorer", "marshal", "viewer"]),
     help="Role of whoever enters the code.",
 )
 @click.option("--label", default=None, help="A note kept with the code (e.g. 'hole 7').")

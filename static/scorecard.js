@@ -321,15 +321,15 @@ function ballRow(b) {
     el(
       "div",
       { class: "stepper" },
-      el("button", { type: "button", class: "less", "aria-label": t("scorecard.less", { name }),
+      el("button", { type: "button", class: "step-less", "aria-label": t("scorecard.less", { name }),
         onclick: () => change(-1) }, "−"),
       el(
         "output",
-        { class: `strokes${d.strokes === null ? " none" : ""}`, "aria-label":
+        { class: `ball-strokes${d.strokes === null ? " none" : ""}`, "aria-label":
           t("scorecard.strokes_of", { name }) },
         shownStrokes(d.strokes),
       ),
-      el("button", { type: "button", class: "more", "aria-label": t("scorecard.more", { name }),
+      el("button", { type: "button", class: "step-more", "aria-label": t("scorecard.more", { name }),
         onclick: () => change(1) }, "+"),
     ),
     el(

@@ -36,6 +36,9 @@ from pace.services.rounds import PaceService, RoundView
 from pace.services.scoring import RoundScoring, round_scoring
 from pace.services.taps import CommandError, LiveService, Outcome
 
+#: the ladder's steps that change nothing on a card
+WARNINGS = ("warning", "final_warning")
+
 #: Namespace of the ids of imported scores: re-importing the same file adds nothing.
 SCORES_NAMESPACE = uuid.UUID("3c0f6a1e-93b4-4e5f-8f43-5a0d1b7c2e94")
 
@@ -328,8 +331,8 @@ class ScoreService:
             by_group: dict[str, list[Any]] = {}
             for r in self.score_log(round).records:
                 by_group.setdefault(r.group, []).append((r.id, r.hole, r.strokes, r.conceded))
-            for o in outcomes:
-                if o.counted and o.penalty is not None:
+            for o in outcomes:  # a warning changes nothing on a card
+                if o.counted and o.penalty is not None and o.penalty.kind not in WARNINGS:
                     p = o.penalty
                     by_group.setdefault(o.fault.group, []).append(
                         (o.fault.id, o.fault.player, p.kind, p.amount, p.hole, p.bearer)
