@@ -21,12 +21,14 @@ from pace.clock import Clock, SystemClock
 from pace.rules.errors import PaceError
 from pace.services.access import AccessService, secret_notice
 from pace.services.referees import RefereeService
+from pace.services.reports import HoldUpPanel
 from pace.services.rounds import PaceService
 from pace.services.scores import ScoreService
 from pace.services.taps import LiveService
 from pace.store import Store
-from pace.web import access, audit, edge, errors, http, referee, scoring
+from pace.web import access, audit, edge, errors, http, referee, reports, scoring
 from pace.web.broadcast import Broadcaster
+from pace.web.report_jobs import ReportJobs
 from pace.web.sockets import PaceNamespace, WirePacket
 from pace.web.timesync import ClockOffsets
 
@@ -51,6 +53,7 @@ class Extension:
     access: AccessService | None = None
     scores: ScoreService | None = None
     score_broadcaster: scoring.ScoreBroadcaster | None = None
+    report_jobs: ReportJobs | None = None
 
 
 def create_app(
@@ -85,6 +88,7 @@ def create_app(
     live = LiveService(service)
     referees = RefereeService(live)
     scores = ScoreService(live, referees)
+    HoldUpPanel(live)
     socketio = SocketIO(
         app,
         async_mode=settings.server.async_mode,
@@ -148,6 +152,7 @@ def create_app(
     app.register_blueprint(access.bp)
     app.register_blueprint(audit.bp)
     app.register_blueprint(scoring.bp)
+    app.register_blueprint(reports.bp)
     app.extensions["pace"] = Extension(
         settings,
         store,
@@ -160,6 +165,9 @@ def create_app(
         access=access_service,
         scores=scores,
         score_broadcaster=score_broadcaster,
+        report_jobs=ReportJobs(
+            str(settings.database.path), settings.source, socketio.start_background_task
+        ),
     )
     return app
 
@@ -261,6 +269,8 @@ def close_app(app: Flask) -> None:
     if ext.scheduler is not None:
         ext.scheduler.shutdown()
         ext.scheduler = None
+    if ext.report_jobs is not None:
+        ext.report_jobs.close()
     ext.store.close()
 
 

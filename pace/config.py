@@ -25,6 +25,7 @@ from pace.rules.scoring.handicaps import Allowances
 
 ASYNC_MODES = ("gevent", "threading")
 SYNCHRONOUS_LEVELS = ("OFF", "NORMAL", "FULL", "EXTRA")
+REPORT_LANGUAGES = ("fr", "en")
 #: The preset pace policies (RULES.md §6); ``[policies.NAME]`` tables add custom ones.
 POLICIES = tuple(policiesmod.PRESETS)
 
@@ -79,6 +80,14 @@ class RoundSettings:
         return ZoneInfo(self.timezone)
 
 
+@dataclass(frozen=True)
+class ReportSettings:
+    """Post-round reports (docs/reports.md)."""
+
+    language: str = "fr"
+    offenders_days: int = 183
+
+
 def _averages() -> dict[int, float]:
     return {2: 12.0, 3: 14.0, 4: 15.0}
 
@@ -119,6 +128,7 @@ class Settings:
     scheduler: SchedulerSettings = field(default_factory=SchedulerSettings)
     round: RoundSettings = field(default_factory=RoundSettings)
     allotment: AllotmentSettings = field(default_factory=AllotmentSettings)
+    reports: ReportSettings = field(default_factory=ReportSettings)
     handicap: HandicapSettings = field(default_factory=HandicapSettings)
     #: custom pace policies from ``[policies.NAME]`` tables, by name
     policies: Mapping[str, policiesmod.Policy] = field(default_factory=dict)
@@ -168,6 +178,7 @@ _SECTIONS = {
     "scheduler": SchedulerSettings,
     "round": RoundSettings,
     "allotment": AllotmentSettings,
+    "reports": ReportSettings,
     "handicap": HandicapSettings,
 }
 
@@ -303,6 +314,10 @@ def _check(s: Settings) -> None:
             "minutes from 0 (from the draw) to 60",
             s.round.standard_interval_min,
         )
+    if s.reports.language not in REPORT_LANGUAGES:
+        fail("reports.language", " or ".join(map(repr, REPORT_LANGUAGES)), s.reports.language)
+    if not 1 <= s.reports.offenders_days <= 3660:
+        fail("reports.offenders_days", "days from 1 to 3660", s.reports.offenders_days)
     a = s.allotment
     for size in (2, 3, 4):
         if size not in a.average_min:

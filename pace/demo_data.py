@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import random
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta, tzinfo
 
 COURSE_NAME = "Golf de démonstration"
 FIRST_START = time(8, 0)
@@ -169,3 +169,30 @@ def draw_csv(groups: int, rng: random.Random) -> str:
                 [number, start.strftime("%H:%M"), 1, name, _handicap_text(handicap), club]
             )
     return out.getvalue()
+
+
+def played_files(groups: int, seed: int, day: date, tz: tzinfo) -> tuple[str, str, str]:
+    """Return the demo's course, a draw of ``groups`` groups and the whole round's hole times.
+
+    The three files a committee would import (course TOML, draw CSV, hole-times CSV: every
+    hole of every group logged), played as the demo plays (``pace.demo.play_round``, seeded):
+    a report of a finished round without running the demo (tests, ``bench/bench_report.py``).
+    """
+    from pace import formats
+    from pace.demo import plan_incidents, play_round
+    from pace.rules.model import RoundSetup
+    from pace.rules.position import plan_field
+
+    rng = random.Random(seed)
+    course_text, draw_text = course_toml(), draw_csv(groups, rng)
+    course = formats.parse_course(course_text, "demo-course.toml")
+    draw = formats.parse_draw(draw_text, "demo-draw.csv", day=day, tz=tz, course=course)
+    plan = plan_field(RoundSetup(course, tuple(draw)))
+    pars = {h.number: h.par for h in course.holes}
+    taps = play_round(plan, pars, rng, plan_incidents(plan, rng))
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["group", "hole", "completed"])
+    for tap in taps:
+        writer.writerow([tap.group, tap.hole, tap.at.astimezone(tz).strftime("%H:%M:%S")])
+    return course_text, draw_text, out.getvalue()

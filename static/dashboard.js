@@ -71,6 +71,8 @@ function setSnapshot(snapshot) {
 }
 
 const isTimed = (group) => Boolean(timingOf(state.snapshot, group).timed);
+// where the round's faults come from: timed strokes, or checkpoints (mauricie)
+const faultsFrom = () => ((state.snapshot && state.snapshot.policy_detail) || {}).faults_from;
 
 const feed = snapshotFeed(SNAPSHOT_URL, setSnapshot);
 
@@ -146,6 +148,7 @@ function renderAll() {
   renderGrid();
   renderAlerts();
   renderPenalties();
+  renderHeldUp();
   if (state.detail) renderDetail();
 }
 
@@ -293,9 +296,18 @@ function renderDetail() {
 function timingSection(row) {
   const timing = timingOf(state.snapshot, row.group);
   const told = timing.told || [];
+  const last = (timing.spells || []).slice(-1)[0];
   const line = timing.timed
     ? [onClock(timing.since, tz()), " ", toldCount(row, timing)]
-    : [t("timing.not_timed")];
+    : last && last.ended_by === "back_in_position"
+      ? [
+          el(
+            "span",
+            { class: "ended-by-itself" },
+            t("timing.ended_by_itself", { time: clock(last.until, tz()) }),
+          ),
+        ]
+      : [t("timing.not_timed")];
   return el(
     "section",
     { class: "detail-timing" },
@@ -314,7 +326,7 @@ function timingSection(row) {
           timing.timed && told.includes(name)
             ? el("span", { class: "told-tick" }, t("clock.told_timed"), " · ")
             : null,
-          ladderText(pen),
+          ladderText(pen, faultsFrom()),
           pen.disqualified ? el("span", { class: "dq-badge" }, t("pen.disqualified")) : null,
           pen.faults && pen.faults.length ? faultList(pen.faults) : null,
         );
@@ -341,14 +353,40 @@ function faultList(faults) {
 
 // -- penalties panel ----------------------------------------------------------------------
 
+/** Who is holding the field up (the report's reading, live): going on first, then the rest. */
+function renderHeldUp() {
+  const rows = (state.snapshot.held_up || []).slice();
+  rows.sort((a, b) => Number(b.ongoing) - Number(a.ongoing));
+  $("held-up").replaceChildren(
+    ...(rows.length
+      ? rows.map((r) =>
+          el(
+            "li",
+            { class: `held${r.ongoing ? " ongoing" : ""}`, dataset: { group: r.group } },
+            t("dash.held_up.line", {
+              group: r.group,
+              count: r.groups,
+              hole: r.hole,
+              minutes: Math.round(r.minutes),
+            }),
+            r.ongoing ? el("span", { class: "badge" }, ` ${t("dash.held_up.now")}`) : null,
+          ),
+        )
+      : [el("li", { class: "hint" }, t("dash.held_up.none"))]),
+  );
+}
+
 function renderPenalties() {
   const list = $("penalties");
+  const checkpoints = faultsFrom() === "checkpoints";
+  $("penalties-title").textContent = t(checkpoints ? "dash.penalties.checkpoints" : "dash.penalties");
   const rows = state.snapshot.penalties.filter((r) => (r.faults || []).length);
   const order = new Map(state.snapshot.groups.map((r, i) => [r.group, i]));
   rows.sort((a, b) => (order.get(a.group) ?? 0) - (order.get(b.group) ?? 0));
   $("penalty-count").textContent = rows.length ? `(${rows.length})` : "";
   if (rows.length === 0) {
-    list.replaceChildren(el("li", { class: "hint" }, t("dash.no_penalties")));
+    const none = checkpoints ? "dash.no_penalties.checkpoints" : "dash.no_penalties";
+    list.replaceChildren(el("li", { class: "hint" }, t(none)));
     return;
   }
   list.replaceChildren(

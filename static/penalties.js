@@ -1,9 +1,10 @@
-// Words for bad times and penalties (RULES.md §6), shared by the shot clock and the
-// dashboard. The server judges; these only say what it judged.
+// Words for bad times, checkpoint breaches and penalties (RULES.md §6), shared by the shot
+// clock and the dashboard. The server judges; these only say what it judged.
 import { el, lang, t } from "./common.js";
 
-/** Return "1st", "2nd", … (1re, 2e, … in French). */
-export function ordinal(n) {
+/** Return "1st", "2nd", … (1re, 2e, … in French; 1er, 2e, … for a masculine noun). */
+export function ordinal(n, masculine = false) {
+  if (masculine && n === 1) return t("ord.m.1");
   return n >= 1 && n <= 3 ? t(`ord.${n}`) : t("ord.n", { n });
 }
 
@@ -29,27 +30,49 @@ export function penaltyText(p) {
   return p.bearer === "side" ? t("pen.side", { penalty: text }) : text;
 }
 
-/** Return a judged fault in words: "2nd bad time: one-stroke penalty on hole 5", or why not. */
+/**
+ * Return a judged fault in words: "2nd bad time: one-stroke penalty on hole 5", "1st
+ * checkpoint breach: warning", or why it is not counted.
+ */
 export function outcomeText(o) {
   if (!o) return "";
   if (o.counted) {
-    const key = o.source === "checkpoint" ? "pen.counted.checkpoint" : "pen.counted.bad_time";
-    return t(key, { ordinal: ordinal(o.rank), penalty: penaltyText(o.penalty) });
+    const checkpoint = o.source === "checkpoint";
+    const key = checkpoint ? "pen.counted.checkpoint" : "pen.counted.bad_time";
+    return t(key, { ordinal: ordinal(o.rank, checkpoint), penalty: penaltyText(o.penalty) });
   }
   const key = `pen.not_counted.${o.reason}`;
   return t(key) === key ? t("pen.not_counted", { reason: o.reason }) : t(key);
 }
 
-/** Return a fault's timing, "47.3 s for 40 s", when it comes from a timed stroke. */
+/**
+ * Return a fault's numbers: "47.3 s for 40 s" for a timed stroke; for a checkpoint breach its
+ * stretch, "checkpoint breach, holes 7–12: 96 min for 90".
+ */
 export function timesText(f) {
+  if (f.stretch) {
+    const s = f.stretch;
+    const stretch = t("pen.stretch", {
+      first: s.holes[0],
+      last: s.holes[1],
+      taken: seconds(s.taken_min),
+      limit: seconds(s.limit_min),
+    });
+    return `${t("pen.checkpoint")}, ${stretch}`;
+  }
   if (f.duration_s === null || f.duration_s === undefined) return "";
   return t("pen.timed", { duration: seconds(f.duration_s), allowed: seconds(f.allowed_s) });
 }
 
-/** Return a player's place on the ladder: "2 counted · last: one-stroke penalty on hole 5". */
-export function ladderText(row) {
+/**
+ * Return a player's place on the ladder: "2 counted · last: one-stroke penalty on hole 5";
+ * `faultsFrom` is the policy's source of faults (`checkpoints`: mauricie).
+ */
+export function ladderText(row, faultsFrom = "bad_times") {
   const counted = (row.faults || []).filter((f) => f.counted);
-  if (counted.length === 0) return t("pen.none");
+  if (counted.length === 0) {
+    return t(faultsFrom === "checkpoints" ? "pen.none.checkpoints" : "pen.none");
+  }
   const last = counted[counted.length - 1];
   return t("pen.ladder", { count: counted.length, penalty: penaltyText(last.penalty) });
 }

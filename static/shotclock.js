@@ -157,6 +157,26 @@ function currentHole() {
   return holeInPlay(row);
 }
 
+/** The par of the hole the next stroke is judged on: between holes, the next hole's tee. */
+function judgedPar(row) {
+  if (!row || !state.snapshot) return null;
+  const running = state.run && !state.run.stopped;
+  let hole = running ? state.run.hole : currentHole();
+  const between = running ? state.run.between : state.between;
+  if (between) {
+    const i = row.order.indexOf(hole);
+    if (i >= 0 && i + 1 < row.order.length) hole = row.order[i + 1];
+  }
+  const found = state.snapshot.course.holes.find((h) => h.number === hole);
+  return found ? found.par : null;
+}
+
+/** The kinds of stroke offered: the par-3 tee shot only where the hole's par is 3 (§4.3). */
+function kindsOffered() {
+  const par = judgedPar(rowOf(state.group));
+  return KINDS.filter((k) => k.key !== "par3_tee" || par === 3);
+}
+
 /** Is a command of `kind` for which `test(payload)` holds still waiting for its answer? */
 function pendingFor(kind, test = () => true) {
   return outbox
@@ -164,8 +184,15 @@ function pendingFor(kind, test = () => true) {
     .some((e) => e.kind === kind && e.payload.round === ROUND && test(e.payload));
 }
 
+/**
+ * Queue a command. Every command but a timed stroke (which has its start and stop) carries
+ * `at`, this device's instant of the act: sent later from the outbox, it still records when
+ * the referee acted (the server corrects it with `device_time`, rewritten at each send).
+ */
 function command(kind, fields) {
-  return outbox.add(kind, { id: uuid4(), round: ROUND, ...fields });
+  const now = isoWithOffset(new Date());
+  const when = kind === "record_stroke" ? {} : { at: now, device_time: now };
+  return outbox.add(kind, { id: uuid4(), round: ROUND, ...when, ...fields });
 }
 
 // -- socket ---------------------------------------------------------------------------------
@@ -211,7 +238,11 @@ function confirmed(entry) {
     state.snapshot.timing[entry.payload.group] = entry.ack.timing;
   }
   if (entry.kind === "stop_timing") {
-    state.stoppedNote = entry.payload.group;
+    // a stop after the spell ended by itself says the players were told: no reminder
+    const spells = (entry.ack.timing && entry.ack.timing.spells) || [];
+    const last = spells[spells.length - 1];
+    const ended = last && last.ended_by === "back_in_position";
+    state.stoppedNote = ended ? null : entry.payload.group;
     state.prompts.delete(entry.payload.group);
   }
   feed.refreshSoon(100);
@@ -641,8 +672,10 @@ function notify(group, player, fault) {
 // -- the shot clock ---------------------------------------------------------------------------
 
 function renderKinds() {
-  paint($("kinds"), [state.kind, ...KINDS.map((k) => allowance(k.key))], () =>
-    KINDS.map((k) =>
+  const offered = kindsOffered();
+  if (!offered.some((k) => k.key === state.kind)) state.kind = "other";
+  paint($("kinds"), [state.kind, ...offered.map((k) => [k.key, allowance(k.key)])], () =>
+    offered.map((k) =>
       el(
         "button",
         {
@@ -919,8 +952,19 @@ function setupForms() {
   $("cancel-run").addEventListener("click", cancelRun);
   $("hole").addEventListener("change", (ev) => {
     state.hole = { group: state.group, hole: Number(ev.target.value) };
+    renderKinds();
+    tick();
   });
-  $("between").addEventListener("change", (ev) => (state.between = ev.target.checked));
+  $("between").addEventListener("change", (ev) => {
+    state.between = ev.target.checked;
+    renderKinds();
+    tick();
+  });
+  $("players-told").addEventListener("click", () => {
+    // the spell stopped by itself: this stop records that the players were told
+    if (!state.group || pendingFor("stop_timing", (p) => p.group === state.group)) return;
+    command("stop_timing", { group: state.group, reason: "back in position: players told" });
+  });
 }
 
 function renderCreditResult() {
@@ -941,7 +985,27 @@ function renderCreditResult() {
   $("credit-grant").disabled = entry.state === "sent" || entry.state === "queued";
 }
 
+/** The group's last spell when it stopped by itself and no referee confirmed it since. */
+function endedByItself(timing) {
+  const last = (timing.spells || []).slice(-1)[0];
+  if (timing.timed || !last || last.ended_by !== "back_in_position" || last.stopped) return null;
+  return last;
+}
+
 function renderStop(row, timing) {
+  const ended = endedByItself(timing);
+  $("auto-stopped").hidden = !ended;
+  if (ended) {
+    const hole = ended.hole ? t("clock.auto_stopped_hole", { hole: ended.hole }) : "";
+    $("auto-stopped-text").textContent = t("clock.auto_stopped", {
+      group: row.group,
+      time: clock(ended.until, tz()),
+      hole,
+    });
+    const telling = pendingFor("stop_timing", (p) => p.group === row.group);
+    $("players-told").disabled = telling;
+    $("players-told").textContent = telling ? t("clock.sending") : t("clock.players_told");
+  }
   const prompted = timing.timed && state.prompts.has(row.group);
   $("stop-box").hidden = !timing.timed;
   $("stop-box").className = `stop-box${prompted ? " prompted" : ""}`;

@@ -186,13 +186,19 @@ class RefereeDriver(MarshalDriver):
         reason: str | None = None,
         note: str | None = None,
         *,
+        at: str | datetime | None = None,
         id: str | None = None,
         error: str | None = None,
     ) -> dict:
-        """Decide to time ``group`` (or not, with a mitigating ``reason``); return the ack."""
+        """Decide to time ``group`` (or not, with a mitigating ``reason``); return the ack.
+
+        ``at`` is the device's instant of the decision (a phone's outbox sending it late).
+        """
+        when = {} if at is None else {"at": self.instant(at), "device_time": self.now()}
         return self._command(
-            "decide_timing", error, id, group=group, decision=decision, reason=reason, note=note
-        )
+            "decide_timing", error, id, group=group, decision=decision, reason=reason, note=note,
+            **when,
+        )  # fmt: skip
 
     def tell(self, group: str, player: str, *, error: str | None = None) -> dict:
         """Record that ``player`` was told his group is being timed; return the ack."""

@@ -37,6 +37,10 @@ class Reason(StrEnum):
     PREVIOUS_NOT_NOTIFIED = "previous_not_notified"
     AFTER_DISQUALIFICATION = "after_disqualification"
     BEYOND_LADDER = "beyond_ladder"
+    #: the stroke started outside every timing spell of its group (RULES.md §4.7)
+    NOT_TIMED = "not_timed"
+    #: the stroke started after the spell ended by the group being back in position (§4.6)
+    GROUP_IN_POSITION = "group_in_position"
 
 
 @dataclass(frozen=True)
@@ -134,7 +138,8 @@ def escalate(
 ) -> tuple[FaultOutcome, ...]:
     """Return every fault judged on the policy's ladder, in time order (RULES.md §6).
 
-    Faults are counted per player per round. With the notification gate, a fault that
+    Faults at the same instant keep the order they are given in (the log's). Faults are
+    counted per player per round. With the notification gate, a fault that
     comes while the player's previous counted fault was not yet notified to him (no
     notification at or before the new fault's instant) is stored, shown and not counted.
 
@@ -158,34 +163,34 @@ def escalate(
         key = (n.group, n.player, n.fault)
         if key not in told or n.at < told[key]:
             told[key] = n.at
-    by_player: dict[tuple[str, str], list[Fault]] = defaultdict(list)
-    for f in faults:
-        by_player[(f.group, f.player)].append(f)
-    out: list[FaultOutcome] = []
+    by_player: dict[tuple[str, str], list[tuple[int, Fault]]] = defaultdict(list)
+    for i, f in enumerate(faults):
+        by_player[(f.group, f.player)].append((i, f))
+    out: list[tuple[int, FaultOutcome]] = []
     for (group, player), player_faults in by_player.items():
         count = 0
         last: Fault | None = None
         disqualified = False
-        for f in sorted(player_faults, key=lambda f: (f.at, f.id)):
+        for i, f in sorted(player_faults, key=lambda x: (x[1].at, x[0])):
             if disqualified:
-                out.append(FaultOutcome(f, False, Reason.AFTER_DISQUALIFICATION))
+                out.append((i, FaultOutcome(f, False, Reason.AFTER_DISQUALIFICATION)))
                 continue
             if policy.notification_gate and last is not None:
                 at = told.get((group, player, last.id))
                 if at is None or at > f.at:
-                    out.append(FaultOutcome(f, False, Reason.PREVIOUS_NOT_NOTIFIED))
+                    out.append((i, FaultOutcome(f, False, Reason.PREVIOUS_NOT_NOTIFIED)))
                     continue
             if count >= len(ladder) and not policy.repeat_last:
-                out.append(FaultOutcome(f, False, Reason.BEYOND_LADDER))
+                out.append((i, FaultOutcome(f, False, Reason.BEYOND_LADDER)))
                 continue
             count += 1
             kind, amount = parse_step(ladder[min(count, len(ladder)) - 1], policy=policy.name)
             penalty = Penalty(kind, amount, f.hole, bearer(kind, format_name))
-            out.append(FaultOutcome(f, True, Reason.COUNTED, count, penalty))
+            out.append((i, FaultOutcome(f, True, Reason.COUNTED, count, penalty)))
             last = f
             disqualified = kind == "disqualification"
-    out.sort(key=lambda o: (o.fault.at, o.fault.id))
-    return tuple(_mark_awaiting(o, told) for o in out)
+    out.sort(key=lambda x: (x[1].fault.at, x[0]))
+    return tuple(_mark_awaiting(o, told) for _, o in out)
 
 
 def _mark_awaiting(o: FaultOutcome, told: dict[tuple[str, str, str], datetime]) -> FaultOutcome:
@@ -230,6 +235,7 @@ def checkpoint_breaches(
             done[c.group][c.hole] = c.at
     out = []
     n = policy.checkpoint_holes
+    rank = {p.id: i for i, p in enumerate(plan.groups)}
     for p in plan.groups:
         logged = done.get(p.id, {})
         credits = [c for c in facts.credits if c.group == p.id and c.at <= now]
@@ -260,18 +266,35 @@ def checkpoint_breaches(
                     )  # fmt: skip
                 )
             begin = end
-    return tuple(sorted(out, key=lambda b: (b.at, b.group)))
+    return tuple(sorted(out, key=lambda b: (b.at, rank[b.group])))
+
+
+def checkpoint_fault_id(group: str, number: int) -> str:
+    """Return the id of a group's ``number``-th checkpoint breach (1, 2, …), in time order.
+
+    A paper log names it ``cp:<number>`` (FORMATS.md, referee log).
+
+    >>> checkpoint_fault_id("7", 2)
+    'checkpoint:7:2'
+    """
+    return f"checkpoint:{group}:{number}"
 
 
 def checkpoint_faults(breaches: Iterable[CheckpointBreach], setup: RoundSetup) -> list[Fault]:
-    """Return one fault per competitor of each group that broke a checkpoint."""
+    """Return one fault per competitor of each group that broke a checkpoint, in draw order.
+
+    The fault of a group's N-th breach (in time order) has the id
+    :func:`checkpoint_fault_id` ``(group, N)``.
+    """
     groups = {g.id: g for g in setup.groups}
     out = []
-    for b in breaches:
+    numbers: dict[str, int] = defaultdict(int)
+    for b in sorted(breaches, key=lambda b: b.at):
+        numbers[b.group] += 1
         for player in groups[b.group].players:
             out.append(
                 Fault(
-                    f"checkpoint:{b.group}:{b.checkpoint}",
+                    checkpoint_fault_id(b.group, numbers[b.group]),
                     b.group,
                     player.name,
                     b.at,

@@ -243,6 +243,28 @@ class CompletionIndex:
         return instants[i - 1][0] if i else None
 
 
+def judge_completion(
+    lead: bool, over: timedelta, gap: timedelta | None, limit: timedelta | None
+) -> Status:
+    """Return the status a logged completion gives (RULES.md §3, the confirmed half).
+
+    Not over time is ``on_pace``; over time is ``out_of_position`` for a lead group, when no
+    other group was seen completing the hole before it, or when the gap exceeds ``limit``
+    (its starting interval plus the committee margin); otherwise ``behind``.
+
+    >>> m = timedelta(minutes=1)
+    >>> [judge_completion(False, o * m, 12 * m, 10 * m).value for o in (0, 3)]
+    ['on_pace', 'out_of_position']
+    >>> judge_completion(False, 3 * m, 8 * m, 10 * m).value
+    'behind'
+    """
+    if over <= ZERO:
+        return Status.ON_PACE
+    if lead or gap is None or limit is None or gap > limit:
+        return Status.OUT_OF_POSITION
+    return Status.BEHIND
+
+
 def _worse(a: Status, b: Status) -> bool:
     return a.severity > b.severity
 
@@ -283,12 +305,7 @@ def evaluate_group(
         if not plan.lead:
             ahead = index.latest_before(last_hole, anchor, plan.rank)
             c_gap = None if ahead is None else anchor - ahead
-        if c_over <= ZERO:
-            confirmed = Status.ON_PACE
-        elif plan.lead or c_gap is None or limit is None or c_gap > limit:
-            confirmed = Status.OUT_OF_POSITION
-        else:
-            confirmed = Status.BEHIND
+        confirmed = judge_completion(plan.lead, c_over, c_gap, limit)
 
     projected: Status | None = None
     p_over = p_gap = None
@@ -398,37 +415,75 @@ class Episode:
     ended_by: str | None = None
 
 
-def episodes(
-    setup: RoundSetup, facts: RoundFacts, now: datetime, plan: FieldPlan | None = None
-) -> tuple[Episode, ...]:
-    """Return every out-of-position episode of the round up to ``now``, by group then time.
+@dataclass(frozen=True)
+class Evaluation:
+    """A group's confirmed status at one of its completions or time credits (RULES.md §3)."""
 
-    A group's status is re-evaluated at each of its completions and time credits; an
-    episode starts at the first evaluation out of position and ends at the first later one
-    that is not (RULES.md §3, last clause). Finishing or withdrawing closes it.
+    at: datetime
+    status: GroupStatus
+
+    @property
+    def out_of_position(self) -> bool:
+        """Return whether the evaluation finds the group out of position."""
+        return self.status.confirmed is Status.OUT_OF_POSITION
+
+
+def evaluations(
+    setup: RoundSetup, facts: RoundFacts, now: datetime, plan: FieldPlan | None = None
+) -> dict[str, tuple[Evaluation, ...]]:
+    """Return, per group, its status re-evaluated at each of its completions and credits.
+
+    These are the instants at which a group falls out of position or gets back in position
+    (RULES.md §3, last clause): the logged hole completion, or the time credit, that does it.
+    Only facts up to ``now`` count.
     """
     plan = plan or plan_field(setup)
     spans = groupclock.merge_suspensions(facts.suspensions, now)
     credits = _credits_by_group(facts.credits, now)
     index = CompletionIndex(plan, facts.completions, now)
     margin = setup.settings.gap_margin
-    out: list[Episode] = []
+    out: dict[str, tuple[Evaluation, ...]] = {}
     for p in plan.groups:
-        instants = sorted(
-            set(index.per_group.get(p.id, {}).values()) | {c.at for c in credits.get(p.id, ())}
-        )
-        withdrawn_at = facts.withdrawn.get(p.id)
         done = index.per_group.get(p.id, {})
-        current: Episode | None = None
+        group_credits = credits.get(p.id, ())
+        instants = sorted(set(done.values()) | {c.at for c in group_credits})
+        evaluated = []
         for t in instants:
             seen = {h: at for h, at in done.items() if at <= t}
-            s = evaluate_group(p, index, spans, credits.get(p.id, ()), t, margin=margin, done=seen)
-            oop = s.confirmed is Status.OUT_OF_POSITION
+            s = evaluate_group(p, index, spans, group_credits, t, margin=margin, done=seen)
+            evaluated.append(Evaluation(t, s))
+        out[p.id] = tuple(evaluated)
+    return out
+
+
+def episodes(
+    setup: RoundSetup,
+    facts: RoundFacts,
+    now: datetime,
+    plan: FieldPlan | None = None,
+    evaluated: Mapping[str, Sequence[Evaluation]] | None = None,
+) -> tuple[Episode, ...]:
+    """Return every out-of-position episode of the round up to ``now``, by group then time.
+
+    A group's status is re-evaluated at each of its completions and time credits; an
+    episode starts at the first evaluation out of position and ends at the first later one
+    that is not (RULES.md §3, last clause). Finishing or withdrawing closes it.
+    ``evaluated`` (:func:`evaluations` at ``now``) may be passed when the caller keeps it.
+    """
+    plan = plan or plan_field(setup)
+    if evaluated is None:
+        evaluated = evaluations(setup, facts, now, plan)
+    out: list[Episode] = []
+    for group, group_evaluations in evaluated.items():
+        withdrawn_at = facts.withdrawn.get(group)
+        current: Episode | None = None
+        for e in group_evaluations:
+            s, oop = e.status, e.out_of_position
             if current is None and oop:
-                current = Episode(p.id, t, s.last_hole)
+                current = Episode(group, e.at, s.last_hole)
             if current is not None and (not oop or s.status is Status.FINISHED):
                 ended_by = "finished" if oop else "back_in_position"
-                out.append(_close(current, t, s.last_hole, ended_by))
+                out.append(_close(current, e.at, s.last_hole, ended_by))
                 current = None
         if current is not None:
             if withdrawn_at is not None and withdrawn_at <= now:

@@ -1,20 +1,23 @@
-"""The referees' side of the log: who is being timed, timed strokes, faults and penalties.
+"""The referees' side of the log: timing spells, timed strokes, faults and penalties.
 
 A fold of the round's events (RULES.md §4–§6), pure like the rest of the rules: every
-decision, timing, notification and credit is an event with who and when.
+decision, timing, notification and credit is an event with who and when. One function,
+:func:`judge_round`, judges a round from its setup, its facts and the referees' acts under
+a policy, a form of play and a format: the live service and the offline ``pace penalties``
+both call it, so a round judged live and the same acts judged from a paper log agree.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from pace.rules import alerts, penalties, timing
+from pace.rules import alerts, penalties, spells, timing
 from pace.rules.events import Event
 from pace.rules.model import RoundFacts, RoundSetup, Status
 from pace.rules.policies import CHECKPOINTS, Policy
-from pace.rules.position import Episode, FieldPlan, FieldStatus, plan_field
+from pace.rules.position import Evaluation, FieldPlan, FieldStatus, evaluations, plan_field
 
 TIMING_DECIDED = "timing_decided"
 PLAYER_TOLD_TIMED = "player_told_timed"
@@ -22,7 +25,8 @@ STROKE_TIMED = "stroke_timed"
 PLAYER_NOTIFIED = "player_notified"
 TIMING_STOPPED = "timing_stopped"
 
-#: The alert that asks a referee to stop timing a group back in position (RULES.md §4.6).
+#: The alert that asks a referee to stop timing a group back in position, and to tell the
+#: players that timing stopped (RULES.md §4.6).
 STOP_TIMING = "stop_timing"
 
 #: Mitigating circumstances a referee may give for not timing a group (RULES.md §4.1).
@@ -30,34 +34,40 @@ MITIGATING_REASONS = ("ruling", "lost_ball", "unplayable_ball", "other")
 
 
 @dataclass(frozen=True)
-class GroupTiming:
-    """Whether a group is being timed, since when, and which players were told."""
+class Decision:
+    """A referee decided to time a group (``time``) or not (``not_time``, with a reason)."""
 
+    id: str
     group: str
-    timed: bool = False
-    since: datetime | None = None
-    decisions: tuple[Mapping[str, object], ...] = ()
-    told: frozenset[str] = frozenset()
+    at: datetime
+    decision: str
+    reason: str | None = None
+    note: str = ""
+    by: Mapping[str, object] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class RefereeState:
-    """Everything the referees recorded, folded: timing per group, strokes, notifications."""
+    """Everything the referees recorded, folded, voids applied, each list in log order."""
 
-    groups: Mapping[str, GroupTiming] = field(default_factory=dict)
+    decisions: tuple[Decision, ...] = ()
+    spell_acts: tuple[spells.SpellAct, ...] = ()  # decisions to time and stops
+    tells: tuple[spells.Tell, ...] = ()
     strokes: tuple[timing.TimedStroke, ...] = ()
     notifications: tuple[penalties.Notification, ...] = ()
 
-    def timing(self, group: str) -> GroupTiming:
-        """Return the group's timing state (not timed when nothing was recorded)."""
-        return self.groups.get(group, GroupTiming(group))
+    def decisions_of(self, group: str) -> tuple[Decision, ...]:
+        """Return the group's decisions, in log order."""
+        return tuple(d for d in self.decisions if d.group == group)
 
 
 def fold(events: Iterable[Event]) -> RefereeState:
     """Return the referees' state from the round's events, voids applied."""
     events = list(events)
     voided = {str(e.payload["target"]) for e in events if e.type == "event_voided"}
-    groups: dict[str, GroupTiming] = {}
+    decisions: list[Decision] = []
+    acts: list[spells.SpellAct] = []
+    tells: list[spells.Tell] = []
     strokes: list[timing.TimedStroke] = []
     notes: list[penalties.Notification] = []
     for e in events:
@@ -65,41 +75,31 @@ def fold(events: Iterable[Event]) -> RefereeState:
             continue
         p = e.payload
         if e.type == TIMING_DECIDED:
-            g = str(p["group"])
-            cur = groups.get(g, GroupTiming(g))
-            timed = p.get("decision") == "time"
-            decision = {
-                "decision": p.get("decision"),
-                "reason": p.get("reason"),
-                "note": p.get("note") or "",
-                "at": e.at,
-                "by": dict(e.by),
-            }
-            groups[g] = GroupTiming(
-                g,
-                timed or cur.timed,
-                (cur.since or e.at) if timed else cur.since,
-                cur.decisions + (decision,),
-                cur.told,
+            if p.get("decision") == "time":
+                acts.append(spells.SpellAct(str(p["group"]), spells.START, e.at))
+            decisions.append(
+                Decision(
+                    e.id,
+                    str(p["group"]),
+                    e.at,
+                    str(p.get("decision")),
+                    None if p.get("reason") is None else str(p.get("reason")),
+                    str(p.get("note") or ""),
+                    dict(e.by),
+                )
             )
         elif e.type == TIMING_STOPPED:
-            g = str(p["group"])
-            cur = groups.get(g, GroupTiming(g))
-            # a new episode starts afresh: players are told again when timing resumes
-            groups[g] = GroupTiming(g, False, None, cur.decisions, frozenset())
+            acts.append(spells.SpellAct(str(p["group"]), spells.STOP, e.at))
         elif e.type == PLAYER_TOLD_TIMED:
-            g = str(p["group"])
-            cur = groups.get(g, GroupTiming(g))
-            groups[g] = GroupTiming(
-                g, cur.timed, cur.since, cur.decisions, cur.told | {str(p["player"])}
-            )
+            tells.append(spells.Tell(str(p["group"]), str(p["player"]), e.at))
         elif e.type == STROKE_TIMED:
+            hole = p.get("hole")
             strokes.append(
                 timing.TimedStroke(
                     id=e.id,
                     group=str(p["group"]),
                     player=str(p["player"]),
-                    hole=int(str(p["hole"])),
+                    hole=None if hole is None else int(str(hole)),
                     started=datetime.fromisoformat(str(p["started"])),
                     stopped=datetime.fromisoformat(str(p["stopped"])),
                     kind=timing.StrokeKind(str(p.get("kind", "other"))),
@@ -111,24 +111,113 @@ def fold(events: Iterable[Event]) -> RefereeState:
             notes.append(
                 penalties.Notification(str(p["group"]), str(p["player"]), str(p["fault"]), e.at)
             )
-    return RefereeState(groups, tuple(strokes), tuple(notes))
+    return RefereeState(tuple(decisions), tuple(acts), tuple(tells), tuple(strokes), tuple(notes))
+
+
+def back_in_position(
+    evaluated: Mapping[str, Sequence[Evaluation]],
+) -> dict[str, tuple[tuple[datetime, int | None], ...]]:
+    """Return, per group, the instants (and holes) at which an evaluation finds it in position.
+
+    Only evaluations of a group that has completed a hole count: before its first
+    completion a group is not judged at all (RULES.md §3).
+    """
+    return {
+        group: tuple(
+            (e.at, e.status.last_hole)
+            for e in evals
+            if e.status.confirmed is not None and not e.out_of_position
+        )
+        for group, evals in evaluated.items()
+    }
+
+
+def round_spells(
+    setup: RoundSetup,
+    state: RefereeState,
+    evaluated: Mapping[str, Sequence[Evaluation]],
+    now: datetime,
+) -> dict[str, tuple[spells.Spell, ...]]:
+    """Return every group's timing spells up to ``now`` (RULES.md §4.1, §4.6)."""
+    return spells.all_spells(
+        (g.id for g in setup.groups),
+        state.spell_acts,
+        back_in_position(evaluated),
+        state.tells,
+        now,
+    )
 
 
 @dataclass(frozen=True)
-class RoundPenalties:
-    """The round's faults judged on the policy's ladder, and the strokes behind them."""
+class StrokeJudgement:
+    """A timed stroke judged: its verdict, where its start lies among the spells, its hole.
 
-    verdicts: tuple[timing.StrokeVerdict, ...]
+    ``placement`` is ``spells.TIMED``, ``spells.GROUP_IN_POSITION`` or ``spells.NOT_TIMED``
+    (see :func:`pace.rules.spells.placement`); ``hole`` is the hole a penalty for it would go
+    to (RULES.md §6).
+    """
+
+    verdict: timing.StrokeVerdict
+    placement: str
+    hole: int
+
+    @property
+    def stroke(self) -> timing.TimedStroke:
+        """Return the stroke."""
+        return self.verdict.stroke
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """A round's referees' side judged: spells, strokes, checkpoint breaches and faults.
+
+    ``outcomes`` holds every fault in log order (time, then the order of the log): the bad
+    times or the checkpoint breaches, counted or not, with their reasons and penalties.
+    """
+
+    policy: Policy
+    group_spells: Mapping[str, tuple[spells.Spell, ...]]
+    strokes: tuple[StrokeJudgement, ...]
+    breaches: Mapping[str, penalties.CheckpointBreach]
     outcomes: tuple[penalties.FaultOutcome, ...]
 
+    def stroke(self, stroke_id: str) -> StrokeJudgement | None:
+        """Return the judgement of the stroke ``stroke_id``, if it was timed."""
+        return next((s for s in self.strokes if s.stroke.id == stroke_id), None)
+
+    def outcome(self, fault_id: str) -> penalties.FaultOutcome | None:
+        """Return the first outcome of fault ``fault_id`` (a stroke id: its only one)."""
+        return next((o for o in self.outcomes if o.fault.id == fault_id), None)
+
     def for_player(self, group: str, player: str) -> tuple[penalties.FaultOutcome, ...]:
-        """Return one player's judged faults, in time order."""
+        """Return one player's judged faults, in log order."""
         return tuple(
             o for o in self.outcomes if o.fault.group == group and o.fault.player == player
         )
 
+    def spells_of(self, group: str) -> tuple[spells.Spell, ...]:
+        """Return the group's spells, in time order."""
+        return self.group_spells.get(group, ())
 
-def round_penalties(
+
+def stroke_hole(
+    stroke: timing.TimedStroke, order: Sequence[int], done: Mapping[int, datetime]
+) -> int:
+    """Return the hole a penalty for ``stroke`` goes to (RULES.md §6).
+
+    The hole being played; between holes, the next hole of the group's order after the
+    stroke's hole, or, when the hole was not written, after the furthest hole the group
+    had completed when the stroke was played (``done``: its completions).
+    """
+    if stroke.hole is not None:
+        return penalties.penalty_hole(stroke.hole, stroke.between_holes, order)
+    k = max(
+        (i + 1 for i, h in enumerate(order) if h in done and done[h] <= stroke.stopped), default=0
+    )
+    return order[min(k, len(order) - 1)]
+
+
+def judge_round(
     setup: RoundSetup,
     facts: RoundFacts,
     state: RefereeState,
@@ -138,67 +227,111 @@ def round_penalties(
     play: str = penalties.STROKE_PLAY,
     format_name: str = "individual",
     plan: FieldPlan | None = None,
-) -> RoundPenalties:
-    """Return every fault of the round up to ``now`` and what it costs (RULES.md §6).
+    evaluated: Mapping[str, Sequence[Evaluation]] | None = None,
+) -> Judgement:
+    """Return the round's spells, strokes and faults up to ``now``, judged (RULES.md §4–§6).
 
-    Under a checkpoint policy (mauricie) the faults are the groups' checkpoint breaches;
-    otherwise they are the timed strokes over their allowance (bad times).
+    A stroke is judged by its own instants: against its allowance (the hole's par decides
+    the par-3 tee shot's extra time, §4.3), and by the spell that holds its start (§4.7): a
+    bad time inside a spell goes up the ladder; one started after the spell ended by the
+    group being back in position is shown and not counted (``group_in_position``, §4.6);
+    one outside every spell neither (``not_timed``). Under a checkpoint policy (mauricie) the
+    faults are the groups' checkpoint breaches instead. ``plan`` and ``evaluated``
+    (:func:`pace.rules.position.evaluations`) may be passed when the caller keeps them.
     """
     plan = plan or plan_field(setup)
-    verdicts = tuple(timing.judge(s, policy) for s in state.strokes if s.stopped <= now)
-    if policy.faults_from == CHECKPOINTS:
-        breaches = penalties.checkpoint_breaches(setup, facts, now, policy, plan)
-        faults = penalties.checkpoint_faults(breaches, setup)
-    else:
-        faults = [
-            penalties.Fault(
-                v.stroke.id,
-                v.stroke.group,
-                v.stroke.player,
-                v.stroke.stopped,
-                penalties.penalty_hole(
-                    v.stroke.hole, v.stroke.between_holes, plan.by_id[v.stroke.group].order
-                ),
-            )
-            for v in verdicts
-            if v.is_bad_time and v.stroke.group in plan.by_id
-        ]
+    if evaluated is None:
+        evaluated = evaluations(setup, facts, now, plan)
+    timed = round_spells(setup, state, evaluated, now)
+    done: dict[str, dict[int, datetime]] = {}
+    for c in facts.completions:
+        if c.at <= now:
+            done.setdefault(c.group, {})[c.hole] = c.at
+    strokes = []
+    for s in state.strokes:
+        p = plan.by_id.get(s.group)
+        if p is None or s.stopped > now:
+            continue
+        hole = stroke_hole(s, p.order, done.get(s.group, {}))
+        played_on = s.hole if s.hole is not None and not s.between_holes else hole
+        par = setup.course.hole(played_on).par if setup.course.has_hole(played_on) else None
+        verdict = timing.judge(s, policy, par)
+        strokes.append(
+            StrokeJudgement(verdict, spells.placement(timed.get(s.group, ()), s.started), hole)
+        )
+    breaches: dict[str, penalties.CheckpointBreach] = {}
     notes = [n for n in state.notifications if n.at <= now]
-    outcomes = penalties.escalate(faults, notes, policy, play=play, format_name=format_name)
-    return RoundPenalties(verdicts, outcomes)
+    if policy.faults_from == CHECKPOINTS:
+        found = penalties.checkpoint_breaches(setup, facts, now, policy, plan)
+        faults = penalties.checkpoint_faults(found, setup)
+        numbers: dict[str, int] = {}
+        for b in found:
+            numbers[b.group] = numbers.get(b.group, 0) + 1
+            breaches[penalties.checkpoint_fault_id(b.group, numbers[b.group])] = b
+        outcomes = penalties.escalate(faults, notes, policy, play=play, format_name=format_name)
+    else:
+        outcomes = _bad_times(strokes, notes, policy, play, format_name)
+    return Judgement(policy, timed, tuple(strokes), breaches, outcomes)
 
 
-def stop_timing_alerts(
-    state: RefereeState, field: FieldStatus, episodes: Iterable[Episode] = ()
-) -> tuple[alerts.Alert, ...]:
-    """Return a ``stop_timing`` alert for each timed group no longer out of position.
+def _bad_times(
+    strokes: Sequence[StrokeJudgement],
+    notes: Sequence[penalties.Notification],
+    policy: Policy,
+    play: str,
+    format_name: str,
+) -> tuple[penalties.FaultOutcome, ...]:
+    """Return every bad time judged, in log order: inside a spell on the ladder, else aside."""
+    ladder: list[penalties.Fault] = []
+    aside: list[tuple[int, penalties.FaultOutcome]] = []
+    index: dict[str, int] = {}
+    for i, j in enumerate(strokes):
+        if not j.verdict.is_bad_time:
+            continue
+        s = j.stroke
+        fault = penalties.Fault(s.id, s.group, s.player, s.stopped, j.hole)
+        index[s.id] = i
+        if j.placement == spells.TIMED:
+            ladder.append(fault)
+        else:
+            aside.append((i, penalties.FaultOutcome(fault, False, penalties.Reason(j.placement))))
+    judged = penalties.escalate(ladder, notes, policy, play=play, format_name=format_name)
+    merged = [(index[o.fault.id], o) for o in judged] + aside
+    merged.sort(key=lambda x: (x[1].fault.at, x[0]))
+    return tuple(o for _, o in merged)
 
-    Timing stops when the group is back in position, and the players are told (RULES.md
-    §4.6): the referee is prompted once per timing spell, so the key names the spell's
-    start. The alert's instant is when the group got back in position (the end of its last
-    episode), or the spell's start if that came earlier.
+
+def stop_timing_alerts(judgement: Judgement, field: FieldStatus) -> tuple[alerts.Alert, ...]:
+    """Return a ``stop_timing`` prompt per group whose latest spell calls for one (§4.6).
+
+    A spell that ended by itself (the group back in position) and that no referee stopped
+    yet prompts the referees to tell the players, from the instant it ended; a spell still
+    running while the group is not out of position (timed while in position) prompts them
+    to stop. Once per spell: the key names the spell's start.
     """
-    back: dict[str, tuple[datetime, int | None]] = {}
-    for e in episodes:
-        if e.end is not None and (e.group not in back or e.end > back[e.group][0]):
-            back[e.group] = (e.end, e.end_hole)
     out = []
     for s in field.groups:
-        t = state.groups.get(s.group)
-        if t is None or not t.timed or t.since is None or t.since > field.at:
+        group_spells = judgement.spells_of(s.group)
+        if not group_spells:
             continue
-        if s.status is Status.OUT_OF_POSITION:
+        last = group_spells[-1]
+        if last.start > field.at:
             continue
-        end, hole = back.get(s.group, (t.since, None))
-        if end < t.since:  # an earlier spell's episode
-            end, hole = t.since, None
+        if last.end is None:
+            if s.status is Status.OUT_OF_POSITION:
+                continue
+            at, hole = last.start, s.last_hole
+        elif last.ended_by == spells.BACK_IN_POSITION and last.stopped is None:
+            at, hole = last.end, last.end_hole
+        else:
+            continue
         out.append(
             alerts.Alert(
-                f"{STOP_TIMING}:{s.group}:{t.since.isoformat()}",
+                f"{STOP_TIMING}:{s.group}:{last.start.isoformat()}",
                 STOP_TIMING,
                 s.group,
                 hole if hole is not None else s.last_hole,
-                end,
+                at,
                 s.over,
                 s.gap,
             )

@@ -113,6 +113,8 @@ class JoinRound:
 
 
 # -- referees (RULES.md §4–§6) ------------------------------------------------------------
+# ``at``, where a command has it, is the device instant of the act (a shot clock that was
+# offline sends when things happened); None: the server's clock when it is recorded.
 
 
 @dataclass(frozen=True)
@@ -130,17 +132,19 @@ class DecideTiming:
     by: Author
     reason: str = ""
     note: str = ""
+    at: DeviceTime | None = None
 
 
 @dataclass(frozen=True)
 class TellPlayerTimed:
-    """A referee told ``player`` that his group is out of position and being timed."""
+    """A referee told ``player`` that the group is out of position and being timed."""
 
     id: str
     round: str
     group: str
     player: str
     by: Author
+    at: DeviceTime | None = None
 
 
 @dataclass(frozen=True)
@@ -166,7 +170,7 @@ class RecordStroke:
 
 @dataclass(frozen=True)
 class NotifyPlayer:
-    """A referee told ``player`` of his fault ``fault`` (a bad time's id or a checkpoint's)."""
+    """A referee told ``player`` of fault ``fault`` (a bad time's id or a checkpoint's)."""
 
     id: str
     round: str
@@ -174,11 +178,12 @@ class NotifyPlayer:
     player: str
     fault: str
     by: Author
+    at: DeviceTime | None = None
 
 
 @dataclass(frozen=True)
 class GrantTimeCredit:
-    """A referee grants group ``group`` ``minutes`` more from now on, with a reason."""
+    """A referee grants group ``group`` ``minutes`` more from ``at`` on, with a reason."""
 
     id: str
     round: str
@@ -186,6 +191,7 @@ class GrantTimeCredit:
     minutes: float
     reason: str
     by: Author
+    at: DeviceTime | None = None
 
 
 @dataclass(frozen=True)
@@ -197,6 +203,7 @@ class StopTiming:
     group: str
     by: Author
     reason: str = ""
+    at: DeviceTime | None = None
 
 
 # -- scorers (RULES.md §10) ----------------------------------------------------------------

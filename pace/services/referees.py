@@ -1,11 +1,12 @@
 """The referees' use cases: timing decisions, the shot clock, notifications, time credits.
 
 A companion of :class:`pace.services.taps.LiveService` over the same log, lock and cache: each
-command is validated against the round's state (field-level errors), appended (committed
-before returning) and answered with what changed, for the web layer to broadcast. The
-views (timing per group, penalties per player, the round's policy) are folds of the log
-judged by ``pace.rules`` (RULES.md §4–§7); they join the round's snapshot, and the prompts
-to stop timing join the tick's alerts.
+command is validated against the round's state at the act's own instant (field-level
+errors), appended (committed before returning) and answered with what changed, for the web
+layer to broadcast. The views (timing per group, penalties per player, the round's policy)
+come from one judgement of the log by :func:`pace.rules.refereeing.judge_round` (RULES.md
+§4–§7), the function ``pace penalties`` judges a paper log with; they join the round's
+snapshot, and the prompts to stop timing join the tick's alerts.
 """
 
 from __future__ import annotations
@@ -15,16 +16,16 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from pace.reports.status import minutes
 from pace.rules import alerts as alertsmod
 from pace.rules import facts as factsmod
-from pace.rules import penalties, policies, timing
+from pace.rules import penalties, policies, spells
 from pace.rules import refereeing as rr
 from pace.rules.errors import SetupError, UnknownGroupError, UnknownHoleError
 from pace.rules.events import Event
 from pace.rules.model import Group
 from pace.rules.position import Episode, FieldStatus
 from pace.services import commands as cmd
+from pace.services import referee_views as views
 from pace.services.rounds import RoundView
 from pace.services.taps import CommandError, LiveService
 
@@ -36,9 +37,9 @@ MAX_STROKE = timedelta(minutes=10)
 class RefereeOutcome:
     """What a referee's command did: the stored event, whether it was new, and its effects.
 
-    ``timing`` is the group's timing view when the command changed it (decide, tell, stop);
-    ``verdict`` and ``outcome`` judge a timed stroke (``outcome`` is ``None`` unless the
-    stroke is a fault on the policy's ladder).
+    ``timing`` is the group's timing view when the command may have changed it (decide,
+    tell, stop, a time credit); ``verdict`` and ``outcome`` judge a timed stroke
+    (``outcome`` is ``None`` unless the stroke is a fault: a bad time, counted or not).
     """
 
     event: Event
@@ -51,11 +52,11 @@ class RefereeOutcome:
 
 @dataclass(frozen=True)
 class _Judged:
-    """The round's referee state and its penalties, as of an instant."""
+    """The round's referee state and its judgement, as of an instant."""
 
     policy: policies.Policy
     state: rr.RefereeState
-    penalties: rr.RoundPenalties
+    judgement: rr.Judgement
 
 
 class RefereeService:
@@ -89,70 +90,110 @@ class RefereeService:
                 code="unknown_policy",
             ) from None
 
-    # -- views -------------------------------------------------------------------------
+    # -- the judgement -------------------------------------------------------------------
 
     def _state(self, round: str) -> rr.RefereeState:
         """Return the referees' state of the round, folded once per new event."""
         cache = self.live._cache(round)
         return cache.memo("referee_state", lambda: rr.fold(cache.events))
 
-    def _judge(self, view: RoundView, events: Sequence[Event], now: datetime) -> _Judged:
+    def _judge(self, view: RoundView, now: datetime) -> _Judged:
+        """Return the round judged at ``now``: the referees' acts up to the tolerance ahead of
+        it (every accepted instant is at most that far ahead of the server's clock, so a stroke
+        just recorded is judged), the completions and credits up to ``now``.
+        """
         policy = self._policy(view)
+        cache = self.live._cache(view.record.name)
         state = self._state(view.record.name)
-        # every accepted instant is at most the tolerance ahead of the server's clock
         horizon = now + self.live.future_tolerance
-        judged = rr.round_penalties(
-            view.setup,
-            self.live._cache(view.record.name).folded(),
-            state,
-            policy,
-            horizon,
-            play=view.record.play,
-            format_name=view.record.format,
-            plan=view.plan,
-        )
-        return _Judged(policy, state, judged)
 
-    def timing(self, round: str) -> dict[str, dict[str, Any]]:
-        """Return the timing view of each group with any timing event."""
+        def compute() -> rr.Judgement:
+            return rr.judge_round(
+                view.setup,
+                cache.folded(),
+                state,
+                policy,
+                horizon,
+                play=view.record.play,
+                format_name=view.record.format,
+                plan=view.plan,
+                evaluated=cache.evaluations(view, now),
+            )
+
+        return _Judged(policy, state, self._kept(view, "judgement", now, compute, policy))
+
+    def _kept(
+        self, view: RoundView, name: str, now: datetime, compute: Any, key: Any = None
+    ) -> Any:
+        """Return ``compute()``, kept until the log grows (and for the same ``key``, the
+        policy): it is the same at every later instant once the log's latest instant is past.
+        """
+        cache = self.live._cache(view.record.name)
+        known = cache.memo(name, dict)
+        latest = cache.memo("latest", lambda: max((e.at for e in cache.events), default=None))
+        valid = "value" in known and known.get("key") == key and known["at"] <= now
+        if not (valid and (latest is None or latest <= known["at"])):
+            known.update(key=key, at=now, value=compute())
+        return known["value"]
+
+    def _spells(self, view: RoundView, now: datetime) -> dict[str, tuple[spells.Spell, ...]]:
+        """Return every group's timing spells (whatever the policy)."""
+        cache = self.live._cache(view.record.name)
+        horizon = now + self.live.future_tolerance
+
+        def compute() -> dict[str, tuple[spells.Spell, ...]]:
+            state = self._state(view.record.name)
+            return rr.round_spells(view.setup, state, cache.evaluations(view, now), horizon)
+
+        return self._kept(view, "spells", now, compute)
+
+    # -- views -------------------------------------------------------------------------
+
+    def timing(self, round: str, now: datetime | None = None) -> dict[str, dict[str, Any]]:
+        """Return the timing view of each group with any timing decision."""
         with self.live._lock:
             view = self.live.service.round_view(round)
-            state = self._state(round)
-            return {g: _timing_view(view, t) for g, t in state.groups.items()}
+            now = now or self.clock.now()
+            return views.timing_views(view, self._spells(view, now), self._state(round), now)
 
     def penalties(self, round: str, now: datetime | None = None) -> list[dict[str, Any]]:
         """Return one row per player with any fault, in draw order (RULES.md §6)."""
         with self.live._lock:
             view = self.live.service.round_view(round)
-            judged = self._judge(view, self.live._cache(round).events, now or self.clock.now())
-            return _penalty_rows(view, judged)
+            judged = self._judge(view, now or self.clock.now())
+            return views.penalty_rows(view, judged.judgement, judged.state)
+
+    def judgement(self, round: str, now: datetime | None = None) -> rr.Judgement:
+        """Return the round's judgement (spells, strokes, faults) as the pages see it."""
+        with self.live._lock:
+            view = self.live.service.round_view(round)
+            return self._judge(view, now or self.clock.now()).judgement
 
     def outcomes(
         self, round: str, now: datetime | None = None
     ) -> tuple[penalties.FaultOutcome, ...]:
         """Return every judged fault of the round, counted or not (the cards' penalties)."""
-        with self.live._lock:
-            view = self.live.service.round_view(round)
-            events = self.live._cache(round).events
-            return self._judge(view, events, now or self.clock.now()).penalties.outcomes
+        return self.judgement(round, now).outcomes
 
     def snapshot_parts(
         self, view: RoundView, events: Sequence[Event], now: datetime
     ) -> dict[str, Any]:
         """Return the snapshot's ``timing``, ``penalties`` and ``policy_detail``."""
         state = self._state(view.record.name)
-        parts: dict[str, Any] = {
-            "timing": {g: _timing_view(view, t) for g, t in state.groups.items()},
-        }
+        timing = views.timing_views(view, self._spells(view, now), state, now)
         try:
-            judged = self._judge(view, events, now)
-        except CommandError as e:  # the dashboard still shows the field
-            parts["penalties"] = []
-            parts["policy_detail"] = {"name": view.record.policy, "error": e.message}
-            return parts
-        parts["penalties"] = _penalty_rows(view, judged)
-        parts["policy_detail"] = _policy_view(judged.policy, view)
-        return parts
+            judged = self._judge(view, now)
+        except CommandError as e:  # the dashboard still shows the field and who is timed
+            return {
+                "timing": timing,
+                "penalties": [],
+                "policy_detail": {"name": view.record.policy, "error": e.message},
+            }
+        return {
+            "timing": timing,
+            "penalties": views.penalty_rows(view, judged.judgement, judged.state),
+            "policy_detail": views.policy_view(judged.policy, view),
+        }
 
     def due_alerts(
         self,
@@ -163,7 +204,11 @@ class RefereeService:
         now: datetime,
     ) -> Iterable[alertsmod.Alert]:
         """Return a ``stop_timing`` prompt per timed group back in position (RULES.md §4.6)."""
-        return rr.stop_timing_alerts(self._state(view.record.name), field, episodes)
+        try:
+            judged = self._judge(view, now)
+        except CommandError:
+            return ()
+        return rr.stop_timing_alerts(judged.judgement, field)
 
     def changed_penalties(
         self, round: str, now: datetime | None = None
@@ -172,11 +217,11 @@ class RefereeService:
         with self.live._lock:
             view = self.live.service.round_view(round)
             try:
-                judged = self._judge(view, self.live._cache(round).events, now or self.clock.now())
+                judged = self._judge(view, now or self.clock.now())
             except CommandError:
                 return []
             by_group: dict[str, list[dict[str, Any]]] = {}
-            for row in _penalty_rows(view, judged):
+            for row in views.penalty_rows(view, judged.judgement, judged.state):
                 by_group.setdefault(row["group"], []).append(row)
             told = self._told.setdefault(round, {})
             changed = []
@@ -198,16 +243,18 @@ class RefereeService:
                 "decision": c.decision,
                 "reason": c.reason or None,
                 "note": c.note,
+                **_device_fields(c.at),
             }
-            event = self._event(c, rr.TIMING_DECIDED, payload)
+            event = self._event(c, rr.TIMING_DECIDED, payload, at=self._instant(c.at))
             if (stored := self.live.resent(event)) is not None:
                 return self._timing_outcome(view, stored, False)
             _group(view, c.group)
-            t = self._state(c.round).timing(c.group)
-            if t.timed:
+            self._check(view, c.at)
+            current = self._running(view, c.group, event.at)
+            if current is not None:
                 raise CommandError(
                     f"group {c.group!r} is already being timed since "
-                    f"{_local(view, t.since)}; stop timing it first",
+                    f"{_local(view, current.start)}; stop timing it first",
                     field="group",
                     code="already_timed",
                 )
@@ -215,19 +262,26 @@ class RefereeService:
             return self._timing_outcome(view, stored, created)
 
     def tell_player_timed(self, c: cmd.TellPlayerTimed) -> RefereeOutcome:
-        """Record that a player was told his group is being timed (RULES.md §4.2)."""
+        """Record that a player was told the group is being timed (RULES.md §4.2)."""
         with self.live._lock:
             view = self.live.service.round_view(c.round)
-            event = self._event(c, rr.PLAYER_TOLD_TIMED, {"group": c.group, "player": c.player})
+            payload = {"group": c.group, "player": c.player, **_device_fields(c.at)}
+            event = self._event(c, rr.PLAYER_TOLD_TIMED, payload, at=self._instant(c.at))
             if (stored := self.live.resent(event)) is not None:
                 return self._timing_outcome(view, stored, False)
             _player(view, c.group, c.player)
-            self._require_timed(view, c.group)
+            self._check(view, c.at)
+            if self._running(view, c.group, event.at) is None:
+                raise self._not_timed(view, c.group, event.at)
             stored, created = self.live._append(event)
             return self._timing_outcome(view, stored, created)
 
     def record_stroke(self, c: cmd.RecordStroke) -> RefereeOutcome:
-        """Record a stroke timed on the shot clock and judge it (RULES.md §4.3–§4.5, §6)."""
+        """Record a stroke timed on the shot clock and judge it (RULES.md §4.3–§4.7, §6).
+
+        The stroke is judged by its own corrected instants, whenever it arrives: refused only
+        when it started outside every timing spell of its group.
+        """
         with self.live._lock:
             view = self.live.service.round_view(c.round)
             started, stopped = c.started.corrected, c.stopped.corrected
@@ -273,21 +327,29 @@ class RefereeService:
                 )
             self.live._check_instant(view, stopped, "stopped")
             self.live._check_instant(view, started, "started")
-            self._require_timed(view, c.group)
+            spells_of = self._spells(view, self.clock.now()).get(c.group, ())
+            if spells.placement(spells_of, started) == spells.NOT_TIMED:
+                raise self._not_timed(view, c.group, started, what="when the stroke started at")
             stored, created = self.live._append(event)
             return self._stroke_outcome(view, stored, created)
 
     def notify_player(self, c: cmd.NotifyPlayer) -> RefereeOutcome:
-        """Record that a player was told of his fault: the notification gate opens (§6)."""
+        """Record that a player was told of a fault: the notification gate opens (§6)."""
         with self.live._lock:
             view = self.live.service.round_view(c.round)
-            payload = {"group": c.group, "player": c.player, "fault": c.fault}
-            event = self._event(c, rr.PLAYER_NOTIFIED, payload)
+            payload = {
+                "group": c.group,
+                "player": c.player,
+                "fault": c.fault,
+                **_device_fields(c.at),
+            }
+            event = self._event(c, rr.PLAYER_NOTIFIED, payload, at=self._instant(c.at))
             if (stored := self.live.resent(event)) is not None:
                 return RefereeOutcome(stored, False, c.group)
             _player(view, c.group, c.player)
-            judged = self._judge(view, self.live._cache(c.round).events, self.clock.now())
-            faults = [o.fault for o in judged.penalties.outcomes if o.fault.id == c.fault]
+            self._check(view, c.at)
+            judged = self._judge(view, self.clock.now())
+            faults = [o.fault for o in judged.judgement.outcomes if o.fault.id == c.fault]
             if not faults:
                 raise CommandError(
                     f"no fault {c.fault!r} in round {c.round!r}: a fault is a bad time's "
@@ -306,30 +368,78 @@ class RefereeService:
             return RefereeOutcome(stored, created, c.group)
 
     def grant_time_credit(self, c: cmd.GrantTimeCredit) -> RefereeOutcome:
-        """Grant a group minutes from now on, with a reason (RULES.md §5)."""
+        """Grant a group minutes from the act's instant on, with a reason (RULES.md §5)."""
         with self.live._lock:
             view = self.live.service.round_view(c.round)
-            payload = {"group": c.group, "minutes": c.minutes, "reason": c.reason}
-            event = self._event(c, factsmod.TIME_CREDIT_GRANTED, payload)
-            if (stored := self.live.resent(event)) is not None:
-                return RefereeOutcome(stored, False, c.group)
-            _group(view, c.group)
-            stored, created = self.live._append(event)
-            return RefereeOutcome(stored, created, c.group)
-
-    def stop_timing(self, c: cmd.StopTiming) -> RefereeOutcome:
-        """Stop timing a group (back in position; the players are told, RULES.md §4.6)."""
-        with self.live._lock:
-            view = self.live.service.round_view(c.round)
-            event = self._event(c, rr.TIMING_STOPPED, {"group": c.group, "reason": c.reason})
+            payload = {
+                "group": c.group,
+                "minutes": c.minutes,
+                "reason": c.reason,
+                **_device_fields(c.at),
+            }
+            event = self._event(c, factsmod.TIME_CREDIT_GRANTED, payload, at=self._instant(c.at))
             if (stored := self.live.resent(event)) is not None:
                 return self._timing_outcome(view, stored, False)
             _group(view, c.group)
-            self._require_timed(view, c.group)
+            self._check(view, c.at)
+            stored, created = self.live._append(event)
+            # a credit may put the group back in position: its timing stops by itself (§4.6)
+            return self._timing_outcome(view, stored, created)
+
+    def stop_timing(self, c: cmd.StopTiming) -> RefereeOutcome:
+        """Stop timing a group (the players are told, RULES.md §4.6).
+
+        After a spell ended by itself (the group back in position), a stop records that the
+        referee told the players; with no spell to stop it is refused (``not_timed``).
+        """
+        with self.live._lock:
+            view = self.live.service.round_view(c.round)
+            payload = {"group": c.group, "reason": c.reason, **_device_fields(c.at)}
+            event = self._event(c, rr.TIMING_STOPPED, payload, at=self._instant(c.at))
+            if (stored := self.live.resent(event)) is not None:
+                return self._timing_outcome(view, stored, False)
+            _group(view, c.group)
+            self._check(view, c.at)
+            at = event.at
+            group_spells = self._spells(view, self.clock.now()).get(c.group, ())
+            latest = next((s for s in reversed(group_spells) if s.start <= at), None)
+            stoppable = latest is not None and (
+                latest.holds(at)
+                or (latest.ended_by == spells.BACK_IN_POSITION and latest.stopped is None)
+            )
+            if not stoppable:
+                raise self._not_timed(view, c.group, at)
             stored, created = self.live._append(event)
             return self._timing_outcome(view, stored, created)
 
     # -- helpers -------------------------------------------------------------------------
+
+    def _instant(self, at: cmd.DeviceTime | None) -> datetime:
+        """Return the act's corrected device instant, or the server's now without one."""
+        return self.clock.now() if at is None else at.corrected
+
+    def _check(self, view: RoundView, at: cmd.DeviceTime | None) -> None:
+        """Refuse an act's device instant in the future or off the round's day."""
+        if at is not None:
+            self.live._check_instant(view, at.corrected, "at")
+
+    def _running(self, view: RoundView, group: str, at: datetime) -> spells.Spell | None:
+        return spells.running(self._spells(view, self.clock.now()).get(group, ()), at)
+
+    def _not_timed(
+        self, view: RoundView, group: str, at: datetime, what: str = "at"
+    ) -> CommandError:
+        spans = [
+            f"{_local(view, s.start)}–{_local(view, s.end) if s.end else 'now'}"
+            for s in self._spells(view, self.clock.now()).get(group, ())
+        ]
+        timed = f"timed {', '.join(spans)}" if spans else "never timed"
+        return CommandError(
+            f"group {group!r} is not being timed {what} {_local(view, at)} ({timed}); "
+            "decide to time it first",
+            field="group",
+            code="not_timed",
+        )
 
     def _event(
         self, c: Any, type: str, payload: dict[str, Any], *, at: datetime | None = None
@@ -344,39 +454,38 @@ class RefereeService:
             by=c.by.as_dict(),
         )
 
-    def _require_timed(self, view: RoundView, group: str) -> None:
-        _group(view, group)
-        if not self._state(view.record.name).timing(group).timed:
-            raise CommandError(
-                f"group {group!r} is not being timed; decide to time it first",
-                field="group",
-                code="not_timed",
-            )
-
     def _timing_outcome(self, view: RoundView, stored: Event, created: bool) -> RefereeOutcome:
         group = str(stored.payload["group"])
-        t = self._state(view.record.name).timing(group)
-        return RefereeOutcome(stored, created, group, timing=_timing_view(view, t))
+        now = self.clock.now()
+        state = self._state(view.record.name)
+        timing = views.timing_view(view, self._spells(view, now), state, group, now)
+        return RefereeOutcome(stored, created, group, timing=timing)
 
     def _stroke_outcome(self, view: RoundView, stored: Event, created: bool) -> RefereeOutcome:
-        judged = self._judge(view, self.live._cache(view.record.name).events, self.clock.now())
-        stroke = rr.fold([stored]).strokes[0]
-        verdict = timing.judge(stroke, judged.policy)
-        outcome = next((o for o in judged.penalties.outcomes if o.fault.id == stored.id), None)
+        judgement = self._judge(view, self.clock.now()).judgement
+        judged = judgement.stroke(stored.id)
+        outcome = judgement.outcome(stored.id)
         return RefereeOutcome(
             stored,
             created,
-            stroke.group,
-            verdict=_verdict_view(verdict),
-            outcome=None if outcome is None else _outcome_view(outcome),
+            str(stored.payload["group"]),
+            verdict=None if judged is None else views.verdict_view(judged),
+            outcome=None if outcome is None else views.outcome_view(outcome),
         )
 
 
-# -- views ---------------------------------------------------------------------------------
+# -- helpers -------------------------------------------------------------------------------
 
 
-def _seconds(d: timedelta | None) -> float | None:
-    return None if d is None else round(d.total_seconds(), 1)
+def _device_fields(at: cmd.DeviceTime | None) -> dict[str, Any]:
+    """Return what is kept of the act's device instant: its raw value and the offset."""
+    if at is None:
+        return {}
+    return {
+        "device_at": at.raw.isoformat(),
+        "clock_offset_ms": round(at.offset.total_seconds() * 1000, 1),
+        "clock_source": at.source,
+    }
 
 
 def _duration(d: timedelta) -> str:
@@ -386,125 +495,6 @@ def _duration(d: timedelta) -> str:
 
 def _local(view: RoundView, instant: datetime | None) -> str:
     return "?" if instant is None else instant.astimezone(view.tz).strftime("%H:%M:%S")
-
-
-def _timing_view(view: RoundView, t: rr.GroupTiming) -> dict[str, Any]:
-    plan = view.plan.by_id.get(t.group)
-    names = [p.name for p in plan.group.players] if plan else []
-    told = [n for n in names if n in t.told] + sorted(t.told - set(names))
-    return {
-        "timed": t.timed,
-        "since": t.since.isoformat() if t.since else None,
-        "told": told,
-        "decisions": [
-            {
-                "decision": d.get("decision"),
-                "reason": d.get("reason"),
-                "note": d.get("note") or "",
-                "at": d["at"].isoformat() if isinstance(d.get("at"), datetime) else d.get("at"),
-                "by": d.get("by") or {},
-            }
-            for d in t.decisions
-        ],
-    }
-
-
-def _verdict_view(v: timing.StrokeVerdict) -> dict[str, Any]:
-    return {
-        "allowed_s": _seconds(v.allowed),
-        "duration_s": _seconds(v.stroke.duration),
-        "over_s": _seconds(v.over),
-        "bad_time": v.is_bad_time,
-    }
-
-
-def _penalty_view(p: penalties.Penalty | None) -> dict[str, Any] | None:
-    if p is None:
-        return None
-    return {"kind": p.kind, "amount": p.amount, "hole": p.hole, "bearer": p.bearer}
-
-
-def _outcome_view(o: penalties.FaultOutcome) -> dict[str, Any]:
-    return {
-        "counted": o.counted,
-        "reason": o.reason.value,
-        "rank": o.rank,
-        "penalty": _penalty_view(o.penalty),
-    }
-
-
-def _penalty_rows(view: RoundView, judged: _Judged) -> list[dict[str, Any]]:
-    """Return one row per player with any fault, in draw order, each fault judged."""
-    verdicts = {v.stroke.id: v for v in judged.penalties.verdicts}
-    notified = {(n.group, n.player, n.fault) for n in judged.state.notifications}
-    rows = []
-    for p in view.plan.groups:
-        for player in p.group.players:
-            outcomes = judged.penalties.for_player(p.id, player.name)
-            if not outcomes:
-                continue
-            faults = []
-            for o in outcomes:
-                v = verdicts.get(o.fault.id)
-                faults.append(
-                    {
-                        "id": o.fault.id,
-                        "at": o.fault.at.isoformat(),
-                        "hole": o.fault.hole,
-                        **_outcome_view(o),
-                        "awaiting_notification": o.awaiting_notification,
-                        "notified": (p.id, player.name, o.fault.id) in notified,
-                        "source": o.fault.source,
-                        "duration_s": _seconds(v.stroke.duration) if v else None,
-                        "allowed_s": _seconds(v.allowed) if v else None,
-                        "over_s": _seconds(v.over) if v else None,
-                    }
-                )
-            counted = [o.penalty for o in outcomes if o.counted and o.penalty is not None]
-            rows.append(
-                {
-                    "group": p.id,
-                    "player": player.name,
-                    "faults": faults,
-                    "strokes_total": sum(x.amount for x in counted if x.kind == "strokes"),
-                    "points_total": sum(x.amount for x in counted if x.kind == "points"),
-                    "holes_lost": [x.hole for x in counted if x.kind == "loss_of_hole"],
-                    "disqualified": any(x.kind == "disqualification" for x in counted),
-                }
-            )
-    return rows
-
-
-def _policy_view(policy: policies.Policy, view: RoundView) -> dict[str, Any]:
-    play = view.record.play
-    return {
-        "name": policy.name,
-        "description": policy.description,
-        "stroke_allowance_s": _seconds(policy.stroke_allowance),
-        "extra_allowance_s": _seconds(policy.extra_allowance),
-        # what the shot clock counts down from, per stroke kind (the kinds that earn extra time
-        # when the player is the first to play; "other" never does): the rule stays here
-        "allowances_s": {
-            k.value: _seconds(timing.allowance(k, k is not timing.StrokeKind.OTHER, policy))
-            for k in timing.StrokeKind
-        },
-        "ball_search_s": _seconds(policy.ball_search),
-        "play": play,
-        "format": view.record.format,
-        "gate": policy.notification_gate,
-        "ladder": list(
-            policy.stroke_ladder if play == penalties.STROKE_PLAY else policy.match_ladder
-        ),
-        "stroke_ladder": list(policy.stroke_ladder),
-        "match_ladder": list(policy.match_ladder),
-        "repeat_last": policy.repeat_last,
-        "faults_from": policy.faults_from,
-        "checkpoint_holes": policy.checkpoint_holes,
-        "checkpoint_limit_min": minutes(policy.checkpoint_limit),
-    }
-
-
-# -- validation ----------------------------------------------------------------------------
 
 
 def _group(view: RoundView, group_id: str) -> Group:

@@ -196,6 +196,25 @@ class PaceService:
         stored = self.store.append_many(events, recorded_at=self.clock.now())
         return sum(1 for _, created in stored if created)
 
+    def import_referee_log(
+        self, text: str, filename: str, *, round: str, by: str
+    ) -> tuple[int, int]:
+        """Parse a referee log CSV into the live commands' events; return (new, already stored).
+
+        All or nothing: every problem of the file is reported (file, line, field) and nothing
+        is stored. The events' ids derive from the acts' content, so re-importing the same
+        log stores nothing new (FORMATS.md, referee log).
+        """
+        view = self.round_view(round)
+        rec = view.record
+        acts = formats.parse_referee_log(
+            text, filename, day=rec.day, tz=view.tz, course=rec.course, groups=rec.groups
+        )
+        log = formats.referee_log.to_events(acts, round, by=by)
+        stored = self.store.append_many(log.events, recorded_at=self.clock.now())
+        created = sum(1 for _, new in stored if new)
+        return created, len(stored) - created
+
     def _imported_completion(self, round: str, c: HoleCompletion, by: str) -> Event:
         key = f"{round}/{c.group}/{c.hole}/{c.at.isoformat()}"
         return Event(

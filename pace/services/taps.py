@@ -24,9 +24,11 @@ from pace.rules.events import Event, check_resend
 from pace.rules.model import RoundFacts
 from pace.rules.position import (
     Episode,
+    Evaluation,
     FieldStatus,
     episodes,
     evaluate_field,
+    evaluations,
     hole_overs,
 )
 from pace.rules.scoring import records
@@ -119,21 +121,37 @@ class _RoundCache:
             self.derived[name] = compute()
         return self.derived[name]
 
-    def episodes(self, view: RoundView, now: datetime) -> tuple[Episode, ...]:
-        """Return the round's out-of-position episodes at ``now``.
+    def settled(self, name: str, now: datetime, compute: Callable[[], Any]) -> Any:
+        """Return ``compute()`` of a fold that depends on the log and on ``now``, kept while valid.
 
-        They change only with the log, as long as no fact lies after the instant they were
-        last computed at (a stop of play still running is counted up to ``now``).
+        Such a value changes only with the log, as long as no fact lies after the instant it
+        was last computed at (a stop of play still running is counted up to ``now``).
         """
         facts = self.folded()
-        known = self.memo("episodes", dict)
+        known = self.memo(name, dict)
         last = known.get("value")
         if last is not None and known["at"] <= now and not _running_stop(facts, now):
             return last
-        value = episodes(view.setup, facts, now, view.plan)
+        value = compute()
         if _latest_fact(facts) <= now:
             known.update(value=value, at=now)
         return value
+
+    def episodes(self, view: RoundView, now: datetime) -> tuple[Episode, ...]:
+        """Return the round's out-of-position episodes at ``now``."""
+        return self.settled(
+            "episodes",
+            now,
+            lambda: episodes(
+                view.setup, self.folded(), now, view.plan, self.evaluations(view, now)
+            ),
+        )
+
+    def evaluations(self, view: RoundView, now: datetime) -> dict[str, tuple[Evaluation, ...]]:
+        """Return each group's evaluations at its completions and credits, up to ``now``."""
+        return self.settled(
+            "evaluations", now, lambda: evaluations(view.setup, self.folded(), now, view.plan)
+        )
 
 
 class LiveService:

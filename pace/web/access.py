@@ -106,6 +106,14 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "referee.shotclock_page": REFEREE,
     "audit.audit_page": REFEREE,
     "audit.audit_csv": REFEREE,
+    "reports.report_page": REFEREE,
+    "reports.report_csv": REFEREE,
+    "reports.report_json": REFEREE,
+    "reports.letters_page": REFEREE,
+    "reports.start_job": REFEREE,
+    "reports.job_status": REFEREE,
+    "reports.job_file": REFEREE,
+    "reports.offenders_page": COMMITTEE,
     "access.access_page": COMMITTEE,
     "pace.api_command": MARSHAL | SCORER,  # narrowed per command by EVENTS
 }

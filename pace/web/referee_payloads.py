@@ -1,8 +1,9 @@
 """Parse the referees' payloads (docs/protocol.md) into typed commands.
 
 Every parser has the same signature, ``(payload, by, received, ping_offset)``, so the
-Socket.IO handlers and the HTTP mirror call them alike; those without a device instant
-ignore the last two. Refusals are ``PayloadError``s naming the field.
+Socket.IO handlers and the HTTP mirror call them alike: a device instant (a stroke's start
+and stop, the optional ``at`` of the other commands) is corrected like a tap's. Refusals
+are ``PayloadError``s naming the field.
 """
 
 from __future__ import annotations
@@ -32,10 +33,19 @@ def _choice(p: Mapping[str, Any], name: str, choices: tuple[str, ...], required=
 
 
 def _checked(p: Mapping[str, Any]) -> Mapping[str, Any]:
-    """Return ``p`` once its optional ``device_time`` (unused here) is of the documented form."""
+    """Return ``p`` once its optional ``device_time`` is of the documented form."""
     if p.get("device_time") is not None:
         payloads.instant(p, "device_time")
     return p
+
+
+def _at(
+    p: Mapping[str, Any], received: datetime, ping_offset: timedelta | None
+) -> cmd.DeviceTime | None:
+    """Return the optional ``at`` (the act's device instant), corrected like a tap's."""
+    if p.get("at") is None:
+        return None
+    return payloads.device_time(p, "at", received, ping_offset)
 
 
 def _flag(p: Mapping[str, Any], name: str, *, required: bool) -> bool:
@@ -52,7 +62,9 @@ def decide_timing(
 ) -> cmd.DecideTiming:
     """Parse ``decide_timing``: id, round, group, decision, reason (required for not_time), note."""
     p = _checked(
-        _mapping(payload, ("id", "round", "group", "decision", "reason", "note", "device_time"))
+        _mapping(
+            payload, ("id", "round", "group", "decision", "reason", "note", "at", "device_time")
+        )
     )
     decision = _choice(p, "decision", DECISIONS)
     reason = _choice(p, "reason", refereeing.MITIGATING_REASONS, required=decision == "not_time")
@@ -64,6 +76,7 @@ def decide_timing(
         reason=reason,
         note=payloads.text(p, "note", limit=payloads.MAX_REASON, required=False, prose=True),
         by=by,
+        at=_at(p, received, ping_offset),
     )
 
 
@@ -71,13 +84,14 @@ def tell_player_timed(
     payload: object, by: cmd.Author, received: datetime, ping_offset: timedelta | None
 ) -> cmd.TellPlayerTimed:
     """Parse ``tell_player_timed``: id, round, group, player (his name as in the draw)."""
-    p = _checked(_mapping(payload, ("id", "round", "group", "player", "device_time")))
+    p = _checked(_mapping(payload, ("id", "round", "group", "player", "at", "device_time")))
     return cmd.TellPlayerTimed(
         id=payloads.event_id(p),
         round=payloads.text(p, "round"),
         group=payloads.text(p, "group", limit=50),
         player=payloads.text(p, "player"),
         by=by,
+        at=_at(p, received, ping_offset),
     )
 
 
@@ -120,7 +134,9 @@ def notify_player(
     payload: object, by: cmd.Author, received: datetime, ping_offset: timedelta | None
 ) -> cmd.NotifyPlayer:
     """Parse ``notify_player``: id, round, group, player, fault (the fault's id)."""
-    p = _checked(_mapping(payload, ("id", "round", "group", "player", "fault", "device_time")))
+    p = _checked(
+        _mapping(payload, ("id", "round", "group", "player", "fault", "at", "device_time"))
+    )
     return cmd.NotifyPlayer(
         id=payloads.event_id(p),
         round=payloads.text(p, "round"),
@@ -128,6 +144,7 @@ def notify_player(
         player=payloads.text(p, "player"),
         fault=payloads.text(p, "fault", limit=MAX_FAULT_ID),
         by=by,
+        at=_at(p, received, ping_offset),
     )
 
 
@@ -135,7 +152,9 @@ def grant_time_credit(
     payload: object, by: cmd.Author, received: datetime, ping_offset: timedelta | None
 ) -> cmd.GrantTimeCredit:
     """Parse ``grant_time_credit``: id, round, group, minutes (0 < m ≤ 60), reason."""
-    p = _checked(_mapping(payload, ("id", "round", "group", "minutes", "reason", "device_time")))
+    p = _checked(
+        _mapping(payload, ("id", "round", "group", "minutes", "reason", "at", "device_time"))
+    )
     minutes = payloads._required(p, "minutes")
     if isinstance(minutes, bool) or not isinstance(minutes, int | float):
         raise PayloadError("minutes must be a number such as 6 or 2.5", field="minutes")
@@ -151,6 +170,7 @@ def grant_time_credit(
         minutes=float(minutes),
         reason=payloads.text(p, "reason", limit=payloads.MAX_REASON, prose=True),
         by=by,
+        at=_at(p, received, ping_offset),
     )
 
 
@@ -158,11 +178,12 @@ def stop_timing(
     payload: object, by: cmd.Author, received: datetime, ping_offset: timedelta | None
 ) -> cmd.StopTiming:
     """Parse ``stop_timing``: id, round, group, optional reason."""
-    p = _checked(_mapping(payload, ("id", "round", "group", "reason", "device_time")))
+    p = _checked(_mapping(payload, ("id", "round", "group", "reason", "at", "device_time")))
     return cmd.StopTiming(
         id=payloads.event_id(p),
         round=payloads.text(p, "round"),
         group=payloads.text(p, "group", limit=50),
         reason=payloads.text(p, "reason", limit=payloads.MAX_REASON, required=False, prose=True),
         by=by,
+        at=_at(p, received, ping_offset),
     )

@@ -28,9 +28,24 @@ def shoot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / name), full_page=True)
 
 
+def decide_at(server, group: str, at) -> None:
+    """Another referee decided to time ``group`` at ``at`` (server's clock), over HTTP."""
+    now = server.get_json("/api/rounds/R1/snapshot")["snapshot"]["at"]
+    body = {"id": str(uuid.uuid4()), "round": "R1", "group": group, "decision": "time"}
+    answer = server.post_json(
+        "/api/commands/decide_timing", {**body, "at": at.isoformat(), "device_time": now}
+    )
+    assert answer["ok"], answer
+
+
 def test_the_shot_clock_records_a_bad_time_from_start_and_stop_taps(server, new_context, today_at):
-    # group 1 (the lead group, off at 08:00) completing hole 1 at 08:40 is out of position
+    # group 1 (the lead group, off at 08:00) completing hole 1 at 08:40 is out of position;
+    # a referee decided to time it at 11:58 (the page's own decision: the next test). The
+    # page's clock jumps 45 s below, which the server's clock does not: the stroke's start,
+    # corrected with the offset measured after the jump, lies some 45 s before the page's
+    # instant, so the spell must have started before that.
     server.tap("1", 1, today_at(8, 40))
+    decide_at(server, "1", today_at(11, 58))
 
     context = new_context(viewport={"width": 375, "height": 800})
     page = context.new_page()
@@ -43,7 +58,6 @@ def test_the_shot_clock_records_a_bad_time_from_start_and_stop_taps(server, new_
     expect(first).to_have_attribute("data-status", "out_of_position")
     first.click()
     expect(page.locator("#hole")).to_have_value("2")  # the hole in play
-    page.get_by_role("button", name="Time this group").click()
     expect(page.locator("#timing-state .on-clock")).to_contain_text("On the clock")
     player = page.locator("li.player").first
     name = player.get_attribute("data-player")
@@ -95,7 +109,7 @@ def test_the_shot_clock_records_a_bad_time_from_start_and_stop_taps(server, new_
     expect(listed.locator(".f-awaiting")).to_have_text("to tell the player")
 
     # the referee tells him; the gate opens, and the dashboard follows
-    result.get_by_role("button", name="Told him").click()
+    result.get_by_role("button", name="Player told").click()
     expect(page.locator(f"li.player[data-player='{name}'] .f-told")).to_be_visible()
     (row,) = [
         r for r in server.get_json("/api/rounds/R1/penalties")["penalties"] if r["player"] == name
@@ -184,7 +198,7 @@ def test_the_referee_is_prompted_to_stop_timing_a_group_in_position(server, cont
     )
     expect(page.locator("#stop-box")).to_have_class(re.compile(r"\bprompted\b"))
     alert = dashboard.locator("li.alert[data-kind='stop_timing'][data-group='1']")
-    expect(alert).to_contain_text("Group 1 back in position: stop timing, tell the players")
+    expect(alert).to_contain_text("Group 1 back in position: timing stops, tell the players")
     expect(dashboard.locator("tr.group-row[data-group='1'] .on-clock")).to_be_visible()
 
     page.get_by_role("button", name="Stop timing").click()
@@ -235,3 +249,106 @@ def test_a_viewer_board_follows_the_course_live_and_shows_no_status(server, new_
     expect(board.locator("td.b-hole.done[data-group='2'][data-hole='1']")).to_have_count(1)
     shown = board.locator("main").inner_text()
     assert "Out of position" not in shown and "Overdue" not in shown
+
+
+def test_the_par_3_tee_shot_is_offered_only_on_a_par_3(server, page, today_at):
+    # issue 10: the course decides the par-3 allowance (RULES.md §4.3); hole 3 is the par 3,
+    # hole 2 a par 5
+    decide_at(server, "2", today_at(11, 58))
+    page.goto(server.url + SHOTCLOCK)
+    page.locator("button.group-choice[data-group='2']").click()
+    par3 = page.locator("button.kind[data-kind='par3_tee']")
+    page.locator("#hole").select_option("2")
+    expect(par3).to_have_count(0)
+    expect(page.locator("button.kind[data-kind='approach']")).to_be_visible()
+    page.locator("#hole").select_option("3")
+    expect(par3).to_have_count(1)
+    par3.click()
+    expect(page.locator("#secs")).to_have_text("50")
+    # back to the par 5: the par-3 kind goes, and the clock counts down from 40 s again
+    page.locator("#hole").select_option("2")
+    expect(par3).to_have_count(0)
+    expect(page.locator("#secs")).to_have_text("40")
+    # between holes 2 and 3: the tee shot is the par 3's
+    page.locator("#between").check()
+    expect(par3).to_have_count(1)
+
+
+def test_timing_stops_by_itself_when_a_credit_puts_the_group_back_in_position(
+    server, context, today_at
+):
+    # issue 10, RULES.md §4.6: group 1 is 26 minutes over after hole 1 (08:40 for 14); the
+    # referee times it, then grants 30 minutes for a ruling: back in position, the spell ends
+    # at the credit's instant without anyone pressing stop
+    server.tap("1", 1, today_at(8, 40))
+    dashboard = context.new_page()
+    dashboard.goto(server.url + DASHBOARD)
+    page = context.new_page()
+    page.goto(server.url + SHOTCLOCK)
+    page.locator("button.group-choice[data-group='1']").click()
+    page.get_by_role("button", name="Time this group").click()
+    expect(page.locator("#timing-state .on-clock")).to_be_visible()
+
+    page.locator("#credit-box summary").click()
+    page.locator("#credit-minutes").fill("30")
+    page.locator("#credit-reason").fill("ruling on hole 1")
+    page.get_by_role("button", name="Grant the credit").click()
+
+    note = page.locator("#auto-stopped")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("Timing of group 1 stopped by itself at")
+    expect(page.locator("#timing-state .not-timed")).to_have_text("Not being timed")
+    expect(page.locator("#clock-box")).to_be_hidden()
+    expect(dashboard.locator("tr.group-row[data-group='1'] .on-clock")).to_have_count(0)
+    alert = dashboard.locator("li.alert[data-kind='stop_timing'][data-group='1']")
+    expect(alert).to_contain_text("Group 1 back in position: timing stops, tell the players")
+
+    page.get_by_role("button", name="Players told").click()
+    expect(note).to_be_hidden()
+    events = server.get_json("/api/rounds/R1/events")["events"]
+    (decided,) = [e for e in events if e["type"] == "timing_decided"]
+    (credit,) = [e for e in events if e["type"] == "time_credit_granted"]
+    (stopped,) = [e for e in events if e["type"] == "timing_stopped"]
+    # every command carries the page's instant of the act, corrected like a tap's
+    for e in (decided, credit, stopped):
+        assert "device_at" in e["payload"], e
+    assert decided["at"] < credit["at"] < stopped["at"]
+    timing = server.get_json("/api/rounds/R1/snapshot")["snapshot"]["timing"]["1"]
+    (spell,) = timing["spells"]
+    assert spell["ended_by"] == "back_in_position" and spell["until"] == credit["at"]
+    assert spell["stopped"] == stopped["at"]
+
+
+def test_a_checkpoint_breach_is_called_so_with_its_stretch(tmp_path, browser, today_at):
+    # issue 10: under mauricie the dashboard says "checkpoint breach" (FR: dépassement au point
+    # de contrôle), never "bad time", with the stretch and its minutes. Group 1 (off at 08:00)
+    # holes out on the 6th at 09:40: 100 minutes for the 90 allowed to holes 1-6.
+    from livesupport import DRAW, live_server, pace, setup_round
+
+    db = setup_round(tmp_path)
+    pace("import", "draw", str(DRAW), "--round", "R1", "--policy", "mauricie", "--db", str(db),
+         cwd=tmp_path)  # fmt: skip
+    origin = today_at(12).isoformat()
+    with live_server(tmp_path, db=db, extra_args=["--clock-origin", origin]) as srv:
+        srv.tap("1", 6, today_at(9, 40))
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(f"{srv.url}/join?code={srv.code('referee')}")
+        page.goto(f"{srv.url}{DASHBOARD}?lang=fr")
+        expect(page.locator("#penalties-title")).to_have_text(
+            "Dépassements au point de contrôle et pénalités"
+        )
+        listed = page.locator("li.pen-row[data-group='1'][data-player='Marie Lavoie']")
+        expect(listed.locator(".f-what")).to_have_text(
+            "1er dépassement au point de contrôle : avertissement"
+        )
+        expect(listed.locator(".f-times")).to_have_text(
+            "dépassement au point de contrôle, trous 1 à 6 : 100 min pour 90"
+        )
+        assert "faute de temps" not in page.locator(".penalties-box").inner_text().lower()
+        page.goto(f"{srv.url}{DASHBOARD}?lang=en")
+        expect(listed.locator(".f-what")).to_have_text("1st checkpoint breach: warning")
+        expect(listed.locator(".f-times")).to_have_text(
+            "checkpoint breach, holes 1–6: 100 min for 90"
+        )
+        context.close()

@@ -81,7 +81,8 @@ def test_a_referee_times_a_group_out_of_position_until_it_is_back(server, open_c
     alert = receive_until(tablet, "alert_raised", is_alert("out_of_position", "1"))
     assert alert["alert"]["over_min"] == 26.0
 
-    decided = referee.decide("1")
+    # decided at 09:05 on the referee's phone (sent now): strokes are timed after it
+    decided = referee.decide("1", at="09:05")
     assert decided["timing"]["timed"] is True
     timing = receive_until(tablet, "timing_changed", for_group("1"))["timing"]
     assert timing["timed"] is True and timing["since"] == decided["at"]
@@ -105,12 +106,18 @@ def test_a_referee_times_a_group_out_of_position_until_it_is_back(server, open_c
     assert [f["id"] for f in row["faults"]] == [stroke["id"]]
     assert row["faults"][0]["awaiting_notification"] is True
 
-    # holes 1–5 are allotted 70 min: holing out on the 5th at 09:05 is back in position
-    marshal.tap("1", 5, "09:05")
+    # holes 1–6 are allotted 81 min: holing out on the 6th now (about 09:11) is back in
+    # position, and the timing stops by itself at that completion (RULES.md §4.6)
+    back = marshal.tap("1", 6, marshal.clock())
     prompt = receive_until(tablet, "stop_timing_prompted", for_group("1"))
     assert prompt["round"] == ROUND and prompt["alert"].startswith("stop_timing:1:")
+    assert prompt["at"] == back["at"]
+    snapshot = server.get_json(f"/api/rounds/{ROUND}/snapshot")["snapshot"]
+    [spell] = snapshot["timing"]["1"]["spells"]
+    assert (spell["until"], spell["ended_by"]) == (back["at"], "back_in_position")
 
-    stopped = referee.stop_timing("1", "back in position on the 5th")
+    # the referee confirms the players were told
+    stopped = referee.stop_timing("1", "back in position on the 6th")
     assert stopped["timing"]["timed"] is False
     timing = receive_until(tablet, "timing_changed", for_group("1"))["timing"]
     assert timing["timed"] is False and timing["told"] == []

@@ -95,9 +95,11 @@ def out_of_position(marshal, tablet) -> None:
 
 
 @pytest.fixture
-def timed(referee, out_of_position, tablet) -> None:
-    """Group 1 is out of position and being timed."""
+def timed(referee, out_of_position, tablet, clock) -> None:
+    """Group 1 is out of position and being timed since two minutes (09:08)."""
+    clock.advance(minutes=-2)
     referee.decide("1")
+    clock.advance(minutes=2)
     tablet.get_received()
 
 
@@ -521,6 +523,7 @@ def test_swin_gives_one_point_for_every_breach_without_warning(app, connect, clo
     referee = RefereeDriver(tablet, clock.now, round="S1")
     MarshalDriver(tablet, clock.now, round="S1").tap("1", 1, "08:40")
     referee.decide("1")
+    clock.advance(minutes=1)
 
     first = referee.timed_stroke("1", MARIE, 3, 45, kind="par3_tee", first_to_play=True)
     second = referee.timed_stroke("1", MARIE, 4, 41)
@@ -584,6 +587,7 @@ def test_match_play_loses_the_hole_at_the_second_bad_time(app, connect, clock, c
     referee = RefereeDriver(tablet, clock.now, round="MP")
     MarshalDriver(tablet, clock.now, round="MP").tap("1", 1, "08:40")
     referee.decide("1")
+    clock.advance(minutes=1)
     first = referee.timed_stroke("1", JULIE, 2, 45)
     referee.notify("1", JULIE, first["id"])
     clock.advance(minutes=1)
@@ -605,6 +609,7 @@ def test_in_foursomes_the_side_bears_the_penalty(app, connect, clock):
     referee = RefereeDriver(tablet, clock.now, round="F1")
     MarshalDriver(tablet, clock.now, round="F1").tap("1", 1, "08:40")
     referee.decide("1")
+    clock.advance(minutes=1)
     ack = referee.timed_stroke("1", JULIE, 2, 45)
     assert ack["outcome"]["penalty"]["bearer"] == "side"
 
@@ -622,6 +627,7 @@ def test_a_custom_policy_from_the_configuration(settings, clock):
         referee = RefereeDriver(tablet, clock.now, round="C1")
         MarshalDriver(tablet, clock.now, round="C1").tap("1", 1, "08:40")
         referee.decide("1")
+        clock.advance(minutes=1)
         assert referee.timed_stroke("1", MARIE, 2, 44)["verdict"]["bad_time"] is False
         ack = referee.timed_stroke("1", MARIE, 2, 46)
         assert ack["outcome"]["penalty"]["kind"] == "strokes"
@@ -645,7 +651,7 @@ def test_the_http_mirror_runs_the_referees_commands(login, referee, out_of_posit
         headers=headers,
     )
     assert decided.status_code == 200 and decided.json["timing"]["timed"] is True
-    now = clock.now()
+    now = clock.advance(minutes=1)
     stroke = client.post(
         "/api/commands/record_stroke",
         json={
@@ -706,6 +712,7 @@ def test_a_round_whose_policy_left_the_configuration_still_shows_its_field(
     referee = RefereeDriver(tablet, clock.now, round="G1")
     MarshalDriver(tablet, clock.now, round="G1").tap("1", 1, "08:40")
     referee.decide("1")
+    clock.advance(minutes=1)
     count = len(log(client, "G1"))
 
     refused = referee.timed_stroke("1", MARIE, 2, 45, error="unknown_policy")

@@ -81,7 +81,7 @@ def line(client, entry: str, round: str = ROUND) -> dict:
 def two_bad_times(referee: RefereeDriver, clock, holes=(1, 2)) -> tuple[dict, dict]:
     """Group 1 out of position and timed; Marie's two bad times, the first one notified."""
     referee.tap("1", 1, "08:40")
-    referee.decide("1")
+    referee.decide("1", at=clock.now() - timedelta(minutes=2))
     first = referee.timed_stroke("1", MARIE, holes[0], 45)
     clock.advance(seconds=30)
     referee.notify("1", MARIE, first["id"])
@@ -221,6 +221,27 @@ def test_a_counted_bad_time_puts_a_stroke_on_its_hole_and_a_void_takes_it_off(
     assert line(client, MARIE)["penalty_strokes"] == 0
 
 
+def test_a_late_notification_re_judges_the_card_at_once(scorer, referee, client, clock):
+    scorer.card("1", MARIE, PARS[:3])
+    referee.tap("1", 1, "08:40")
+    referee.decide("1", at=clock.now() - timedelta(minutes=2))
+    first = referee.timed_stroke("1", MARIE, 1, 45)
+    told_at = clock.now()
+    clock.advance(minutes=1)
+    second = referee.timed_stroke("1", MARIE, 3, 47)
+    assert second["outcome"]["reason"] == "previous_not_notified"
+    assert line(client, MARIE)["penalty_strokes"] == 0
+    # the referee's phone was offline: its notification, made before the second bad time,
+    # arrives now with its own instant; the second bad time counts, and the card follows
+    clock.advance(minutes=2)
+    answer = referee.send("notify_player", {"id": new_id(), "round": ROUND, "group": "1",
+                          "player": MARIE, "fault": first["id"], "at": told_at.isoformat(),
+                          "device_time": clock.now().isoformat()})  # fmt: skip
+    assert answer["ok"] is True, answer
+    marie = line(client, MARIE)
+    assert (marie["penalty_strokes"], marie["card"][2], marie["to_par"]) == (1, [3, 3, 1], 1)
+
+
 def test_the_card_of_a_group_holds_its_scores_ids_and_penalties(scorer, referee, client, clock):
     recorded = scorer.card("1", MARIE, PARS[:2])
     scorer.score("1", JULIE, 1, 6)
@@ -263,7 +284,7 @@ def test_scores_and_counted_penalties_announce_the_card_and_the_leaderboard(
         {"round": ROUND, "group": "1"}
     ]
     referee.tap("1", 1, "08:40")
-    referee.decide("1")
+    referee.decide("1", at=clock.now() - timedelta(minutes=2))
     first = referee.timed_stroke("1", MARIE, 1, 45)  # a warning: the card does not change
     assert names(public) == []
     clock.advance(seconds=30)

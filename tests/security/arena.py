@@ -202,7 +202,9 @@ def _stage_round(arena: Arena, round: str, now: datetime) -> dict[str, str]:
 
     tap = send("hole_completed", group="1", hole=1, at=at("08:40"))["id"]
     spare = send("hole_completed", group="3", hole=1, at=at("08:35"))["id"]
-    send("decide_timing", group="1", decision="time")
+    # decided two minutes ago (the phone's instant): the stroke below is timed within it
+    send("decide_timing", group="1", decision="time",
+         at=(now - timedelta(minutes=2)).isoformat())  # fmt: skip
     stroke = send(
         "record_stroke", group="1", player=MARIE, hole=2, kind="other", first_to_play=False,
         started=(now - timedelta(seconds=80)).isoformat(),

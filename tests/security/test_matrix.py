@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import urllib.parse
 import uuid
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -53,6 +53,7 @@ def payload(arena: Arena, event: str, round: str, facts_of: str) -> dict[str, An
     base = {"id": str(uuid.uuid4()), "round": round, "device_time": now.isoformat()}
     at = lambda h, m: local.replace(hour=h, minute=m, second=0, microsecond=0).isoformat()  # noqa: E731
     target, alert = facts["spare"], facts["alert"]
+    stroke_from = now - timedelta(seconds=30)  # a stroke starts inside a spell (RULES.md §4.7)
     if round == OWN:
         if event == "void_event":
             group, hole = next(_slots)
@@ -60,7 +61,10 @@ def payload(arena: Arena, event: str, round: str, facts_of: str) -> dict[str, An
         if event == "acknowledge_alert":  # (once all are acknowledged: already_done)
             alert = (open_alerts(arena) or [alert])[0]
         if event in ("stop_timing", "tell_player_timed", "record_stroke"):
-            admin(arena, "decide_timing", group="1", decision="time", refusal="already_timed")
+            decided = admin(arena, "decide_timing", group="1", decision="time",
+                            refusal="already_timed")  # fmt: skip
+            if decided.get("ok"):  # a new spell from now: the stroke is timed within it
+                stroke_from = datetime.fromisoformat(decided["at"]) + timedelta(seconds=1)
     group, hole = next(_slots) if event == "hole_completed" and round == OWN else ("5", 1)
     return {
         "clock_sync": {},
@@ -75,8 +79,8 @@ def payload(arena: Arena, event: str, round: str, facts_of: str) -> dict[str, An
         "tell_player_timed": {**base, "group": "1", "player": MARIE},
         "record_stroke": {**base, "group": "1", "player": MARIE, "hole": 2, "kind": "other",
                           "first_to_play": False,
-                          "started": (now - timedelta(seconds=30)).isoformat(),
-                          "stopped": (now - timedelta(seconds=10)).isoformat()},
+                          "started": stroke_from.isoformat(),
+                          "stopped": (stroke_from + timedelta(seconds=20)).isoformat()},
         "notify_player": {**base, "group": "1", "player": MARIE, "fault": facts["fault"]},
         "grant_time_credit": {**base, "group": "2", "minutes": 2, "reason": "ruling"},
         "stop_timing": {**base, "group": "1", "reason": "back in position"},

@@ -168,3 +168,22 @@ def test_bad_time_iff_strictly_over_the_allowance(ms, kind, first, policy):
     limit = timedelta(seconds=50 if policy is FRBG and first and kind != OTHER else 40)
     assert verdict.allowed == limit
     assert verdict.is_bad_time is (duration > limit)
+
+
+# --------------------------------------------------------------------------- the course's par
+
+
+@pytest.mark.parametrize(
+    ("par", "seconds"),
+    [(3, 50), (4, 40), (5, 40), (None, 50)],
+    ids=["par-3", "par-4", "par-5", "hole-unknown"],
+)
+def test_the_hole_par_decides_the_par_3_tee_shot_allowance(par, seconds):
+    # RULES.md §4.3 (issue 10): the course decides, not the kind the referee's device sent
+    assert allowance(PAR3_TEE, True, FRBG, par) == timedelta(seconds=seconds)
+    assert allowance(APPROACH, True, FRBG, par) == timedelta(seconds=50)  # any par
+
+
+def test_a_par_3_tee_shot_on_a_par_4_at_46_seconds_is_a_bad_time():
+    assert judge(stroke(46, PAR3_TEE, True), FRBG, par=4).is_bad_time
+    assert not judge(stroke(46, PAR3_TEE, True), FRBG, par=3).is_bad_time

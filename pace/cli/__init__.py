@@ -1,85 +1,32 @@
 """The ``pace`` command line: a Click group.
 
-Domain errors become ``click.ClickException`` (exit status 1) except input-file problems,
-which exit with status 2 after naming the file, the line and the field of each problem.
+The commands that work on a database (``init``, ``access``, ``serve``, ``rounds``,
+``import``, ``demo``) are here; the offline ones (``status``, ``penalties``, ``results``,
+``sheet``) in ``pace.cli.offline``. Errors: ``pace.cli.common``.
 """
 
 from __future__ import annotations
 
-import json
 import sys
-from datetime import date, datetime
-from pathlib import Path
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from datetime import datetime
 
 import click
 
-from pace import __version__, config, formats
-from pace.rules.errors import FileFormatError, PaceError
-
-
-class InputError(click.ClickException):
-    """Bad input files or values: exit status 2, nothing half done."""
-
-    exit_code = 2
-
-
-def _settings() -> config.Settings:
-    try:
-        return config.load()
-    except config.ConfigError as e:
-        raise InputError(str(e)) from None
-
-
-def _fail(e: PaceError) -> click.ClickException:
-    if isinstance(e, FileFormatError):
-        return InputError(e.message)
-    return click.ClickException(e.message)
-
-
-def _zone(name: str) -> ZoneInfo:
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise InputError(
-            f"--timezone {name!r}: expected an IANA time zone such as 'Europe/Brussels'"
-        ) from None
-
-
-def _check_policy(policy: str | None) -> None:
-    """Refuse a policy that is neither a preset nor a ``[policies.NAME]`` of config.toml."""
-    if policy is None:
-        return
-    names = _settings().policy_names
-    if policy not in names:
-        raise InputError(f"--policy {policy!r}: expected one of {', '.join(names)}")
-
-
-def _check_play(play: str | None, format_name: str | None) -> None:
-    from pace.store.migrations import FORMATS, PLAYS
-
-    if play is not None and play not in PLAYS:
-        raise InputError(f"--play {play!r}: expected one of {', '.join(PLAYS)}")
-    if format_name is not None and format_name not in FORMATS:
-        raise InputError(f"--format {format_name!r}: expected one of {', '.join(FORMATS)}")
-
-
-def _open_service(db: str | None):
-    from pace.services.rounds import PaceService
-    from pace.store import Store
-
-    settings = _settings()
-    path = db or settings.database.path
-    store = Store.open(path, synchronous=settings.database.synchronous)
-    return PaceService(store, settings)
-
-
-db_option = click.option(
-    "--db",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="SQLite database file (default: database.path in config.toml).",
+from pace import __version__
+from pace.cli import offline
+from pace.cli.common import (
+    InputError,
+    check_play,
+    check_policy,
+    db_option,
+    fail,
+    load_settings,
+    read,
+    zone,
 )
+from pace.cli.common import open_service as _open_service
+from pace.reports import cli as reports_cli
+from pace.rules.errors import PaceError
 
 
 class PaceGroup(click.Group):
@@ -93,7 +40,7 @@ class PaceGroup(click.Group):
         try:
             return super().invoke(ctx)
         except PaceError as e:
-            raise _fail(e) from None
+            raise fail(e) from None
 
 
 @click.group(cls=PaceGroup)
@@ -171,7 +118,7 @@ def access_code(round_name, role, label, count, url, db) -> None:
                 line += f"\t{url.rstrip('/')}/join?code={code}"
             click.echo(line)
     except PaceError as e:
-        raise _fail(e) from None
+        raise fail(e) from None
     finally:
         service.store.close()
 
@@ -193,7 +140,7 @@ def access_list(round_name, db) -> None:
             line = [str(c.id), c.role, c.round or "*", c.label or "", f"{c.prefix}…", state]
             click.echo("\t".join(line))
     except PaceError as e:
-        raise _fail(e) from None
+        raise fail(e) from None
     finally:
         service.store.close()
 
@@ -216,7 +163,7 @@ def access_revoke(ids, db) -> None:
             ended = access.revoke_code(code_id)
             click.echo(f"code {code_id} revoked; {len(ended)} session(s) ended")
     except PaceError as e:
-        raise _fail(e) from None
+        raise fail(e) from None
     finally:
         service.store.close()
 
@@ -251,7 +198,7 @@ def serve(db, host, port, clock_origin, clock_speed, tick) -> None:
     """
     from pace import app as appmod
 
-    settings = _settings()
+    settings = load_settings()
     settings = settings.replace(
         server={"host": host or settings.server.host, "port": port or settings.server.port},
         database={"path": db or settings.database.path},
@@ -298,17 +245,10 @@ def rounds_command(db: str | None) -> None:
 
 @cli.group("import")
 def import_group() -> None:
-    """Import a course, a draw or paper hole times (all or nothing).
+    """Import a course, a draw, paper hole times or a referee's paper log (all or nothing).
 
     Example: pace import times times.csv --round R1
     """
-
-
-def _read(path: str) -> str:
-    try:
-        return formats.read_text(path)
-    except FileFormatError as e:
-        raise _fail(e) from None
 
 
 @import_group.command("course")
@@ -321,9 +261,9 @@ def import_course(file: str, db: str | None) -> None:
     """
     service = _open_service(db)
     try:
-        course = service.import_course(_read(file), file)
+        course = service.import_course(read(file), file)
     except PaceError as e:
-        raise _fail(e) from None
+        raise fail(e) from None
     finally:
         service.store.close()
     click.echo(f"course {course.name!r}: {len(course.holes)} holes imported")
@@ -363,13 +303,13 @@ def import_draw(file, round_name, course, day, timezone, policy, play, format_na
     Example: pace import draw draw.csv --round "Club championship R1" --date 2026-06-14
     """
     if timezone is not None:
-        _zone(timezone)
-    _check_policy(policy)
-    _check_play(play, format_name)
+        zone(timezone)
+    check_policy(policy)
+    check_play(play, format_name)
     service = _open_service(db)
     try:
         record = service.import_draw(
-            _read(file),
+            read(file),
             file,
             round=round_name,
             course=course,
@@ -380,7 +320,7 @@ def import_draw(file, round_name, course, day, timezone, policy, play, format_na
             format=format_name,
         )
     except PaceError as e:
-        raise _fail(e) from None
+        raise fail(e) from None
     finally:
         service.store.close()
     players = sum(g.size for g in record.groups)
@@ -402,262 +342,34 @@ def import_times(file, round_name, by, db) -> None:
     """
     service = _open_service(db)
     try:
-        created = service.import_times(_read(file), file, round=round_name, by=by)
+        created = service.import_times(read(file), file, round=round_name, by=by)
     except PaceError as e:
-        raise _fail(e) from None
+        raise fail(e) from None
     finally:
         service.store.close()
     click.echo(f"{created} hole times imported into round {round_name!r}")
 
 
-def _offline_setup(course_file, draw_file, day, tzname, interval):
-    from pace.rules.model import RoundSetup
+@import_group.command("referee-log")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--round", "round_name", required=True, help="Round the referees' acts belong to.")
+@click.option("--by", default="referee log", help="Who wrote the log (the events' author).")
+@db_option
+def import_referee_log(file, round_name, by, db) -> None:
+    """Import a referee log CSV as the live commands' events (all or nothing; re-importing
+    adds nothing).
 
-    settings = _settings()
-    tz = _zone(tzname or settings.round.timezone)
-    try:
-        course = formats.parse_course(_read(course_file), course_file)
-        groups = formats.parse_draw(_read(draw_file), draw_file, day=day, tz=tz, course=course)
-    except PaceError as e:
-        raise _fail(e) from None
-    pace_settings = settings.pace_settings()
-    if interval is not None:
-        from datetime import timedelta
-
-        if interval <= 0:
-            raise InputError(f"--interval {interval!r}: expected minutes above 0")
-        pace_settings = settings.pace_settings(timedelta(minutes=interval))
-    return RoundSetup(course, groups, pace_settings), tz
-
-
-def _day_option(f):
-    return click.option(
-        "--date",
-        "day",
-        type=click.DateTime(["%Y-%m-%d"]),
-        default=None,
-        help="Day of the round, YYYY-MM-DD (default: today); matters only across DST.",
-    )(f)
-
-
-def _course_and_draw_options(f):
-    """Add the --course and --draw options of the offline commands."""
-    f = click.option(
-        "--draw",
-        "draw_file",
-        required=True,
-        type=click.Path(exists=True, dir_okay=False),
-        help="Draw CSV file, one row per player (FORMATS.md).",
-    )(f)
-    return click.option(
-        "--course",
-        "course_file",
-        required=True,
-        type=click.Path(exists=True, dir_okay=False),
-        help="Course TOML file (FORMATS.md).",
-    )(f)
-
-
-@cli.command()
-@_course_and_draw_options
-@click.option(
-    "--times",
-    "times_file",
-    required=True,
-    type=click.Path(exists=True, dir_okay=False),
-    help="Hole times CSV file: group, hole, completed (FORMATS.md).",
-)
-@click.option("--at", "at_text", required=True, help="Instant to evaluate, HH:MM[:SS] local.")
-@click.option(
-    "--policy", default=None, help="Pace policy: a preset (frbg, mauricie, swin) or a custom one."
-)
-@click.option("--interval", type=float, default=None, help="Standard start interval, minutes.")
-@click.option("--json", "as_json", is_flag=True, help="Print the JSON document of FORMATS.md.")
-@click.option("--timezone", default=None, help="Time zone of the round (default: config).")
-@_day_option
-def status(course_file, draw_file, times_file, at_text, policy, interval, as_json, timezone, day):
-    """Evaluate a round from files at an instant, as the live scheduler would.
-
-    Example: pace status --course c.toml --draw d.csv --times t.csv --at 10:42 --json
+    Example: pace import referee-log referee-hole7.csv --round R1 --by "M. Roy"
     """
-    from pace.reports.status import status_document, status_table
-    from pace.services.rounds import offline_status
-
-    _check_policy(policy)
-    tzname = timezone or _settings().round.timezone
-    tz = _zone(tzname)
-    the_day = day.date() if day else datetime.now(tz).date()
-    setup, tz = _offline_setup(course_file, draw_file, the_day, tzname, interval)
+    service = _open_service(db)
     try:
-        clock = formats.parse_clock(at_text)
-    except ValueError as e:
-        raise InputError(f"--at {at_text!r}: {e}") from None
-    now = datetime.combine(the_day, clock, tzinfo=tz)
-    try:
-        completions = formats.parse_times(
-            _read(times_file),
-            times_file,
-            day=the_day,
-            tz=tz,
-            course=setup.course,
-            groups=setup.groups,
-        )
+        created, already = service.import_referee_log(read(file), file, round=round_name, by=by)
     except PaceError as e:
-        raise _fail(e) from None
-    field = offline_status(setup, completions, now)
-    if as_json:
-        click.echo(json.dumps(status_document(field, tz), ensure_ascii=False))
-    else:
-        click.echo(status_table(field, tz))
-
-
-@cli.command()
-@_course_and_draw_options
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["csv", "html"]),
-    default="csv",
-    help="CSV for spreadsheets, HTML for printing (A4 landscape).",
-)
-@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None, help="File.")
-@click.option("--interval", type=float, default=None, help="Standard start interval, minutes.")
-@click.option("--timezone", default=None, help="Time zone of the round (default: config).")
-@_day_option
-def sheet(course_file, draw_file, fmt, output, interval, timezone, day):
-    """Print the referees' timing sheet: by when each group must complete each hole.
-
-    Example: pace sheet --course c.toml --draw d.csv --format html -o sheet.html
-    """
-    from pace.reports import sheet as sheetmod
-
-    tzname = timezone or _settings().round.timezone
-    the_day = day.date() if day else date.today()
-    setup, tz = _offline_setup(course_file, draw_file, the_day, tzname, interval)
-    data = sheetmod.timing_sheet(setup)
-    text = sheetmod.to_csv(data, tz) if fmt == "csv" else sheetmod.to_html(data, tz)
-    if output:
-        Path(output).write_text(text, encoding="utf-8")
-        click.echo(f"timing sheet written to {output}")
-    else:
-        sys.stdout.write(text)
-
-
-@cli.command()
-@_course_and_draw_options
-@click.option(
-    "--scores",
-    "scores_file",
-    required=True,
-    type=click.Path(exists=True, dir_okay=False),
-    help="Scores CSV file: group, player, hole, strokes[, conceded] (FORMATS.md).",
-)
-@click.option(
-    "--scoring",
-    default="stroke",
-    show_default=True,
-    help="Way of scoring: stroke, stableford, match, bogey or par.",
-)
-@click.option(
-    "--format",
-    "format_name",
-    default="individual",
-    show_default=True,
-    help="Format of the draw: individual, foursome, threesome, greensome, four_ball or"
-    " best_ball.",
-)
-@click.option("--net", is_flag=True, help="Net scoring: strokes received by stroke index.")
-@click.option(
-    "--allowance",
-    default=None,
-    help="Handicap allowance of this round in percent, instead of config.toml's [handicap]"
-    " (greensome: LOWER/HIGHER, e.g. 60/40).",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the JSON document of FORMATS.md.")
-@click.option("--csv", "as_csv", is_flag=True, help="Print CSV for a spreadsheet.")
-@click.option(
-    "--excel",
-    is_flag=True,
-    help="CSV for a French-locale spreadsheet: ';' separated, decimal commas, with a BOM.",
-)
-@click.option(
-    "--output",
-    "-o",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Write to this file instead of the standard output.",
-)
-@click.option("--timezone", default=None, help="Time zone of the round (default: config).")
-@_day_option
-def results(
-    course_file, draw_file, scores_file, scoring, format_name, net, allowance, as_json, as_csv,
-    excel, output, timezone, day,
-):  # fmt: skip
-    """Compute a round's results from files, as the leaderboard would (RULES.md §7, §10).
-
-    Example: pace results --course c.toml --draw d.csv --scores s.csv --scoring stableford --net
-    """
-    from pace.reports import results as report
-    from pace.rules import scoring as scoringmod
-    from pace.services.scoring import offline_results
-
-    settings = _settings()
-    try:
-        scorer = scoringmod.find_scoring(scoring)
-    except PaceError:
-        names = ", ".join(s.name for s in scoringmod.SCORINGS)
-        raise InputError(f"--scoring {scoring!r}: expected one of {names}") from None
-    try:
-        team_format = scoringmod.find_format(format_name)
-    except PaceError:
-        names = ", ".join(f.name for f in scoringmod.FORMATS)
-        raise InputError(f"--format {format_name!r}: expected one of {names}") from None
-    allowances = settings.allowances()
-    if allowance is not None:
-        allowances = _allowance(allowance, allowances, team_format, scorer.family)
-    tzname = timezone or settings.round.timezone
-    the_day = day.date() if day else date.today()
-    setup, _ = _offline_setup(course_file, draw_file, the_day, tzname, None)
-    try:
-        outcome = offline_results(
-            setup,
-            _read(scores_file),
-            scores_file,
-            scoring=scorer,
-            team_format=team_format,
-            net=net,
-            allowances=allowances,
-        )
-    except FileFormatError as e:
-        raise _fail(e) from None
-    except PaceError as e:  # the draw (sides, matches) or the course cannot be scored so
-        where = course_file if e.field == "stroke_index" else draw_file
-        raise InputError(f"{where}: {e.message}") from None
-    if as_json:
-        text = json.dumps(report.results_document(outcome), ensure_ascii=False) + "\n"
-    elif as_csv or excel:
-        text = report.results_csv(outcome, excel=excel)
-    else:
-        text = report.results_table(outcome) + "\n"
-    if output:
-        Path(output).write_text(text, encoding="utf-8", newline="")
-        click.echo(f"results written to {output}")
-    else:
-        sys.stdout.write(text)
-
-
-def _allowance(text, allowances, team_format, family):
-    """Return the allowances with this round's ``--allowance`` for its format and scoring."""
-    try:
-        values = tuple(float(v.replace(",", ".")) for v in text.split("/"))
-        return team_format.override(allowances, family, values)
-    except PaceError as e:
-        raise InputError(f"--allowance {text!r}: {e.message}") from None
-    except ValueError:
-        raise InputError(
-            f"--allowance {text!r}: expected a percentage such as 85"
-            " (greensome: LOWER/HIGHER such as 60/40), each from 0 to 100"
-        ) from None
+        raise fail(e) from None
+    finally:
+        service.store.close()
+    done = f"{created} referee acts imported into round {round_name!r}"
+    click.echo(f"{done}, {already} acts already stored" if already else done)
 
 
 @cli.command()
@@ -718,6 +430,11 @@ def demo(db, host, port, speed, tick, seed, groups, duration) -> None:
 
     options = demomod.DemoOptions(db, host, port, speed, tick, seed, groups, duration)
     try:
-        demomod.run(_settings(), options)
+        demomod.run(load_settings(), options)
     except PaceError as e:
-        raise _fail(e) from None
+        raise fail(e) from None
+
+
+for _command in offline.COMMANDS:
+    cli.add_command(_command)
+reports_cli.register(cli, db_option)  # pace report, pace letters, pace offenders

@@ -1,0 +1,356 @@
+"""The offline commands: a round's pace, penalties and timing sheet from the committee's
+files alone, with no server and no database (FORMATS.md; docs/status.md, docs/penalties.md).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import date, datetime
+from pathlib import Path
+
+import click
+
+from pace import formats
+from pace.cli.common import (
+    InputError,
+    check_play,
+    check_policy,
+    fail,
+    load_settings,
+    read,
+    zone,
+)
+from pace.rules.errors import FileFormatError, PaceError
+
+
+def _offline_setup(course_file, draw_file, day, tzname, interval):
+    from pace.rules.model import RoundSetup
+
+    settings = load_settings()
+    tz = zone(tzname or settings.round.timezone)
+    try:
+        course = formats.parse_course(read(course_file), course_file)
+        groups = formats.parse_draw(read(draw_file), draw_file, day=day, tz=tz, course=course)
+    except PaceError as e:
+        raise fail(e) from None
+    pace_settings = settings.pace_settings()
+    if interval is not None:
+        from datetime import timedelta
+
+        if interval <= 0:
+            raise InputError(f"--interval {interval!r}: expected minutes above 0")
+        pace_settings = settings.pace_settings(timedelta(minutes=interval))
+    return RoundSetup(course, groups, pace_settings), tz
+
+
+def _day_option(f):
+    return click.option(
+        "--date",
+        "day",
+        type=click.DateTime(["%Y-%m-%d"]),
+        default=None,
+        help="Day of the round, YYYY-MM-DD (default: today); matters only across DST.",
+    )(f)
+
+
+def _course_and_draw_options(f):
+    """Add the --course and --draw options of the offline commands."""
+    f = click.option(
+        "--draw",
+        "draw_file",
+        required=True,
+        type=click.Path(exists=True, dir_okay=False),
+        help="Draw CSV file, one row per player (FORMATS.md).",
+    )(f)
+    return click.option(
+        "--course",
+        "course_file",
+        required=True,
+        type=click.Path(exists=True, dir_okay=False),
+        help="Course TOML file (FORMATS.md).",
+    )(f)
+
+
+_times_option = click.option(
+    "--times",
+    "times_file",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="Hole times CSV file: group, hole, completed (FORMATS.md).",
+)
+
+
+def _referee_option(*, required: bool):
+    return click.option(
+        "--referee",
+        "referee_file",
+        required=required,
+        default=None,
+        type=click.Path(exists=True, dir_okay=False),
+        help="Referee log CSV file: one row per act (FORMATS.md).",
+    )
+
+
+def _offline_round(course_file, draw_file, timezone, day, interval):
+    """Return the setup of the files' round, its time zone and its day."""
+    tzname = timezone or load_settings().round.timezone
+    the_day = day.date() if day else datetime.now(zone(tzname)).date()
+    setup, tz = _offline_setup(course_file, draw_file, the_day, tzname, interval)
+    return setup, tz, the_day
+
+
+def _offline_files(setup, times_file, referee_file, day, tz):
+    """Return the hole times and the referee log's acts (none without a log), checked."""
+    where = {"day": day, "tz": tz, "course": setup.course, "groups": setup.groups}
+    try:
+        completions = formats.parse_times(read(times_file), times_file, **where)
+        acts = ()
+        if referee_file:
+            acts = formats.parse_referee_log(read(referee_file), referee_file, **where)
+    except PaceError as e:
+        raise fail(e) from None
+    return completions, acts
+
+
+@click.command()
+@_course_and_draw_options
+@_times_option
+@click.option("--at", "at_text", required=True, help="Instant to evaluate, HH:MM[:SS] local.")
+@_referee_option(required=False)
+@click.option(
+    "--policy", default=None, help="Pace policy: a preset (frbg, mauricie, swin) or a custom one."
+)
+@click.option("--interval", type=float, default=None, help="Standard start interval, minutes.")
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON document of FORMATS.md.")
+@click.option("--timezone", default=None, help="Time zone of the round (default: config).")
+@_day_option
+def status(
+    course_file, draw_file, times_file, at_text, referee_file, policy, interval, as_json,
+    timezone, day,
+):  # fmt: skip
+    """Evaluate a round from files at an instant, as the live scheduler would; with
+    --referee, the log's sirens and time credits count.
+
+    Example: pace status --course c.toml --draw d.csv --times t.csv --at 10:42 --json
+    """
+    from pace.reports.status import status_document, status_table
+    from pace.rules.position import evaluate_field
+    from pace.services import offline
+
+    check_policy(policy)
+    setup, tz, the_day = _offline_round(course_file, draw_file, timezone, day, interval)
+    try:
+        clock = formats.parse_clock(at_text)
+    except ValueError as e:
+        raise InputError(f"--at {at_text!r}: {e}") from None
+    now = datetime.combine(the_day, clock, tzinfo=tz)
+    completions, acts = _offline_files(setup, times_file, referee_file, the_day, tz)
+    log = formats.referee_log.to_events(acts, offline.OFFLINE_ROUND) if referee_file else None
+    field = evaluate_field(setup, offline.offline_facts(completions, log), now)
+    if as_json:
+        click.echo(json.dumps(status_document(field, tz), ensure_ascii=False))
+    else:
+        click.echo(status_table(field, tz))
+
+
+@click.command()
+@_course_and_draw_options
+@_times_option
+@_referee_option(required=True)
+@click.option(
+    "--policy", default=None, help="Pace policy: frbg, mauricie, swin or a custom one (default: "
+    "round.policy in config.toml).",
+)  # fmt: skip
+@click.option(
+    "--play", default="stroke_play", show_default=True, help="stroke_play or match_play."
+)
+@click.option(
+    "--format",
+    "format_name",
+    default="individual",
+    show_default=True,
+    help="individual, foursome, threesome, greensome, four_ball or best_ball.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON document of FORMATS.md.")
+@click.option("--interval", type=float, default=None, help="Standard start interval, minutes.")
+@click.option("--timezone", default=None, help="Time zone of the round (default: config).")
+@_day_option
+def penalties(
+    course_file, draw_file, times_file, referee_file, policy, play, format_name, as_json,
+    interval, timezone, day,
+):  # fmt: skip
+    """Judge a round's bad times, checkpoint breaches and penalties from files, as the live
+    service would (RULES.md §4–§8).
+
+    Example: pace penalties --course c.toml --draw d.csv --times t.csv --referee log.csv --json
+    """
+    from pace.reports.penalties import penalties_document, penalties_table
+    from pace.services import offline
+
+    check_policy(policy)
+    check_play(play, format_name)
+    setup, tz, the_day = _offline_round(course_file, draw_file, timezone, day, interval)
+    completions, acts = _offline_files(setup, times_file, referee_file, the_day, tz)
+    settings = load_settings()
+    judged = offline.judge(
+        setup, completions, acts, settings.policy(policy or settings.round.policy),
+        offline.end_of_day(the_day, tz), play=play, format_name=format_name,
+    )  # fmt: skip
+    document = penalties_document(judged, tz)
+    if as_json:
+        click.echo(json.dumps(document, ensure_ascii=False))
+    else:
+        click.echo(penalties_table(document))
+
+
+@click.command()
+@_course_and_draw_options
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["csv", "html"]),
+    default="csv",
+    help="CSV for spreadsheets, HTML for printing (A4 landscape).",
+)
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None, help="File.")
+@click.option("--interval", type=float, default=None, help="Standard start interval, minutes.")
+@click.option("--timezone", default=None, help="Time zone of the round (default: config).")
+@_day_option
+def sheet(course_file, draw_file, fmt, output, interval, timezone, day):
+    """Print the referees' timing sheet: by when each group must complete each hole.
+
+    Example: pace sheet --course c.toml --draw d.csv --format html -o sheet.html
+    """
+    from pace.reports import sheet as sheetmod
+
+    tzname = timezone or load_settings().round.timezone
+    the_day = day.date() if day else date.today()
+    setup, tz = _offline_setup(course_file, draw_file, the_day, tzname, interval)
+    data = sheetmod.timing_sheet(setup)
+    text = sheetmod.to_csv(data, tz) if fmt == "csv" else sheetmod.to_html(data, tz)
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+        click.echo(f"timing sheet written to {output}")
+    else:
+        sys.stdout.write(text)
+
+
+@click.command()
+@_course_and_draw_options
+@click.option(
+    "--scores",
+    "scores_file",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="Scores CSV file: group, player, hole, strokes[, conceded] (FORMATS.md).",
+)
+@click.option(
+    "--scoring",
+    default="stroke",
+    show_default=True,
+    help="Way of scoring: stroke, stableford, match, bogey or par.",
+)
+@click.option(
+    "--format",
+    "format_name",
+    default="individual",
+    show_default=True,
+    help="Format of the draw: individual, foursome, threesome, greensome, four_ball or"
+    " best_ball.",
+)
+@click.option("--net", is_flag=True, help="Net scoring: strokes received by stroke index.")
+@click.option(
+    "--allowance",
+    default=None,
+    help="Handicap allowance of this round in percent, instead of config.toml's [handicap]"
+    " (greensome: LOWER/HIGHER, e.g. 60/40).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON document of FORMATS.md.")
+@click.option("--csv", "as_csv", is_flag=True, help="Print CSV for a spreadsheet.")
+@click.option(
+    "--excel",
+    is_flag=True,
+    help="CSV for a French-locale spreadsheet: ';' separated, decimal commas, with a BOM.",
+)
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write to this file instead of the standard output.",
+)
+@click.option("--timezone", default=None, help="Time zone of the round (default: config).")
+@_day_option
+def results(
+    course_file, draw_file, scores_file, scoring, format_name, net, allowance, as_json, as_csv,
+    excel, output, timezone, day,
+):  # fmt: skip
+    """Compute a round's results from files, as the leaderboard would (RULES.md §7, §10).
+
+    Example: pace results --course c.toml --draw d.csv --scores s.csv --scoring stableford --net
+    """
+    from pace.reports import results as report
+    from pace.rules import scoring as scoringmod
+    from pace.services.scoring import offline_results
+
+    settings = load_settings()
+    try:
+        scorer = scoringmod.find_scoring(scoring)
+    except PaceError:
+        names = ", ".join(s.name for s in scoringmod.SCORINGS)
+        raise InputError(f"--scoring {scoring!r}: expected one of {names}") from None
+    try:
+        team_format = scoringmod.find_format(format_name)
+    except PaceError:
+        names = ", ".join(f.name for f in scoringmod.FORMATS)
+        raise InputError(f"--format {format_name!r}: expected one of {names}") from None
+    allowances = settings.allowances()
+    if allowance is not None:
+        allowances = _allowance(allowance, allowances, team_format, scorer.family)
+    tzname = timezone or settings.round.timezone
+    the_day = day.date() if day else date.today()
+    setup, _ = _offline_setup(course_file, draw_file, the_day, tzname, None)
+    try:
+        outcome = offline_results(
+            setup,
+            read(scores_file),
+            scores_file,
+            scoring=scorer,
+            team_format=team_format,
+            net=net,
+            allowances=allowances,
+        )
+    except FileFormatError as e:
+        raise fail(e) from None
+    except PaceError as e:  # the draw (sides, matches) or the course cannot be scored so
+        where = course_file if e.field == "stroke_index" else draw_file
+        raise InputError(f"{where}: {e.message}") from None
+    if as_json:
+        text = json.dumps(report.results_document(outcome), ensure_ascii=False) + "\n"
+    elif as_csv or excel:
+        text = report.results_csv(outcome, excel=excel)
+    else:
+        text = report.results_table(outcome) + "\n"
+    if output:
+        Path(output).write_text(text, encoding="utf-8", newline="")
+        click.echo(f"results written to {output}")
+    else:
+        sys.stdout.write(text)
+
+
+def _allowance(text, allowances, team_format, family):
+    """Return the allowances with this round's ``--allowance`` for its format and scoring."""
+    try:
+        values = tuple(float(v.replace(",", ".")) for v in text.split("/"))
+        return team_format.override(allowances, family, values)
+    except PaceError as e:
+        raise InputError(f"--allowance {text!r}: {e.message}") from None
+    except ValueError:
+        raise InputError(
+            f"--allowance {text!r}: expected a percentage such as 85"
+            " (greensome: LOWER/HIGHER such as 60/40), each from 0 to 100"
+        ) from None
+
+
+COMMANDS = (status, penalties, sheet, results)

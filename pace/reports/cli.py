@@ -1,0 +1,264 @@
+"""The report commands of the ``pace`` command line: ``report``, ``letters``, ``offenders``.
+
+Registered on the Click group by ``pace.cli`` (``register``). Long work shows a progress bar
+on the terminal; ``--progress lines`` prints ``progress N/M`` lines instead, which the web
+page's report jobs read (``pace.web.reports``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import click
+
+FORMATS = ("html", "pdf", "csv", "json")
+
+
+class _Progress:
+    """Progress of long work: a bar on a terminal, ``progress N/M`` lines, or nothing."""
+
+    def __init__(self, mode: str, label: str):
+        # a bar only on a terminal: click would print its label alone otherwise
+        self.mode = "none" if mode == "bar" and not sys.stderr.isatty() else mode
+        self.label = label
+        self.bar: Any = None
+        self.done = 0
+
+    def __call__(self, done: int, total: int, what: str = "") -> None:
+        if self.mode == "lines":
+            click.echo(f"progress {done}/{total} {what}".rstrip(), err=True)
+            sys.stderr.flush()
+        elif self.mode == "bar":
+            if self.bar is None:
+                self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
+                self.bar.__enter__()
+            self.bar.update(done - self.done)
+        self.done = done
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+
+
+def _open(db: str | None) -> Any:
+    from pace.cli import common as climod
+
+    return climod.open_service(db)
+
+
+def _report(service: Any, round_name: str, at_text: str | None) -> Any:
+    from pace import formats
+    from pace.cli import common as climod
+    from pace.services.reports import ReportService
+
+    now = None
+    if at_text is not None:
+        view = service.round_view(round_name)
+        try:
+            clock = formats.parse_clock(at_text)
+        except ValueError as e:
+            raise climod.InputError(f"--at {at_text!r}: {e}") from None
+        now = datetime.combine(view.record.day, clock, tzinfo=view.tz)
+    return ReportService(service).round_report(round_name, now)
+
+
+def _write(output: str | None, data: str | bytes, what: str) -> None:
+    if output is None:
+        if isinstance(data, bytes):
+            sys.stdout.buffer.write(data)
+        else:
+            sys.stdout.write(data)
+        return
+    if isinstance(data, bytes):
+        Path(output).write_bytes(data)
+    else:
+        Path(output).write_text(data, encoding="utf-8")
+    click.echo(f"{what} written to {output}", err=True)
+
+
+def build(
+    service: Any,
+    round_name: str,
+    fmt: str,
+    *,
+    lang: str,
+    at_text: str | None = None,
+    excel: bool = False,
+    all_charts: bool = False,
+    letters_per: str | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> str | bytes:
+    """Return the round's report (or letters) in ``fmt``: text, or the PDF's bytes."""
+    from pace.reports import document, html, pdf, tables
+
+    tell = progress or (lambda done, total, what: None)
+    view = _report(service, round_name, at_text)
+    meta, report = view.meta, view.report
+    steps = len(report.groups) + 3
+    tell(1, steps, "data")
+
+    def charts_progress(done: int, total: int, what: str) -> None:
+        tell(1 + done, steps, what)
+
+    if letters_per is not None:
+        page = html.letters_html(meta, report, lang, letters_per)
+        tell(steps - 1, steps, "letters")
+        if fmt == "pdf":
+            out: str | bytes = pdf.html_to_pdf(page)
+        else:
+            out = page
+        tell(steps, steps, "done")
+        return out
+    if fmt == "json":
+        out = json.dumps(document.report_document(meta, report), ensure_ascii=False, indent=1)
+    elif fmt == "csv":
+        out = tables.to_csv(meta, report, lang, excel=excel)
+    elif fmt == "html":
+        out = html.report_html(meta, report, lang, progress=charts_progress)
+    else:
+        page = html.report_html(
+            meta, report, lang, progress=charts_progress, for_pdf=True, all_charts=all_charts
+        )
+        tell(steps - 1, steps, "pdf")
+        out = pdf.html_to_pdf(page)
+    tell(steps, steps, "done")
+    return out
+
+
+def _lang_option(f: Any) -> Any:
+    return click.option(
+        "--lang",
+        type=click.Choice(["fr", "en"]),
+        default=None,
+        help="Language of the report (default: reports.language in config.toml).",
+    )(f)
+
+
+def _progress_option(f: Any) -> Any:
+    return click.option(
+        "--progress",
+        "progress_mode",
+        type=click.Choice(["bar", "lines", "none"]),
+        default="bar",
+        show_default=True,
+        help="Progress of long work on standard error: a bar (on a terminal), lines, none.",
+    )(f)
+
+
+def register(cli: click.Group, db_option: Callable[[Any], Any]) -> None:
+    """Add the report commands to the ``pace`` group."""
+
+    @cli.command("report")
+    @click.option("--round", "round_name", required=True, help="Round to report on.")
+    @click.option(
+        "--format", "fmt", type=click.Choice(FORMATS), default="html", show_default=True,
+        help="html (a page to print), pdf (A4), csv (one row per hole, stroke, fault), json.",
+    )  # fmt: skip
+    @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None, help="File.")
+    @click.option(
+        "--excel",
+        is_flag=True,
+        help="CSV for a French-locale spreadsheet: ';', decimal commas, BOM.",
+    )
+    @click.option("--at", "at_text", default=None, help="Report the facts up to HH:MM[:SS].")
+    @click.option(
+        "--all-charts",
+        is_flag=True,
+        help="PDF: a chart for every group (default: for the groups with something to report).",
+    )
+    @_lang_option
+    @_progress_option
+    @db_option
+    def report_command(
+        round_name, fmt, output, excel, at_text, all_charts, lang, progress_mode, db
+    ) -> None:
+        """Write a round's pace-of-play report: groups, holes, episodes, referees, penalties.
+
+        Example: pace report --round R1 --format pdf -o R1-report.pdf
+        """
+        from pace.cli import common as climod
+        from pace.rules.errors import PaceError
+
+        if fmt == "pdf" and output is None and sys.stdout.isatty():
+            raise climod.InputError("--format pdf: give -o FILE (a PDF is not for the terminal)")
+        service = _open(db)
+        progress = _Progress(progress_mode, "report")
+        try:
+            data = build(
+                service, round_name, fmt, lang=lang or service.settings.reports.language,
+                at_text=at_text, excel=excel, all_charts=all_charts, progress=progress,
+            )  # fmt: skip
+        except PaceError as e:
+            raise climod.fail(e) from None
+        finally:
+            progress.close()
+            service.store.close()
+        _write(output, data, "report")
+
+    @cli.command("letters")
+    @click.option("--round", "round_name", required=True, help="Round the letters are about.")
+    @click.option(
+        "--per", type=click.Choice(["player", "group"]), default="player", show_default=True,
+        help="One letter per player, or per group.",
+    )  # fmt: skip
+    @click.option(
+        "--format", "fmt", type=click.Choice(["html", "pdf"]), default="html", show_default=True,
+        help="html (print it), pdf (one letter per page).",
+    )  # fmt: skip
+    @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None, help="File.")
+    @_lang_option
+    @_progress_option
+    @db_option
+    def letters_command(round_name, per, fmt, output, lang, progress_mode, db) -> None:
+        """Write the facts-only letters of a round: one per player (or group), one per page.
+
+        Example: pace letters --round R1 --format pdf --lang fr -o letters.pdf
+        """
+        from pace.cli import common as climod
+        from pace.rules.errors import PaceError
+
+        if fmt == "pdf" and output is None and sys.stdout.isatty():
+            raise climod.InputError("--format pdf: give -o FILE (a PDF is not for the terminal)")
+        service = _open(db)
+        progress = _Progress(progress_mode, "letters")
+        try:
+            data = build(
+                service, round_name, fmt, lang=lang or service.settings.reports.language,
+                letters_per=per, progress=progress,
+            )  # fmt: skip
+        except PaceError as e:
+            raise climod.fail(e) from None
+        finally:
+            progress.close()
+            service.store.close()
+        _write(output, data, "letters")
+
+    @cli.command("offenders")
+    @click.option(
+        "--days", type=click.IntRange(1, 3660), default=None,
+        help="Look back this many days (default: reports.offenders_days, 183).",
+    )  # fmt: skip
+    @click.option("--json", "as_json", is_flag=True, help="Print a JSON document.")
+    @db_option
+    def offenders_command(days, as_json, db) -> None:
+        """List repeat offenders: players with episodes, bad times or penalties, newest first.
+
+        Example: pace offenders --days 90
+        """
+        from pace.reports.offenders import offenders_document, offenders_table
+        from pace.services.reports import ReportService
+
+        service = _open(db)
+        try:
+            found = ReportService(service).offenders(days)
+        finally:
+            service.store.close()
+        if as_json:
+            click.echo(json.dumps(offenders_document(found), ensure_ascii=False))
+        else:
+            click.echo(offenders_table(found))

@@ -1,0 +1,355 @@
+"""The post-round report as pure data: a fold of the round's log judged by the rules.
+
+``build_report(setup, facts, events, policy, now)`` returns, for every group, its holes
+(logged and due instants, minutes over, gap, status at each completion), its out-of-position
+episodes, the referees' decisions, spells and notifications, each player's timed strokes,
+faults and penalties; and for the field the finishing-time bands, the bottleneck holes, the
+stops of play and who held the field up. Nothing here reads a clock or a file: ``now`` is the
+end of the report (the end of the round, or any instant during it).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from pace.rules import groupclock, penalties, policies, timing
+from pace.rules import refereeing as rr
+from pace.rules.events import Event
+from pace.rules.model import RoundFacts, RoundSetup, Status, TimeCredit
+from pace.rules.position import (
+    Episode,
+    FieldPlan,
+    GroupPlan,
+    GroupStatus,
+    episodes,
+    evaluate_field,
+    plan_field,
+)
+from pace.rules.report import field as fieldmod
+from pace.rules.report.field import Band, HoleStat, Stoppage
+from pace.rules.report.holdup import HeldAtHole, HoldUp, held_up, ongoing
+from pace.rules.report.holes import HoleOrder, HoleRow, due_instant, group_holes
+from pace.rules.report.referees import (
+    Act,
+    GroupActs,
+    Spell,
+    author,
+    group_acts,
+    with_judged_spells,
+)
+
+__all__ = [
+    "Act",
+    "Band",
+    "EpisodeReport",
+    "FaultReport",
+    "FieldReport",
+    "GroupActs",
+    "GroupReport",
+    "HeldAtHole",
+    "HoleRow",
+    "HoleStat",
+    "HoldUp",
+    "PlayerReport",
+    "RoundReport",
+    "Spell",
+    "Stoppage",
+    "StrokeReport",
+    "author",
+    "build_report",
+    "due_instant",
+    "field_holdups",
+]
+
+ZERO = timedelta(0)
+Spans = tuple[tuple[datetime, datetime | None], ...]
+
+
+@dataclass(frozen=True)
+class EpisodeReport:
+    """An out-of-position episode (RULES.md §3) with the holes it covered and its worst numbers.
+
+    ``holes`` runs from the hole whose completion put the group out of position to the one
+    that ended the episode (or the last logged); ``worst_gap`` and ``worst_over`` are the
+    largest gap to the group ahead and time over at the completions judged out of position
+    (``worst_gap`` is ``None`` for a lead group or when no group was seen ahead).
+    """
+
+    episode: Episode
+    holes: tuple[int, ...]
+    worst_gap: timedelta | None
+    worst_over: timedelta | None
+    worst_hole: int | None
+
+
+@dataclass(frozen=True)
+class StrokeReport:
+    """A timed stroke judged against its allowance, and the referee who timed it."""
+
+    verdict: timing.StrokeVerdict
+    by: str
+
+
+@dataclass(frozen=True)
+class FaultReport:
+    """A fault judged on the ladder, what it was (a stroke or a breach) and when it was told."""
+
+    outcome: penalties.FaultOutcome
+    stroke: timing.StrokeVerdict | None
+    breach: penalties.CheckpointBreach | None
+    notified: Act | None
+
+
+@dataclass(frozen=True)
+class PlayerReport:
+    """One player's timed strokes, faults and penalties, and when he was told he was timed."""
+
+    name: str
+    strokes: tuple[StrokeReport, ...]
+    faults: tuple[FaultReport, ...]
+    told: tuple[Act, ...]
+
+    @property
+    def penalties(self) -> tuple[penalties.Penalty, ...]:
+        """Return the penalties of the faults that counted, in time order."""
+        return tuple(
+            f.outcome.penalty for f in self.faults if f.outcome.counted and f.outcome.penalty
+        )
+
+    @property
+    def bad_times(self) -> int:
+        """Return how many timed strokes were over their allowance."""
+        return sum(1 for s in self.strokes if s.verdict.is_bad_time)
+
+
+@dataclass(frozen=True)
+class GroupReport:
+    """One group after the round: its plan, its final status, holes, episodes and referees."""
+
+    plan: GroupPlan
+    status: GroupStatus
+    holes: tuple[HoleRow, ...]
+    episodes: tuple[EpisodeReport, ...]
+    acts: GroupActs
+    players: tuple[PlayerReport, ...]
+    finish: datetime | None
+    stopped: timedelta
+    credited: timedelta
+
+    @property
+    def id(self) -> str:
+        """Return the group's id."""
+        return self.plan.id
+
+    @property
+    def allotted(self) -> timedelta:
+        """Return the allotted time for the whole round (walks included)."""
+        return self.plan.cumulative[-1]
+
+    @property
+    def round_time(self) -> timedelta | None:
+        """Return the clock time from the start to the last hole, or ``None`` if not finished."""
+        return None if self.finish is None else self.finish - self.plan.group.start
+
+    @property
+    def over(self) -> timedelta | None:
+        """Return the time over the allotment at the last hole (stops and credits removed)."""
+        return self.holes[-1].over if self.finish is not None and self.holes else None
+
+
+@dataclass(frozen=True)
+class FieldReport:
+    """The field's summary (see :mod:`pace.rules.report.field` and ``holdup``)."""
+
+    finished: int
+    bands: tuple[Band, ...]
+    not_finished: tuple[str, ...]
+    holes: tuple[HoleStat, ...]
+    bottlenecks: tuple[int, ...]
+    stoppages: tuple[Stoppage, ...]
+    stopped: timedelta
+    group_stopped: timedelta
+    held_up: tuple[HoldUp, ...]
+
+
+@dataclass(frozen=True)
+class RoundReport:
+    """The whole report as of ``at``: every group in draw order and the field's summary."""
+
+    at: datetime
+    standard_interval: timedelta | None
+    policy: policies.Policy | None
+    play: str
+    format_name: str
+    groups: tuple[GroupReport, ...]
+    field: FieldReport
+
+    def group(self, group_id: str) -> GroupReport:
+        """Return the group's report; raise ``KeyError`` if it is not in the draw."""
+        for g in self.groups:
+            if g.id == group_id:
+                return g
+        raise KeyError(group_id)
+
+
+def _credits(credits: Iterable[TimeCredit], now: datetime) -> dict[str, tuple[TimeCredit, ...]]:
+    out: dict[str, list[TimeCredit]] = defaultdict(list)
+    for c in credits:
+        if c.at <= now:
+            out[c.group].append(c)
+    return {g: tuple(v) for g, v in out.items()}
+
+
+def _episode_report(e: Episode, rows: Sequence[HoleRow]) -> EpisodeReport:
+    by_hole = {r.hole: r for r in rows}
+    first = by_hole[e.start_hole].position if e.start_hole in by_hole else 1
+    last_logged = max((r.position for r in rows if r.logged is not None), default=first)
+    last = by_hole[e.end_hole].position if e.end_hole in by_hole else last_logged
+    covered = [r for r in rows if first <= r.position <= last]
+    out = [
+        r
+        for r in covered
+        if r.status is Status.OUT_OF_POSITION
+        and r.logged is not None
+        and e.start <= r.logged
+        and (e.end is None or r.logged <= e.end)
+    ]
+    gaps = [r for r in out if r.gap is not None]
+    worst = max(out, key=lambda r: r.over or ZERO, default=None)
+    return EpisodeReport(
+        e,
+        tuple(r.hole for r in covered),
+        max((r.gap for r in gaps if r.gap is not None), default=None),
+        None if worst is None else worst.over,
+        None if worst is None else worst.hole,
+    )
+
+
+def _players(
+    p: GroupPlan, judged: rr.Judgement | None, acts: GroupActs
+) -> tuple[PlayerReport, ...]:
+    out = []
+    verdicts = {s.stroke.id: s.verdict for s in judged.strokes} if judged else {}
+    for player in p.group.players:
+        strokes = tuple(
+            StrokeReport(v, acts.strokes_by.get(v.stroke.id, "?"))
+            for v in verdicts.values()
+            if v.stroke.group == p.id and v.stroke.player == player.name
+        )
+        faults = []
+        for o in judged.for_player(p.id, player.name) if judged else ():
+            breach = judged.breaches.get(o.fault.id) if judged else None
+            faults.append(
+                FaultReport(
+                    o, verdicts.get(o.fault.id), breach, acts.notification(player.name, o.fault.id)
+                )
+            )
+        out.append(PlayerReport(player.name, strokes, tuple(faults), acts.told_at(player.name)))
+    return tuple(out)
+
+
+def _group_rows(
+    setup: RoundSetup, facts: RoundFacts, now: datetime, plan: FieldPlan
+) -> tuple[HoleOrder, dict[str, tuple[HoleRow, ...]], Spans, dict[str, tuple[TimeCredit, ...]]]:
+    order = HoleOrder(plan, facts.completions, now)
+    spans = groupclock.merge_suspensions(facts.suspensions, now)
+    credits = _credits(facts.credits, now)
+    rows = {p.id: group_holes(setup, p, order, spans, credits.get(p.id, ())) for p in plan.groups}
+    return order, rows, spans, credits
+
+
+def field_holdups(
+    setup: RoundSetup, facts: RoundFacts, now: datetime, plan: FieldPlan | None = None
+) -> tuple[tuple[HoldUp, bool], ...]:
+    """Return who held the field up so far, each with whether it is still going on (live)."""
+    plan = plan or plan_field(setup)
+    order, rows, _, _ = _group_rows(setup, facts, now, plan)
+    statuses = {s.group: s for s in evaluate_field(setup, facts, now, plan).groups}
+    return tuple(
+        (
+            u,
+            ongoing(
+                u, statuses[u.group].holes_completed, statuses[u.group].status is Status.FINISHED
+            ),
+        )
+        for u in held_up(plan, order, rows)
+    )
+
+
+def build_report(
+    setup: RoundSetup,
+    facts: RoundFacts,
+    events: Sequence[Event],
+    policy: policies.Policy | None,
+    now: datetime,
+    *,
+    play: str = penalties.STROKE_PLAY,
+    format_name: str = "individual",
+    plan: FieldPlan | None = None,
+) -> RoundReport:
+    """Return the round's report as of ``now`` (RULES.md §1–§8).
+
+    ``policy`` judges the faults and penalties (``None``: the round's policy is unknown, and
+    the report has no faults).
+    """
+    plan = plan or plan_field(setup)
+    order, rows, spans, credits = _group_rows(setup, facts, now, plan)
+    statuses = {s.group: s for s in evaluate_field(setup, facts, now, plan).groups}
+    eps: dict[str, list[Episode]] = defaultdict(list)
+    for e in episodes(setup, facts, now, plan):
+        eps[e.group].append(e)
+    state = rr.fold(e for e in events if e.at <= now)
+    judged = None
+    if policy is not None:
+        judged = rr.judge_round(
+            setup, facts, state, policy, now, play=play, format_name=format_name, plan=plan
+        )
+    acts = group_acts(events, now)
+    groups = []
+    on_course: dict[str, tuple[datetime, datetime | None]] = {}
+    overs: dict[str, timedelta] = {}
+    not_finished = []
+    for p in plan.groups:
+        group_rows = rows[p.id]
+        status = statuses[p.id]
+        finish = group_rows[-1].logged if status.status is Status.FINISHED else None
+        withdrawn = facts.withdrawn.get(p.id)
+        end = finish or (withdrawn if withdrawn is not None and withdrawn <= now else None)
+        on_course[p.id] = (p.group.start, end)
+        g_acts = acts.get(p.id, GroupActs())
+        if judged is not None:
+            g_acts = with_judged_spells(g_acts, judged.spells_of(p.id))
+        report = GroupReport(
+            plan=p,
+            status=status,
+            holes=group_rows,
+            episodes=tuple(_episode_report(e, group_rows) for e in eps.get(p.id, ())),
+            acts=g_acts,
+            players=_players(p, judged, g_acts),
+            finish=finish,
+            stopped=fieldmod.stopped_in(spans, p.group.start, end or now),
+            credited=sum((c.amount for c in credits.get(p.id, ())), ZERO),
+        )
+        groups.append(report)
+        if report.over is not None:
+            overs[p.id] = report.over
+        else:
+            not_finished.append(p.id)
+    stats = fieldmod.hole_stats(setup.course, rows)
+    summary = FieldReport(
+        finished=len(overs),
+        bands=fieldmod.bands(overs),
+        not_finished=tuple(not_finished),
+        holes=stats,
+        bottlenecks=fieldmod.bottlenecks(stats),
+        stoppages=fieldmod.stoppages(facts.suspensions, now, on_course),
+        stopped=fieldmod.stopped_total(spans, now),
+        group_stopped=sum((g.stopped for g in groups), ZERO),
+        held_up=held_up(plan, order, rows),
+    )
+    return RoundReport(
+        now, plan.standard_interval, policy, play, format_name, tuple(groups), summary
+    )

@@ -1,0 +1,157 @@
+"""The report's pages and exports: the round's report, its letters, repeat offenders.
+
+Routes stay thin: the report service builds the data, ``pace.reports`` renders it, exactly
+as ``pace report`` does. The PDFs are built by report jobs (``report_jobs``) whose progress
+the page shows.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
+
+from pace.reports import document, html, tables
+from pace.reports import offenders as offenders_render
+from pace.services.reports import ReportService
+from pace.web import access
+from pace.web.audit import _safe
+from pace.web.i18n import catalogue, page_context
+from pace.web.report_jobs import KINDS, ReportJobError
+
+bp = Blueprint("reports", __name__)
+
+
+def _ext() -> Any:
+    return current_app.extensions["pace"]
+
+
+def _service() -> ReportService:
+    return ReportService(_ext().live.service)
+
+
+def _lang() -> str:
+    lang: str = page_context()["lang"]
+    return lang
+
+
+def _file_name(round: str, what: str, ext: str) -> str:
+    return f"{what}-{_safe(round)}.{ext}"
+
+
+@bp.get("/rounds/<round>/report")
+def report_page(round: str) -> Response:
+    """The round's report: field summary, charts, and every group's facts."""
+    view = _service().round_report(round)
+    lang = _lang()
+    links = {
+        "csv": url_for("reports.report_csv", round=round),
+        "excel": url_for("reports.report_csv", round=round, excel=1),
+        "json": url_for("reports.report_json", round=round),
+        "letters": url_for("reports.letters_page", round=round),
+        "jobs": url_for("reports.start_job", round=round),
+    }
+    page = html.report_html(
+        view.meta,
+        view.report,
+        lang,
+        links=links,
+        css_href=url_for("static", filename="report.css"),
+        screen_css_href=url_for("static", filename="report-screen.css"),
+        script_src=url_for("static", filename="report.js"),
+        messages={
+            **{k: v for k, v in catalogue(lang).items() if k.startswith("report.")},
+            "csrf": access.csrf_token(),
+            "jobs": links["jobs"],
+        },
+    )
+    return Response(page, mimetype="text/html")
+
+
+@bp.get("/rounds/<round>/report.csv")
+def report_csv(round: str) -> Response:
+    """The report as CSV: a row per group and hole, per timed stroke, per fault."""
+    view = _service().round_report(round)
+    excel = request.args.get("excel") in ("1", "yes", "true")
+    text = tables.to_csv(view.meta, view.report, _lang(), excel=excel)
+    response = Response(text.encode("utf-8"), mimetype="text/csv")
+    name = _file_name(round, "report", "csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@bp.get("/rounds/<round>/report.json")
+def report_json(round: str) -> Response:
+    """The report's JSON document (docs/reports.md)."""
+    view = _service().round_report(round)
+    body = json.dumps(document.report_document(view.meta, view.report), ensure_ascii=False)
+    response = Response(body, mimetype="application/json")
+    name = _file_name(round, "report", "json")
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@bp.get("/rounds/<round>/letters")
+def letters_page(round: str) -> Response:
+    """The round's facts-only letters, one per page (``?per=group`` for one per group)."""
+    view = _service().round_report(round)
+    per = "group" if request.args.get("per") == "group" else "player"
+    page = html.letters_html(
+        view.meta, view.report, _lang(), per, css_href=url_for("static", filename="report.css")
+    )
+    return Response(page, mimetype="text/html")
+
+
+@bp.post("/rounds/<round>/report/jobs")
+def start_job(round: str) -> Any:
+    """Start building the PDF of the report (``kind=report``) or of the letters."""
+    access.check_csrf()
+    _ext().live.service.round_view(round)  # unknown_round before anything starts
+    kind = request.form.get("kind", "report")
+    if kind not in KINDS:
+        raise ReportJobError(f"kind {kind[:20]!r}: expected one of {', '.join(KINDS)}",
+                             code="invalid_payload", field="kind")  # fmt: skip
+    per = "group" if request.form.get("per") == "group" else "player"
+    job = _ext().report_jobs.start(round, kind, _lang(), per)
+    return jsonify({"ok": True, "job": _job_view(round, job)})
+
+
+def _job_view(round: str, job: Any) -> dict[str, Any]:
+    view: dict[str, Any] = job.view()
+    view["file"] = (
+        url_for("reports.job_file", round=round, job=job.id) if job.state == "done" else None
+    )
+    return view
+
+
+@bp.get("/rounds/<round>/report/jobs/<job>")
+def job_status(round: str, job: str) -> Any:
+    """How far a PDF is: ``{state, done, total, file}``."""
+    return jsonify({"ok": True, "job": _job_view(round, _ext().report_jobs.get(round, job))})
+
+
+@bp.get("/rounds/<round>/report/jobs/<job>/file")
+def job_file(round: str, job: str) -> Response:
+    """The PDF a finished job built."""
+    found = _ext().report_jobs.get(round, job)
+    if found.state != "done" or found.path is None:
+        raise ReportJobError(f"report job {job[:40]!r} has no PDF yet ({found.state})")
+    response = Response(found.path.read_bytes(), mimetype="application/pdf")
+    name = _file_name(round, found.kind, "pdf")
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@bp.get("/offenders")
+def offenders_page() -> str:
+    """Repeat offenders over the last ``?days=`` days (default: the configuration's)."""
+    raw = request.args.get("days", "")
+    days = int(raw) if raw.isdigit() and 1 <= int(raw) <= 3660 else None
+    found = _service().offenders(days)
+    return render_template(
+        "offenders.html",
+        offenders=found,
+        document=offenders_render.offenders_document(found),
+        **page_context(),
+    )

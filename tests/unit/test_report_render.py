@@ -1,0 +1,95 @@
+"""Rendering the report: words, the penalty's effect, escaping, charts, CSV cells (issue 12)."""
+
+from __future__ import annotations
+
+import doctest
+import re
+from datetime import date, timedelta
+
+import pytest
+
+from pace.reports import charts, document, html, letters, tables, words
+from pace.rules import policies, report
+from pace.rules.penalties import Penalty
+from tests.builders import at, make_course, make_facts, make_group, make_setup
+
+HOSTILE = '<img src=x onerror="alert(1)">'
+
+
+@pytest.mark.parametrize("module", [words, document, letters], ids=lambda m: m.__name__)
+def test_the_doctests_of_the_renderers_hold(module):
+    failures, _ = doctest.testmod(module)
+    assert failures == 0
+
+
+@pytest.mark.parametrize(
+    "penalty, lang, expected",
+    [
+        (Penalty("warning", 0, 3), "en", "warning (no effect on the score)"),
+        (Penalty("final_warning", 0, 3), "fr", "dernier avertissement (sans effet sur le score)"),
+        (Penalty("strokes", 1, 14), "en", "1 penalty stroke on hole 14"),
+        (Penalty("strokes", 2, 14), "fr", "2 coups de pénalité au trou 14"),
+        (Penalty("points", 1, 5), "en", "1 penalty point on hole 5"),
+        (Penalty("loss_of_hole", 0, 14), "en", "loss of hole 14"),
+        (Penalty("disqualification", 0, 9), "fr", "DQ (disqualification)"),
+        (Penalty("strokes", 1, 4, "side"), "en", "1 penalty stroke on hole 4, borne by the side"),
+        (None, "en", ""),
+    ],
+    ids=lambda v: getattr(v, "kind", v),
+)
+def test_the_effect_on_the_card_is_stated_in_words(penalty, lang, expected):
+    assert words.effect(penalty, lang) == expected
+
+
+def hostile_report():
+    setup = make_setup(
+        make_course(pars=[4, 4]), [make_group(HOSTILE, "08:00"), make_group("=2+3", "08:10")]
+    )
+    facts = make_facts({HOSTILE: {1: "08:20", 2: "08:40"}, "=2+3": {1: "08:26"}})
+    r = report.build_report(setup, facts, (), policies.FRBG, at("09:00"))
+    meta = document.ReportMeta(HOSTILE, HOSTILE, date(2025, 6, 14), "UTC", "frbg", "stroke_play",
+                               "individual")  # fmt: skip
+    return meta, r
+
+
+def test_names_people_typed_never_reach_the_page_as_markup():
+    meta, r = hostile_report()
+    for page in (html.report_html(meta, r, "en"), html.letters_html(meta, r, "en")):
+        assert "<img src=x" not in page and "&lt;img src=x" in page
+
+
+def test_a_chart_carries_no_script_and_escapes_its_labels():
+    meta, r = hostile_report()
+    svg = charts.field_chart(r, meta.tz, "en") + charts.group_chart(r.groups[0], "en")
+    assert "<script" not in svg and "<img src=x" not in svg
+    assert svg.count("<svg") == 2
+
+
+def test_csv_cells_a_spreadsheet_would_run_are_quoted():
+    meta, r = hostile_report()
+    text = tables.to_csv(meta, r, "en")
+    assert "\nhole,'=2+3," in text.replace("\r\n", "\n") and ",=2+3," not in text
+
+
+def test_the_pdf_charts_are_images_and_the_grids_aligned_text():
+    meta, r = hostile_report()
+    page = html.report_html(meta, r, "en", for_pdf=True, all_charts=True)
+    assert '<pre class="grid">' in page and "<svg" not in page
+    kinds = re.findall(r'<img class="(\w+)" alt="" src="data:image/svg\+xml;base64,', page)
+    assert kinds == ["field", "bands", "holes", "group", "group"]
+    assert '<table class="holes"' not in page
+
+
+def test_without_all_charts_the_pdf_draws_only_the_groups_with_something_to_report():
+    meta, r = hostile_report()
+    page = html.report_html(meta, r, "en", for_pdf=True)
+    # the first group was out of position (lead, 5 over): it has a chart; "=2+3" has not
+    assert page.count('<img class="group"') == 1
+
+
+@pytest.mark.parametrize(
+    "low, high, label", [(-10, 0, "−10…0"), (0, 10, "0…+10"), (10, 20, "+10…+20")]
+)
+def test_a_band_reads_as_its_minutes(low, high, label):
+    m = timedelta(minutes=1)
+    assert charts.band_label(report.Band(low * m, high * m, ())) == label
