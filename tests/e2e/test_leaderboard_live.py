@@ -102,7 +102,7 @@ def test_a_bad_time_changes_the_leaderboard_within_a_second_and_a_void_restores_
     MarshalDriver(phone, skewed_clock(server_offset(phone))).tap("1", 1, "08:40")
     tablet = open_client("referee")
     referee = RefereeDriver(tablet, skewed_clock(server_offset(tablet)))
-    referee.decide("1")
+    referee.decide("1", at=referee.clock() - timedelta(minutes=2))  # timed since 09:08
     referee.tell("1", MARIE)
     first = referee.timed_stroke("1", MARIE, 1, 45)
     assert first["outcome"]["penalty"]["kind"] == "warning"  # nothing on the card
