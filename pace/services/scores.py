@@ -146,14 +146,6 @@ class ScoreService:
         problem = rec.check_strokes(strokes)
         if problem is not None:
             raise CommandError(problem, field="strokes", code="invalid_payload")
-        scoring = self.scoring(view.record.name).scoring
-        if conceded and scoring.name != "match":
-            raise CommandError(
-                f"a hole is conceded only in match play; round {view.record.name!r} is scored"
-                f" {scoring.name}",
-                field="conceded",
-                code="invalid_payload",
-            )
         return self._roster(view).side_of(group, player)
 
     def _scored(self, view: RoundView, side: Side, player: str, hole: int) -> rec.Record | None:
@@ -214,9 +206,10 @@ class ScoreService:
 
     def results(self, round: str, now: datetime | None = None) -> Results:
         """Return the round's results as the core scores them (FORMATS.md, ``pace results``)."""
-        return self._scored_round(round, now)[0]
+        return self.judged_results(round, now)[0]
 
-    def _scored_round(self, round: str, now: datetime | None) -> tuple[Results, str | None]:
+    def judged_results(self, round: str, now: datetime | None = None) -> tuple[Results, str | None]:
+        """Return the round's results and, when no pace penalty could be judged, why."""
         with self.live._lock:
             now = now or self.clock.now()
             view = self.live.service.round_view(round)
@@ -242,7 +235,7 @@ class ScoreService:
         """Return the live board: cards in progress ranked on what they have so far."""
         with self.live._lock:
             view = self.live.service.round_view(round)
-            results, _ = self._scored_round(round, now)
+            results, _ = self.judged_results(round, now)
             recorded = livemod.recorded_holes(
                 self.score_log(round).scores(),
                 view.record.groups,
@@ -258,7 +251,7 @@ class ScoreService:
             rs = self.scoring(round)
 
             def compute() -> dict[str, Any]:
-                _, error = self._scored_round(round, now)
+                _, error = self.judged_results(round, now)
                 doc = views.leaderboard_document(self.board(round, now), view.record.course)
                 doc.update(round=round, at=now.isoformat(), allowances=_allowance_view(rs))
                 doc["penalties_error"] = error
@@ -383,11 +376,6 @@ def import_scores(
     new: list[Event] = []
     already = 0
     for s, line in zip(scores, lines, strict=True):
-        if s.conceded and rs.scoring.name != "match":
-            problems.append(Problem(filename, line, "conceded",
-                                    f"a hole is conceded only in match play; round {round!r} "
-                                    f"is scored {rs.scoring.name}"))  # fmt: skip
-            continue
         side = roster.side_of(s.group, s.player)
         there = current.get((side.key, side.ball_of(s.player), s.hole))
         if there is not None and (there.strokes, there.conceded) == (s.strokes, s.conceded):

@@ -145,7 +145,6 @@ def test_a_correction_must_name_a_recorded_score(scorer, referee):
         ({"player": "Luc Côté"}, "unknown_player", "player"),  # of group 2
         ({"player": "Nobody"}, "unknown_player", "player"),
         ({"group": "99"}, "unknown_group", "group"),
-        ({"conceded": True}, "invalid_payload", "conceded"),  # stroke play
         ({"conceded": "yes"}, "invalid_payload", "conceded"),
         ({"strokes": None, "extra": 1}, "unknown_field", "extra"),
     ],
@@ -191,6 +190,24 @@ def test_in_a_one_ball_format_a_partners_score_is_the_sides(app, connect, clock,
     driver.score("1", "Ann", 1, 5)
     driver.score("1", "Bea", 1, 4, error="already_scored")
     assert line(client, "Ann / Bea", "F1")["so_far"] == 5
+
+
+def test_in_match_play_a_conceded_hole_is_the_opponents(app, connect, clock, client, tmp_path):
+    draw = tmp_path / "singles.csv"
+    draw.write_text("group,start,tee,player,handicap\n1,08:00,1,Ann,10\n1,08:00,1,Bob,12\n",
+                    encoding="utf-8")  # fmt: skip
+    app.extensions["pace"].live.service.import_draw(
+        draw.read_text(encoding="utf-8"), str(draw), round="M2", day=DAY, timezone=TIMEZONE,
+        scoring="match",
+    )  # fmt: skip
+    scorer = ScorerDriver(connect("scorer", round="M2"), clock.now, round="M2")
+    scorer.score("1", "Ann", 1, 4)
+    scorer.score("1", "Bob", 1, 9, conceded=True)
+    (match,) = board(client, "M2")["matches"]
+    assert (match["result"], match["thru"], match["finished"]) == ("1 up thru 1", 1, False)
+    card = client.get("/api/rounds/M2/cards/1").json["card"]
+    assert card["scores"]["Bob"]["1"]["conceded"] is True
+    assert card["matches"][0]["result"] == "1 up thru 1"
 
 
 # -- the card: scores plus the referees' judgement -------------------------------------------
