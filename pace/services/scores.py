@@ -52,6 +52,9 @@ class ScoreService:
         self.referees = referees
         #: what each round's pages were last told of, per group (see ``changes``)
         self._told: dict[str, dict[str, Any]] = {}
+        #: each round's scores, folded event by event as the log grows
+        self._folders: dict[str, rec.Folder] = {}
+        self._rosters: dict[str, tuple[RoundView, Roster]] = {}
 
     @property
     def clock(self):
@@ -66,13 +69,22 @@ class ScoreService:
         return round_scoring(view.record, self.live.service.settings)
 
     def _roster(self, view: RoundView) -> Roster:
-        sides = build_sides(view.record.groups, self.scoring(view.record.name).team_format)
-        return Roster(sides)
+        """Return the round's sides (kept until its setup changes: a new view)."""
+        kept = self._rosters.get(view.record.name)
+        if kept is None or kept[0] is not view:
+            fmt = self.scoring(view.record.name).team_format
+            kept = self._rosters[view.record.name] = (view, livemod.roster(view.record.groups, fmt))
+        return kept[1]
 
     def score_log(self, round: str) -> rec.ScoreLog:
-        """Return the round's recorded scores, folded once per new event."""
-        cache = self.live._cache(round)
-        return cache.memo("score_log", lambda: rec.fold(cache.events))
+        """Return the round's recorded scores; each new event of the log is folded once."""
+        events = self.live._cache(round).events
+        folder = self._folders.get(round)
+        if folder is None or folder.count > len(events):
+            folder = self._folders[round] = rec.Folder()
+        if folder.count < len(events):
+            folder.apply(events[folder.count :])
+        return folder.log()
 
     # -- commands ----------------------------------------------------------------------
 
@@ -236,11 +248,7 @@ class ScoreService:
         with self.live._lock:
             view = self.live.service.round_view(round)
             results, _ = self.judged_results(round, now)
-            recorded = livemod.recorded_holes(
-                self.score_log(round).scores(),
-                view.record.groups,
-                self.scoring(round).team_format,
-            )
+            recorded = livemod.recorded_holes(self.score_log(round).scores(), self._roster(view))
             return livemod.board(results, view.record.course, recorded)
 
     def leaderboard(self, round: str, now: datetime | None = None) -> dict[str, Any]:

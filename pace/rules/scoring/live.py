@@ -63,19 +63,21 @@ class Board:
     matches: tuple[Match, ...] = ()
 
 
-def recorded_holes(
-    scores: Iterable[Score], groups: Sequence[Group], team_format: str | TeamFormat
-) -> dict[str, frozenset[int]]:
+def roster(groups: Sequence[Group], team_format: str | TeamFormat) -> Roster:
+    """Return the sides of the draw in a format, to find a player's side."""
+    fmt = team_format if isinstance(team_format, TeamFormat) else find_format(team_format)
+    return Roster(build_sides(groups, fmt))
+
+
+def recorded_holes(scores: Iterable[Score], sides: Roster) -> dict[str, frozenset[int]]:
     """Return, by side key, the holes on which any ball of the side has a recorded score.
 
     Scores of players the draw does not have are left out (the core refuses them).
     """
-    fmt = team_format if isinstance(team_format, TeamFormat) else find_format(team_format)
-    roster = Roster(build_sides(groups, fmt))
     out: dict[str, set[int]] = {}
     for s in scores:
         try:
-            side = roster.side_of(s.group, s.player)
+            side = sides.side_of(s.group, s.player)
         except (LookupError, ValueError):
             continue
         out.setdefault(side.key, set()).add(s.hole)
@@ -94,7 +96,7 @@ def board(results: Results, course: Course, recorded: Mapping[str, frozenset[int
     ...           ("2", "Bob"), ("3", "Cy"))]
     >>> scores = [Score("1", "Ann", 1, 3), Score("1", "Ann", 2, 4), Score("2", "Bob", 1, 4)]
     >>> live = board(score_round(course, groups, scores), course,
-    ...              recorded_holes(scores, groups, "individual"))
+    ...              recorded_holes(scores, roster(groups, "individual")))
     >>> [(ln.entry.entry, ln.state, ln.position, ln.to_par, ln.thru) for ln in live.lines]
     [('Ann', 'ranked', 1, -1, 2), ('Bob', 'ranked', 2, 0, 1), ('Cy', 'not_started', None, None, 0)]
     >>> live.final

@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import cached_property
 
 from pace.rules.events import Event
 from pace.rules.scoring.sides import Score
@@ -84,7 +85,7 @@ class Record:
         """Return whether the score concedes the hole now (match play)."""
         return self.corrections[-1].conceded if self.corrections else self.original_conceded
 
-    @property
+    @cached_property
     def score(self) -> Score:
         """Return the score as the scoring reads it."""
         return Score(self.group, self.player, self.hole, self.strokes, self.conceded)
@@ -96,9 +97,13 @@ class ScoreLog:
 
     records: tuple[Record, ...] = ()
 
+    @cached_property
+    def _scores(self) -> tuple[Score, ...]:
+        return tuple(r.score for r in self.records)
+
     def scores(self) -> tuple[Score, ...]:
         """Return the scores for ``score_round`` (a later one of a ball and hole wins)."""
-        return tuple(r.score for r in self.records)
+        return self._scores
 
     def of_group(self, group: str) -> tuple[Record, ...]:
         """Return the records of one group, in log order."""
@@ -113,43 +118,66 @@ def _strokes(value: object) -> int | None:
     return None if value is None else int(str(value))
 
 
-def fold(events: Iterable[Event]) -> ScoreLog:
-    """Return the recorded scores of a log: voided scores left out, corrections applied.
+class Folder:
+    """Folds score events as they come: the live service keeps one per round and hands it
+    each new event once (a log of thousands of scores is not folded again at every score).
 
     A void of a correction takes that correction back (the score says what it said before
     it); a correction of a voided score, or of an unknown one, changes nothing.
     """
-    records: dict[str, Record] = {}
-    corrections: dict[str, list[Correction]] = {}
-    target_of: dict[str, str] = {}  # correction id -> the score it corrects
-    for e in events:
-        p = e.payload
-        if e.type == SCORE_RECORDED:
-            records[e.id] = Record(
-                e.id, str(p["group"]), str(p["player"]), int(str(p["hole"])),
-                _strokes(p.get("strokes")), bool(p.get("conceded", False)), e.at, dict(e.by),
-                e.seq,
-            )  # fmt: skip
-        elif e.type == SCORE_CORRECTED:
-            target = str(p["target"])
-            if target in records:
-                target_of[e.id] = target
-                fix = Correction(
-                    e.id, _strokes(p.get("strokes")), bool(p.get("conceded", False)),
-                    str(p.get("reason", "")), e.at, dict(e.by),
+
+    def __init__(self) -> None:
+        self._records: dict[str, Record] = {}
+        self._target_of: dict[str, str] = {}  # correction id -> the score it corrects
+        self._log: ScoreLog | None = ScoreLog()
+        #: how many events of the log were handed over so far
+        self.count = 0
+
+    def apply(self, events: Iterable[Event]) -> None:
+        """Fold ``events`` (the log's next ones, in order) into the scores."""
+        for e in events:
+            self.count += 1
+            if e.type not in (SCORE_RECORDED, SCORE_CORRECTED, EVENT_VOIDED):
+                continue
+            self._log = None
+            p = e.payload
+            if e.type == SCORE_RECORDED:
+                self._records[e.id] = Record(
+                    e.id, str(p["group"]), str(p["player"]), int(str(p["hole"])),
+                    _strokes(p.get("strokes")), bool(p.get("conceded", False)), e.at,
+                    dict(e.by), e.seq,
                 )  # fmt: skip
-                corrections.setdefault(target, []).append(fix)
-        elif e.type == EVENT_VOIDED:
-            target = str(p["target"])
-            if target in records:
-                del records[target]
-                corrections.pop(target, None)
-            elif target in target_of:
-                kept = corrections.get(target_of[target], [])
-                corrections[target_of[target]] = [c for c in kept if c.id != target]
-    return ScoreLog(
-        tuple(replace(r, corrections=tuple(corrections.get(r.id, ()))) for r in records.values())
-    )
+            elif e.type == SCORE_CORRECTED:
+                target = str(p["target"])
+                r = self._records.get(target)
+                if r is not None:
+                    self._target_of[e.id] = target
+                    fix = Correction(
+                        e.id, _strokes(p.get("strokes")), bool(p.get("conceded", False)),
+                        str(p.get("reason", "")), e.at, dict(e.by),
+                    )  # fmt: skip
+                    self._records[target] = replace(r, corrections=(*r.corrections, fix))
+            else:
+                target = str(p["target"])
+                if target in self._records:
+                    del self._records[target]
+                elif target in self._target_of and self._target_of[target] in self._records:
+                    r = self._records[self._target_of[target]]
+                    kept = tuple(c for c in r.corrections if c.id != target)
+                    self._records[r.id] = replace(r, corrections=kept)
+
+    def log(self) -> ScoreLog:
+        """Return the scores folded so far."""
+        if self._log is None:
+            self._log = ScoreLog(tuple(self._records.values()))
+        return self._log
+
+
+def fold(events: Iterable[Event]) -> ScoreLog:
+    """Return the recorded scores of a log: voided scores left out, corrections applied."""
+    folder = Folder()
+    folder.apply(events)
+    return folder.log()
 
 
 def check_strokes(strokes: object) -> str | None:

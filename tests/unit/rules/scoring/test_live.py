@@ -75,7 +75,9 @@ def test_a_record_keeps_what_was_first_written_and_its_corrections():
 
 def board_of(groups, scores, scoring="stroke", **kw):
     results = score_round(COURSE, groups, scores, scoring=scoring, **kw)
-    return live.board(results, COURSE, live.recorded_holes(scores, groups, "individual"))
+    return live.board(
+        results, COURSE, live.recorded_holes(scores, live.roster(groups, "individual"))
+    )
 
 
 def field(*names: str):
