@@ -118,3 +118,36 @@ def test_the_leaderboard_needs_no_session_and_shows_nothing_of_the_pace_side(pub
     text = public.locator("body").inner_text()
     for word in ("Out of position", "Overdue", "Behind"):
         assert word not in text
+
+
+def test_scores_entered_with_no_signal_survive_a_reload_and_arrive_once_in_order(phone, server):
+    expect(phone.locator("#conn")).to_have_text("Online")
+    phone.locator("#group").select_option("2")  # four players
+    expect(phone.locator("#hole-title")).to_contain_text("Hole 1")
+    expect(phone.locator("#app")).to_have_attribute("data-offline", "ready")
+
+    phone.context.set_offline(True)
+    expect(phone.locator("#conn")).to_have_text("Offline")
+    phone.get_by_role("button", name="Record hole 1").click()
+    ball(phone, "Luc Côté").get_by_role("button", name="One stroke more for Luc Côté").click()
+    phone.get_by_role("button", name="Record hole 2").click()
+    expect(phone.locator("#pending")).to_have_attribute("data-count", "8")
+    queued = phone.evaluate("JSON.parse(localStorage.getItem('pace.scores.R1') || '[]')")
+    assert [(e["payload"]["player"], e["payload"]["hole"]) for e in queued][:5] == [
+        ("Marc Bélanger", 1), ("Luc Côté", 1), ('Pierre "Pete" Roy', 1), ("André Pelletier", 1),
+        ("Marc Bélanger", 2),
+    ]  # fmt: skip
+
+    response = phone.reload()  # no signal: the service worker serves the page
+    assert response is not None and response.from_service_worker
+    expect(phone.locator("#pending")).to_have_attribute("data-count", "8")
+    expect(
+        phone.locator("#card td.score.pending[data-ball='Luc Côté'][data-hole='2']")
+    ).to_have_text("6")
+
+    phone.context.set_offline(False)
+    expect(phone.locator("#pending")).to_have_attribute("data-count", "0", timeout=20_000)
+    stored = [e for e in server.get_json("/api/rounds/R1/events")["events"]
+              if e["type"] == "score_recorded"]  # fmt: skip
+    assert [e["id"] for e in stored] == [e["id"] for e in queued]  # each once, in order
+    assert [e["payload"]["strokes"] for e in stored] == [4] * 4 + [5, 6, 5, 5]

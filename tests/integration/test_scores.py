@@ -386,3 +386,32 @@ def test_the_leaderboard_is_public_for_every_round_but_an_unknown_one(app, clien
         assert_error(crowd.emit("join_scores", {"round": ROUND}, callback=True), "unauthorized")
     finally:
         crowd.disconnect()
+
+
+def test_the_committee_sets_how_the_round_is_scored_on_the_scorer_page(app, login, client):
+    ext = app.extensions["pace"]
+    for role, expected in (("referee", 403), ("scorer", 403), ("committee", 302)):
+        web = login(role)
+        web.get(f"/rounds/{ROUND}/scorecard")  # the form token of this browser
+        with web.session_transaction() as s:
+            csrf = s.get("csrf", "")
+        form = {"scoring": "stableford", "net": "yes", "allowance": "90", "csrf": csrf}
+        r = web.post(f"/rounds/{ROUND}/scoring", data=form)
+        assert r.status_code == expected, (role, r.status_code)
+    record = ext.store.get_round(ROUND)
+    assert (record.scoring, record.net, record.allowance, record.play) == (
+        "stableford", True, (90.0,), "stroke_play"
+    )  # fmt: skip
+    assert board(client)["scoring"] == "stableford" and board(client)["net"] is True
+    page = client.get(f"/rounds/{ROUND}/scorecard").get_data(as_text=True)
+    assert '<option value="stableford" selected>' in page and 'value="90.0"' in page
+    web = login("committee")
+    bad = web.post(f"/rounds/{ROUND}/scoring", data={"scoring": "stroke", "csrf": "forged"})
+    assert bad.status_code == 403 and bad.json["error"]["code"] == "csrf_failed"
+    web.get(f"/rounds/{ROUND}/scorecard")
+    with web.session_transaction() as s:
+        csrf = s.get("csrf", "")
+    wrong = web.post(f"/rounds/{ROUND}/scoring",
+                     data={"scoring": "stroke", "allowance": "60/40", "csrf": csrf})  # fmt: skip
+    assert wrong.status_code == 400 and wrong.json["error"]["code"] == "invalid_setup"
+    assert ext.store.get_round(ROUND).scoring == "stableford"
