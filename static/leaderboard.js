@@ -3,7 +3,7 @@
 // marked on the card with their reason (hover, or tap the mark), NR and DQ at the bottom.
 // It follows the round's leaderboard room: `leaderboard_changed` says only "re-read me", so
 // nothing but the leaderboard itself ever reaches this page.
-import { connect, el, rememberLanguage, request, showConnection, t } from "./common.js";
+import { connect, el, errorText, rememberLanguage, request, showConnection, t } from "./common.js";
 import { penaltyMark, penaltyText, scoringLabel, toPar } from "./cards.js";
 
 const app = document.getElementById("app");
@@ -21,6 +21,13 @@ function setBoard(board) {
   render();
 }
 
+/** Say why there is no leaderboard to show (a round its scoring cannot score, say). */
+function refused(answer) {
+  const warning = $("warning");
+  warning.hidden = false;
+  warning.textContent = t("live.error", { message: errorText(answer) });
+}
+
 /** Read the leaderboard again; one request at a time, and once more if asked meanwhile. */
 function refresh() {
   if (state.loading) {
@@ -30,7 +37,7 @@ function refresh() {
   state.loading = true;
   fetch(URL, { credentials: "same-origin", cache: "no-store" })
     .then((r) => r.json())
-    .then((answer) => answer && answer.ok && setBoard(answer.leaderboard))
+    .then((answer) => (answer && answer.ok ? setBoard(answer.leaderboard) : refused(answer)))
     .catch(() => undefined)
     .finally(() => {
       state.loading = false;
@@ -45,7 +52,7 @@ function start() {
   const socket = connect({
     onConnect: (s) =>
       request(s, "join_leaderboard", { round: ROUND })
-        .then((ack) => ack && ack.ok && setBoard(ack.leaderboard))
+        .then((ack) => (ack && ack.ok ? setBoard(ack.leaderboard) : refused(ack)))
         .catch(() => undefined),
     onStatus: (online) => showConnection($("conn"), online),
   });

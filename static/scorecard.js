@@ -12,6 +12,7 @@ import {
   el,
   entryItem,
   errorLine,
+  errorText,
   isoWithOffset,
   keepOffline,
   load,
@@ -170,7 +171,11 @@ function loadCard() {
   fetch(url, { credentials: "same-origin", cache: "no-store" })
     .then((r) => r.json())
     .then((answer) => {
-      if (!answer || !answer.ok || group !== state.group) return;
+      if (group !== state.group) return;
+      if (!answer || !answer.ok) {
+        $("standing").replaceChildren(el("li", {}, errorLine(errorText(answer))));
+        return;
+      }
       state.card = answer.card;
       save(KEYS.card(group), answer.card);
       renderAll();

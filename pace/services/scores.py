@@ -14,7 +14,7 @@ the log (a 156-player field costs tens of milliseconds) and kept until the log g
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -163,8 +163,9 @@ class ScoreService:
     def _scored(self, view: RoundView, side: Side, player: str, hole: int) -> rec.Record | None:
         """Return the live score of ``player``'s ball (his side's, in one-ball formats)."""
         ball = side.ball_of(player)
+        names = {p.name for p in side.players}
         for r in self.score_log(view.record.name).of_group(side.group):
-            if r.hole == hole and r.player in side_names(side) and side.ball_of(r.player) == ball:
+            if r.hole == hole and r.player in names and side.ball_of(r.player) == ball:
                 return r
         return None
 
@@ -348,12 +349,8 @@ class ScoreService:
             told.update(setup=setup, groups=now_groups)
             return changed
 
-    # -- import --------------------------------------------------------------------------
 
-
-def side_names(side: Side) -> set[str]:
-    """Return the names of a side's players."""
-    return {p.name for p in side.players}
+# -- import ----------------------------------------------------------------------------------
 
 
 def import_scores(
@@ -444,6 +441,3 @@ def _shown(strokes: int | None) -> str:
 
 def _allowance_view(rs: RoundScoring) -> list[float] | None:
     return list(rs.allowance) if rs.allowance else None
-
-
-__all__: Sequence[str] = ("ScoreService", "import_scores")
