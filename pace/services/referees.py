@@ -18,11 +18,12 @@ from typing import Any
 
 from pace.rules import alerts as alertsmod
 from pace.rules import facts as factsmod
-from pace.rules import penalties, policies, spells
+from pace.rules import policies, spells
 from pace.rules import refereeing as rr
 from pace.rules.errors import SetupError, UnknownGroupError, UnknownHoleError
 from pace.rules.events import Event
 from pace.rules.model import Group
+from pace.rules.penalties import FaultOutcome
 from pace.rules.position import Episode, FieldStatus
 from pace.services import commands as cmd
 from pace.services import referee_views as views
@@ -169,9 +170,7 @@ class RefereeService:
             view = self.live.service.round_view(round)
             return self._judge(view, now or self.clock.now()).judgement
 
-    def outcomes(
-        self, round: str, now: datetime | None = None
-    ) -> tuple[penalties.FaultOutcome, ...]:
+    def outcomes(self, round: str, now: datetime | None = None) -> tuple[FaultOutcome, ...]:
         """Return every judged fault of the round, counted or not (the cards' penalties)."""
         return self.judgement(round, now).outcomes
 

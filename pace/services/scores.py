@@ -16,9 +16,10 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from pace import formats
+from pace.clock import Clock
 from pace.formats import csvfile
 from pace.formats import scores as scores_csv
 from pace.reports import leaderboard as views
@@ -35,6 +36,8 @@ from pace.services.referees import RefereeService
 from pace.services.rounds import PaceService, RoundView
 from pace.services.scoring import RoundScoring, round_scoring
 from pace.services.taps import CommandError, LiveService, Outcome
+
+T = TypeVar("T")
 
 #: the ladder's steps that change nothing on a card
 WARNINGS = ("warning", "final_warning")
@@ -57,9 +60,10 @@ class ScoreService:
         self._rosters: dict[str, tuple[RoundView, Roster]] = {}
 
     @property
-    def clock(self):
+    def clock(self) -> Clock:
         """Return the service's clock."""
-        return self.live.clock
+        clock: Clock = self.live.clock
+        return clock
 
     # -- setup -------------------------------------------------------------------------
 
@@ -199,7 +203,7 @@ class ScoreService:
         except CommandError as e:
             return (), e.message
 
-    def _kept(self, round: str, name: str, now: datetime, key: Any, compute: Callable[[], Any]):
+    def _kept(self, round: str, name: str, now: datetime, key: Any, compute: Callable[[], T]) -> T:
         """Return ``compute()``, kept until the log grows (and for the same ``key``): a
         judgement is the same at every later instant once the log's latest instant is past.
         """
@@ -215,7 +219,8 @@ class ScoreService:
         )
         if not (valid and (latest is None or latest <= known["at"])):
             known.update(view=view, key=key, at=now, value=compute())
-        return known["value"]
+        value: T = known["value"]
+        return value
 
     def results(self, round: str, now: datetime | None = None) -> Results:
         """Return the round's results as the core scores them (FORMATS.md, ``pace results``)."""
