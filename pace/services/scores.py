@@ -58,6 +58,8 @@ class ScoreService:
         #: each round's scores, folded event by event as the log grows
         self._folders: dict[str, rec.Folder] = {}
         self._rosters: dict[str, tuple[RoundView, Roster]] = {}
+        #: each round's judgement for the cards: (view, last other seq, judged at, outcomes)
+        self._judged: dict[str, tuple[RoundView, int | None, datetime, Any]] = {}
 
     @property
     def clock(self) -> Clock:
@@ -197,11 +199,34 @@ class ScoreService:
     # -- the judgement and the results ---------------------------------------------------
 
     def _outcomes(self, round: str, now: datetime) -> tuple[tuple[FaultOutcome, ...], str | None]:
-        """Return the round's judged faults, or none with the reason (an unknown policy)."""
+        """Return the round's judged faults, or none with the reason (an unknown policy).
+
+        The judgement depends on the log's other events only (taps, sirens, the referees'
+        acts; a void of a score is one, harmlessly): it is kept while only scores come in,
+        and, like the referees' own, as long as no such event lies after the instant it was
+        judged at.
+        """
+        self.score_log(round)
+        folder = self._folders[round]
+        view = self.live.service.round_view(round)
+        kept = self._judged.get(round)
+        if (
+            kept is not None
+            and kept[0] is view
+            and kept[1] == folder.other_seq
+            and kept[2] <= now
+            and (folder.other_at is None or folder.other_at <= kept[2])
+        ):
+            return kept[3]
         try:
-            return self.referees.outcomes(round, now), None
+            judged: tuple[tuple[FaultOutcome, ...], str | None] = (
+                self.referees.outcomes(round, now),
+                None,
+            )
         except CommandError as e:
-            return (), e.message
+            judged = ((), e.message)
+        self._judged[round] = (view, folder.other_seq, now, judged)
+        return judged
 
     def _kept(self, round: str, name: str, now: datetime, key: Any, compute: Callable[[], T]) -> T:
         """Return ``compute()``, kept until the log grows (and for the same ``key``): a

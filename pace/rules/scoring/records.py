@@ -132,11 +132,17 @@ class Folder:
         self._log: ScoreLog | None = ScoreLog()
         #: how many events of the log were handed over so far
         self.count = 0
+        #: the last event that is not a score's (the referees' judgement depends on those
+        #: only): its ``seq`` and its instant
+        self.other_seq: int | None = None
+        self.other_at: datetime | None = None
 
     def apply(self, events: Iterable[Event]) -> None:
         """Fold ``events`` (the log's next ones, in order) into the scores."""
         for e in events:
             self.count += 1
+            if e.type not in SCORE_TYPES:
+                self.other_seq, self.other_at = e.seq, e.at
             if e.type not in (SCORE_RECORDED, SCORE_CORRECTED, EVENT_VOIDED):
                 continue
             self._log = None
