@@ -44,6 +44,7 @@ const state = {
   card: null,
   hole: null,
   draft: {}, // ball -> {strokes, conceded}
+  touched: false, // the draft was changed by hand (a card arriving must not undo that)
   online: false,
   note: "",
 };
@@ -97,6 +98,7 @@ function openHole(hole) {
   if (!info) return;
   state.hole = hole;
   state.note = "";
+  state.touched = false;
   state.draft = {};
   const par = holeInfo(hole).par;
   for (const b of info.balls) {
@@ -178,6 +180,8 @@ function loadCard() {
       }
       state.card = answer.card;
       save(KEYS.card(group), answer.card);
+      // the hole shown starts from what the card says now, unless the scorer is changing it
+      if (state.hole !== null && !state.touched) openHole(state.hole);
       renderAll();
     })
     .catch(() => undefined);
@@ -315,6 +319,7 @@ function ballRow(b) {
   const change = (delta) => {
     const from = d.strokes === null ? holeInfo(state.hole).par : d.strokes;
     d.strokes = Math.min(MAX, Math.max(MIN, from + delta));
+    state.touched = true;
     state.note = "";
     renderHole();
   };
@@ -345,6 +350,7 @@ function ballRow(b) {
         checked: d.strokes === null,
         onchange: (ev) => {
           d.strokes = ev.target.checked ? null : holeInfo(state.hole).par;
+          state.touched = true;
           renderHole();
         },
       }),
@@ -361,6 +367,7 @@ function ballRow(b) {
           checked: d.conceded,
           onchange: (ev) => {
             d.conceded = ev.target.checked;
+            state.touched = true;
           },
         }),
         t("scorecard.conceded"),

@@ -8,6 +8,7 @@ for today, stroke play gross).
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 
 import pytest
@@ -151,3 +152,21 @@ def test_scores_entered_with_no_signal_survive_a_reload_and_arrive_once_in_order
               if e["type"] == "score_recorded"]  # fmt: skip
     assert [e["id"] for e in stored] == [e["id"] for e in queued]  # each once, in order
     assert [e["payload"]["strokes"] for e in stored] == [4] * 4 + [5, 6, 5, 5]
+
+
+def test_a_hole_scored_on_another_device_opens_with_its_score_and_is_not_rewritten(phone, server):
+    now = server.get_json("/api/rounds/R1/snapshot")["snapshot"]["at"]
+    other = server.post_json("/api/commands/record_score", {
+        "id": str(uuid.uuid4()), "round": "R1", "group": "1", "player": JULIE, "hole": 1,
+        "strokes": 6, "device_time": now,
+    })  # fmt: skip
+    assert other["ok"], other
+    expect(phone.locator("#conn")).to_have_text("Online")
+    phone.locator("#group").select_option("1")
+    expect(ball(phone, JULIE).locator("output")).to_have_text("6")  # the card, not the par
+    phone.get_by_role("button", name="Record hole 1").click()
+    expect(phone.locator("li.entry[data-state='confirmed']")).to_have_count(2)
+    events = server.get_json("/api/rounds/R1/events")["events"]
+    scores = [(e["payload"]["player"], e["payload"]["strokes"]) for e in events
+              if e["type"].startswith("score")]  # fmt: skip
+    assert scores == [(JULIE, 6), (MARIE, 4), (SOPHIE, 4)]  # Julie's 6 untouched

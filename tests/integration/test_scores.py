@@ -415,3 +415,21 @@ def test_the_committee_sets_how_the_round_is_scored_on_the_scorer_page(app, logi
                      data={"scoring": "stroke", "allowance": "60/40", "csrf": csrf})  # fmt: skip
     assert wrong.status_code == 400 and wrong.json["error"]["code"] == "invalid_setup"
     assert ext.store.get_round(ROUND).scoring == "stableford"
+
+
+def test_the_access_page_makes_scorer_codes_that_open_the_scorer_page(app, login):
+    web = login("committee", None)
+    page = web.get(f"/rounds/{ROUND}/access").get_data(as_text=True)
+    assert 'value="scorer"' in page
+    with web.session_transaction() as s:
+        csrf = s["csrf"]
+    made = web.post(f"/rounds/{ROUND}/access", data={"role": "scorer", "csrf": csrf})
+    assert made.status_code == 200
+    (code,) = [c for c in app.extensions["pace"].store.access_codes(round=ROUND)]
+    assert code.role == "scorer"
+    text = made.get_data(as_text=True)
+    link = text[text.index("/join?code=") :].split('"')[0].split("<")[0]
+    phone = app.test_client()
+    assert phone.get(link).status_code == 302
+    assert phone.get(f"/rounds/{ROUND}/scorecard").status_code == 200
+    assert phone.get(f"/rounds/{ROUND}/dashboard").status_code == 403
