@@ -241,8 +241,9 @@ def port(path: Path, name: str) -> list[str]:
 
     import pace.web.i18n as pages
 
-    for source_module in ("pace.web.referee_messages", "pace.web.report_messages"):
-        importlib.reload(sys.modules.get(source_module) or importlib.import_module(source_module))
+    for loaded in list(sys.modules.values()):  # the ported module, if imported already
+        if Path(getattr(loaded, "__file__", "") or "").resolve() == path.resolve():
+            importlib.reload(loaded)
     importlib.reload(pages)
     catalog = update("fr")
     by_key = {m.context: m for m in catalog if m.id}

@@ -29,6 +29,7 @@ from pace.rules.position import (
     evaluations,
     hole_overs,
 )
+from pace.rules.scoring import records
 from pace.services import alerts as alertstore
 from pace.services import commands as cmd
 from pace.services import rows as rowsmod
@@ -520,6 +521,9 @@ VOIDABLE = (
     refereeing.STROKE_TIMED,
     refereeing.PLAYER_NOTIFIED,
     refereeing.PLAYER_TOLD_TIMED,
+    # a scorer's slip: a score on the wrong player or hole, a correction taken back
+    records.SCORE_RECORDED,
+    records.SCORE_CORRECTED,
 )
 
 

@@ -20,7 +20,7 @@ from flask import request
 
 from pace import i18n
 from pace.i18n import Source
-from pace.web import audit_words, referee_messages, report_messages
+from pace.web import audit_words, referee_messages, report_messages, scoring_messages
 
 LANGUAGES = i18n.LANGUAGES
 COOKIE = "pace_lang"
@@ -266,6 +266,7 @@ MODULES: dict[str, dict[str, Source]] = {
     "pace/web/referee_messages.py": referee_messages.MESSAGES,
     "pace/web/report_messages.py": report_messages.MESSAGES,
     "pace/web/audit_words.py": audit_words.MESSAGES,
+    "pace/web/scoring_messages.py": scoring_messages.MESSAGES,
 }
 #: the English of every page text, by key
 ENGLISH: dict[str, Source] = {k: v for texts in MODULES.values() for k, v in texts.items()}
