@@ -52,6 +52,7 @@ FAILURE_WINDOW = timedelta(minutes=1)
 LANDING = {
     "committee": "dashboard",
     "referee": "dashboard",
+    "scorer": "scorecard",
     "marshal": "marshal",
     "viewer": "board",
 }

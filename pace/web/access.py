@@ -139,6 +139,7 @@ PAGES: dict[str, tuple[str, str]] = {
     "reports.letters_page": ("the round's letters", "page.report"),
     "reports.offenders_page": ("the repeat offenders", "page.offenders"),
     "access.access_page": ("the access codes of the round", "page.access"),
+    "scoring.scorecard_page": ("the scorer's card", "page.scorecard"),
 }
 
 

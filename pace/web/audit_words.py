@@ -21,6 +21,7 @@ MESSAGES: dict[str, Source] = {
     "audit.clock": "phone clock {offset} s",
     "audit.role.committee": "committee",
     "audit.role.referee": "referee",
+    "audit.role.scorer": "scorer",
     "audit.role.marshal": "marshal",
     "audit.role.viewer": "viewer",
     "audit.what.hole_completed": "Hole {hole} completed by group {group}",
