@@ -149,7 +149,6 @@ function start() {
       if (state.detail === msg.group) renderDetail();
     },
     alert_acknowledged: (msg) => removeAlert(msg.payload && msg.payload.alert),
-
   });
   setInterval(feed.refresh, REFRESH_MS);
 }
