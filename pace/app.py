@@ -21,7 +21,7 @@ from pace.clock import Clock, SystemClock
 from pace.rules.errors import PaceError
 from pace.services.access import AccessService, secret_notice
 from pace.services.referees import RefereeService
-from pace.services.reports import HoldUpPanel
+from pace.services.reports import HoldUpPanel, ReportCache, ReportService
 from pace.services.rounds import PaceService
 from pace.services.taps import LiveService
 from pace.store import Store
@@ -51,6 +51,8 @@ class Extension:
     referee_broadcaster: referee.RefereeBroadcaster | None = None
     access: AccessService | None = None
     report_jobs: ReportJobs | None = None
+    #: the report service of the pages, with its cache of the last reports and charts
+    reports: ReportService | None = None
 
 
 def create_app(
@@ -158,6 +160,7 @@ def create_app(
         report_jobs=ReportJobs(
             str(settings.database.path), settings.source, socketio.start_background_task
         ),
+        reports=ReportService(live.service, ReportCache()),
     )
     return app
 
