@@ -16,7 +16,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
 
-from pace.reports import charts, letters
+from pace.reports import charts, forked, letters
 from pace.reports.document import ReportMeta
 from pace.reports.words import (
     TEXTS,
@@ -85,6 +85,10 @@ FIELD_CHARTS: tuple[tuple[str, Callable[[rp.RoundReport, Any, str], str]], ...] 
 )
 
 
+#: Charts of at least this many groups are drawn in two processes (``forked``).
+PARALLEL_MIN = 16
+
+
 def lazy_image(src: str, css_class: str = "group") -> str:
     """Return an ``<img>`` of a chart the browser fetches from ``src`` when it nears the
     screen (the web page's group charts: the page itself comes at once)."""
@@ -117,21 +121,41 @@ def draw_charts(
     """
     total = len(r.groups) + 2
     put = charts.as_image
-    drawn = dict(field) if field is not None else {
-        name: draw(r, meta.tz, lang) for name, draw in FIELD_CHARTS
-    }  # fmt: skip
-    progress(1, total, "field")
     strips = for_pdf and not full_charts
-    groups = {}
-    for i, g in enumerate(r.groups, start=2):
-        if chart_src is not None:
-            if any(h.over is not None for h in g.holes):
-                groups[g.id] = lazy_image(chart_src(g.id))
-        elif strips:
-            groups[g.id] = put(charts.strip_chart(g, lang), "strip")
-        else:
-            groups[g.id] = put(charts.group_chart(g, lang), "group")
-        progress(i, total, g.id)
+    n = len(r.groups)
+
+    def field_charts() -> dict[str, str]:
+        return dict(field) if field is not None else {
+            name: draw(r, meta.tz, lang) for name, draw in FIELD_CHARTS
+        }  # fmt: skip
+
+    def group_charts(first: int, last: int, tell: bool = True) -> dict[str, str]:
+        out = {}
+        for i in range(first, last):
+            g = r.groups[i]
+            if chart_src is not None:
+                if any(h.over is not None for h in g.holes):
+                    out[g.id] = lazy_image(chart_src(g.id))
+            elif strips:
+                out[g.id] = put(charts.strip_chart(g, lang), "strip")
+            else:
+                out[g.id] = put(charts.group_chart(g, lang), "group")
+            if tell:
+                progress(i + 2, total, g.id)
+        return out
+
+    if chart_src is None and n >= PARALLEL_MIN and forked.can_fork():
+        # the field's charts and the first groups' here, the others' in a child meanwhile
+        k = max(0, round(n * 0.5) - 4)
+        (drawn, groups), theirs = forked.in_parallel(
+            lambda: (field_charts(), group_charts(0, k)), lambda: group_charts(k, n, False)
+        )
+        groups.update(theirs)
+        progress(total, total, "charts")
+    else:
+        drawn = field_charts()
+        progress(1, total, "field")
+        groups = group_charts(0, n)
     return Charts(
         put(drawn["field"], "field"), put(drawn["bands"], "bands"), put(drawn["holes"], "holes"),
         groups, strips,
