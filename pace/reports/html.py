@@ -174,7 +174,8 @@ def _aligned(rows: list[list[str]], left: int | None = None) -> list[str]:
     cut = len(widths) if left is None else left
     return [
         "  ".join(
-            c.ljust(w) if i < cut else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))
+            c.ljust(w) if i < cut else c.rjust(w)
+            for i, (c, w) in enumerate(zip(row, widths, strict=True))
         ).rstrip()
         for row in rows
     ]

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 
 from pace.reports import forked
 from pace.reports.document import ReportMeta
-from pace.reports.html import ROOT, Progress, no_progress, css, draw_charts, report_html
+from pace.reports.html import ROOT, Progress, css, draw_charts, no_progress, report_html
 from pace.rules import report as rp
 
 #: Laid into a part's ``<head>``: its pages get their numbers afterwards (``_numbers``).

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-from pathlib import Path
 
 import pytest
 from reportsupport import ROUND, report_database
