@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from reportsupport import ROUND, report_database
@@ -16,6 +18,7 @@ from pace.reports import forked, html, pdf
 from pace.services.rounds import PaceService
 from pace.store import Store
 
+ROOT = Path(__file__).resolve().parents[2]
 GROUPS = 20  # at least pdf.SPLIT_MIN and html.PARALLEL_MIN: the long report's paths
 
 
@@ -34,10 +37,22 @@ def text_of(data: bytes) -> str:
     return out.stdout.decode()
 
 
+FORK_CHECK = """
+import os, sys
+from pace.reports import forked
+assert forked.can_fork(), "a fresh interpreter has one thread: forking is allowed"
+mine, theirs = forked.in_parallel(os.getpid, lambda: (os.getpid(), "é" * 3))
+assert theirs[0] != mine == os.getpid() and theirs[1] == "ééé", (mine, theirs)
+print("forked")
+"""
+
+
 def test_work_given_to_a_forked_child_comes_back_from_another_process():
-    assert forked.can_fork(), "the tests run in one thread: forking must be allowed"
-    mine, theirs = forked.in_parallel(os.getpid, lambda: (os.getpid(), "é" * 3))
-    assert theirs[0] != mine == os.getpid() and theirs[1] == "ééé"
+    # in a fresh interpreter: the test process may run other tests' threads, and then
+    # ``in_parallel`` rightly does the work here instead
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-c", FORK_CHECK], capture_output=True, env=env)
+    assert out.returncode == 0 and out.stdout.decode().strip() == "forked", out.stderr.decode()
 
 
 def test_a_failing_child_leaves_the_work_to_this_process():
@@ -54,17 +69,18 @@ def test_a_failing_child_leaves_the_work_to_this_process():
     assert calls == [parent]  # the child's append stayed in the child
 
 
-def test_the_long_pdf_is_laid_out_in_two_parts_yet_numbered_and_ordered_as_one(
-    service, monkeypatch
-):
-    split = []
-    real = pdf.parts_to_pdf
-    monkeypatch.setattr(pdf, "parts_to_pdf", lambda parts: split.append(len(parts)) or real(parts))
-    data = reportcli.build(service, ROUND, "pdf", lang="en")
-    assert split == [2]
-    single = pdf.html_to_pdf(
-        html.report_html(*_view(service), "en", for_pdf=True)  # one document, one process
-    )
+def test_the_long_pdf_is_laid_out_in_two_parts_yet_numbered_and_ordered_as_one(service):
+    meta, r = _view(service)
+    drawn = html.draw_charts(r, meta, "en", html.no_progress, for_pdf=True)
+    k = round(GROUPS * pdf.FIRST_SHARE)
+
+    def part(first: int, last: int, summary: bool):
+        return lambda: html.report_html(meta, r, "en", for_pdf=True, drawn=drawn,
+                                        groups=(first, last), with_summary=summary)  # fmt: skip
+
+    # as pdf.report_pdf lays a long report out (side by side where forking is safe)
+    data = pdf.parts_to_pdf([part(0, k, True), part(k, GROUPS, False)])
+    single = pdf.html_to_pdf(part(0, GROUPS, True)())  # one document, one process
     text, one = text_of(data), text_of(single)
     pages = re.findall(r"page (\d+) / (\d+)", text)
     total = len(pages)
