@@ -23,9 +23,10 @@ from pace.services.access import AccessService, secret_notice
 from pace.services.referees import RefereeService
 from pace.services.reports import HoldUpPanel, ReportCache, ReportService
 from pace.services.rounds import PaceService
+from pace.services.scores import ScoreService
 from pace.services.taps import LiveService
 from pace.store import Store
-from pace.web import access, audit, edge, errors, http, referee, reports
+from pace.web import access, audit, edge, errors, http, referee, reports, scoring
 from pace.web.broadcast import Broadcaster
 from pace.web.report_jobs import ReportJobs
 from pace.web.sockets import PaceNamespace, WirePacket
@@ -50,6 +51,8 @@ class Extension:
     referee: RefereeService | None = None
     referee_broadcaster: referee.RefereeBroadcaster | None = None
     access: AccessService | None = None
+    scores: ScoreService | None = None
+    score_broadcaster: scoring.ScoreBroadcaster | None = None
     report_jobs: ReportJobs | None = None
     #: the report service of the pages, with its cache of the last reports and charts
     reports: ReportService | None = None
@@ -86,6 +89,7 @@ def create_app(
     access_service = AccessService(store, settings, service.clock)
     live = LiveService(service)
     referees = RefereeService(live)
+    scores = ScoreService(live, referees)
     HoldUpPanel(live)
     socketio = SocketIO(
         app,
@@ -100,7 +104,10 @@ def create_app(
     broadcaster = Broadcaster(socketio)
     offsets = ClockOffsets()
     namespace = PaceNamespace(live, broadcaster, offsets, access_service)
-    referee_broadcaster = referee.RefereeBroadcaster(socketio, broadcaster)
+    score_broadcaster = scoring.ScoreBroadcaster(socketio, scores)
+    referee_broadcaster = referee.RefereeBroadcaster(
+        socketio, broadcaster, cards=score_broadcaster.changed
+    )
     socketio.on_namespace(namespace)
     harden(app, settings.server)
 
@@ -146,6 +153,7 @@ def create_app(
     app.register_blueprint(referee.bp)
     app.register_blueprint(access.bp)
     app.register_blueprint(audit.bp)
+    app.register_blueprint(scoring.bp)
     app.register_blueprint(reports.bp)
     app.extensions["pace"] = Extension(
         settings,
@@ -157,6 +165,8 @@ def create_app(
         referee=referees,
         referee_broadcaster=referee_broadcaster,
         access=access_service,
+        scores=scores,
+        score_broadcaster=score_broadcaster,
         report_jobs=ReportJobs(
             str(settings.database.path), settings.source, socketio.start_background_task
         ),

@@ -14,6 +14,7 @@ import click
 
 from pace import __version__
 from pace.cli import offline
+from pace.cli import scoring as scoring_cli
 from pace.cli.common import (
     InputError,
     check_play,
@@ -92,7 +93,7 @@ def access_group() -> None:
 @click.option(
     "--role",
     required=True,
-    type=click.Choice(["committee", "referee", "marshal", "viewer"]),
+    type=click.Choice(["committee", "referee", "scorer", "marshal", "viewer"]),
     help="Role of whoever enters the code.",
 )
 @click.option("--label", default=None, help="A note kept with the code (e.g. 'hole 7').")
@@ -296,11 +297,29 @@ def import_course(file: str, db: str | None) -> None:
     help="Scoring format: individual, foursome, threesome, greensome, four_ball or best_ball"
     " (default: individual).",
 )
+@click.option(
+    "--scoring",
+    default=None,
+    help="Way of scoring: stroke, stableford, match, bogey or par (it sets --play; default: "
+    "what the form of play implies).",
+)
+@click.option("--net/--gross", default=None, help="Net (strokes received) or gross scoring.")
+@click.option(
+    "--allowance",
+    default=None,
+    help="The round's own handicap allowance in percent (greensome: 60/40), instead of "
+    "config.toml's [handicap].",
+)
 @db_option
-def import_draw(file, round_name, course, day, timezone, policy, play, format_name, db) -> None:
+def import_draw(
+    file, round_name, course, day, timezone, policy, play, format_name, scoring, net, allowance,
+    db,
+) -> None:  # fmt: skip
     """Import a draw CSV into a round (created if new; replaced while it has no events).
 
     Example: pace import draw draw.csv --round "Club championship R1" --date 2026-06-14
+
+    Example: pace import draw draw.csv --round R1 --scoring stableford --net --allowance 90
     """
     if timezone is not None:
         zone(timezone)
@@ -318,6 +337,9 @@ def import_draw(file, round_name, course, day, timezone, policy, play, format_na
             policy=policy,
             play=play,
             format=format_name,
+            scoring=scoring,
+            net=net,
+            allowance=scoring_cli.parse_allowance(allowance) if allowance else None,
         )
     except PaceError as e:
         raise fail(e) from None
@@ -437,4 +459,6 @@ def demo(db, host, port, speed, tick, seed, groups, duration) -> None:
 
 for _command in offline.COMMANDS:
     cli.add_command(_command)
+cli.add_command(scoring_cli.results)
+import_group.add_command(scoring_cli.import_scores)
 reports_cli.register(cli, db_option)  # pace report, pace letters, pace offenders

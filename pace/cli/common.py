@@ -60,7 +60,6 @@ def check_play(play: str | None, format_name: str | None) -> None:
         raise InputError(f"--format {format_name!r}: expected one of {', '.join(FORMATS)}")
 
 
-
 def read(path: str) -> str:
     try:
         return formats.read_text(path)

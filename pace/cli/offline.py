@@ -21,7 +21,7 @@ from pace.cli.common import (
     read,
     zone,
 )
-from pace.rules.errors import FileFormatError, PaceError
+from pace.rules.errors import PaceError
 
 
 def _offline_setup(course_file, draw_file, day, tzname, interval):
@@ -162,9 +162,7 @@ def status(
     "--policy", default=None, help="Pace policy: frbg, mauricie, swin or a custom one (default: "
     "round.policy in config.toml).",
 )  # fmt: skip
-@click.option(
-    "--play", default="stroke_play", show_default=True, help="stroke_play or match_play."
-)
+@click.option("--play", default="stroke_play", show_default=True, help="stroke_play or match_play.")
 @click.option(
     "--format",
     "format_name",
@@ -236,121 +234,4 @@ def sheet(course_file, draw_file, fmt, output, interval, timezone, day):
         sys.stdout.write(text)
 
 
-@click.command()
-@_course_and_draw_options
-@click.option(
-    "--scores",
-    "scores_file",
-    required=True,
-    type=click.Path(exists=True, dir_okay=False),
-    help="Scores CSV file: group, player, hole, strokes[, conceded] (FORMATS.md).",
-)
-@click.option(
-    "--scoring",
-    default="stroke",
-    show_default=True,
-    help="Way of scoring: stroke, stableford, match, bogey or par.",
-)
-@click.option(
-    "--format",
-    "format_name",
-    default="individual",
-    show_default=True,
-    help="Format of the draw: individual, foursome, threesome, greensome, four_ball or"
-    " best_ball.",
-)
-@click.option("--net", is_flag=True, help="Net scoring: strokes received by stroke index.")
-@click.option(
-    "--allowance",
-    default=None,
-    help="Handicap allowance of this round in percent, instead of config.toml's [handicap]"
-    " (greensome: LOWER/HIGHER, e.g. 60/40).",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the JSON document of FORMATS.md.")
-@click.option("--csv", "as_csv", is_flag=True, help="Print CSV for a spreadsheet.")
-@click.option(
-    "--excel",
-    is_flag=True,
-    help="CSV for a French-locale spreadsheet: ';' separated, decimal commas, with a BOM.",
-)
-@click.option(
-    "--output",
-    "-o",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Write to this file instead of the standard output.",
-)
-@click.option("--timezone", default=None, help="Time zone of the round (default: config).")
-@_day_option
-def results(
-    course_file, draw_file, scores_file, scoring, format_name, net, allowance, as_json, as_csv,
-    excel, output, timezone, day,
-):  # fmt: skip
-    """Compute a round's results from files, as the leaderboard would (RULES.md §7, §10).
-
-    Example: pace results --course c.toml --draw d.csv --scores s.csv --scoring stableford --net
-    """
-    from pace.reports import results as report
-    from pace.rules import scoring as scoringmod
-    from pace.services.scoring import offline_results
-
-    settings = load_settings()
-    try:
-        scorer = scoringmod.find_scoring(scoring)
-    except PaceError:
-        names = ", ".join(s.name for s in scoringmod.SCORINGS)
-        raise InputError(f"--scoring {scoring!r}: expected one of {names}") from None
-    try:
-        team_format = scoringmod.find_format(format_name)
-    except PaceError:
-        names = ", ".join(f.name for f in scoringmod.FORMATS)
-        raise InputError(f"--format {format_name!r}: expected one of {names}") from None
-    allowances = settings.allowances()
-    if allowance is not None:
-        allowances = _allowance(allowance, allowances, team_format, scorer.family)
-    tzname = timezone or settings.round.timezone
-    the_day = day.date() if day else date.today()
-    setup, _ = _offline_setup(course_file, draw_file, the_day, tzname, None)
-    try:
-        outcome = offline_results(
-            setup,
-            read(scores_file),
-            scores_file,
-            scoring=scorer,
-            team_format=team_format,
-            net=net,
-            allowances=allowances,
-        )
-    except FileFormatError as e:
-        raise fail(e) from None
-    except PaceError as e:  # the draw (sides, matches) or the course cannot be scored so
-        where = course_file if e.field == "stroke_index" else draw_file
-        raise InputError(f"{where}: {e.message}") from None
-    if as_json:
-        text = json.dumps(report.results_document(outcome), ensure_ascii=False) + "\n"
-    elif as_csv or excel:
-        text = report.results_csv(outcome, excel=excel)
-    else:
-        text = report.results_table(outcome) + "\n"
-    if output:
-        Path(output).write_text(text, encoding="utf-8", newline="")
-        click.echo(f"results written to {output}")
-    else:
-        sys.stdout.write(text)
-
-
-def _allowance(text, allowances, team_format, family):
-    """Return the allowances with this round's ``--allowance`` for its format and scoring."""
-    try:
-        values = tuple(float(v.replace(",", ".")) for v in text.split("/"))
-        return team_format.override(allowances, family, values)
-    except PaceError as e:
-        raise InputError(f"--allowance {text!r}: {e.message}") from None
-    except ValueError:
-        raise InputError(
-            f"--allowance {text!r}: expected a percentage such as 85"
-            " (greensome: LOWER/HIGHER such as 60/40), each from 0 to 100"
-        ) from None
-
-
-COMMANDS = (status, penalties, sheet, results)
+COMMANDS = (status, penalties, sheet)

@@ -377,9 +377,7 @@ class LogEvents:
     act_ids: Mapping[str, str] = field(default_factory=dict)  # event id -> the act's id
 
 
-def to_events(
-    acts: Sequence[RefereeAct], round: str, *, by: str = "referee log"
-) -> LogEvents:
+def to_events(acts: Sequence[RefereeAct], round: str, *, by: str = "referee log") -> LogEvents:
     """Return the events the live commands would record for ``acts``, in the acts' order.
 
     Each event's id derives from the round and the act's content (its explicit id too, not

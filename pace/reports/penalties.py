@@ -13,9 +13,7 @@ def _seconds(value: float | None) -> float | None:
     return None if value is None else round(value, 3)
 
 
-def fault_document(
-    o: penalties.FaultOutcome, j: OfflineJudgement, tz: tzinfo
-) -> dict[str, Any]:
+def fault_document(o: penalties.FaultOutcome, j: OfflineJudgement, tz: tzinfo) -> dict[str, Any]:
     """Return one fault's entry, keys in FORMATS.md's order."""
     stroke = j.judgement.stroke(o.fault.id)
     p = o.penalty
@@ -56,9 +54,7 @@ def penalties_document(j: OfflineJudgement, tz: tzinfo) -> dict[str, Any]:
     return {
         "policy": j.judgement.policy.name,
         "faults": [fault_document(o, j, tz) for o in j.outcomes],
-        "players": [
-            player_document(g.id, p.name, j) for g in j.setup.groups for p in g.players
-        ],
+        "players": [player_document(g.id, p.name, j) for g in j.setup.groups for p in g.players],
     }
 
 
@@ -84,9 +80,7 @@ def penalties_table(document: dict[str, Any]) -> str:
         ("group", "player", "at", "hole", "seconds/allowed", "verdict", "penalty")
     ]
     for f in document["faults"]:
-        timed = (
-            f"{f['seconds']:g}/{f['allowed_s']:g}" if f["seconds"] is not None else "checkpoint"
-        )
+        timed = f"{f['seconds']:g}/{f['allowed_s']:g}" if f["seconds"] is not None else "checkpoint"
         verdict = "counted" if f["counted"] else f["reason"].replace("_", " ")
         faults.append(
             (

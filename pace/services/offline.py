@@ -82,9 +82,7 @@ def judge(
     log = to_events(acts, OFFLINE_ROUND)
     facts = offline_facts(completions, log)
     state = rr.fold(log.events)
-    judgement = rr.judge_round(
-        setup, facts, state, policy, now, play=play, format_name=format_name
-    )
+    judgement = rr.judge_round(setup, facts, state, policy, now, play=play, format_name=format_name)
     return OfflineJudgement(setup, facts, log, judgement)
 
 

@@ -23,6 +23,7 @@ from pace.rules import refereeing as rr
 from pace.rules.errors import SetupError, UnknownGroupError, UnknownHoleError
 from pace.rules.events import Event
 from pace.rules.model import Group
+from pace.rules.penalties import FaultOutcome
 from pace.rules.position import Episode, FieldStatus
 from pace.services import commands as cmd
 from pace.services import referee_views as views
@@ -168,6 +169,10 @@ class RefereeService:
         with self.live._lock:
             view = self.live.service.round_view(round)
             return self._judge(view, now or self.clock.now()).judgement
+
+    def outcomes(self, round: str, now: datetime | None = None) -> tuple[FaultOutcome, ...]:
+        """Return every judged fault of the round, counted or not (the cards' penalties)."""
+        return self.judgement(round, now).outcomes
 
     def snapshot_parts(
         self, view: RoundView, events: Sequence[Event], now: datetime
@@ -371,9 +376,7 @@ class RefereeService:
                 "reason": c.reason,
                 **_device_fields(c.at),
             }
-            event = self._event(
-                c, factsmod.TIME_CREDIT_GRANTED, payload, at=self._instant(c.at)
-            )
+            event = self._event(c, factsmod.TIME_CREDIT_GRANTED, payload, at=self._instant(c.at))
             if (stored := self.live.resent(event)) is not None:
                 return self._timing_outcome(view, stored, False)
             _group(view, c.group)

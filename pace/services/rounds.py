@@ -24,6 +24,7 @@ from pace.rules.events import Event
 from pace.rules.model import Course, HoleCompletion, RoundFacts, RoundSetup
 from pace.rules.position import FieldPlan, FieldStatus, plan_field
 from pace.rules.position import evaluate_field as _evaluate
+from pace.services import scoring as scoringmod
 from pace.store import UNSET, RoundRecord, RoundSummary, Store, UnknownRoundError
 
 log = logging.getLogger(__name__)
@@ -77,14 +78,18 @@ class PaceService:
         policy: str | None = None,
         play: str | None = None,
         format: str | None = None,
+        scoring: str | None = None,
+        net: bool | None = None,
+        allowance: Sequence[float] | None = None,
     ) -> RoundRecord:
         """Parse a draw CSV into round ``round``, creating the round if it is new.
 
         A new round needs its course (default: the only stored course) and its day
         (default: today in the round's time zone). An existing round keeps its course,
         day and time zone; its draw is replaced while it has no events. ``policy`` (a
-        preset or a custom policy of the configuration), ``play`` and ``format`` are set on
-        a new round, and changed on an existing one when given.
+        preset or a custom policy of the configuration), ``play``, ``format``, ``scoring``
+        (which implies ``play``), ``net`` and ``allowance`` are set on a new round, and
+        changed on an existing one when given.
         """
         if policy is not None:
             self.settings.policy(policy)  # SetupError naming the known policies
@@ -95,6 +100,15 @@ class PaceService:
         if not round:
             raise SetupError("a round needs a name", field="round")
         existing = self._existing_round(round)
+        if scoring is None and play and existing is not None and existing.scoring:
+            scoring = existing.scoring  # a play that contradicts the stored scoring is refused
+        scoring, play = scoringmod.check_setup(
+            scoring,
+            play,
+            format or (existing.format if existing else "individual"),
+            allowance,
+            self.settings,
+        )
         if existing is None:
             course_obj = self._course_for_new_round(course)
             tzname = timezone or self.settings.round.timezone
@@ -114,17 +128,41 @@ class PaceService:
                 created_at=self.clock.now(),
                 play=play or "stroke_play",
                 format=format or "individual",
+                scoring=scoring,
+                net=bool(net),
+                allowance=allowance,
             )
-        elif policy or play or format:
+        elif policy or play or format or scoring or net is not None or allowance is not None:
             self.store.update_round(
                 round,
                 policy=policy or UNSET,
                 play=play or UNSET,
                 format=format or UNSET,
+                scoring=scoring or UNSET,
+                net=UNSET if net is None else net,
+                allowance=UNSET if allowance is None else allowance,
             )
         record = self.store.save_draw(round, groups)
         self._forget(round)
         return record
+
+    def set_scoring(
+        self,
+        round: str,
+        *,
+        scoring: str,
+        net: bool,
+        allowance: Sequence[float] | None,
+    ) -> RoundRecord:
+        """Store how a round is scored (a committee setting): its scoring, net or gross, and
+        its own allowance (None: the configuration's). The scoring sets the form of play."""
+        record = self.store.get_round(round)
+        name, play = scoringmod.check_setup(scoring, None, record.format, allowance, self.settings)
+        updated = self.store.update_round(
+            round, scoring=name, play=play or UNSET, net=net, allowance=allowance
+        )
+        self._forget(round)
+        return updated
 
     def import_times(self, text: str, filename: str, *, round: str, by: str) -> int:
         """Parse a hole-times CSV into ``hole_completed`` events; return how many are new.

@@ -31,6 +31,7 @@ from pace.rules.position import (
     evaluations,
     hole_overs,
 )
+from pace.rules.scoring import records
 from pace.services import commands as cmd
 from pace.services import rows as rowsmod
 from pace.services.rounds import PaceService, RoundView
@@ -506,6 +507,9 @@ VOIDABLE = (
     refereeing.STROKE_TIMED,
     refereeing.PLAYER_NOTIFIED,
     refereeing.PLAYER_TOLD_TIMED,
+    # a scorer's slip: a score on the wrong player or hole, a correction taken back
+    records.SCORE_RECORDED,
+    records.SCORE_CORRECTED,
 )
 
 

@@ -44,16 +44,23 @@ from pace.web.i18n import page_context
 COMMITTEE = frozenset({"committee"})
 REFEREE = frozenset({"committee", "referee"})
 MARSHAL = frozenset({"committee", "referee", "marshal"})
+SCORER = frozenset({"committee", "referee", "scorer"})
 ANY_ROLE = frozenset(ROLES)
 PUBLIC = None
 
-#: Socket.IO events and the command mirror: who may send each.
-EVENTS: dict[str, frozenset[str]] = {
+#: Socket.IO events and the command mirror: who may send each (``PUBLIC``: anybody, no
+#: session needed).
+EVENTS: dict[str, frozenset[str] | None] = {
     "clock_sync": ANY_ROLE,
     "join_round": ANY_ROLE,
+    "join_leaderboard": PUBLIC,
+    "join_scores": SCORER,
     "hole_completed": MARSHAL,
     "correct_hole_time": MARSHAL,
-    "void_event": MARSHAL,  # a marshal only of taps and tap corrections (``check_scope``)
+    # a marshal only of taps and tap corrections, a scorer only of scores (``check_scope``)
+    "void_event": MARSHAL | SCORER,
+    "record_score": SCORER,
+    "correct_score": SCORER,
     "acknowledge_alert": REFEREE,
     "decide_timing": REFEREE,
     "tell_player_timed": REFEREE,
@@ -64,8 +71,13 @@ EVENTS: dict[str, frozenset[str]] = {
     "record_siren": COMMITTEE,
 }
 
-#: The event types a marshal may void: his own kind of fact.
+#: The event types a marshal, or a scorer, may void: their own kind of fact.
 MARSHAL_VOIDABLE = ("hole_completed", "hole_time_corrected")
+SCORER_VOIDABLE = ("score_recorded", "score_corrected")
+OWN_KIND = {
+    "marshal": (MARSHAL_VOIDABLE, "hole times", "ask a referee"),
+    "scorer": (SCORER_VOIDABLE, "scores", "ask a referee or the committee"),
+}
 
 #: HTTP endpoints: who may call each (``PUBLIC``: anybody, no session needed).
 ENDPOINTS: dict[str, frozenset[str] | None] = {
@@ -84,6 +96,12 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "pace.api_status": MARSHAL,
     "pace.api_events": MARSHAL,
     "referee.api_penalties": MARSHAL,
+    "scoring.leaderboard_page": PUBLIC,
+    "scoring.api_leaderboard": PUBLIC,
+    "scoring.scorecard_page": SCORER,
+    "scoring.api_card": SCORER,
+    "scoring.api_results": SCORER,
+    "scoring.scoring_setting": COMMITTEE,
     "pace.dashboard_page": REFEREE,
     "referee.shotclock_page": REFEREE,
     "audit.audit_page": REFEREE,
@@ -98,12 +116,13 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "reports.job_file": REFEREE,
     "reports.offenders_page": COMMITTEE,
     "access.access_page": COMMITTEE,
-    "pace.api_command": MARSHAL,  # narrowed per command by EVENTS
+    "pace.api_command": MARSHAL | SCORER,  # narrowed per command by EVENTS
 }
 
 ROLE_WORDS = {
     "committee": "the committee",
     "referee": "a referee",
+    "scorer": "a scorer",
     "marshal": "a marshal",
     "viewer": "a viewer",
 }
@@ -142,10 +161,11 @@ def check_role(name: str, s: Session | None) -> None:
 
     This reads nothing of the payload: it runs before parsing (docs/access.md).
     """
-    roles = EVENTS.get(name)
-    if roles is None:
+    if name not in EVENTS:
         raise AccessError(f"{name[:40]!r} is not an event anybody may send")
-    _refuse_role(name, roles, s)
+    roles = EVENTS[name]
+    if roles is not PUBLIC:
+        _refuse_role(name, roles, s)
 
 
 def check_round(s: Session, round: str, store: Any) -> None:
@@ -153,14 +173,18 @@ def check_round(s: Session, round: str, store: Any) -> None:
 
     ``round`` is already canonical (parsed); an unknown round is refused, never waved on.
     """
-    if not store.has_round(round):
-        raise UnknownRoundError(
-            f"no round {round[:40]!r}; rounds are created with pace import draw",
-            field="round",
-        )
+    check_exists(round, store)
     if not s.covers(round):
         raise AccessError(
             f"your access code is for round {s.round!r}, not {round[:40]!r}", field="round"
+        )
+
+
+def check_exists(round: str, store: Any, field: str | None = "round") -> None:
+    """Refuse a round that is not stored (``unknown_round``)."""
+    if not store.has_round(round):
+        raise UnknownRoundError(
+            f"no round {round[:40]!r}; rounds are created with pace import draw", field=field
         )
 
 
@@ -170,17 +194,22 @@ def check_scope(name: str, s: Session | None, command: object, store: Any) -> No
     Runs after the payload is parsed (pace/web/edge.py), so it compares canonical names and
     ids only: a round padded with spaces or an id in capitals is the same round, the same id.
     """
+    round = getattr(command, "round", None)
+    if EVENTS.get(name, frozenset()) is PUBLIC:  # anybody's, whatever round: it must exist
+        if isinstance(round, str):
+            check_exists(round, store)
+        return
     if s is None:  # check_role refused it already; kept for callers that skip it
         raise AccessError("you are not signed in", code="unauthorized")
-    round = getattr(command, "round", None)
     if isinstance(round, str):
         check_round(s, round, store)
-    if name == "void_event" and s.role == "marshal":
+    if name == "void_event" and s.role in OWN_KIND:
+        kinds, words, instead = OWN_KIND[s.role]
         event = store.event(getattr(command, "target", ""))
-        if event is not None and event.type not in MARSHAL_VOIDABLE:
+        if event is not None and event.type not in kinds:
             raise AccessError(
-                f"a marshal may void only hole times, not a {event.type.replace('_', ' ')};"
-                " ask a referee",
+                f"{ROLE_WORDS[s.role]} may void only {words}, not a"
+                f" {event.type.replace('_', ' ')}; {instead}",
                 field="target",
             )
 
@@ -262,9 +291,16 @@ def guard_request() -> Any:
     if endpoint not in ENDPOINTS:
         return _refuse(AccessError(f"{request.path} is not open to anybody"))
     roles = ENDPOINTS[endpoint]
-    if roles is PUBLIC:
-        return None
     view_args = request.view_args if request.view_args is not None else {}
+    if roles is PUBLIC:
+        if "round" not in view_args:
+            return None
+        try:  # anybody may open it, for a round that exists
+            view_args["round"] = payloads.text(view_args, "round")
+            check_exists(view_args["round"], _ext().store, field=None)
+        except PaceError as e:
+            return _refuse(e)
+        return None
     s = current_session()
     try:
         if endpoint == "pace.api_command" and s is not None and view_args.get("name") in EVENTS:

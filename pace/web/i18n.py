@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import request
 
-from pace.web import referee_messages, report_messages
+from pace.web import referee_messages, report_messages, scoring_messages
 
 LANGUAGES = ("en", "fr")
 COOKIE = "pace_lang"
@@ -336,6 +336,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "message.home": {"en": "Home", "fr": "Accueil"},
 }
 MESSAGES.update(report_messages.MESSAGES)
+MESSAGES.update(scoring_messages.MESSAGES)
 
 
 def current_language() -> str:

@@ -25,9 +25,16 @@ PenaltyChanges = Callable[[str], Sequence[tuple[str, Sequence[dict[str, Any]]]]]
 class RefereeBroadcaster:
     """Emits the referees' events to a round's room (see docs/protocol.md)."""
 
-    def __init__(self, socketio: Any, broadcaster: Broadcaster):
+    def __init__(
+        self,
+        socketio: Any,
+        broadcaster: Broadcaster,
+        cards: Callable[[str], None] | None = None,
+    ):
         self.socketio = socketio
         self.broadcaster = broadcaster
+        #: announces the cards a referee's act changed (``ScoreBroadcaster.changed``)
+        self.cards = cards
 
     def outcome(
         self,
@@ -85,6 +92,8 @@ class RefereeBroadcaster:
                     to=round_room(round),
                 )
         self.penalties(round, changed_penalties(round))
+        if self.cards is not None:
+            self.cards(round)
 
 
 def ack(o: RefereeOutcome) -> dict[str, Any]:
@@ -114,6 +123,8 @@ def run(
     """Run a parsed referee command (``use_case(service, command)``), announce it, ack it."""
     outcome = use_case(service, command)
     broadcaster.outcome(outcome, service.live.changed_rows, service.changed_penalties)
+    if outcome.created and broadcaster.cards is not None:
+        broadcaster.cards(outcome.event.round)  # a fault counted or re-judged: the cards
     return ack(outcome)
 
 

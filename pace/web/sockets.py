@@ -20,7 +20,7 @@ from socketio import exceptions, packet
 from pace.services import commands as cmd
 from pace.services.access import AccessService, Session
 from pace.services.taps import LiveService
-from pace.web import edge, errors, payloads
+from pace.web import edge, errors, payloads, scoring
 from pace.web.broadcast import Broadcaster, board_room, board_view, hole_room, round_room
 from pace.web.timesync import ClockOffsets, sample
 
@@ -53,13 +53,17 @@ class WirePacket(packet.Packet):
             return 0
 
 
+#: the roles that follow a round's facts-only board: no statuses or alerts reach them
+BOARD_ROLES = ("viewer", "scorer")
+
+
 def join_round(command: cmd.JoinRound, sender: edge.Sender, ext: Any) -> dict[str, Any]:
     """Follow a round (and, for a marshal, some holes); answer its snapshot."""
     snapshot = ext.live.snapshot(command.round)
     for room in rooms():
         if room.startswith(("round:", "hole:", "board:")):
             leave_room(room)
-    if sender.session is not None and sender.session.role == "viewer":
+    if sender.session is not None and sender.session.role in BOARD_ROLES:
         # viewers follow the facts-only board: statuses and alerts never reach them
         join_room(board_room(command.round))
         return {"ok": True, "snapshot": board_view(snapshot)}
@@ -83,6 +87,7 @@ def clock_sync(command: None, sender: edge.Sender, ext: Any) -> dict[str, Any]:
 ROUTES: dict[str, edge.Route] = {
     "clock_sync": edge.Route(lambda payload, s: None, clock_sync),
     "join_round": edge.Route(lambda payload, s: payloads.join_round(payload), join_round),
+    **{name: edge.Route(parse, run) for name, (parse, run) in scoring.JOINS.items()},
     **edge.ROUTES,
 }
 

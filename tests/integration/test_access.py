@@ -20,6 +20,7 @@ from drivers import (
     TIMEZONE,
     MarshalDriver,
     RefereeDriver,
+    ScorerDriver,
     answer_clock_probes,
     assert_error,
     local,
@@ -29,10 +30,10 @@ from flask_socketio.test_client import SocketIOTestClient
 
 from pace.cli import cli
 from pace.scheduler import PaceScheduler
-from pace.web import access, sockets
+from pace.web import access, edge, sockets
 from pace.web.sockets import PaceNamespace
 
-ROLES = ("committee", "referee", "marshal", "viewer", None)
+ROLES = ("committee", "referee", "scorer", "marshal", "viewer", None)
 MARIE = "Marie Lavoie"
 
 
@@ -51,6 +52,7 @@ def stage(app, connect, clock):
     desk.decide("1")
     clock.advance(minutes=1)  # a stroke is timed after the decision to time (RULES.md §4.7)
     stroke = desk.timed_stroke("1", MARIE, 2, 50)
+    score = ScorerDriver(desk.client, clock.now).score("1", MARIE, 1, 5)["id"]
     ext = app.extensions["pace"]
     PaceScheduler(ext.live, ext.broadcaster, tick_seconds=5).tick(ROUND)
     alerts = ext.live.snapshot(ROUND)["alerts"]
@@ -65,21 +67,28 @@ def stage(app, connect, clock):
         "spare": spare,
         "alert": alerts[0]["key"] if alerts else "none",
         "fault": faults[0] if faults else stroke["id"],
+        "score": score,
     }
 
 
-def payload(event: str, stage: dict, clock) -> dict:
-    """Return a payload of ``event`` that its allowed roles may send with success."""
+def payload(event: str, stage: dict, clock, role: str | None = None) -> dict:
+    """Return a payload of ``event`` that its allowed roles may send with success (a scorer
+    voids a score, the others a tap)."""
     now = clock.now().isoformat()
     base = {"id": new_id(), "round": ROUND}
     return {
         "clock_sync": {},
         "join_round": {"round": ROUND},
+        "join_scores": {"round": ROUND},
+        "join_leaderboard": {"round": ROUND},
+        "record_score": {**base, "group": "2", "player": "Luc Côté", "hole": 1, "strokes": 4},
+        "correct_score": {**base, "target": stage["score"], "strokes": 4, "reason": "misread"},
         "hole_completed": {**base, "group": "2", "hole": 1, "at": local("08:25").isoformat(),
                            "device_time": now},
         "correct_hole_time": {**base, "target": stage["tap"], "at": local("08:41").isoformat(),
                               "device_time": now, "reason": "late tap"},
-        "void_event": {**base, "target": stage["spare"], "reason": "wrong group"},
+        "void_event": {**base, "target": stage["score" if role == "scorer" else "spare"],
+                       "reason": "wrong group"},
         "record_siren": {**base, "kind": "interruption", "at": local("09:05").isoformat(),
                          "device_time": now},
         "acknowledge_alert": {**base, "alert": stage["alert"]},
@@ -100,7 +109,8 @@ def payload(event: str, stage: dict, clock) -> dict:
 ALWAYS_OK = {
     "clock_sync", "join_round", "hole_completed", "correct_hole_time", "void_event",
     "record_siren", "acknowledge_alert", "tell_player_timed", "record_stroke", "stop_timing",
-    "grant_time_credit", "notify_player",
+    "grant_time_credit", "notify_player", "join_scores", "join_leaderboard", "record_score",
+    "correct_score",
 }  # fmt: skip
 
 
@@ -123,15 +133,15 @@ def test_role_matrix_socket_events(app, connect, clock, stage, event, role):
     sio = connect(role, f"{role}-device")
     answer_clock_probes(sio, clock.now())
     before = count(app)
-    answer = sio.emit(event, payload(event, stage, clock), callback=True)
+    answer = sio.emit(event, payload(event, stage, clock, role), callback=True)
     check_answer(answer, event, role, before, count(app))
 
 
 @pytest.mark.parametrize("role", ROLES, ids=lambda r: r or "no-session")
-@pytest.mark.parametrize("event", sorted(set(access.EVENTS) - {"clock_sync", "join_round"}))
+@pytest.mark.parametrize("event", sorted(edge.ROUTES))
 def test_role_matrix_http_commands(app, login, clock, stage, event, role):
     before = count(app)
-    body = payload(event, stage, clock)
+    body = payload(event, stage, clock, role)
     body.setdefault("device_time", clock.now().isoformat())
     r = login(role).post(f"/api/commands/{event}", json=body)
     check_answer(r.json, event, role, before, count(app))
@@ -153,6 +163,11 @@ GETS = {
     "audit.audit_page": f"/rounds/{ROUND}/audit",
     "audit.audit_csv": f"/rounds/{ROUND}/audit.csv",
     "access.access_page": f"/rounds/{ROUND}/access",
+    "scoring.scorecard_page": f"/rounds/{ROUND}/scorecard",
+    "scoring.leaderboard_page": f"/rounds/{ROUND}/leaderboard",
+    "scoring.api_leaderboard": f"/api/rounds/{ROUND}/leaderboard",
+    "scoring.api_card": f"/api/rounds/{ROUND}/cards/1",
+    "scoring.api_results": f"/api/rounds/{ROUND}/results",
 }
 
 
