@@ -22,7 +22,7 @@ from pace.clock import Clock, SystemClock
 from pace.rules.errors import PaceError
 from pace.services.access import AccessService, secret_notice
 from pace.services.referees import RefereeService
-from pace.services.reports import HoldUpPanel
+from pace.services.reports import HoldUpPanel, ReportCache, ReportService
 from pace.services.rounds import PaceService
 from pace.services.scores import ScoreService
 from pace.services.taps import LiveService
@@ -56,6 +56,8 @@ class Extension:
     scores: ScoreService | None = None
     score_broadcaster: scoring.ScoreBroadcaster | None = None
     report_jobs: ReportJobs | None = None
+    #: the report service of the pages, with its cache of the last reports and charts
+    reports: ReportService | None = None
 
 
 def create_app(
@@ -176,6 +178,7 @@ def create_app(
         report_jobs=ReportJobs(
             str(settings.database.path), settings.source, socketio.start_background_task
         ),
+        reports=ReportService(live.service, ReportCache()),
     )
     return app
 

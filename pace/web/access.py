@@ -107,6 +107,7 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "audit.audit_page": REFEREE,
     "audit.audit_csv": REFEREE,
     "reports.report_page": REFEREE,
+    "reports.report_chart": REFEREE,
     "reports.report_csv": REFEREE,
     "reports.report_json": REFEREE,
     "reports.letters_page": REFEREE,
