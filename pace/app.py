@@ -10,22 +10,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import flask_babel
 from flask import Flask, jsonify, request
 from flask_socketio import SocketIO
 from flask_talisman import Talisman
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from pace import config
+from pace import config, i18n
 from pace.clock import Clock, SystemClock
 from pace.rules.errors import PaceError
 from pace.services.access import AccessService, secret_notice
 from pace.services.referees import RefereeService
-from pace.services.reports import HoldUpPanel
+from pace.services.reports import HoldUpPanel, ReportCache, ReportService
 from pace.services.rounds import PaceService
+from pace.services.scores import ScoreService
 from pace.services.taps import LiveService
 from pace.store import Store
-from pace.web import access, audit, edge, errors, http, referee, reports
+from pace.web import access, audit, edge, errors, http, referee, reports, scoring
+from pace.web import i18n as i18n_pages
 from pace.web.broadcast import Broadcaster
 from pace.web.report_jobs import ReportJobs
 from pace.web.sockets import PaceNamespace, WirePacket
@@ -50,7 +53,11 @@ class Extension:
     referee: RefereeService | None = None
     referee_broadcaster: referee.RefereeBroadcaster | None = None
     access: AccessService | None = None
+    scores: ScoreService | None = None
+    score_broadcaster: scoring.ScoreBroadcaster | None = None
     report_jobs: ReportJobs | None = None
+    #: the report service of the pages, with its cache of the last reports and charts
+    reports: ReportService | None = None
 
 
 def create_app(
@@ -84,6 +91,7 @@ def create_app(
     access_service = AccessService(store, settings, service.clock)
     live = LiveService(service)
     referees = RefereeService(live)
+    scores = ScoreService(live, referees)
     HoldUpPanel(live)
     socketio = SocketIO(
         app,
@@ -98,7 +106,10 @@ def create_app(
     broadcaster = Broadcaster(socketio)
     offsets = ClockOffsets()
     namespace = PaceNamespace(live, broadcaster, offsets, access_service)
-    referee_broadcaster = referee.RefereeBroadcaster(socketio, broadcaster)
+    score_broadcaster = scoring.ScoreBroadcaster(socketio, scores)
+    referee_broadcaster = referee.RefereeBroadcaster(
+        socketio, broadcaster, cards=score_broadcaster.changed
+    )
     socketio.on_namespace(namespace)
     harden(app, settings.server)
 
@@ -140,10 +151,17 @@ def create_app(
 
     app.before_request(access.guard_request)
     app.context_processor(access.template_globals)
+    # the pages' gettext catalogues (pace/translations), in the language the request asks for
+    flask_babel.Babel(
+        app,
+        locale_selector=i18n_pages.current_language,
+        default_translation_directories=str(i18n.DIRECTORY),
+    )
     app.register_blueprint(http.bp)
     app.register_blueprint(referee.bp)
     app.register_blueprint(access.bp)
     app.register_blueprint(audit.bp)
+    app.register_blueprint(scoring.bp)
     app.register_blueprint(reports.bp)
     app.extensions["pace"] = Extension(
         settings,
@@ -155,9 +173,12 @@ def create_app(
         referee=referees,
         referee_broadcaster=referee_broadcaster,
         access=access_service,
+        scores=scores,
+        score_broadcaster=score_broadcaster,
         report_jobs=ReportJobs(
             str(settings.database.path), settings.source, socketio.start_background_task
         ),
+        reports=ReportService(live.service, ReportCache()),
     )
     return app
 
@@ -234,10 +255,19 @@ def start_scheduler(app: Flask) -> Any:
         ext.broadcaster,
         tick_seconds=ext.settings.scheduler.tick_seconds,
         probe=ext.namespace.probe_clocks,
+        after_tick=tick_announcer(ext),
     )
     scheduler.start()
     ext.scheduler = scheduler
     return scheduler
+
+
+def tick_announcer(ext: Extension) -> Any:
+    """Return what the scheduler calls after each tick's deltas: the cards that changed."""
+    cards = ext.score_broadcaster
+    if cards is None:
+        return None
+    return cards.changed
 
 
 def close_app(app: Flask) -> None:

@@ -7,6 +7,7 @@ scheduler starts only in the serving process (never at import time) and exactly 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -33,11 +34,14 @@ class PaceScheduler:
         *,
         tick_seconds: float,
         probe: Any = None,
+        after_tick: Callable[[str], None] | None = None,
     ):
         self.live = live
         self.broadcaster = broadcaster
         self.tick_seconds = tick_seconds
         self.probe = probe
+        #: what else follows a tick (the cards and leaderboards that changed)
+        self.after_tick = after_tick
         self.scheduler = BackgroundScheduler(timezone="UTC")
 
     def start(self) -> None:
@@ -111,3 +115,8 @@ class PaceScheduler:
             log.exception("tick of round %r failed", round)
             return
         self.broadcaster.deltas(round, deltas)
+        if self.after_tick is not None:
+            try:
+                self.after_tick(round)
+            except Exception:
+                log.exception("announcing the tick of round %r failed", round)

@@ -132,7 +132,7 @@ export class Outbox {
     }
     const code = ack && ack.error && ack.error.code;
     if (ack && ack.ok) {
-      Object.assign(entry, { state: "confirmed", server_at: ack.at, error: "" });
+      Object.assign(entry, { state: "confirmed", server_at: ack.at, seq: ack.seq, error: "" });
       entry.duplicate = Boolean(ack.duplicate); // a resend that had already arrived
     } else if (RETRY.has(code)) {
       Object.assign(entry, { state: "queued", error: errorText(ack) });

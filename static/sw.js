@@ -1,11 +1,11 @@
-// The service worker of pace: it lets a marshal's phone open the marshal page with no signal
-// (DESIGN.md, offline-first marshal page; docs/offline.md).
+// The service worker of pace: it lets a marshal's phone open the marshal page, and a scorer's
+// the scorecard, with no signal (DESIGN.md, offline-first marshal page; docs/offline.md).
 //
 // - Served at /sw.js (root scope) with Cache-Control: no-cache, so the browser checks for a new
 //   version at every visit. The server writes VERSION from the static files it serves: a new
 //   deployment is a new worker, which precaches the new assets and drops the old caches.
 // - Static assets (/static/...): cache first, network as fallback (and then cached).
-// - Marshal pages (/rounds/<round>/marshal): network first, so an online visit always gets the
+// - Marshal and scorer pages (/rounds/<round>/marshal, .../scorecard): network first, so an online visit always gets the
 //   current page and refreshes the copy; the saved copy when the network fails or stalls.
 // - Everything else (the API, Socket.IO, other pages) goes to the network untouched: the
 //   taps themselves wait in the page's queue (static/queue.js), never in this worker.
@@ -17,9 +17,11 @@ const PRECACHE = [
   "/static/common.js",
   "/static/queue.js",
   "/static/marshal.js",
+  "/static/scorecard.js",
+  "/static/cards.js",
   "/static/vendor/socket.io.min.js",
 ];
-const PAGE = /^\/rounds\/[^/]+\/marshal$/;
+const PAGE = /^\/rounds\/[^/]+\/(marshal|scorecard)$/;
 // On a weak signal a page request can hang for long: past this, the saved copy is shown.
 const NETWORK_WAIT_MS = 4000;
 

@@ -262,6 +262,57 @@ class RefereeDriver(MarshalDriver):
         return self._command("stop_timing", error, None, group=group, reason=reason)
 
 
+class ScorerDriver(Device):
+    """A scorer's device: scores recorded, corrected and voided, the cards followed."""
+
+    def __init__(self, client: Any, clock: Callable[[], datetime], round: str = ROUND):
+        super().__init__(client, clock)
+        self.round = round
+
+    def join_scores(self, *, error: str | None = None) -> dict:
+        """Follow the round's cards; return the ack with the scorer's snapshot."""
+        return _check(self.send("join_scores", {"round": self.round}), error)
+
+    def join_leaderboard(self, *, error: str | None = None) -> dict:
+        """Follow the round's leaderboard; return the ack with it."""
+        return _check(self.send("join_leaderboard", {"round": self.round}), error)
+
+    def score(
+        self,
+        group: str,
+        player: str,
+        hole: int,
+        strokes: int | None,
+        *,
+        conceded: bool | None = None,
+        id: str | None = None,
+        error: str | None = None,
+    ) -> dict:
+        """Record ``player``'s score on ``hole`` (``None``: no score); return the ack."""
+        payload: dict[str, Any] = {"id": id or new_id(), "round": self.round, "group": group,
+                                   "player": player, "hole": hole, "strokes": strokes}  # fmt: skip
+        if conceded is not None:
+            payload["conceded"] = conceded
+        return _check(self.send("record_score", payload), error)
+
+    def card(self, group: str, player: str, strokes: Any, *, start: int = 1) -> list[dict]:
+        """Record a run of holes from ``start`` (``strokes``: one per hole); return the acks."""
+        return [self.score(group, player, start + i, s) for i, s in enumerate(strokes)]
+
+    def correct(
+        self, target: str, strokes: int | None, reason: str = "misread", *, error=None
+    ) -> dict:
+        """Correct the score ``target``; return the ack."""
+        payload = {"id": new_id(), "round": self.round, "target": target, "strokes": strokes,
+                   "reason": reason}  # fmt: skip
+        return _check(self.send("correct_score", payload), error)
+
+    def void(self, target: str, reason: str = "wrong player", *, error=None) -> dict:
+        """Take the score (or correction) ``target`` back; return the ack."""
+        payload = {"id": new_id(), "round": self.round, "target": target, "reason": reason}
+        return _check(self.send("void_event", payload), error)
+
+
 # -- the test client's side of a clock_probe -------------------------------------------
 
 

@@ -14,6 +14,7 @@ import click
 
 from pace import __version__
 from pace.cli import offline
+from pace.cli import scoring as scoring_cli
 from pace.cli.common import (
     InputError,
     check_play,
@@ -92,30 +93,36 @@ def access_group() -> None:
 @click.option(
     "--role",
     required=True,
-    type=click.Choice(["committee", "referee", "marshal", "viewer"]),
+    type=click.Choice(["committee", "referee", "scorer", "marshal", "viewer"]),
     help="Role of whoever enters the code.",
 )
 @click.option("--label", default=None, help="A note kept with the code (e.g. 'hole 7').")
 @click.option(
     "--count", type=click.IntRange(1, 100), default=1, show_default=True, help="How many codes."
 )
-@click.option("--url", default=None, help="Server address to print /join links for.")
+@click.option(
+    "--url",
+    default=None,
+    help="Server address to print /join links for; each opens its role's page (a marshal's"
+    " the marshal page, a referee's and the committee's the dashboard, a viewer's the board).",
+)
 @db_option
 def access_code(round_name, role, label, count, url, db) -> None:
     """Make access codes for a round and a role; each is printed once and stored hashed.
 
     Example: pace access code --round R1 --role marshal --count 6 --url http://10.0.0.2:5000
     """
-    from pace.services.access import AccessService
+    from pace.services.access import AccessService, join_link
 
     service = _open_service(db)
     try:
         access = AccessService(service.store, service.settings, service.clock)
+        round_name = service.round_view(round_name).record.name  # its canonical spelling
         for _ in range(count):
             code = access.create_code(round_name, role, label)
             line = f"{role}\t{round_name}\t{code}"
             if url:
-                line += f"\t{url.rstrip('/')}/join?code={code}"
+                line += f"\t{join_link(url, code, role, round_name)}"
             click.echo(line)
     except PaceError as e:
         raise fail(e) from None
@@ -260,12 +267,15 @@ def import_course(file: str, db: str | None) -> None:
     Example: pace import course louiseville.toml
     """
     service = _open_service(db)
+    notes: list[str] = []
     try:
-        course = service.import_course(read(file), file)
+        course = service.import_course(read(file), file, notes)
     except PaceError as e:
         raise fail(e) from None
     finally:
         service.store.close()
+    for note in notes:
+        click.echo(f"note: {note}")
     click.echo(f"course {course.name!r}: {len(course.holes)} holes imported")
 
 
@@ -296,21 +306,41 @@ def import_course(file: str, db: str | None) -> None:
     help="Scoring format: individual, foursome, threesome, greensome, four_ball or best_ball"
     " (default: individual).",
 )
+@click.option(
+    "--scoring",
+    default=None,
+    help="Way of scoring: stroke, stableford, match, bogey or par (it sets --play; default: "
+    "what the form of play implies).",
+)
+@click.option("--net/--gross", default=None, help="Net (strokes received) or gross scoring.")
+@click.option(
+    "--allowance",
+    default=None,
+    help="The round's own handicap allowance in percent (greensome: 60/40), instead of "
+    "config.toml's [handicap].",
+)
 @db_option
-def import_draw(file, round_name, course, day, timezone, policy, play, format_name, db) -> None:
+def import_draw(
+    file, round_name, course, day, timezone, policy, play, format_name, scoring, net, allowance,
+    db,
+) -> None:  # fmt: skip
     """Import a draw CSV into a round (created if new; replaced while it has no events).
 
     Example: pace import draw draw.csv --round "Club championship R1" --date 2026-06-14
+
+    Example: pace import draw draw.csv --round R1 --scoring stableford --net --allowance 90
     """
     if timezone is not None:
         zone(timezone)
     check_policy(policy)
     check_play(play, format_name)
     service = _open_service(db)
+    notes: list[str] = []
     try:
         record = service.import_draw(
             read(file),
             file,
+            notes=notes,
             round=round_name,
             course=course,
             day=day.date() if day else None,
@@ -318,11 +348,16 @@ def import_draw(file, round_name, course, day, timezone, policy, play, format_na
             policy=policy,
             play=play,
             format=format_name,
+            scoring=scoring,
+            net=net,
+            allowance=scoring_cli.parse_allowance(allowance) if allowance else None,
         )
     except PaceError as e:
         raise fail(e) from None
     finally:
         service.store.close()
+    for note in notes:
+        click.echo(f"note: {note}")
     players = sum(g.size for g in record.groups)
     click.echo(
         f"round {record.name!r} on {record.day}: {len(record.groups)} groups,"
@@ -342,12 +377,15 @@ def import_times(file, round_name, by, db) -> None:
     """
     service = _open_service(db)
     try:
-        created = service.import_times(read(file), file, round=round_name, by=by)
+        created, already = service.import_times(read(file), file, round=round_name, by=by)
     except PaceError as e:
         raise fail(e) from None
     finally:
         service.store.close()
-    click.echo(f"{created} hole times imported into round {round_name!r}")
+    done = f"{created} hole times imported into round {round_name!r}"
+    if already:  # a re-import says why it adds nothing
+        done += f" ({already} already stored, {created} new)"
+    click.echo(done)
 
 
 @import_group.command("referee-log")
@@ -437,4 +475,6 @@ def demo(db, host, port, speed, tick, seed, groups, duration) -> None:
 
 for _command in offline.COMMANDS:
     cli.add_command(_command)
+cli.add_command(scoring_cli.results)
+import_group.add_command(scoring_cli.import_scores)
 reports_cli.register(cli, db_option)  # pace report, pace letters, pace offenders

@@ -204,3 +204,37 @@ class StopTiming:
     by: Author
     reason: str = ""
     at: DeviceTime | None = None
+
+
+# -- scorers (RULES.md §10) ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RecordScore:
+    """A scorer writes ``player``'s score on ``hole``: ``strokes``, or None for no score.
+
+    In one-ball formats any partner's score is the side's; ``conceded`` (match play) says
+    the player's side conceded the hole.
+    """
+
+    id: str
+    round: str
+    group: str
+    player: str
+    hole: int
+    strokes: int | None
+    by: Author
+    conceded: bool = False
+
+
+@dataclass(frozen=True)
+class CorrectScore:
+    """Put a recorded score (``target``) right: the strokes and concession it should say."""
+
+    id: str
+    round: str
+    target: str
+    strokes: int | None
+    reason: str
+    by: Author
+    conceded: bool = False

@@ -25,6 +25,7 @@ from pace.rules import refereeing as rr
 from pace.rules.errors import SetupError, UnknownGroupError, UnknownHoleError
 from pace.rules.events import Event
 from pace.rules.model import Group
+from pace.rules.penalties import FaultOutcome
 from pace.rules.position import GroupStatus
 from pace.rules.refereefold import GroupJudgement
 from pace.services import commands as cmd
@@ -56,6 +57,9 @@ class RefereeOutcome:
 
 class RefereeService:
     """The referees' commands and views over a :class:`LiveService`; thread-safe like it."""
+
+    #: the alerts it raises in the round's feed (resolved when no longer called for)
+    alert_kinds = (rr.STOP_TIMING,)
 
     def __init__(self, live: LiveService, *, max_stroke: timedelta = MAX_STROKE):
         self.live = live
@@ -105,6 +109,10 @@ class RefereeService:
             self._policy(live.view)
             return live.referees.judgement()
 
+    def outcomes(self, round: str, now: datetime | None = None) -> tuple[FaultOutcome, ...]:
+        """Return every judged fault of the round, counted or not (the cards' penalties)."""
+        return self.judgement(round, now).outcomes
+
     def snapshot_parts(self, live: LiveRound, now: datetime) -> dict[str, Any]:
         """Return the snapshot's ``timing``, ``penalties`` and ``policy_detail``."""
         timing = _timing_views(live, now)
@@ -127,8 +135,9 @@ class RefereeService:
 
     def deltas(
         self, live: LiveRound, statuses: Mapping[str, GroupStatus], now: datetime, tick: bool
-    ) -> tuple[list[tuple[str, Mapping[str, Any]]], list[alertsmod.Alert]]:
-        """Return the penalties and timings that changed, and the prompts to stop timing due.
+    ) -> tuple[list[tuple[str, Mapping[str, Any]]], list[alertsmod.Alert], set[str]]:
+        """Return the penalties and timings that changed, the prompts to stop timing due,
+        and the groups they were looked for in.
 
         A group is judged again only when its acts or its evaluations changed; a prompt
         (RULES.md §4.6) is looked for in the groups judged again or evaluated again.
@@ -136,6 +145,7 @@ class RefereeService:
         told = live.told.setdefault("referees", {"keys": {}, "penalties": {}, "timing": {}})
         out: list[tuple[str, Mapping[str, Any]]] = []
         prompts: list[alertsmod.Alert] = []
+        looked: set[str] = set()
         refold = live.referees
         for p in live.view.plan.groups:
             g = p.id
@@ -160,7 +170,8 @@ class RefereeService:
             if judged_again or g in statuses:
                 s = statuses.get(g) or live.field.status(g, now)
                 prompts.extend(rr.stop_timing_alert(refold.spells_of(g), s, now))
-        return out, prompts
+                looked.add(g)
+        return out, prompts, looked
 
     # -- commands ----------------------------------------------------------------------
 

@@ -1,18 +1,100 @@
-"""Scoring use cases: a round's results from the committee's files (``pace results``).
+"""Scoring use cases: how a round is scored, and its results from the committee's files.
 
-The scores are parsed with the draw and the course, and scored by the same pure function
-the live leaderboard will call, :func:`pace.rules.scoring.score_round`, with the round's
-judged faults (``outcomes``) when the referees' judgement is at hand.
+A round stores its scoring, net or gross, and an allowance of its own (``RoundRecord``);
+:func:`round_scoring` reads them with the configuration's allowances. ``pace results``
+(:func:`offline_results`) parses the scores with the draw and the course and scores them by
+the same pure function the live leaderboard calls (``pace.services.scores``),
+:func:`pace.rules.scoring.score_round`, with the round's judged faults (``outcomes``) when
+the referees' judgement is at hand.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from pace import formats
+from pace.config import Settings
+from pace.rules.errors import SetupError
 from pace.rules.model import RoundSetup
-from pace.rules.penalties import FaultOutcome
-from pace.rules.scoring import Allowances, Results, Scoring, TeamFormat, score_round
+from pace.rules.penalties import MATCH_PLAY, STROKE_PLAY, FaultOutcome
+from pace.rules.scoring import (
+    Allowances,
+    Results,
+    Scoring,
+    TeamFormat,
+    find_format,
+    find_scoring,
+    score_round,
+)
+from pace.store import RoundRecord
+
+
+@dataclass(frozen=True)
+class RoundScoring:
+    """How a round is scored: its scoring, format, net or gross and its allowances.
+
+    ``stored`` says whether the committee stored the scoring, or it is the one the round's
+    form of play implies (stroke play: ``stroke``; match play: ``match``).
+    """
+
+    scoring: Scoring
+    team_format: TeamFormat
+    net: bool
+    allowances: Allowances
+    stored: bool
+    allowance: tuple[float, ...] | None = None
+
+
+def implied_scoring(play: str) -> str:
+    """Return the scoring a form of play implies when none is stored.
+
+    >>> implied_scoring("match_play"), implied_scoring("stroke_play")
+    ('match', 'stroke')
+    """
+    return "match" if play == MATCH_PLAY else "stroke"
+
+
+def round_scoring(record: RoundRecord, settings: Settings) -> RoundScoring:
+    """Return how ``record`` is scored (its own allowance, else the configuration's)."""
+    scorer = find_scoring(record.scoring or implied_scoring(record.play))
+    team_format = find_format(record.format)
+    allowances = settings.allowances()
+    if record.allowance:
+        allowances = team_format.override(allowances, scorer.family, record.allowance)
+    return RoundScoring(
+        scorer, team_format, record.net, allowances, record.scoring is not None, record.allowance
+    )
+
+
+def check_setup(
+    scoring: str | None,
+    play: str | None,
+    format_name: str,
+    allowance: Sequence[float] | None,
+    settings: Settings,
+) -> tuple[str | None, str | None]:
+    """Check a round's scoring setup; return (scoring's name, form of play) to store.
+
+    A scoring implies its form of play (match play for ``match``, stroke play for the
+    others): a ``play`` that contradicts it is refused, and one not given is set from it.
+    An allowance must have as many percentages as the format takes (greensome: two).
+    """
+    name = None
+    if scoring is not None:
+        scorer = find_scoring(scoring)
+        name = scorer.name
+        if play is not None and play != scorer.play:
+            raise SetupError(
+                f"scoring {name!r} is {scorer.play.replace('_', ' ')}; play {play!r} contradicts"
+                " it (leave --play out)",
+                field="play",
+            )
+        play = scorer.play
+    if allowance is not None:
+        family = find_scoring(name or implied_scoring(play or STROKE_PLAY)).family
+        find_format(format_name).override(settings.allowances(), family, tuple(allowance))
+    return name, play
 
 
 def offline_results(

@@ -16,7 +16,7 @@ snapshot once (docs/protocol.md, "Deltas").
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
@@ -28,14 +28,16 @@ from pace.rules.events import Event
 from pace.rules.fieldfold import FieldFold
 from pace.rules.position import GroupStatus
 from pace.rules.refereefold import RefereeFold
+from pace.services import alerts as alertstore
 from pace.services.rounds import PaceService, RoundView
 
-ALERT_RAISED = "alert_raised"
-ALERT_ACKNOWLEDGED = "alert_acknowledged"
+ALERT_RAISED = alertstore.ALERT_RAISED
+ALERT_ACKNOWLEDGED = alertstore.ALERT_ACKNOWLEDGED
+ALERT_RESOLVED = alertstore.ALERT_RESOLVED
 
 #: the kinds of delta (docs/protocol.md: the event each goes out as)
-ROW, ALERT, ACKNOWLEDGED, PENALTIES, TIMING, PARTS = (
-    "row", "alert", "acknowledged", "penalties", "timing", "parts"
+ROW, ALERT, ACKNOWLEDGED, RESOLVED, PENALTIES, TIMING, PARTS = (
+    "row", "alert", "acknowledged", "resolved", "penalties", "timing", "parts"
 )  # fmt: skip
 
 
@@ -44,8 +46,9 @@ class Delta:
     """A change of what a round's snapshot holds, numbered ``rev`` in the round's feed.
 
     ``kind`` is one of ``ROW`` (``data``: a group row), ``ALERT`` (an alert raised),
-    ``ACKNOWLEDGED`` (the ``alert_acknowledged`` event), ``PENALTIES`` (``{group, players}``),
-    ``TIMING`` (``{group, timing}``) and ``PARTS`` (snapshot fields replaced whole:
+    ``ACKNOWLEDGED`` and ``RESOLVED`` (``{"event": ...}``: the ``alert_acknowledged`` or
+    ``alert_resolved`` event), ``PENALTIES`` (``{group, players}``), ``TIMING``
+    (``{group, timing}``) and ``PARTS`` (snapshot fields replaced whole:
     ``{"suspended": ..., "held_up": ...}``, and any part a companion adds).
     """
 
@@ -55,30 +58,50 @@ class Delta:
 
 
 class AlertBook:
-    """The alerts raised in a round and the ones acknowledged, folded from the log."""
+    """The alerts of a round's log, folded one event at a time (``pace.services.alerts``):
+    raised (by key, in log order), acknowledged, resolved."""
 
     def __init__(self) -> None:
-        self.raised: dict[str, dict[str, Any]] = {}
-        self.acked: set[str] = set()
-        #: the acknowledgements in log order (the feed announces the new ones)
+        self.state = alertstore.AlertState()
+        #: the acknowledgements and resolutions in log order (the feed announces the new ones)
         self.acknowledgements: list[Event] = []
+        self.resolutions: list[Event] = []
+
+    @property
+    def raised(self) -> dict[str, dict[str, Any]]:
+        """Return the alerts raised, by key."""
+        return self.state.raised
+
+    @property
+    def acked(self) -> set[str]:
+        """Return the keys of the alerts acknowledged."""
+        return self.state.acked
 
     def apply(self, e: Event) -> None:
-        """Fold one event (``alert_raised`` or ``alert_acknowledged``; others change nothing)."""
+        """Fold one event (an alert's raise, acknowledgement or resolution; others: nothing)."""
         if e.type == ALERT_RAISED:
-            self.raised[str(e.payload["key"])] = alert_view(e)
+            self.state.raised[str(e.payload["key"])] = alertstore.view(e)
         elif e.type == ALERT_ACKNOWLEDGED:
-            self.acked.add(str(e.payload["alert"]))
+            self.state.acked.add(str(e.payload["alert"]))
             self.acknowledgements.append(e)
+        elif e.type == ALERT_RESOLVED:
+            self.state.resolved.setdefault(str(e.payload["alert"]), e.at)
+            self.resolutions.append(e)
 
     def open(self) -> list[dict[str, Any]]:
-        """Return the alerts raised and not acknowledged, oldest first."""
-        return [a for key, a in self.raised.items() if key not in self.acked]
+        """Return the alerts raised and neither acknowledged nor resolved, in log order."""
+        return self.state.open()
+
+    def closed(self, shown: int) -> list[dict[str, Any]]:
+        """Return the ``shown`` latest alerts resolved and not acknowledged, newest first."""
+        closed = self.state.closed()
+        closed.sort(key=lambda a: a["resolved_at"], reverse=True)
+        return closed[:shown]
 
 
 def alert_view(e: Event) -> dict[str, Any]:
     """Return a stored ``alert_raised`` event as pages see the alert."""
-    return {**e.payload, "at": e.at.isoformat(), "id": e.id}
+    return alertstore.view(e)
 
 
 @dataclass
@@ -104,6 +127,9 @@ class LiveRound:
     base: dict[str, int] = field(default_factory=dict)
     #: the same for each group's judgement (``referees.key``)
     base_judged: dict[str, Any] = field(default_factory=dict)
+    #: values derived from the log alone, dropped when it grows (see :meth:`memo`)
+    derived: dict[str, Any] = field(default_factory=dict)
+    derived_seq: int = -1
 
     @property
     def name(self) -> str:
@@ -122,6 +148,15 @@ class LiveRound:
         self.referees.apply(e)
         self.alerts.apply(e)
 
+    def memo(self, name: str, compute: Callable[[], Any]) -> Any:
+        """Return ``compute()`` for the log as it is, computing it again only once it grew."""
+        if self.derived_seq != self.last_seq:
+            self.derived = {}
+            self.derived_seq = self.last_seq
+        if name not in self.derived:
+            self.derived[name] = compute()
+        return self.derived[name]
+
     def delta(self, kind: str, data: Mapping[str, Any]) -> Delta:
         """Return the next delta of the round's feed."""
         self.rev += 1
@@ -137,9 +172,13 @@ class Companion(Protocol):
     """A service that adds to every round's snapshot, tick and feed (the referees', the panels).
 
     ``deltas`` is asked after each command and tick with the groups whose status was evaluated
-    again (``statuses``); it returns (kind, data) pairs, numbered by the feed, and the alerts
-    it calls for (raised by the live service, once each).
+    again (``statuses``); it returns (kind, data) pairs, numbered by the feed, the alerts it
+    calls for (raised by the live service, once each) and the groups it looked at for them:
+    an open alert of one of its ``alert_kinds`` in those groups that it no longer calls for
+    is resolved.
     """
+
+    alert_kinds: tuple[str, ...]
 
     def snapshot_parts(self, live: LiveRound, now: datetime) -> Mapping[str, Any]:
         """Return the fields this service adds to the round's snapshot."""
@@ -147,8 +186,9 @@ class Companion(Protocol):
 
     def deltas(
         self, live: LiveRound, statuses: Mapping[str, GroupStatus], now: datetime, tick: bool
-    ) -> tuple[Iterable[tuple[str, Mapping[str, Any]]], Iterable[Any]]:
-        """Return what changed for the pages since last asked, and the alerts now due."""
+    ) -> tuple[Iterable[tuple[str, Mapping[str, Any]]], Iterable[Any], Iterable[str]]:
+        """Return what changed for the pages since last asked, the alerts now due (current
+        or not) and the groups they were looked for in."""
         ...
 
 
@@ -180,6 +220,7 @@ class LiveRounds:
                 live.base_judged = {p.id: live.referees.key(p.id) for p in view.plan.groups}
                 # what the stored log already held is in every snapshot: the feed starts after it
                 live.told["acknowledged"] = len(live.alerts.acknowledgements)
+                live.told["resolved"] = len(live.alerts.resolutions)
                 live.told["suspended"] = suspended(live, now)
             return live
 

@@ -12,19 +12,19 @@ its status may have changed with the clock, so a quiet tick folds and evaluates 
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from pace.reports.status import minutes
 from pace.rules import alerts as alertsmod
 from pace.rules import facts as factsmod
 from pace.rules import refereeing
 from pace.rules.errors import PaceError, UnknownGroupError, UnknownHoleError
 from pace.rules.events import Event, check_resend
 from pace.rules.position import FieldStatus, GroupStatus
+from pace.rules.scoring import records
+from pace.services import alerts as alertstore
 from pace.services import commands as cmd
 from pace.services import rows as rowsmod
 from pace.services.rounds import PaceService, RoundView
@@ -34,6 +34,7 @@ from pace.services.state import (
     ALERT_ACKNOWLEDGED,
     ALERT_RAISED,
     PARTS,
+    RESOLVED,
     ROW,
     Companion,
     Delta,
@@ -45,7 +46,9 @@ from pace.services.state import suspended as _suspended
 
 __all__ = ["ALERT_ACKNOWLEDGED", "ALERT_RAISED", "CommandError", "LiveService", "Outcome"]
 
-ALERT_NAMESPACE = uuid.UUID("0b8e1f0c-4a57-4d6e-8a1e-7f3c9d2b5a61")
+ALERT_NAMESPACE = alertstore.ALERT_NAMESPACE
+#: the alerts the live loop itself raises (a companion raises its own kinds)
+LIVE_KINDS = (alertsmod.OUT_OF_POSITION, alertsmod.BACK_IN_POSITION, alertsmod.OVERDUE)
 
 #: How far in the future (server clock) a corrected instant may be: taps are in the past.
 FUTURE_TOLERANCE = timedelta(seconds=30)
@@ -150,7 +153,8 @@ class LiveService:
                     "holes": [{"number": h.number, "par": h.par} for h in view.record.course.holes],
                 },
                 "groups": rows,
-                "alerts": live.alerts.open(),
+                "alerts": alertsmod.arrange(live.alerts.open()),
+                "resolved_alerts": live.alerts.closed(alertstore.RESOLVED_SHOWN),
                 "suspended": _suspended(live, now),
             }
             for companion in self._companions:
@@ -209,16 +213,23 @@ class LiveService:
             holes = live.view.record.course.hole_numbers
             due: list[alertsmod.Alert] = []
             for group, s in statuses.items():
-                for episode in live.field.episodes(group, now):
-                    due.extend(alertsmod.episode_alerts(episode, s))
+                due.extend(alertsmod.episode_alerts(live.field.episodes(group, now), s))
                 due.extend(alertsmod.overdue_alerts(s, now, holes))
+            # the groups whose alerts of each kind were looked for (the others stand as they are)
+            looked: list[tuple[tuple[str, ...], set[str]]] = [(LIVE_KINDS, set(statuses))]
             later: list[tuple[str, Mapping[str, Any]]] = []
             for companion in self._companions:
-                parts, alerts = companion.deltas(live, statuses, now, tick)
+                parts, alerts, groups = companion.deltas(live, statuses, now, tick)
                 later.extend(parts)
                 due.extend(alerts)
+                looked.append((companion.alert_kinds, set(groups)))
             for alert in self._raise(live, due, now):
                 out.append(live.delta(ALERT, alert))
+            self._resolve(live, due, looked, now)
+            done = live.told.get("resolved", 0)
+            for e in live.alerts.resolutions[done:]:
+                out.append(live.delta(RESOLVED, {"event": e}))
+            live.told["resolved"] = len(live.alerts.resolutions)
             suspended = _suspended(live, now)
             if live.told.get("suspended") != suspended:
                 later.append((PARTS, {"suspended": suspended}))
@@ -272,19 +283,39 @@ class LiveService:
         for a in due:
             if a.key in live.alerts.raised or a.key in fresh:
                 continue
-            fresh[a.key] = Event(
-                id=str(uuid.uuid5(ALERT_NAMESPACE, f"{live.name}/{a.key}")),
-                type=ALERT_RAISED,
-                round=live.name,
-                at=min(a.at, now),
-                payload=_alert_payload(a),
-                by={"role": "system", "device": "scheduler"},
-            )
+            fresh[a.key] = alertstore.raised_event(live.name, a, now)
         if not fresh:
             return []
         stored = self.service.store.append_many(list(fresh.values()), recorded_at=now)
         self.live(live.name, now)
         return [alert_view(e) for e, created in stored if created]
+
+    def _resolve(
+        self,
+        live: LiveRound,
+        due: Iterable[alertsmod.Alert],
+        looked: Iterable[tuple[tuple[str, ...], set[str]]],
+        now: datetime,
+    ) -> None:
+        """Append an ``alert_resolved`` event for each open alert whose situation has ended.
+
+        Only the alerts of the kinds and groups looked for again are judged (``looked``): an
+        open one that ``due`` no longer holds current is resolved (issue 14), once (its id
+        derives from its key).
+        """
+        scope = [(frozenset(kinds), groups) for kinds, groups in looked if groups]
+        if not scope:
+            return
+        holding = {a.key for a in due if a.current}
+        ended = [
+            alertstore.resolved_event(live.name, a, now)
+            for a in live.alerts.open()
+            if a["key"] not in holding
+            and any(a.get("kind") in kinds and a.get("group") in groups for kinds, groups in scope)
+        ]
+        if ended:
+            self.service.store.append_many(ended, recorded_at=now)
+            self.live(live.name, now)
 
     # -- commands ----------------------------------------------------------------------
 
@@ -462,19 +493,10 @@ VOIDABLE = (
     refereeing.STROKE_TIMED,
     refereeing.PLAYER_NOTIFIED,
     refereeing.PLAYER_TOLD_TIMED,
+    # a scorer's slip: a score on the wrong player or hole, a correction taken back
+    records.SCORE_RECORDED,
+    records.SCORE_CORRECTED,
 )
-
-
-def _alert_payload(a: alertsmod.Alert) -> dict[str, Any]:
-    return {
-        "key": a.key,
-        "kind": a.kind,
-        "group": a.group,
-        "hole": a.hole,
-        "over_min": minutes(a.over),
-        "gap_min": minutes(a.gap),
-        **({"check_holes": list(a.check_holes)} if a.check_holes else {}),
-    }
 
 
 def _group(view: RoundView, group_id: str):

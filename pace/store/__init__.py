@@ -3,6 +3,7 @@
 The only package in pace that imports ``sqlite_utils`` or knows table names.
 """
 
+from pace.store.access import AccessCodeRecord, SessionRecord
 from pace.store.db import DEFAULT_SYNCHRONOUS, SYNCHRONOUS_LEVELS
 from pace.store.errors import (
     RoundExistsError,
@@ -10,14 +11,7 @@ from pace.store.errors import (
     UnknownCourseError,
     UnknownRoundError,
 )
-from pace.store.repo import (
-    UNSET,
-    AccessCodeRecord,
-    RoundRecord,
-    RoundSummary,
-    SessionRecord,
-    Store,
-)
+from pace.store.repo import UNSET, RoundRecord, RoundSummary, Store
 
 __all__ = [
     "DEFAULT_SYNCHRONOUS",

@@ -115,7 +115,10 @@ def m002_round_play_and_format(db: sqlite_utils.Database) -> None:
     )
 
 
-ROLES = ("committee", "referee", "marshal", "viewer")
+#: The roles of a session (docs/access.md); ``m005_scorer_role`` added ``scorer``.
+ROLES = ("committee", "referee", "scorer", "marshal", "viewer")
+#: the roles m003 knew (a shipped migration keeps its own list)
+_M003_ROLES = ("committee", "referee", "marshal", "viewer")
 
 
 @MIGRATIONS()
@@ -125,7 +128,7 @@ def m003_access(db: sqlite_utils.Database) -> None:
     Codes and session tokens are stored only as hashes (docs/access.md). A code whose
     ``round`` is NULL opens every round: the committee account made on an empty database.
     """
-    roles = ", ".join(f"'{r}'" for r in ROLES)
+    roles = ", ".join(f"'{r}'" for r in _M003_ROLES)
     statements = [
         """
         CREATE TABLE app_secrets (
@@ -174,6 +177,76 @@ def m004_scoring_setup(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE courses ADD COLUMN rating REAL")
     db.execute("ALTER TABLE players ADD COLUMN class TEXT")
     db.execute("ALTER TABLE players ADD COLUMN match TEXT")
+
+
+@MIGRATIONS()
+def m005_scorer_role(db: sqlite_utils.Database) -> None:
+    """Add the ``scorer`` role to access codes and sessions (issue 11).
+
+    SQLite cannot change a CHECK constraint in place: both tables are rebuilt with the
+    new list and their rows copied, ids kept. ``sessions`` is rebuilt first so that no
+    row refers to the old ``access_codes`` when it is dropped; renaming the new tables
+    rewrites the foreign key to the new name.
+    """
+    roles = ", ".join(f"'{r}'" for r in ROLES)
+    statements = [
+        f"""
+        CREATE TABLE access_codes_new (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            round TEXT,
+            role TEXT NOT NULL CHECK (role IN ({roles})),
+            prefix TEXT NOT NULL,
+            hash TEXT NOT NULL,
+            label TEXT,
+            created_at TEXT NOT NULL CHECK (created_at LIKE {_INSTANT}),
+            revoked_at TEXT
+        )
+        """,
+        "INSERT INTO access_codes_new SELECT id, round, role, prefix, hash, label,"
+        " created_at, revoked_at FROM access_codes",
+        f"""
+        CREATE TABLE sessions_new (
+            token_hash TEXT PRIMARY KEY NOT NULL,
+            role TEXT NOT NULL CHECK (role IN ({roles})),
+            round TEXT,
+            code INTEGER REFERENCES access_codes_new(id),
+            name TEXT,
+            created_at TEXT NOT NULL CHECK (created_at LIKE {_INSTANT}),
+            expires_at TEXT NOT NULL CHECK (expires_at LIKE {_INSTANT}),
+            revoked_at TEXT
+        )
+        """,
+        "INSERT INTO sessions_new SELECT token_hash, role, round, code, name, created_at,"
+        " expires_at, revoked_at FROM sessions",
+        "DROP TABLE sessions",
+        "DROP TABLE access_codes",
+        "ALTER TABLE access_codes_new RENAME TO access_codes",
+        "ALTER TABLE sessions_new RENAME TO sessions",
+        "CREATE INDEX access_codes_prefix ON access_codes(prefix)",
+    ]
+    for sql in statements:
+        db.execute(sql)
+
+
+#: The ways a round may be scored (``pace.rules.scoring.SCORINGS``).
+SCORINGS = ("stroke", "stableford", "match", "bogey", "par")
+
+
+@MIGRATIONS()
+def m006_round_scoring(db: sqlite_utils.Database) -> None:
+    """Give each round its scoring, net or gross, and an allowance of its own (issue 11).
+
+    ``scoring`` NULL: the one its form of play implies (stroke play: ``stroke``, match play:
+    ``match``); ``allowance`` NULL: config.toml's ``[handicap]``, else the percentages of
+    the round's format as a JSON list (``[90]``, greensome ``[60, 40]``).
+    """
+    scorings = ", ".join(f"'{s}'" for s in SCORINGS)
+    db.execute(f"ALTER TABLE rounds ADD COLUMN scoring TEXT CHECK (scoring IN ({scorings}))")
+    db.execute("ALTER TABLE rounds ADD COLUMN net INTEGER NOT NULL DEFAULT 0 CHECK (net IN (0, 1))")
+    db.execute(
+        "ALTER TABLE rounds ADD COLUMN allowance TEXT"
+        " CHECK (allowance IS NULL OR json_valid(allowance))"
+    )
 
 
 def apply(shared: SharedDatabase) -> list[str]:

@@ -22,12 +22,15 @@ import sqlite_utils
 from sqlite_utils.db import NotFoundError
 
 from pace.rules.errors import SetupError
-from pace.rules.events import Event, EventConflictError, as_utc, canonical_json
+from pace.rules.events import Event, EventConflictError, canonical_json
 from pace.rules.model import Course, Group, Hole, Player
 from pace.store import db as dbmod
 from pace.store import migrations
+from pace.store.access import AccessTables
 from pace.store.errors import RoundExistsError, UnknownCourseError, UnknownRoundError
-from pace.store.migrations import FORMATS, PLAYS
+from pace.store.instants import from_iso as _from_iso
+from pace.store.instants import iso as _iso
+from pace.store.migrations import FORMATS, PLAYS, SCORINGS
 
 
 class _Unset(Enum):
@@ -51,6 +54,11 @@ class RoundRecord:
     groups: tuple[Group, ...] = ()
     play: str = "stroke_play"
     format: str = "individual"
+    #: the scoring stored for the round; None: the one its form of play implies
+    scoring: str | None = None
+    net: bool = False
+    #: the round's own handicap allowance for its format, in percent (None: the config's)
+    allowance: tuple[float, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -64,41 +72,10 @@ class RoundSummary:
     events: int
 
 
-@dataclass(frozen=True)
-class AccessCodeRecord:
-    """A stored access code: its role, its round (``None``: every round) and its hash."""
-
-    id: int
-    round: str | None
-    role: str
-    prefix: str
-    hash: str
-    label: str | None
-    created_at: datetime
-    revoked_at: datetime | None = None
-
-
-@dataclass(frozen=True)
-class SessionRecord:
-    """A stored session: who it is (role, round, name) and until when it holds."""
-
-    token_hash: str
-    role: str
-    round: str | None
-    code: int | None
-    name: str | None
-    created_at: datetime
-    expires_at: datetime
-    revoked_at: datetime | None = None
-
-
-_CODE_COLUMNS = "id, round, role, prefix, hash, label, created_at, revoked_at"
-_SESSION_COLUMNS = "token_hash, role, round, code, name, created_at, expires_at, revoked_at"
-
 _EVENT_COLUMNS = "seq, id, type, round, at, recorded_at, by, payload"
 
 
-class Store:
+class Store(AccessTables):
     """The pace database: open it with ``Store.open(path)``, close it (or use ``with``)."""
 
     def __init__(self, shared: dbmod.SharedDatabase) -> None:
@@ -209,6 +186,15 @@ class Store:
         with self._db.read() as db:
             return _find_event(db, id)
 
+    def last_seq(self, round: str) -> int:
+        """Return the sequence number of the round's last event (0 for none): the log's
+        position, which changes with every event appended to it."""
+        with self._db.read() as db:
+            row = db.execute(
+                "SELECT coalesce(max(seq), 0) FROM events WHERE round = ?", [round]
+            ).fetchone()
+            return int(row[0])
+
     def count_events(self, round: str | None = None) -> int:
         """Return how many events are stored, in all or in one round."""
         with self._db.read() as db:
@@ -283,6 +269,9 @@ class Store:
         created_at: datetime | None = None,
         play: str = "stroke_play",
         format: str = "individual",
+        scoring: str | None = None,
+        net: bool = False,
+        allowance: Sequence[float] | None = None,
     ) -> RoundRecord:
         """Create a round (with an empty draw) on a stored course; return it.
 
@@ -296,6 +285,8 @@ class Store:
         _check_timezone(timezone)
         _check_policy(policy)
         _check_play(play, format)
+        _check_scoring(scoring, net)
+        allowance_json = _allowance_json(allowance)
         interval_s = _interval_seconds(standard_interval)
         when = _iso(created_at or datetime.now(UTC), "created_at")
         with self._db.write() as db:
@@ -304,9 +295,22 @@ class Store:
                 raise RoundExistsError(f"round {name!r} already exists", field="name")
             db.execute(
                 "INSERT INTO rounds (name, course, day, timezone, policy,"
-                " standard_interval_s, created_at, play, format)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [name, course, day.isoformat(), timezone, policy, interval_s, when, play, format],
+                " standard_interval_s, created_at, play, format, scoring, net, allowance)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    name,
+                    course,
+                    day.isoformat(),
+                    timezone,
+                    policy,
+                    interval_s,
+                    when,
+                    play,
+                    format,
+                    scoring,
+                    int(net),
+                    allowance_json,
+                ],  # fmt: skip
             )
             return _get_round(db, name)
 
@@ -318,11 +322,15 @@ class Store:
         standard_interval: timedelta | None | _Unset = UNSET,
         play: str | _Unset = UNSET,
         format: str | _Unset = UNSET,
+        scoring: str | None | _Unset = UNSET,
+        net: bool | _Unset = UNSET,
+        allowance: Sequence[float] | None | _Unset = UNSET,
     ) -> RoundRecord:
-        """Change a round's policy, standard interval, form of play or format; return it.
+        """Change a round's policy, standard interval, form of play, format or scoring setup.
 
         Fields left ``UNSET`` keep their value; ``standard_interval=None`` means "the
-        most common interval of the draw".
+        most common interval of the draw", ``scoring=None`` "the one the form of play
+        implies", ``allowance=None`` "the configuration's".
         """
         changes: dict[str, object] = {}
         if not isinstance(policy, _Unset):
@@ -336,6 +344,14 @@ class Store:
         if not isinstance(format, _Unset):
             _check_play("stroke_play", format)
             changes["format"] = format
+        if not isinstance(scoring, _Unset):
+            _check_scoring(scoring, False)
+            changes["scoring"] = scoring
+        if not isinstance(net, _Unset):
+            _check_scoring(None, net)
+            changes["net"] = int(net)
+        if not isinstance(allowance, _Unset):
+            changes["allowance"] = _allowance_json(allowance)
         with self._db.write() as db:
             if _round_row(db, name) is None:
                 raise _unknown_round(name)
@@ -396,125 +412,6 @@ class Store:
             RoundSummary(name, course, date.fromisoformat(day), int(groups), int(events))
             for name, course, day, groups, events in rows
         ]
-
-    # -- events: rows and rules ----------------------------------------------------------
-
-    # -- access (docs/access.md) ----------------------------------------------------------
-
-    def secret(self, name: str, make: Any = None) -> str | None:
-        """Return the app secret ``name``; if missing and ``make`` is given, store ``make()``.
-
-        Two processes racing to make it keep the first one written.
-        """
-        with self._db.write() as db:
-            row = db.execute("SELECT value FROM app_secrets WHERE name = ?", [name]).fetchone()
-            if row is not None or make is None:
-                return None if row is None else str(row[0])
-            value = str(make())
-            db.execute("INSERT INTO app_secrets (name, value) VALUES (?, ?)", [name, value])
-            return value
-
-    def add_access_code(
-        self,
-        *,
-        round: str | None,
-        role: str,
-        prefix: str,
-        hash: str,
-        label: str | None,
-        created_at: datetime,
-        only_if_no_account: bool = False,
-    ) -> int | None:
-        """Store a hashed access code; return its id.
-
-        With ``only_if_no_account`` nothing is stored (``None``) when a code opening every
-        round already exists: the first committee account is made once.
-        """
-        if round is not None:
-            self.get_round(round)
-        with self._db.write() as db:
-            if only_if_no_account:
-                row = db.execute(
-                    "SELECT count(*) FROM access_codes WHERE round IS NULL AND revoked_at IS NULL"
-                ).fetchone()
-                if row[0]:
-                    return None
-            cursor = db.execute(
-                "INSERT INTO access_codes (round, role, prefix, hash, label, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                [round, role, prefix, hash, label, _iso(created_at, "created_at")],
-            )
-            return int(cursor.lastrowid or 0)
-
-    def access_codes(
-        self, *, prefix: str | None = None, round: str | None = None
-    ) -> list[AccessCodeRecord]:
-        """Return the access codes with that prefix, or of that round, oldest first."""
-        sql = f"SELECT {_CODE_COLUMNS} FROM access_codes WHERE 1"
-        params: list[object] = []
-        if prefix is not None:
-            sql += " AND prefix = ?"
-            params.append(prefix)
-        if round is not None:
-            sql += " AND round = ?"
-            params.append(round)
-        with self._db.read() as db:
-            return [_code_from_row(r) for r in db.execute(sql + " ORDER BY id", params)]
-
-    def add_session(self, record: SessionRecord) -> None:
-        """Store a session (its token only as a hash)."""
-        with self._db.write() as db:
-            db.execute(
-                f"INSERT INTO sessions ({_SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
-                [
-                    record.token_hash,
-                    record.role,
-                    record.round,
-                    record.code,
-                    record.name,
-                    _iso(record.created_at, "created_at"),
-                    _iso(record.expires_at, "expires_at"),
-                ],
-            )
-
-    def session(self, token_hash: str) -> SessionRecord | None:
-        """Return the session whose token hashes to ``token_hash``, or ``None``."""
-        with self._db.read() as db:
-            row = db.execute(
-                f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE token_hash = ?", [token_hash]
-            ).fetchone()
-        if row is None:
-            return None
-        t, role, round, code, name, created, expires, revoked = row
-        return SessionRecord(
-            t, role, round, code, name, _from_iso(created), _from_iso(expires),
-            _from_iso(revoked) if revoked else None,
-        )  # fmt: skip
-
-    def revoke_session(self, token_hash: str, *, at: datetime) -> None:
-        """End a session now (logging out)."""
-        with self._db.write() as db:
-            db.execute(
-                "UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL",
-                [_iso(at, "revoked_at"), token_hash],
-            )
-
-    def revoke_code(self, code_id: int, *, at: datetime) -> set[str]:
-        """Revoke an access code and end every session it opened; return those sessions' hashes."""
-        when = _iso(at, "revoked_at")
-        with self._db.write() as db:
-            db.execute(
-                "UPDATE access_codes SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
-                [when, code_id],
-            )
-            rows = db.execute(
-                "SELECT token_hash FROM sessions WHERE code = ? AND revoked_at IS NULL", [code_id]
-            ).fetchall()
-            db.execute(
-                "UPDATE sessions SET revoked_at = ? WHERE code = ? AND revoked_at IS NULL",
-                [when, code_id],
-            )
-        return {str(r[0]) for r in rows}
 
 
 def _append_one(db: sqlite_utils.Database, event: Event, recorded: str) -> tuple[Event, bool]:
@@ -585,14 +482,6 @@ def _find_event(db: sqlite_utils.Database, id: str) -> Event | None:
     return None if row is None else _event_from_row(row)
 
 
-def _code_from_row(row: Sequence[Any]) -> AccessCodeRecord:
-    id, round, role, prefix, hash, label, created, revoked = row
-    return AccessCodeRecord(
-        int(id), round, role, prefix, hash, label, _from_iso(created),
-        _from_iso(revoked) if revoked else None,
-    )  # fmt: skip
-
-
 def _event_from_row(row: Sequence[Any]) -> Event:
     seq, id_, type_, round_, at, recorded_at, by, payload = row
     return Event(
@@ -655,6 +544,9 @@ def _get_round(db: sqlite_utils.Database, name: str) -> RoundRecord:
         groups=groups,
         play=row["play"],
         format=row["format"],
+        scoring=row["scoring"],
+        net=bool(row["net"]),
+        allowance=None if row["allowance"] is None else tuple(json.loads(row["allowance"])),
     )
 
 
@@ -756,6 +648,29 @@ def _check_play(play: str, format: str) -> None:
         raise SetupError(f"format {format!r} must be one of {', '.join(FORMATS)}", field="format")
 
 
+def _check_scoring(scoring: str | None, net: object) -> None:
+    if scoring is not None and scoring not in SCORINGS:
+        raise SetupError(
+            f"scoring {scoring!r} must be one of {', '.join(SCORINGS)}", field="scoring"
+        )
+    if not isinstance(net, bool):
+        raise SetupError(f"net must be true or false, not {net!r}", field="net")
+
+
+def _allowance_json(allowance: Sequence[float] | None) -> str | None:
+    if allowance is None:
+        return None
+    values = list(allowance)
+    if not values or any(
+        isinstance(v, bool) or not isinstance(v, int | float) or not 0 <= v <= 100 for v in values
+    ):
+        raise SetupError(
+            f"a round's allowance is one or two percentages from 0 to 100, not {allowance!r}",
+            field="allowance",
+        )
+    return canonical_json([float(v) for v in values])
+
+
 def _check_policy(policy: str) -> None:
     if not isinstance(policy, str) or not policy.strip():
         raise SetupError(f"a round needs a pace policy, not {policy!r}", field="policy")
@@ -770,15 +685,3 @@ def _interval_seconds(interval: timedelta | None) -> float | None:
             field="standard_interval",
         )
     return interval.total_seconds()
-
-
-# -- instants ------------------------------------------------------------------------
-
-
-def _iso(value: datetime, name: str) -> str:
-    """Return ``value`` as fixed-width ISO 8601 UTC text (microseconds, ``+00:00``)."""
-    return as_utc(value, name=name).isoformat(timespec="microseconds")
-
-
-def _from_iso(text: str) -> datetime:
-    return datetime.fromisoformat(text).astimezone(UTC)

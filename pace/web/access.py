@@ -35,7 +35,7 @@ from flask import (
 )
 
 from pace.rules.errors import PaceError
-from pace.services.access import AccessError, Session
+from pace.services.access import AccessError, Session, join_link
 from pace.store import UnknownRoundError
 from pace.store.migrations import ROLES
 from pace.web import errors, payloads
@@ -44,16 +44,23 @@ from pace.web.i18n import page_context
 COMMITTEE = frozenset({"committee"})
 REFEREE = frozenset({"committee", "referee"})
 MARSHAL = frozenset({"committee", "referee", "marshal"})
+SCORER = frozenset({"committee", "referee", "scorer"})
 ANY_ROLE = frozenset(ROLES)
 PUBLIC = None
 
-#: Socket.IO events and the command mirror: who may send each.
-EVENTS: dict[str, frozenset[str]] = {
+#: Socket.IO events and the command mirror: who may send each (``PUBLIC``: anybody, no
+#: session needed).
+EVENTS: dict[str, frozenset[str] | None] = {
     "clock_sync": ANY_ROLE,
     "join_round": ANY_ROLE,
+    "join_leaderboard": PUBLIC,
+    "join_scores": SCORER,
     "hole_completed": MARSHAL,
     "correct_hole_time": MARSHAL,
-    "void_event": MARSHAL,  # a marshal only of taps and tap corrections (``check_scope``)
+    # a marshal only of taps and tap corrections, a scorer only of scores (``check_scope``)
+    "void_event": MARSHAL | SCORER,
+    "record_score": SCORER,
+    "correct_score": SCORER,
     "acknowledge_alert": REFEREE,
     "decide_timing": REFEREE,
     "tell_player_timed": REFEREE,
@@ -64,8 +71,13 @@ EVENTS: dict[str, frozenset[str]] = {
     "record_siren": COMMITTEE,
 }
 
-#: The event types a marshal may void: his own kind of fact.
+#: The event types a marshal, or a scorer, may void: their own kind of fact.
 MARSHAL_VOIDABLE = ("hole_completed", "hole_time_corrected")
+SCORER_VOIDABLE = ("score_recorded", "score_corrected")
+OWN_KIND = {
+    "marshal": (MARSHAL_VOIDABLE, "hole times", "ask a referee"),
+    "scorer": (SCORER_VOIDABLE, "scores", "ask a referee or the committee"),
+}
 
 #: HTTP endpoints: who may call each (``PUBLIC``: anybody, no session needed).
 ENDPOINTS: dict[str, frozenset[str] | None] = {
@@ -84,11 +96,18 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "pace.api_status": MARSHAL,
     "pace.api_events": MARSHAL,
     "referee.api_penalties": MARSHAL,
+    "scoring.leaderboard_page": PUBLIC,
+    "scoring.api_leaderboard": PUBLIC,
+    "scoring.scorecard_page": SCORER,
+    "scoring.api_card": SCORER,
+    "scoring.api_results": SCORER,
+    "scoring.scoring_setting": COMMITTEE,
     "pace.dashboard_page": REFEREE,
     "referee.shotclock_page": REFEREE,
     "audit.audit_page": REFEREE,
     "audit.audit_csv": REFEREE,
     "reports.report_page": REFEREE,
+    "reports.report_chart": REFEREE,
     "reports.report_csv": REFEREE,
     "reports.report_json": REFEREE,
     "reports.letters_page": REFEREE,
@@ -97,14 +116,31 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "reports.job_file": REFEREE,
     "reports.offenders_page": COMMITTEE,
     "access.access_page": COMMITTEE,
-    "pace.api_command": MARSHAL,  # narrowed per command by EVENTS
+    "pace.api_command": MARSHAL | SCORER,  # narrowed per command by EVENTS
 }
 
 ROLE_WORDS = {
     "committee": "the committee",
     "referee": "a referee",
+    "scorer": "a scorer",
     "marshal": "a marshal",
     "viewer": "a viewer",
+}
+
+#: what a refused page is, in the sentence of its refusal (issue 14: full sentences), and the
+#: catalogue key of its name for the translated page
+PAGES: dict[str, tuple[str, str]] = {
+    "pace.marshal_page": ("the marshal page", "page.marshal"),
+    "pace.dashboard_page": ("the referees' dashboard", "page.dashboard"),
+    "referee.shotclock_page": ("the shot clock", "page.shotclock"),
+    "referee.board_page": ("the pace board", "page.board"),
+    "audit.audit_page": ("the audit of the round", "page.audit"),
+    "audit.audit_csv": ("the audit of the round", "page.audit"),
+    "reports.report_page": ("the round's report", "page.report"),
+    "reports.letters_page": ("the round's letters", "page.report"),
+    "reports.offenders_page": ("the repeat offenders", "page.offenders"),
+    "access.access_page": ("the access codes of the round", "page.access"),
+    "scoring.scorecard_page": ("the scorer's card", "page.scorecard"),
 }
 
 
@@ -113,8 +149,18 @@ def _ext() -> Any:
 
 
 def _who(roles: frozenset[str]) -> str:
-    names = [r for r in ROLES if r in roles]
-    return " or ".join(names)
+    """Return who may, in words: "the committee, a referee or a marshal"."""
+    words = [ROLE_WORDS[r] for r in ROLES if r in roles]
+    return " or ".join(words) if len(words) < 3 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+def _what(name: str) -> str:
+    """Return what was refused, in words: "open the referees' dashboard", "send record_siren"."""
+    if name in PAGES:
+        return f"open {PAGES[name][0]}"
+    if name in EVENTS:
+        return f"send {name}"
+    return f"read {request.path}" if request else f"use {name}"
 
 
 def allowed(name: str, role: str | None, table: Mapping[str, Any] = EVENTS) -> bool:
@@ -131,8 +177,7 @@ def _refuse_role(name: str, roles: frozenset[str], s: Session | None) -> None:
         )
     if s.role not in roles:
         raise AccessError(
-            f"{ROLE_WORDS.get(s.role, s.role)} may not {name.replace('_', ' ')};"
-            f" only {_who(roles)} may",
+            f"{ROLE_WORDS.get(s.role, s.role)} may not {_what(name)}; only {_who(roles)} may"
         )
 
 
@@ -141,10 +186,11 @@ def check_role(name: str, s: Session | None) -> None:
 
     This reads nothing of the payload: it runs before parsing (docs/access.md).
     """
-    roles = EVENTS.get(name)
-    if roles is None:
+    if name not in EVENTS:
         raise AccessError(f"{name[:40]!r} is not an event anybody may send")
-    _refuse_role(name, roles, s)
+    roles = EVENTS[name]
+    if roles is not PUBLIC:
+        _refuse_role(name, roles, s)
 
 
 def check_round(s: Session, round: str, store: Any) -> None:
@@ -152,14 +198,18 @@ def check_round(s: Session, round: str, store: Any) -> None:
 
     ``round`` is already canonical (parsed); an unknown round is refused, never waved on.
     """
-    if not store.has_round(round):
-        raise UnknownRoundError(
-            f"no round {round[:40]!r}; rounds are created with pace import draw",
-            field="round",
-        )
+    check_exists(round, store)
     if not s.covers(round):
         raise AccessError(
             f"your access code is for round {s.round!r}, not {round[:40]!r}", field="round"
+        )
+
+
+def check_exists(round: str, store: Any, field: str | None = "round") -> None:
+    """Refuse a round that is not stored (``unknown_round``)."""
+    if not store.has_round(round):
+        raise UnknownRoundError(
+            f"no round {round[:40]!r}; rounds are created with pace import draw", field=field
         )
 
 
@@ -169,17 +219,22 @@ def check_scope(name: str, s: Session | None, command: object, store: Any) -> No
     Runs after the payload is parsed (pace/web/edge.py), so it compares canonical names and
     ids only: a round padded with spaces or an id in capitals is the same round, the same id.
     """
+    round = getattr(command, "round", None)
+    if EVENTS.get(name, frozenset()) is PUBLIC:  # anybody's, whatever round: it must exist
+        if isinstance(round, str):
+            check_exists(round, store)
+        return
     if s is None:  # check_role refused it already; kept for callers that skip it
         raise AccessError("you are not signed in", code="unauthorized")
-    round = getattr(command, "round", None)
     if isinstance(round, str):
         check_round(s, round, store)
-    if name == "void_event" and s.role == "marshal":
+    if name == "void_event" and s.role in OWN_KIND:
+        kinds, words, instead = OWN_KIND[s.role]
         event = store.event(getattr(command, "target", ""))
-        if event is not None and event.type not in MARSHAL_VOIDABLE:
+        if event is not None and event.type not in kinds:
             raise AccessError(
-                f"a marshal may void only hole times, not a {event.type.replace('_', ' ')};"
-                " ask a referee",
+                f"{ROLE_WORDS[s.role]} may void only {words}, not a"
+                f" {event.type.replace('_', ' ')}; {instead}",
                 field="target",
             )
 
@@ -261,16 +316,23 @@ def guard_request() -> Any:
     if endpoint not in ENDPOINTS:
         return _refuse(AccessError(f"{request.path} is not open to anybody"))
     roles = ENDPOINTS[endpoint]
-    if roles is PUBLIC:
-        return None
     view_args = request.view_args if request.view_args is not None else {}
+    if roles is PUBLIC:
+        if "round" not in view_args:
+            return None
+        try:  # anybody may open it, for a round that exists
+            view_args["round"] = payloads.text(view_args, "round")
+            check_exists(view_args["round"], _ext().store, field=None)
+        except PaceError as e:
+            return _refuse(e)
+        return None
     s = current_session()
     try:
         if endpoint == "pace.api_command" and s is not None and view_args.get("name") in EVENTS:
             _check_json_origin()
             check_role(str(view_args["name"]), s)
             return None
-        _refuse_role(endpoint.split(".")[-1], roles, s)
+        _refuse_role(endpoint, roles, s)
         if "round" in view_args and s is not None:
             view_args["round"] = payloads.text(view_args, "round")
             check_round(s, view_args["round"], _ext().store)
@@ -286,12 +348,17 @@ def _refuse(e: PaceError) -> Any:
         return jsonify(body), status
     if e.code == "unauthorized":
         return redirect(url_for("access.join", next=_safe_next(request.full_path.rstrip("?"))))
+    s = current_session()
+    allowed_roles = ENDPOINTS.get(request.endpoint or "") or frozenset()
     return (
         render_template(
             "message.html",
             title="forbidden",
             message=e.message,
             error_code=e.code,
+            refused_role=s.role if s is not None and e.field != "round" else None,
+            refused_page=PAGES.get(request.endpoint or "", (None, None))[1],
+            allowed_roles=[r for r in ROLES if r in allowed_roles],
             **page_context(),
         ),
         status,
@@ -415,7 +482,7 @@ def access_page(round: str) -> Any:
     """The committee makes access codes for a round (each shown once, with its link) and
     revokes them: a revoked code opens nothing, and its sessions end at once, sockets too."""
     ext = _ext()
-    ext.live.service.round_view(round)
+    view = ext.live.service.round_view(round)
     made: list[dict[str, str | None]] = []
     error: PaceError | None = None
     if request.method == "POST":
@@ -429,7 +496,7 @@ def access_page(round: str) -> Any:
                 label = payloads.text(request.form, "label", limit=100, required=False) or None
                 for role in roles:
                     code = ext.access.create_code(round, role, label)
-                    link = url_for("access.join", code=code, _external=True)
+                    link = join_link(request.host_url, code, role, round)
                     made.append({"role": role, "code": code, "link": link, "qr": qr_svg(link)})
         except PaceError as e:
             error = e
@@ -440,6 +507,7 @@ def access_page(round: str) -> Any:
         roles=ROLES,
         made=made,
         codes=codes,
+        tz=view.tz,
         error=error.message if error else None,
         error_code=error.code if error else None,
         **page_context(),

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from pace.rules.events import Event
-from pace.services.state import ACKNOWLEDGED, ALERT, PENALTIES, ROW, TIMING, Delta
+from pace.services.state import ACKNOWLEDGED, ALERT, PENALTIES, RESOLVED, ROW, TIMING, Delta
 from pace.services.taps import Outcome
 
 #: The event a stored fact is announced as, by its type (an acknowledgement is a delta).
@@ -59,7 +59,8 @@ def board_view(snapshot: dict[str, Any]) -> dict[str, Any]:
     """Return the part of a snapshot the facts-only board shows (what viewers get).
 
     No statuses, minutes over, alerts, penalties or policy: the times planned and done,
-    and whether a group is being timed.
+    whether a group is being timed, and who is disqualified (a result the committee
+    publishes anyway: the board marks the player DQ, issue 14).
     """
     groups = []
     for row in snapshot["groups"]:
@@ -76,6 +77,11 @@ def board_view(snapshot: dict[str, Any]) -> dict[str, Any]:
         "groups": groups,
         "suspended": snapshot["suspended"],
         "timing": {g: {"timed": bool((t or {}).get("timed"))} for g, t in timing.items()},
+        "disqualified": [
+            {"group": p["group"], "player": p["player"]}
+            for p in snapshot.get("penalties") or []
+            if p.get("disqualified")
+        ],
     }
 
 
@@ -113,7 +119,9 @@ class Broadcaster:
         ``stop_timing`` alert prompts the referees (``stop_timing_prompted``).
         """
         room = round_room(round)
+        penalties = False
         for d in deltas:
+            penalties = penalties or d.kind == PENALTIES
             if d.kind == ROW:
                 self.socketio.emit("group_updated", {"round": round, "rev": d.rev, "group": d.data},
                                    to=room)  # fmt: skip
@@ -122,6 +130,9 @@ class Broadcaster:
             elif d.kind == ACKNOWLEDGED:
                 self.socketio.emit("alert_acknowledged", {**event_view(d.data["event"]),
                                                           "rev": d.rev}, to=room)  # fmt: skip
+            elif d.kind == RESOLVED:
+                self.socketio.emit("alert_resolved", {**event_view(d.data["event"]),
+                                                      "rev": d.rev}, to=room)  # fmt: skip
             elif d.kind == PENALTIES:
                 self.socketio.emit("penalties_changed", {"round": round, "rev": d.rev,
                                                          **d.data}, to=room)  # fmt: skip
@@ -131,6 +142,8 @@ class Broadcaster:
             else:
                 self.socketio.emit("round_changed", {"round": round, "rev": d.rev,
                                                      "parts": dict(d.data)}, to=room)  # fmt: skip
+        if penalties:  # the boards re-read theirs: a disqualification may have come or gone
+            self.board(round)
 
     def _alert(self, round: str, rev: int, a: dict[str, Any]) -> None:
         room = round_room(round)
@@ -146,7 +159,8 @@ class Broadcaster:
         elif a["kind"] == "stop_timing":
             self.socketio.emit(
                 "stop_timing_prompted",
-                {"round": round, "group": a["group"], "at": a["at"], "alert": a["key"]},
+                {"round": round, "group": a["group"], "at": a["at"], "alert": a["key"],
+                 "reason": a.get("reason")},  # fmt: skip
                 to=room,
             )
 

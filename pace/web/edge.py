@@ -30,7 +30,7 @@ from pace.services import commands as cmd
 from pace.services.access import Session
 from pace.services.referees import RefereeService
 from pace.services.taps import Outcome
-from pace.web import access, payloads, referee
+from pace.web import access, payloads, referee, scoring
 from pace.web import referee_payloads as rp
 
 
@@ -85,12 +85,20 @@ def ack(outcome: Outcome) -> dict[str, Any]:
     }
 
 
+#: the marshals' commands, announced to the cards by the tick rather than at once
+TAPS = ("log_hole_completed", "correct_hole_time")
+
+
 def live(method: str) -> Handler:
     """Return the handler running ``LiveService.<method>`` and announcing its outcome."""
 
     def run(command: Any, sender: Sender, ext: Any) -> dict[str, Any]:
         outcome = getattr(ext.live, method)(command)
         ext.broadcaster.outcome(outcome, ext.live.changes)
+        if outcome.created and method not in TAPS:
+            # a void may take back a score or a timed stroke: the cards follow at once (a
+            # tap's effect on a card, a checkpoint breach, waits for the next tick)
+            ext.score_broadcaster.changed(outcome.event.round)
         return ack(outcome)
 
     return run
@@ -121,6 +129,7 @@ ROUTES: dict[str, Route] = {
         timed(rp.grant_time_credit), referees(RefereeService.grant_time_credit)
     ),
     "stop_timing": Route(timed(rp.stop_timing), referees(RefereeService.stop_timing)),
+    **{name: Route(parse, run) for name, (parse, run) in scoring.COMMANDS.items()},
 }
 
 

@@ -24,9 +24,16 @@ from pace.web.i18n import page_context
 class RefereeBroadcaster:
     """Emits the referees' events to a round's room (see docs/protocol.md)."""
 
-    def __init__(self, socketio: Any, broadcaster: Broadcaster):
+    def __init__(
+        self,
+        socketio: Any,
+        broadcaster: Broadcaster,
+        cards: Callable[[str], None] | None = None,
+    ):
         self.socketio = socketio
         self.broadcaster = broadcaster
+        #: announces the cards a referee's act changed (``ScoreBroadcaster.changed``)
+        self.cards = cards
 
     def outcome(self, o: RefereeOutcome, changes: Callable[[str], Sequence[Delta]]) -> None:
         """Announce what a command changed (a resend: nothing).
@@ -85,6 +92,8 @@ def run(
     """Run a parsed referee command (``use_case(service, command)``), announce it, ack it."""
     outcome = use_case(service, command)
     broadcaster.outcome(outcome, service.live.changes)
+    if outcome.created and broadcaster.cards is not None:
+        broadcaster.cards(outcome.event.round)  # a fault counted or re-judged: the cards
     return ack(outcome)
 
 

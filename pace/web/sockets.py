@@ -17,10 +17,11 @@ from flask import current_app, request, session
 from flask_socketio import Namespace, join_room, leave_room, rooms
 from socketio import exceptions, packet
 
+from pace import clock as clockmod
 from pace.services import commands as cmd
 from pace.services.access import AccessService, Session
 from pace.services.taps import LiveService
-from pace.web import edge, errors, payloads
+from pace.web import edge, errors, payloads, scoring
 from pace.web.broadcast import Broadcaster, board_room, board_view, hole_room, round_room
 from pace.web.timesync import ClockOffsets, sample
 
@@ -53,6 +54,10 @@ class WirePacket(packet.Packet):
             return 0
 
 
+#: the roles that follow a round's facts-only board: no statuses or alerts reach them
+BOARD_ROLES = ("viewer", "scorer")
+
+
 def join_round(command: cmd.JoinRound, sender: edge.Sender, ext: Any) -> dict[str, Any]:
     """Follow a round (and, for a marshal, some holes); answer its snapshot.
 
@@ -63,7 +68,7 @@ def join_round(command: cmd.JoinRound, sender: edge.Sender, ext: Any) -> dict[st
     for room in rooms():
         if room.startswith(("round:", "hole:", "board:")):
             leave_room(room)
-    if sender.session is not None and sender.session.role == "viewer":
+    if sender.session is not None and sender.session.role in BOARD_ROLES:
         # viewers follow the facts-only board: statuses and alerts never reach them
         join_room(board_room(command.round))
         return {"ok": True, "snapshot": board_view(ext.live.snapshot(command.round))}
@@ -74,12 +79,13 @@ def join_round(command: cmd.JoinRound, sender: edge.Sender, ext: Any) -> dict[st
 
 
 def clock_sync(command: None, sender: edge.Sender, ext: Any) -> dict[str, Any]:
-    """Answer the server's time, for pages that show due times on the server's clock."""
+    """Answer the server's time and its rate, for pages that work on the server's clock."""
     offset = sender.ping_offset
     return {
         "ok": True,
         "server_time": sender.received.isoformat(),
         "offset_ms": None if offset is None else offset.total_seconds() * 1000,
+        "rate": clockmod.rate(ext.live.clock),
     }
 
 
@@ -87,6 +93,7 @@ def clock_sync(command: None, sender: edge.Sender, ext: Any) -> dict[str, Any]:
 ROUTES: dict[str, edge.Route] = {
     "clock_sync": edge.Route(lambda payload, s: None, clock_sync),
     "join_round": edge.Route(lambda payload, s: payloads.join_round(payload), join_round),
+    **{name: edge.Route(parse, run) for name, (parse, run) in scoring.JOINS.items()},
     **edge.ROUTES,
 }
 
@@ -224,7 +231,10 @@ class PaceNamespace(Namespace):
             self.offsets.add(sid, sample(s0, s1, device))
 
         self.socketio.emit(
-            "clock_probe", {"server_time": s0.isoformat()}, to=sid, callback=answered
+            "clock_probe",
+            {"server_time": s0.isoformat(), "rate": clockmod.rate(self.live.clock)},
+            to=sid,
+            callback=answered,
         )
 
     def probe_clocks(self) -> None:

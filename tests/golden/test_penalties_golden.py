@@ -97,9 +97,7 @@ def test_golden_penalties(folder, expected, run, tmp_path, monkeypatch):
     assert list(document) == ["policy", "faults", "players"]
     assert document["policy"] == run["policy"]
     assert [list(f) for f in document["faults"]] == [list(FAULT_KEYS)] * len(document["faults"])
-    assert [list(p) for p in document["players"]] == [list(PLAYER_KEYS)] * len(
-        document["players"]
-    )
+    assert [list(p) for p in document["players"]] == [list(PLAYER_KEYS)] * len(document["players"])
     want = nulls(run["faults"])
     got = document["faults"]
     assert [f["id"] for f in got] == [f["id"] for f in want], "faults in log order"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC
 
 import pytest
 from click.testing import CliRunner
@@ -16,7 +15,6 @@ from drivers import (
     TIMEZONE,
     MarshalDriver,
     assert_error,
-    local,
     new_id,
 )
 
@@ -150,7 +148,7 @@ def test_a_resend_over_http_is_a_duplicate(client, marshal):
     again = post(client, "hole_completed", body)
     assert again.status_code == 200 and again.json == {**first, "duplicate": True}
     events = client.get(f"/api/rounds/{ROUND}/events").json["events"]
-    assert [e["type"] for e in events if e["type"] != "alert_raised"] == ["hole_completed"]
+    assert [e["type"] for e in events if not e["type"].startswith("alert_")] == ["hole_completed"]
 
 
 def test_the_same_tap_gives_the_same_answer_over_http_and_socket(client, sio, clock):
@@ -226,11 +224,11 @@ def test_corrections_sirens_and_acknowledgements_have_http_mirrors(client, marsh
     ack = {"id": new_id(), "round": ROUND, "alert": "overdue:1:9"}
     assert_error(post(client, "acknowledge_alert", ack).json, "unknown_alert", "alert")
     events = client.get(f"/api/rounds/{ROUND}/events").json["events"]
-    types = [e["type"] for e in events if e["type"] != "alert_raised"]
+    types = [e["type"] for e in events if not e["type"].startswith("alert_")]
     assert types == ["hole_completed", "hole_time_corrected", "siren", "event_voided"]
     # the tap at 08:40 put group 1 out of position: its alert was raised with it (issue 13)
     raised = [e["payload"]["key"] for e in events if e["type"] == "alert_raised"]
-    assert f"out_of_position:1:{local('08:40').astimezone(UTC).isoformat()}" in raised
+    assert "out_of_position:1:h1" in raised, raised
 
 
 def test_unknown_paths_and_methods_answer_in_the_error_shape(client):

@@ -275,3 +275,34 @@ def test_imported_course_and_draw_keep_what_scoring_needs(tmp_path):
         ("Marc Roy", 17.0, None, "m2"),
         ("Anne Côté", 12.0, "A", "m2"),
     ]
+
+
+REFEREE = ["--referee", DATA / "referee.csv", "--times", DATA / "times.csv"]
+
+
+def test_a_referee_log_puts_its_pace_penalties_on_the_cards():
+    doc = json.loads(run(*FILES, *REFEREE, "--net", "--json"))
+    golden = json.loads((DATA / "stroke_net_referee.json").read_text(encoding="utf-8"))
+    assert doc == golden
+    rows = [(e["entry"], e["position"], e["gross"], e["net"], e["penalty_strokes"],
+             e["countback"]) for e in doc["entries"]]  # fmt: skip
+    assert rows == [
+        ("Luc Nadeau", 1, 35, 36, 0, None),
+        ("Julie Gagné", 2, 41, 37, 1, "last 6: 24.33"),
+        ("Marc Roy", 3, 45, 37, 0, "last 6: 25.67"),
+        ("Anne Côté", None, None, None, 0, None),
+    ]
+    julie = doc["entries"][1]
+    assert julie["holes"][1]["penalty_strokes"] == 1
+    assert [(p["fault"], p["kind"], p["effect"]) for p in julie["penalties"]] == [
+        ("L3", "warning", "none"),
+        ("L5", "strokes", "strokes"),
+    ]
+    stableford = json.loads(run(*FILES, *REFEREE, "--net", "--scoring", "stableford", "--json"))
+    julie = next(e for e in stableford["entries"] if e["entry"] == "Julie Gagné")
+    assert (julie["points"], julie["penalty_points"], julie["result"]) == (18, 2, "16 points")
+
+
+def test_a_referee_log_needs_its_hole_times():
+    assert "--referee and --times go together" in run(*FILES, REFEREE[0], REFEREE[1], code=2)
+    assert "--policy 'nope'" in run(*FILES, *REFEREE, "--policy", "nope", code=2)

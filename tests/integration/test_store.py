@@ -91,6 +91,8 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
             "m002_round_play_and_format",
             "m003_access",
             "m004_scoring_setup",
+            "m005_scorer_role",
+            "m006_round_scoring",
         ]
     with Store.open(db_path) as store:
         assert store.applied_migrations() == [
@@ -98,6 +100,8 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
             "m002_round_play_and_format",
             "m003_access",
             "m004_scoring_setup",
+            "m005_scorer_role",
+            "m006_round_scoring",
         ]
     conn = raw(db_path)
     try:
@@ -111,6 +115,8 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
         ("m002_round_play_and_format",),
         ("m003_access",),
         ("m004_scoring_setup",),
+        ("m005_scorer_role",),
+        ("m006_round_scoring",),
     ]
 
 
@@ -567,3 +573,48 @@ def test_scoring_setup_survives_the_store(db_path: Path) -> None:
         assert store.get_course("Scored") == course
         assert store.get_round("S").groups[0].players == players
         assert store.get_course("Scored").hole(2).bogey is None
+
+
+def test_upgrading_a_file_keeps_its_codes_and_sessions_and_opens_the_scorer_role(
+    db_path: Path,
+) -> None:
+    # a file as issue 9 shipped it (m001–m004), with a code and a session opened with it
+    import sqlite_utils
+
+    from pace.store import SessionRecord, migrations
+
+    db_path.parent.mkdir(parents=True)
+    old = sqlite_utils.Database(db_path)
+    migrations.MIGRATIONS.apply(old, stop_before="m005_scorer_role")
+    old.execute(
+        "INSERT INTO access_codes (round, role, prefix, hash, label, created_at)"
+        " VALUES ('R1', 'marshal', 'AB', 'scrypt$x', 'hole 7', '2026-06-14T06:00:00.000000+00:00')"
+    )
+    old.execute(
+        "INSERT INTO sessions (token_hash, role, round, code, name, created_at, expires_at)"
+        " VALUES ('t1', 'marshal', 'R1', 1, 'Ann', '2026-06-14T06:00:00.000000+00:00',"
+        " '2026-06-14T22:00:00.000000+00:00')"
+    )
+    old.conn.commit()
+    old.close()
+    with Store.open(db_path) as store:
+        assert store.applied_migrations()[-2:] == ["m005_scorer_role", "m006_round_scoring"]
+        (code,) = store.access_codes(round="R1")
+        assert (code.id, code.role, code.label, code.hash) == (1, "marshal", "hole 7", "scrypt$x")
+        session = store.session("t1")
+        assert session is not None and (session.code, session.name) == (1, "Ann")
+        new = store.add_access_code(
+            round=None, role="scorer", prefix="CD", hash="scrypt$y", label=None,
+            created_at=RECORDED,
+        )  # fmt: skip
+        assert new == 2  # the ids go on from the old table's
+        store.add_session(SessionRecord("t2", "scorer", None, new, None, RECORDED, RECORDED))
+    conn = raw(db_path)
+    try:
+        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+        sql = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'sessions'").fetchone()[0]
+        assert "REFERENCES access_codes(id)" in sql.replace('"', "")
+        with pytest.raises(sqlite3.IntegrityError):
+            conn.execute("UPDATE sessions SET role = 'captain' WHERE token_hash = 't2'")
+    finally:
+        conn.close()

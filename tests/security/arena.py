@@ -30,7 +30,7 @@ from livesupport import DRAW, TIMEZONE, LiveServer, live_server, pace, setup_rou
 
 OWN = "R1"
 OTHER = "Été 2"
-ROLES = ("committee", "referee", "marshal", "viewer")
+ROLES = ("committee", "referee", "scorer", "marshal", "viewer")
 MARIE = "Marie Lavoie"
 TZ = ZoneInfo(TIMEZONE)
 
@@ -129,9 +129,7 @@ class Arena:
         for round in (OWN, OTHER):
             quoted = urllib.request.quote(round, safe="")
             events = self.get(f"/api/rounds/{quoted}/events", "admin")["events"]
-            out += [
-                (e["id"], e["type"], e["round"]) for e in events if e["by"]["role"] != "system"
-            ]
+            out += [(e["id"], e["type"], e["round"]) for e in events if e["by"]["role"] != "system"]
         return out
 
     def assert_log_clean(self) -> None:
@@ -183,7 +181,8 @@ def connect(
 
 
 def _stage(arena: Arena) -> None:
-    """Give both rounds facts to aim at: taps, a timed group, a stroke, a credit, an alert."""
+    """Give both rounds facts to aim at: taps, a timed group, a stroke, a credit, an alert,
+    a score."""
     for round in (OWN, OTHER):
         arena.facts[round] = _stage_round(arena, round, arena.now())
 
@@ -211,6 +210,7 @@ def _stage_round(arena: Arena, round: str, now: datetime) -> dict[str, str]:
         stopped=(now - timedelta(seconds=5)).isoformat(),
     )["id"]  # fmt: skip
     credit = send("grant_time_credit", group="4", minutes=1, reason="ruling")["id"]
+    score = send("record_score", group="2", player="Luc Côté", hole=1, strokes=4)["id"]
     quoted = urllib.request.quote(round, safe="")
     alerts: list[dict] = []
     for _ in range(100):  # the tick raises the alerts of a field long overdue
@@ -222,7 +222,8 @@ def _stage_round(arena: Arena, round: str, now: datetime) -> dict[str, str]:
     penalties = arena.get(f"/api/rounds/{quoted}/penalties", "admin")["penalties"]
     faults = [f["id"] for row in penalties for f in row["faults"]]
     return {"tap": tap, "spare": spare, "stroke": stroke, "credit": credit,
-            "alert": alerts[0]["key"], "fault": faults[0] if faults else stroke}  # fmt: skip
+            "alert": alerts[0]["key"], "fault": faults[0] if faults else stroke,
+            "score": score}  # fmt: skip
 
 
 def _wait(server: LiveServer, seconds: float) -> None:

@@ -28,7 +28,7 @@ from security.arena import (
     uuid_spellings,
 )
 
-from pace.web import access
+from pace.web import access, edge
 from pace.web.sockets import ROUTES
 
 pytestmark = pytest.mark.e2e
@@ -38,14 +38,23 @@ SESSIONS = (*ROLES, None)
 
 #: (group, hole) completions nobody logged yet: each success of a tap needs a fresh one
 _slots = itertools.cycle(itertools.product(("5", "6", "4", "2"), range(2, 19)))
+#: (group, player, hole) nobody scored yet: each success of a score needs a fresh one
+_PLAYERS = {"5": ("Isabelle Ouellet", "Chantal Paquette", "Lise Dion"),
+            "6": ("Robert Leblanc", "Paul Martel", "Guy Boucher", "René Hébert")}  # fmt: skip
+_scores = itertools.cycle(
+    [(g, p, h) for g, players in _PLAYERS.items() for p in players for h in range(1, 19)]
+)
 
 
-def payload(arena: Arena, event: str, round: str, facts_of: str) -> dict[str, Any]:
+def payload(
+    arena: Arena, event: str, round: str, facts_of: str, role: str | None = None
+) -> dict[str, Any]:
     """A payload of ``event`` on ``round`` that its allowed roles may send with success.
 
     ``facts_of`` names the round whose facts (taps, alerts, faults) it aims at. For the own
-    round, what the command needs is made first (a fresh tap to void, an open alert, a group
-    being timed), so every allowed role's command is accepted, not only the first one.
+    round, what the command needs is made first (a fresh tap to void, a fresh score for a
+    scorer to void, an open alert, a group being timed), so every allowed role's command is
+    accepted, not only the first one.
     """
     now = arena.now()
     local = now.astimezone(TZ)
@@ -55,7 +64,11 @@ def payload(arena: Arena, event: str, round: str, facts_of: str) -> dict[str, An
     target, alert = facts["spare"], facts["alert"]
     stroke_from = now - timedelta(seconds=30)  # a stroke starts inside a spell (RULES.md §4.7)
     if round == OWN:
-        if event == "void_event":
+        if event == "void_event" and role == "scorer":  # a scorer voids scores only
+            group, player, hole = next(_scores)
+            target = admin(arena, "record_score", group=group, player=player, hole=hole,
+                           strokes=4)["id"]  # fmt: skip
+        elif event == "void_event":
             group, hole = next(_slots)
             target = admin(arena, "hole_completed", group=group, hole=hole, at=at(8, 59))["id"]
         if event == "acknowledge_alert":  # (once all are acknowledged: already_done)
@@ -66,9 +79,15 @@ def payload(arena: Arena, event: str, round: str, facts_of: str) -> dict[str, An
             if decided.get("ok"):  # a new spell from now: the stroke is timed within it
                 stroke_from = datetime.fromisoformat(decided["at"]) + timedelta(seconds=1)
     group, hole = next(_slots) if event == "hole_completed" and round == OWN else ("5", 1)
+    scored = next(_scores) if event == "record_score" and round == OWN else ("2", MARIE, 2)
     return {
         "clock_sync": {},
         "join_round": {"round": round},
+        "join_scores": {"round": round},
+        "join_leaderboard": {"round": round},
+        "record_score": {**base, "group": scored[0], "player": scored[1], "hole": scored[2],
+                         "strokes": 5},
+        "correct_score": {**base, "target": facts["score"], "strokes": 5, "reason": "misread"},
         "hole_completed": {**base, "group": group, "hole": hole, "at": at(8, 59)},
         "correct_hole_time": {**base, "target": facts["tap"], "at": at(8, 41),
                               "reason": "late tap"},
@@ -102,8 +121,9 @@ def open_alerts(arena: Arena) -> list[str]:
     return [a["key"] for a in alerts]
 
 
-COMMANDS = sorted(set(ROUTES) - {"clock_sync", "join_round"})
+COMMANDS = sorted(edge.ROUTES)  # the HTTP mirror's; the joins are Socket.IO's only
 ROUND_EVENTS = sorted(set(ROUTES) - {"clock_sync"})
+PUBLIC_EVENTS = {e for e, roles in access.EVENTS.items() if roles is access.PUBLIC}
 
 
 def refused_and_unrecorded(arena: Arena, answer: Any, before: list, what: str) -> None:
@@ -122,6 +142,10 @@ def test_socket_events_on_another_round_are_refused_however_it_is_spelt(arena, e
     for how, spelling in OTHER_SPELLINGS.items():
         body = payload(arena, event, spelling, OTHER)
         answer = arena.emit(role, event, body)
+        if event in PUBLIC_EVENTS:  # anybody's, for every round: the other round, canonical
+            assert answer.get("ok") is True and answer["leaderboard"]["round"] == OTHER, answer
+            assert arena.people_events() == before
+            continue
         refused_and_unrecorded(arena, answer, before, f"{event} by {role} on {how}")
         if role is not None and access.allowed(event, role):
             # the round is read before the check: the refusal names it, never waves it on
@@ -132,10 +156,10 @@ def test_socket_events_on_another_round_are_refused_however_it_is_spelt(arena, e
 @pytest.mark.parametrize("role", SESSIONS, ids=lambda r: r or "no-session")
 @pytest.mark.parametrize("event", sorted(ROUTES))
 def test_socket_events_on_the_own_round_follow_the_permission_table(arena, event, role):
-    body = payload(arena, event, OWN, OWN)  # (may record what it aims at, as the committee)
+    body = payload(arena, event, OWN, OWN, role)  # (may record what it aims at, as admin)
     before = arena.people_events()
     answer = arena.emit(role, event, body)
-    if role is not None and access.allowed(event, role):
+    if access.allowed(event, role):
         assert isinstance(answer, dict) and answer.get("ok") is True, (event, role, answer)
     else:
         refused_and_unrecorded(arena, answer, before, f"{event} by {role}")
@@ -160,7 +184,7 @@ def test_http_commands_on_another_round_are_refused_however_it_is_spelt(arena, e
 @pytest.mark.parametrize("role", SESSIONS, ids=lambda r: r or "no-session")
 @pytest.mark.parametrize("event", COMMANDS)
 def test_http_commands_on_the_own_round_follow_the_permission_table(arena, event, role):
-    body = payload(arena, event, OWN, OWN)
+    body = payload(arena, event, OWN, OWN, role)
     before = arena.people_events()
     status, answer = arena.command(event, body, role)
     if role is not None and access.allowed(event, role):
@@ -174,17 +198,24 @@ def test_http_commands_on_the_own_round_follow_the_permission_table(arena, event
 # -- ids spelt another way ---------------------------------------------------------------------
 
 
+#: what a marshal and a scorer may not void: the others' facts
+NOT_THEIRS = {"marshal": ("stroke", "credit", "score"), "scorer": ("stroke", "credit", "tap")}
+
+
+@pytest.mark.parametrize("role", sorted(NOT_THEIRS))
 @pytest.mark.parametrize("transport", ["socket", "http"])
-def test_a_marshal_cannot_void_a_referees_fact_by_spelling_its_id_another_way(arena, transport):
+def test_a_marshal_or_a_scorer_cannot_void_anothers_fact_by_spelling_its_id_another_way(
+    arena, transport, role
+):
     before = arena.people_events()
-    for fact in ("stroke", "credit"):
+    for fact in NOT_THEIRS[role]:
         for how, spelling in uuid_spellings(arena.facts[OWN][fact]).items():
             body = {"id": str(uuid.uuid4()), "round": OWN, "target": spelling,
                     "reason": "not mine"}  # fmt: skip
             if transport == "socket":
-                answer = arena.emit("marshal", "void_event", body)
+                answer = arena.emit(role, "void_event", body)
             else:
-                answer = arena.command("void_event", body, "marshal")[1]
+                answer = arena.command("void_event", body, role)[1]
             refused_and_unrecorded(arena, answer, before, f"void of a {fact} spelt {how}")
             assert answer["error"]["code"] == "forbidden", (how, answer)
 
@@ -215,23 +246,30 @@ ROUND_PATHS = {
     "audit.audit_page": "/rounds/{}/audit",
     "audit.audit_csv": "/rounds/{}/audit.csv",
     "access.access_page": "/rounds/{}/access",
+    "scoring.scorecard_page": "/rounds/{}/scorecard",
+    "scoring.leaderboard_page": "/rounds/{}/leaderboard",
+    "scoring.api_leaderboard": "/api/rounds/{}/leaderboard",
+    "scoring.api_card": "/api/rounds/{}/cards/1",
+    "scoring.api_results": "/api/rounds/{}/results",
 }
 
 
 @pytest.mark.parametrize("role", SESSIONS, ids=lambda r: r or "no-session")
 @pytest.mark.parametrize("endpoint", sorted(ROUND_PATHS))
-def test_round_pages_and_reads_follow_the_table_and_never_open_another_round(
-    arena, endpoint, role
-):
+def test_round_pages_and_reads_follow_the_table_and_never_open_another_round(arena, endpoint, role):
     own = ROUND_PATHS[endpoint].format(OWN)
     status, headers, body = arena.request("GET", own, role)
-    if role is not None and access.allowed(endpoint, role, access.ENDPOINTS):
+    public = access.ENDPOINTS[endpoint] is access.PUBLIC
+    if access.allowed(endpoint, role, access.ENDPOINTS):
         assert status == 200, (endpoint, role, status, body[:300])
     else:
         assert status in (302, 401, 403), (endpoint, role, status)
     for how, spelling in OTHER_SPELLINGS.items():
         path = ROUND_PATHS[endpoint].format(urllib.parse.quote(spelling, safe=""))
         status, headers, body = arena.request("GET", path, role)
+        if public:  # the leaderboard is everybody's, of every round
+            assert status == 200, (endpoint, role, how, status, body[:300])
+            continue
         assert status in (302, 400, 401, 403, 404), (endpoint, role, how, status, body[:300])
         if status == 302:
             assert headers["Location"].startswith("/join?next=/"), headers["Location"]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pace.web import broadcast, errors, payloads, referee_payloads, sockets
+from pace.web import broadcast, errors, payloads, referee_payloads, scoring_payloads, sockets
 from pace.web.sockets import PaceNamespace
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -17,6 +17,7 @@ DOC = ROOT / "docs" / "protocol.md"
 WEB = ROOT / "pace" / "web"
 LIVE = ROOT / "pace" / "services" / "taps.py"
 REFEREEING = ROOT / "pace" / "services" / "referees.py"
+SCORES = ROOT / "pace" / "services" / "scores.py"
 
 CLIENT_EVENTS = "Client → server events"
 SERVER_EVENTS = "Server → client events"
@@ -99,11 +100,15 @@ def test_every_documented_client_event_has_a_handler():
 
 
 def allowed_fields(event: str) -> set[str] | None:
-    """Return the fields ``payloads.<event>`` (or ``referee_payloads.<event>``) accepts.
+    """Return the fields ``payloads.<event>`` (or ``referee_payloads``', ``scoring_payloads``')
+    accepts.
 
     They are read from the parser's ``_mapping`` call.
     """
-    module = payloads if hasattr(payloads, event) else referee_payloads
+    module = next(
+        (m for m in (payloads, referee_payloads, scoring_payloads) if hasattr(m, event)),
+        referee_payloads,
+    )
     parse = getattr(module, event, None)
     if parse is None:
         return None
@@ -235,7 +240,7 @@ def test_documented_http_statuses_are_the_servers(client):
 def raised_codes() -> set[str]:
     """Return the error codes the taps and referees services and pace/web raise by name."""
     found = set()
-    for path in [LIVE, REFEREEING, *WEB.glob("*.py")]:
+    for path in [LIVE, REFEREEING, SCORES, *WEB.glob("*.py")]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.keyword) and node.arg == "code":
                 if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):

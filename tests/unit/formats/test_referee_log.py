@@ -51,7 +51,7 @@ def test_every_act_is_read_with_its_fields():
         "10:01:00,tell,4,Hélène Hébert,,,,,,,,,,,\n"
         '10:02:10,stroke,4,Hélène Hébert,5,approach,yes,"46,2",,,,,,,\n'
         "10:03:00,notify,4,Hélène Hébert,,,,,,,L4,,,,\n"
-        "10:04:00,credit,4,,,,,,,,,,ruling on 5,\"2,5\",\n"
+        '10:04:00,credit,4,,,,,,,,,,ruling on 5,"2,5",\n'
         "10:05:00,stop,4,,,,,,,,,,,,\n"
         "10:06:00,siren,,,,,,,,,,,,,suspension\n"
         "10:07:00,decide,5,,,,,,,,,not_time,unplayable,,\n"

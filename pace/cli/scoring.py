@@ -1,0 +1,253 @@
+"""The scoring commands: ``pace results`` (from files, or of a stored round) and
+``pace import scores`` (cards typed in after the round). FORMATS.md; docs/scoring.md.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+
+import click
+
+from pace.cli.common import InputError, db_option, fail, load_settings, open_service, read, zone
+from pace.cli.offline import (
+    _day_option,
+    _offline_files,
+    _offline_setup,
+)
+from pace.rules.errors import FileFormatError, PaceError
+
+
+def parse_allowance(text: str) -> tuple[float, ...]:
+    """Return ``--allowance`` as percentages: ``85``, or ``60/40`` for a greensome."""
+    try:
+        return tuple(float(v.replace(",", ".")) for v in text.split("/"))
+    except ValueError:
+        raise InputError(
+            f"--allowance {text!r}: expected a percentage such as 85"
+            " (greensome: LOWER/HIGHER such as 60/40), each from 0 to 100"
+        ) from None
+
+
+def _allowances(text, allowances, team_format, family):
+    """Return the allowances with this round's ``--allowance`` for its format and scoring."""
+    try:
+        return team_format.override(allowances, family, parse_allowance(text))
+    except PaceError as e:
+        raise InputError(f"--allowance {text!r}: {e.message}") from None
+
+
+def _write(outcome, as_json: bool, as_csv: bool, excel: bool, output: str | None) -> None:
+    from pace.reports import results as report
+
+    if as_json:
+        text = json.dumps(report.results_document(outcome), ensure_ascii=False) + "\n"
+    elif as_csv or excel:
+        text = report.results_csv(outcome, excel=excel)
+    else:
+        text = report.results_table(outcome) + "\n"
+    if output:
+        Path(output).write_text(text, encoding="utf-8", newline="")
+        click.echo(f"results written to {output}")
+    else:
+        sys.stdout.write(text)
+
+
+def _file(name: str, help: str):
+    return click.option(
+        f"--{name}", f"{name}_file", default=None, type=click.Path(exists=True, dir_okay=False),
+        help=help,
+    )  # fmt: skip
+
+
+@click.command()
+@click.option(
+    "--round",
+    "round_name",
+    default=None,
+    help="A stored round (with --db): its "
+    "scores, its referees' penalties and its scoring, as the leaderboard has them.",
+)
+@db_option
+@_file("course", "Course TOML file (FORMATS.md).")
+@_file("draw", "Draw CSV file, one row per player (FORMATS.md).")
+@_file("scores", "Scores CSV file: group, player, hole, strokes[, conceded] (FORMATS.md).")
+@_file("referee", "Referee log CSV (with --times): the pace penalties judged from it.")
+@_file("times", "Hole times CSV (with --referee): group, hole, completed (FORMATS.md).")
+@click.option(
+    "--policy",
+    default=None,
+    help="Pace policy judging the referee log (default: round.policy in config.toml).",
+)
+@click.option(
+    "--scoring",
+    default=None,
+    help="Way of scoring: stroke (default), stableford, "
+    "match, bogey or par (a stored round has its own).",
+)
+@click.option(
+    "--format",
+    "format_name",
+    default=None,
+    help="Format of the draw: individual "
+    "(default), foursome, threesome, greensome, four_ball or best_ball.",
+)
+@click.option("--net", is_flag=True, help="Net scoring: strokes received by stroke index.")
+@click.option(
+    "--allowance",
+    default=None,
+    help="Handicap allowance of this round in percent, "
+    "instead of config.toml's [handicap] (greensome: LOWER/HIGHER, e.g. 60/40).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON document of FORMATS.md.")
+@click.option("--csv", "as_csv", is_flag=True, help="Print CSV for a spreadsheet.")
+@click.option(
+    "--excel",
+    is_flag=True,
+    help="CSV for a French-locale spreadsheet: ';' separated, decimal commas, a BOM.",
+)
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write to this file instead of the standard output.",
+)
+@click.option("--timezone", default=None, help="Time zone of the round (default: config).")
+@_day_option
+def results(
+    round_name, db, course_file, draw_file, scores_file, referee_file, times_file, policy,
+    scoring, format_name, net, allowance, as_json, as_csv, excel, output, timezone, day,
+):  # fmt: skip
+    """Compute a round's results as the leaderboard would (RULES.md §7, §10): from files, or
+    of a round stored in the database (--round).
+
+    Example: pace results --course c.toml --draw d.csv --scores s.csv --scoring stableford --net
+
+    Example: pace results --round R1 --db pace.db --csv --excel -o results.csv
+    """
+    if round_name is not None:
+        if any((course_file, draw_file, scores_file, referee_file, times_file, policy,
+                scoring, format_name, net, allowance)):  # fmt: skip
+            raise InputError(
+                "--round scores a stored round as it is stored: its course, draw, scores, "
+                "scoring and referees' penalties; leave out the file and scoring options"
+            )
+        outcome = _stored_results(round_name, db)
+    else:
+        missing = [n for n, f in (("--course", course_file), ("--draw", draw_file),
+                                  ("--scores", scores_file)) if not f]  # fmt: skip
+        if missing:
+            raise InputError(f"give {', '.join(missing)} (or --round for a stored round)")
+        if bool(referee_file) != bool(times_file):
+            raise InputError("--referee and --times go together: the log is judged against the "
+                             "hole times")  # fmt: skip
+        outcome = _offline_results(
+            course_file, draw_file, scores_file, referee_file, times_file, policy,
+            scoring or "stroke", format_name or "individual", net, allowance, timezone, day,
+        )  # fmt: skip
+    _write(outcome, as_json, as_csv, excel, output)
+
+
+def _stored_results(round_name: str, db: str | None):
+    from pace.services.referees import RefereeService
+    from pace.services.scores import ScoreService
+    from pace.services.taps import LiveService
+
+    service = open_service(db)
+    try:
+        live = LiveService(service)
+        scores = ScoreService(live, RefereeService(live))
+        # judged at the end of the round's day: every act of the day is in
+        outcome, error = scores.judged_results(round_name, _end_of(service, round_name))
+    finally:
+        service.store.close()
+    if error:
+        click.echo(f"warning: no pace penalty on the cards: {error}", err=True)
+    return outcome
+
+
+def _end_of(service, round_name: str) -> datetime:
+    from pace.services.offline import end_of_day
+
+    view = service.round_view(round_name)
+    return end_of_day(view.record.day, view.tz)
+
+
+def _offline_results(
+    course_file, draw_file, scores_file, referee_file, times_file, policy, scoring,
+    format_name, net, allowance, timezone, day,
+):  # fmt: skip
+    from pace.rules import scoring as scoringmod
+    from pace.services import offline
+    from pace.services.scoring import offline_results
+
+    settings = load_settings()
+    try:
+        scorer = scoringmod.find_scoring(scoring)
+    except PaceError:
+        names = ", ".join(s.name for s in scoringmod.SCORINGS)
+        raise InputError(f"--scoring {scoring!r}: expected one of {names}") from None
+    try:
+        team_format = scoringmod.find_format(format_name)
+    except PaceError:
+        names = ", ".join(f.name for f in scoringmod.FORMATS)
+        raise InputError(f"--format {format_name!r}: expected one of {names}") from None
+    allowances = settings.allowances()
+    if allowance is not None:
+        allowances = _allowances(allowance, allowances, team_format, scorer.family)
+    if policy is not None and policy not in settings.policy_names:
+        raise InputError(f"--policy {policy!r}: expected one of {', '.join(settings.policy_names)}")
+    tzname = timezone or settings.round.timezone
+    the_day = day.date() if day else datetime.now(zone(tzname)).date()
+    setup, tz = _offline_setup(course_file, draw_file, the_day, tzname, None)
+    outcomes = ()
+    if referee_file:  # judged on the ladder of the scoring's form of play (RULES.md §7)
+        completions, acts = _offline_files(setup, times_file, referee_file, the_day, tz)
+        judged = offline.judge(
+            setup, completions, acts, settings.policy(policy or settings.round.policy),
+            offline.end_of_day(the_day, tz), play=scorer.play, format_name=team_format.name,
+        )  # fmt: skip
+        # the faults named as the log names them (L12, cp:1), as pace penalties prints them
+        outcomes = tuple(
+            replace(o, fault=replace(o.fault, id=judged.act_id(o.fault))) for o in judged.outcomes
+        )
+    try:
+        return offline_results(
+            setup, read(scores_file), scores_file, scoring=scorer, team_format=team_format,
+            net=net, allowances=allowances, outcomes=outcomes,
+        )  # fmt: skip
+    except FileFormatError as e:
+        raise fail(e) from None
+    except PaceError as e:  # the draw (sides, matches) or the course cannot be scored so
+        where = course_file if e.field == "stroke_index" else draw_file
+        raise InputError(f"{where}: {e.message}") from None
+
+
+@click.command("scores")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--round", "round_name", required=True, help="Round the cards belong to.")
+@click.option("--by", default="import", help="Who typed these cards in (the event author).")
+@db_option
+def import_scores(file, round_name, by, db) -> None:
+    """Import score cards (CSV, FORMATS.md) as score_recorded events: all or nothing; a hole
+    already scored otherwise refuses the file; re-importing adds nothing.
+
+    Example: pace import scores cards-group7.csv --round R1 --by "S. Roy"
+    """
+    from pace.services.scores import import_scores as importing
+
+    service = open_service(db)
+    try:
+        created, already = importing(service, read(file), file, round=round_name, by=by)
+    except PaceError as e:
+        raise fail(e) from None
+    finally:
+        service.store.close()
+    done = f"{created} scores imported into round {round_name!r}"
+    if already:
+        done += f"; {already} already recorded, left as they are"
+    click.echo(done)

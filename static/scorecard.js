@@ -1,0 +1,520 @@
+// The scorer's page (phone first): one group's card at a time. Choose the group, then a
+// hole: each ball (player, or side in one-ball formats) gets its strokes with − and +, or
+// "no score"; "Record hole N" queues one command per ball in the outbox of queue.js (each
+// with its own id, kept on the device, sent in order when connected), the same outbox as the
+// marshal's. A score already recorded is corrected (correct_score) or removed (void_event),
+// never written twice. The card shows every ball's strokes and the penalties the pace side
+// counted (timed strokes, checkpoints): they arrive from the referees' judgement, nobody
+// types them in.
+import {
+  clock,
+  connect,
+  el,
+  entryItem,
+  errorLine,
+  errorText,
+  isoWithOffset,
+  keepOffline,
+  load,
+  rememberLanguage,
+  removeButton,
+  request,
+  save,
+  showConnection,
+  t,
+  uuid4,
+} from "./common.js";
+import { penaltyText, scoringLabel, toPar } from "./cards.js";
+import { Outbox } from "./queue.js";
+
+const app = document.getElementById("app");
+const ROUND = app.dataset.round;
+const KEYS = {
+  outbox: `pace.scores.${ROUND}`,
+  snapshot: `pace.scorer.${ROUND}`,
+  group: `pace.scorer.group.${ROUND}`,
+  card: (group) => `pace.card.${ROUND}.${group}`,
+};
+const MIN = 1;
+const MAX = 20;
+
+const state = {
+  snapshot: load(KEYS.snapshot, null),
+  group: load(KEYS.group, ""),
+  card: null,
+  hole: null,
+  draft: {}, // ball -> {strokes, conceded}
+  touched: false, // the draft was changed by hand (a card arriving must not undo that)
+  online: false,
+  note: "",
+};
+state.card = state.group ? load(KEYS.card(state.group), null) : null;
+const outbox = new Outbox(KEYS.outbox, () => renderAll());
+
+const $ = (id) => document.getElementById(id);
+const tz = () => (state.snapshot && state.snapshot.timezone) || undefined;
+const groupInfo = () =>
+  state.snapshot && state.snapshot.groups.find((g) => g.group === state.group);
+const holeInfo = (n) =>
+  state.snapshot && state.snapshot.course.holes.find((h) => h.number === n);
+const isMatch = () => state.snapshot && state.snapshot.scoring.scoring === "match";
+const shownStrokes = (s) => (s === null || s === undefined ? t("scorecard.no_score_short") : String(s));
+
+// -- what a ball's hole says now: the card from the server, then this device's entries ---------
+
+function effective(ball, hole) {
+  const stored = state.card && state.card.scores[ball] && state.card.scores[ball][String(hole)];
+  let rec = stored ? { id: stored.id, strokes: stored.strokes, conceded: stored.conceded } : null;
+  const since = (state.card && state.card.seq) || 0;
+  for (const e of outbox.entries) {
+    if (e.state === "refused" || e.group !== state.group) continue;
+    if (e.state === "confirmed" && (e.seq || 0) <= since) continue; // already in the card
+    if (e.kind === "record_score" && e.ball === ball && e.hole === hole) {
+      rec = { id: e.id, strokes: e.payload.strokes, conceded: e.payload.conceded, pending: true };
+    } else if (e.kind === "correct_score" && rec && rec.id === e.payload.target) {
+      rec = { ...rec, strokes: e.payload.strokes, conceded: e.payload.conceded, pending: true };
+    } else if (e.kind === "void_event" && rec && rec.id === e.payload.target) {
+      rec = null;
+    }
+  }
+  return rec;
+}
+
+function penaltyOn(ball, hole) {
+  if (!state.card) return 0;
+  for (const entry of state.card.entries) {
+    const line = entry.holes && entry.holes.find((h) => h.hole === hole);
+    if (!line) continue;
+    if (line.penalty_by && ball in line.penalty_by) return line.penalty_by[ball];
+    if (entry.players.includes(ball) || entry.entry === ball) return line.penalty_strokes || 0;
+  }
+  return 0;
+}
+
+// -- commands ---------------------------------------------------------------------------------
+
+function openHole(hole) {
+  const info = groupInfo();
+  if (!info) return;
+  state.hole = hole;
+  state.note = "";
+  state.touched = false;
+  state.draft = {};
+  const par = holeInfo(hole).par;
+  for (const b of info.balls) {
+    const cur = effective(b.ball, hole);
+    state.draft[b.ball] = cur
+      ? { strokes: cur.strokes, conceded: Boolean(cur.conceded) }
+      : { strokes: par, conceded: false };
+  }
+  renderHole();
+  renderStrip();
+}
+
+function recordHole() {
+  const info = groupInfo();
+  const hole = state.hole;
+  if (!info || hole === null) return;
+  let sent = 0;
+  for (const b of info.balls) {
+    const d = state.draft[b.ball];
+    const cur = effective(b.ball, hole);
+    const extra = { group: state.group, ball: b.ball, hole };
+    const base = { id: uuid4(), round: ROUND, device_time: isoWithOffset() };
+    if (!cur) {
+      outbox.add("record_score", { ...base, group: state.group, player: b.player, hole,
+        strokes: d.strokes, conceded: d.conceded }, extra);
+      sent += 1;
+    } else if (cur.strokes !== d.strokes || Boolean(cur.conceded) !== d.conceded) {
+      outbox.add("correct_score", { ...base, target: cur.id, strokes: d.strokes,
+        conceded: d.conceded, reason: t("scorecard.reason_correct") }, extra);
+      sent += 1;
+    }
+  }
+  if (!sent) {
+    state.note = t("scorecard.unchanged", { hole });
+    renderHole();
+    return;
+  }
+  if (navigator.vibrate) navigator.vibrate(30);
+  const next = nextHole(hole);
+  if (next !== null) openHole(next);
+  else renderAll();
+}
+
+function removeScore(ball) {
+  const cur = effective(ball, state.hole);
+  if (!cur) return;
+  outbox.add(
+    "void_event",
+    { id: uuid4(), round: ROUND, target: cur.id, reason: t("scorecard.reason_remove") },
+    { group: state.group, ball, hole: state.hole },
+  );
+  openHole(state.hole);
+}
+
+function nextHole(hole) {
+  const order = groupInfo().order;
+  const i = order.indexOf(hole);
+  const later = [...order.slice(i + 1), ...order.slice(0, i)];
+  return later.find((h) => !complete(h)) ?? null;
+}
+
+function complete(hole) {
+  return groupInfo().balls.every((b) => effective(b.ball, hole));
+}
+
+// -- data from the server ---------------------------------------------------------------------
+
+function loadCard() {
+  if (!state.group || !state.online) return;
+  const group = state.group;
+  const url = `/api/rounds/${encodeURIComponent(ROUND)}/cards/${encodeURIComponent(group)}`;
+  fetch(url, { credentials: "same-origin", cache: "no-store" })
+    .then((r) => r.json())
+    .then((answer) => {
+      if (group !== state.group) return;
+      if (!answer || !answer.ok) {
+        $("standing").replaceChildren(el("li", {}, errorLine(errorText(answer))));
+        return;
+      }
+      state.card = answer.card;
+      save(KEYS.card(group), answer.card);
+      // the hole shown starts from what the card says now, unless the scorer is changing it
+      if (state.hole !== null && !state.touched) openHole(state.hole);
+      renderAll();
+    })
+    .catch(() => undefined);
+}
+
+function join(socket) {
+  request(socket, "join_scores", { round: ROUND })
+    .then((ack) => {
+      if (!ack || !ack.ok) {
+        $("standing").replaceChildren(errorLine((ack && ack.error && ack.error.message) || "?"));
+        return;
+      }
+      state.snapshot = ack.snapshot;
+      save(KEYS.snapshot, ack.snapshot);
+      renderGroups();
+      loadCard();
+      renderAll();
+      outbox.drain();
+    })
+    .catch(() => undefined);
+}
+
+function start() {
+  outbox.socket = connect({
+    onConnect: join,
+    onStatus: (online) => {
+      state.online = online;
+      renderBar();
+    },
+  });
+  outbox.socket.on("card_changed", (msg) => {
+    if (msg && msg.round === ROUND && msg.group === state.group) loadCard();
+  });
+  setInterval(() => {
+    outbox.drain();
+    renderBar();
+  }, 5000);
+}
+
+function chooseGroup(group) {
+  state.group = group;
+  save(KEYS.group, group);
+  state.card = group ? load(KEYS.card(group), null) : null;
+  state.hole = null;
+  loadCard();
+  const info = groupInfo();
+  if (info) openHole(info.order.find((h) => !complete(h)) ?? info.order[0]);
+  renderAll();
+}
+
+// -- rendering --------------------------------------------------------------------------------
+
+function renderBar() {
+  showConnection($("conn"), state.online);
+  $("offline-note").hidden = state.online;
+  const pending = outbox.pending();
+  const box = $("pending");
+  box.dataset.count = String(pending.length);
+  box.className = `pending ${pending.length ? "waiting" : "clear"}`;
+  if (!pending.length) {
+    box.textContent = t("scorecard.pending_none");
+  } else {
+    const oldest = pending[0];
+    box.textContent = t("scorecard.pending", {
+      count: pending.length,
+      time: clock(new Date(oldest.created), tz(), { seconds: true }),
+    });
+  }
+}
+
+function renderGroups() {
+  const s = state.snapshot;
+  if (!s) return;
+  $("scoring").textContent = scoringLabel(s.scoring.scoring, s.scoring.net, s.scoring.format);
+  const select = $("group");
+  select.replaceChildren(
+    el("option", { value: "" }, t("scorecard.choose_group")),
+    ...s.groups.map((g) =>
+      el(
+        "option",
+        { value: g.group, selected: g.group === state.group },
+        t("scorecard.group_option", {
+          group: g.group,
+          time: clock(g.start, tz()),
+          players: g.players.join(", "),
+        }),
+      ),
+    ),
+  );
+}
+
+function renderStrip() {
+  const info = groupInfo();
+  if (!info) {
+    $("holes").replaceChildren();
+    return;
+  }
+  $("holes").replaceChildren(
+    ...info.order.map((h) =>
+      el(
+        "button",
+        {
+          type: "button",
+          class: `hole-chip${complete(h) ? " done" : ""}`,
+          "aria-current": h === state.hole ? "true" : null,
+          dataset: { hole: String(h) },
+          onclick: () => openHole(h),
+        },
+        String(h),
+      ),
+    ),
+  );
+}
+
+function renderHole() {
+  const panel = $("hole-panel");
+  const info = groupInfo();
+  if (!info || state.hole === null) {
+    panel.hidden = true;
+    return;
+  }
+  panel.hidden = false;
+  const hole = holeInfo(state.hole);
+  $("hole-title").textContent =
+    t("scorecard.hole_title", { hole: hole.number, par: hole.par }) +
+    (hole.stroke_index ? ` · ${t("scorecard.stroke_index", { si: hole.stroke_index })}` : "");
+  $("balls").replaceChildren(...info.balls.map((b) => ballRow(b)));
+  $("hole-note").textContent = state.note;
+  $("save-hole").textContent = t("scorecard.record", { hole: hole.number });
+}
+
+function ballRow(b) {
+  const d = state.draft[b.ball];
+  const name = b.ball;
+  const change = (delta) => {
+    const from = d.strokes === null ? holeInfo(state.hole).par : d.strokes;
+    d.strokes = Math.min(MAX, Math.max(MIN, from + delta));
+    state.touched = true;
+    state.note = "";
+    renderHole();
+  };
+  const cur = effective(b.ball, state.hole);
+  const row = el(
+    "div",
+    { class: "ball", dataset: { ball: b.ball } },
+    el("span", { class: "ball-name" }, name),
+    el(
+      "div",
+      { class: "stepper" },
+      el("button", { type: "button", class: "step-less", "aria-label": t("scorecard.less", { name }),
+        onclick: () => change(-1) }, "−"),
+      el(
+        "output",
+        { class: `ball-strokes${d.strokes === null ? " none" : ""}`, "aria-label":
+          t("scorecard.strokes_of", { name }) },
+        shownStrokes(d.strokes),
+      ),
+      el("button", { type: "button", class: "step-more", "aria-label": t("scorecard.more", { name }),
+        onclick: () => change(1) }, "+"),
+    ),
+    el(
+      "label",
+      { class: "no-score" },
+      el("input", {
+        type: "checkbox",
+        checked: d.strokes === null,
+        onchange: (ev) => {
+          d.strokes = ev.target.checked ? null : holeInfo(state.hole).par;
+          state.touched = true;
+          renderHole();
+        },
+      }),
+      t("scorecard.no_score"),
+    ),
+  );
+  if (isMatch()) {
+    row.append(
+      el(
+        "label",
+        { class: "conceded" },
+        el("input", {
+          type: "checkbox",
+          checked: d.conceded,
+          onchange: (ev) => {
+            d.conceded = ev.target.checked;
+            state.touched = true;
+          },
+        }),
+        t("scorecard.conceded"),
+      ),
+    );
+  }
+  if (cur) {
+    row.append(
+      el("button", { type: "button", class: "remove-score", onclick: () => removeScore(b.ball) },
+        t("scorecard.remove")),
+    );
+  }
+  return row;
+}
+
+function renderCard() {
+  const info = groupInfo();
+  const table = $("card");
+  if (!info || !state.snapshot) {
+    table.replaceChildren();
+    return;
+  }
+  const head = el(
+    "tr",
+    {},
+    el("th", { scope: "col" }, t("scorecard.col.hole")),
+    el("th", { scope: "col" }, t("scorecard.col.par")),
+    ...info.balls.map((b) => el("th", { scope: "col", class: "ball-col", title: b.ball }, b.ball)),
+  );
+  const totals = Object.fromEntries(info.balls.map((b) => [b.ball, 0]));
+  const rows = state.snapshot.course.holes.map((h) =>
+    el(
+      "tr",
+      {
+        class: `card-row${h.number === state.hole ? " current" : ""}`,
+        dataset: { hole: String(h.number) },
+        onclick: () => openHole(h.number),
+      },
+      el("th", { scope: "row" }, String(h.number)),
+      el("td", { class: "par" }, String(h.par)),
+      ...info.balls.map((b) => {
+        const cur = effective(b.ball, h.number);
+        const pen = penaltyOn(b.ball, h.number);
+        if (cur && cur.strokes !== null) totals[b.ball] += cur.strokes + pen;
+        return el(
+          "td",
+          {
+            class: `score${cur && cur.pending ? " pending" : ""}${pen ? " penalised" : ""}`,
+            dataset: { ball: b.ball, hole: String(h.number) },
+            title: cur && cur.pending ? t("scorecard.pending_cell") : null,
+          },
+          cur ? shownStrokes(cur.strokes) : "",
+          pen ? el("sup", { class: "pen" }, `+${pen}`) : null,
+          cur && cur.conceded ? el("sup", { class: "conc" }, "C") : null,
+        );
+      }),
+    ),
+  );
+  const total = el(
+    "tr",
+    { class: "card-total" },
+    el("th", { scope: "row", colspan: "2" }, t("scorecard.total")),
+    ...info.balls.map((b) => el("td", { dataset: { ball: b.ball } }, String(totals[b.ball]))),
+  );
+  table.replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows, total));
+}
+
+function renderStanding() {
+  const box = $("standing");
+  const card = state.card;
+  if (!groupInfo()) {
+    box.replaceChildren();
+    return;
+  }
+  if (!card) {
+    box.replaceChildren(el("li", { class: "hint" }, t("scorecard.no_card")));
+    return;
+  }
+  const items = card.entries.map((e) => {
+    const score = card.scoring === "stroke" ? toPar(e.to_par) : "";
+    const parts = [e.result, score].filter(Boolean).join(" · ");
+    return el(
+      "li",
+      { dataset: { entry: e.entry, state: e.state } },
+      el("strong", {}, e.entry),
+      " ",
+      el("span", { class: "standing-score" }, parts),
+      e.position ? el("span", { class: "hint" }, ` #${e.position}`) : null,
+      e.reason ? el("p", { class: "error" }, t("leaderboard.dq_reason", { reason: e.reason })) : null,
+    );
+  });
+  for (const m of card.matches) {
+    items.push(
+      el("li", { dataset: { match: m.match } },
+        t("leaderboard.vs", { a: m.sides[0].entry, b: m.sides[1].entry }), " · ",
+        el("strong", {}, m.result)),
+    );
+  }
+  box.replaceChildren(...items);
+  const pens = card.penalties.map((p) =>
+    el("li", { class: "pen-line", dataset: { player: p.player, hole: String(p.hole) } },
+      penaltyText(p)),
+  );
+  $("penalties").replaceChildren(
+    ...(pens.length ? pens : [el("li", { class: "hint" }, t("scorecard.no_penalties"))]),
+  );
+}
+
+function entryLabel(e) {
+  const strokes = e.kind === "void_event" ? "" : shownStrokes(e.payload.strokes);
+  return t(`scorecard.kind.${e.kind}`, { name: e.ball || "?", hole: e.hole, strokes });
+}
+
+function renderEntries() {
+  const list = $("entries");
+  const entries = outbox.entries.slice().reverse().slice(0, 30);
+  if (!entries.length) {
+    list.replaceChildren(el("li", { class: "hint" }, t("scorecard.no_entries")));
+    return;
+  }
+  list.replaceChildren(
+    ...entries.map((e) => {
+      const item = entryItem(e, entryLabel(e), clock(new Date(e.created), tz(), { seconds: true }));
+      if (e.state === "queued" || e.state === "refused") {
+        item.append(el("div", { class: "actions" }, removeButton(() => outbox.remove(e))));
+      }
+      return item;
+    }),
+  );
+}
+
+function renderAll() {
+  renderBar();
+  renderStrip();
+  renderHole();
+  renderCard();
+  renderStanding();
+  renderEntries();
+}
+
+rememberLanguage();
+$("group").addEventListener("change", (ev) => chooseGroup(ev.target.value));
+$("save-hole").addEventListener("click", recordHole);
+renderGroups();
+if (groupInfo()) openHole(groupInfo().order.find((h) => !complete(h)) ?? groupInfo().order[0]);
+renderAll();
+start();
+keepOffline(() => {
+  app.dataset.offline = "ready"; // the page opens again with no signal
+});
