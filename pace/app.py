@@ -294,6 +294,14 @@ def run_server(app: Flask) -> None:
     """Serve ``app`` on its configured host and port until interrupted (blocks)."""
     ext: Extension = app.extensions["pace"]
     server = ext.settings.server
+    if server.async_mode == "gevent":
+        from pace.web.server import wsgi_server  # gevent only where it serves
+
+        # Flask-SocketIO's run() would build the same server with Nagle's algorithm on
+        # (pace/web/server.py); stop() finds it where run() keeps it
+        ext.socketio.wsgi_server = wsgi_server(app, server.host, server.port)
+        ext.socketio.wsgi_server.serve_forever()
+        return
     kwargs: dict[str, Any] = {"host": server.host, "port": server.port, "log_output": False}
     if server.async_mode == "threading":
         kwargs["allow_unsafe_werkzeug"] = True

@@ -1,0 +1,42 @@
+"""The gevent WSGI server ``pace serve`` runs, with Nagle's algorithm off on every connection.
+
+Flask-SocketIO's own ``run`` builds a ``gevent.pywsgi.WSGIServer`` whose accepted sockets keep
+Nagle's algorithm on: a connection's second small frame (an ack right after a broadcast, a
+``group_updated`` after a ``hole_logged``) then waits for the peer's delayed ACK, ~40 ms
+(issue 13, point 1). The live loop sends small frames that must go at once, so every accepted
+TCP socket gets ``TCP_NODELAY`` before its first byte is read.
+"""
+
+from __future__ import annotations
+
+import socket
+from typing import Any
+
+from gevent import pywsgi
+
+try:  # WebSocket transport, as Flask-SocketIO picks it
+    from geventwebsocket.handler import WebSocketHandler as _Base
+except ImportError:  # pragma: no cover - the websocket comes from simple-websocket then
+    _Base = pywsgi.WSGIHandler
+
+
+def no_delay(sock: Any) -> bool:
+    """Turn Nagle's algorithm off on ``sock``; return whether it applied (a TCP socket)."""
+    try:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    except (OSError, AttributeError):
+        return False  # not TCP (a Unix socket), or already closed
+    return True
+
+
+class NoDelayHandler(_Base):  # type: ignore[misc, valid-type]
+    """The WSGI/WebSocket handler of one accepted connection, sending small frames at once."""
+
+    def __init__(self, sock: Any, address: Any, server: Any, rfile: Any = None):
+        no_delay(sock)
+        super().__init__(sock, address, server, rfile)
+
+
+def wsgi_server(app: Any, host: str, port: int) -> pywsgi.WSGIServer:
+    """Return the server ``pace serve`` runs: ``app`` on (host, port), Nagle off, no access log."""
+    return pywsgi.WSGIServer((host, port), app, handler_class=NoDelayHandler, log=None)
