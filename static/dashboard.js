@@ -1,7 +1,8 @@
 // The referees' dashboard: the field as groups × holes, the open alerts with acknowledge,
-// a group's detail, and the committee's sirens. Group rows pushed by the server
-// (group_updated) are applied as they come; after any other fact the snapshot is fetched
-// again, which is simple and always right.
+// a group's detail, and the committee's sirens. The page lives on the round's deltas (rows,
+// alerts, penalties, timing and parts of the snapshot, numbered by `rev`): it applies each
+// in turn and reads the snapshot again only when it missed one (docs/protocol.md, "Deltas").
+// A late group's minutes are projected here from its row's `at` and `moving`.
 import {
   clock,
   connect,
@@ -13,6 +14,7 @@ import {
   joinRound,
   minutes,
   overClass,
+  serverNow,
   rememberLanguage,
   request,
   showConnection,
@@ -22,11 +24,12 @@ import {
   uuid4,
 } from "./common.js";
 import {
-  FACTS,
+  deltaFeed,
   follow,
   holeHeader,
   mergePenalties,
   onClock,
+  projected,
   replaceRow,
   snapshotFeed,
   sortedHoles,
@@ -40,6 +43,8 @@ const app = document.getElementById("app");
 const ROUND = app.dataset.round;
 const SNAPSHOT_URL = `/api/rounds/${encodeURIComponent(ROUND)}/snapshot`;
 const REFRESH_MS = 60000;
+// how often the minutes the page projects are shown again (they are shown to 0.1 min)
+const PROJECT_MS = 5000;
 const SIRENS = ["interruption", "suspension", "resume"];
 
 const state = {
@@ -72,13 +77,19 @@ function setSnapshot(snapshot) {
   state.alerts = arrange(kept.concat(snapshot.alerts));
   state.resolved = snapshot.resolved_alerts || [];
   renderAll();
+  deltas.start(snapshot); // the deltas that came while it was read, numbered after it
 }
+
+/** A group's row as it stands now: its moving minutes projected on the server's clock. */
+const shown = (row) => projected(row, serverNow().getTime());
 
 const isTimed = (group) => Boolean(timingOf(state.snapshot, group).timed);
 // where the round's faults come from: timed strokes, or checkpoints (mauricie)
 const faultsFrom = () => ((state.snapshot && state.snapshot.policy_detail) || {}).faults_from;
 
 const feed = snapshotFeed(SNAPSHOT_URL, setSnapshot);
+// a missed delta: join again (its answer is the snapshot), once
+const deltas = deltaFeed(() => join(state.socket));
 
 function join(socket) {
   joinRound(socket, { round: ROUND }, setSnapshot, (message) =>
@@ -92,14 +103,13 @@ function start() {
     onStatus: (online) => showConnection($("conn"), online),
   });
   state.socket = socket;
-  follow(socket, ROUND, () => state.snapshot, {
+  follow(socket, ROUND, () => state.snapshot, deltas.wrap({
     group_updated: (msg) => {
       upsertGroup(state.snapshot, msg.group);
       updateRow(msg.group);
       refreshLiveNumbers(msg.group.group);
       if (state.detail === msg.group.group) renderDetail();
     },
-    ...feed.after([...FACTS, "siren_recorded", "stroke_recorded"]),
     alert_raised: (msg) => {
       if (state.alerts.some((a) => a.key === msg.alert.key)) return;
       if (msg.alert.kind === "stop_timing") {
@@ -149,8 +159,25 @@ function start() {
       if (state.detail === msg.group) renderDetail();
     },
     alert_acknowledged: (msg) => removeAlert(msg.payload && msg.payload.alert),
-  });
+    round_changed: (msg) => {
+      Object.assign(state.snapshot, msg.parts || {});
+      if ("suspended" in (msg.parts || {})) $("suspended").hidden = !state.snapshot.suspended;
+      if ("held_up" in (msg.parts || {})) renderHeldUp();
+    },
+  }));
   setInterval(feed.refresh, REFRESH_MS);
+  setInterval(projectMinutes, PROJECT_MS);
+}
+
+/** Show again the rows (and their alerts' live minutes) whose minutes grow with the clock. */
+function projectMinutes() {
+  if (!state.snapshot) return;
+  for (const row of state.snapshot.groups) {
+    if (!(row.moving || []).length) continue;
+    updateRow(row);
+    refreshLiveNumbers(row.group);
+    if (state.detail === row.group) renderDetail();
+  }
 }
 
 // -- grid ---------------------------------------------------------------------------------
@@ -188,7 +215,8 @@ function updateRow(row) {
   if (!replaceRow($("grid-body"), gridRow(row, holes()))) renderGrid();
 }
 
-function gridRow(row, hs) {
+function gridRow(raw, hs) {
+  const row = shown(raw);
   const open = () => openDetail(row.group);
   return el(
     "tr",
@@ -236,12 +264,13 @@ function openDetail(group) {
 }
 
 function renderDetail() {
-  const row = state.snapshot.groups.find((r) => r.group === state.detail);
+  const raw = state.snapshot.groups.find((r) => r.group === state.detail);
   const dialog = $("detail");
-  if (!row) {
+  if (!raw) {
     dialog.close();
     return;
   }
+  const row = shown(raw);
   const numbers = el(
     "dl",
     { class: "numbers" },
@@ -504,7 +533,8 @@ function alertNumbers(a) {
   if (a.gap_min !== null && a.gap_min !== undefined) {
     parts.push(t("dash.alert.gap", { gap: minutes(a.gap_min) }));
   }
-  const row = state.snapshot && state.snapshot.groups.find((r) => r.group === a.group);
+  const raw = state.snapshot && state.snapshot.groups.find((r) => r.group === a.group);
+  const row = raw && shown(raw);
   const live = [];
   if (row && ["overdue", "out_of_position"].includes(a.kind)) {
     if (row.over_min !== null && row.over_min !== undefined) {
@@ -662,7 +692,6 @@ async function recordSiren() {
         kind: t(`dash.siren.${kind}`),
         time: clock(ack.at, tz(), { seconds: true }),
       });
-      feed.refreshSoon(0);
     } else {
       showError(result, errorText(ack));
       result.className = "error";

@@ -1,10 +1,11 @@
 // What the pages that follow a whole round live share (the board, the dashboard, the shot
-// clock): the snapshot fetched again after a burst of facts, the round's socket events, the
-// group rows and timing as the server pushes them, and the grid's header and rows.
+// clock): the snapshot fetched again after a burst of facts (the board), the round's feed of
+// numbered deltas (the dashboard, the shot clock), the round's socket events, the group rows
+// and timing as the server pushes them (projected to now), and the grid's header and rows.
 // Data is always put in the page with textContent (el).
 import { clock, el, t, tn } from "./common.js";
 
-/** The facts after which a page fetches the snapshot again (simple and always right). */
+/** The facts after which a page that does not follow the deltas fetches the snapshot again. */
 export const FACTS = ["hole_logged", "hole_time_corrected", "event_voided"];
 
 /**
@@ -29,6 +30,93 @@ export function snapshotFeed(url, apply) {
   }
   const after = (events) => Object.fromEntries(events.map((name) => [name, () => refreshSoon()]));
   return { refresh, refreshSoon, after };
+}
+
+/** The events of the round's feed: each carries `rev` (docs/protocol.md, "Deltas"). */
+export const DELTAS = [
+  "group_updated",
+  "alert_raised",
+  "alert_acknowledged",
+  "alert_resolved",
+  "penalties_changed",
+  "timing_changed",
+  "round_changed",
+];
+
+/**
+ * The round's feed of deltas (docs/protocol.md, "Deltas"): `start(snapshot)` takes the
+ * snapshot's `rev`; `wrap(handlers)` returns handlers that apply a delta only when it is the
+ * next one, ignore those the snapshot already includes, and on a number that skips call
+ * `rejoin()` once and keep what arrives meanwhile, applied after the new snapshot if numbered
+ * after its `rev`. A message without `rev` (not a delta) is applied as it comes.
+ */
+export function deltaFeed(rejoin) {
+  let rev = null;
+  let waiting = null; // deltas that came while the page re-reads the snapshot
+  const handlers = {};
+  function take(name, msg) {
+    if (typeof msg.rev !== "number" || rev === null) return true;
+    if (waiting !== null) {
+      waiting.push([name, msg]);
+      return false;
+    }
+    if (msg.rev <= rev) return false; // the snapshot holds it
+    if (msg.rev === rev + 1) {
+      rev = msg.rev;
+      return true;
+    }
+    waiting = [[name, msg]]; // missed one: read the snapshot again, once
+    rejoin();
+    return false;
+  }
+  return {
+    start(snapshot) {
+      rev = typeof snapshot.rev === "number" ? snapshot.rev : null;
+      const held = waiting || [];
+      waiting = null;
+      held.sort((a, b) => a[1].rev - b[1].rev);
+      for (const [name, msg] of held) if (take(name, msg)) handlers[name](msg);
+    },
+    wrap(given) {
+      // a delta the page shows nothing of still counts in the numbering
+      const all = { ...Object.fromEntries(DELTAS.map((name) => [name, () => {}])), ...given };
+      const out = {};
+      for (const [name, handler] of Object.entries(all)) {
+        handlers[name] = handler;
+        out[name] = (msg) => {
+          if (take(name, msg)) handler(msg);
+        };
+      }
+      return out;
+    },
+    get rev() {
+      return rev;
+    },
+  };
+}
+
+/**
+ * A group row as it stands at `nowMs` (server time): the figures the server marks `moving`
+ * (`over_min`, `gap_min`, `projected_finish`) grown by the minutes since the row's `at`
+ * (docs/protocol.md, group rows); the server sends the row again when anything else changes.
+ */
+export function projected(row, nowMs) {
+  const moving = row.moving || [];
+  const at = Date.parse(row.at);
+  if (!moving.length || Number.isNaN(at) || !(nowMs > at)) return row;
+  const ms = nowMs - at;
+  const grown = (value) => Math.round((value + ms / 60000) * 100) / 100;
+  const out = { ...row };
+  if (moving.includes("over_min") && typeof row.over_min === "number") {
+    out.over_min = grown(row.over_min);
+  }
+  if (moving.includes("gap_min") && typeof row.gap_min === "number") {
+    out.gap_min = grown(row.gap_min);
+  }
+  if (moving.includes("projected_finish") && row.projected_finish) {
+    out.projected_finish = new Date(Date.parse(row.projected_finish) + ms).toISOString();
+  }
+  return out;
 }
 
 /**

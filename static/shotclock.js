@@ -25,7 +25,7 @@ import {
   uuid4,
 } from "./common.js";
 import {
-  FACTS,
+  deltaFeed,
   follow,
   mergePenalties,
   onClock,
@@ -211,9 +211,13 @@ function setSnapshot(snapshot) {
   );
   if (state.group && !rowOf(state.group)) state.group = null;
   renderAll();
+  deltas.start(snapshot);
 }
 
 const feed = snapshotFeed(SNAPSHOT_URL, setSnapshot);
+// the page lives on the round's deltas; a missed one: join again, once
+let liveSocket = null;
+const deltas = deltaFeed(() => liveSocket && join(liveSocket));
 
 function join(socket) {
   joinRound(
@@ -261,8 +265,9 @@ function start() {
       renderBar();
     },
   });
+  liveSocket = socket;
   outbox.socket = catching(socket);
-  follow(socket, ROUND, () => state.snapshot, {
+  follow(socket, ROUND, () => state.snapshot, deltas.wrap({
     group_updated: (msg) => {
       upsertGroup(state.snapshot, msg.group);
       renderGroups();
@@ -287,8 +292,16 @@ function start() {
         renderPanel();
       }
     },
-    ...feed.after(["stroke_recorded", ...FACTS]),
-  });
+    alert_acknowledged: (msg) => {
+      const p = msg.payload || {};
+      const group = String(p.alert || "").startsWith("stop_timing:") ? p.alert.split(":")[1] : null;
+      if (group && state.prompts.delete(group)) {
+        renderGroups();
+        renderPanel();
+      }
+    },
+    round_changed: (msg) => Object.assign(state.snapshot, msg.parts || {}),
+  }));
   setInterval(() => {
     outbox.drain();
     renderBar();
