@@ -115,9 +115,8 @@ def m002_round_play_and_format(db: sqlite_utils.Database) -> None:
     )
 
 
-#: The roles of a session (docs/access.md); ``m005_scorer_role`` added ``scorer``.
-ROLES = ("committee", "referee", "scorer", "marshal", "viewer")
-#: the roles m003 knew (a shipped migration keeps its own list)
+#: the roles m003 knew (a shipped migration keeps its own list; the roles of a session are the
+#: access service's, ``pace.services.access.ROLES``)
 _M003_ROLES = ("committee", "referee", "marshal", "viewer")
 
 
@@ -179,6 +178,10 @@ def m004_scoring_setup(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE players ADD COLUMN match TEXT")
 
 
+#: the roles m005 knows: m003's and ``scorer``
+_M005_ROLES = ("committee", "referee", "scorer", "marshal", "viewer")
+
+
 @MIGRATIONS()
 def m005_scorer_role(db: sqlite_utils.Database) -> None:
     """Add the ``scorer`` role to access codes and sessions (issue 11).
@@ -188,7 +191,7 @@ def m005_scorer_role(db: sqlite_utils.Database) -> None:
     row refers to the old ``access_codes`` when it is dropped; renaming the new tables
     rewrites the foreign key to the new name.
     """
-    roles = ", ".join(f"'{r}'" for r in ROLES)
+    roles = ", ".join(f"'{r}'" for r in _M005_ROLES)
     statements = [
         f"""
         CREATE TABLE access_codes_new (

@@ -35,9 +35,8 @@ from flask import (
 )
 
 from pace.rules.errors import PaceError
-from pace.services.access import AccessError, Session, join_link
+from pace.services.access import ROLES, AccessError, Session, join_link
 from pace.store import UnknownRoundError
-from pace.store.migrations import ROLES
 from pace.web import errors, payloads
 from pace.web.i18n import page_context
 
