@@ -142,7 +142,9 @@ class RefereeService:
         A group is judged again only when its acts or its evaluations changed; a prompt
         (RULES.md §4.6) is looked for in the groups judged again or evaluated again.
         """
-        told = live.told.setdefault("referees", {"keys": {}, "penalties": {}, "timing": {}})
+        told = live.told.setdefault(
+            "referees", {"keys": {}, "penalties": {}, "timing": {}, "timing_keys": {}}
+        )
         out: list[tuple[str, Mapping[str, Any]]] = []
         prompts: list[alertsmod.Alert] = []
         looked: set[str] = set()
@@ -163,10 +165,17 @@ class RefereeService:
                         out.append((PENALTIES, {"group": g, "players": rows}))
             decisions = refold.decisions(g) if judged_again or tick else ()
             if decisions:  # a spell's start or end may also come with the clock
-                timing = views.timing_view(live.view, refold.spells_of(g), decisions, g, now)
-                if told["timing"].get(g) != timing:
-                    told["timing"][g] = timing
-                    out.append((TIMING, {"group": g, "timing": timing}))
+                group_spells = refold.spells_of(g)
+                # what of the view the clock moves: the spell running, the spells begun
+                running = spells.running(group_spells, now)
+                begun = sum(1 for x in group_spells if x.start <= now)
+                seen = (key, None if running is None else running.start, begun)
+                if told["timing_keys"].get(g) != seen:
+                    told["timing_keys"][g] = seen
+                    timing = views.timing_view(live.view, group_spells, decisions, g, now)
+                    if told["timing"].get(g) != timing:
+                        told["timing"][g] = timing
+                        out.append((TIMING, {"group": g, "timing": timing}))
             if judged_again or g in statuses:
                 s = statuses.get(g) or live.field.status(g, now)
                 prompts.extend(rr.stop_timing_alert(refold.spells_of(g), s, now))
