@@ -300,12 +300,40 @@ def run_server(app: Flask) -> None:
         # Flask-SocketIO's run() would build the same server with Nagle's algorithm on
         # (pace/web/server.py); stop() finds it where run() keeps it
         ext.socketio.wsgi_server = wsgi_server(app, server.host, server.port)
+        # a commit's wait on the disk in a real thread: the hub serves the others meanwhile,
+        # the committing greenlet resumes (and acks) once it is done
+        # (only with the standard library patched: the store's lock must be gevent's, or a
+        # greenlet waiting for it would hold the hub while the commit's owner cannot resume)
+        from gevent import monkey
+
+        if monkey.is_module_patched("threading"):
+            ext.store.offload_commits(off_the_hub)
         ext.socketio.wsgi_server.serve_forever()
         return
     kwargs: dict[str, Any] = {"host": server.host, "port": server.port, "log_output": False}
     if server.async_mode == "threading":
         kwargs["allow_unsafe_werkzeug"] = True
     ext.socketio.run(app, **kwargs)
+
+
+def off_the_hub(fn: Any) -> Any:
+    """Return ``fn()`` run in gevent's thread pool; the calling greenlet waits for it.
+
+    An exception (a full disk) is raised here, in the caller, as if ``fn`` ran here: the pool
+    would print its traceback to the log.
+    """
+    import gevent
+
+    def run() -> tuple[bool, Any]:
+        try:
+            return True, fn()
+        except BaseException as e:  # handed back to the caller whole
+            return False, e
+
+    ok, value = gevent.get_hub().threadpool.apply(run)
+    if not ok:
+        raise value
+    return value
 
 
 def serve(settings: config.Settings, *, clock: Clock | None = None, banner: str = "") -> None:

@@ -7,6 +7,11 @@ re-entrant lock around every use of it (TECH-NOTES.md, SQLite). Write transactio
 start with ``BEGIN IMMEDIATE`` so another process on the same file (a CLI import
 while the server runs) waits for the write lock up to ``busy_timeout`` instead of
 failing half-way through a read-then-write transaction.
+
+A commit waits for the disk (``synchronous=FULL``: an fsync). ``offload`` names who runs it:
+by default the calling thread; ``pace serve`` under gevent hands it to gevent's thread pool
+(``Store.offload_commits``), so the hub keeps serving every other connection while one commit
+waits, and the caller still resumes only once the commit is done (acks after commit).
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -41,6 +46,8 @@ class SharedDatabase:
         self.path = path
         self.lock = threading.RLock()
         self._closed = False
+        #: runs ``COMMIT`` (``offload(fn)`` returns ``fn()``'s result once it is done)
+        self.offload: Callable[[Callable[[], object]], object] = _here
 
     @property
     def closed(self) -> bool:
@@ -68,7 +75,7 @@ class SharedDatabase:
                 _rollback(conn)
                 raise
             try:
-                conn.execute("COMMIT")
+                self.offload(lambda: conn.execute("COMMIT"))
             except BaseException:
                 _rollback(conn)
                 raise
@@ -108,6 +115,10 @@ class SharedDatabase:
     def _require_open(self) -> None:
         if self._closed:
             raise StorageError(f"the store {str(self.path)!r} is closed")
+
+
+def _here(fn: Callable[[], object]) -> object:
+    return fn()
 
 
 def _rollback(conn: sqlite3.Connection) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from enum import Enum
@@ -93,6 +93,11 @@ class Store(AccessTables):
         return cls(shared)
 
     # -- lifecycle ---------------------------------------------------------------------
+
+    def offload_commits(self, offload: Callable[[Callable[[], object]], object]) -> None:
+        """Run every commit through ``offload`` (it returns once the commit is done), such as
+        gevent's thread pool, so the waiting on the disk leaves the other greenlets running."""
+        self._db.offload = offload
 
     def close(self) -> None:
         """Close the connection. Closing twice is a no-op."""

@@ -618,3 +618,38 @@ def test_upgrading_a_file_keeps_its_codes_and_sessions_and_opens_the_scorer_role
             conn.execute("UPDATE sessions SET role = 'captain' WHERE token_hash = 't2'")
     finally:
         conn.close()
+
+
+def test_a_commit_runs_where_the_store_offloads_it_and_its_caller_resumes_once_done(tmp_path):
+    """pace serve hands commits to gevent's thread pool (issue 13, point 6): the commit runs
+    there, and the write returns only once it is on the file."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from pace.store import db as dbmod
+
+    shared = dbmod.open_db(tmp_path / "x.db")
+    pool = ThreadPoolExecutor(1, thread_name_prefix="committer")
+    ran: list[str] = []
+
+    def offload(fn):
+        def run():
+            ran.append(threading.current_thread().name)
+            return fn()
+
+        return pool.submit(run).result()
+
+    try:
+        shared.offload = offload
+        with shared.write() as db:
+            db.execute("CREATE TABLE t (x INTEGER)")
+            db.execute("INSERT INTO t VALUES (1)")
+        assert ran and all(name.startswith("committer") for name in ran)
+        other = sqlite3.connect(tmp_path / "x.db")  # another connection sees it committed
+        try:
+            assert other.execute("SELECT x FROM t").fetchall() == [(1,)]
+        finally:
+            other.close()
+    finally:
+        shared.close()
+        pool.shutdown()
