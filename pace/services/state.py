@@ -203,14 +203,20 @@ class LiveRounds:
     def get(self, round: str, now: datetime) -> LiveRound:
         """Return ``round``'s state with every stored event folded (``UnknownRoundError``).
 
-        A changed setup (a draw imported again, another policy) folds the log again.
+        A changed setup (a draw imported again, another policy) folds the log again; its
+        feed's numbers go on from the old one's, one skipped (pages read the snapshot again).
         """
         with self.lock:
             view = self.service.round_view(round)
             live = self._rounds.get(round)
             fresh = live is None or live.view is not view
             if fresh:
+                old = live
                 live = self._build(view)
+                if old is not None:
+                    # the feed goes on numbering, one number skipped: a page holding the old
+                    # setup sees a gap at the next delta and reads the snapshot again
+                    live.rev = old.rev + 1
                 self._rounds[round] = live
             assert live is not None
             for e in self.service.store.events(round, after_seq=live.last_seq):

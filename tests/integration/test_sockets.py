@@ -11,6 +11,7 @@ from datetime import UTC, timedelta
 
 import pytest
 from drivers import (
+    COURSE,
     DAY,
     ROUND,
     MarshalDriver,
@@ -511,3 +512,19 @@ def test_alerts_are_not_raised_again_after_a_restart(settings, clock, marshal, s
     finally:
         close_app(again)
     assert [d for d in deltas if d.kind == "alert"] == []
+
+
+def test_a_setup_changed_in_play_skips_a_number_of_the_feed_so_pages_read_it_again(
+    app, marshal, referee, dashboard, scheduler
+):
+    live = app.extensions["pace"].live
+    marshal.tap("1", 1, "08:13")
+    before = referee.join()["snapshot"]["rev"]
+    assert before >= 1
+    dashboard.get_received()
+    # the course imported again (a par corrected, say): the round's setup is read again
+    live.service.import_course(COURSE.read_text(encoding="utf-8"), str(COURSE))
+    marshal.tap("2", 1, "08:24")
+    revs = [p["rev"] for p in received(dashboard, "group_updated")]
+    assert revs and revs[0] == before + 2, (before, revs)  # a page holding `before` re-reads
+    assert referee.join()["snapshot"]["rev"] >= revs[-1]
