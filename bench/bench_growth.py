@@ -206,7 +206,7 @@ def fill(live: Live, size: int, seed: int = 7) -> tuple[list[Completion], int]:
     extra: list[Event] = []
     referee = {"role": "referee", "device": "bench-referee"}
     # a few corrections, voids, credits and a stop of play, as a round has
-    for (group, hole), e in list(taps.items())[:: max(1, len(taps) // 6)]:
+    for e in list(taps.values())[:: max(1, len(taps) // 6)]:
         extra.append(event("hole_time_corrected", NOW, {
             "target": e.id, "at": (e.at - timedelta(seconds=20)).isoformat(),
             "reason": "late tap"}))  # fmt: skip
@@ -336,7 +336,7 @@ def main() -> int:
     results = {size: measure_size(size, args.runs, args.profile) for size in args.sizes}
     names = ("tap", "quiet tick", "busy tick", "snapshot")
     print(f"{'events':>8} " + " ".join(f"{n:>18}" for n in names) + f" {'snapshot KB':>12}")
-    for size, r in results.items():
+    for r in results.values():
         cells = " ".join(f"{r[n][0]:8.2f} [{r[n][1]:7.2f}]" for n in names)
         print(f"{r['events']:>8} {cells} {r['snapshot_kb']:12.1f}")
     field = measure_field(args.runs)

@@ -311,7 +311,7 @@ def start_relay(folder: Path, groups: int) -> Server:
     return Server("relay", url, process, log)
 
 
-# -- a client process: one server's marshals and dashboards -----------------------------------------
+# -- a client process: one server's marshals and dashboards ----------------------------------
 
 
 class LeanClient:
@@ -361,10 +361,9 @@ class LeanClient:
                 self.ws.send("3")
             elif frame.startswith("42"):
                 body = frame[2:]
-                ack_id = None
-                if body[:1].isdigit():
+                if body[:1].isdigit():  # an ack id: the dashboards ask for no ack
                     digits = len(body) - len(body.lstrip("0123456789"))
-                    ack_id, body = int(body[:digits]), body[digits:]
+                    body = body[digits:]
                 name = body[2 : body.index('"', 2)]
                 self.received[name] = self.received.get(name, 0) + 1
                 handler = self.handlers.get(name)
@@ -660,7 +659,9 @@ class Clients:
             conn, _ = listener.accept()
         except TimeoutError:
             process.kill()
-            raise SystemExit(f"{server.name}'s clients did not connect:\n{log.read_text()}")
+            raise SystemExit(
+                f"{server.name}'s clients did not connect:\n{log.read_text()}"
+            ) from None
         finally:
             listener.close()
         lines = conn.makefile("r", encoding="utf-8")

@@ -105,16 +105,18 @@ class PaceScheduler:
                 )
 
     def tick(self, round: str) -> None:
-        """Evaluate ``round`` now and broadcast what changed (the round's deltas)."""
-        try:
-            deltas = self.live.tick(round)
-        except PaceError as e:
-            log.warning("tick of round %r refused: %s", round, e.message)
-            return
-        except Exception:
-            log.exception("tick of round %r failed", round)
-            return
-        self.broadcaster.deltas(round, deltas)
+        """Evaluate ``round`` now and broadcast what changed (the round's deltas, in order)."""
+
+        def changes() -> tuple[Any, ...]:
+            try:
+                return tuple(self.live.tick(round))
+            except PaceError as e:
+                log.warning("tick of round %r refused: %s", round, e.message)
+            except Exception:
+                log.exception("tick of round %r failed", round)
+            return ()
+
+        self.broadcaster.feed(round, changes)
         if self.after_tick is not None:
             try:
                 self.after_tick(round)

@@ -6,6 +6,7 @@ marshals covering that hole).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -95,6 +96,15 @@ class Broadcaster:
 
     def __init__(self, socketio: Any):
         self.socketio = socketio
+        # deltas leave in the order they are numbered: working them out and sending them is
+        # one step (two greenlets could otherwise send 7 before 6, and every page re-read)
+        self._feed = threading.RLock()
+
+    def feed(self, round: str, changes: Callable[[], Iterable[Delta]]) -> None:
+        """Work out the round's deltas (``changes()``) and send them, in their numbers' order:
+        no other command's or tick's deltas are numbered or sent in between."""
+        with self._feed:
+            self.deltas(round, changes())
 
     def outcome(self, outcome: Outcome, changes: Callable[[str], Sequence[Delta]]) -> None:
         """Announce a command's new event, then what it changed (a resend: nothing).
@@ -110,7 +120,7 @@ class Broadcaster:
             self.socketio.emit(name, event_view(e), to=round_room(e.round))
         self.board(e.round)
         self.socketio.sleep(0)
-        self.deltas(e.round, changes(e.round))
+        self.feed(e.round, lambda: changes(e.round))
 
     def deltas(self, round: str, deltas: Iterable[Delta]) -> None:
         """Send each delta to the round's room, as its event (docs/protocol.md, "Deltas").

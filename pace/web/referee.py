@@ -62,7 +62,7 @@ class RefereeBroadcaster:
         if e.type == factsmod.TIME_CREDIT_GRANTED:
             self.socketio.emit("time_credit_granted", event_view(e), to=room)
         self.socketio.sleep(0)
-        self.broadcaster.deltas(e.round, changes(e.round))
+        self.broadcaster.feed(e.round, lambda: changes(e.round))
 
 
 def ack(o: RefereeOutcome) -> dict[str, Any]:
