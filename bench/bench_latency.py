@@ -414,8 +414,8 @@ def connect_client(url: str, token: str, device: str, handlers: dict | None = No
 LEGACY_FACTS = ("hole_logged", "hole_time_corrected", "event_voided", "siren_recorded",
                 "stroke_recorded")  # fmt: skip
 #: the deltas a page applies (each carries the round's next ``rev``)
-DELTAS = ("group_updated", "alert_raised", "alert_acknowledged", "penalties_changed",
-          "timing_changed", "round_changed")  # fmt: skip
+DELTAS = ("group_updated", "alert_raised", "alert_acknowledged", "alert_resolved",
+          "penalties_changed", "timing_changed", "round_changed")  # fmt: skip
 
 
 class Dashboard:
