@@ -53,9 +53,7 @@ def _postgres_bin(name: str) -> str:
     for folder in versions:
         if (folder / name).exists():
             return str(folder / name)
-    raise EngineUnavailable(
-        f"PostgreSQL's {name!r} is not installed (apt-get install postgresql)"
-    )
+    raise EngineUnavailable(f"PostgreSQL's {name!r} is not installed (apt-get install postgresql)")
 
 
 def _as_account() -> tuple[Callable[[], None] | None, pwd.struct_passwd | None]:
@@ -234,9 +232,8 @@ def _wait_for(ready: Callable[[], bool], process: subprocess.Popen[bytes], log: 
     deadline = time.monotonic() + START_SECONDS
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise EngineUnavailable(
-                f"the server exited with {process.returncode}: {log.read_text(errors='replace')[-800:]}"
-            )
+            said = log.read_text(errors="replace")[-800:]
+            raise EngineUnavailable(f"the server exited with {process.returncode}: {said}")
         if ready():
             return
         try:

@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 
 from pace.rules.events import Event
 from pace.rules.model import Course, Group
-
 from pace.store.records import UNSET, RoundRecord, RoundSummary, Unset
 
 if TYPE_CHECKING:

@@ -54,9 +54,7 @@ class SqliteStore(AccessTables, Store):
         self._db = shared
 
     @classmethod
-    def open(
-        cls, path: str | Path, *, synchronous: str = dbmod.DEFAULT_SYNCHRONOUS
-    ) -> SqliteStore:
+    def open(cls, path: str | Path, *, synchronous: str = dbmod.DEFAULT_SYNCHRONOUS) -> SqliteStore:
         """Open the database at ``path``, creating it if missing, and apply pending migrations."""
         shared = dbmod.open_db(path, synchronous=synchronous)
         try:

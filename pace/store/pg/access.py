@@ -60,8 +60,7 @@ class PgAccessTables:
         with self._pg.write() as cur:
             if (
                 round is not None
-                and cur.execute("SELECT 1 FROM rounds WHERE name = %s", [round]).fetchone()
-                is None
+                and cur.execute("SELECT 1 FROM rounds WHERE name = %s", [round]).fetchone() is None
             ):
                 raise UnknownRoundError(f"round {round!r} does not exist", field="round")
             if only_if_no_account:

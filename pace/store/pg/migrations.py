@@ -160,7 +160,7 @@ def m004_scoring_setup() -> list[str]:
 
 
 def m005_scorer_role() -> list[str]:
-    """Add the ``scorer`` role to access codes and sessions (PostgreSQL changes a CHECK in place)."""
+    """Add the ``scorer`` role to access codes and sessions (a CHECK changes in place here)."""
     roles = _listed(ROLES)
     return [
         "ALTER TABLE access_codes DROP CONSTRAINT access_codes_role,"
@@ -227,4 +227,3 @@ def applied(db: PgDatabase) -> list[str]:
         rows: list[Any] = cur.execute("SELECT name FROM pace_migrations").fetchall()
     order = {m.__name__: i for i, m in enumerate(MIGRATIONS)}
     return sorted((str(r[0]) for r in rows), key=lambda n: order.get(n, len(order)))
-

@@ -155,7 +155,9 @@ class PostgresStore(PgAccessTables, Store):
             if round is None:
                 row = cur.execute("SELECT count(*) FROM events").fetchone()
             else:
-                row = cur.execute("SELECT count(*) FROM events WHERE round = %s", [round]).fetchone()
+                row = cur.execute(
+                    "SELECT count(*) FROM events WHERE round = %s", [round]
+                ).fetchone()
             return int(row[0]) if row else 0
 
     # -- courses -----------------------------------------------------------------------
@@ -209,7 +211,7 @@ class PostgresStore(PgAccessTables, Store):
         """Return every stored course, by name."""
         with self._pg.read(snapshot=False) as cur:
             rows = cur.execute(
-                "SELECT name, data, slope, rating FROM courses ORDER BY name COLLATE \"C\""
+                'SELECT name, data, slope, rating FROM courses ORDER BY name COLLATE "C"'
             ).fetchall()
         return [course_from_row(*row) for row in rows]
 
@@ -439,7 +441,7 @@ def _get_round(cur: Cursor, name: str) -> RoundRecord:
     players: dict[str, list[Player]] = {}
     for group_id, pname, handicap, side, club, class_name, match in cur.execute(
         "SELECT group_id, name, handicap, side, club, class, match FROM players"
-        " WHERE round = %s ORDER BY group_id COLLATE \"C\", position",
+        ' WHERE round = %s ORDER BY group_id COLLATE "C", position',
         [name],
     ):
         players.setdefault(group_id, []).append(
