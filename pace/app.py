@@ -28,6 +28,7 @@ from pace.services.taps import LiveService
 from pace.store import Store
 from pace.web import access, audit, edge, errors, http, referee, reports, scoring
 from pace.web.broadcast import Broadcaster
+from pace.web.derived import Derived
 from pace.web.report_jobs import ReportJobs
 from pace.web.sockets import PaceNamespace, WirePacket
 from pace.web.timesync import ClockOffsets
@@ -54,6 +55,11 @@ class Extension:
     scores: ScoreService | None = None
     score_broadcaster: scoring.ScoreBroadcaster | None = None
     report_jobs: ReportJobs | None = None
+    #: what a round's log implies (rows, penalties, cards): announced here or by the round's
+    #: ticking worker (pace/web/derived.py)
+    derived: Derived | None = None
+    #: this worker among the others of its deployment (``server.message_queue``), or None
+    cluster: Any = None
 
 
 def create_app(
@@ -89,6 +95,10 @@ def create_app(
     referees = RefereeService(live)
     scores = ScoreService(live, referees)
     HoldUpPanel(live)
+    cluster = join_cluster(settings, store)
+    queue: dict[str, Any] = {}
+    if cluster is not None:
+        queue = {"message_queue": cluster.url, "channel": cluster.socketio_channel}
     socketio = SocketIO(
         app,
         async_mode=settings.server.async_mode,
@@ -98,14 +108,14 @@ def create_app(
         max_http_buffer_size=edge.MAX_MESSAGE,
         logger=False,
         engineio_logger=False,
+        **queue,
     )
     broadcaster = Broadcaster(socketio)
     offsets = ClockOffsets()
     namespace = PaceNamespace(live, broadcaster, offsets, access_service)
     score_broadcaster = scoring.ScoreBroadcaster(socketio, scores)
-    referee_broadcaster = referee.RefereeBroadcaster(
-        socketio, broadcaster, cards=score_broadcaster.changed
-    )
+    derived = Derived(live, referees, score_broadcaster.changed, cluster)
+    referee_broadcaster = referee.RefereeBroadcaster(socketio, broadcaster, cards=derived.cards)
     socketio.on_namespace(namespace)
     harden(app, settings.server)
 
@@ -168,8 +178,25 @@ def create_app(
         report_jobs=ReportJobs(
             str(settings.database.path), settings.source, socketio.start_background_task
         ),
+        derived=derived,
+        cluster=cluster,
     )
     return app
+
+
+def join_cluster(settings: config.Settings, store: Store) -> Any:
+    """Return this worker's ``pace.cluster.Cluster`` when ``server.message_queue`` is set.
+
+    The deployment's id is kept in the database (made by the first worker), so every worker
+    on that database, and only those, share leases, nudges and Socket.IO messages in Redis.
+    """
+    url = settings.server.message_queue
+    if not url:
+        return None
+    from pace.cluster import Cluster
+
+    deployment = store.secret("cluster_id", make=lambda: secrets.token_hex(8))
+    return Cluster(url, str(deployment), lease_seconds=settings.scheduler.lease_seconds)
 
 
 def own_origin(environ: dict[str, Any]) -> str:
@@ -239,15 +266,20 @@ def start_scheduler(app: Flask) -> Any:
     from pace.scheduler import PaceScheduler
 
     ext: Extension = app.extensions["pace"]
+    cluster = ext.cluster
     scheduler = PaceScheduler(
         ext.live,
         ext.broadcaster,
         tick_seconds=ext.settings.scheduler.tick_seconds,
         probe=ext.namespace.probe_clocks,
         after_tick=tick_announcer(ext),
+        leases=cluster.leases if cluster is not None else None,
     )
     scheduler.start()
     ext.scheduler = scheduler
+    if cluster is not None:
+        # another worker stored an event of a round this one ticks: tick it now
+        ext.socketio.start_background_task(cluster.listen, scheduler.poke, ext.socketio.sleep)
     return scheduler
 
 
@@ -271,6 +303,8 @@ def close_app(app: Flask) -> None:
         ext.scheduler = None
     if ext.report_jobs is not None:
         ext.report_jobs.close()
+    if ext.cluster is not None:
+        ext.cluster.close()
     ext.store.close()
 
 
@@ -306,7 +340,7 @@ def serve(settings: config.Settings, *, clock: Clock | None = None, banner: str 
         start_scheduler(app)
     host, port = settings.server.host, settings.server.port
     print(
-        banner or f"pace serving http://{host}:{port}/ (database {settings.database.path})",
+        banner or f"pace serving http://{host}:{port}/ (database {ext.store.location})",
         flush=True,
     )
     try:

@@ -2,11 +2,18 @@
 
 Jobs are thin: they call ``live.tick(round, now)`` and broadcast what changed. The
 scheduler starts only in the serving process (never at import time) and exactly once.
+
+With several workers (``leases``, ``pace.cluster.leases``), each worker's scheduler claims the
+rounds in play every third of a lease and ticks only those it holds: one tick per round across
+the workers, taken over by another within a lease when its holder dies. ``poke(round)`` ticks a
+held round at once (another worker stored one of its events); ticks of one round never overlap
+here, and a poke during a tick runs one more tick after it.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -35,6 +42,7 @@ class PaceScheduler:
         tick_seconds: float,
         probe: Any = None,
         after_tick: Callable[[str, tuple[dict, ...]], None] | None = None,
+        leases: Any = None,
     ):
         self.live = live
         self.broadcaster = broadcaster
@@ -42,7 +50,14 @@ class PaceScheduler:
         self.probe = probe
         #: announces what the referees' side makes of a tick (prompts, penalties)
         self.after_tick = after_tick
+        #: the tick leases shared with the other workers (None: this process ticks every round)
+        self.leases = leases
         self.scheduler = BackgroundScheduler(timezone="UTC")
+        self.in_play: list[str] = []
+        self._lock = threading.Lock()
+        self._claiming = threading.Lock()
+        self._running: dict[str, threading.Lock] = {}
+        self._again: set[str] = set()
 
     def start(self) -> None:
         """Start the scheduler and its supervisor (which schedules the rounds at once)."""
@@ -56,6 +71,16 @@ class PaceScheduler:
             coalesce=True,
             next_run_time=datetime.now(ZoneInfo("UTC")),
         )
+        if self.leases is not None:
+            self.scheduler.add_job(
+                self.claim,
+                "interval",
+                seconds=self.leases.renew_seconds,
+                id="leases",
+                replace_existing=True,
+                max_instances=1,
+                coalesce=True,
+            )
         if self.probe is not None:
             self.scheduler.add_job(
                 self.probe,
@@ -70,9 +95,11 @@ class PaceScheduler:
         log.info("scheduler started: tick every %s s", self.tick_seconds)
 
     def shutdown(self) -> None:
-        """Stop every job (waiting for a running tick to end)."""
+        """Stop every job (waiting for a running tick to end); hand the leases over."""
         if self.scheduler.running:
             self.scheduler.shutdown(wait=True)
+        if self.leases is not None:
+            self.leases.release()
 
     def rounds_in_play(self) -> list[str]:
         """Return the rounds whose day is today on the service's clock and that have groups."""
@@ -85,8 +112,20 @@ class PaceScheduler:
         return out
 
     def supervise(self) -> None:
-        """Add a tick job for each round in play and remove the others."""
-        wanted = {f"tick:{name}": name for name in self.rounds_in_play()}
+        """Add a tick job for each round in play (held, with leases) and remove the others."""
+        self.in_play = self.rounds_in_play()
+        if self.leases is None:
+            self._schedule(self.in_play)
+        else:
+            self.claim()
+
+    def claim(self) -> None:
+        """Take or renew the leases of the rounds in play; tick those held, and only those."""
+        with self._claiming:
+            self._schedule(sorted(self.leases.claim(self.in_play)))
+
+    def _schedule(self, rounds: list[str]) -> None:
+        wanted = {f"tick:{name}": name for name in rounds}
         for job in self.scheduler.get_jobs():
             if job.id.startswith("tick:") and job.id not in wanted:
                 job.remove()
@@ -104,8 +143,35 @@ class PaceScheduler:
                     next_run_time=datetime.now(ZoneInfo("UTC")),
                 )
 
+    def poke(self, round: str) -> None:
+        """Tick ``round`` now if this worker ticks it (in a thread of its own: never waits)."""
+        if self.leases is not None and self.leases.owns(round):
+            threading.Thread(target=self.tick, args=(round,), daemon=True).start()
+
     def tick(self, round: str) -> None:
-        """Evaluate ``round`` now and broadcast what changed."""
+        """Evaluate ``round`` now and broadcast what changed; once more if asked meanwhile."""
+        with self._lock:
+            running = self._running.setdefault(round, threading.Lock())
+            self._again.add(round)
+        while True:
+            if not running.acquire(blocking=False):
+                return  # the tick running now ticks once more after it
+            try:
+                while True:
+                    with self._lock:
+                        if round not in self._again:
+                            break
+                        self._again.discard(round)
+                    self._tick_once(round)
+            finally:
+                running.release()
+            with self._lock:  # asked between the last check and the release
+                if round not in self._again:
+                    return
+
+    def _tick_once(self, round: str) -> None:
+        if self.leases is not None and not self.leases.owns(round):
+            return  # the lease ran out or moved: the new holder ticks it
         try:
             rows, alerts = self.live.tick(round)
         except PaceError as e:

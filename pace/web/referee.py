@@ -17,6 +17,7 @@ from pace.rules import facts as factsmod
 from pace.rules import refereeing as rr
 from pace.services.referees import RefereeOutcome, RefereeService
 from pace.web.broadcast import Broadcaster, event_view, round_room
+from pace.web.derived import Derived
 from pace.web.i18n import page_context
 
 PenaltyChanges = Callable[[str], Sequence[tuple[str, Sequence[dict[str, Any]]]]]
@@ -119,10 +120,11 @@ def run(
     command: Any,
     service: RefereeService,
     broadcaster: RefereeBroadcaster,
+    derived: Derived,
 ) -> dict[str, Any]:
     """Run a parsed referee command (``use_case(service, command)``), announce it, ack it."""
     outcome = use_case(service, command)
-    broadcaster.outcome(outcome, service.live.changed_rows, service.changed_penalties)
+    broadcaster.outcome(outcome, derived.rows, derived.penalties)
     if outcome.created and broadcaster.cards is not None:
         broadcaster.cards(outcome.event.round)  # a fault counted or re-judged: the cards
     return ack(outcome)
