@@ -81,10 +81,9 @@ class RoundLeases:
             self.release([gone])
         for round in sorted(wanted):
             began = self.clock()
+            ttl_ms = int(self.seconds * 1000)
             try:
-                won = bool(
-                    self._claim(keys=[self.key(round)], args=[self.worker, int(self.seconds * 1000)])
-                )
+                won = bool(self._claim(keys=[self.key(round)], args=[self.worker, ttl_ms]))
             except Exception as e:  # noqa: BLE001 - Redis away: keep what is still valid
                 log.warning("cannot claim the tick of round %r: %s", round, e)
                 continue
