@@ -13,6 +13,7 @@ from datetime import datetime
 import click
 
 from pace import __version__
+from pace.cli import backup as backup_cli
 from pace.cli import offline
 from pace.cli import scoring as scoring_cli
 from pace.cli.common import (
@@ -485,6 +486,8 @@ def demo(db, host, port, speed, tick, seed, groups, duration) -> None:
 
 for _command in offline.COMMANDS:
     cli.add_command(_command)
+cli.add_command(backup_cli.export_group)
+import_group.add_command(backup_cli.import_round)
 cli.add_command(scoring_cli.results)
 import_group.add_command(scoring_cli.import_scores)
 reports_cli.register(cli, db_option)  # pace report, pace letters, pace offenders

@@ -7,7 +7,9 @@ answers. Redis carries three things: Socket.IO's emits (Flask-SocketIO's message
 tap on one worker reaches the pages on all), the tick leases (``leases.RoundLeases``: one
 worker ticks each round), and nudges: a worker that stored a command's event tells the round's
 ticking worker, which announces what the log now implies (group rows, penalties, cards) at
-once, from the one memory of what the pages were told.
+once, from the one memory of what the pages were told. Each worker listens on a channel of its
+own, so a nudge that nobody heard (Redis counts the listeners) means the ticking worker died:
+the worker that stored the event announces the changes itself until another one ticks.
 
 Imported only when ``server.message_queue`` is set: one worker needs no Redis.
 """
@@ -55,10 +57,9 @@ class Cluster:
         """Return the channel Flask-SocketIO's message queue uses for this deployment."""
         return f"{self.prefix}socketio"
 
-    @property
-    def nudge_channel(self) -> str:
-        """Return the channel of the nudges ("round R has new events")."""
-        return f"{self.prefix}nudge"
+    def nudge_channel(self, worker: str) -> str:
+        """Return the channel of ``worker``'s nudges ("round R has new events")."""
+        return f"{self.prefix}nudge:{worker}"
 
     def announces(self, round: str) -> bool:
         """Return whether this worker announces what ``round``'s log implies: it ticks the
@@ -66,12 +67,20 @@ class Cluster:
         holder = self.leases.holder(round)
         return holder is None or holder == self.worker
 
-    def nudge(self, round: str) -> None:
-        """Tell the worker ticking ``round`` that its log grew (it announces what changed)."""
+    def nudge(self, round: str) -> bool:
+        """Tell the worker ticking ``round`` that its log grew (it announces what changed);
+        return whether it heard (``False``: dead, or Redis away: announce here)."""
+        holder = self.leases.holder(round)
+        if holder is None or holder == self.worker:
+            return False
         try:
-            self.redis.publish(self.nudge_channel, round)
-        except Exception as e:  # noqa: BLE001 - the next tick announces it anyway
+            heard = int(self.redis.publish(self.nudge_channel(holder), round))
+        except Exception as e:  # noqa: BLE001 - announced here instead
             log.warning("cannot nudge the worker ticking round %r: %s", round, e)
+            return False
+        if not heard:
+            self.leases.forget(round)  # ask Redis again next time: the lease may have moved
+        return heard > 0
 
     def listen(self, heard: Callable[[str], None], sleep: Callable[[float], Any]) -> None:
         """Call ``heard(round)`` for every nudge until ``close()``; blocks (run it in a
@@ -79,7 +88,7 @@ class Cluster:
         while not self._stopped.is_set():
             try:
                 self._pubsub = self._listener.pubsub(ignore_subscribe_messages=True)
-                self._pubsub.subscribe(self.nudge_channel)
+                self._pubsub.subscribe(self.nudge_channel(self.worker))
                 for message in self._pubsub.listen():
                     if self._stopped.is_set():
                         return

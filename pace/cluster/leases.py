@@ -126,6 +126,11 @@ class RoundLeases:
         self.seen[round] = (holder, now + self.renew_seconds)
         return holder
 
+    def forget(self, round: str) -> None:
+        """Forget who holds ``round`` (another worker's lease), to ask Redis next time."""
+        if not self.owns(round):
+            self.seen.pop(round, None)
+
     def release(self, rounds: Iterable[str] | None = None) -> None:
         """Give up the leases of ``rounds`` (default: all held), for another worker to take."""
         for round in list(self.held if rounds is None else rounds):

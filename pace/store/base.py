@@ -106,9 +106,13 @@ class Store(ABC):
 
     @abstractmethod
     def append_many(
-        self, events: Iterable[Event], *, recorded_at: datetime
+        self, events: Iterable[Event], *, recorded_at: datetime, keep_recorded_at: bool = False
     ) -> list[tuple[Event, bool]]:
-        """Append ``events`` in order, all or nothing, in one transaction (rules of ``append``)."""
+        """Append ``events`` in order, all or nothing, in one transaction (rules of ``append``).
+
+        ``keep_recorded_at``: an event that has its own ``recorded_at`` keeps it (a restored
+        backup); the others get ``recorded_at``.
+        """
 
     @abstractmethod
     def events(

@@ -119,16 +119,25 @@ class SqliteStore(AccessTables, Store):
             return _append_one(db, event, recorded)
 
     def append_many(
-        self, events: Iterable[Event], *, recorded_at: datetime
+        self, events: Iterable[Event], *, recorded_at: datetime, keep_recorded_at: bool = False
     ) -> list[tuple[Event, bool]]:
         """Append ``events`` in order, all or nothing, in one transaction.
 
         Each event follows the rules of ``append``; one conflict or unknown round
-        writes none of them.
+        writes none of them. ``keep_recorded_at``: see ``Store.append_many``.
         """
         recorded = _iso(recorded_at, "recorded_at")
         with self._db.write() as db:
-            return [_append_one(db, event, recorded) for event in events]
+            return [
+                _append_one(
+                    db,
+                    event,
+                    _iso(event.recorded_at, "recorded_at")
+                    if keep_recorded_at and event.recorded_at is not None
+                    else recorded,
+                )
+                for event in events
+            ]
 
     def events(
         self, round: str, *, types: Iterable[str] | None = None, after_seq: int = 0

@@ -7,8 +7,9 @@ the pages were last told (``LiveService.changed_rows``, ``RefereeService.changed
 about a change another worker's pages never heard of. So with several workers the worker
 ticking the round announces those changes, for every worker's commands: another worker nudges
 it instead (``pace.cluster.Cluster.nudge``), and it ticks the round at once. A round nobody
-ticks (no scheduler holds it) is announced by whichever worker stored the event. With one
-worker (no message queue) this worker announces everything, as it always did.
+ticks (no scheduler holds it), or whose ticking worker did not hear (it died; until its lease
+runs out), is announced by whichever worker stored the event. With one worker (no message
+queue) this worker announces everything, as it always did.
 """
 
 from __future__ import annotations
@@ -40,8 +41,7 @@ class Derived:
         """Return whether this worker announces ``round``'s changes; nudge the one that does."""
         if self.cluster is None or self.cluster.announces(round):
             return True
-        self.cluster.nudge(round)
-        return False
+        return not self.cluster.nudge(round)
 
     def rows(self, round: str) -> Sequence[dict[str, Any]]:
         """Return the group rows to announce now (none when another worker announces them)."""

@@ -120,11 +120,22 @@ class PostgresStore(PgAccessTables, Store):
             return _append_one(cur, event, row)
 
     def append_many(
-        self, events: Iterable[Event], *, recorded_at: datetime
+        self, events: Iterable[Event], *, recorded_at: datetime, keep_recorded_at: bool = False
     ) -> list[tuple[Event, bool]]:
-        """Append ``events`` in order, all or nothing, in one transaction."""
+        """Append ``events`` in order, all or nothing, in one transaction (``Store``'s rules)."""
         recorded = iso(recorded_at, "recorded_at")
-        batch = [(e, _event_row(e, recorded)) for e in events]
+        batch = [
+            (
+                e,
+                _event_row(
+                    e,
+                    iso(e.recorded_at, "recorded_at")
+                    if keep_recorded_at and e.recorded_at is not None
+                    else recorded,
+                ),
+            )
+            for e in events
+        ]
         with self._pg.write(*{e.round for e, _ in batch}) as cur:
             return [_append_one(cur, e, row) for e, row in batch]
 
