@@ -241,3 +241,18 @@ def _wait_for(ready: Callable[[], bool], process: subprocess.Popen[bytes], log: 
         except subprocess.TimeoutExpired:
             pass
     raise EngineUnavailable(f"the server did not answer within {START_SECONDS:.0f} s")
+
+
+def main() -> int:
+    """Say whether PostgreSQL and Redis start here (``.ci/run`` prints it before the tests)."""
+    for name, start in (("PostgreSQL", start_postgres), ("Redis", start_redis)):
+        try:
+            start().stop()
+            print(f"engines: {name} starts here; its tests run")
+        except EngineUnavailable as e:
+            print(f"engines: {name} cannot start here ({e}); its tests are skipped")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

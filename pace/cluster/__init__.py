@@ -36,7 +36,15 @@ class Cluster:
     """This worker's place among the workers of one deployment."""
 
     def __init__(self, url: str, deployment: str, *, lease_seconds: float) -> None:
-        import redis
+        try:
+            import redis
+        except ImportError:
+            from pace.config import ConfigError
+
+            raise ConfigError(
+                "server.message_queue needs the redis package: pip install 'pace[redis]'",
+                field="server.message_queue",
+            ) from None
 
         self.url = url
         self.deployment = deployment

@@ -52,8 +52,15 @@ class Store(ABC):
         """Open the database ``target`` (a file path or a ``postgresql://`` URL), creating its
         schema if missing, and apply the pending migrations."""
         if is_database_url(target):
-            from pace.store.pg import PostgresStore
+            try:
+                from pace.store.pg import PostgresStore
+            except ImportError as e:
+                from pace.store.errors import StorageError
 
+                raise StorageError(
+                    f"a PostgreSQL database needs psycopg ({e.name} is missing): "
+                    "pip install 'pace[postgres]'"
+                ) from None
             return PostgresStore.open(str(target), synchronous=synchronous)
         from pace.store.repo import SqliteStore
 
