@@ -10,23 +10,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import flask_babel
 from flask import Flask, jsonify, request
 from flask_socketio import SocketIO
 from flask_talisman import Talisman
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from pace import config
+from pace import config, i18n
 from pace.clock import Clock, SystemClock
 from pace.rules.errors import PaceError
 from pace.services.access import AccessService, secret_notice
 from pace.services.referees import RefereeService
-from pace.services.reports import HoldUpPanel
+from pace.services.reports import HoldUpPanel, ReportCache, ReportService
 from pace.services.rounds import PaceService
 from pace.services.scores import ScoreService
 from pace.services.taps import LiveService
 from pace.store import Store
 from pace.web import access, audit, edge, errors, http, referee, reports, scoring
+from pace.web import i18n as i18n_pages
 from pace.web.broadcast import Broadcaster
 from pace.web.derived import Derived
 from pace.web.report_jobs import ReportJobs
@@ -60,6 +62,8 @@ class Extension:
     derived: Derived | None = None
     #: this worker among the others of its deployment (``server.message_queue``), or None
     cluster: Any = None
+    #: the report service of the pages, with its cache of the last reports and charts
+    reports: ReportService | None = None
 
 
 def create_app(
@@ -157,6 +161,12 @@ def create_app(
 
     app.before_request(access.guard_request)
     app.context_processor(access.template_globals)
+    # the pages' gettext catalogues (pace/translations), in the language the request asks for
+    flask_babel.Babel(
+        app,
+        locale_selector=i18n_pages.current_language,
+        default_translation_directories=str(i18n.DIRECTORY),
+    )
     app.register_blueprint(http.bp)
     app.register_blueprint(referee.bp)
     app.register_blueprint(access.bp)
@@ -180,6 +190,7 @@ def create_app(
         ),
         derived=derived,
         cluster=cluster,
+        reports=ReportService(live.service, ReportCache()),
     )
     return app
 

@@ -20,6 +20,19 @@ class Clock(Protocol):
         ...
 
 
+def rate(clock: object) -> float:
+    """Return how many seconds ``clock`` advances per real second (1 for a real clock).
+
+    Pages are told it with the server's time, so a demo's browser taps at the accelerated
+    instant (issue 14). A fake clock, which moves only when a test says so, counts as 1.
+
+    >>> rate(SystemClock()), rate(object())
+    (1.0, 1.0)
+    """
+    value = getattr(clock, "speed", 1.0)
+    return float(value) if isinstance(value, int | float) and value > 0 else 1.0
+
+
 class SystemClock:
     """The machine's clock."""
 

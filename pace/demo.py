@@ -495,29 +495,23 @@ class Demo:
         return False
 
     def _print_banner(self) -> None:
-        r = self.round
-        local = self.origin.astimezone(r.tz)
-        print(
-            f"pace demo: {demo_data.COURSE_NAME}, round {ROUND!r} of {r.day}: {r.groups} groups,"
-            f" {r.players} players, first start {r.first_start.astimezone(r.tz):%H:%M}\n"
-            f"  the clock starts at {local:%H:%M} and runs {self.options.speed:g}× real time"
-            f" ({self.options.speed / 60:g} min of play per second)\n"
-            f"  home       {self.url}/\n"
-            f"  committee  {self._link('committee', 'dashboard')}\n"
-            f"  dashboard  {self._link('referee', 'dashboard')}\n"
-            f"  marshal    {self._link('marshal', 'marshal')}  (tick hole 1)\n"
-            f"  board      {self._link('viewer', 'board')}\n"
-            f"  (each link signs in with an access code of its role, then opens"
-            f" /rounds/{ROUND}/<page>)\n"
-            f"  {len(self.marshals)} simulated marshals send what happened since"
-            f" {r.first_start.astimezone(r.tz):%H:%M}, then tap live;"
-            f" database {self.options.db} (recreated at every run). Ctrl-C stops.",
-            flush=True,
-        )
+        print(self.banner(), flush=True)
 
-    def _link(self, role: str, page: str) -> str:
-        """Return a link that signs in with the demo's code of ``role`` and opens ``page``."""
-        return f"{self.url}/join?code={self.codes[role]}&next=/rounds/{ROUND}/{page}"
+    def banner(self) -> str:
+        """Return what the demo prints when it starts: the round, the clock, a link per page."""
+        r = self.round
+        return demo_data.banner(
+            url=self.url,
+            codes=self.codes,
+            first_start=r.first_start.astimezone(r.tz),
+            origin=self.origin.astimezone(r.tz),
+            speed=self.options.speed,
+            summary=f"{demo_data.COURSE_NAME}, round {ROUND!r} of {r.day}: {r.groups} groups,"
+            f" {r.players} players",
+            marshals=len(self.marshals),
+            holes=self.marshals[0].holes if self.marshals else (),
+            db=self.options.db,
+        )
 
     def _note(self, extra: str = "") -> None:
         now = self.clock.now()

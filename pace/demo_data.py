@@ -1,7 +1,8 @@
 """The demo's course and draw, written as the files a committee would import.
 
 The demo imports them through the same parsers as ``pace import course`` and
-``pace import draw``, so what it shows is what a real round would look like.
+``pace import draw``, so what it shows is what a real round would look like. The banner the
+demo prints (its pages and how fast its clock runs) is here too.
 """
 
 from __future__ import annotations
@@ -9,7 +10,9 @@ from __future__ import annotations
 import csv
 import io
 import random
+from collections.abc import Sequence
 from datetime import date, datetime, time, timedelta, tzinfo
+from urllib.parse import quote
 
 COURSE_NAME = "Golf de démonstration"
 FIRST_START = time(8, 0)
@@ -196,3 +199,65 @@ def played_files(groups: int, seed: int, day: date, tz: tzinfo) -> tuple[str, st
     for tap in taps:
         writer.writerow([tap.group, tap.hole, tap.at.astimezone(tz).strftime("%H:%M:%S")])
     return course_text, draw_text, out.getvalue()
+
+
+# --------------------------------------------------------------------------- the banner
+
+#: The demo's pages: (label, role whose code opens it, page), as the banner lists them.
+PAGES = (
+    ("dashboard", "committee", "dashboard"),
+    ("shot clock", "referee", "shotclock"),
+    ("marshal", "marshal", "marshal"),
+    ("board", "viewer", "board"),
+    ("audit", "committee", "audit"),
+    ("access", "committee", "access"),
+    ("report", "committee", "report"),
+)
+
+
+def speed_words(speed: float) -> str:
+    """Return how fast the demo's clock runs, as people read it.
+
+    >>> speed_words(20)
+    '×20 (20 minutes of play per real minute)'
+    >>> speed_words(60), speed_words(1)
+    ('×60 (an hour of play per real minute)', 'real time')
+    """
+    if speed == 1:
+        return "real time"
+    per_minute = "an hour" if speed == 60 else f"{speed:g} minutes"
+    return f"×{speed:g} ({per_minute} of play per real minute)"
+
+
+def banner(
+    *,
+    url: str,
+    codes: dict[str, str],
+    first_start: datetime,
+    origin: datetime,
+    speed: float,
+    summary: str,
+    marshals: int,
+    holes: Sequence[int],
+    db: str,
+) -> str:
+    """Return the demo's banner: what is played, how fast, and a link that opens each page."""
+    width = max(len(label) for label, _, _ in PAGES)
+    links = "\n".join(
+        f"  {label:<{width}}  {_link(url, codes, role, page)}" for label, role, page in PAGES
+    )
+    covered = f"holes {holes[0]}–{holes[-1]}" if holes else "some holes"
+    return (
+        f"pace demo: {summary}, first start {first_start:%H:%M}\n"
+        f"  the clock starts at {origin:%H:%M} and runs {speed_words(speed)}\n"
+        f"  {'home':<{width}}  {url}/\n{links}\n"
+        f"  (each link signs in with an access code of the page's role; on the marshal page,"
+        f" tick the holes you watch, e.g. {covered}, to see the groups due there)\n"
+        f"  {marshals} simulated marshals send what happened since {first_start:%H:%M}, then"
+        f" tap live; database {db} (recreated at every run). Ctrl-C stops."
+    )
+
+
+def _link(url: str, codes: dict[str, str], role: str, page: str, round: str = "demo") -> str:
+    """Return a link that signs in with the demo's code of ``role`` and opens ``page``."""
+    return f"{url}/join?code={codes[role]}&next={quote(f'/rounds/{round}/{page}', safe='/')}"

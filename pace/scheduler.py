@@ -173,7 +173,7 @@ class PaceScheduler:
         if self.leases is not None and not self.leases.owns(round):
             return  # the lease ran out or moved: the new holder ticks it
         try:
-            rows, alerts = self.live.tick(round)
+            rows, alerts, resolved = self.live.tick(round)
         except PaceError as e:
             log.warning("tick of round %r refused: %s", round, e.message)
             return
@@ -182,6 +182,7 @@ class PaceScheduler:
             return
         self.broadcaster.groups(round, rows)
         self.broadcaster.alerts(round, alerts)
+        self.broadcaster.resolved(round, resolved)
         if self.after_tick is not None:
             try:
                 self.after_tick(round, alerts)

@@ -30,6 +30,12 @@ const SNAPSHOT_URL = `/api/rounds/${encodeURIComponent(ROUND)}/board`;
 const REFRESH_MS = 60000;
 
 const state = { snapshot: null };
+// a wall screen shows every group: when the board is taller than the screen it moves down a
+// screenful every PAUSE seconds and back to the top (?pause=N, in seconds; 0 stops it)
+const asked = Number(new URLSearchParams(window.location.search).get("pause"));
+const PAUSE_S = Number.isFinite(asked) && asked >= 0 && window.location.search.includes("pause=")
+  ? asked
+  : 12;
 
 const $ = (id) => document.getElementById(id);
 const tz = () => (state.snapshot && state.snapshot.timezone) || undefined;
@@ -62,10 +68,20 @@ function start() {
       if (row) updateRow(row);
     },
     // viewers are in the board room: they hear only board_changed, and re-read the board
-    ...feed.after([...FACTS, "siren_recorded", "board_changed"]),
+    ...feed.after([...FACTS, "siren_recorded", "board_changed", "penalties_changed"]),
   });
   setInterval(feed.refresh, REFRESH_MS);
   setInterval(showNow, 1000);
+  if (PAUSE_S > 0) setInterval(scrollOn, PAUSE_S * 1000);
+}
+
+/** Show the next screenful of the board, or the top again after the last one. */
+function scrollOn() {
+  const doc = document.scrollingElement || document.documentElement;
+  const room = window.innerHeight - ($("board-head").offsetHeight || 0) - 16;
+  if (doc.scrollHeight <= window.innerHeight + 4) return; // everything is on the screen
+  const bottom = doc.scrollTop + window.innerHeight >= doc.scrollHeight - 4;
+  window.scrollTo({ top: bottom ? 0 : doc.scrollTop + Math.max(room, 100), behavior: "auto" });
 }
 
 // -- rendering --------------------------------------------------------------------------------
@@ -91,8 +107,31 @@ function render() {
       ...hs.map((h) => holeHeader(h, "b-hole")),
     ),
   );
-  $("board-body").replaceChildren(...s.groups.map((row) => boardRow(row, hs)));
+  $("board-body").replaceChildren(...bodyRows(s.groups, hs));
 }
+
+/** The groups in draw order; with several starting tees (a crossover), a line names each. */
+function bodyRows(groups, hs) {
+  const tees = [...new Set(groups.map((g) => g.tee))];
+  if (tees.length !== 2) return groups.map((row) => boardRow(row, hs));
+  const out = [];
+  for (const tee of tees) {
+    out.push(
+      el(
+        "tr",
+        { class: "tee-line", dataset: { tee: String(tee) } },
+        el("th", { colspan: String(4 + hs.length), scope: "rowgroup" }, t("board.from_tee", { tee })),
+      ),
+    );
+    for (const row of groups.filter((g) => g.tee === tee)) out.push(boardRow(row, hs));
+  }
+  return out;
+}
+
+const isDq = (group, player) =>
+  ((state.snapshot && state.snapshot.disqualified) || []).some(
+    (d) => d.group === group && d.player === player,
+  );
 
 function updateRow(row) {
   if (!replaceRow($("board-body"), boardRow(row, holes()))) render();
@@ -112,7 +151,16 @@ function boardRow(row, hs) {
     el(
       "td",
       { class: "b-players" },
-      ...row.players.map((p) => el("span", { class: "b-player" }, p)),
+      ...row.players.map((p) =>
+        el(
+          "span",
+          { class: `b-player${isDq(row.group, p) ? " dq" : ""}`, dataset: { player: p } },
+          p,
+          isDq(row.group, p)
+            ? el("abbr", { class: "dq-mark", title: t("board.dq_title") }, ` ${t("board.dq")}`)
+            : null,
+        ),
+      ),
     ),
     el("td", { class: "b-tee" }, String(row.tee)),
     el("td", { class: "b-start" }, clock(row.start, tz())),

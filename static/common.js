@@ -7,18 +7,38 @@ const DEVICE_KEY = "pace.device";
 
 // -- texts ------------------------------------------------------------------------------
 
+// The page's texts come from the server's gettext catalogue (pace/translations), as JSON in
+// the page: a text is a string, a plural {one, other}.
 let catalogue = null;
 
-/** Return the text of `key` in the page's language, with `{name}` filled from `vars`. */
-export function t(key, vars = {}) {
+function entry(key) {
   if (catalogue === null) {
     const node = document.getElementById("messages");
     catalogue = node ? JSON.parse(node.textContent) : {};
   }
-  const text = Object.prototype.hasOwnProperty.call(catalogue, key) ? catalogue[key] : key;
+  return Object.prototype.hasOwnProperty.call(catalogue, key) ? catalogue[key] : key;
+}
+
+function fillIn(text, vars) {
   return text.replace(/\{(\w+)\}/g, (whole, name) =>
     Object.prototype.hasOwnProperty.call(vars, name) ? String(vars[name]) : whole,
   );
+}
+
+/** Return the text of `key` in the page's language, with `{name}` filled from `vars`. */
+export function t(key, vars = {}) {
+  const text = entry(key);
+  return fillIn(typeof text === "string" ? text : text.one, vars);
+}
+
+let plurals = null;
+
+/** Return the text of `key` for `n` things (the language's plural rule), `{n}` filled too. */
+export function tn(key, n, vars = {}) {
+  const text = entry(key);
+  if (typeof text === "string") return fillIn(text, { n, ...vars });
+  if (plurals === null) plurals = new Intl.PluralRules(lang());
+  return fillIn(plurals.select(n) === "one" ? text.one : text.other, { n, ...vars });
 }
 
 /** Return the page's language (the `lang` of <html>). */
@@ -88,7 +108,7 @@ export function deviceId() {
 const pad = (n, width = 2) => String(Math.trunc(Math.abs(n))).padStart(width, "0");
 
 /** Return `date` as ISO 8601 in the device's local time with its offset (…T10:42:05.123+02:00). */
-export function isoWithOffset(date = new Date()) {
+export function isoWithOffset(date = deviceNow()) {
   const off = -date.getTimezoneOffset();
   const sign = off >= 0 ? "+" : "-";
   return (
@@ -252,8 +272,33 @@ export function statusBadge(status) {
 
 // -- the socket ---------------------------------------------------------------------------
 
-/** Clock offset of this device: its clock minus the server's, in ms (0 until measured). */
-export const deviceClock = { offsetMs: 0, measured: false };
+/**
+ * Clock offset of this device: its clock minus the server's, in ms (0 until measured).
+ * `rate` is how fast the server's clock runs (1 on a real day; the demo's speed): when it is
+ * not 1 the page works on the server's clock, from `anchor` (the server's instant and this
+ * device's reading at the last probe or sync), so its taps land at the accelerated instant.
+ */
+export const deviceClock = { offsetMs: 0, measured: false, rate: 1, anchor: null };
+
+/** Return the page's clock at the real instant `ms` (Date.now() when it was read). */
+export function pageInstant(ms = Date.now()) {
+  const { rate, anchor } = deviceClock;
+  if (rate === 1 || !anchor) return new Date(ms);
+  return new Date(anchor.server + (ms - anchor.local) * rate);
+}
+
+/** Return the page's clock now: the device's on a real day, the server's on a fast one. */
+export function deviceNow() {
+  return pageInstant(Date.now());
+}
+
+/** Learn the server's rate, and on a fast clock its instant `serverMs` at local `localMs`. */
+function anchorClock(rate, serverMs, localMs) {
+  deviceClock.rate = typeof rate === "number" && rate > 0 ? rate : 1;
+  if (deviceClock.rate !== 1 && !Number.isNaN(serverMs)) {
+    deviceClock.anchor = { server: serverMs, local: localMs };
+  }
+}
 
 /**
  * Connect to the live endpoint; answer the server's clock probes.
@@ -269,15 +314,16 @@ export function connect({ name = null, onConnect, onStatus }) {
     tryAllTransports: true,
   });
   socket.on("clock_probe", (data, ack) => {
-    const now = new Date();
+    const local = Date.now();
     if (data && data.server_time) {
       const server = Date.parse(data.server_time);
+      anchorClock(data.rate, server, local);
       if (!Number.isNaN(server)) {
-        deviceClock.offsetMs = now.getTime() - server;
+        deviceClock.offsetMs = pageInstant(local).getTime() - server;
         deviceClock.measured = true;
       }
     }
-    if (typeof ack === "function") ack({ device_time: isoWithOffset(now) });
+    if (typeof ack === "function") ack({ device_time: isoWithOffset(pageInstant(local)) });
   });
   socket.on("connect", () => {
     if (onStatus) onStatus(true);
@@ -322,12 +368,16 @@ function syncClock(socket) {
   const sent = Date.now();
   socket.timeout(10000).emit("clock_sync", {}, (err, reply) => {
     if (err || !reply || !reply.ok) return;
+    const middle = (sent + Date.now()) / 2;
+    const server = Date.parse(reply.server_time);
+    if (typeof reply.rate === "number" && reply.rate !== 1 && deviceClock.anchor === null) {
+      anchorClock(reply.rate, server, middle); // no probe answered yet: start from this one
+    }
     if (typeof reply.offset_ms === "number") {
       deviceClock.offsetMs = reply.offset_ms;
     } else {
-      const server = Date.parse(reply.server_time);
       if (Number.isNaN(server)) return;
-      deviceClock.offsetMs = (sent + Date.now()) / 2 - server;
+      deviceClock.offsetMs = pageInstant(middle).getTime() - server;
     }
     deviceClock.measured = true;
   });
@@ -335,7 +385,7 @@ function syncClock(socket) {
 
 /** Return the server's now, as far as this device knows it. */
 export function serverNow() {
-  return new Date(Date.now() - deviceClock.offsetMs);
+  return new Date(deviceNow().getTime() - deviceClock.offsetMs);
 }
 
 /**

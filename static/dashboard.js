@@ -6,6 +6,7 @@ import {
   clock,
   connect,
   deviceClock,
+  deviceNow,
   el,
   errorText,
   isoWithOffset,
@@ -17,6 +18,7 @@ import {
   showConnection,
   statusBadge,
   t,
+  tn,
   uuid4,
 } from "./common.js";
 import {
@@ -42,7 +44,8 @@ const SIRENS = ["interruption", "suspension", "resume"];
 
 const state = {
   snapshot: null,
-  alerts: [], // open alerts, newest first
+  alerts: [], // open alerts, newest first, those of one group together (arrange)
+  resolved: [], // alerts whose situation ended (alert_resolved), the latest first
   socket: null,
   detail: null, // group id shown in the detail dialog
   siren: null, // {kind, at} waiting for confirmation
@@ -66,7 +69,8 @@ function setSnapshot(snapshot) {
       isTimed(a.group) &&
       !snapshot.alerts.some((x) => x.kind === "stop_timing" && x.group === a.group),
   );
-  state.alerts = kept.concat(snapshot.alerts.slice().reverse());
+  state.alerts = arrange(kept.concat(snapshot.alerts));
+  state.resolved = snapshot.resolved_alerts || [];
   renderAll();
 }
 
@@ -92,6 +96,7 @@ function start() {
     group_updated: (msg) => {
       upsertGroup(state.snapshot, msg.group);
       updateRow(msg.group);
+      refreshLiveNumbers(msg.group.group);
       if (state.detail === msg.group.group) renderDetail();
     },
     ...feed.after([...FACTS, "siren_recorded", "stroke_recorded"]),
@@ -101,7 +106,16 @@ function start() {
         // the server's alert replaces the prompt shown from stop_timing_prompted
         state.alerts = state.alerts.filter((a) => !(a.local && a.group === msg.alert.group));
       }
-      state.alerts.unshift({ ...msg.alert, fresh: true });
+      state.alerts = arrange([{ ...msg.alert, fresh: true }, ...state.alerts]);
+      renderAlerts();
+    },
+    alert_resolved: (msg) => {
+      const key = msg.payload && msg.payload.alert;
+      const a = state.alerts.find((x) => x.key === key);
+      state.alerts = state.alerts.filter((x) => x.key !== key);
+      if (a && !state.resolved.some((x) => x.key === key)) {
+        state.resolved.unshift({ ...a, fresh: false, resolved_at: msg.at });
+      }
       renderAlerts();
     },
     stop_timing_prompted: (msg) => {
@@ -363,7 +377,7 @@ function renderHeldUp() {
           el(
             "li",
             { class: `held${r.ongoing ? " ongoing" : ""}`, dataset: { group: r.group } },
-            t("dash.held_up.line", {
+            tn("dash.held_up.line", r.groups, {
               group: r.group,
               count: r.groups,
               hole: r.hole,
@@ -407,7 +421,7 @@ function renderPenalties() {
           ),
           el("strong", {}, r.player),
           r.strokes_total
-            ? el("span", { class: "strokes" }, t("pen.strokes_total", { n: r.strokes_total }))
+            ? el("span", { class: "strokes" }, tn("pen.strokes_total", r.strokes_total))
             : null,
           r.disqualified ? el("span", { class: "dq-badge" }, t("pen.disqualified")) : null,
         ),
@@ -424,9 +438,23 @@ function closeDetail() {
 
 // -- alerts -------------------------------------------------------------------------------
 
+/**
+ * Alerts newest first, those of one group together: groups in the order of their newest
+ * alert (the server's order, pace.rules.alerts.arrange, kept as alerts come and go).
+ */
+function arrange(alerts) {
+  const ms = (a) => Date.parse(a.at) || 0;
+  const newest = new Map();
+  for (const a of alerts) newest.set(a.group, Math.max(newest.get(a.group) ?? -Infinity, ms(a)));
+  return alerts
+    .slice()
+    .sort((x, y) => newest.get(y.group) - newest.get(x.group) || ms(y) - ms(x));
+}
+
 function alertText(a) {
   const known = ["out_of_position", "overdue", "back_in_position", "stop_timing"];
-  const key = known.includes(a.kind) ? `dash.alert.${a.kind}` : "dash.alert.other";
+  let key = known.includes(a.kind) ? `dash.alert.${a.kind}` : "dash.alert.other";
+  if (a.kind === "stop_timing" && a.reason === "in_position") key = "dash.alert.stop_timing_in_position";
   return t(key, { group: a.group, hole: a.hole ?? "", kind: a.kind });
 }
 
@@ -435,12 +463,40 @@ function renderAlerts() {
   $("alert-count").textContent = state.alerts.length ? `(${state.alerts.length})` : "";
   if (state.alerts.length === 0) {
     list.replaceChildren(el("li", { class: "hint" }, t("dash.no_alerts")));
-    return;
+  } else {
+    list.replaceChildren(...state.alerts.map(renderAlert));
   }
-  list.replaceChildren(...state.alerts.map(renderAlert));
+  renderResolved();
 }
 
-function renderAlert(a) {
+/** The alerts whose situation ended: out of the open list, still there to read. */
+function renderResolved() {
+  const box = $("resolved-box");
+  box.hidden = state.resolved.length === 0;
+  $("resolved-count").textContent = state.resolved.length ? `(${state.resolved.length})` : "";
+  $("resolved").replaceChildren(
+    ...state.resolved.map((a) =>
+      el(
+        "li",
+        { class: `alert resolved k-${a.kind}`, dataset: { key: a.key, kind: a.kind, group: a.group } },
+        el(
+          "div",
+          { class: "alert-text" },
+          el("span", {}, alertText(a)),
+          el("span", { class: "when" }, clock(a.at, tz())),
+        ),
+        el(
+          "div",
+          { class: "alert-numbers" },
+          t("dash.alert.resolved_at", { time: clock(a.resolved_at, tz()) }),
+        ),
+      ),
+    ),
+  );
+}
+
+/** Minutes over and gap of an alert: as when it was raised and, while it stands, now. */
+function alertNumbers(a) {
   const parts = [];
   if (a.over_min !== null && a.over_min !== undefined) {
     parts.push(t("dash.alert.over", { over: minutes(a.over_min, { signed: true }) }));
@@ -448,7 +504,40 @@ function renderAlert(a) {
   if (a.gap_min !== null && a.gap_min !== undefined) {
     parts.push(t("dash.alert.gap", { gap: minutes(a.gap_min) }));
   }
-  const numbers = parts.join(" · ");
+  const row = state.snapshot && state.snapshot.groups.find((r) => r.group === a.group);
+  const live = [];
+  if (row && ["overdue", "out_of_position"].includes(a.kind)) {
+    if (row.over_min !== null && row.over_min !== undefined) {
+      live.push(t("dash.alert.over", { over: minutes(row.over_min, { signed: true }) }));
+    }
+    if (row.gap_min !== null && row.gap_min !== undefined && a.kind === "out_of_position") {
+      live.push(t("dash.alert.gap", { gap: minutes(row.gap_min) }));
+    }
+  }
+  const out = [];
+  if (parts.length) {
+    out.push(el("span", { class: "at-raise" }, t("dash.alert.when_raised", { numbers: parts.join(" · ") })));
+  }
+  if (live.length) {
+    out.push(el("span", { class: "live" }, t("dash.alert.now", { numbers: live.join(" · ") })));
+  }
+  return out;
+}
+
+/** Put a group's live minutes beside its alerts, in place: the buttons stay where they are. */
+function refreshLiveNumbers(group) {
+  for (const item of $("alerts").querySelectorAll("li.alert")) {
+    if (item.dataset.group !== group) continue;
+    const a = state.alerts.find((x) => x.key === item.dataset.key);
+    const box = item.querySelector(".alert-numbers");
+    if (!a || !box) continue;
+    const fresh = alertNumbers(a);
+    if (box.textContent !== fresh.map((n) => n.textContent).join("")) box.replaceChildren(...fresh);
+  }
+}
+
+function renderAlert(a) {
+  const numbers = alertNumbers(a);
   const error = el("p", { class: "error", hidden: true });
   const button = el("button", { type: "button", class: "ack" }, t("dash.ack"));
   button.addEventListener("click", () => acknowledge(a, button, error));
@@ -464,7 +553,7 @@ function renderAlert(a) {
       el("strong", {}, alertText(a)),
       el("span", { class: "when" }, clock(a.at, tz())),
     ),
-    numbers ? el("div", { class: "alert-numbers" }, numbers) : null,
+    numbers.length ? el("div", { class: "alert-numbers" }, ...numbers) : null,
     error,
     button,
   );
@@ -494,9 +583,10 @@ async function acknowledge(a, button, error) {
 }
 
 function removeAlert(key) {
-  const before = state.alerts.length;
+  const before = state.alerts.length + state.resolved.length;
   state.alerts = state.alerts.filter((x) => x.key !== key);
-  if (state.alerts.length !== before) renderAlerts();
+  state.resolved = state.resolved.filter((x) => x.key !== key);
+  if (state.alerts.length + state.resolved.length !== before) renderAlerts();
 }
 
 function showError(node, message) {
@@ -525,7 +615,7 @@ function setupSirens() {
 
 function askSiren(kind) {
   // the instant is the press of the siren button, not the confirmation
-  state.siren = { kind, at: new Date() };
+  state.siren = { kind, at: deviceNow() }; // the server's clock on a demo's fast clock
   const box = $("siren-confirm");
   box.replaceChildren(
     el(

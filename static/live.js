@@ -2,7 +2,7 @@
 // clock): the snapshot fetched again after a burst of facts, the round's socket events, the
 // group rows and timing as the server pushes them, and the grid's header and rows.
 // Data is always put in the page with textContent (el).
-import { clock, el, t } from "./common.js";
+import { clock, el, t, tn } from "./common.js";
 
 /** The facts after which a page fetches the snapshot again (simple and always right). */
 export const FACTS = ["hole_logged", "hole_time_corrected", "event_voided"];
@@ -74,11 +74,8 @@ export function onClock(since, timeZone) {
 
 /** "2 of 4 told": how many of the group's players were told they are timed. */
 export function toldCount(row, timing) {
-  const told = timing.told || [];
-  return t("timing.told_count", {
-    told: row.players.filter((p) => told.includes(p)).length,
-    count: row.players.length,
-  });
+  const told = row.players.filter((p) => (timing.told || []).includes(p)).length;
+  return tn("timing.told_count", told, { told, count: row.players.length });
 }
 
 /** The course's holes by number. */

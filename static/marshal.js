@@ -5,6 +5,7 @@ import {
   clock,
   connect,
   deviceClock,
+  deviceNow,
   el,
   entryItem,
   errorLine,
@@ -53,7 +54,7 @@ const toServer = (iso) => new Date(Date.parse(iso) - deviceClock.offsetMs);
 // -- taps -------------------------------------------------------------------------------------
 
 function tap(group, hole) {
-  const at = isoWithOffset(new Date());
+  const at = isoWithOffset(deviceNow()); // the server's clock on a demo's fast clock
   const id = uuid4();
   outbox.add("hole_completed", { id, round: ROUND, group, hole, at, device_time: at });
   if (navigator.vibrate) navigator.vibrate(30);
@@ -107,11 +108,14 @@ function start() {
   outbox.socket.on("check_requested", (msg) => {
     if (msg && msg.round === ROUND) addCheck(msg);
   });
-  outbox.socket.on("alert_acknowledged", (msg) => {
-    if (!msg || msg.round !== ROUND || !msg.payload) return;
-    state.checks = state.checks.filter((c) => c.alert !== msg.payload.alert);
-    renderChecks();
-  });
+  // a request to look for a group ends when a referee saw it, or when its situation ended
+  for (const event of ["alert_acknowledged", "alert_resolved"]) {
+    outbox.socket.on(event, (msg) => {
+      if (!msg || msg.round !== ROUND || !msg.payload) return;
+      state.checks = state.checks.filter((c) => c.alert !== msg.payload.alert);
+      renderChecks();
+    });
+  }
   setInterval(() => {
     outbox.drain();
     renderBar();

@@ -1,6 +1,6 @@
 // Words for bad times, checkpoint breaches and penalties (RULES.md §6), shared by the shot
 // clock and the dashboard. The server judges; these only say what it judged.
-import { el, lang, t } from "./common.js";
+import { el, lang, t, tn } from "./common.js";
 
 /** Return "1st", "2nd", … (1re, 2e, … in French; 1er, 2e, … for a masculine noun). */
 export function ordinal(n, masculine = false) {
@@ -74,7 +74,10 @@ export function ladderText(row, faultsFrom = "bad_times") {
     return t(faultsFrom === "checkpoints" ? "pen.none.checkpoints" : "pen.none");
   }
   const last = counted[counted.length - 1];
-  return t("pen.ladder", { count: counted.length, penalty: penaltyText(last.penalty) });
+  return tn("pen.ladder", counted.length, {
+    count: counted.length,
+    penalty: penaltyText(last.penalty),
+  });
 }
 
 /** Return the faults that still have to be told to the player (the notification gate). */

@@ -7,18 +7,21 @@
 import {
   clock,
   connect,
+  deviceNow,
   el,
   entryItem,
   errorLine,
   isoWithOffset,
   joinRound,
   load,
+  pageInstant,
   rememberLanguage,
   removeButton,
   save,
   showConnection,
   statusBadge,
   t,
+  tn,
   uuid4,
 } from "./common.js";
 import {
@@ -108,7 +111,7 @@ const state = {
   run: null, // {group, player, hole, between, started, stopped, kind, entry}
   lastTap: 0,
   dontTime: null, // {reason, note} while the "don't time" form is open
-  prompts: new Set(), // groups the server asks to stop timing
+  prompts: new Map(), // group → why the server asks to stop timing it (the alert's reason)
   stoppedNote: null, // group whose timing this page stopped: tell the players
   search: null, // {started, stopped}
 };
@@ -190,7 +193,7 @@ function pendingFor(kind, test = () => true) {
  * the referee acted (the server corrects it with `device_time`, rewritten at each send).
  */
 function command(kind, fields) {
-  const now = isoWithOffset(new Date());
+  const now = isoWithOffset(deviceNow());
   const when = kind === "record_stroke" ? {} : { at: now, device_time: now };
   return outbox.add(kind, { id: uuid4(), round: ROUND, ...when, ...fields });
 }
@@ -201,10 +204,11 @@ function setSnapshot(snapshot) {
   state.snapshot = snapshot;
   snapshot.timing = snapshot.timing || {};
   snapshot.penalties = snapshot.penalties || [];
-  for (const a of snapshot.alerts || []) if (isPrompt(a)) state.prompts.add(a.group);
-  for (const g of [...state.prompts]) {
-    if (!timingOf(state.snapshot, g).timed) state.prompts.delete(g);
-  }
+  // the prompts are the open stop_timing alerts: one resolved (the group's state passed)
+  // or acknowledged is gone from the snapshot, and from this page
+  state.prompts = new Map(
+    (snapshot.alerts || []).filter(isPrompt).map((a) => [a.group, a.reason || "back_in_position"]),
+  );
   if (state.group && !rowOf(state.group)) state.group = null;
   renderAll();
 }
@@ -274,8 +278,15 @@ function start() {
       mergePenalties(state.snapshot, msg);
       renderPanel();
     },
-    stop_timing_prompted: (msg) => prompt(msg.group),
-    alert_raised: (msg) => isPrompt(msg.alert) && prompt(msg.alert.group),
+    stop_timing_prompted: (msg) => prompt(msg.group, msg.reason),
+    alert_raised: (msg) => isPrompt(msg.alert) && prompt(msg.alert.group, msg.alert.reason),
+    alert_resolved: (msg) => {
+      const p = msg.payload || {};
+      if (p.kind === "stop_timing" && state.prompts.delete(p.group)) {
+        renderGroups();
+        renderPanel();
+      }
+    },
     ...feed.after(["stroke_recorded", ...FACTS]),
   });
   setInterval(() => {
@@ -285,9 +296,9 @@ function start() {
   setInterval(tick, TICK_MS);
 }
 
-function prompt(group) {
+function prompt(group, reason) {
   if (state.prompts.has(group)) return;
-  state.prompts.add(group);
+  state.prompts.set(group, reason || "back_in_position");
   if (group === state.group && navigator.vibrate) navigator.vibrate([300, 100, 300]);
   renderGroups();
   renderPanel();
@@ -413,7 +424,8 @@ function renderPrompt(row, timing) {
   const box = $("prompt");
   const on = timing.timed && state.prompts.has(row.group);
   box.hidden = !on;
-  box.textContent = on ? t("clock.prompt", { group: row.group }) : "";
+  const key = state.prompts.get(row.group) === "in_position" ? "clock.prompt_in_position" : "clock.prompt";
+  box.textContent = on ? t(key, { group: row.group }) : "";
 }
 
 function renderTiming(row, timing) {
@@ -611,7 +623,7 @@ function playerItem(row, timing, name, pen, running) {
   const ladder = el("div", { class: "ladder" }, el("span", {}, ladderText(pen)));
   if (pen.strokes_total)
     ladder.append(
-      el("span", { class: "strokes" }, t("pen.strokes_total", { n: pen.strokes_total })),
+      el("span", { class: "strokes" }, tn("pen.strokes_total", pen.strokes_total)),
     );
   if (pen.disqualified) ladder.append(el("span", { class: "dq-badge" }, t("pen.disqualified")));
   item.append(ladder);
@@ -761,15 +773,19 @@ function stopStroke(now) {
   run.stopped = now;
   run.kind = state.kind;
   const k = KINDS.find((x) => x.key === run.kind);
+  // the stroke keeps its real duration, and ends at the page clock's instant of the stop
+  // (the server's on a demo's fast clock: docs/protocol.md, "The server's rate")
+  const stopped = pageInstant(run.stopped.getTime());
+  const started = new Date(stopped.getTime() - (run.stopped - run.started));
   const fields = {
     group: run.group,
     player: run.player,
     hole: run.hole,
     kind: k.kind,
     first_to_play: k.first,
-    started: isoWithOffset(run.started),
-    stopped: isoWithOffset(run.stopped),
-    device_time: isoWithOffset(now),
+    started: isoWithOffset(started),
+    stopped: isoWithOffset(stopped),
+    device_time: isoWithOffset(pageInstant(now.getTime())),
   };
   if (run.between) fields.between_holes = true;
   run.entry = command("record_stroke", fields).id;

@@ -101,23 +101,29 @@ def access_group() -> None:
 @click.option(
     "--count", type=click.IntRange(1, 100), default=1, show_default=True, help="How many codes."
 )
-@click.option("--url", default=None, help="Server address to print /join links for.")
+@click.option(
+    "--url",
+    default=None,
+    help="Server address to print /join links for; each opens its role's page (a marshal's"
+    " the marshal page, a referee's and the committee's the dashboard, a viewer's the board).",
+)
 @db_option
 def access_code(round_name, role, label, count, url, db) -> None:
     """Make access codes for a round and a role; each is printed once and stored hashed.
 
     Example: pace access code --round R1 --role marshal --count 6 --url http://10.0.0.2:5000
     """
-    from pace.services.access import AccessService
+    from pace.services.access import AccessService, join_link
 
     service = _open_service(db)
     try:
         access = AccessService(service.store, service.settings, service.clock)
+        round_name = service.round_view(round_name).record.name  # its canonical spelling
         for _ in range(count):
             code = access.create_code(round_name, role, label)
             line = f"{role}\t{round_name}\t{code}"
             if url:
-                line += f"\t{url.rstrip('/')}/join?code={code}"
+                line += f"\t{join_link(url, code, role, round_name)}"
             click.echo(line)
     except PaceError as e:
         raise fail(e) from None
@@ -285,12 +291,15 @@ def import_course(file: str, db: str | None) -> None:
     Example: pace import course louiseville.toml
     """
     service = _open_service(db)
+    notes: list[str] = []
     try:
-        course = service.import_course(read(file), file)
+        course = service.import_course(read(file), file, notes)
     except PaceError as e:
         raise fail(e) from None
     finally:
         service.store.close()
+    for note in notes:
+        click.echo(f"note: {note}")
     click.echo(f"course {course.name!r}: {len(course.holes)} holes imported")
 
 
@@ -350,10 +359,12 @@ def import_draw(
     check_policy(policy)
     check_play(play, format_name)
     service = _open_service(db)
+    notes: list[str] = []
     try:
         record = service.import_draw(
             read(file),
             file,
+            notes=notes,
             round=round_name,
             course=course,
             day=day.date() if day else None,
@@ -369,6 +380,8 @@ def import_draw(
         raise fail(e) from None
     finally:
         service.store.close()
+    for note in notes:
+        click.echo(f"note: {note}")
     players = sum(g.size for g in record.groups)
     click.echo(
         f"round {record.name!r} on {record.day}: {len(record.groups)} groups,"
@@ -388,12 +401,15 @@ def import_times(file, round_name, by, db) -> None:
     """
     service = _open_service(db)
     try:
-        created = service.import_times(read(file), file, round=round_name, by=by)
+        created, already = service.import_times(read(file), file, round=round_name, by=by)
     except PaceError as e:
         raise fail(e) from None
     finally:
         service.store.close()
-    click.echo(f"{created} hole times imported into round {round_name!r}")
+    done = f"{created} hole times imported into round {round_name!r}"
+    if already:  # a re-import says why it adds nothing
+        done += f" ({already} already stored, {created} new)"
+    click.echo(done)
 
 
 @import_group.command("referee-log")

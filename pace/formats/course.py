@@ -21,11 +21,15 @@ from typing import TypeGuard
 from pace.formats import csvfile
 from pace.rules import errors, model
 
-TOP_KEYS = ("name", "slope", "rating", "holes")
+TOP_KEYS = ("name", "slope", "rating", "hole_count", "holes")
 HOLE_KEYS = ("number", "par", "stroke_index", "length_m", "walk_min", "bogey", "allotted")
 #: World Handicap System slope ratings run from 55 to 155 (113: standard difficulty).
 SLOPES = (55, 155)
-PARS = range(3, 7)
+#: the pars a hole may have; outside USUAL_PARS the course is read with a note (issue 14)
+PARS = range(2, 7)
+USUAL_PARS = range(3, 6)
+#: a round is played on 9 or 18 holes (FORMATS.md, "Course")
+HOLE_COUNTS = (9, 18)
 GROUP_SIZES = range(1, 7)
 
 _HOLES_HEADER = re.compile(r"\s*\[\[\s*holes\s*\]\]")
@@ -34,8 +38,12 @@ _TOML_POSITION = re.compile(r"\s*\(at (?:line (\d+), column \d+|end of document)
 _Report = Callable[[int | None, str | None, str], None]
 
 
-def parse_course(text: str, filename: str) -> model.Course:
-    """Return the course described by a course TOML text; raise ``FileFormatError`` if invalid."""
+def parse_course(text: str, filename: str, notes: list[str] | None = None) -> model.Course:
+    """Return the course described by a course TOML text; raise ``FileFormatError`` if invalid.
+
+    A course has 9 or 18 holes. A par of 2 or 6 is read, with a note in ``notes`` (when
+    given): most such pars are typing slips.
+    """
     text = text.removeprefix(csvfile.BOM)
     try:
         data = tomllib.loads(text)
@@ -53,7 +61,7 @@ def parse_course(text: str, filename: str) -> model.Course:
                 _top_key_line(text, key),
                 key,
                 f"unknown key {key!r}{_did_you_mean(key, TOP_KEYS)}; "
-                "expected name, slope, rating and [[holes]] tables",
+                "expected name, slope, rating, hole_count and [[holes]] tables",
             )
 
     name = data.get("name")
@@ -105,6 +113,28 @@ def parse_course(text: str, filename: str) -> model.Course:
         _check_numbering(tables, lines, report)
         _check_stroke_indexes(tables, lines, report)
         holes = [hole for hole in read if hole is not None]
+        declared = data.get("hole_count")
+        if declared is not None and declared != len(tables):
+            report(
+                _top_key_line(text, "hole_count"),
+                "hole_count",
+                f"hole_count = {declared!r} but the course has {len(tables)} [[holes]] tables",
+            )
+        elif declared is None and len(tables) not in HOLE_COUNTS:
+            report(
+                None,
+                "holes",
+                f"the course has {len(tables)} [[holes]] tables; expected 9 or 18 (is a hole "
+                f"missing or given twice?); a course that really has {len(tables)} holes says "
+                f"so with hole_count = {len(tables)} at the top",
+            )
+        for i, hole in enumerate(read):
+            if hole is not None and hole.par not in USUAL_PARS and notes is not None:
+                where = f"line {lines[i]}" if lines[i] else f"hole {hole.number}"
+                notes.append(
+                    f"{filename}, {where}: hole {hole.number} has par {hole.par}; pars are "
+                    "usually 3, 4 or 5: check it"
+                )
 
     if problems:
         # top to bottom as in the file; problems of the whole course (no line) last
@@ -119,9 +149,9 @@ def parse_course(text: str, filename: str) -> model.Course:
     )
 
 
-def load_course(path: str | os.PathLike[str]) -> model.Course:
+def load_course(path: str | os.PathLike[str], notes: list[str] | None = None) -> model.Course:
     """Return the course of the course TOML file at ``path``."""
-    return parse_course(csvfile.read_text(path), str(path))
+    return parse_course(csvfile.read_text(path), str(path), notes)
 
 
 def _read_hole(
@@ -154,7 +184,9 @@ def _read_hole(
     if par is None:
         counted(line, "par", f"{label} has no par; expected par = 3, 4 or 5")
     elif not _is_int(par) or par not in PARS:
-        counted(line, "par", f"{label}: par {par!r} is not allowed; expected a whole number 3–6")
+        counted(
+            line, "par", f"{label}: par {par!r} is not allowed; expected 3, 4 or 5 (2–6 read)"
+        )
 
     stroke_index = table.get("stroke_index")
     if stroke_index is not None and (not _is_int(stroke_index) or not 1 <= stroke_index <= count):

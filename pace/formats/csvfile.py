@@ -43,11 +43,25 @@ class Row:
 
 @dataclass(frozen=True)
 class Table:
-    """The data rows of a CSV file, with the header's line and the columns it has."""
+    """The data rows of a CSV file, with the header's line, the columns it has and the header
+    cells it ignored (columns the format does not know)."""
 
     rows: tuple[Row, ...]
     header_line: int
     present: frozenset[str]
+    ignored: tuple[str, ...] = ()
+
+    def ignored_note(self, filename: str, known: Sequence[Column]) -> str | None:
+        """Return a note naming the columns ignored, or None when every column is known."""
+        if not self.ignored:
+            return None
+        names = ", ".join(repr(c) for c in self.ignored)
+        columns = ", ".join(c.name for c in known)
+        plural = "s" if len(self.ignored) > 1 else ""
+        return (
+            f"{filename}, line {self.header_line}: column{plural} {names} ignored"
+            f" (not a column of this file; its columns are {columns})"
+        )
 
 
 def read_text(path: str | os.PathLike[str]) -> str:
@@ -156,7 +170,8 @@ def read_table(
         return Table((), 1, frozenset()), problems
     (header_line, header), data = records[0], records[1:]
 
-    positions = _match_header(header, header_line, filename, columns, problems)
+    ignored: list[str] = []
+    positions = _match_header(header, header_line, filename, columns, problems, ignored)
     for column in columns:
         if column.required and column.name not in positions:
             found = ", ".join(repr(c.strip()) for c in header if c.strip()) or "nothing"
@@ -170,7 +185,7 @@ def read_table(
                 )
             )
     if problems:
-        return Table((), header_line, frozenset(positions)), problems
+        return Table((), header_line, frozenset(positions), tuple(ignored)), problems
 
     width = len(header)
     rows = []
@@ -193,7 +208,7 @@ def read_table(
             for name, i in positions.items()
         }
         rows.append(Row(line, values))
-    return Table(tuple(rows), header_line, frozenset(positions)), problems
+    return Table(tuple(rows), header_line, frozenset(positions), tuple(ignored)), problems
 
 
 def _first_nonblank_line(text: str) -> tuple[str | None, int]:
@@ -209,17 +224,25 @@ def _match_header(
     filename: str,
     columns: Sequence[Column],
     problems: list[errors.Problem],
+    ignored: list[str],
 ) -> dict[str, int]:
-    by_alias = {
-        normalize_header(alias): column.name
-        for column in columns
-        for alias in (column.name, *column.aliases)
-    }
+    """Return the position of each column found in ``header``.
+
+    A name that is an alias of several columns (the French ``départ``: the start, or the tee
+    as a board says it) goes to the first of them the header has no other cell for, after
+    every unambiguous cell is placed; ``Heure;Départ`` reads as start and tee, ``Départ;Trou
+    de départ`` as start and tee too. Cells no column knows are listed in ``ignored``.
+    """
+    by_alias: dict[str, list[str]] = {}
+    for column in columns:
+        for alias in (column.name, *column.aliases):
+            names = by_alias.setdefault(normalize_header(alias), [])
+            if column.name not in names:
+                names.append(column.name)
     positions: dict[str, int] = {}
-    for i, cell in enumerate(header):
-        name = by_alias.get(normalize_header(cell))
-        if name is None:
-            continue  # extra columns are allowed and ignored
+    later: list[tuple[int, str, list[str]]] = []
+
+    def place(i: int, cell: str, name: str) -> None:
         if name in positions:
             first = header[positions[name]].strip()
             problems.append(
@@ -231,6 +254,19 @@ def _match_header(
                     f"(column {positions[name] + 1}); keep one of them",
                 )
             )
+        else:
+            positions[name] = i
+
+    for i, cell in enumerate(header):
+        names = by_alias.get(normalize_header(cell))
+        if names is None:
+            if cell.strip():
+                ignored.append(cell.strip())  # extra columns are allowed, and named
             continue
-        positions[name] = i
+        if len(names) > 1:
+            later.append((i, cell, names))
+            continue
+        place(i, cell, names[0])
+    for i, cell, names in later:
+        place(i, cell, next((n for n in names if n not in positions), names[0]))
     return positions

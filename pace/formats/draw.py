@@ -2,8 +2,10 @@
 
 Format: FORMATS.md, "Draw". Required columns ``group``, ``start``, ``tee``, ``player``;
 optional ``handicap``, ``side``, ``club``, ``class`` (AA, A, BB, B) and ``match`` (the match
-id in match play); other columns are ignored. French headers
-(``groupe``, ``départ``, ``joueur``, ``index``, ``équipe``...) are accepted.
+id in match play); other columns are ignored, and named in a note. French headers are
+accepted, the board's own words among them (``groupe``, ``heure``, ``départ``/``trou de
+départ``, ``joueur``, ``index``, ``club``): ``départ`` alone is the start when the header
+has no other start column, else the tee. A player is in one group only.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from pace.rules import errors, model
 COLUMNS = (
     csvfile.Column("group", ("groupe", "partie"), required=True),
     csvfile.Column("start", ("départ", "heure", "heure de départ", "start time"), required=True),
-    csvfile.Column("tee", ("trou de départ", "trou"), required=True),
+    # "départ" is also the board's word for the tee: see csvfile._match_header
+    csvfile.Column("tee", ("trou de départ", "trou", "départ"), required=True),
     csvfile.Column("player", ("joueur", "nom", "name"), required=True),
     csvfile.Column("handicap", ("index", "hcp", "handicap index")),
     csvfile.Column("side", ("équipe", "team")),
@@ -67,14 +70,21 @@ def parse_draw(
     day: date,
     tz: tzinfo,
     course: model.Course | None = None,
+    notes: list[str] | None = None,
 ) -> tuple[model.Group, ...]:
     """Return a draw CSV's groups in draw order; raise ``FileFormatError`` if invalid.
 
     Starts are local times on ``day`` in ``tz``, returned as UTC instants. With
-    ``course``, every starting tee must be a hole of it.
+    ``course``, every starting tee must be a hole of it. Columns the draw does not know are
+    named in ``notes`` (when given): they are ignored, not refused.
     """
     table, problems = csvfile.read_table(text, filename, COLUMNS)
+    note = table.ignored_note(filename, COLUMNS)
+    if note and notes is not None:
+        notes.append(note)
     groups: dict[str, _GroupRows] = {}
+    #: every player of the draw: the group and line of his row (a player is in one group)
+    everyone: dict[str, tuple[str, int]] = {}
 
     def problem(line: int, field: str, message: str) -> None:
         problems.append(errors.Problem(filename, line, field, message))
@@ -175,7 +185,17 @@ def parse_draw(
                     "player",
                     f"player {name!r} is already in group {group_id!r} on line {rows.names[key]}",
                 )
+            elif key in everyone:
+                other, line = everyone[key]
+                problem(
+                    row.line,
+                    "player",
+                    f"player {name!r} is in group {group_id!r} here and in group {other!r} on "
+                    f"line {line}; a player plays in one group (for two players of the same "
+                    "name, tell them apart, e.g. with an initial)",
+                )
             else:
+                everyone[key] = (group_id, row.line)
                 rows.names[key] = row.line
                 rows.players.append(
                     model.Player(
@@ -217,6 +237,9 @@ def load_draw(
     day: date,
     tz: tzinfo,
     course: model.Course | None = None,
+    notes: list[str] | None = None,
 ) -> tuple[model.Group, ...]:
     """Return the groups of the draw CSV file at ``path``."""
-    return parse_draw(csvfile.read_text(path), str(path), day=day, tz=tz, course=course)
+    return parse_draw(
+        csvfile.read_text(path), str(path), day=day, tz=tz, course=course, notes=notes
+    )

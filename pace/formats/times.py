@@ -13,6 +13,7 @@ from datetime import UTC, date, datetime, time, tzinfo
 
 from pace.formats import csvfile
 from pace.rules import errors, model
+from pace.rules.allotted import playing_order
 
 COLUMNS = (
     csvfile.Column("group", ("groupe", "partie"), required=True),
@@ -83,12 +84,15 @@ def parse_times(
     """Return a hole times CSV's completions in file order; raise ``FileFormatError`` if invalid.
 
     With ``course``, every hole must be on it; with ``groups`` (the draw), every group
-    must be in it and no hole may be completed before the group's scheduled start.
+    must be in it and no hole may be completed before the group's scheduled start. With
+    both, a group's holes must come in its playing order: a hole completed before one the
+    group plays earlier is refused, naming both lines (issue 14).
     """
     table, problems = csvfile.read_table(text, filename, COLUMNS)
     draw = {g.id: g for g in groups} if groups is not None else None
     seen: dict[tuple[str, int], int] = {}
     completions: list[model.HoleCompletion] = []
+    lines: dict[tuple[str, int], tuple[int, str]] = {}  # (group, hole) -> (line, as written)
 
     def problem(line: int, field: str, message: str) -> None:
         problems.append(errors.Problem(filename, line, field, message))
@@ -147,6 +151,7 @@ def parse_times(
                         f"completed {clock_text!r} is before the scheduled start of "
                         f"group {group_id!r} ({start})",
                     )
+                    at = None  # refused already: not also out of order
 
         if group_id and hole is not None:
             first = seen.setdefault((group_id, hole), row.line)
@@ -159,10 +164,68 @@ def parse_times(
                 )
             elif at is not None:
                 completions.append(model.HoleCompletion(group_id, hole, at))
+                lines[(group_id, hole)] = (row.line, clock_text)
 
+    if course is not None and draw is not None:
+        problems.extend(out_of_order(completions, course, draw, filename, lines))
     if problems:
         raise errors.FileFormatError(problems)
     return tuple(completions)
+
+
+def out_of_order(
+    completions: Sequence[model.HoleCompletion],
+    course: model.Course,
+    draw: dict[str, model.Group],
+    filename: str,
+    lines: dict[tuple[str, int], tuple[int, str]],
+    logged: Sequence[model.HoleCompletion] = (),
+    tz: tzinfo | None = None,
+) -> list[errors.Problem]:
+    """Return a problem for each completion earlier than one its group plays before it.
+
+    A group plays its holes in order from its tee, so hole 4 completed at 09:02 and hole 3
+    at 09:10 cannot both be right. ``logged`` are completions already stored (a re-import
+    of another sheet): they count, named by their time instead of a line.
+    """
+    problems = []
+    by_group: dict[str, list[tuple[int, model.HoleCompletion, bool]]] = {}
+    for c in completions:
+        group = draw.get(c.group)
+        if group is None or not course.has_hole(c.hole):
+            continue
+        order = playing_order(course, group.tee)
+        by_group.setdefault(c.group, []).append((order.index(c.hole), c, True))
+    for c in logged:
+        if c.group in by_group and course.has_hole(c.hole):
+            if (c.group, c.hole) in lines:
+                continue
+            order = playing_order(course, draw[c.group].tee)
+            by_group[c.group].append((order.index(c.hole), c, False))
+    for group_id, items in by_group.items():
+        items.sort(key=lambda x: x[0])
+        for i, (_, c, mine) in enumerate(items):
+            earlier = [x for x in items[:i] if x[1].at > c.at]
+            if not earlier or not mine:
+                continue
+            _, first, first_mine = max(earlier, key=lambda x: x[1].at)
+            line, text = lines[(group_id, c.hole)]
+            if first_mine:
+                where = f"hole {first.hole} on line {lines[(group_id, first.hole)][0]} at "
+                where += repr(lines[(group_id, first.hole)][1])
+            else:
+                shown = first.at.astimezone(tz).strftime("%H:%M:%S") if tz else first.at
+                where = f"hole {first.hole} already logged at {shown}"
+            problems.append(
+                errors.Problem(
+                    filename,
+                    line,
+                    "completed",
+                    f"group {group_id!r} completed hole {c.hole} at {text!r}, before {where}, "
+                    f"which it plays earlier (from tee {draw[group_id].tee}); check both times",
+                )
+            )
+    return problems
 
 
 def load_times(

@@ -1,10 +1,13 @@
 """The report's charts, drawn server-side as SVG with Pygal (no JavaScript, no CDN).
 
 Pygal was chosen over Matplotlib (measured here, docs/reports.md): 1.9 MB installed against
-174 MB, and about 8 ms a small chart against 70 ms, which a report of 52 groups needs to
+174 MB, and about 5 ms a small chart against 70 ms, which a report of 52 groups needs to
 stay within its second. The SVGs scale to their container (``viewBox``, no fixed size), so
-they read on a phone and in print; their ``<script>`` (Pygal's tooltips config) is removed,
-every text in them is escaped by the XML serialiser, and pages show them as images.
+they read on a phone and in print; they carry no script and no tooltip (Pygal's tooltips
+are drawn by its JavaScript, which the report does not ship: drawing their data took half
+of a small chart's time), their style sheet is the few rules they use
+(``templates/reports/chart.css``), every text in them is escaped by the XML serialiser, and
+pages show them as images.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import math
 import sys
 from collections.abc import Sequence
 from datetime import datetime, timedelta, tzinfo
+from pathlib import Path
 from typing import Any
 
 import pygal
@@ -27,6 +31,25 @@ from pace.rules.model import Status
 # Pygal appends a legacy import hook for its map plugins (``pygal.maps.*``, unused here) to
 # ``sys.meta_path``; Python 3.11 warns (ImportWarning) at every import that reaches it.
 sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, pygal.PluginImportFixer)]
+
+#: The charts' style sheet, a Pygal template: the rules of Pygal's that the charts use.
+CHART_CSS = Path(__file__).resolve().parents[2] / "templates" / "reports" / "chart.css"
+
+
+class _NoTooltips:
+    """A Pygal chart without the data of its JavaScript tooltips (``<desc>`` elements)."""
+
+    def _tooltip_data(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+class Bar(_NoTooltips, pygal.Bar):  # type: ignore[misc]
+    """Pygal's bar chart, without tooltips."""
+
+
+class XY(_NoTooltips, pygal.XY):  # type: ignore[misc]
+    """Pygal's XY chart, without tooltips."""
+
 
 OUT_OF_POSITION = "#d62728"
 BEHIND = "#ff9f1c"
@@ -73,19 +96,30 @@ _COMMON: dict[str, Any] = {
     "explicit_size": False,
     "print_values": False,
     "truncate_label": -1,
+    "css": ["file://" + str(CHART_CSS)],
 }
 
 
-#: Pygal's parts for its JavaScript tooltips, which the report does not ship.
-_DROPPED = frozenset({"script", "desc"})
+#: Pygal's parts for its JavaScript tooltips and hover titles, which an image never shows.
+_DROPPED = frozenset({"script", "desc", "title"})
 
 
-def svg(chart: Any) -> str:
-    """Return the chart's SVG element as text, without Pygal's script and tooltip texts."""
+def svg(chart: Any, *, bare: bool = False) -> str:
+    """Return the chart's SVG element as text, without Pygal's script and tooltip texts.
+
+    ``bare`` drops its style sheet and background too, for a chart whose every colour is
+    on its elements (``strip_chart``): WeasyPrint compiles each SVG's style sheet, which
+    takes longer than drawing a few bars.
+    """
     root = chart.render_tree()
+    dropped = _DROPPED | {"defs"} if bare else _DROPPED
     for parent in list(root.iter()):
         for child in list(parent):
-            if isinstance(child.tag, str) and child.tag.rsplit("}", 1)[-1] in _DROPPED:
+            if not isinstance(child.tag, str):  # Pygal's comments
+                parent.remove(child)
+            elif child.tag.rsplit("}", 1)[-1] in dropped or (
+                bare and child.get("class") == "background"
+            ):
                 parent.remove(child)
     out: str = etree.tostring(root, encoding="unicode")
     return out
@@ -114,7 +148,7 @@ def field_chart(r: rp.RoundReport, tz: tzinfo, lang: str) -> str:
     origin, ticks = _clock_labels(min(starts), max(ends + starts), tz)
     n = max(len(g.holes) for g in r.groups)
     colours: list[str] = []
-    chart = pygal.XY(
+    chart = XY(
         show_dots=False,
         stroke_style={"width": 1.4},
         x_labels=ticks,
@@ -167,7 +201,7 @@ def bands_chart(r: rp.RoundReport, lang: str) -> str:
     if not bands:
         return ""
     labels = [band_label(b) for b in bands]
-    chart = pygal.Bar(
+    chart = Bar(
         style=_style(["#1f77b4"]),
         x_labels=labels,
         x_title=text("band", lang),
@@ -199,7 +233,7 @@ def holes_chart(r: rp.RoundReport, lang: str) -> str:
     stats = r.field.holes
     if not any(s.hole_over is not None for s in stats):
         return ""
-    chart = pygal.Bar(
+    chart = Bar(
         style=_style(["#1f77b4"]),
         x_labels=[str(s.hole) for s in stats],
         x_title=text("hole", lang),
@@ -219,8 +253,9 @@ def holes_chart(r: rp.RoundReport, lang: str) -> str:
     return svg(chart)
 
 
-def group_chart(g: rp.GroupReport, lang: str) -> str:
-    """Return a group's minutes over at each hole it logged, coloured by its status there."""
+def _over_bars(g: rp.GroupReport) -> tuple[list[Any], int]:
+    """Return a group's bars (minutes over at each hole, coloured by its status there) and
+    the half-height of its scale (5-minute steps); no bar at all: ``[]``."""
     values: list[Any] = []
     for h in g.holes:
         if h.over is None:
@@ -230,10 +265,17 @@ def group_chart(g: rp.GroupReport, lang: str) -> str:
         colour = _STATUS_COLOURS.get(h.status, ON_PACE) if h.status else ON_PACE
         values.append({"value": v, "color": colour})
     if all(v is None for v in values):
-        return ""
+        return [], 0
     top = max(abs(v["value"]) for v in values if v is not None)
-    limit = max(5, math.ceil(top / 5) * 5)
-    chart = pygal.Bar(
+    return values, max(5, math.ceil(top / 5) * 5)
+
+
+def group_chart(g: rp.GroupReport, lang: str) -> str:
+    """Return a group's minutes over at each hole it logged, coloured by its status there."""
+    values, limit = _over_bars(g)
+    if not values:
+        return ""
+    chart = Bar(
         style=_style(["#1f77b4"]),
         x_labels=[str(h.hole) for h in g.holes],
         range=(-limit, limit),
@@ -245,6 +287,31 @@ def group_chart(g: rp.GroupReport, lang: str) -> str:
     )
     chart.add(text("over", lang), values)
     return svg(chart)
+
+
+def strip_chart(g: rp.GroupReport, lang: str) -> str:
+    """Return a group's chart for print: the bars of ``group_chart`` alone, one per hole
+    across the whole width, so that laid over the group's aligned-text hole grid each bar
+    stands above its hole's column (the grid gives the holes and the minutes). It has no
+    text and no style sheet: WeasyPrint draws it in a few milliseconds, where the labelled
+    chart takes fifty (docs/reports.md, "Speed")."""
+    values, limit = _over_bars(g)
+    if not values:
+        return ""
+    chart = Bar(
+        style=_style(["#1f77b4"]),
+        range=(-limit, limit),
+        width=20 * len(g.holes),
+        height=24,
+        margin=0,
+        spacing=0,
+        show_x_labels=False,
+        show_y_labels=False,
+        show_y_guides=False,
+        **_COMMON,
+    )
+    chart.add(text("over", lang), values)
+    return svg(chart, bare=True)
 
 
 def as_image(svg_text: str, css_class: str = "") -> str:

@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup, escape
 
-from pace.reports import charts, letters
+from pace.reports import charts, forked, letters
 from pace.reports.document import ReportMeta
 from pace.reports.words import (
     TEXTS,
@@ -38,7 +39,7 @@ CSS = ROOT / "static" / "report.css"
 Progress = Callable[[int, int, str], None]
 
 
-def _no_progress(done: int, total: int, what: str) -> None:
+def no_progress(done: int, total: int, what: str) -> None:
     return None
 
 
@@ -65,12 +66,36 @@ def css() -> str:
 
 @dataclass(frozen=True)
 class Charts:
-    """The report's SVG charts: the field's, the bands', the holes' and one per group."""
+    """The report's charts as ``<img>`` elements: the field's, the bands', the holes' and one
+    per group (by group id)."""
 
     field: str
     bands: str
     holes: str
     groups: Mapping[str, str]
+    #: the group charts are the PDF's bars, laid over each group's hole grid
+    strips: bool = False
+
+
+#: The three charts of the field: (name, drawing function of the report, tz and language).
+FIELD_CHARTS: tuple[tuple[str, Callable[[rp.RoundReport, Any, str], str]], ...] = (
+    ("field", lambda r, tz, lang: charts.field_chart(r, tz, lang)),
+    ("bands", lambda r, tz, lang: charts.bands_chart(r, lang)),
+    ("holes", lambda r, tz, lang: charts.holes_chart(r, lang)),
+)
+
+
+#: Charts of at least this many groups are drawn in two processes (``forked``).
+PARALLEL_MIN = 16
+
+
+def lazy_image(src: str, css_class: str = "group") -> str:
+    """Return an ``<img>`` of a chart the browser fetches from ``src`` when it nears the
+    screen (the web page's group charts: the page itself comes at once)."""
+    return (
+        f'<img class="{css_class}" alt="" loading="lazy" decoding="async" width="700" '
+        f'height="170" src="{escape(src)}">'
+    )
 
 
 def draw_charts(
@@ -79,39 +104,81 @@ def draw_charts(
     lang: str,
     progress: Progress,
     *,
-    only_concerned: bool = False,
+    for_pdf: bool = False,
+    full_charts: bool = False,
+    chart_src: Callable[[str], str] | None = None,
+    field: Mapping[str, str] | None = None,
 ) -> Charts:
     """Draw every chart of the report, telling ``progress`` after each group's.
 
     Each chart is an ``<img>`` of its SVG: the page's Content-Security-Policy allows no inline
     style, which an inline SVG's needs (an image's are its own), and WeasyPrint lays an image
-    out three times faster than an inline SVG. With ``only_concerned`` the groups with nothing
-    to report get no chart of their own.
+    out three times faster than an inline SVG. The PDF's group charts are the bars alone, laid
+    over the group's hole grid (``charts.strip_chart``), unless ``full_charts``. With
+    ``chart_src`` (the web page) the group charts are images fetched from that address, drawn
+    when the browser asks for them. ``field`` gives the field's charts already drawn (SVG, by
+    name), as the report service keeps them.
     """
     total = len(r.groups) + 2
     put = charts.as_image
-    field = put(charts.field_chart(r, meta.tz, lang), "field")
-    bands = put(charts.bands_chart(r, lang), "bands")
-    holes = put(charts.holes_chart(r, lang), "holes")
-    progress(1, total, "field")
-    groups = {}
-    for i, g in enumerate(r.groups, start=2):
-        if not only_concerned or concerned(g, r):
-            groups[g.id] = put(charts.group_chart(g, lang), "group")
-        progress(i, total, g.id)
-    return Charts(field, bands, holes, groups)
+    strips = for_pdf and not full_charts
+    n = len(r.groups)
+
+    def field_charts() -> dict[str, str]:
+        return dict(field) if field is not None else {
+            name: draw(r, meta.tz, lang) for name, draw in FIELD_CHARTS
+        }  # fmt: skip
+
+    def group_charts(first: int, last: int, tell: bool = True) -> dict[str, str]:
+        out = {}
+        for i in range(first, last):
+            g = r.groups[i]
+            if chart_src is not None:
+                if any(h.over is not None for h in g.holes):
+                    out[g.id] = lazy_image(chart_src(g.id))
+            elif strips:
+                out[g.id] = put(charts.strip_chart(g, lang), "strip")
+            else:
+                out[g.id] = put(charts.group_chart(g, lang), "group")
+            if tell:
+                progress(i + 2, total, g.id)
+        return out
+
+    if chart_src is None and n >= PARALLEL_MIN and forked.can_fork():
+        # the field's charts and the first groups' here, the others' in a child meanwhile
+        k = max(0, round(n * 0.5) - 4)
+        (drawn, groups), theirs = forked.in_parallel(
+            lambda: (field_charts(), group_charts(0, k)), lambda: group_charts(k, n, False)
+        )
+        groups.update(theirs)
+        progress(total, total, "charts")
+    else:
+        drawn = field_charts()
+        progress(1, total, "field")
+        groups = group_charts(0, n)
+    return Charts(
+        put(drawn["field"], "field"), put(drawn["bands"], "bands"), put(drawn["holes"], "holes"),
+        groups, strips,
+    )  # fmt: skip
 
 
-def concerned(g: rp.GroupReport, r: rp.RoundReport) -> bool:
-    """Return whether a group has anything to report besides its times: an episode, a
-    referee's act, a timed stroke or fault, or it held the field up."""
-    return bool(
-        g.episodes
-        or g.acts.decisions
-        or g.acts.credits
-        or any(p.strokes or p.faults for p in g.players)
-        or any(u.group == g.id for u in r.field.held_up)
-    )
+#: The rows of a group's hole grid in the PDF, and the characters of each hole's column.
+GRID_ROWS = ("hole", "par", "due", "logged", "over", "gap")
+GRID_CELL = 6
+
+
+def _aligned(rows: list[list[str]], left: int | None = None) -> list[str]:
+    """Return a table as lines of aligned text: the first ``left`` columns (all when None)
+    left-aligned, the others (figures) right-aligned."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    cut = len(widths) if left is None else left
+    return [
+        "  ".join(
+            c.ljust(w) if i < cut else c.rjust(w)
+            for i, (c, w) in enumerate(zip(row, widths, strict=True))
+        ).rstrip()
+        for row in rows
+    ]
 
 
 def helpers(meta: ReportMeta, lang: str) -> dict[str, Any]:
@@ -160,10 +227,34 @@ def helpers(meta: ReportMeta, lang: str) -> dict[str, Any]:
                       for h in g.holes]),
             ("gap", [mins(h.gap, signed=False) for h in g.holes]),
         ]  # fmt: skip
-        width = max(len(text(k, lang)) for k, _ in rows) + 1
+        width = grid_label_width()
         return [
-            text(k, lang).ljust(width) + "".join(c.rjust(6) for c in cells) for k, cells in rows
+            text(k, lang).ljust(width) + "".join(c.rjust(GRID_CELL) for c in cells)
+            for k, cells in rows
         ]
+
+    def grid_label_width() -> int:
+        return max(len(text(k, lang)) for k in GRID_ROWS) + 1
+
+    def grid_strip(g: rp.GroupReport, chart: str) -> Markup:
+        # the group's bars, as the grid's first line: after the labels' column, each bar
+        # above its hole's column (``GRID_CELL`` characters a hole)
+        if not chart:
+            return Markup("")
+        width = GRID_CELL * len(g.holes)
+        image = Markup(chart.replace("<img ", f'<img style="width: {width}ch" ', 1))
+        return Markup(" " * grid_label_width()) + image + Markup("\n")
+
+    def stats_lines(r: rp.RoundReport) -> list[str]:
+        # the PDF's hole-by-hole table, as aligned text (see grid_lines)
+        head = ["hole", "par", "groups", "avg_over", "avg_hole_over", "avg_gap", "gap_change"]
+        rows = [[text(k, lang) for k in head]]
+        for st in r.field.holes:
+            rows.append([
+                str(st.hole), str(st.par), str(st.groups), mins1(st.over),
+                mins1(st.hole_over), mins1(st.gap, signed=False), mins1(st.gap_change),
+            ])  # fmt: skip
+        return _aligned(rows, left=1)
 
     def times_lines(r: rp.RoundReport) -> list[str]:
         # the PDF's round-times table, as aligned text (see grid_lines)
@@ -177,9 +268,7 @@ def helpers(meta: ReportMeta, lang: str) -> dict[str, Any]:
                 duration(g.credited) if g.credited else "", mins(g.over),
                 text(f"status.{g.status.status.value}", lang),
             ])  # fmt: skip
-        widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
-        return ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
-                for row in rows]  # fmt: skip
+        return _aligned(rows)
 
     def held_behind(u: rp.HoldUp) -> str:
         return ", ".join(f"{g} {signed_minutes(o)}" for g, o in u.worst.behind)
@@ -201,7 +290,9 @@ def helpers(meta: ReportMeta, lang: str) -> dict[str, Any]:
         "band_label": charts.band_label,
         "held_behind": held_behind,
         "grid_lines": grid_lines,
+        "grid_strip": grid_strip,
         "times_lines": times_lines,
+        "stats_lines": stats_lines,
         "hole_at": letters.hole_at,
         "fault_words": lambda f: letters.fault_words(f, meta, lang),
     }
@@ -217,20 +308,34 @@ def report_html(
     screen_css_href: str | None = None,
     script_src: str | None = None,
     messages: Mapping[str, str] | None = None,
-    progress: Progress = _no_progress,
+    progress: Progress = no_progress,
     for_pdf: bool = False,
-    all_charts: bool = False,
+    full_charts: bool = False,
+    chart_src: Callable[[str], str] | None = None,
+    field_charts: Mapping[str, str] | None = None,
+    drawn: Charts | None = None,
+    groups: tuple[int, int] | None = None,
+    with_summary: bool = True,
 ) -> str:
     """Return the report as one HTML page (its style inlined unless ``css_href`` is given).
 
-    ``links`` (the page's export links) and ``script_src`` (the page's script) are for the
-    web page; the printed and PDF versions have neither. ``for_pdf`` lays the holes out as
-    aligned text (what WeasyPrint lays out fastest), and only the groups with something to
-    report get their own chart, unless ``all_charts`` (WeasyPrint takes about 90 ms a chart:
-    52 of them are five seconds).
+    ``links`` (the page's export links), ``script_src`` (the page's script) and
+    ``chart_src`` (where its group charts are fetched from) are for the web page; the HTML
+    export and the PDF have none and carry every chart. ``for_pdf`` lays the holes and the
+    tables of figures out as aligned text (what WeasyPrint lays out fastest) and each group's
+    chart as bars over its hole grid, unless ``full_charts`` (WeasyPrint takes about 50 ms
+    for a labelled chart, 5 for the bars: docs/reports.md, "Speed").
+
+    A part of the report (the PDF lays parts out side by side, ``pdf.parts_to_pdf``) is the
+    groups ``groups`` (start, stop), with or without the header and the field's summary,
+    from charts already ``drawn``.
     """
-    only = for_pdf and not all_charts
-    drawn = draw_charts(r, meta, lang, progress, only_concerned=only)
+    if drawn is None:
+        drawn = draw_charts(
+            r, meta, lang, progress, for_pdf=for_pdf, full_charts=full_charts,
+            chart_src=chart_src, field=field_charts,
+        )  # fmt: skip
+    first, last = groups or (0, len(r.groups))
     template = environment().get_template("reports/report.html")
     return template.render(
         meta=meta,
@@ -243,6 +348,9 @@ def report_html(
         script_src=script_src,
         messages=dict(messages or {}),
         for_pdf=for_pdf,
+        first_group=first,
+        last_group=last,
+        with_summary=with_summary,
         **helpers(meta, lang),
     )
 
@@ -254,7 +362,7 @@ def letters_html(
     per: str = letters.PER_PLAYER,
     *,
     css_href: str | None = None,
-    progress: Progress = _no_progress,
+    progress: Progress = no_progress,
 ) -> str:
     """Return the round's facts-only letters as one HTML document, one letter per page."""
     made = letters.letters(meta, r, lang, per)

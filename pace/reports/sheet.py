@@ -74,23 +74,58 @@ def to_csv(sheet: TimingSheet, tz: tzinfo) -> str:
     return out.getvalue()
 
 
+#: a player's name longer than this is printed as initials and surname (issue 14)
+NAME_LIMIT = 22
+
 _CSS = """
-@page { size: A4 landscape; margin: 10mm; }
-body { font-family: "DejaVu Sans", Arial, sans-serif; font-size: 9pt; }
-h1 { font-size: 13pt; margin: 0 0 4mm; }
-table { border-collapse: collapse; width: 100%; }
-th, td { border: 1px solid #444; padding: 1mm 1.2mm; text-align: center; white-space: nowrap; }
-td.players { text-align: left; white-space: normal; font-size: 8pt; }
-td.tee, th.tee { background: #eee; font-weight: bold; }
+@page { size: A4 landscape; margin: 7mm 8mm; }
+body { font-family: "DejaVu Sans", Arial, sans-serif; font-size: 7.5pt; line-height: 1.12; }
+h1 { font-size: 11pt; margin: 0 0 1.5mm; }
+p.lead { margin: 0 0 2mm; }
+table { border-collapse: collapse; width: 100%; table-layout: fixed; }
+th, td { border: 0.6pt solid #444; padding: 0.35mm 0.7mm; text-align: center;
+         white-space: nowrap; vertical-align: middle; }
+th.group, td.group { width: 9mm; }
+th.tee, td.tee { width: 7mm; background: #eee; font-weight: bold; }
+th.start, td.start { width: 10mm; }
+th.players, td.players { width: 48mm; text-align: left; }
+td.players div { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 td.start-hole { background: #ffe9a8; font-weight: bold; }
-tr { page-break-inside: avoid; }
+tr { page-break-inside: avoid; break-inside: avoid; }
 thead { display: table-header-group; }
-.par { font-weight: normal; font-size: 7pt; }
+.par { font-weight: normal; font-size: 6pt; }
 """
 
 
+def short_name(name: str, limit: int = NAME_LIMIT) -> str:
+    """Return a player's name as it fits one line of the sheet: initials and surname if long.
+
+    >>> short_name("Anne Lavoie"), short_name("Marie-Hélène Vaillancourt")
+    ('Anne Lavoie', 'M.-H. Vaillancourt')
+    >>> short_name("Jean Pierre de la Fontaine-Beauchemin")
+    'J. P. de la Fontaine-Beauchemin'
+    """
+    if len(name) <= limit:
+        return name
+    words = name.split()
+    particles = {"de", "du", "des", "la", "le", "van", "von", "der", "di", "da", "st", "ste"}
+    last = len(words) - 1
+    while last > 1 and words[last - 1].casefold() in particles:
+        last -= 1
+    first, surname = words[:last], words[last:]
+    initials = [
+        "-".join(f"{part[0]}." for part in word.split("-") if part) for word in first
+    ]
+    return " ".join(initials + surname) if first else name
+
+
 def to_html(sheet: TimingSheet, tz: tzinfo) -> str:
-    """Return the sheet as a printable HTML page (A4 landscape, one line per group)."""
+    """Return the sheet as a printable HTML page (A4 landscape, one line per player).
+
+    Each group is one row of the table; its players are one line each (initials and surname
+    when a name is long, the whole name in the cell's title), so 40 four-balls print on three
+    pages (issue 14).
+    """
     head = "".join(
         f"<th>{h}<br><span class='par'>par {p}</span></th>"
         for h, p in zip(sheet.holes, sheet.pars, strict=True)
@@ -103,19 +138,23 @@ def to_html(sheet: TimingSheet, tz: tzinfo) -> str:
             else f"<td>{_hm(r.due[h], tz)}</td>"
             for h in sheet.holes
         )
+        players = "".join(
+            f"<div title='{escape(name)}'>{escape(short_name(name))}</div>" for name in r.players
+        )
         body.append(
-            f"<tr><td>{escape(r.group)}</td><td class='tee'>{r.tee}</td>"
-            f"<td>{_hm(r.start, tz)}</td>"
-            f"<td class='players'>{escape(', '.join(r.players))}</td>{cells}</tr>"
+            f"<tr><td class='group'>{escape(r.group)}</td><td class='tee'>{r.tee}</td>"
+            f"<td class='start'>{_hm(r.start, tz)}</td>"
+            f"<td class='players'>{players}</td>{cells}</tr>"
         )
     title = f"Timing sheet / Feuille de temps — {escape(sheet.course)}"
     return (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
         f"<title>{title}</title><style>{_CSS}</style></head><body>"
         f"<h1>{title}</h1>"
-        "<p>Clock time by which each group must have completed each hole"
+        "<p class='lead'>Clock time by which each group must have completed each hole"
         " (heure limite de fin de chaque trou). Highlighted: starting tee.</p>"
-        "<table><thead><tr><th>group</th><th class='tee'>tee</th><th>start</th>"
-        f"<th>players</th>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+        "<table><thead><tr><th class='group'>group</th><th class='tee'>tee</th>"
+        "<th class='start'>start</th>"
+        f"<th class='players'>players</th>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
         "</body></html>\n"
     )

@@ -1,15 +1,19 @@
 """Alerts for the referees, derived from the evaluation (RULES.md §3; DESIGN.md scheduler).
 
 An alert has a stable ``key``: the same situation always gives the same key, so raising
-is idempotent and a restart re-derives exactly the alerts already raised. Alerts stay
-until a referee acknowledges them (an event); deciding that is the service's job.
+is idempotent and a restart re-derives exactly the alerts already raised. An episode's
+alerts are keyed by the hole where the episode began, not by an instant, so correcting a
+tap's time never raises the same edge twice (issue 14). Each alert also says whether its
+situation still holds (``current``): an open alert that no longer holds is resolved (an
+event; the service's job), one that holds stays until a referee acknowledges it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from pace.rules.model import Status
 from pace.rules.position import Episode, FieldStatus
@@ -35,6 +39,54 @@ class Alert:
     over: timedelta | None = None
     gap: timedelta | None = None
     check_holes: tuple[int, ...] = ()
+    #: the situation still holds at the evaluation's instant (else an open alert is resolved)
+    current: bool = True
+    #: why a prompt is raised (``stop_timing``: ``back_in_position`` or ``in_position``)
+    reason: str | None = None
+
+
+def episode_keys(episodes: Iterable[Episode]) -> list[str]:
+    """Return each episode's stable name: its group and the hole where it began.
+
+    A second episode of a group that began at the same hole (after a time credit, say)
+    gets ``#2``. Correcting a tap's time moves the episode's instants, never its name.
+
+    >>> from datetime import UTC
+    >>> t = datetime(2026, 6, 14, 9, 0, tzinfo=UTC)
+    >>> episode_keys([Episode("6", t, 3), Episode("6", t, 3), Episode("7", t, None)])
+    ['6:h3', '6:h3#2', '7:h-']
+    """
+    seen: dict[str, int] = {}
+    out: list[str] = []
+    for e in episodes:
+        base = f"{e.group}:h{e.start_hole if e.start_hole is not None else '-'}"
+        seen[base] = seen.get(base, 0) + 1
+        out.append(base if seen[base] == 1 else f"{base}#{seen[base]}")
+    return out
+
+
+def arrange(alerts: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """Return alerts newest first, those of one group together (issue 14).
+
+    Groups come in the order of their newest alert; within a group, newest first. ``at`` is
+    an ISO 8601 instant (the alerts as the pages get them).
+
+    >>> a = [{"group": "1", "at": "2026-06-14T08:14:00+00:00"},
+    ...      {"group": "2", "at": "2026-06-14T09:13:00+00:00"},
+    ...      {"group": "1", "at": "2026-06-14T09:04:00+00:00"}]
+    >>> [(x["group"], x["at"][11:16]) for x in arrange(a)]
+    [('2', '09:13'), ('1', '09:04'), ('1', '08:14')]
+    """
+    items = list(alerts)
+
+    def instant(a: Mapping[str, Any]) -> datetime:
+        return datetime.fromisoformat(str(a["at"]))
+
+    newest: dict[str, datetime] = {}
+    for a in items:
+        g = str(a["group"])
+        newest[g] = max(newest.get(g, instant(a)), instant(a))
+    return sorted(items, key=lambda a: (newest[str(a["group"])], instant(a)), reverse=True)
 
 
 def nearby_holes(hole: int, hole_numbers: Sequence[int], radius: int = 1) -> tuple[int, ...]:
@@ -57,36 +109,43 @@ def nearby_holes(hole: int, hole_numbers: Sequence[int], radius: int = 1) -> tup
 def due_alerts(
     field: FieldStatus, episodes: Iterable[Episode], hole_numbers: Sequence[int] = ()
 ) -> tuple[Alert, ...]:
-    """Return every alert the round's state calls for at ``field.at``.
+    """Return every alert the round's state calls for at ``field.at``, current or not.
 
-    One ``out_of_position`` alert per episode (keyed by its start), one
-    ``back_in_position`` per episode that ended that way, and one ``overdue`` per group
-    and hole while the projection finds the group overdue on that hole (with the holes whose
-    marshals should look for it, given the course's ``hole_numbers``).
+    One ``out_of_position`` alert per episode (current while the episode is open), one
+    ``back_in_position`` per episode that ended that way (current while no later episode
+    of the group began), and one ``overdue`` per group and hole while the projection finds
+    the group overdue on that hole (with the holes whose marshals should look for it, given
+    the course's ``hole_numbers``). An episode that began and ended between two ticks is
+    still raised, and resolved at once.
     """
     by_group = {s.group: s for s in field.groups}
+    listed = list(episodes)
+    names = episode_keys(listed)
+    latest = {e.group: i for i, e in enumerate(listed)}  # episodes come by group, then time
     out: list[Alert] = []
-    for e in episodes:
+    for i, (e, name) in enumerate(zip(listed, names, strict=True)):
         s = by_group.get(e.group)
         out.append(
             Alert(
-                f"{OUT_OF_POSITION}:{e.group}:{e.start.isoformat()}",
+                f"{OUT_OF_POSITION}:{name}",
                 OUT_OF_POSITION,
                 e.group,
                 e.start_hole,
                 e.start,
                 s.over if s is not None and e.end is None else None,
                 s.gap if s is not None and e.end is None else None,
+                current=e.end is None,
             )
         )
         if e.end is not None and e.ended_by == BACK_IN_POSITION:
             out.append(
                 Alert(
-                    f"{BACK_IN_POSITION}:{e.group}:{e.end.isoformat()}",
+                    f"{BACK_IN_POSITION}:{name}",
                     BACK_IN_POSITION,
                     e.group,
                     e.end_hole,
                     e.end,
+                    current=latest[e.group] == i,
                 )
             )
     for s in field.groups:

@@ -302,12 +302,16 @@ def _bad_times(
 
 
 def stop_timing_alerts(judgement: Judgement, field: FieldStatus) -> tuple[alerts.Alert, ...]:
-    """Return a ``stop_timing`` prompt per group whose latest spell calls for one (§4.6).
+    """Return a ``stop_timing`` prompt per group whose latest spell calls for one now (§4.6).
 
-    A spell that ended by itself (the group back in position) and that no referee stopped
-    yet prompts the referees to tell the players, from the instant it ended; a spell still
-    running while the group is not out of position (timed while in position) prompts them
-    to stop. Once per spell: the key names the spell's start.
+    The prompt follows the group's current state (issue 14): a spell that ended by itself
+    (the group back in position) and that no referee stopped yet prompts the referees to
+    tell the players, from the instant it ended (``reason`` ``back_in_position``); a spell
+    still running while the group is in position (``on_pace``, ``behind``: timed while in
+    position) prompts them to stop (``in_position``). A group out of position or overdue is
+    not prompted: it is where timing belongs, or about to be. Only the prompts that hold at
+    ``field.at`` are returned, so one raised earlier is resolved once its state has passed.
+    Once per spell and reason: the key names the spell's start.
     """
     out = []
     for s in field.groups:
@@ -317,23 +321,26 @@ def stop_timing_alerts(judgement: Judgement, field: FieldStatus) -> tuple[alerts
         last = group_spells[-1]
         if last.start > field.at:
             continue
+        key = f"{STOP_TIMING}:{s.group}:{last.start.isoformat()}"
         if last.end is None:
-            if s.status is Status.OUT_OF_POSITION:
+            if s.status in (Status.OUT_OF_POSITION, Status.OVERDUE):
                 continue
-            at, hole = last.start, s.last_hole
+            at, hole, reason = last.start, s.last_hole, "in_position"
+            key += ":in_position"
         elif last.ended_by == spells.BACK_IN_POSITION and last.stopped is None:
-            at, hole = last.end, last.end_hole
+            at, hole, reason = last.end, last.end_hole, spells.BACK_IN_POSITION
         else:
             continue
         out.append(
             alerts.Alert(
-                f"{STOP_TIMING}:{s.group}:{last.start.isoformat()}",
+                key,
                 STOP_TIMING,
                 s.group,
                 hole if hole is not None else s.last_hole,
                 at,
                 s.over,
                 s.gap,
+                reason=reason,
             )
         )
     return tuple(out)

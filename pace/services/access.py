@@ -25,6 +25,7 @@ from collections import deque
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
+from urllib.parse import quote
 from zoneinfo import ZoneInfo
 
 from pace import config
@@ -45,6 +46,26 @@ _SCRYPT_N, _SCRYPT_R, _SCRYPT_P = 2**14, 8, 1
 #: failed code attempts allowed per minute, per remote address and per code prefix
 MAX_FAILURES = 5
 FAILURE_WINDOW = timedelta(minutes=1)
+
+
+#: The page an access code's link opens, by role (issue 14): where each role works.
+LANDING = {
+    "committee": "dashboard",
+    "referee": "dashboard",
+    "scorer": "scorecard",
+    "marshal": "marshal",
+    "viewer": "board",
+}
+
+
+def join_link(base: str, code: str, role: str, round: str) -> str:
+    """Return the link that signs in with ``code`` and opens the page of its role.
+
+    >>> join_link("http://10.0.0.2:5000/", "ABCD-EFGH", "marshal", "Club R1")
+    'http://10.0.0.2:5000/join?code=ABCD-EFGH&next=/rounds/Club%2520R1/marshal'
+    """
+    page = f"/rounds/{quote(round, safe='')}/{LANDING.get(role, 'board')}"
+    return f"{base.rstrip('/')}/join?code={quote(code, safe='-')}&next={quote(page, safe='/')}"
 
 
 class AccessError(PaceError, PermissionError):

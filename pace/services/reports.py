@@ -2,15 +2,19 @@
 
 Report data are pure folds of the log (``pace.rules.report``); this module loads the round's
 setup and log from the store, picks the round's policy from the configuration, and hands the
-result to the renderers (``pace.reports``). Nothing is stored.
+result to the renderers (``pace.reports``). Nothing is stored in the database; the last few
+reports and their charts are kept in memory (``ReportCache``), by round, log position and
+instant, so that the page, its charts and the letters build each once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from pace.reports.document import ReportMeta, holdup_view
 from pace.rules import alerts as alertsmod
@@ -20,6 +24,8 @@ from pace.rules.events import Event
 from pace.rules.position import Episode, FieldStatus
 from pace.rules.report import offenders as offendersmod
 from pace.services.rounds import PaceService, RoundView
+
+T = TypeVar("T")
 
 #: Repeat offenders are looked for over this many days back from today (config default).
 OFFENDERS_DAYS = 183
@@ -45,11 +51,62 @@ def _meta(view: RoundView, known: bool) -> ReportMeta:
     )
 
 
-class ReportService:
-    """Builds reports over a :class:`PaceService` (its store, settings and clock)."""
+@dataclass
+class _Built:
+    """One report kept: what it was built from, the report, and the charts drawn of it."""
 
-    def __init__(self, service: PaceService):
+    view: RoundView
+    report: RoundReportView
+    drawn: dict[tuple[str, ...], Any] = field(default_factory=dict)
+
+
+class ReportCache:
+    """The last ``size`` reports built, each with the charts drawn of it.
+
+    A report is kept under its round, the log's position (the last event's ``seq``) and the
+    instant it stops at, and stays valid while the round's setup is the one it was built
+    from: an event appended to the log (a correction, a void, a late notification) moves the
+    log's position, so the next report is built again, never served stale.
+    """
+
+    def __init__(self, size: int = 4):
+        self.size = size
+        self._built: OrderedDict[tuple[str, int, datetime], _Built] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, int, datetime], view: RoundView) -> _Built | None:
+        """Return the report kept under ``key`` if it was built from ``view``."""
+        with self._lock:
+            found = self._built.get(key)
+            if found is None or found.view is not view:
+                return None
+            self._built.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[str, int, datetime], built: _Built) -> None:
+        """Keep ``built`` under ``key``, forgetting the least recently used beyond ``size``."""
+        with self._lock:
+            self._built[key] = built
+            self._built.move_to_end(key)
+            while len(self._built) > self.size:
+                self._built.popitem(last=False)
+
+
+class ReportService:
+    """Builds reports over a :class:`PaceService` (its store, settings and clock).
+
+    With a ``cache`` (the web app keeps one), a report asked for again at the same log
+    position and instant, and each chart drawn of it, are built once.
+    """
+
+    def __init__(self, service: PaceService, cache: ReportCache | None = None):
         self.service = service
+        self.cache = cache
+
+    def instant(self, round: str, now: datetime | None = None) -> datetime:
+        """Return the instant a report of the round asked for at ``now`` stops at: ``now``
+        (default: the clock's now), at most the end of the round's day."""
+        return min(now or self.service.clock.now(), end_of_day(self.service.round_view(round)))
 
     def round_report(self, round: str, now: datetime | None = None) -> RoundReportView:
         """Return the round's report with every fact logged up to ``now`` (default: now).
@@ -57,9 +114,36 @@ class ReportService:
         A round whose policy is not in the configuration is reported without faults. The
         report of a past round stops at the end of its day.
         """
+        return self._built(round, now).report
+
+    def drawn(
+        self, round: str, name: tuple[str, ...], draw: Callable[[RoundReportView], T],
+        now: datetime | None = None,
+    ) -> T:  # fmt: skip
+        """Return ``draw(report)`` for the round's report at ``now`` (a chart, by ``name``),
+        drawn once for that report and kept with it when there is a cache."""
+        built = self._built(round, now)
+        if name not in built.drawn:
+            built.drawn[name] = draw(built.report)
+        found: T = built.drawn[name]
+        return found
+
+    def _built(self, round: str, now: datetime | None) -> _Built:
         view = self.service.round_view(round)
-        now = min(now or self.service.clock.now(), end_of_day(view))
+        at = self.instant(round, now)
+        if self.cache is not None:
+            found = self.cache.get((round, self.service.store.last_seq(round), at), view)
+            if found is not None:
+                return found
         events = self.service.store.events(round)
+        built = _Built(view, self._build(view, round, events, at))
+        if self.cache is not None:
+            self.cache.put((round, (events[-1].seq or 0) if events else 0, at), built)
+        return built
+
+    def _build(
+        self, view: RoundView, round: str, events: Sequence[Event], now: datetime
+    ) -> RoundReportView:
         facts = self.service.facts(round, events)
         try:
             policy = self.service.settings.policy(view.record.policy)

@@ -59,9 +59,12 @@ class PaceService:
 
     # -- setup ------------------------------------------------------------------------
 
-    def import_course(self, text: str, filename: str) -> Course:
-        """Parse a course TOML and store it under its name (replacing one of that name)."""
-        course = formats.parse_course(text, filename)
+    def import_course(
+        self, text: str, filename: str, notes: list[str] | None = None
+    ) -> Course:
+        """Parse a course TOML and store it under its name (replacing one of that name);
+        what is read but unusual (a par of 6) is added to ``notes``."""
+        course = formats.parse_course(text, filename, notes)
         self.store.save_course(course, imported_at=self.clock.now())
         self._forget()
         return course
@@ -81,6 +84,7 @@ class PaceService:
         scoring: str | None = None,
         net: bool | None = None,
         allowance: Sequence[float] | None = None,
+        notes: list[str] | None = None,
     ) -> RoundRecord:
         """Parse a draw CSV into round ``round``, creating the round if it is new.
 
@@ -89,7 +93,8 @@ class PaceService:
         day and time zone; its draw is replaced while it has no events. ``policy`` (a
         preset or a custom policy of the configuration), ``play``, ``format``, ``scoring``
         (which implies ``play``), ``net`` and ``allowance`` are set on a new round, and
-        changed on an existing one when given.
+        changed on an existing one when given. Columns the draw does not know are named in
+        ``notes``.
         """
         if policy is not None:
             self.settings.policy(policy)  # SetupError naming the known policies
@@ -117,7 +122,9 @@ class PaceService:
         else:
             course_obj, tz, day = existing.course, ZoneInfo(existing.timezone), existing.day
             tzname = existing.timezone
-        groups = formats.parse_draw(text, filename, day=day, tz=tz, course=course_obj)
+        groups = formats.parse_draw(
+            text, filename, day=day, tz=tz, course=course_obj, notes=notes
+        )
         if existing is None:
             self.store.create_round(
                 round,
@@ -164,25 +171,29 @@ class PaceService:
         self._forget(round)
         return updated
 
-    def import_times(self, text: str, filename: str, *, round: str, by: str) -> int:
-        """Parse a hole-times CSV into ``hole_completed`` events; return how many are new.
+    def import_times(
+        self, text: str, filename: str, *, round: str, by: str
+    ) -> tuple[int, int]:
+        """Parse a hole-times CSV into ``hole_completed`` events; return (new, already stored).
 
         All or nothing: a row that clashes with a completion already logged (another
-        time for the same group and hole) refuses the whole file. Re-importing the same
-        file adds nothing (the event ids derive from the rows).
+        time for the same group and hole), or that the logged times put out of the group's
+        playing order, refuses the whole file. Re-importing the same file adds nothing (the
+        event ids derive from the rows).
         """
         view = self.round_view(round)
         rec = view.record
         completions = formats.parse_times(
             text, filename, day=rec.day, tz=view.tz, course=rec.course, groups=rec.groups
         )
-        logged = {(c.group, c.hole): c.at for c in self.facts(round).completions}
+        stored_now = self.facts(round).completions
+        logged = {(c.group, c.hole): c.at for c in stored_now}
         clashes = [c for c in completions if logged.get((c.group, c.hole), c.at) != c.at]
-        lines = _times_lines(text, filename) if clashes else {}
+        lines = _times_lines(text, filename)
         problems = [
             Problem(
                 filename,
-                lines.get((c.group, c.hole)),
+                lines.get((c.group, c.hole), (None, ""))[0],
                 "completed",
                 f"group {c.group!r} hole {c.hole} is already logged at "
                 f"{logged[(c.group, c.hole)].astimezone(view.tz):%H:%M:%S}; "
@@ -190,11 +201,22 @@ class PaceService:
             )
             for c in clashes
         ]
+        if not problems:
+            problems = formats.times.out_of_order(
+                completions,
+                rec.course,
+                {g.id: g for g in rec.groups},
+                filename,
+                lines,
+                logged=stored_now,
+                tz=view.tz,
+            )
         if problems:
             raise FileFormatError(problems)
         events = [self._imported_completion(round, c, by) for c in completions]
         stored = self.store.append_many(events, recorded_at=self.clock.now())
-        return sum(1 for _, created in stored if created)
+        created = sum(1 for _, new in stored if new)
+        return created, len(stored) - created
 
     def import_referee_log(
         self, text: str, filename: str, *, round: str, by: str
@@ -284,16 +306,17 @@ class PaceService:
                 self._views.pop(round, None)
 
 
-def _times_lines(text: str, filename: str) -> dict[tuple[str, int], int]:
-    """Return the line of each (group, hole) row of a hole-times CSV already parsed once."""
+def _times_lines(text: str, filename: str) -> dict[tuple[str, int], tuple[int, str]]:
+    """Return the line and the time as written of each (group, hole) row of a hole-times CSV
+    already parsed once."""
     table, _ = formats.csvfile.read_table(text, filename, formats.times.COLUMNS)
-    lines: dict[tuple[str, int], int] = {}
+    lines: dict[tuple[str, int], tuple[int, str]] = {}
     for row in table.rows:
         try:
             hole = formats.times.parse_hole_number(row.get("hole"))
         except ValueError:
             continue
-        lines.setdefault((row.get("group"), hole), row.line)
+        lines.setdefault((row.get("group"), hole), (row.line, row.get("completed")))
     return lines
 
 

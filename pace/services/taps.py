@@ -9,13 +9,11 @@ alerts the evaluation calls for, as events, so a restart re-sends nothing.
 from __future__ import annotations
 
 import threading
-import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
-from pace.reports.status import minutes
 from pace.rules import alerts as alertsmod
 from pace.rules import facts as factsmod
 from pace.rules import refereeing
@@ -32,13 +30,14 @@ from pace.rules.position import (
     hole_overs,
 )
 from pace.rules.scoring import records
+from pace.services import alerts as alertstore
 from pace.services import commands as cmd
 from pace.services import rows as rowsmod
 from pace.services.rounds import PaceService, RoundView
 
-ALERT_RAISED = "alert_raised"
-ALERT_ACKNOWLEDGED = "alert_acknowledged"
-ALERT_NAMESPACE = uuid.UUID("0b8e1f0c-4a57-4d6e-8a1e-7f3c9d2b5a61")
+ALERT_RAISED = alertstore.ALERT_RAISED
+ALERT_ACKNOWLEDGED = alertstore.ALERT_ACKNOWLEDGED
+ALERT_NAMESPACE = alertstore.ALERT_NAMESPACE
 
 #: How far in the future (server clock) a corrected instant may be: taps are in the past.
 FUTURE_TOLERANCE = timedelta(seconds=30)
@@ -86,6 +85,14 @@ class RoundExtension(Protocol):
     ) -> Iterable[alertsmod.Alert]:
         """Return the alerts the round's state calls for, besides the live loop's."""
         ...
+
+
+class Tick(NamedTuple):
+    """What a tick changed: group rows, alerts raised, and the ``alert_resolved`` events."""
+
+    rows: tuple[dict[str, Any], ...]
+    alerts: tuple[dict[str, Any], ...]
+    resolved: tuple[Event, ...] = ()
 
 
 @dataclass
@@ -237,6 +244,7 @@ class LiveService:
                 },
                 "groups": rows,
                 "alerts": self.open_alerts(round),
+                "resolved_alerts": self.resolved_alerts(round),
                 "suspended": any(s.end is None and s.start <= now for s in facts.suspensions),
             }
             for extension in self._extensions:
@@ -419,7 +427,8 @@ class LiveService:
             )
             if (stored := self.resent(event)) is not None:
                 return Outcome(stored, False)
-            raised, acked = _alert_state(self._cache(c.round).events)
+            known = alertstore.state(self._cache(c.round).events)
+            raised, acked = known.raised, known.acked
             if c.alert not in raised:
                 raise CommandError(
                     f"no alert {c.alert!r} was raised in round {c.round!r}",
@@ -454,18 +463,25 @@ class LiveService:
     # -- alerts and the tick -----------------------------------------------------------
 
     def open_alerts(self, round: str) -> list[dict[str, Any]]:
-        """Return the raised alerts no referee has acknowledged yet, oldest first."""
+        """Return the raised alerts neither acknowledged nor resolved, newest first, those of
+        one group together (``pace.rules.alerts.arrange``)."""
         with self._lock:
-            raised, acked = _alert_state(self._cache(round).events)
-            return [a for key, a in raised.items() if key not in acked]
+            return alertsmod.arrange(alertstore.state(self._cache(round).events).open())
 
-    def tick(
-        self, round: str, now: datetime | None = None
-    ) -> tuple[tuple[dict, ...], tuple[dict, ...]]:
-        """Re-evaluate ``round`` at ``now``; return (changed group rows, new alerts).
+    def resolved_alerts(self, round: str) -> list[dict[str, Any]]:
+        """Return the alerts whose situation ended, not acknowledged, newest first."""
+        with self._lock:
+            closed = alertstore.state(self._cache(round).events).closed()
+            closed.sort(key=lambda a: a["resolved_at"], reverse=True)
+            return closed[: alertstore.RESOLVED_SHOWN]
+
+    def tick(self, round: str, now: datetime | None = None) -> Tick:
+        """Re-evaluate ``round`` at ``now``; return the changed group rows, the new alerts
+        and the alerts resolved.
 
         New alerts are appended as ``alert_raised`` events with ids derived from their
-        keys, so the same alert is never raised twice, across restarts included.
+        keys, so the same alert is never raised twice, across restarts included; an open
+        alert whose situation no longer holds gets an ``alert_resolved`` event (issue 14).
         """
         with self._lock:
             now = now or self.clock.now()
@@ -477,24 +493,22 @@ class LiveService:
             due = list(alertsmod.due_alerts(field_, eps, view.record.course.hole_numbers))
             for extension in self._extensions:
                 due.extend(extension.due_alerts(view, events, field_, eps, now))
-            raised, _ = cache.memo("alerts", lambda: _alert_state(events))
+            known = cache.memo("alerts", lambda: alertstore.state(events))
             fresh = []
             for a in due:
-                if a.key in raised:
+                if a.key in known.raised:
                     continue
-                payload = _alert_payload(a)
-                event = Event(
-                    id=str(uuid.uuid5(ALERT_NAMESPACE, f"{round}/{a.key}")),
-                    type=ALERT_RAISED,
-                    round=round,
-                    at=min(a.at, now),
-                    payload=payload,
-                    by={"role": "system", "device": "scheduler"},
-                )
-                stored, created = self._append(event)
+                stored, created = self._append(alertstore.raised_event(round, a, now))
                 if created:
-                    fresh.append(_alert_view(stored))
-            return self.changed_rows(round, now), tuple(fresh)
+                    fresh.append(alertstore.view(stored))
+            ended = []
+            if fresh:
+                known = alertstore.state(cache.events)
+            for alert in alertstore.to_resolve(known, due):
+                stored, created = self._append(alertstore.resolved_event(round, alert, now))
+                if created:
+                    ended.append(stored)
+            return Tick(self.changed_rows(round, now), tuple(fresh), tuple(ended))
 
 
 VOIDABLE = (
@@ -511,33 +525,6 @@ VOIDABLE = (
     records.SCORE_RECORDED,
     records.SCORE_CORRECTED,
 )
-
-
-def _alert_payload(a: alertsmod.Alert) -> dict[str, Any]:
-    return {
-        "key": a.key,
-        "kind": a.kind,
-        "group": a.group,
-        "hole": a.hole,
-        "over_min": minutes(a.over),
-        "gap_min": minutes(a.gap),
-        **({"check_holes": list(a.check_holes)} if a.check_holes else {}),
-    }
-
-
-def _alert_view(e: Event) -> dict[str, Any]:
-    return {**e.payload, "at": e.at.isoformat(), "id": e.id}
-
-
-def _alert_state(events: list[Event]) -> tuple[dict[str, dict[str, Any]], set[str]]:
-    raised: dict[str, dict[str, Any]] = {}
-    acked: set[str] = set()
-    for e in events:
-        if e.type == ALERT_RAISED:
-            raised[str(e.payload["key"])] = _alert_view(e)
-        elif e.type == ALERT_ACKNOWLEDGED:
-            acked.add(str(e.payload["alert"]))
-    return raised, acked
 
 
 def _group(view: RoundView, group_id: str):

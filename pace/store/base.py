@@ -133,6 +133,11 @@ class Store(ABC):
         """Return the stored event with that id, or ``None``."""
 
     @abstractmethod
+    def last_seq(self, round: str) -> int:
+        """Return the sequence number of the round's last event (0 for none): the log's
+        position, which changes with every event appended to it."""
+
+    @abstractmethod
     def count_events(self, round: str | None = None) -> int:
         """Return how many events are stored, in all or in one round."""
 

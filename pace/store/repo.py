@@ -164,6 +164,15 @@ class SqliteStore(AccessTables, Store):
         with self._db.read() as db:
             return _find_event(db, id)
 
+    def last_seq(self, round: str) -> int:
+        """Return the sequence number of the round's last event (0 for none): the log's
+        position, which changes with every event appended to it."""
+        with self._db.read() as db:
+            row = db.execute(
+                "SELECT coalesce(max(seq), 0) FROM events WHERE round = ?", [round]
+            ).fetchone()
+            return int(row[0])
+
     def count_events(self, round: str | None = None) -> int:
         """Return how many events are stored, in all or in one round."""
         with self._db.read() as db:

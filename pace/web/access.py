@@ -35,7 +35,7 @@ from flask import (
 )
 
 from pace.rules.errors import PaceError
-from pace.services.access import AccessError, Session
+from pace.services.access import AccessError, Session, join_link
 from pace.store import UnknownRoundError
 from pace.store.migrations import ROLES
 from pace.web import errors, payloads
@@ -107,6 +107,7 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "audit.audit_page": REFEREE,
     "audit.audit_csv": REFEREE,
     "reports.report_page": REFEREE,
+    "reports.report_chart": REFEREE,
     "reports.report_csv": REFEREE,
     "reports.report_json": REFEREE,
     "reports.letters_page": REFEREE,
@@ -126,14 +127,40 @@ ROLE_WORDS = {
     "viewer": "a viewer",
 }
 
+#: what a refused page is, in the sentence of its refusal (issue 14: full sentences), and the
+#: catalogue key of its name for the translated page
+PAGES: dict[str, tuple[str, str]] = {
+    "pace.marshal_page": ("the marshal page", "page.marshal"),
+    "pace.dashboard_page": ("the referees' dashboard", "page.dashboard"),
+    "referee.shotclock_page": ("the shot clock", "page.shotclock"),
+    "referee.board_page": ("the pace board", "page.board"),
+    "audit.audit_page": ("the audit of the round", "page.audit"),
+    "audit.audit_csv": ("the audit of the round", "page.audit"),
+    "reports.report_page": ("the round's report", "page.report"),
+    "reports.letters_page": ("the round's letters", "page.report"),
+    "reports.offenders_page": ("the repeat offenders", "page.offenders"),
+    "access.access_page": ("the access codes of the round", "page.access"),
+    "scoring.scorecard_page": ("the scorer's card", "page.scorecard"),
+}
+
 
 def _ext() -> Any:
     return current_app.extensions["pace"]
 
 
 def _who(roles: frozenset[str]) -> str:
-    names = [r for r in ROLES if r in roles]
-    return " or ".join(names)
+    """Return who may, in words: "the committee, a referee or a marshal"."""
+    words = [ROLE_WORDS[r] for r in ROLES if r in roles]
+    return " or ".join(words) if len(words) < 3 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+def _what(name: str) -> str:
+    """Return what was refused, in words: "open the referees' dashboard", "send record_siren"."""
+    if name in PAGES:
+        return f"open {PAGES[name][0]}"
+    if name in EVENTS:
+        return f"send {name}"
+    return f"read {request.path}" if request else f"use {name}"
 
 
 def allowed(name: str, role: str | None, table: Mapping[str, Any] = EVENTS) -> bool:
@@ -150,8 +177,7 @@ def _refuse_role(name: str, roles: frozenset[str], s: Session | None) -> None:
         )
     if s.role not in roles:
         raise AccessError(
-            f"{ROLE_WORDS.get(s.role, s.role)} may not {name.replace('_', ' ')};"
-            f" only {_who(roles)} may",
+            f"{ROLE_WORDS.get(s.role, s.role)} may not {_what(name)}; only {_who(roles)} may"
         )
 
 
@@ -306,7 +332,7 @@ def guard_request() -> Any:
             _check_json_origin()
             check_role(str(view_args["name"]), s)
             return None
-        _refuse_role(endpoint.split(".")[-1], roles, s)
+        _refuse_role(endpoint, roles, s)
         if "round" in view_args and s is not None:
             view_args["round"] = payloads.text(view_args, "round")
             check_round(s, view_args["round"], _ext().store)
@@ -322,12 +348,17 @@ def _refuse(e: PaceError) -> Any:
         return jsonify(body), status
     if e.code == "unauthorized":
         return redirect(url_for("access.join", next=_safe_next(request.full_path.rstrip("?"))))
+    s = current_session()
+    allowed_roles = ENDPOINTS.get(request.endpoint or "") or frozenset()
     return (
         render_template(
             "message.html",
             title="forbidden",
             message=e.message,
             error_code=e.code,
+            refused_role=s.role if s is not None and e.field != "round" else None,
+            refused_page=PAGES.get(request.endpoint or "", (None, None))[1],
+            allowed_roles=[r for r in ROLES if r in allowed_roles],
             **page_context(),
         ),
         status,
@@ -451,7 +482,7 @@ def access_page(round: str) -> Any:
     """The committee makes access codes for a round (each shown once, with its link) and
     revokes them: a revoked code opens nothing, and its sessions end at once, sockets too."""
     ext = _ext()
-    ext.live.service.round_view(round)
+    view = ext.live.service.round_view(round)
     made: list[dict[str, str | None]] = []
     error: PaceError | None = None
     if request.method == "POST":
@@ -465,7 +496,7 @@ def access_page(round: str) -> Any:
                 label = payloads.text(request.form, "label", limit=100, required=False) or None
                 for role in roles:
                     code = ext.access.create_code(round, role, label)
-                    link = url_for("access.join", code=code, _external=True)
+                    link = join_link(request.host_url, code, role, round)
                     made.append({"role": role, "code": code, "link": link, "qr": qr_svg(link)})
         except PaceError as e:
             error = e
@@ -476,6 +507,7 @@ def access_page(round: str) -> Any:
         roles=ROLES,
         made=made,
         codes=codes,
+        tz=view.tz,
         error=error.message if error else None,
         error_code=error.code if error else None,
         **page_context(),

@@ -19,6 +19,7 @@ ANNOUNCED_AS = {
     "event_voided": "event_voided",
     "siren": "siren_recorded",
     "alert_acknowledged": "alert_acknowledged",
+    "alert_resolved": "alert_resolved",
 }
 
 
@@ -59,7 +60,8 @@ def board_view(snapshot: dict[str, Any]) -> dict[str, Any]:
     """Return the part of a snapshot the facts-only board shows (what viewers get).
 
     No statuses, minutes over, alerts, penalties or policy: the times planned and done,
-    and whether a group is being timed.
+    whether a group is being timed, and who is disqualified (a result the committee
+    publishes anyway: the board marks the player DQ, issue 14).
     """
     groups = []
     for row in snapshot["groups"]:
@@ -76,6 +78,11 @@ def board_view(snapshot: dict[str, Any]) -> dict[str, Any]:
         "groups": groups,
         "suspended": snapshot["suspended"],
         "timing": {g: {"timed": bool((t or {}).get("timed"))} for g, t in timing.items()},
+        "disqualified": [
+            {"group": p["group"], "player": p["player"]}
+            for p in snapshot.get("penalties") or []
+            if p.get("disqualified")
+        ],
     }
 
 
@@ -114,6 +121,11 @@ class Broadcaster:
     def board(self, round: str) -> None:
         """Tell the facts-only boards that what they show may have changed (they re-read it)."""
         self.socketio.emit("board_changed", {"round": round}, to=board_room(round))
+
+    def resolved(self, round: str, events: Sequence[Event]) -> None:
+        """Announce alerts whose situation ended: the pages move them out of the open list."""
+        for e in events:
+            self.socketio.emit("alert_resolved", event_view(e), to=round_room(round))
 
     def alerts(self, round: str, alerts: tuple[dict[str, Any], ...]) -> None:
         """Announce new alerts; an overdue one also asks nearby marshals to check the group."""

@@ -73,13 +73,16 @@ class RefereeBroadcaster:
     def penalties(
         self, round: str, changes: Sequence[tuple[str, Sequence[dict[str, Any]]]]
     ) -> None:
-        """Announce the penalty rows of each group whose faults or penalties changed."""
+        """Announce the penalty rows of each group whose faults or penalties changed (the
+        boards re-read theirs when a disqualification may have come or gone)."""
         for group, rows in changes:
             self.socketio.emit(
                 "penalties_changed",
                 {"round": round, "group": group, "players": list(rows)},
                 to=round_room(round),
             )
+        if changes:
+            self.broadcaster.board(round)
 
     def after_tick(
         self, round: str, alerts: Sequence[dict[str, Any]], changed_penalties: PenaltyChanges
@@ -89,7 +92,8 @@ class RefereeBroadcaster:
             if a.get("kind") == rr.STOP_TIMING:
                 self.socketio.emit(
                     "stop_timing_prompted",
-                    {"round": round, "group": a["group"], "at": a["at"], "alert": a["key"]},
+                    {"round": round, "group": a["group"], "at": a["at"], "alert": a["key"],
+                     "reason": a.get("reason")},  # fmt: skip
                     to=round_room(round),
                 )
         self.penalties(round, changed_penalties(round))

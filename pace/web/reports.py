@@ -2,19 +2,23 @@
 
 Routes stay thin: the report service builds the data, ``pace.reports`` renders it, exactly
 as ``pace report`` does. The PDFs are built by report jobs (``report_jobs``) whose progress
-the page shows.
+the page shows. The page comes with the field's charts; each group's chart is an image the
+browser fetches from ``report/chart.svg`` as it scrolls to it, drawn from the same report
+(kept by the app's report service for the page's instant and log position).
 """
 
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
 
-from pace.reports import document, html, tables
+from pace.reports import charts, document, html, tables
 from pace.reports import offenders as offenders_render
-from pace.services.reports import ReportService
+from pace.rules.errors import PaceError
+from pace.services.reports import ReportService, RoundReportView
 from pace.web import access
 from pace.web.audit import _safe
 from pace.web.i18n import catalogue, page_context
@@ -28,7 +32,14 @@ def _ext() -> Any:
 
 
 def _service() -> ReportService:
-    return ReportService(_ext().live.service)
+    service: ReportService = _ext().reports
+    return service
+
+
+def _field_charts(view: RoundReportView, lang: str) -> dict[str, str]:
+    return {
+        name: draw(view.report, view.meta.tz, lang) for name, draw in html.FIELD_CHARTS
+    }
 
 
 def _lang() -> str:
@@ -43,8 +54,12 @@ def _file_name(round: str, what: str, ext: str) -> str:
 @bp.get("/rounds/<round>/report")
 def report_page(round: str) -> Response:
     """The round's report: field summary, charts, and every group's facts."""
-    view = _service().round_report(round)
+    service = _service()
+    at = service.instant(round)
+    view = service.round_report(round, at)
     lang = _lang()
+    field = service.drawn(round, ("field", lang), lambda v: _field_charts(v, lang), at)
+    seq = service.service.store.last_seq(round)
     links = {
         "csv": url_for("reports.report_csv", round=round),
         "excel": url_for("reports.report_csv", round=round, excel=1),
@@ -65,8 +80,45 @@ def report_page(round: str) -> Response:
             "csrf": access.csrf_token(),
             "jobs": links["jobs"],
         },
+        field_charts=field,
+        chart_src=lambda group: url_for(
+            "reports.report_chart", round=round, group=group, at=at.isoformat(), v=seq, lang=lang
+        ),
     )
     return Response(page, mimetype="text/html")
+
+
+@bp.get("/rounds/<round>/report/chart.svg")
+def report_chart(round: str) -> Response:
+    """One group's chart of the report (``?group=``), as the report stood at ``?at=`` (the
+    page's instant, never later than now): an SVG image, without script. ``?v=`` (the log's
+    position when the page was made) only tells the browser's cache one log from another."""
+    service = _service()
+    group = request.args.get("group", "")
+    raw = request.args.get("at")
+    try:
+        at = datetime.fromisoformat(raw) if raw else None
+    except ValueError:
+        raise PaceError(f"at {raw[:40]!r}: expected an ISO 8601 instant", code="invalid_payload",
+                        field="at") from None  # fmt: skip
+    if at is not None and at.tzinfo is None:
+        raise PaceError("at: the instant needs its UTC offset", code="invalid_payload", field="at")
+    now = service.service.clock.now()
+    at = min(at or now, now)
+    lang = _lang()
+
+    def draw(view: RoundReportView) -> str:
+        found = [g for g in view.report.groups if g.id == group]
+        if not found:
+            raise PaceError(f"no group {group[:40]!r} in round {round[:40]!r}",
+                            code="not_found", field="group")  # fmt: skip
+        return charts.group_chart(found[0], lang)
+
+    svg = service.drawn(round, ("group", group, lang), draw, at)
+    response = Response(svg, mimetype="image/svg+xml")
+    # an image of the report at a past instant and log position: it does not change
+    response.headers["Cache-Control"] = "private, max-age=3600"
+    return response
 
 
 @bp.get("/rounds/<round>/report.csv")

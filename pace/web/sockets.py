@@ -17,6 +17,7 @@ from flask import current_app, request, session
 from flask_socketio import Namespace, join_room, leave_room, rooms
 from socketio import exceptions, packet
 
+from pace import clock as clockmod
 from pace.services import commands as cmd
 from pace.services.access import AccessService, Session
 from pace.services.taps import LiveService
@@ -74,12 +75,13 @@ def join_round(command: cmd.JoinRound, sender: edge.Sender, ext: Any) -> dict[st
 
 
 def clock_sync(command: None, sender: edge.Sender, ext: Any) -> dict[str, Any]:
-    """Answer the server's time, for pages that show due times on the server's clock."""
+    """Answer the server's time and its rate, for pages that work on the server's clock."""
     offset = sender.ping_offset
     return {
         "ok": True,
         "server_time": sender.received.isoformat(),
         "offset_ms": None if offset is None else offset.total_seconds() * 1000,
+        "rate": clockmod.rate(ext.live.clock),
     }
 
 
@@ -225,7 +227,10 @@ class PaceNamespace(Namespace):
             self.offsets.add(sid, sample(s0, s1, device))
 
         self.socketio.emit(
-            "clock_probe", {"server_time": s0.isoformat()}, to=sid, callback=answered
+            "clock_probe",
+            {"server_time": s0.isoformat(), "rate": clockmod.rate(self.live.clock)},
+            to=sid,
+            callback=answered,
         )
 
     def probe_clocks(self) -> None:

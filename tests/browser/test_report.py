@@ -52,6 +52,13 @@ def test_the_report_page_shows_the_chart_and_the_tables_for_the_demo_round(repor
     expect(page.locator("section.group")).to_have_count(GROUPS)
     expect(page.locator("section.group table.holes").first).to_be_visible()
     expect(page.locator("section.group figure.group-chart img").first).to_be_visible()
+    # the group charts are fetched as they near the screen: the last one decodes once shown
+    last = page.locator("section.group figure.group-chart img").last
+    assert last.get_attribute("loading") == "lazy"
+    last.scroll_into_view_if_needed()
+    page.wait_for_function(
+        "img => img.complete && img.naturalWidth > 0", arg=last.element_handle(), timeout=20_000
+    )
     expect(page.locator("table.hole-stats tbody tr")).to_have_count(18)
     expect(page.locator("table.stoppages")).to_contain_text("suspension")
     expect(page.locator("tr.stroke.bad").first).to_contain_text("47.3 s")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -183,23 +184,43 @@ def test_the_dashboard_and_the_board_show_who_is_on_the_clock(server, context):
     shoot(dashboard, "dashboard-timing.png")
 
 
+def tap_on_pace(server, group: str) -> None:
+    """Log ``group``'s holes a minute before each is due, up to the server's now."""
+    snap = server.get_json("/api/rounds/R1/snapshot")["snapshot"]
+    now = datetime.fromisoformat(snap["at"])
+    row = next(r for r in snap["groups"] if r["group"] == group)
+    for hole, due in zip(row["order"], row["due"], strict=True):
+        at = datetime.fromisoformat(due) - timedelta(minutes=1)
+        if at < now - timedelta(minutes=2):
+            server.tap(group, hole, at)
+
+
 def test_the_referee_is_prompted_to_stop_timing_a_group_in_position(server, context):
-    # at noon group 1 has not completed hole 1: overdue, but not out of position, so the
-    # referees are prompted to stop timing it as soon as they start
+    # issue 14, point 5: the prompt follows the group's state. At noon group 2 has not
+    # completed hole 1: overdue, where timing is about to belong: no prompt. Group 1 has
+    # completed every hole on time: on pace, so timing it prompts the referees to stop.
+    tap_on_pace(server, "1")
     dashboard = context.new_page()
     dashboard.goto(server.url + DASHBOARD)
     page = context.new_page()
     page.goto(server.url + SHOTCLOCK)
+    page.locator("button.group-choice[data-group='2']").click()
+    page.get_by_role("button", name="Time this group").click()
+    expect(page.locator("#timing-state .on-clock")).to_be_visible()
+    page.locator("#groups-box summary").click()
     page.locator("button.group-choice[data-group='1']").click()
     page.get_by_role("button", name="Time this group").click()
 
     expect(page.locator("#prompt")).to_have_text(
-        "Group 1 is back in position: stop timing and tell the players."
+        "Group 1 is in position: stop timing and tell the players."
     )
     expect(page.locator("#stop-box")).to_have_class(re.compile(r"\bprompted\b"))
     alert = dashboard.locator("li.alert[data-kind='stop_timing'][data-group='1']")
-    expect(alert).to_contain_text("Group 1 back in position: timing stops, tell the players")
+    expect(alert).to_contain_text("Group 1 is in position: stop timing and tell the players")
     expect(dashboard.locator("tr.group-row[data-group='1'] .on-clock")).to_be_visible()
+    # the ticks that prompted group 1 left group 2, overdue, unprompted
+    expect(dashboard.locator("li.alert[data-kind='stop_timing'][data-group='2']")).to_have_count(0)
+    expect(dashboard.locator("tr.group-row[data-group='2'] .on-clock")).to_be_visible()
 
     page.get_by_role("button", name="Stop timing").click()
     expect(page.locator("#stopped-note")).to_be_visible()
@@ -207,7 +228,7 @@ def test_the_referee_is_prompted_to_stop_timing_a_group_in_position(server, cont
     expect(page.locator("#prompt")).to_be_hidden()
     expect(dashboard.locator("tr.group-row[data-group='1'] .on-clock")).to_have_count(0)
     kinds = [e["type"] for e in server.get_json("/api/rounds/R1/events")["events"]]
-    assert kinds.count("timing_decided") == 1 and kinds.count("timing_stopped") == 1
+    assert kinds.count("timing_decided") == 2 and kinds.count("timing_stopped") == 1
 
 
 def test_a_time_credit_and_a_lost_ball_search(server, page):

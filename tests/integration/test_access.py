@@ -402,11 +402,43 @@ def test_codes_made_by_the_cli_are_stored_only_as_hashes(app, settings):
     lines = result.output.strip().splitlines()
     codes = [line.split("\t")[2] for line in lines]
     for line, c in zip(lines, codes, strict=True):
-        assert line.split("\t")[3].endswith(f"/join?code={c}")
+        assert line.split("\t")[3].endswith(f"/join?code={c}&next=/rounds/{ROUND}/marshal")
     dump = "\n".join(sqlite3.connect(settings.database.path).iterdump())
     for code in codes:
         assert code not in dump and code.replace("-", "") not in dump
         assert ext.access.open_with_code(code).session.role == "marshal"
+
+
+@pytest.mark.parametrize(
+    "role, page",
+    [("marshal", "marshal"), ("referee", "dashboard"), ("committee", "dashboard"),
+     ("viewer", "board")],
+)  # fmt: skip
+def test_a_printed_link_lands_on_the_page_of_its_codes_role(app, settings, role, page):
+    """Issue 14, point 11: the link of ``pace access code --url`` opens the role's page."""
+    result = CliRunner().invoke(
+        cli,
+        ["access", "code", "--round", ROUND, "--role", role, "--url", "http://10.0.0.2:5000",
+         "--db", settings.database.path],
+        catch_exceptions=False,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    link = result.output.strip().split("\t")[3]
+    web = app.test_client()
+    r = web.get(link.removeprefix("http://10.0.0.2:5000"))
+    assert r.status_code == 302 and r.headers["Location"] == f"/rounds/{ROUND}/{page}"
+    assert web.get(r.headers["Location"]).status_code == 200
+
+
+def test_the_access_page_links_open_the_page_of_each_role(app, login):
+    c = login("committee")
+    c.get(f"/rounds/{ROUND}/access")
+    with c.session_transaction() as s:
+        csrf = s["csrf"]
+    r = c.post(f"/rounds/{ROUND}/access", data={"role": ["marshal", "viewer"], "csrf": csrf})
+    page = r.get_data(as_text=True)
+    assert f"&amp;next=/rounds/{ROUND}/marshal" in page
+    assert f"&amp;next=/rounds/{ROUND}/board" in page
 
 
 # -- the audit -----------------------------------------------------------------------------------
@@ -417,11 +449,13 @@ def test_the_audit_shows_who_did_what_escaped_and_exports_csv(app, connect, cloc
     marshal = RefereeDriver(connect("marshal", "phone-1", name=evil), clock.now)
     tap = marshal.tap("1", 1, "08:40")["id"]
     marshal.void(tap, "=cmd|' /C calc'!A0")
-    page = login("referee").get(f"/rounds/{ROUND}/audit").get_data(as_text=True)
+    page = login("referee").get(f"/rounds/{ROUND}/audit?raw=1").get_data(as_text=True)
     assert evil not in page and "&lt;script&gt;" in page
     assert "event_voided" in page and "phone-1" in page and "10:40:00" not in page
     assert "08:40:00" in page
-    only = login("referee").get(f"/rounds/{ROUND}/audit?type=event_voided").get_data(as_text=True)
+    only = login("referee").get(f"/rounds/{ROUND}/audit?type=event_voided&raw=1").get_data(
+        as_text=True
+    )
     assert "hole_completed</td>" not in only
     csv_text = login("committee").get(f"/rounds/{ROUND}/audit.csv").get_data(as_text=True)
     header, *rows = csv_text.strip().splitlines()
@@ -440,3 +474,36 @@ def test_a_viewer_hears_that_the_board_changed_and_never_a_status_or_alert(conne
     names = [m["name"] for m in viewer.get_received()]
     assert "board_changed" in names
     assert not {"group_updated", "alert_raised", "hole_logged", "penalties_changed"} & set(names)
+
+
+def test_the_access_page_shows_when_codes_were_made_in_the_rounds_local_time(app, login):
+    """Issue 14, point 12: 09:10 in Brussels, not 07:10 UTC."""
+    app.extensions["pace"].access.create_code(ROUND, "marshal", "hole 7")
+    page = login("committee").get(f"/rounds/{ROUND}/access").get_data(as_text=True)
+    assert "6/14/26, 09:10" in page and "07:10" not in page
+    french = login("committee").get(f"/rounds/{ROUND}/access?lang=fr").get_data(as_text=True)
+    assert "14/06/2026 09:10" in french  # Babel's French date, the round's time zone
+    assert "Made (local time)" in page and "UTC" not in page
+
+
+def test_the_audit_says_each_event_in_words_and_exports_for_excel(app, connect, clock, login):
+    """Issue 14, point 15: readable words, raw on demand, ``;`` and a BOM for spreadsheets."""
+    marshal = RefereeDriver(connect("marshal", "phone-1", name="Paul"), clock.now)
+    tap = marshal.tap("1", 4, "08:55")["id"]
+    marshal.correct(tap, "08:56", "tapped late")
+    marshal.void(tap, "wrong group")
+    page = login("referee").get(f"/rounds/{ROUND}/audit").get_data(as_text=True)
+    assert "Hole 4 completed by group 1" in page
+    assert "marshal Paul, phone clock" in page
+    assert "Time of hole 4 of group 1 corrected to 08:56:00" in page
+    assert "Hole 4 of group 1 voided" in page
+    assert "hole_completed</td>" not in page  # the raw kind, only with ?raw=1
+    assert "?raw=1" in page or "raw=1" in page
+    french = login("referee").get(f"/rounds/{ROUND}/audit?lang=fr").get_data(as_text=True)
+    assert "Trou 4 terminé par la partie 1" in french and "commissaire Paul" in french
+    excel = login("committee").get(f"/rounds/{ROUND}/audit.csv?excel=1")
+    data = excel.get_data()
+    assert data.startswith("\ufeff".encode())
+    header = data.decode("utf-8-sig").splitlines()[0]
+    assert header.startswith("seq;at;recorded_at;type;group;hole;role;name;device")
+    assert header.endswith(";what;who")

@@ -175,7 +175,7 @@ def test_the_access_page_in_french(app, login, ask):
         assert f"> {role}</label>" in page
     assert "Libellé <input" in page and 'placeholder="commissaire du trou 7"' in page
     assert ">Créer les codes</button>" in page
-    assert "<th>Rôle</th>" in page and "<th>Créé (UTC)</th>" in page
+    assert "<th>Rôle</th>" in page and "<th>Créé (heure locale)</th>" in page
     assert "<td>Arbitre</td><td>arbitre chef</td>" in page
     assert "Access codes for" not in page and "Make codes" not in page
 
@@ -225,26 +225,30 @@ def test_a_forged_access_form_is_explained_in_french(app, login):
 @pytest.mark.parametrize("ask", ASK)
 @pytest.mark.parametrize("role", ("committee", "referee"))
 def test_the_audit_page_in_french_and_english(app, login, ask, role):
-    fr = text(fetch(login(role), f"/rounds/{ROUND}/audit", "fr", ask))
+    fr = text(fetch(login(role), f"/rounds/{ROUND}/audit?raw=1", "fr", ask))
     assert '<html lang="fr">' in fr and "<title>Journal · R1 · pace</title>" in fr
     assert "Journal des événements de R1" in fr and "Aucun événement." in fr
     assert ">Filtrer</button>" in fr and "Export CSV" in fr
     assert "<th>Partie</th>" in fr and "<th>Motif</th>" in fr and "<th>Appareil</th>" in fr
     assert '<option value="">toutes</option>' in fr
     assert "Event log" not in fr and "No events." not in fr
-    en = text(fetch(login(role), f"/rounds/{ROUND}/audit", "en", ask))
+    en = text(fetch(login(role), f"/rounds/{ROUND}/audit?raw=1", "en", ask))
     assert "Event log of R1" in en and "No events." in en and ">Filter</button>" in en
     assert "<th>Group</th>" in en and "<th>Reason</th>" in en
+    readable = text(fetch(login(role), f"/rounds/{ROUND}/audit", "fr", ask))
+    assert "<th>Quoi</th>" in readable and "<th>Qui</th>" in readable
 
 
 def test_the_audit_in_french_keeps_the_facts_and_escapes_names(app, connect, clock, login):
     evil = "<img src=x onerror=alert(1)>"
     marshal = MarshalDriver(connect("marshal", "phone-1", name=evil), clock.now)
     marshal.tap("1", 1, "08:40")
-    r = login("referee").get(f"/rounds/{ROUND}/audit?lang=fr&type=hole_completed")
+    r = login("referee").get(f"/rounds/{ROUND}/audit?lang=fr&type=hole_completed&raw=1")
     raw = r.get_data(as_text=True)
     assert evil not in raw and "&lt;img src=x" in raw
     assert "hole_completed</td>" in raw and "08:40:00" in raw and "Aucun événement" not in raw
+    readable = login("referee").get(f"/rounds/{ROUND}/audit?lang=fr").get_data(as_text=True)
+    assert "Trou 1 terminé par la partie 1" in readable and evil not in readable
     # filtering keeps the language
     assert '<input type="hidden" name="lang" value="fr">' in raw
     csv_text = login("referee").get(f"/rounds/{ROUND}/audit.csv?lang=fr").get_data(as_text=True)
@@ -261,6 +265,10 @@ def test_a_refused_page_is_explained_in_french(login, ask):
     assert r.status_code == 403 and '<html lang="fr">' in page
     assert "<h1>Accès refusé</h1>" in page
     assert "Votre accès ne permet pas d'ouvrir cette page" in page
+    # issue 14, point 10: a full sentence, in French
+    assert (
+        "Vous êtes connecté comme commissaire : la page « Accès » est réservée au comité." in page
+    )
     assert ">Saisir un code d'accès</a>" in page and ">Accueil</a>" in page
     assert "forbidden" not in page and "may not" not in page
 
@@ -271,7 +279,10 @@ def test_a_refused_page_is_explained_in_english_with_the_reason(login, ask):
     page = text(r)
     assert r.status_code == 403 and "<h1>Access refused</h1>" in page
     assert "Your access does not open this page" in page
-    assert "a viewer may not audit page; only committee or referee may" in page
+    # issue 14, point 10: full sentences, not "a viewer may not audit page"
+    sentence = "You are signed in as a viewer: the page “Audit” is for the committee or a referee"
+    assert f"{sentence} only." in page
+    assert "audit page" not in page
     assert ">Enter an access code</a>" in page and ">Home</a>" in page
 
 
@@ -296,3 +307,17 @@ def test_the_home_page_speaks_french_to_a_french_browser_signed_in_or_not(app, l
     committee = login("committee", None).get("/", headers=fr).get_data(as_text=True)
     assert "Connecté en tant que" in committee and "Comité" in committee
     assert "Se déconnecter" in committee and "Journal" in committee and "Signed in" not in committee
+
+
+def test_refusals_over_the_api_and_sockets_are_sentences(login, connect):
+    """Issue 14, point 10: "a viewer may not dashboard page" becomes a sentence."""
+    r = login("viewer").get(f"/api/rounds/{ROUND}/snapshot")
+    assert r.json["error"]["message"] == (
+        f"a viewer may not read /api/rounds/{ROUND}/snapshot; only the committee, a referee or"
+        " a marshal may"
+    )
+    page = login("viewer").get(f"/rounds/{ROUND}/dashboard?lang=en")
+    assert "the page “Referee dashboard” is for the committee or a referee only" in text(page)
+    marshal = connect("marshal", "phone")
+    ack = marshal.emit("record_siren", {"id": "x"}, callback=True)
+    assert ack["error"]["message"] == "a marshal may not send record_siren; only the committee may"

@@ -571,7 +571,7 @@ def test_sheet_html_to_a_file(tmp_path):
     assert "size: A4 landscape" in html
     assert "Golf de Louiseville" in html
     assert "Pierre &quot;Pete&quot; Roy" in html
-    assert html.count("<tr><td>") == 6
+    assert html.count("<tr><td class='group'>") == 6
 
 
 def test_sheet_csv_to_a_file(tmp_path):

@@ -8,10 +8,12 @@ it up. Then group 3 at 08:44, 8 minutes behind group 2 and over time too.
 from __future__ import annotations
 
 import base64
+import html
 import json
 import re
 import subprocess
 from pathlib import Path
+from urllib.parse import urlencode
 
 import jsonschema
 import pytest
@@ -35,17 +37,59 @@ def test_the_committee_and_referees_open_the_report_with_its_charts_and_tables(l
     text = page.get_data(as_text=True)
     assert 'class="round-times"' in text and 'class="holes"' in text
     assert "Group 1 held up 2 groups at hole 1" in text
-    # the charts are SVG images (the CSP allows no inline style), without Pygal's script
+    # the field's charts are SVG images in the page (the CSP allows no inline style)
     charts = re.findall(r'<img class="(\w+)" alt="" src="data:image/svg\+xml;base64,([^"]+)"', text)
-    # nobody has finished (no bands yet); the three groups that logged a hole have a chart
-    assert [kind for kind, _ in charts] == ["field", "holes", "group", "group", "group"]
+    # nobody has finished (no bands yet)
+    assert [kind for kind, _ in charts] == ["field", "holes"]
     field = base64.b64decode(charts[0][1]).decode()
     assert field.startswith("<svg") and "<script" not in field
     assert "style-src 'self'" in page.headers["Content-Security-Policy"]
+    # the three groups that logged a hole have a chart, fetched by the browser when shown
+    lazy = re.findall(r'<img class="group" alt="" loading="lazy" [^>]*src="([^"]+)"', text)
+    assert len(lazy) == 3
+    for src in lazy:
+        chart = login(role).get(html.unescape(src))
+        assert chart.status_code == 200 and chart.mimetype == "image/svg+xml"
+        svg = chart.get_data(as_text=True)
+        assert svg.startswith("<svg") and "<script" not in svg and "<text" in svg
+        # opened on its own, the image is a document the app's policy runs no script in
+        assert "script-src 'self'" in chart.headers["Content-Security-Policy"]
+
+
+def chart_path(group: str = "1", **query: str) -> str:
+    return f"/rounds/{ROUND}/report/chart.svg?" + urlencode({"group": group, **query})
+
+
+def test_a_group_chart_is_drawn_once_per_report_and_again_after_a_new_event(app, client):
+    service = app.extensions["pace"].reports
+    first = client.get(chart_path()).get_data(as_text=True)
+    drawn = service.round_report(ROUND)
+    assert client.get(chart_path()).get_data(as_text=True) == first  # kept, not redrawn
+    assert service.round_report(ROUND) is drawn
+    # group 1 completes hole 2: the log moves on, the report and its charts are built again
+    app.extensions["pace"].live.service.import_times(
+        "group,hole,completed\n1,2,08:50\n", "late.csv", round=ROUND, by="sheet"
+    )
+    again = service.round_report(ROUND)
+    assert again is not drawn
+    [g1] = [g for g in again.report.groups if g.id == "1"]
+    assert g1.holes[1].logged is not None
+    second = client.get(chart_path()).get_data(as_text=True)
+    assert second != first and second.count("<rect") > first.count("<rect")
+
+
+def test_a_group_chart_names_what_is_wrong_with_its_query(client):
+    missing = client.get(chart_path("nobody"))
+    assert missing.status_code == 404 and missing.json["error"]["field"] == "group"
+    bad = client.get(chart_path(at="yesterday"))
+    assert bad.status_code == 400 and bad.json["error"]["field"] == "at"
+    naive = client.get(chart_path(at="2026-06-14T08:30:00"))
+    assert naive.status_code == 400 and naive.json["error"]["field"] == "at"
 
 
 @pytest.mark.parametrize(
-    "path", ["report", "report.csv", "report.json", "letters"], ids=lambda p: p
+    "path", ["report", "report.csv", "report.json", "letters", "report/chart.svg?group=1"],
+    ids=lambda p: p,
 )
 def test_marshals_and_viewers_may_not_open_the_report(login, path):
     for role in ("marshal", "viewer"):

@@ -44,6 +44,7 @@ TZ = ZoneInfo("Europe/Brussels")
 DAY = "2026-06-14"
 
 COURSE = """name = "Trois trous"
+hole_count = 3  # a practice loop: not 9 or 18, and said so
 [[holes]]
 number = 1
 par = 4

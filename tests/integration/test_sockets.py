@@ -502,7 +502,7 @@ def test_alerts_are_not_raised_again_after_a_restart(settings, clock, marshal, s
 
     again = create_app(settings, clock=clock, testing=True)
     try:
-        rows, alerts = again.extensions["pace"].live.tick(ROUND)
+        rows, alerts, _ = again.extensions["pace"].live.tick(ROUND)
     finally:
         close_app(again)
     assert alerts == ()

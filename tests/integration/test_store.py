@@ -319,6 +319,7 @@ def test_events_filter_by_type_and_after_seq(store: Store) -> None:
     assert store.events("unknown") == []
     assert (store.count_events(), store.count_events("R1"), store.count_events("R2")) == (4, 3, 1)
     assert store.event("missing") is None
+    assert (store.last_seq("R1"), store.last_seq("R2"), store.last_seq("unknown")) == (4, 3, 0)
 
 
 @pytest.mark.parametrize(

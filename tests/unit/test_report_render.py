@@ -73,18 +73,34 @@ def test_csv_cells_a_spreadsheet_would_run_are_quoted():
 
 def test_the_pdf_charts_are_images_and_the_grids_aligned_text():
     meta, r = hostile_report()
-    page = html.report_html(meta, r, "en", for_pdf=True, all_charts=True)
+    page = html.report_html(meta, r, "en", for_pdf=True, full_charts=True)
     assert '<pre class="grid">' in page and "<svg" not in page
     kinds = re.findall(r'<img class="(\w+)" alt="" src="data:image/svg\+xml;base64,', page)
     assert kinds == ["field", "bands", "holes", "group", "group"]
-    assert '<table class="holes"' not in page
+    assert '<table class="holes"' not in page and '<table class="hole-stats"' not in page
 
 
-def test_without_all_charts_the_pdf_draws_only_the_groups_with_something_to_report():
+def test_every_group_of_the_pdf_has_its_bars_over_its_hole_grid():
     meta, r = hostile_report()
     page = html.report_html(meta, r, "en", for_pdf=True)
-    # the first group was out of position (lead, 5 over): it has a chart; "=2+3" has not
-    assert page.count('<img class="group"') == 1
+    grids = re.findall(r'<pre class="grid">(.*?)</pre>', page, re.S)
+    assert len(grids) == 2  # one per group, each led by its chart
+    for grid, g in zip(grids, r.groups, strict=True):
+        first, *rows = grid.split("\n")
+        # the bars start after the labels' column and span one column per hole
+        assert first.startswith(" " * (len("logged") + 1) + '<img style="width: ')
+        assert f"width: {6 * len(g.holes)}ch" in first and 'class="strip"' in first
+        assert rows[0].split()[0] == "Hole"
+
+
+def test_the_pdf_bars_are_pygal_bars_without_text_or_style_sheet():
+    meta, r = hostile_report()
+    strip = charts.strip_chart(r.groups[0], "en")
+    assert strip.startswith("<svg") and "<rect" in strip
+    assert "<text" not in strip and "<style" not in strip and "<script" not in strip
+    # the labelled chart keeps its axes and its own small style sheet
+    full = charts.group_chart(r.groups[0], "en")
+    assert "<text" in full and "<style" in full and "<desc" not in full
 
 
 @pytest.mark.parametrize(

@@ -149,7 +149,7 @@ def test_csv_in_utc():
 
 
 def _rows(html: str) -> list[str]:
-    return re.findall(r"<tr><td>.*?</tr>", html)
+    return re.findall(r"<tr><td class='group'>.*?</tr>", html)
 
 
 def test_html_is_a4_landscape_and_highlights_each_groups_starting_hole():
@@ -171,7 +171,7 @@ def test_html_escapes_names():
     assert "<b>Lee</b>" not in html
     assert "Ann &lt;b&gt;Lee&lt;/b&gt;" in html
     assert "Bo &quot;Jr&quot; &amp; Co" in html
-    assert "<td>1 &amp; &lt;2&gt;</td>" in html
+    assert "<td class='group'>1 &amp; &lt;2&gt;</td>" in html
 
 
 def test_html_escapes_the_course_name():
@@ -188,7 +188,7 @@ def test_html_shows_pars_in_the_header_and_local_due_times():
     html = sheet.to_html(data, BRUSSELS)
     assert "<th>2<br><span class='par'>par 3</span></th>" in html
     (row,) = _rows(html)
-    assert "<td>08:00</td>" in row  # start, local
+    assert "<td class='start'>08:00</td>" in row  # start, local
     assert "<td class='start-hole'>08:15</td>" in row
     assert "<td>08:45</td>" in row
 
@@ -198,3 +198,49 @@ def test_due_time_is_an_instant_not_a_wall_clock_duration():
     (row,) = sheet.timing_sheet(setup).rows
     assert row.due[1] - row.start == timedelta(minutes=15)
     assert row.due[1].tzinfo is not None
+
+
+# -- issue 14, point 13: one line per player, 40 groups on three pages ------------------------
+
+LONG_NAMES = (
+    "Marie-Hélène Vaillancourt-Desrosiers",
+    "Jean-Christophe Beauchemin",
+    "Anne Lavoie",
+    "Pierre-Alexandre Montpetit-Laliberté",
+)
+
+
+def forty_four_balls() -> sheet.TimingSheet:
+    """A crossover start of 40 four-balls with long names: 20 off tee 1, 20 off tee 10.
+
+    Before issue 14 the names wrapped over four or five lines and this took ten pages."""
+    groups = [
+        Group(
+            str(i + 1),
+            at("08:00") + timedelta(minutes=10 * (i % 20)),
+            1 if i < 20 else 10,
+            tuple(Player(name) for name in LONG_NAMES),
+        )
+        for i in range(40)
+    ]
+    return sheet.timing_sheet(make_setup(make_course(pars=[4, 4, 3, 5, 4, 4, 3, 5, 4] * 2), groups))
+
+
+def test_each_player_is_one_line_initials_and_surname_when_long():
+    html = sheet.to_html(forty_four_balls(), BRUSSELS)
+    (first, *_) = _rows(html)
+    players = re.findall(r"<div title='([^']*)'>([^<]*)</div>", first)
+    assert [shown for _, shown in players] == [
+        "M.-H. Vaillancourt-Desrosiers", "J.-C. Beauchemin", "Anne Lavoie",
+        "P.-A. Montpetit-Laliberté",
+    ]  # fmt: skip
+    assert players[0][0] == "Marie-Hélène Vaillancourt-Desrosiers"  # the whole name kept
+    assert "td.players div { white-space: nowrap;" in html
+
+
+def test_forty_groups_print_on_at_most_three_a4_landscape_pages():
+    weasyprint = pytest.importorskip("weasyprint")
+    document = weasyprint.HTML(string=sheet.to_html(forty_four_balls(), BRUSSELS)).render()
+    assert len(document.pages) <= 3
+    width, height = document.pages[0].width, document.pages[0].height
+    assert width > height  # landscape

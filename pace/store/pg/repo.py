@@ -160,6 +160,15 @@ class PostgresStore(PgAccessTables, Store):
         with self._pg.read(snapshot=False) as cur:
             return _find_event(cur, id)
 
+    def last_seq(self, round: str) -> int:
+        """Return the sequence number of the round's last event (0 for none): the log's
+        position, which changes with every event appended to it."""
+        with self._pg.read(snapshot=False) as cur:
+            row = cur.execute(
+                "SELECT coalesce(max(seq), 0) FROM events WHERE round = %s", [round]
+            ).fetchone()
+            return int(row[0]) if row else 0
+
     def count_events(self, round: str | None = None) -> int:
         """Return how many events are stored, in all or in one round."""
         with self._pg.read(snapshot=False) as cur:

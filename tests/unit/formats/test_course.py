@@ -66,7 +66,8 @@ def test_holes_are_returned_sorted_by_number():
 
 
 def test_inline_array_of_holes_is_accepted():
-    text = 'name = "Pitch"\nholes = [{ number = 1, par = 3 }, { number = 2, par = 3 }]\n'
+    holes = "holes = [{ number = 1, par = 3 }, { number = 2, par = 3 }]"
+    text = f'name = "Pitch"\nhole_count = 2\n{holes}\n'
 
     course = formats.parse_course(text, "course.toml")
 
@@ -168,11 +169,12 @@ def test_every_problem_of_the_file_is_reported_at_once():
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("[[holes]]\nnumber = 1\npar = 4\n", [(None, "name")]),
+        ("hole_count = 1\n[[holes]]\nnumber = 1\npar = 4\n", [(None, "name")]),
         ('name = "Empty"\n', [(None, "holes")]),
         ('name = "Empty"\nholes = []\n', [(None, "holes")]),
         ('name = "Odd"\nholes = 18\n', [(2, "holes")]),
-        ('name = "Typo"\nnmae = "x"\n[[holes]]\nnumber = 1\npar = 3\n', [(2, "nmae")]),
+        ('name = "Typo"\nnmae = "x"\nhole_count = 1\n[[holes]]\nnumber = 1\npar = 3\n',
+         [(2, "nmae")]),
     ],
     ids=["no-name", "no-holes", "empty-holes", "holes-not-tables", "unknown-top-key"],
 )
@@ -200,3 +202,47 @@ def test_non_utf8_file_is_refused_with_its_name(tmp_path):
 
     (problem,) = info.value.problems
     assert (problem.file, problem.line) == (str(path), 1)
+
+
+# -- issue 14, point 9: 9 or 18 holes, and unusual pars noted -----------------------------------
+
+
+def eighteen(pars: list[int] | None = None, count: int = 18) -> str:
+    pars = pars or [4] * count
+    return 'name = "Club"\n' + "".join(
+        f"\n[[holes]]\nnumber = {n}\npar = {p}\n" for n, p in enumerate(pars, 1)
+    )
+
+
+def test_a_course_of_17_holes_is_refused_with_its_reason():
+    with pytest.raises(errors.FileFormatError) as info:
+        formats.parse_course(eighteen(count=17), "course.toml")
+    (problem,) = info.value.problems
+    assert problem.field == "holes"
+    assert "17 [[holes]] tables; expected 9 or 18" in problem.message
+    assert "hole_count = 17" in problem.message
+
+
+def test_a_course_that_says_its_hole_count_is_read():
+    text = eighteen(count=6).replace('name = "Club"', 'name = "Loop"\nhole_count = 6')
+    assert formats.parse_course(text, "course.toml").hole_numbers == tuple(range(1, 7))
+    wrong = eighteen(count=6).replace('name = "Club"', 'name = "Loop"\nhole_count = 9')
+    assert problems_of(wrong) == [(2, "hole_count")]
+
+
+def test_nine_and_eighteen_holes_need_no_word():
+    notes: list[str] = []
+    assert len(formats.parse_course(eighteen(), "c.toml", notes).holes) == 18
+    assert len(formats.parse_course(nine_holes(), "c.toml", notes).holes) == 9
+    assert notes == []
+
+
+def test_a_par_outside_3_to_5_is_read_with_a_note():
+    notes: list[str] = []
+    course = formats.parse_course(eighteen([6] + [4] * 16 + [2]), "course.toml", notes)
+    assert (course.hole(1).par, course.hole(18).par) == (6, 2)
+    assert notes == [
+        "course.toml, line 3: hole 1 has par 6; pars are usually 3, 4 or 5: check it",
+        "course.toml, line 71: hole 18 has par 2; pars are usually 3, 4 or 5: check it",
+    ]
+    assert problems_of(eighteen([7] + [4] * 17)) == [(3, "par")]

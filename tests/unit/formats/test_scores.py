@@ -16,6 +16,8 @@ from pace.rules.scoring import Score
 
 DAY = date(2025, 6, 14)
 TZ = ZoneInfo("Europe/Brussels")
+#: a one-hole course, said so (a course has 9 or 18 holes otherwise: issue 14)
+ONE_HOLE = 'name = "c"\nhole_count = 1\n'
 COURSE_TEXT = (
     'name = "Nine"\nslope = 121\nrating = 35.2\n'
     + "".join(
@@ -52,19 +54,19 @@ def problems_of(text, **kw):
 
 def test_course_slope_rating_and_bogey():
     assert (COURSE.slope, COURSE.rating, COURSE.par) == (121.0, 35.2, 36)
-    text = 'name = "c"\n[[holes]]\nnumber = 1\npar = 4\nbogey = 5\n'
+    text = ONE_HOLE + "[[holes]]\nnumber = 1\npar = 4\nbogey = 5\n"
     assert formats.parse_course(text, "c.toml").hole(1).bogey == 5
     assert (
-        formats.parse_course('name = "c"\n[[holes]]\nnumber = 1\npar = 4\n', "c.toml").slope is None
+        formats.parse_course(ONE_HOLE + "[[holes]]\nnumber = 1\npar = 4\n", "c.toml").slope is None
     )
 
 
 @pytest.mark.parametrize(
     ("text", "field", "words"),
     [
-        ('name = "c"\nslope = 40\n[[holes]]\nnumber = 1\npar = 4\n', "slope", "55 to 155"),
-        ('name = "c"\nrating = "x"\n[[holes]]\nnumber = 1\npar = 4\n', "rating", "course rating"),
-        ('name = "c"\n[[holes]]\nnumber = 1\npar = 4\nbogey = 3\n', "bogey", "from the par"),
+        (ONE_HOLE + 'slope = 40\n[[holes]]\nnumber = 1\npar = 4\n', "slope", "55 to 155"),
+        (ONE_HOLE + 'rating = "x"\n[[holes]]\nnumber = 1\npar = 4\n', "rating", "course rating"),
+        (ONE_HOLE + '[[holes]]\nnumber = 1\npar = 4\nbogey = 3\n', "bogey", "from the par"),
     ],
 )
 def test_bad_course_scoring_keys_name_line_and_field(text, field, words):

@@ -1,0 +1,72 @@
+"""The pages', reports' and messages' words in the people's language: gettext catalogues.
+
+English is written in the code, next to what uses it, as the catalogue's source: each text
+has a stable key (its gettext context, ``msgctxt``) and its English words (``msgid``; a
+plural has two, ``msgid``/``msgid_plural``). The French lives in
+``pace/translations/fr/LC_MESSAGES/messages.po`` (compiled to ``messages.mo``, committed;
+``python -m pace.i18n.catalog`` extracts ``messages.pot``, updates the ``.po`` and compiles
+it), where translators work with the usual tools. Flask-Babel reads the same catalogue for
+the pages; this module reads it where there is no request (the reports, the PDF process).
+Stdlib only at run time.
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+from collections.abc import Mapping
+from pathlib import Path
+
+LANGUAGES = ("en", "fr")
+DOMAIN = "messages"
+#: where the catalogues live: pace/translations/<lang>/LC_MESSAGES/messages.{po,mo}
+DIRECTORY = Path(__file__).resolve().parent.parent / "translations"
+
+#: a text's English: its words, or (singular, plural) for a text that counts something
+Source = str | tuple[str, str]
+
+
+@functools.cache
+def translations(lang: str) -> gettext.NullTranslations:
+    """Return the compiled catalogue of ``lang`` (English: the source itself)."""
+    path = DIRECTORY / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    if lang == "en" or not path.is_file():
+        return gettext.NullTranslations()
+    with path.open("rb") as f:
+        return gettext.GNUTranslations(f)
+
+
+def text(key: str, source: Source, lang: str) -> str:
+    """Return the text ``key`` (English ``source``) in ``lang``; a plural's singular."""
+    if isinstance(source, tuple):
+        return translations(lang).npgettext(key, source[0], source[1], 1)
+    return translations(lang).pgettext(key, source)
+
+
+def plural(key: str, source: Source, n: int, lang: str) -> str:
+    """Return the text ``key`` for ``n`` things in ``lang`` (gettext's plural rule)."""
+    if not isinstance(source, tuple):
+        return text(key, source, lang)
+    return translations(lang).npgettext(key, source[0], source[1], n)
+
+
+def forms(key: str, source: Source, lang: str) -> str | dict[str, str]:
+    """Return what a script needs of ``key``: its text, or its ``one``/``other`` forms.
+
+    A page picks the form with ``Intl.PluralRules`` of its language, which agrees with the
+    catalogues' rules (English: one for 1; French: one for 0 and 1).
+    """
+    if not isinstance(source, tuple):
+        return text(key, source, lang)
+    return {"one": plural(key, source, 1, lang), "other": plural(key, source, 2, lang)}
+
+
+def fill(template: str, values: Mapping[str, object]) -> str:
+    """Return ``template`` with each ``{name}`` of ``values`` put in (others left as they are).
+
+    >>> fill("Group {group} on hole {hole}", {"group": "6"})
+    'Group 6 on hole {hole}'
+    """
+    for name, value in values.items():
+        template = template.replace("{" + name + "}", str(value))
+    return template

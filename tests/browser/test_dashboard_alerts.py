@@ -1,0 +1,71 @@
+"""The dashboard's alerts and links as a referee reads them (issue 14, points 1, 2, 3 and 6)."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+DASHBOARD = "/rounds/R1/dashboard"
+
+
+def correct(server, target: str, at) -> None:
+    now = server.get_json("/api/rounds/R1/snapshot")["snapshot"]["at"]
+    answer = server.post_json(
+        "/api/commands/correct_hole_time",
+        {"id": str(uuid.uuid4()), "round": "R1", "target": target, "at": at.isoformat(),
+         "device_time": now, "reason": "the paper sheet says so"},
+    )  # fmt: skip
+    assert answer["ok"], answer
+
+
+def test_alerts_show_their_minutes_then_and_now_and_resolve_out_of_the_open_list(
+    server, context, today_at
+):
+    page = context.new_page()
+    page.goto(server.url + DASHBOARD)
+    expect(page.locator("tr.group-row")).to_have_count(6)
+    tap = server.tap("1", 1, today_at(8, 40))  # out of position; at noon overdue on hole 2 too
+
+    oop = page.locator("#alerts li.alert[data-kind='out_of_position'][data-group='1']")
+    expect(oop).to_have_count(1)
+    # point 1: the minutes the alert was raised for, and the live value beside them
+    expect(oop.locator(".at-raise")).to_contain_text("when raised: over +26")
+    expect(oop.locator(".live")).to_contain_text("now: over +")
+    overdue = page.locator("#alerts li.alert[data-kind='overdue']").first
+    expect(overdue.locator(".live")).to_contain_text("now: over +")
+
+    # point 2: newest first, one group's alerts together
+    items = page.locator("#alerts li.alert")
+    groups = items.evaluate_all("(xs) => xs.map((x) => x.dataset.group)")
+    runs = [g for i, g in enumerate(groups) if i == 0 or groups[i - 1] != g]
+    assert runs == list(dict.fromkeys(groups)), groups
+    assert groups[-1] == "1", groups  # 08:40, the oldest situation, comes last
+
+    # point 3: the paper sheet says group 1 was on pace: the alert is resolved, still readable
+    correct(server, tap["id"], today_at(8, 13))
+    expect(oop).to_have_count(0)
+    resolved = page.locator("#resolved li[data-kind='out_of_position'][data-group='1']")
+    expect(resolved).to_have_count(1)
+    expect(page.locator("#resolved-box")).to_be_visible()
+    page.locator("#resolved-box summary").click()
+    expect(resolved).to_contain_text("the situation has ended")
+
+
+def test_the_dashboard_links_to_the_audit_and_for_the_committee_the_access_codes(
+    server, context
+):
+    page = context.new_page()
+    page.goto(server.url + DASHBOARD)
+    nav = page.locator("nav.page-links")
+    expect(nav.get_by_role("link", name="Audit")).to_be_visible()
+    expect(nav.get_by_role("link", name="Access codes")).to_be_visible()
+    nav.get_by_role("link", name="Access codes").click()
+    expect(page).to_have_url(f"{server.url}/rounds/R1/access")
+    page.go_back()
+    page.locator("nav.page-links").get_by_role("link", name="Audit").click()
+    expect(page).to_have_url(f"{server.url}/rounds/R1/audit")
+    expect(page.locator("h1")).to_contain_text("R1")

@@ -1,0 +1,180 @@
+"""The referees' alerts follow the round as it is now (issue 14, points 1–5).
+
+Round R1 of the shared test data: group "1" (three players, lead group, off at 08:00) is
+allotted 14 min for hole 1, 28 min for holes 1–2 and 70 min for holes 1–5. The clock stands
+at 09:10 local unless a test moves it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+from drivers import ROUND, MarshalDriver, RefereeDriver, local
+
+from pace.app import tick_announcer
+from pace.scheduler import PaceScheduler
+
+
+def received(sio, name: str) -> list:
+    return [e["args"][0] for e in sio.get_received() if e["name"] == name]
+
+
+@pytest.fixture
+def dashboard(connect):
+    sio = connect("committee", "dashboard-tablet")
+    sio.get_received()
+    return sio
+
+
+@pytest.fixture
+def referee(dashboard, clock) -> RefereeDriver:
+    driver = RefereeDriver(dashboard, clock.now)
+    driver.join()
+    dashboard.get_received()
+    return driver
+
+
+@pytest.fixture
+def marshal(sio, clock) -> MarshalDriver:
+    return MarshalDriver(sio, clock.now)
+
+
+@pytest.fixture
+def scheduler(app) -> PaceScheduler:
+    ext = app.extensions["pace"]
+    return PaceScheduler(ext.live, ext.broadcaster, tick_seconds=5, after_tick=tick_announcer(ext))
+
+
+def snapshot(referee) -> dict:
+    return referee.join()["snapshot"]
+
+
+def of(alerts: list[dict], kind: str, group: str = "1") -> list[dict]:
+    return [a for a in alerts if a["kind"] == kind and a["group"] == group]
+
+
+def test_alerts_are_listed_newest_first_and_grouped_by_group(
+    marshal, referee, scheduler, clock
+):
+    marshal.tap("1", 1, "08:40")  # group 1 out of position at 08:40
+    scheduler.tick(ROUND)  # at 09:10: every started group is overdue somewhere
+    clock.advance(minutes=10)
+    marshal.tap("2", 1, "09:15")  # group 2 out of position at 09:15: its newest alert
+    scheduler.tick(ROUND)
+
+    alerts = snapshot(referee)["alerts"]
+    at = [datetime.fromisoformat(a["at"]) for a in alerts]
+    groups = [a["group"] for a in alerts]
+    assert groups[0] == "2" and at[0] == local("09:15")
+    # each group's alerts together, groups by their newest alert, newest first within one
+    assert [g for i, g in enumerate(groups) if i == 0 or groups[i - 1] != g] == list(
+        dict.fromkeys(groups)
+    )
+    for g in set(groups):
+        mine = [t for t, x in zip(at, groups, strict=True) if x == g]
+        assert mine == sorted(mine, reverse=True)
+    assert (groups[-1], at[-1]) == ("1", local("08:40"))  # the oldest situation comes last
+
+
+def test_an_overdue_alert_keeps_the_minutes_it_was_raised_for(marshal, referee, scheduler, clock):
+    marshal.tap("1", 1, "08:13")
+    clock.set(local("08:32"))  # hole 2 is due at 08:31
+    scheduler.tick(ROUND)  # overdue on hole 2 from this tick
+    clock.advance(minutes=5)
+    scheduler.tick(ROUND)
+
+    snap = snapshot(referee)
+    [alert] = of(snap["alerts"], "overdue")
+    row = next(r for r in snap["groups"] if r["group"] == "1")
+    # as raised; the row has the live value (the dashboard shows both: tests/browser)
+    assert round(row["over_min"] - alert["over_min"], 2) == 5.0, (row, alert, snap["at"])
+
+
+def test_an_alert_whose_situation_ended_is_resolved_and_kept_readable(
+    marshal, referee, dashboard, scheduler, client
+):
+    marshal.tap("1", 1, "08:40")
+    scheduler.tick(ROUND)
+    [alert] = of(snapshot(referee)["alerts"], "out_of_position")
+    dashboard.get_received()
+
+    marshal.tap("1", 5, "09:05")  # 65 min for five holes allotted 70: back in position
+    scheduler.tick(ROUND)
+
+    resolved = received(dashboard, "alert_resolved")
+    assert [e["payload"]["alert"] for e in resolved if e["payload"]["group"] == "1"] == [
+        alert["key"]
+    ]
+    snap = snapshot(referee)
+    assert of(snap["alerts"], "out_of_position") == []
+    assert [a["key"] for a in of(snap["resolved_alerts"], "out_of_position")] == [alert["key"]]
+    assert [a["hole"] for a in of(snap["alerts"], "back_in_position")] == [5]
+    audit = client.get(f"/rounds/{ROUND}/audit.csv?type=alert_resolved").get_data(as_text=True)
+    assert alert["key"] in audit
+    scheduler.tick(ROUND)  # resolved once
+    assert received(dashboard, "alert_resolved") == []
+
+
+def test_paper_times_showing_the_group_on_pace_resolve_its_alert(marshal, referee, scheduler):
+    tap = marshal.tap("1", 1, "08:40")
+    scheduler.tick(ROUND)
+    marshal.correct(tap["id"], "08:13", "the paper sheet says 08:13")
+    scheduler.tick(ROUND)
+
+    snap = snapshot(referee)
+    assert of(snap["alerts"], "out_of_position") == []
+    assert len(of(snap["resolved_alerts"], "out_of_position")) == 1
+
+
+def test_correcting_the_tap_that_ended_an_episode_raises_no_second_alert(
+    marshal, referee, dashboard, scheduler
+):
+    marshal.tap("1", 1, "08:40")
+    back = marshal.tap("1", 5, "09:05")
+    scheduler.tick(ROUND)
+    raised = [p["alert"] for p in received(dashboard, "alert_raised")]
+    assert len(of(raised, "back_in_position")) == 1
+
+    marshal.correct(back["id"], "09:06", "tapped late")
+    scheduler.tick(ROUND)
+    marshal.correct(back["id"], "09:04", "tapped late after all")
+    scheduler.tick(ROUND)
+
+    assert of([p["alert"] for p in received(dashboard, "alert_raised")], "back_in_position") == []
+    assert len(of(snapshot(referee)["alerts"], "back_in_position")) == 1
+
+
+def stop_prompts(alerts: list[dict]) -> list[dict]:
+    return of(alerts, "stop_timing")
+
+
+def test_timing_an_overdue_group_prompts_nothing(marshal, referee, dashboard, scheduler):
+    marshal.tap("1", 1, "08:13")  # at 09:10 overdue on hole 2 (due 08:28)
+    referee.decide("1", "time")
+    scheduler.tick(ROUND)
+    assert stop_prompts(snapshot(referee)["alerts"]) == []
+    assert received(dashboard, "stop_timing_prompted") == []
+
+
+def test_a_prompt_to_stop_timing_follows_the_group_out_of_position(
+    marshal, referee, dashboard, scheduler, clock
+):
+    clock.set(local("08:20"))
+    marshal.tap("1", 1, "08:13")  # on pace at 08:20
+    referee.decide("1", "time")
+    scheduler.tick(ROUND)
+    [prompt] = stop_prompts(snapshot(referee)["alerts"])
+    assert prompt["reason"] == "in_position" and prompt["key"].endswith(":in_position")
+    dashboard.get_received()
+
+    clock.set(local("08:40"))
+    marshal.tap("1", 2, "08:38")  # 38 min for holes 1–2 allotted 28: out of position
+    scheduler.tick(ROUND)
+
+    snap = snapshot(referee)
+    assert stop_prompts(snap["alerts"]) == []
+    assert [a["key"] for a in stop_prompts(snap["resolved_alerts"])] == [prompt["key"]]
+    assert [e["payload"]["alert"] for e in received(dashboard, "alert_resolved")] == [
+        prompt["key"]
+    ]

@@ -1,0 +1,43 @@
+"""What ``pace demo`` prints: a link to every page, and its clock in words (issue 14, point 6)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from pace import demo_data
+
+TZ = ZoneInfo("Europe/Brussels")
+CODES = {role: f"{role[:4].upper()}-CODE" for role in ("committee", "referee", "marshal", "viewer")}
+
+
+def text(speed: float = 20) -> str:
+    return demo_data.banner(
+        url="http://127.0.0.1:5000",
+        codes=CODES,
+        first_start=datetime(2026, 6, 14, 8, 0, tzinfo=TZ),
+        origin=datetime(2026, 6, 14, 9, 15, tzinfo=TZ),
+        speed=speed,
+        summary="Golf de démonstration, round 'demo'",
+        marshals=6,
+        holes=(1, 2, 3),
+        db="pace-demo.db",
+    )
+
+
+def test_the_banner_links_to_every_page_with_a_code_of_its_role():
+    banner = text()
+    for role, page in [
+        ("committee", "dashboard"), ("referee", "shotclock"), ("marshal", "marshal"),
+        ("viewer", "board"), ("committee", "audit"), ("committee", "access"),
+    ]:  # fmt: skip
+        link = f"http://127.0.0.1:5000/join?code={CODES[role]}&next=/rounds/demo/{page}"
+        assert link in banner, (page, banner)
+
+
+def test_the_banner_says_how_fast_the_clock_runs_in_words_a_reader_follows():
+    banner = text(20)
+    assert "×20 (20 minutes of play per real minute)" in banner
+    assert "per second" not in banner and "0.333" not in text(20)
+    assert "(tick hole 1)" not in banner
+    assert "tick the holes you watch" in banner

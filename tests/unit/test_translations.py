@@ -1,0 +1,128 @@
+"""Translations the ecosystem's way (issue 14, point 16): gettext catalogues, every text in French.
+
+The English is in the code under stable keys (gettext contexts); ``messages.pot`` is extracted
+from it, the French is in ``fr/LC_MESSAGES/messages.po``, compiled to ``messages.mo``, all
+committed and checked fresh here. Every key a template, a script or a Python message uses must
+be a text of the catalogue, and every text must have its French.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from pace import i18n
+from pace.i18n import catalog
+from pace.reports import words
+from pace.web import i18n as pages
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATES = ROOT / "templates"
+SCRIPTS = ROOT / "static"
+
+#: t('key'), t("key"), tn('key', ...), and the reports' txn('key', ...)
+LITERAL = re.compile(r"""\b(?:t|tn|txn)\(\s*(['"])([\w.:-]+)\1\s*[,)]""")
+#: t(`prefix.${...}`) in scripts, t('prefix.' ~ x) in templates: a family of keys
+PREFIX = re.compile(r"""\b(?:t|tn)\(\s*(?:`([\w.]+)\$\{|(['"])([\w.]+\.)\2\s*~)""")
+#: Python: translate("key", ...), translate_n("key", ...), _t("key", ...), text("key", ...)
+PYTHON = re.compile(r"""\b(translate|translate_n|_t|text|text_n)\(\s*f?"([\w.:{}-]+)\"""")
+
+
+def used_keys(folder: Path, pattern: str) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for path in sorted(folder.rglob(pattern)):
+        if "vendor" in path.parts:
+            continue
+        text = path.read_text(encoding="utf-8")
+        found[str(path.relative_to(ROOT))] = {m[1] for m in LITERAL.findall(text)}
+    return found
+
+
+def test_the_catalogues_are_fresh_and_every_text_has_its_french():
+    assert catalog.problems() == []
+
+
+def test_the_check_fails_for_a_text_without_french(monkeypatch):
+    original = catalog.sources
+
+    def more():
+        yield from original()
+        yield "dash.brand_new", "A text nobody translated", "pace/web/i18n.py"
+
+    monkeypatch.setattr(catalog, "sources", more)
+    found = catalog.problems()
+    assert any("messages.pot is not the code's texts" in p for p in found)
+    assert any("'dash.brand_new'" in p and "no fr translation" in p for p in found)
+
+
+def test_every_key_a_page_template_or_a_script_uses_is_a_text():
+    missing = []
+    for where, keys in {**used_keys(TEMPLATES, "*.html"), **used_keys(SCRIPTS, "*.js")}.items():
+        known = words.TEXTS if where.startswith("templates/reports/") else pages.ENGLISH
+        missing += [f"{where}: {k}" for k in keys if k not in known]
+    assert missing == []
+
+
+def test_every_family_of_keys_a_page_builds_has_texts():
+    families: set[tuple[str, bool]] = set()
+    for path in [*TEMPLATES.rglob("*.html"), *SCRIPTS.glob("*.js")]:
+        report = "reports" in path.parts
+        for m in PREFIX.finditer(path.read_text(encoding="utf-8")):
+            families.add((m[1] or m[3], report))
+    assert {("status.", False), ("role.", False), ("dash.siren.", False)} <= families
+    for prefix, report in families:
+        known = words.TEXTS if report else pages.ENGLISH
+        assert any(k.startswith(prefix) for k in known), prefix
+
+
+def test_every_key_the_python_code_says_is_a_text():
+    missing = []
+    for path in sorted((ROOT / "pace").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        for function, key in PYTHON.findall(text):
+            if "{" in key:
+                continue  # built from a value: its family is checked where it is defined
+            known = words.TEXTS if function in ("text", "text_n") else pages.ENGLISH
+            if function in ("text", "text_n") and "reports" not in path.parts:
+                continue  # another function of that name
+            if key not in known:
+                missing.append(f"{path.relative_to(ROOT)}: {key}")
+    assert missing == []
+
+
+@pytest.mark.parametrize(
+    ("lang", "n", "expected"),
+    [("en", 1, "+1 stroke"), ("en", 2, "+2 strokes"), ("fr", 1, "+1 coup"), ("fr", 2, "+2 coups")],
+)
+def test_plurals_follow_the_languages_rule(lang, n, expected):
+    # issue 14: the dashboard said "+1 stroke(s)"
+    assert pages.translate_n("pen.strokes_total", n, lang) == expected
+
+
+def test_the_scripts_get_plurals_as_their_forms():
+    forms = pages.catalogue("fr")["pen.strokes_total"]
+    assert forms == {"one": "+{n} coup", "other": "+{n} coups"}
+    assert pages.catalogue("fr")["live.online"] == "En ligne"
+    assert pages.catalogue("en")["live.online"] == "Online"
+
+
+def test_the_reports_speak_through_the_same_catalogue():
+    assert words.text("group_n", "fr", group="7") == "Partie 7"
+    assert words.text_n("held_line", 1, "en", group="3", hole=4, time="10:02", minutes="9 min",
+                        behind="4", holes="4") .startswith("Group 3 held up 1 group")  # fmt: skip
+    assert i18n.translations("fr").pgettext("words:title", "Pace-of-play report") == (
+        "Rapport sur le rythme de jeu"
+    )
+
+
+def test_dates_and_times_are_babels_in_the_rounds_language_and_zone():
+    at = datetime(2026, 6, 14, 7, 10, tzinfo=UTC)
+    brussels = ZoneInfo("Europe/Brussels")
+    assert pages.local_time(at, brussels, "fr") == "09:10"
+    assert pages.local_datetime(at, brussels, "fr") == "14/06/2026 09:10"
+    assert pages.local_date(at.date(), "fr") == "14 juin 2026"
+    assert pages.local_date(at.date(), "en") == "June 14, 2026"
