@@ -7,7 +7,10 @@ With several workers (``leases``, ``pace.cluster.leases``), each worker's schedu
 rounds in play every third of a lease and ticks only those it holds: one tick per round across
 the workers, taken over by another within a lease when its holder dies. ``poke(round)`` ticks a
 held round at once (another worker stored one of its events); ticks of one round never overlap
-here, and a poke during a tick runs one more tick after it.
+here, and a poke during a tick runs one more tick after it. A worker's first tick of a round
+it took over announces, with its own, the alerts its dead predecessor stored but may not have
+announced (those after the round's announced mark, ``RoundLeases.announced``), and every
+tick that announces alerts moves the mark to the log's position.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from zoneinfo import ZoneInfo
 from apscheduler.schedulers.background import BackgroundScheduler
 
 from pace.rules.errors import PaceError
+from pace.rules.events import Event
+from pace.services import alerts as alertstore
 from pace.services.taps import LiveService
 from pace.web.broadcast import Broadcaster
 
@@ -58,6 +63,9 @@ class PaceScheduler:
         self._claiming = threading.Lock()
         self._running: dict[str, threading.Lock] = {}
         self._again: set[str] = set()
+        #: the rounds held at the last claim, and those taken over since (to catch up on)
+        self._holding: set[str] = set()
+        self._taken: set[str] = set()
 
     def start(self) -> None:
         """Start the scheduler and its supervisor (which schedules the rounds at once)."""
@@ -122,7 +130,11 @@ class PaceScheduler:
     def claim(self) -> None:
         """Take or renew the leases of the rounds in play; tick those held, and only those."""
         with self._claiming:
-            self._schedule(sorted(self.leases.claim(self.in_play)))
+            held = self.leases.claim(self.in_play)
+            with self._lock:
+                self._taken = (self._taken | (held - self._holding)) & held
+                self._holding = set(held)
+            self._schedule(sorted(held))
 
     def _schedule(self, rounds: list[str]) -> None:
         wanted = {f"tick:{name}": name for name in rounds}
@@ -172,8 +184,13 @@ class PaceScheduler:
     def _tick_once(self, round: str) -> None:
         if self.leases is not None and not self.leases.owns(round):
             return  # the lease ran out or moved: the new holder ticks it
+        with self._lock:
+            taken = round in self._taken
+            self._taken.discard(round)
         try:
             rows, alerts, resolved = self.live.tick(round)
+            if taken:
+                alerts, resolved = self._unannounced(round, alerts, resolved)
         except PaceError as e:
             log.warning("tick of round %r refused: %s", round, e.message)
             return
@@ -183,8 +200,35 @@ class PaceScheduler:
         self.broadcaster.groups(round, rows)
         self.broadcaster.alerts(round, alerts)
         self.broadcaster.resolved(round, resolved)
+        if self.leases is not None and (taken or alerts or resolved):
+            self.leases.mark_announced(round, self.live.service.store.last_seq(round))
         if self.after_tick is not None:
             try:
                 self.after_tick(round, alerts)
             except Exception:
                 log.exception("announcing the tick of round %r failed", round)
+
+    def _unannounced(
+        self, round: str, alerts: tuple[dict, ...], resolved: tuple[Event, ...]
+    ) -> tuple[tuple[dict, ...], tuple[Event, ...]]:
+        """Add to a taken-over round's first tick the alerts stored after the announced mark
+        and not announced by this tick: raised ones still open, and the resolutions."""
+        mark = self.leases.announced(round)
+        if mark is None:
+            return alerts, resolved  # never marked (or Redis away): nothing known to catch up
+        types = [alertstore.ALERT_RAISED, alertstore.ALERT_RESOLVED]
+        later = self.live.service.store.events(round, types=types, after_seq=mark)
+        told = {a["id"] for a in alerts} | {e.id for e in resolved}
+        still_open = {a["key"] for a in self.live.open_alerts(round)}
+        raised = [
+            alertstore.view(e)
+            for e in later
+            if e.type == alertstore.ALERT_RAISED
+            and e.id not in told
+            and e.payload.get("key") in still_open
+        ]
+        ended = [e for e in later if e.type == alertstore.ALERT_RESOLVED and e.id not in told]
+        if raised or ended:
+            log.info("round %r: announcing %d alerts its last holder stored", round,
+                     len(raised) + len(ended))  # fmt: skip
+        return (*raised, *alerts), (*ended, *resolved)

@@ -11,6 +11,13 @@ others may start.
 A lease is an optimisation of work, not the guard of a fact: two workers ticking one round
 during a hand-over raise nothing twice, because an alert's event id derives from its key
 and the store keeps one event per id.
+
+A holder that dies between storing a tick's alerts and announcing them would leave the pages
+of the other workers without them: so the ticking worker keeps, beside the lease, the mark of
+the log it has announced the alerts of (``mark_announced``, the round's log position after
+each announcement), and a worker that takes a round over announces the alert events stored
+after that mark first (``announced``). A holder killed after its announcement but before its
+mark has its alerts announced twice; the pages keep one alert per key.
 """
 
 from __future__ import annotations
@@ -46,6 +53,21 @@ return 0
 """
 
 
+#: raise the round's announced mark to ARGV[1] (never lower it), kept ARGV[2] ms
+MARK = """
+local mark = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tonumber(ARGV[1]) > mark then
+    redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+    return tonumber(ARGV[1])
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return mark
+"""
+
+#: how long a round's announced mark is kept after its last announcement (a round is a day)
+MARK_MS = 3 * 24 * 3600 * 1000
+
+
 @dataclass
 class RoundLeases:
     """The tick leases of one deployment's rounds, as seen by one worker."""
@@ -63,6 +85,7 @@ class RoundLeases:
     def __post_init__(self) -> None:
         self._claim = self.redis.register_script(CLAIM)
         self._release = self.redis.register_script(RELEASE)
+        self._mark = self.redis.register_script(MARK)
 
     @property
     def renew_seconds(self) -> float:
@@ -140,3 +163,20 @@ class RoundLeases:
                 self._release(keys=[self.key(round)], args=[self.worker])
             except Exception as e:  # noqa: BLE001 - it expires by itself
                 log.warning("cannot release the tick of round %r: %s", round, e)
+
+    def announced(self, round: str) -> int | None:
+        """Return the log position up to which ``round``'s alerts were announced (``None``:
+        no worker marked it, or Redis is away)."""
+        try:
+            value = self.redis.get(f"{self.prefix}announced:{round}")
+        except Exception as e:  # noqa: BLE001 - Redis away: nothing to catch up on
+            log.warning("cannot read the announced mark of round %r: %s", round, e)
+            return None
+        return None if value is None else int(value)
+
+    def mark_announced(self, round: str, seq: int) -> None:
+        """Record that ``round``'s alerts are announced up to log position ``seq``."""
+        try:
+            self._mark(keys=[f"{self.prefix}announced:{round}"], args=[int(seq), MARK_MS])
+        except Exception as e:  # noqa: BLE001 - the next announcement marks it
+            log.warning("cannot mark the announced alerts of round %r: %s", round, e)
