@@ -212,20 +212,22 @@ class PaceScheduler:
         self, round: str, alerts: tuple[dict, ...], resolved: tuple[Event, ...]
     ) -> tuple[tuple[dict, ...], tuple[Event, ...]]:
         """Add to a taken-over round's first tick the alerts stored after the announced mark
-        and not announced by this tick: raised ones still open, and the resolutions."""
+        and not announced by this tick: the raised ones nobody acknowledged since (a page
+        would list an acknowledged one again), then the resolutions (a page moves the alert
+        it just heard to the resolved ones)."""
         mark = self.leases.announced(round)
         if mark is None:
             return alerts, resolved  # never marked (or Redis away): nothing known to catch up
-        types = [alertstore.ALERT_RAISED, alertstore.ALERT_RESOLVED]
+        types = [alertstore.ALERT_RAISED, alertstore.ALERT_ACKNOWLEDGED, alertstore.ALERT_RESOLVED]
         later = self.live.service.store.events(round, types=types, after_seq=mark)
         told = {a["id"] for a in alerts} | {e.id for e in resolved}
-        still_open = {a["key"] for a in self.live.open_alerts(round)}
+        acked = {e.payload.get("alert") for e in later if e.type == alertstore.ALERT_ACKNOWLEDGED}
         raised = [
             alertstore.view(e)
             for e in later
             if e.type == alertstore.ALERT_RAISED
             and e.id not in told
-            and e.payload.get("key") in still_open
+            and e.payload.get("key") not in acked
         ]
         ended = [e for e in later if e.type == alertstore.ALERT_RESOLVED and e.id not in told]
         if raised or ended:
