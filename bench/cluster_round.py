@@ -105,7 +105,8 @@ class Worker:
         with log.open("w") as out:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "pace", "serve", "--db", self.db, "--host", "127.0.0.1",
-                 "--port", str(self.port), "--message-queue", self.queue,
+                 "--port", str(self.port),
+                 *(["--message-queue", self.queue] if self.queue else []),
                  "--clock-origin", origin.isoformat(), "--tick", str(self.tick)],
                 cwd=self.folder, stdout=out, stderr=subprocess.STDOUT, text=True,
                 env={**os.environ, "PYTHONUNBUFFERED": "1",
