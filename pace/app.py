@@ -29,6 +29,7 @@ from pace.services.taps import LiveService
 from pace.store import Store
 from pace.web import access, audit, edge, errors, http, referee, reports, scoring
 from pace.web import i18n as i18n_pages
+from pace.web.board import BoardCache
 from pace.web.broadcast import Broadcaster
 from pace.web.derived import Derived
 from pace.web.report_jobs import ReportJobs
@@ -64,6 +65,8 @@ class Extension:
     cluster: Any = None
     #: the report service of the pages, with its cache of the last reports and charts
     reports: ReportService | None = None
+    #: the facts-only board, made once per log position for all its viewers
+    board: BoardCache | None = None
 
 
 def create_app(
@@ -191,6 +194,7 @@ def create_app(
         derived=derived,
         cluster=cluster,
         reports=ReportService(live.service, ReportCache()),
+        board=BoardCache(live, app.json.dumps),
     )
     return app
 
