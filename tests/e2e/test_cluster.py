@@ -5,8 +5,9 @@ worker 3, a whole round of 12 three-balls tapped over about 20 s, and worker 3, 
 the round's tick lease, killed with SIGKILL mid-round and started again. Every acked tap is
 stored exactly once; every referee dashboard hears every tap and its group's row, and every
 viewer sees it on its board, within 1 s; the tick resumes on another worker within a lease,
-a third and a second; every alert reaches every referee dashboard, and none is raised or
-announced twice; the three workers' statuses equal each other, the stored completions' and
+a third and a second; every alert reaches every referee dashboard (announced, or listed in
+its snapshot when it joined), the ones the dying holder stored included, and none is raised
+or announced twice; the three workers' statuses equal each other, the stored completions' and
 a single process's on the same taps.
 
 The script starts its own PostgreSQL and Redis (``tests/engines.py``); the test is skipped,
