@@ -1,11 +1,15 @@
-"""Measure durable appends: events per second, one event per transaction.
+"""Measure durable appends: events per second, one event per transaction, on each engine.
 
-Runs ``Store.append`` on a temporary file at the chosen ``PRAGMA synchronous`` level
-and at NORMAL for comparison, first from one thread, then from 4 threads at once
-(the shared connection behind its lock). Each run stops after ``--n`` events or
-``--max-seconds``, whichever comes first, so the whole script stays under 30 s.
+Runs ``Store.append`` on a temporary SQLite file at the chosen ``PRAGMA synchronous`` level
+and at NORMAL for comparison, then (``--engine both``, the default) on a PostgreSQL cluster
+started for the run with its durable defaults (``fsync=on``, ``synchronous_commit=on`` for
+FULL: each commit waits for its WAL flush), in the same temporary folder's file system; first
+from one thread, then from 4 threads at once (SQLite: the shared connection behind its lock;
+PostgreSQL: the pool's connections). Each run stops after ``--n`` events or
+``--max-seconds``, whichever comes first. The figures are printed side by side.
 
     python bench/bench_append.py --n 5000 --synchronous FULL
+    python bench/bench_append.py --engine sqlite
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from pace.rules.events import Event  # noqa: E402
 from pace.rules.model import Course, Hole  # noqa: E402
@@ -39,10 +44,10 @@ def _event(n: int) -> Event:
     )
 
 
-def run(folder: Path, level: str, n: int, threads: int, max_seconds: float) -> tuple[int, float]:
-    """Append up to ``n`` events from ``threads`` threads; return (count, seconds)."""
-    path = folder / f"bench-{level}-{threads}.db"
-    with Store.open(path, synchronous=level) as store:
+def run(target: str, level: str, n: int, threads: int, max_seconds: float) -> tuple[int, float]:
+    """Append up to ``n`` events from ``threads`` threads on ``target`` (a SQLite file or a
+    PostgreSQL URL); return (count, seconds)."""
+    with Store.open(target, synchronous=level) as store:
         store.save_course(Course("bench", (Hole(1, 4),)))
         store.create_round("bench", course="bench", day=date(2025, 6, 1), timezone="UTC")
         per_thread = n // threads
@@ -79,22 +84,60 @@ def main(argv: list[str] | None = None) -> None:
         default="FULL",
         type=str.upper,
         choices=SYNCHRONOUS_LEVELS,
-        help="PRAGMA synchronous level to measure (default FULL)",
+        help="database.synchronous level to measure (default FULL)",
     )
+    parser.add_argument("--engine", choices=("both", "sqlite", "postgresql"), default="both")
     parser.add_argument(
         "--max-seconds", type=float, default=6.0, help="time cap per run (default 6 s)"
     )
     args = parser.parse_args(argv)
     levels = [args.synchronous] + (["NORMAL"] if args.synchronous != "NORMAL" else [])
-    print(f"SQLite WAL, one event per transaction, up to {args.n} events per run")
+    print(f"one event per transaction, up to {args.n} events per run")
+    results: list[tuple[str, str, int, float]] = []
     with tempfile.TemporaryDirectory(prefix="pace-bench-") as tmp:
+        if args.engine in ("both", "sqlite"):
+            for level in levels:
+                for threads in (1, 4):
+                    target = str(Path(tmp) / f"bench-{level}-{threads}.db")
+                    count, seconds = run(target, level, args.n, threads, args.max_seconds)
+                    results.append(("SQLite WAL", level, threads, count / seconds))
+                    show(*results[-1], count, seconds)
+        if args.engine in ("both", "postgresql"):
+            import engines
+
+            try:
+                server = engines.start_postgres(durable=True)
+            except engines.EngineUnavailable as e:
+                print(f"PostgreSQL: not measured ({e})")
+            else:
+                try:
+                    for level in levels:
+                        for threads in (1, 4):
+                            target = server.database("bench")
+                            count, seconds = run(target, level, args.n, threads, args.max_seconds)
+                            results.append(("PostgreSQL", level, threads, count / seconds))
+                            show(*results[-1], count, seconds)
+                            server.drop(target)
+                finally:
+                    server.stop()
+    engines_run = sorted({r[0] for r in results})
+    if len(engines_run) == 2:
+        print("side by side (events/s, one per commit):")
+        print(f"  {'level':<8} {'threads':>7} {'SQLite WAL':>12} {'PostgreSQL':>12}")
         for level in levels:
             for threads in (1, 4):
-                count, seconds = run(Path(tmp), level, args.n, threads, args.max_seconds)
+                rates = {r[0]: r[3] for r in results if r[1] == level and r[2] == threads}
                 print(
-                    f"synchronous={level:<6} threads={threads}: {count:>6} events in"
-                    f" {seconds:5.2f} s = {count / seconds:>8,.0f} events/s"
+                    f"  {level:<8} {threads:>7} {rates['SQLite WAL']:>12,.0f}"
+                    f" {rates['PostgreSQL']:>12,.0f}"
                 )
+
+
+def show(engine: str, level: str, threads: int, rate: float, count: int, seconds: float) -> None:
+    print(
+        f"{engine:<10} synchronous={level:<6} threads={threads}: {count:>6} events in"
+        f" {seconds:5.2f} s = {rate:>8,.0f} events/s"
+    )
 
 
 if __name__ == "__main__":

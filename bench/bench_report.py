@@ -9,9 +9,11 @@ position: ``tests/reportsupport.py``), then times what the user gets, from the d
 - ``html page``: ``GET /rounds/<round>/report`` on the app (Flask's test client, the report
   cache emptied first), then the same with every group chart the page links fetched, as a
   browser scrolling down the page does (target 1 s for both);
-- ``pdf``: ``pace report --format pdf`` built in this process as the server's PDF job builds
-  it (target 3 s), and the whole ``pace report`` process, start-up and imports included,
-  which is what the page's PDF button waits for;
+- ``pdf``: ``pace report --format pdf`` built in this process (target 3 s); the page's PDF
+  job (``POST report/jobs`` until its file is there), which the server's warm PDF builder
+  lays out (``pace.reports.worker``, started when the report page is opened): what the
+  page's PDF button waits for (target 3 s); and the whole ``pace report`` process,
+  start-up and imports included, as from a terminal;
 - ``pdf --full-charts``, CSV, JSON and the letters' PDF, for the record.
 
 Every figure is the median over ``--runs`` runs: wall time, and CPU time of this process and
@@ -46,6 +48,7 @@ TARGETS_S = {
     "html page": 1.0,
     "html page + charts": 1.0,
     "pdf": 3.0,
+    "pdf (page's job)": 3.0,
     "pdf (pace process)": 3.0,
 }
 
@@ -56,14 +59,29 @@ def cpu_now() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
-def timed(fn: Callable[[], object], runs: int) -> tuple[float, float]:
-    """Return the median wall time and the median CPU time of ``fn`` over ``runs`` runs."""
+def process_cpu(pids: list[int]) -> float:
+    """Return the CPU time of running processes ``pids`` and of their waited-for children."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def timed(
+    fn: Callable[[], object], runs: int, others: Callable[[], float] = lambda: 0.0
+) -> tuple[float, float]:
+    """Return the median wall time and the median CPU time of ``fn`` over ``runs`` runs
+    (this process's, its children's, and ``others()``: processes it does not wait for)."""
     wall, cpu = [], []
     for _ in range(runs):
-        w, c = time.perf_counter(), cpu_now()
+        w, c = time.perf_counter(), cpu_now() + others()
         fn()
         wall.append(time.perf_counter() - w)
-        cpu.append(cpu_now() - c)
+        cpu.append(cpu_now() + others() - c)
     return statistics.median(wall), statistics.median(cpu)
 
 
@@ -140,6 +158,18 @@ def main() -> int:
                     answer = client.get(src.replace("&amp;", "&"))
                     assert answer.mimetype == "image/svg+xml", answer.status_code
 
+            def page_job() -> None:
+                with client.session_transaction() as s:
+                    csrf = s["csrf"]  # the report page made it
+                answer = client.post(
+                    f"/rounds/{ROUND}/report/jobs?lang={args.lang}",
+                    data={"kind": "report", "csrf": csrf},
+                )
+                assert answer.status_code == 200, answer.get_json()
+                job = ext.report_jobs.get(ROUND, answer.get_json()["job"]["id"])
+                job.task.join()
+                assert job.state == "done", job.error
+
             def pace_process() -> None:
                 out = Path(folder) / "report.pdf"
                 subprocess.run(
@@ -155,6 +185,7 @@ def main() -> int:
                 "html page": page,
                 "html page + charts": page_and_charts,
                 "pdf": build("pdf"),
+                "pdf (page's job)": page_job,
                 "pdf (pace process)": pace_process,
                 "pdf --full-charts": build("pdf", full_charts=True),
                 "csv": build("csv"),
@@ -168,8 +199,10 @@ def main() -> int:
                 return 0
             build("pdf")()  # warm: fonts and the style sheet parsed once
             page()
+            page_job()  # the page's warm PDF builder started (the report page starts it)
             for name, fn in jobs.items():
-                wall, cpu = timed(fn, args.runs)
+                builders = ext.report_jobs.builders if name == "pdf (page's job)" else list
+                wall, cpu = timed(fn, args.runs, lambda b=builders: process_cpu(b()))
                 target = TARGETS_S.get(name)
                 verdict = ""
                 if target is not None:

@@ -19,8 +19,13 @@ instant (within 1 s), the alerts raised once each and never announced twice, non
 acknowledged ones open again, and ``GET /api/rounds/R1/status?at=...`` must equal what
 ``pace status --json`` prints offline for the same completions (a run without kills).
 
+``--engine postgresql`` plays the same round on a PostgreSQL database (a server started for
+the run, ``tests/engines.py``) instead of a SQLite file; ``--db URL`` on an empty database of
+a running PostgreSQL.
+
     python bench/crash_round.py                  # 60 clients, 30 groups, 12 kills
     python bench/crash_round.py --kills 10 --json
+    python bench/crash_round.py --engine postgresql --json
 """
 
 from __future__ import annotations
@@ -65,7 +70,7 @@ from pace.store import Store  # noqa: E402
 TOKENS: dict[str, str] = {}
 
 
-def grant_sessions(db: Path, round: str) -> None:
+def grant_sessions(db: Path | str, round: str) -> None:
     """Open a marshal's, a referee's and the committee's session on ``db``; fill ``TOKENS``."""
     with Store.open(db) as store:
         access = AccessService(store, config.Settings(), SystemClock())
@@ -144,7 +149,7 @@ def times_csv(taps: list[Tap]) -> str:
 class Server:
     """``pace serve`` on one database and port, started, killed and started again."""
 
-    def __init__(self, folder: Path, db: Path, origin: datetime, tick: float):
+    def __init__(self, folder: Path, db: Path | str, origin: datetime, tick: float):
         self.folder, self.db, self.tick = folder, db, tick
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -442,9 +447,33 @@ def acknowledge_open_alerts(server: Server) -> list[str]:
 
 def run(
     *, clients: int = 60, groups: int = 30, kills: int = 12, at: str = "15:20", tick: float = 0.5,
-    seed: int = 6, budget: float = 170.0, folder: Path | None = None,
+    seed: int = 6, budget: float = 170.0, folder: Path | None = None, engine: str = "sqlite",
+    db: str | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     """Play the round with ``kills`` SIGKILLs; return the figures and the problems found."""
+    if db is not None:
+        figures = _run(clients, groups, kills, at, tick, seed, budget, folder, db)
+        figures["engine"] = "postgresql" if db.startswith("postgres") else "sqlite"
+        return figures
+    if engine == "postgresql":
+        import engines
+
+        pg = engines.start_postgres()
+        try:
+            figures = _run(clients, groups, kills, at, tick, seed, budget, folder, pg.database())
+        finally:
+            pg.stop()
+        figures["engine"] = engine
+        return figures
+    figures = _run(clients, groups, kills, at, tick, seed, budget, folder, None)
+    figures["engine"] = engine
+    return figures
+
+
+def _run(
+    clients: int, groups: int, kills: int, at: str, tick: float, seed: int, budget: float,
+    folder: Path | None, url: str | None,
+) -> dict[str, Any]:  # fmt: skip
     began = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="pace-crash-") as tmp:
         folder = folder or Path(tmp)
@@ -455,7 +484,7 @@ def run(
         draw.write_text(draw_text, encoding="utf-8")
         times = folder / "times.csv"
         times.write_text(times_csv(taps), encoding="utf-8")
-        db = setup_round(folder, day=day.isoformat(), draw=draw)
+        db = setup_round(folder, day=day.isoformat(), draw=draw, db=url)
         grant_sessions(db, ROUND)
 
         slices = kills + 1
@@ -673,16 +702,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tick", type=float, default=0.5, help="scheduler tick, seconds")
     parser.add_argument("--seed", type=int, default=6)
     parser.add_argument("--budget", type=float, default=170.0, help="give up after, seconds")
+    parser.add_argument("--engine", choices=("sqlite", "postgresql"), default="sqlite")
+    parser.add_argument("--db", default=None, help="an empty postgresql:// database to use")
     parser.add_argument("--json", action="store_true", help="print one JSON line of figures")
     args = parser.parse_args(argv)
     figures = run(
         clients=args.clients, groups=args.groups, kills=args.kills, at=args.at,
-        tick=args.tick, seed=args.seed, budget=args.budget,
+        tick=args.tick, seed=args.seed, budget=args.budget, engine=args.engine, db=args.db,
     )  # fmt: skip
     if args.json:
         print(json.dumps(figures))
     else:
-        print(f"crash round: {figures['clients']} marshals, {figures['groups']} groups, "
+        print(f"crash round on {figures['engine']}: {figures['clients']} marshals, "
+              f"{figures['groups']} groups, "
               f"{figures['events']} taps, {figures['kills']} SIGKILLs "
               f"({figures['starts']} starts, {figures['restart_s_mean']} s each) "
               f"in {figures['seconds']} s")  # fmt: skip

@@ -29,7 +29,9 @@ from pace.services.taps import LiveService
 from pace.store import Store
 from pace.web import access, audit, edge, errors, http, referee, reports, scoring
 from pace.web import i18n as i18n_pages
+from pace.web.board import BoardCache
 from pace.web.broadcast import Broadcaster
+from pace.web.derived import Derived
 from pace.web.report_jobs import ReportJobs
 from pace.web.sockets import PaceNamespace, WirePacket
 from pace.web.timesync import ClockOffsets
@@ -56,8 +58,15 @@ class Extension:
     scores: ScoreService | None = None
     score_broadcaster: scoring.ScoreBroadcaster | None = None
     report_jobs: ReportJobs | None = None
+    #: what a round's log implies (rows, penalties, cards): announced here or by the round's
+    #: ticking worker (pace/web/derived.py)
+    derived: Derived | None = None
+    #: this worker among the others of its deployment (``server.message_queue``), or None
+    cluster: Any = None
     #: the report service of the pages, with its cache of the last reports and charts
     reports: ReportService | None = None
+    #: the facts-only board, made once per log position for all its viewers
+    board: BoardCache | None = None
 
 
 def create_app(
@@ -93,6 +102,10 @@ def create_app(
     referees = RefereeService(live)
     scores = ScoreService(live, referees)
     HoldUpPanel(live)
+    cluster = join_cluster(settings, store)
+    queue: dict[str, Any] = {}
+    if cluster is not None:
+        queue = {"message_queue": cluster.url, "channel": cluster.socketio_channel}
     socketio = SocketIO(
         app,
         async_mode=settings.server.async_mode,
@@ -102,14 +115,17 @@ def create_app(
         max_http_buffer_size=edge.MAX_MESSAGE,
         logger=False,
         engineio_logger=False,
+        **queue,
     )
     broadcaster = Broadcaster(socketio)
     offsets = ClockOffsets()
     namespace = PaceNamespace(live, broadcaster, offsets, access_service)
     score_broadcaster = scoring.ScoreBroadcaster(socketio, scores)
-    referee_broadcaster = referee.RefereeBroadcaster(
-        socketio, broadcaster, cards=score_broadcaster.changed
-    )
+    derived = Derived(live, referees, score_broadcaster.changed, cluster)
+    if cluster is not None:
+        # a feed's numbers are one worker's: a page of another worker cannot follow them
+        live.numbered = False
+    referee_broadcaster = referee.RefereeBroadcaster(socketio, broadcaster, cards=derived.cards)
     socketio.on_namespace(namespace)
     harden(app, settings.server)
 
@@ -178,9 +194,27 @@ def create_app(
         report_jobs=ReportJobs(
             str(settings.database.path), settings.source, socketio.start_background_task
         ),
+        derived=derived,
+        cluster=cluster,
         reports=ReportService(live.service, ReportCache()),
+        board=BoardCache(live, app.json.dumps),
     )
     return app
+
+
+def join_cluster(settings: config.Settings, store: Store) -> Any:
+    """Return this worker's ``pace.cluster.Cluster`` when ``server.message_queue`` is set.
+
+    The deployment's id is kept in the database (made by the first worker), so every worker
+    on that database, and only those, share leases, nudges and Socket.IO messages in Redis.
+    """
+    url = settings.server.message_queue
+    if not url:
+        return None
+    from pace.cluster import Cluster
+
+    deployment = store.secret("cluster_id", make=lambda: secrets.token_hex(8))
+    return Cluster(url, str(deployment), lease_seconds=settings.scheduler.lease_seconds)
 
 
 def own_origin(environ: dict[str, Any]) -> str:
@@ -250,15 +284,20 @@ def start_scheduler(app: Flask) -> Any:
     from pace.scheduler import PaceScheduler
 
     ext: Extension = app.extensions["pace"]
+    cluster = ext.cluster
     scheduler = PaceScheduler(
         ext.live,
         ext.broadcaster,
         tick_seconds=ext.settings.scheduler.tick_seconds,
         probe=ext.namespace.probe_clocks,
         after_tick=tick_announcer(ext),
+        leases=cluster.leases if cluster is not None else None,
     )
     scheduler.start()
     ext.scheduler = scheduler
+    if cluster is not None:
+        # another worker stored an event of a round this one ticks: tick it now
+        ext.socketio.start_background_task(cluster.listen, scheduler.poke, ext.socketio.sleep)
     return scheduler
 
 
@@ -278,6 +317,8 @@ def close_app(app: Flask) -> None:
         ext.scheduler = None
     if ext.report_jobs is not None:
         ext.report_jobs.close()
+    if ext.cluster is not None:
+        ext.cluster.close()
     ext.store.close()
 
 
@@ -306,8 +347,9 @@ def run_server(app: Flask) -> None:
         # greenlet waiting for it would hold the hub while the commit's owner cannot resume)
         from gevent import monkey
 
-        if monkey.is_module_patched("threading"):
-            ext.store.offload_commits(off_the_hub)
+        offload = getattr(ext.store, "offload_commits", None)  # SQLite's (PostgreSQL: none)
+        if offload is not None and monkey.is_module_patched("threading"):
+            offload(off_the_hub)
         ext.socketio.wsgi_server.serve_forever()
         return
     kwargs: dict[str, Any] = {"host": server.host, "port": server.port, "log_output": False}
@@ -349,7 +391,7 @@ def serve(settings: config.Settings, *, clock: Clock | None = None, banner: str 
         start_scheduler(app)
     host, port = settings.server.host, settings.server.port
     print(
-        banner or f"pace serving http://{host}:{port}/ (database {settings.database.path})",
+        banner or f"pace serving http://{host}:{port}/ (database {ext.store.location})",
         flush=True,
     )
     try:

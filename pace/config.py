@@ -48,11 +48,14 @@ class ServerSettings:
     public_url: str = ""
     #: reverse proxies in front of pace whose ``X-Forwarded-*`` headers are believed
     trusted_proxies: int = 0
+    #: the Redis that several workers share (``redis://host:6379/0``): Socket.IO emits go
+    #: through it to every worker's clients, and the tick's leases live there ("": one worker)
+    message_queue: str = ""
 
 
 @dataclass(frozen=True)
 class DatabaseSettings:
-    """The SQLite file and its durability level."""
+    """The database (a SQLite file, or a ``postgresql://`` URL) and its durability level."""
 
     path: str = "pace.db"
     synchronous: str = "FULL"
@@ -64,6 +67,10 @@ class SchedulerSettings:
 
     enabled: bool = True
     tick_seconds: float = 5.0
+    #: with several workers (``server.message_queue``): how long a worker's claim to tick a
+    #: round lasts unless renewed; another worker takes the round over within about this long
+    #: once its holder dies
+    lease_seconds: float = 4.0
 
 
 @dataclass(frozen=True)
@@ -231,6 +238,12 @@ def from_dict(data: dict[str, Any], *, source: str = "<dict>") -> Settings:
     return settings
 
 
+def checked(settings: Settings) -> Settings:
+    """Return ``settings`` once validated (after command-line options replaced some)."""
+    _check(settings)
+    return settings
+
+
 def _section(source: str, name: str, cls: type, values: dict[str, Any]) -> Any:
     known = {f.name: f for f in fields(cls)}
     defaults = cls()
@@ -297,11 +310,23 @@ def _check(s: Settings) -> None:
     if not 0 <= s.server.trusted_proxies <= 5:
         fail("server.trusted_proxies", "a number of proxies from 0 to 5", s.server.trusted_proxies)
     if not s.database.path:
-        fail("database.path", "a file path such as 'pace.db'", s.database.path)
+        fail("database.path", "a file path such as 'pace.db' or a postgresql:// URL",
+             s.database.path)  # fmt: skip
+    if s.database.path.lower().startswith(("postgresql:", "postgres:")) and not re.match(
+        r"(?i)postgres(ql)?://[^/?#]*(/[^/?#]+)?([?][^#]*)?$", s.database.path
+    ):
+        fail("database.path", "a URL such as 'postgresql://pace@db.example/pace'", "…")
+    if s.server.message_queue and not re.fullmatch(
+        r"rediss?://[^\s/?#]+(/[0-9]+)?([?][^#\s]*)?", s.server.message_queue
+    ):
+        fail("server.message_queue", "a URL such as 'redis://127.0.0.1:6379/0' (or empty)",
+             s.server.message_queue)  # fmt: skip
     if s.database.synchronous.upper() not in SYNCHRONOUS_LEVELS:
         fail("database.synchronous", ", ".join(SYNCHRONOUS_LEVELS), s.database.synchronous)
     if not 0.05 <= s.scheduler.tick_seconds <= 3600:
         fail("scheduler.tick_seconds", "seconds between 0.05 and 3600", s.scheduler.tick_seconds)
+    if not 1 <= s.scheduler.lease_seconds <= 60:
+        fail("scheduler.lease_seconds", "seconds between 1 and 60", s.scheduler.lease_seconds)
     try:
         ZoneInfo(s.round.timezone)
     except (ZoneInfoNotFoundError, ValueError):

@@ -2,11 +2,21 @@
 
 Jobs are thin: they call ``live.tick(round)`` and broadcast the deltas it returns. The
 scheduler starts only in the serving process (never at import time) and exactly once.
+
+With several workers (``leases``, ``pace.cluster.leases``), each worker's scheduler claims the
+rounds in play every third of a lease and ticks only those it holds: one tick per round across
+the workers, taken over by another within a lease when its holder dies. ``poke(round)`` ticks a
+held round at once (another worker stored one of its events); ticks of one round never overlap
+here, and a poke during a tick runs one more tick after it. A worker's first tick of a round
+it took over announces, with its own, the alerts its dead predecessor stored but may not have
+announced (those after the round's announced mark, ``RoundLeases.announced``), and every
+tick that announces alerts moves the mark to the log's position.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -15,6 +25,8 @@ from zoneinfo import ZoneInfo
 from apscheduler.schedulers.background import BackgroundScheduler
 
 from pace.rules.errors import PaceError
+from pace.services import alerts as alertstore
+from pace.services.state import ALERT, RESOLVED, Delta
 from pace.services.taps import LiveService
 from pace.web.broadcast import Broadcaster
 
@@ -35,6 +47,7 @@ class PaceScheduler:
         tick_seconds: float,
         probe: Any = None,
         after_tick: Callable[[str], None] | None = None,
+        leases: Any = None,
     ):
         self.live = live
         self.broadcaster = broadcaster
@@ -42,7 +55,19 @@ class PaceScheduler:
         self.probe = probe
         #: what else follows a tick (the cards and leaderboards that changed)
         self.after_tick = after_tick
+        #: the tick leases shared with the other workers (None: this process ticks every round)
+        self.leases = leases
         self.scheduler = BackgroundScheduler(timezone="UTC")
+        self.in_play: list[str] = []
+        self._lock = threading.Lock()
+        self._claiming = threading.Lock()
+        self._running: dict[str, threading.Lock] = {}
+        self._again: set[str] = set()
+        #: the rounds held at the last claim, and those taken over since (to catch up on)
+        self._holding: set[str] = set()
+        self._taken: set[str] = set()
+        #: the log position last marked announced, by round (the mark moves only with it)
+        self._marked: dict[str, int] = {}
 
     def start(self) -> None:
         """Start the scheduler and its supervisor (which schedules the rounds at once)."""
@@ -56,6 +81,16 @@ class PaceScheduler:
             coalesce=True,
             next_run_time=datetime.now(ZoneInfo("UTC")),
         )
+        if self.leases is not None:
+            self.scheduler.add_job(
+                self.claim,
+                "interval",
+                seconds=self.leases.renew_seconds,
+                id="leases",
+                replace_existing=True,
+                max_instances=1,
+                coalesce=True,
+            )
         if self.probe is not None:
             self.scheduler.add_job(
                 self.probe,
@@ -70,9 +105,11 @@ class PaceScheduler:
         log.info("scheduler started: tick every %s s", self.tick_seconds)
 
     def shutdown(self) -> None:
-        """Stop every job (waiting for a running tick to end)."""
+        """Stop every job (waiting for a running tick to end); hand the leases over."""
         if self.scheduler.running:
             self.scheduler.shutdown(wait=True)
+        if self.leases is not None:
+            self.leases.release()
 
     def rounds_in_play(self) -> list[str]:
         """Return the rounds whose day is today on the service's clock and that have groups."""
@@ -85,8 +122,24 @@ class PaceScheduler:
         return out
 
     def supervise(self) -> None:
-        """Add a tick job for each round in play and remove the others."""
-        wanted = {f"tick:{name}": name for name in self.rounds_in_play()}
+        """Add a tick job for each round in play (held, with leases) and remove the others."""
+        self.in_play = self.rounds_in_play()
+        if self.leases is None:
+            self._schedule(self.in_play)
+        else:
+            self.claim()
+
+    def claim(self) -> None:
+        """Take or renew the leases of the rounds in play; tick those held, and only those."""
+        with self._claiming:
+            held = self.leases.claim(self.in_play)
+            with self._lock:
+                self._taken = (self._taken | (held - self._holding)) & held
+                self._holding = set(held)
+            self._schedule(sorted(held))
+
+    def _schedule(self, rounds: list[str]) -> None:
+        wanted = {f"tick:{name}": name for name in rounds}
         for job in self.scheduler.get_jobs():
             if job.id.startswith("tick:") and job.id not in wanted:
                 job.remove()
@@ -104,21 +157,105 @@ class PaceScheduler:
                     next_run_time=datetime.now(ZoneInfo("UTC")),
                 )
 
-    def tick(self, round: str) -> None:
-        """Evaluate ``round`` now and broadcast what changed (the round's deltas, in order)."""
+    def poke(self, round: str) -> None:
+        """Tick ``round`` now if this worker ticks it (in a thread of its own: never waits)."""
+        if self.leases is not None and self.leases.owns(round):
+            threading.Thread(target=self.tick, args=(round,), daemon=True).start()
 
-        def changes() -> tuple[Any, ...]:
+    def tick(self, round: str) -> None:
+        """Evaluate ``round`` now and broadcast what changed; once more if asked meanwhile."""
+        with self._lock:
+            running = self._running.setdefault(round, threading.Lock())
+            self._again.add(round)
+        while True:
+            if not running.acquire(blocking=False):
+                return  # the tick running now ticks once more after it
             try:
-                return tuple(self.live.tick(round))
+                while True:
+                    with self._lock:
+                        if round not in self._again:
+                            break
+                        self._again.discard(round)
+                    self._tick_once(round)
+            finally:
+                running.release()
+            with self._lock:  # asked between the last check and the release
+                if round not in self._again:
+                    return
+
+    def _tick_once(self, round: str) -> None:
+        if self.leases is not None and not self.leases.owns(round):
+            return  # the lease ran out or moved: the new holder ticks it
+        with self._lock:
+            taken = round in self._taken
+            self._taken.discard(round)
+        announced, failed = False, False
+
+        def changes() -> tuple[Delta, ...]:
+            nonlocal announced, failed
+            failed = True
+            try:
+                deltas = tuple(self.live.tick(round))
+                if taken:
+                    deltas = self._unannounced(round, deltas)
             except PaceError as e:
                 log.warning("tick of round %r refused: %s", round, e.message)
+                return ()
             except Exception:
                 log.exception("tick of round %r failed", round)
-            return ()
+                return ()
+            announced = any(d.kind in (ALERT, RESOLVED) for d in deltas)
+            failed = False
+            return deltas
 
-        self.broadcaster.feed(round, changes)
+        self.broadcaster.feed(round, changes)  # worked out and sent in the feed's order
+        if failed:
+            return
+        if self.leases is not None:
+            # a command announces its alerts with it, a tick its own: once this tick is sent,
+            # every alert stored so far was announced (the mark moves with the log)
+            seq = self.live.service.store.last_seq(round)
+            if taken or announced or self._marked.get(round) != seq:
+                self.leases.mark_announced(round, seq)
+                self._marked[round] = seq
         if self.after_tick is not None:
             try:
                 self.after_tick(round)
             except Exception:
                 log.exception("announcing the tick of round %r failed", round)
+
+    def _unannounced(self, round: str, deltas: tuple[Delta, ...]) -> tuple[Delta, ...]:
+        """Add to a taken-over round's first tick the alerts stored after the announced mark
+        and not announced by this tick: the raised ones nobody acknowledged since (a page
+        would list an acknowledged one again) first, the resolutions last (a page moves the
+        alert it just heard to the resolved ones); the feed is numbered again in that order."""
+        mark = self.leases.announced(round)
+        if mark is None:
+            return deltas  # never marked (or Redis away): nothing known to catch up
+        types = [alertstore.ALERT_RAISED, alertstore.ALERT_ACKNOWLEDGED, alertstore.ALERT_RESOLVED]
+        later = self.live.service.store.events(round, types=types, after_seq=mark)
+        told = {d.data.get("id") for d in deltas if d.kind == ALERT}
+        told |= {d.data["event"].id for d in deltas if d.kind == RESOLVED}
+        acked = {e.payload.get("alert") for e in later if e.type == alertstore.ALERT_ACKNOWLEDGED}
+        raised = [
+            (ALERT, alertstore.view(e))
+            for e in later
+            if e.type == alertstore.ALERT_RAISED
+            and e.id not in told
+            and e.payload.get("key") not in acked
+        ]
+        ended = [
+            (RESOLVED, {"event": e})
+            for e in later
+            if e.type == alertstore.ALERT_RESOLVED and e.id not in told
+        ]
+        if not raised and not ended:
+            return deltas
+        log.info("round %r: announcing %d alerts its last holder stored", round,
+                 len(raised) + len(ended))  # fmt: skip
+        live = self.live.live(round)
+        first = deltas[0].rev if deltas else live.rev + 1
+        parts = [*raised, *((d.kind, d.data) for d in deltas), *ended]
+        out = tuple(Delta(kind, first + i, data) for i, (kind, data) in enumerate(parts))
+        live.rev = out[-1].rev
+        return out

@@ -15,6 +15,7 @@ import pytest
 
 pytest.register_assert_rewrite("drivers", "tests.drivers")
 
+import engines  # noqa: E402
 import livesupport  # noqa: E402,F401  (child processes run this checkout's code)
 from drivers import COURSE, DAY, DRAW, ROUND, TIMEZONE, local  # noqa: E402
 from flask import Flask  # noqa: E402
@@ -131,3 +132,50 @@ def connect(app, grant) -> Iterator[Callable[..., SocketIOTestClient]]:
 def sio(connect) -> SocketIOTestClient:
     """Return a marshal's socket test client."""
     return connect("marshal", "marshal-phone")
+
+
+# -- the real engines: PostgreSQL and Redis (tests/engines.py) --------------------------------
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[engines.PostgresServer]:
+    """Return a PostgreSQL cluster started for this test session (skip, saying why, if none)."""
+    try:
+        server = engines.start_postgres()
+    except engines.EngineUnavailable as e:
+        pytest.skip(f"PostgreSQL cannot start here: {e}")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def pg_url(postgres_server) -> Iterator[str]:
+    """Return the URL of a new, empty PostgreSQL database (dropped after the test)."""
+    url = postgres_server.database()
+    try:
+        yield url
+    finally:
+        postgres_server.drop(url)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def target(request, tmp_path) -> str:
+    """Return where a store opens, on each engine: a SQLite file path, a PostgreSQL URL."""
+    if request.param == "sqlite":
+        return str(tmp_path / "data" / "pace.db")
+    return request.getfixturevalue("pg_url")
+
+
+@pytest.fixture
+def redis_url() -> Iterator[str]:
+    """Return the URL of a redis-server started for this test (skip, saying why, if none)."""
+    try:
+        server = engines.start_redis()
+    except engines.EngineUnavailable as e:
+        pytest.skip(f"Redis cannot start here: {e}")
+    try:
+        yield server.url
+    finally:
+        server.stop()

@@ -62,9 +62,11 @@ def setup_round(
     course: Path = COURSE,
     draw: Path = DRAW,
     round: str = ROUND,
-) -> Path:
-    """Create ``pace.db`` in ``folder`` with a course and a draw for ``day`` (default today)."""
-    db = folder / "pace.db"
+    db: str | Path | None = None,
+) -> Path | str:
+    """Create ``pace.db`` in ``folder`` (or fill ``db``, a file or a ``postgresql://`` URL)
+    with a course and a draw for ``day`` (default today); return the database."""
+    db = db or folder / "pace.db"
     day = day or datetime.now(ZoneInfo(TIMEZONE)).date().isoformat()
     pace("import", "course", str(course), "--db", str(db), cwd=folder)
     pace(

@@ -13,6 +13,7 @@ from datetime import datetime
 import click
 
 from pace import __version__
+from pace.cli import backup as backup_cli
 from pace.cli import offline
 from pace.cli import scoring as scoring_cli
 from pace.cli.common import (
@@ -62,7 +63,7 @@ def init(db: str | None) -> None:
     """
     service = _open_service(db)
     try:
-        click.echo(f"database ready: {service.store.path}")
+        click.echo(f"database ready: {service.store.location}")
         _show_committee_secret(service)
     finally:
         service.store.close()
@@ -77,7 +78,7 @@ def _show_committee_secret(service) -> None:
     ).ensure_committee_account()
     if secret is not None:
         interactive = sys.stdout.isatty()
-        click.echo(secret_notice(secret, service.store.path, interactive=interactive))
+        click.echo(secret_notice(secret, service.store.location, interactive=interactive))
 
 
 @cli.group("access")
@@ -198,19 +199,42 @@ def access_revoke(ids, db) -> None:
 @click.option(
     "--tick", type=float, default=None, help="Scheduler tick in seconds (default: config)."
 )
-def serve(db, host, port, clock_origin, clock_speed, tick) -> None:
+@click.option(
+    "--message-queue",
+    default=None,
+    help="Redis URL shared by several workers, e.g. redis://127.0.0.1:6379/0 (default: "
+    "server.message_queue; none: this process is the only worker).",
+)
+def serve(db, host, port, clock_origin, clock_speed, tick, message_queue) -> None:
     """Serve the pages and the live Socket.IO endpoint on the configured host and port.
 
+    Several workers on one PostgreSQL database share a Redis (--message-queue): a tap on
+    one reaches the pages of all, and each round ticks on one of them (docs/deploy.md).
+
     Example: pace serve --db club.db --port 5001
+
+    Example: pace serve --db postgresql://pace@db/pace --message-queue redis://db:6379/0
     """
     from pace import app as appmod
+    from pace import config
 
     settings = load_settings()
-    settings = settings.replace(
-        server={"host": host or settings.server.host, "port": port or settings.server.port},
-        database={"path": db or settings.database.path},
-        scheduler={"tick_seconds": tick or settings.scheduler.tick_seconds},
-    )
+    try:
+        settings = config.checked(
+            settings.replace(
+                server={
+                    "host": host or settings.server.host,
+                    "port": port or settings.server.port,
+                    "message_queue": settings.server.message_queue
+                    if message_queue is None
+                    else message_queue,
+                },
+                database={"path": db or settings.database.path},
+                scheduler={"tick_seconds": tick or settings.scheduler.tick_seconds},
+            )
+        )
+    except config.ConfigError as e:
+        raise InputError(e.message) from None
     appmod.serve(settings, clock=_clock(clock_origin, clock_speed))
 
 
@@ -465,7 +489,10 @@ def demo(db, host, port, speed, tick, seed, groups, duration) -> None:
     Example: pace demo --speed 120 --port 5001
     """
     from pace import demo as demomod
+    from pace.store import is_database_url
 
+    if is_database_url(db):
+        raise InputError("--db: the demo plays on a SQLite file it deletes at every run")
     options = demomod.DemoOptions(db, host, port, speed, tick, seed, groups, duration)
     try:
         demomod.run(load_settings(), options)
@@ -475,6 +502,8 @@ def demo(db, host, port, speed, tick, seed, groups, duration) -> None:
 
 for _command in offline.COMMANDS:
     cli.add_command(_command)
+cli.add_command(backup_cli.export_group)
+import_group.add_command(backup_cli.import_round)
 cli.add_command(scoring_cli.results)
 import_group.add_command(scoring_cli.import_scores)
 reports_cli.register(cli, db_option)  # pace report, pace letters, pace offenders

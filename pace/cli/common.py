@@ -72,7 +72,7 @@ db_option = click.option(
     "--db",
     type=click.Path(dir_okay=False),
     default=None,
-    help="SQLite database file (default: database.path in config.toml).",
+    help="SQLite database file, or a postgresql:// URL (default: database.path in config.toml).",
 )
 
 

@@ -31,7 +31,7 @@ from zoneinfo import ZoneInfo
 from pace import config
 from pace.clock import Clock
 from pace.rules.errors import PaceError
-from pace.store import SessionRecord, Store
+from pace.store import SessionRecord, Store, is_database_url
 
 #: The roles of a session, most trusted first (docs/access.md). The store checks them in its
 #: tables (its migrations keep their own lists, as shipped).
@@ -313,7 +313,11 @@ def secret_notice(secret: str, database: str | os.PathLike[str], *, interactive:
             f"committee secret: {secret}\n"
             "  shown this once and stored only hashed: write it down now; sign in at /login"
         )
-    path = Path(database).with_name(Path(database).name + ".committee-secret")
+    if is_database_url(str(database)):  # no folder of its own: the working directory's
+        name = str(database).split("?")[0].rstrip("/").rsplit("/", 1)[-1] or "pace"
+        path = Path.cwd() / f"{name}.committee-secret"
+    else:
+        path = Path(database).with_name(Path(database).name + ".committee-secret")
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
         os.fchmod(fd, 0o600)

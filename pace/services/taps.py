@@ -79,6 +79,9 @@ class LiveService:
         self.service = service
         self.future_tolerance = future_tolerance
         self.rounds = LiveRounds(service)
+        #: the snapshot says which delta it includes (``rev``); off with several workers, whose
+        #: feeds number their own deltas: pages then apply deltas as they come
+        self.numbered = True
         self._lock = self.rounds.lock
         self._companions: list[Companion] = []
         self._fixed: dict[str, tuple[RoundView, dict[str, dict[str, Any]]]] = {}
@@ -143,7 +146,7 @@ class LiveService:
                     for p in view.plan.groups]  # fmt: skip
             snapshot = {
                 "round": round,
-                "rev": live.rev,
+                "rev": live.rev if self.numbered else None,
                 "at": now.isoformat(),
                 "day": view.record.day.isoformat(),
                 "timezone": view.record.timezone,

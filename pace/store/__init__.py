@@ -1,9 +1,13 @@
-"""Storage: the event log and the setup tables in one SQLite file (sqlite-utils).
+"""Storage: the event log and the setup tables, behind one interface and two engines.
 
-The only package in pace that imports ``sqlite_utils`` or knows table names.
+``Store`` (``pace.store.base``) is the interface the services use; ``Store.open(target)``
+opens a SQLite file (``pace.store.repo.SqliteStore``, the embedded default) or, for a
+``postgresql://`` URL, a PostgreSQL database (``pace.store.pg.PostgresStore``). This package is
+the only one in pace that imports ``sqlite_utils`` or ``psycopg`` or knows table names.
 """
 
 from pace.store.access import AccessCodeRecord, SessionRecord
+from pace.store.base import Store, describe, is_database_url
 from pace.store.db import DEFAULT_SYNCHRONOUS, SYNCHRONOUS_LEVELS
 from pace.store.errors import (
     RoundExistsError,
@@ -11,7 +15,8 @@ from pace.store.errors import (
     UnknownCourseError,
     UnknownRoundError,
 )
-from pace.store.repo import UNSET, RoundRecord, RoundSummary, Store
+from pace.store.records import UNSET, RoundRecord, RoundSummary
+from pace.store.repo import SqliteStore
 
 __all__ = [
     "DEFAULT_SYNCHRONOUS",
@@ -22,8 +27,11 @@ __all__ = [
     "RoundRecord",
     "RoundSummary",
     "SessionRecord",
+    "SqliteStore",
     "StorageError",
     "Store",
     "UnknownCourseError",
     "UnknownRoundError",
+    "describe",
+    "is_database_url",
 ]

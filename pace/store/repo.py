@@ -9,80 +9,52 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, date, datetime, timedelta
-from enum import Enum
 from pathlib import Path
-from types import TracebackType
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import sqlite_utils
 from sqlite_utils.db import NotFoundError
 
 from pace.rules.errors import SetupError
 from pace.rules.events import Event, EventConflictError, canonical_json
-from pace.rules.model import Course, Group, Hole, Player
+from pace.rules.model import Course, Group, Player
 from pace.store import db as dbmod
 from pace.store import migrations
 from pace.store.access import AccessTables
-from pace.store.errors import RoundExistsError, UnknownCourseError, UnknownRoundError
+from pace.store.base import Store
+from pace.store.errors import RoundExistsError, UnknownCourseError
 from pace.store.instants import from_iso as _from_iso
 from pace.store.instants import iso as _iso
-from pace.store.migrations import FORMATS, PLAYS, SCORINGS
+from pace.store.records import EVENT_COLUMNS as _EVENT_COLUMNS
+from pace.store.records import UNSET, RoundRecord, RoundSummary
+from pace.store.records import Unset as _Unset
+from pace.store.records import allowance_json as _allowance_json
+from pace.store.records import check_play as _check_play
+from pace.store.records import check_policy as _check_policy
+from pace.store.records import check_scoring as _check_scoring
+from pace.store.records import check_timezone as _check_timezone
+from pace.store.records import course_from_row as _course_from_row
+from pace.store.records import differences as _differences
+from pace.store.records import draw_rows as _draw_rows
+from pace.store.records import event_from_row as _event_from_row
+from pace.store.records import event_json as _event_json
+from pace.store.records import holes_to_json as _holes_to_json
+from pace.store.records import interval_seconds as _interval_seconds
+from pace.store.records import unknown_round as _unknown_round
 
 
-class _Unset(Enum):
-    UNSET = "unset"
+class SqliteStore(AccessTables, Store):
+    """The pace database in one SQLite file: ``SqliteStore.open(path)`` (or ``Store.open``)."""
 
-
-UNSET = _Unset.UNSET
-"""Marks an ``update_round`` field left unchanged (``None`` is a real value there)."""
-
-
-@dataclass(frozen=True)
-class RoundRecord:
-    """A round's stored setup: its course, day, policy and draw."""
-
-    name: str
-    course: Course
-    day: date
-    timezone: str
-    policy: str
-    standard_interval: timedelta | None
-    groups: tuple[Group, ...] = ()
-    play: str = "stroke_play"
-    format: str = "individual"
-    #: the scoring stored for the round; None: the one its form of play implies
-    scoring: str | None = None
-    net: bool = False
-    #: the round's own handicap allowance for its format, in percent (None: the config's)
-    allowance: tuple[float, ...] | None = None
-
-
-@dataclass(frozen=True)
-class RoundSummary:
-    """One line of the list of rounds."""
-
-    name: str
-    course: str
-    day: date
-    groups: int
-    events: int
-
-
-_EVENT_COLUMNS = "seq, id, type, round, at, recorded_at, by, payload"
-
-
-class Store(AccessTables):
-    """The pace database: open it with ``Store.open(path)``, close it (or use ``with``)."""
+    engine = "sqlite"
 
     def __init__(self, shared: dbmod.SharedDatabase) -> None:
         self._db = shared
 
     @classmethod
-    def open(cls, path: str | Path, *, synchronous: str = dbmod.DEFAULT_SYNCHRONOUS) -> Store:
+    def open(cls, path: str | Path, *, synchronous: str = dbmod.DEFAULT_SYNCHRONOUS) -> SqliteStore:
         """Open the database at ``path``, creating it if missing, and apply pending migrations."""
         shared = dbmod.open_db(path, synchronous=synchronous)
         try:
@@ -108,21 +80,18 @@ class Store(AccessTables):
         """Return whether the store was closed."""
         return self._db.closed
 
-    def __enter__(self) -> Store:
+    def __enter__(self) -> SqliteStore:
         return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     @property
     def path(self) -> Path:
         """Return the database file's path."""
         return self._db.path
+
+    @property
+    def location(self) -> str:
+        """Return the database file's path, as text."""
+        return str(self._db.path)
 
     @property
     def synchronous(self) -> str:
@@ -155,16 +124,25 @@ class Store(AccessTables):
             return _append_one(db, event, recorded)
 
     def append_many(
-        self, events: Iterable[Event], *, recorded_at: datetime
+        self, events: Iterable[Event], *, recorded_at: datetime, keep_recorded_at: bool = False
     ) -> list[tuple[Event, bool]]:
         """Append ``events`` in order, all or nothing, in one transaction.
 
         Each event follows the rules of ``append``; one conflict or unknown round
-        writes none of them.
+        writes none of them. ``keep_recorded_at``: see ``Store.append_many``.
         """
         recorded = _iso(recorded_at, "recorded_at")
         with self._db.write() as db:
-            return [_append_one(db, event, recorded) for event in events]
+            return [
+                _append_one(
+                    db,
+                    event,
+                    _iso(event.recorded_at, "recorded_at")
+                    if keep_recorded_at and event.recorded_at is not None
+                    else recorded,
+                )
+                for event in events
+            ]
 
     def events(
         self, round: str, *, types: Iterable[str] | None = None, after_seq: int = 0
@@ -459,46 +437,9 @@ def _append_one(db: sqlite_utils.Database, event: Event, recorded: str) -> tuple
     )
 
 
-def _differences(stored: Event, new: Event) -> str:
-    names = [
-        name
-        for name, differs in (
-            ("type", stored.type != new.type),
-            ("round", stored.round != new.round),
-            ("at", stored.at != new.at),
-            ("payload", canonical_json(stored.payload) != canonical_json(new.payload)),
-        )
-        if differs
-    ]
-    return " and ".join(names)
-
-
-def _event_json(event: Event, name: str, value: Mapping[str, object]) -> str:
-    if not isinstance(value, Mapping):
-        raise ValueError(f"event {event.id!r}: {name} must be a mapping, not {value!r}")
-    try:
-        return canonical_json(dict(value))
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"event {event.id!r}: {name} is not plain JSON: {exc}") from None
-
-
 def _find_event(db: sqlite_utils.Database, id: str) -> Event | None:
     row = db.execute(f"SELECT {_EVENT_COLUMNS} FROM events WHERE id = ?", [id]).fetchone()
     return None if row is None else _event_from_row(row)
-
-
-def _event_from_row(row: Sequence[Any]) -> Event:
-    seq, id_, type_, round_, at, recorded_at, by, payload = row
-    return Event(
-        id=id_,
-        type=type_,
-        round=round_,
-        at=_from_iso(at),
-        payload=json.loads(payload),
-        by=json.loads(by),
-        recorded_at=_from_iso(recorded_at),
-        seq=seq,
-    )
 
 
 # -- setup: rows and rules -----------------------------------------------------------
@@ -509,14 +450,6 @@ def _round_row(db: sqlite_utils.Database, name: str) -> dict[str, Any] | None:
         return db.table("rounds").get(name)
     except NotFoundError:
         return None
-
-
-def _unknown_round(name: str, *, field: str | None = "round") -> UnknownRoundError:
-    shown = name if len(name) <= 60 else name[:60] + "…"
-    return UnknownRoundError(
-        f"round {shown!r} does not exist; create it with `pace import draw FILE --round NAME`",
-        field=field,
-    )
 
 
 def _get_round(db: sqlite_utils.Database, name: str) -> RoundRecord:
@@ -555,43 +488,6 @@ def _get_round(db: sqlite_utils.Database, name: str) -> RoundRecord:
     )
 
 
-def _draw_rows(
-    round: str, groups: Sequence[Group]
-) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
-    group_rows: list[dict[str, object]] = []
-    player_rows: list[dict[str, object]] = []
-    seen: set[str] = set()
-    for position, group in enumerate(groups):
-        where = f"groups[{position}]"
-        if not isinstance(group.id, str) or not group.id.strip():
-            raise SetupError(f"group {position + 1} needs an id, not {group.id!r}", field=where)
-        if group.id in seen:
-            raise SetupError(f"group id {group.id!r} appears twice in the draw", field=where)
-        seen.add(group.id)
-        try:
-            start = _iso(group.start, f"group {group.id!r} start")
-        except (TypeError, ValueError) as exc:
-            raise SetupError(str(exc), field=f"{where}.start") from None
-        group_rows.append(
-            {"round": round, "id": group.id, "position": position, "start": start, "tee": group.tee}
-        )
-        for index, player in enumerate(group.players):
-            player_rows.append(
-                {
-                    "round": round,
-                    "group_id": group.id,
-                    "position": index,
-                    "name": player.name,
-                    "handicap": player.handicap,
-                    "side": player.side,
-                    "club": player.club,
-                    "class": player.class_name,
-                    "match": player.match,
-                }
-            )
-    return group_rows, player_rows
-
-
 def _get_course(db: sqlite_utils.Database, name: str, *, field: str | None = None) -> Course:
     row = db.execute(
         "SELECT name, data, slope, rating FROM courses WHERE name = ?", [name]
@@ -599,94 +495,3 @@ def _get_course(db: sqlite_utils.Database, name: str, *, field: str | None = Non
     if row is None:
         raise UnknownCourseError(f"course {name!r} does not exist; import it first", field=field)
     return _course_from_row(*row)
-
-
-def _holes_to_json(holes: Iterable[Hole]) -> list[dict[str, object]]:
-    out: list[dict[str, object]] = []
-    for h in holes:
-        hole: dict[str, object] = {
-            "number": h.number,
-            "par": h.par,
-            "stroke_index": h.stroke_index,
-            "length_m": h.length_m,
-            "walk_s": h.walk.total_seconds(),
-            "allotted_s": {str(size): t.total_seconds() for size, t in sorted(h.allotted.items())},
-        }
-        if h.bogey is not None:  # only when given, so courses stored before keep their text
-            hole["bogey"] = h.bogey
-        out.append(hole)
-    return out
-
-
-def _course_from_row(
-    name: str, data: str, slope: float | None = None, rating: float | None = None
-) -> Course:
-    holes = tuple(
-        Hole(
-            number=h["number"],
-            par=h["par"],
-            stroke_index=h["stroke_index"],
-            length_m=h["length_m"],
-            walk=timedelta(seconds=h["walk_s"]),
-            allotted={int(size): timedelta(seconds=s) for size, s in h["allotted_s"].items()},
-            bogey=h.get("bogey"),
-        )
-        for h in json.loads(data)
-    )
-    return Course(name, holes, slope=slope, rating=rating)
-
-
-def _check_timezone(timezone: str) -> None:
-    try:
-        ZoneInfo(timezone)
-    except (ZoneInfoNotFoundError, ValueError, TypeError):
-        raise SetupError(
-            f"unknown time zone {timezone!r}; use an IANA name such as 'Europe/Paris'",
-            field="timezone",
-        ) from None
-
-
-def _check_play(play: str, format: str) -> None:
-    if play not in PLAYS:
-        raise SetupError(f"play {play!r} must be one of {', '.join(PLAYS)}", field="play")
-    if format not in FORMATS:
-        raise SetupError(f"format {format!r} must be one of {', '.join(FORMATS)}", field="format")
-
-
-def _check_scoring(scoring: str | None, net: object) -> None:
-    if scoring is not None and scoring not in SCORINGS:
-        raise SetupError(
-            f"scoring {scoring!r} must be one of {', '.join(SCORINGS)}", field="scoring"
-        )
-    if not isinstance(net, bool):
-        raise SetupError(f"net must be true or false, not {net!r}", field="net")
-
-
-def _allowance_json(allowance: Sequence[float] | None) -> str | None:
-    if allowance is None:
-        return None
-    values = list(allowance)
-    if not values or any(
-        isinstance(v, bool) or not isinstance(v, int | float) or not 0 <= v <= 100 for v in values
-    ):
-        raise SetupError(
-            f"a round's allowance is one or two percentages from 0 to 100, not {allowance!r}",
-            field="allowance",
-        )
-    return canonical_json([float(v) for v in values])
-
-
-def _check_policy(policy: str) -> None:
-    if not isinstance(policy, str) or not policy.strip():
-        raise SetupError(f"a round needs a pace policy, not {policy!r}", field="policy")
-
-
-def _interval_seconds(interval: timedelta | None) -> float | None:
-    if interval is None:
-        return None
-    if not isinstance(interval, timedelta) or interval <= timedelta(0):
-        raise SetupError(
-            f"the standard interval must be a positive duration, not {interval!r}",
-            field="standard_interval",
-        )
-    return interval.total_seconds()

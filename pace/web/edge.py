@@ -94,11 +94,11 @@ def live(method: str) -> Handler:
 
     def run(command: Any, sender: Sender, ext: Any) -> dict[str, Any]:
         outcome = getattr(ext.live, method)(command)
-        ext.broadcaster.outcome(outcome, ext.live.changes)
+        ext.broadcaster.outcome(outcome, ext.derived.deltas)
         if outcome.created and method not in TAPS:
             # a void may take back a score or a timed stroke: the cards follow at once (a
             # tap's effect on a card, a checkpoint breach, waits for the next tick)
-            ext.score_broadcaster.changed(outcome.event.round)
+            ext.derived.cards(outcome.event.round)
         return ack(outcome)
 
     return run
@@ -108,7 +108,7 @@ def referees(use_case: Callable[..., Any]) -> Handler:
     """Return the handler running a ``RefereeService`` use case (pace/web/referee.py)."""
 
     def run(command: Any, sender: Sender, ext: Any) -> dict[str, Any]:
-        return referee.run(use_case, command, ext.referee, ext.referee_broadcaster)
+        return referee.run(use_case, command, ext.referee, ext.referee_broadcaster, ext.derived)
 
     return run
 

@@ -95,7 +95,10 @@ def api_snapshot(round: str) -> Any:
 @bp.get("/api/rounds/<round>/board")
 def api_board(round: str) -> Any:
     """What the facts-only pace board shows of the round (viewers may read only this)."""
-    return jsonify({"ok": True, "snapshot": board_view(_ext().live.snapshot(round))})
+    board = _ext().board
+    if board is None:
+        return jsonify({"ok": True, "snapshot": board_view(_ext().live.snapshot(round))})
+    return current_app.response_class(board.body(round) + "\n", mimetype="application/json")
 
 
 @bp.get("/api/rounds/<round>/events")

@@ -18,6 +18,7 @@ from pace.rules import refereeing as rr
 from pace.services.referees import RefereeOutcome, RefereeService
 from pace.services.state import Delta
 from pace.web.broadcast import Broadcaster, event_view, round_room
+from pace.web.derived import Derived
 from pace.web.i18n import page_context
 
 
@@ -88,10 +89,11 @@ def run(
     command: Any,
     service: RefereeService,
     broadcaster: RefereeBroadcaster,
+    derived: Derived,
 ) -> dict[str, Any]:
     """Run a parsed referee command (``use_case(service, command)``), announce it, ack it."""
     outcome = use_case(service, command)
-    broadcaster.outcome(outcome, service.live.changes)
+    broadcaster.outcome(outcome, derived.deltas)
     if outcome.created and broadcaster.cards is not None:
         broadcaster.cards(outcome.event.round)  # a fault counted or re-judged: the cards
     return ack(outcome)

@@ -58,6 +58,8 @@ def report_page(round: str) -> Response:
     at = service.instant(round)
     view = service.round_report(round, at)
     lang = _lang()
+    if not current_app.testing:  # its PDF button is likely next: a builder gets ready
+        _ext().report_jobs.prewarm()
     field = service.drawn(round, ("field", lang), lambda v: _field_charts(v, lang), at)
     seq = service.service.store.last_seq(round)
     links = {

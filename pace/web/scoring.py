@@ -73,7 +73,7 @@ def _run(method: str) -> Callable[[Any, Any, Any], dict[str, Any]]:
     def run(command: Any, sender: Any, ext: Any) -> dict[str, Any]:
         outcome = getattr(ext.scores, method)(command)
         if outcome.created:
-            ext.score_broadcaster.changed(outcome.event.round)
+            ext.derived.cards(outcome.event.round)
         return ack(outcome)
 
     return run
@@ -181,5 +181,5 @@ def scoring_setting(round: str) -> Any:
     ext.live.service.set_scoring(
         round, scoring=scoring, net=form.get("net") == "yes", allowance=allowance
     )
-    ext.score_broadcaster.changed(round)
+    ext.derived.cards(round)
     return redirect(url_for("scoring.scorecard_page", round=round))

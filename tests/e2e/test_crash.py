@@ -24,15 +24,28 @@ SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "crash_round.py"
 
 
 def test_every_acked_tap_survives_twelve_sigkills_exactly_once():
+    check(crash_round("--clients", "60", "--groups", "30", "--kills", "12"), "sqlite")
+
+
+def test_every_acked_tap_survives_twelve_sigkills_on_postgresql_too(pg_url):
+    # the same round, the worker on a PostgreSQL database (issue 15)
+    check(crash_round("--clients", "60", "--groups", "30", "--kills", "12", "--db", pg_url),
+          "postgresql")  # fmt: skip
+
+
+def crash_round(*args: str) -> dict:
     result = subprocess.run(
-        [sys.executable, str(SCRIPT), "--clients", "60", "--groups", "30", "--kills", "12",
-         "--budget", "150", "--json"],
+        [sys.executable, str(SCRIPT), *args, "--budget", "150", "--json"],
         capture_output=True, text=True, timeout=240,
     )  # fmt: skip
     assert result.returncode in (0, 1), result.stderr[-3000:]
     figures = json.loads(result.stdout.strip().splitlines()[-1])
     print("crash round:", json.dumps(figures))
+    return figures
 
+
+def check(figures: dict, engine: str) -> None:
+    assert figures["engine"] == engine
     assert figures["problems"] == []
     assert figures["clients"] == 60 and figures["kills"] >= 10
     assert figures["starts"] == figures["kills"] + 1

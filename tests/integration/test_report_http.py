@@ -10,7 +10,9 @@ from __future__ import annotations
 import base64
 import html
 import json
+import os
 import re
+import signal
 import subprocess
 from pathlib import Path
 from urllib.parse import urlencode
@@ -88,7 +90,8 @@ def test_a_group_chart_names_what_is_wrong_with_its_query(client):
 
 
 @pytest.mark.parametrize(
-    "path", ["report", "report.csv", "report.json", "letters", "report/chart.svg?group=1"],
+    "path",
+    ["report", "report.csv", "report.json", "letters", "report/chart.svg?group=1"],
     ids=lambda p: p,
 )
 def test_marshals_and_viewers_may_not_open_the_report(login, path):
@@ -145,6 +148,62 @@ def test_the_pdf_is_built_by_a_job_that_reports_progress(client):
     assert pdf.mimetype == "application/pdf" and pdf.data.startswith(b"%PDF")
     text = subprocess.run(["pdftotext", "-", "-"], input=pdf.data, capture_output=True).stdout
     assert "Group 1" in text.decode() or "Partie 1" in text.decode()
+
+
+def pdf_job(client, token: str, kind: str = "report") -> dict:
+    """Start a PDF job from the page's form, wait for it, return its final state."""
+    answer = client.post(f"/rounds/{ROUND}/report/jobs", data={"kind": kind, "csrf": token})
+    assert answer.status_code == 200, answer.json
+    job_id = answer.json["job"]["id"]
+    client.application.extensions["pace"].report_jobs.get(ROUND, job_id).task.join(timeout=120)
+    return client.get(f"/rounds/{ROUND}/report/jobs/{job_id}").json["job"]
+
+
+def pdf_text(client, status: dict) -> str:
+    data = client.get(status["file"]).data
+    return subprocess.run(["pdftotext", "-", "-"], input=data, capture_output=True).stdout.decode()
+
+
+def test_pdfs_are_built_by_one_warm_builder_from_the_log_as_it_is_at_each_job(client):
+    jobs = client.application.extensions["pace"].report_jobs
+    token = csrf(client)
+    first = pdf_job(client, token)
+    assert first["state"] == "done", first
+    [builder] = jobs.builders()
+    assert "09:13" not in pdf_text(client, first)
+    # group 1 completes hole 2 between the two PDFs: the second one says so
+    client.application.extensions["pace"].live.service.import_times(
+        "group,hole,completed\n1,2,09:13\n", "late.csv", round=ROUND, by="sheet"
+    )
+    second = pdf_job(client, token, kind="letters")
+    assert second["state"] == "done", second
+    assert jobs.builders() == [builder]  # the same process: no start-up paid again
+    assert "09:13" in pdf_text(client, pdf_job(client, token))
+
+
+def test_a_builder_that_died_is_replaced_and_one_failed_pdf_does_not_stop_it(client):
+    jobs = client.application.extensions["pace"].report_jobs
+    token = csrf(client)
+    jobs.prewarm()
+    [builder] = jobs.builders()
+    jobs.prewarm()  # one is there already: no second one
+    assert jobs.builders() == [builder]
+    os.kill(builder, signal.SIGKILL)
+    done = pdf_job(client, token)
+    assert done["state"] == "done", done
+    [replaced] = jobs.builders()
+    assert replaced != builder
+    # a round the database does not have (the route refuses it first; a job may still meet
+    # a round removed meanwhile): the job fails with the reason, the builder carries on
+    failed = jobs.start("no such round", "report", "en")
+    failed.task.join(timeout=120)
+    assert failed.state == "failed" and "no such round" in (failed.error or ""), failed.error
+    assert pdf_job(client, token)["state"] == "done"
+    assert jobs.builders() == [replaced]
+    jobs.close()
+    assert jobs.builders() == []
+    with pytest.raises(ProcessLookupError):  # stopped and reaped, not left behind
+        os.kill(replaced, 0)
 
 
 def test_a_job_needs_the_form_token_and_a_known_kind(client):

@@ -1,4 +1,10 @@
-"""The store on real SQLite files: schema, durability, idempotent appends, setup round trips."""
+"""The store on both engines: schema, durability, idempotent appends, setup round trips.
+
+Every test that takes ``target`` runs twice: on a real SQLite file and on a real PostgreSQL
+database (``tests/engines.py`` starts the server; the PostgreSQL run is skipped, saying why,
+only when no PostgreSQL can start). The tests that take ``db_path`` are about the SQLite file
+itself (WAL, pragmas, its raw schema).
+"""
 
 from __future__ import annotations
 
@@ -27,6 +33,7 @@ from pace.store import (
     Store,
     UnknownCourseError,
     UnknownRoundError,
+    is_database_url,
 )
 
 REPO = Path(__file__).resolve().parents[2]
@@ -69,8 +76,8 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def store(db_path: Path) -> Iterator[Store]:
-    with Store.open(db_path) as opened:
+def store(target: str) -> Iterator[Store]:
+    with Store.open(target) as opened:
         make_round(opened)
         yield opened
 
@@ -78,6 +85,47 @@ def store(db_path: Path) -> Iterator[Store]:
 def raw(db_path: Path) -> sqlite3.Connection:
     """A second, plain connection to the file, as another tool would open it."""
     return sqlite3.connect(db_path, isolation_level=None)
+
+
+def raw_sql(target: str, sql: str) -> None:
+    """Run ``sql`` on a second, plain connection to the database, as another tool would."""
+    if not is_database_url(target):
+        conn = raw(Path(target))
+        try:
+            conn.execute(sql)
+        finally:
+            conn.close()
+        return
+    import psycopg
+
+    with psycopg.connect(target, autocommit=True) as pg:
+        pg.execute(sql)
+
+
+def append_only_error(target: str) -> type[Exception]:
+    """Return the error a plain connection gets when it changes the log."""
+    if not is_database_url(target):
+        return sqlite3.IntegrityError
+    import psycopg
+
+    return psycopg.Error
+
+
+MIGRATION_NAMES = [
+    "m001_initial",
+    "m002_round_play_and_format",
+    "m003_access",
+    "m004_scoring_setup",
+    "m005_scorer_role",
+    "m006_round_scoring",
+]
+
+
+def test_open_applies_the_schema_once(target: str) -> None:
+    with Store.open(target) as store:
+        assert store.applied_migrations() == MIGRATION_NAMES
+    with Store.open(target) as store:
+        assert store.applied_migrations() == MIGRATION_NAMES
 
 
 # -- schema and connection ------------------------------------------------------------
@@ -120,17 +168,21 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
     ]
 
 
-def test_reopening_keeps_the_setup_and_the_events(db_path: Path) -> None:
-    with Store.open(db_path) as store:
+def test_reopening_keeps_the_setup_and_the_events(target: str) -> None:
+    with Store.open(target) as store:
         make_round(store)
         store.append(hole_completed(1), recorded_at=RECORDED)
-    with Store.open(db_path) as store:
+    with Store.open(target) as store:
         assert store.get_round("R1").course == COURSE
         assert [e.id for e in store.events("R1")] == ["evt-00001"]
 
 
-def test_the_file_is_in_wal_mode(store: Store, db_path: Path) -> None:
+def test_the_file_is_in_wal_mode(db_path: Path) -> None:
+    store = Store.open(db_path)
+    store.close()
+    store = Store.open(db_path)
     assert store.journal_mode == "wal"
+    store.close()
     conn = raw(db_path)
     try:
         assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
@@ -145,17 +197,17 @@ def test_synchronous_level_is_applied(db_path: Path, level: str) -> None:
 
 
 def test_synchronous_defaults_to_full(store: Store) -> None:
-    assert store.synchronous == "FULL"
+    assert store.synchronous == "FULL"  # type: ignore[attr-defined]
 
 
-def test_unknown_synchronous_level_is_refused(db_path: Path) -> None:
+def test_unknown_synchronous_level_is_refused(target: str, db_path: Path) -> None:
     with pytest.raises(ValueError, match="synchronous must be one of"):
-        Store.open(db_path, synchronous="SOMETIMES")
+        Store.open(target, synchronous="SOMETIMES")
     assert not db_path.exists()
 
 
-def test_a_closed_store_refuses_work_with_a_storage_error(db_path: Path) -> None:
-    store = Store.open(db_path)
+def test_a_closed_store_refuses_work_with_a_storage_error(target: str) -> None:
+    store = Store.open(target)
     store.close()
     store.close()
     assert store.closed
@@ -267,6 +319,7 @@ def test_events_filter_by_type_and_after_seq(store: Store) -> None:
     assert store.events("unknown") == []
     assert (store.count_events(), store.count_events("R1"), store.count_events("R2")) == (4, 3, 1)
     assert store.event("missing") is None
+    assert (store.last_seq("R1"), store.last_seq("R2"), store.last_seq("unknown")) == (4, 3, 0)
 
 
 @pytest.mark.parametrize(
@@ -275,31 +328,37 @@ def test_events_filter_by_type_and_after_seq(store: Store) -> None:
     ids=["update", "delete", "renumber"],
 )
 def test_the_event_log_refuses_update_and_delete_even_through_raw_sql(
-    store: Store, db_path: Path, sql: str
+    store: Store, target: str, sql: str
 ) -> None:
     stored, _ = store.append(hole_completed(1), recorded_at=RECORDED)
-    conn = raw(db_path)
-    try:
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-            conn.execute(sql)
-    finally:
-        conn.close()
+    # (PostgreSQL refuses a new seq even before the trigger: it is an identity column)
+    with pytest.raises(append_only_error(target), match="append-only|only be updated to DEFAULT"):
+        raw_sql(target, sql)
     assert store.events("R1") == [stored]
+
+
+def test_postgresql_refuses_truncating_the_log_too(pg_url: str) -> None:
+    with Store.open(pg_url) as store:
+        make_round(store)
+        stored, _ = store.append(hole_completed(1), recorded_at=RECORDED)
+        with pytest.raises(append_only_error(pg_url), match="append-only: TRUNCATE"):
+            raw_sql(pg_url, "TRUNCATE events")
+        assert store.events("R1") == [stored]
 
 
 # -- durability ---------------------------------------------------------------------
 
 
-def test_every_committed_event_survives_a_restart_in_order(db_path: Path) -> None:
-    with Store.open(db_path) as store:
+def test_every_committed_event_survives_a_restart_in_order(target: str) -> None:
+    with Store.open(target) as store:
         make_round(store)
         appended = [store.append(hole_completed(n), recorded_at=RECORDED)[0] for n in range(200)]
-    with Store.open(db_path) as store:
+    with Store.open(target) as store:
         assert store.events("R1") == appended
 
 
-def test_events_acked_by_a_process_killed_with_sigkill_are_kept(db_path: Path) -> None:
-    with Store.open(db_path) as store:
+def test_events_acked_by_a_process_killed_with_sigkill_are_kept(target: str) -> None:
+    with Store.open(target) as store:
         make_round(store)
     child = textwrap.dedent(
         f"""
@@ -307,7 +366,7 @@ def test_events_acked_by_a_process_killed_with_sigkill_are_kept(db_path: Path) -
         from datetime import datetime, timedelta, UTC
         from pace.rules.events import Event
         from pace.store import Store
-        store = Store.open({str(db_path)!r})
+        store = Store.open({target!r})
         t0 = datetime(2025, 6, 1, 8, 0, tzinfo=UTC)
         for n in range(50):
             event = Event(f"kill-{{n:03d}}", "hole_completed", "R1", t0 + timedelta(minutes=n),
@@ -339,7 +398,7 @@ def test_events_acked_by_a_process_killed_with_sigkill_are_kept(db_path: Path) -
         for stream in (proc.stdin, proc.stdout, proc.stderr):
             if stream is not None:
                 stream.close()
-    with Store.open(db_path) as store:
+    with Store.open(target) as store:
         ids = [e.id for e in store.events("R1")]
     assert ids == [f"kill-{n:03d}" for n in range(50)]
 
@@ -513,10 +572,11 @@ def test_create_round_refuses_bad_setup_with_the_field(
     assert [r.name for r in store.list_rounds()] == ["R1"]
 
 
-def test_two_stores_on_one_file_append_together_without_errors(db_path: Path) -> None:
-    # A CLI import while the server runs: two connections, each behind its own lock;
-    # BEGIN IMMEDIATE and the busy timeout serialise their write transactions.
-    with Store.open(db_path) as server, Store.open(db_path) as cli:
+def test_two_stores_on_one_database_append_together_without_errors(target: str) -> None:
+    # A CLI import while the server runs, or two workers: two connections (pools), each
+    # behind its own lock; SQLite's BEGIN IMMEDIATE and busy timeout, PostgreSQL's round
+    # lock, serialise their write transactions.
+    with Store.open(target) as server, Store.open(target) as cli:
         make_round(server)
         errors: list[BaseException] = []
 
@@ -540,8 +600,8 @@ def test_two_stores_on_one_file_append_together_without_errors(db_path: Path) ->
         assert sorted(e.id for e in cli.events("R1")) == [f"evt-{n:05d}" for n in range(200)]
 
 
-def test_a_round_keeps_its_form_of_play_and_scoring_format(tmp_path):
-    with Store.open(tmp_path / "p.db") as store:
+def test_a_round_keeps_its_form_of_play_and_scoring_format(target: str) -> None:
+    with Store.open(target) as store:
         store.save_course(Course("c", (Hole(1, 4),)))
         r = store.create_round(
             "R", course="c", day=date(2025, 6, 14), timezone="UTC", play="match_play",
@@ -553,7 +613,7 @@ def test_a_round_keeps_its_form_of_play_and_scoring_format(tmp_path):
             store.update_round("R", format="scramble")
 
 
-def test_scoring_setup_survives_the_store(db_path: Path) -> None:
+def test_scoring_setup_survives_the_store(target: str) -> None:
     # issue 11: slope, rating and a hole's bogey; the draw's class and match
     course = Course(
         "Scored",
@@ -565,11 +625,11 @@ def test_scoring_setup_survives_the_store(db_path: Path) -> None:
         Player("Ann", -1.2, "a", None, "AA", "m1"),
         Player("Bob", 20.1, "b", "Club", None, "m1"),
     )
-    with Store.open(db_path) as store:
+    with Store.open(target) as store:
         store.save_course(course, imported_at=T0)
         store.create_round("S", course="Scored", day=DAY, timezone="Europe/Paris")
         store.save_draw("S", (Group("1", T0, 1, players),))
-    with Store.open(db_path) as store:
+    with Store.open(target) as store:
         assert store.get_course("Scored") == course
         assert store.get_round("S").groups[0].players == players
         assert store.get_course("Scored").hole(2).bogey is None

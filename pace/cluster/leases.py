@@ -1,0 +1,182 @@
+"""Which worker ticks a round: a lease in Redis, renewed while its holder lives.
+
+Each worker that runs a scheduler claims the rounds in play every third of ``seconds``: a
+round's lease key is set to the worker's id if nobody holds it, and its expiry pushed back if
+the worker holds it already (one Lua script, so the check and the write are one step in
+Redis). A worker that dies stops renewing: its leases expire and another worker's next claim
+takes each round over, within about ``seconds`` and a third. A worker that cannot reach Redis
+counts its leases as lost once they would have expired, so it stops ticking about when the
+others may start.
+
+A lease is an optimisation of work, not the guard of a fact: two workers ticking one round
+during a hand-over raise nothing twice, because an alert's event id derives from its key
+and the store keeps one event per id.
+
+A holder that dies between storing a tick's alerts and announcing them would leave the pages
+of the other workers without them: so the ticking worker keeps, beside the lease, the mark of
+the log it has announced the alerts of (``mark_announced``, the round's log position after
+each announcement), and a worker that takes a round over announces the alert events stored
+after that mark first (``announced``). A holder killed after its announcement but before its
+mark has its alerts announced twice; the pages keep one alert per key.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+#: set the key to the worker if free, renew it if the worker's; 1 when held afterwards
+CLAIM = """
+local holder = redis.call('GET', KEYS[1])
+if not holder then
+    redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+    return 1
+end
+if holder == ARGV[1] then
+    redis.call('PEXPIRE', KEYS[1], ARGV[2])
+    return 1
+end
+return 0
+"""
+
+#: delete the key if the worker holds it (a clean shutdown hands the round over at once)
+RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+    return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+
+#: raise the round's announced mark to ARGV[1] (never lower it), kept ARGV[2] ms
+MARK = """
+local mark = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tonumber(ARGV[1]) > mark then
+    redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+    return tonumber(ARGV[1])
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return mark
+"""
+
+#: how long a round's announced mark is kept after its last announcement (a round is a day)
+MARK_MS = 3 * 24 * 3600 * 1000
+
+
+@dataclass
+class RoundLeases:
+    """The tick leases of one deployment's rounds, as seen by one worker."""
+
+    redis: Any
+    worker: str
+    seconds: float
+    prefix: str
+    clock: Callable[[], float] = time.monotonic
+    #: the rounds this worker holds, and until when (its own clock) it may count on each
+    held: dict[str, float] = field(default_factory=dict)
+    #: the holder of each round last seen, and until when that answer is trusted
+    seen: dict[str, tuple[str | None, float]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._claim = self.redis.register_script(CLAIM)
+        self._release = self.redis.register_script(RELEASE)
+        self._mark = self.redis.register_script(MARK)
+
+    @property
+    def renew_seconds(self) -> float:
+        """Return how often to claim: three tries before a lease runs out."""
+        return self.seconds / 3
+
+    def key(self, round: str) -> str:
+        """Return the Redis key of ``round``'s lease."""
+        return f"{self.prefix}tick:{round}"
+
+    def claim(self, rounds: Iterable[str]) -> set[str]:
+        """Take or renew the lease of each of ``rounds`` that nobody else holds; return the
+        rounds this worker holds now. A round not listed is released."""
+        wanted = set(rounds)
+        for gone in set(self.held) - wanted:
+            self.release([gone])
+        for round in sorted(wanted):
+            began = self.clock()
+            ttl_ms = int(self.seconds * 1000)
+            try:
+                won = bool(self._claim(keys=[self.key(round)], args=[self.worker, ttl_ms]))
+            except Exception as e:  # noqa: BLE001 - Redis away: keep what is still valid
+                log.warning("cannot claim the tick of round %r: %s", round, e)
+                continue
+            if won:
+                if round not in self.held:
+                    log.info("this worker now ticks round %r", round)
+                self.held[round] = began + self.seconds
+                self.seen[round] = (self.worker, began + self.renew_seconds)
+            else:
+                if round in self.held:
+                    log.info("round %r is ticked by another worker now", round)
+                self.held.pop(round, None)
+                self.seen.pop(round, None)
+        return self.owned()
+
+    def owned(self) -> set[str]:
+        """Return the rounds whose lease this worker holds and may still count on."""
+        now = self.clock()
+        return {round for round, until in self.held.items() if until > now}
+
+    def owns(self, round: str) -> bool:
+        """Return whether this worker holds ``round``'s lease now."""
+        return self.held.get(round, 0.0) > self.clock()
+
+    def holder(self, round: str) -> str | None:
+        """Return the worker holding ``round``'s lease (``None``: nobody), asked of Redis at
+        most once per renewal period."""
+        if self.owns(round):
+            return self.worker
+        now = self.clock()
+        known = self.seen.get(round)
+        if known is not None and known[1] > now:
+            return known[0]
+        try:
+            value = self.redis.get(self.key(round))
+        except Exception as e:  # noqa: BLE001 - Redis away: nobody known
+            log.warning("cannot read the tick lease of round %r: %s", round, e)
+            return None
+        holder = value.decode() if isinstance(value, bytes) else value
+        self.seen[round] = (holder, now + self.renew_seconds)
+        return holder
+
+    def forget(self, round: str) -> None:
+        """Forget who holds ``round`` (another worker's lease), to ask Redis next time."""
+        if not self.owns(round):
+            self.seen.pop(round, None)
+
+    def release(self, rounds: Iterable[str] | None = None) -> None:
+        """Give up the leases of ``rounds`` (default: all held), for another worker to take."""
+        for round in list(self.held if rounds is None else rounds):
+            self.held.pop(round, None)
+            self.seen.pop(round, None)
+            try:
+                self._release(keys=[self.key(round)], args=[self.worker])
+            except Exception as e:  # noqa: BLE001 - it expires by itself
+                log.warning("cannot release the tick of round %r: %s", round, e)
+
+    def announced(self, round: str) -> int | None:
+        """Return the log position up to which ``round``'s alerts were announced (``None``:
+        no worker marked it, or Redis is away)."""
+        try:
+            value = self.redis.get(f"{self.prefix}announced:{round}")
+        except Exception as e:  # noqa: BLE001 - Redis away: nothing to catch up on
+            log.warning("cannot read the announced mark of round %r: %s", round, e)
+            return None
+        return None if value is None else int(value)
+
+    def mark_announced(self, round: str, seq: int) -> None:
+        """Record that ``round``'s alerts are announced up to log position ``seq``."""
+        try:
+            self._mark(keys=[f"{self.prefix}announced:{round}"], args=[int(seq), MARK_MS])
+        except Exception as e:  # noqa: BLE001 - the next announcement marks it
+            log.warning("cannot mark the announced alerts of round %r: %s", round, e)

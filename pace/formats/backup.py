@@ -1,0 +1,335 @@
+"""A round's backup: its setup and its whole log, as JSON Lines (``pace export round``).
+
+Line 1 is the header: ``{"pace": "round", "version": 1, "course": …, "round": …, "groups":
+…}``; every following line is one event of the log, in log order: ``{"id", "type", "at",
+"recorded_at", "by", "payload"}``. Every line is canonical JSON (sorted keys, no spaces),
+instants are ISO 8601 UTC with microseconds, durations seconds: the same round always gives
+the same bytes, whatever database it was read from, so a backup restored and exported again
+is identical to the first (``cmp`` says so), and so is every judgement made from it.
+
+Parsing checks the whole file before anything is stored and reports every problem with the
+file, its line and the field (``FileFormatError``). The sequence numbers are not kept: the
+order of the lines is the log's order, which is all the judgement reads.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+from pace.rules.errors import FileFormatError, Problem
+from pace.rules.events import Event, canonical_json
+from pace.rules.model import Course, Group, Hole, Player
+
+KIND = "round"
+VERSION = 1
+
+
+@dataclass(frozen=True)
+class RoundSetup:
+    """What a round is besides its draw and its log (the store's ``rounds`` row)."""
+
+    name: str
+    day: date
+    timezone: str
+    policy: str
+    standard_interval: timedelta | None = None
+    play: str = "stroke_play"
+    format: str = "individual"
+    scoring: str | None = None
+    net: bool = False
+    allowance: tuple[float, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Backup:
+    """A parsed backup: the course, the round's setup, its draw and its log."""
+
+    course: Course
+    round: RoundSetup
+    groups: tuple[Group, ...]
+    events: tuple[Event, ...]
+
+
+def _instant(value: datetime) -> str:
+    return value.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def dump(
+    course: Course, round: RoundSetup, groups: Sequence[Group], events: Sequence[Event]
+) -> str:
+    """Return the backup of a round as text (one canonical JSON document per line)."""
+    header = {
+        "pace": KIND,
+        "version": VERSION,
+        "course": {
+            "name": course.name,
+            "slope": course.slope,
+            "rating": course.rating,
+            "holes": [_hole(h) for h in course.holes],
+        },
+        "round": {
+            "name": round.name,
+            "day": round.day.isoformat(),
+            "timezone": round.timezone,
+            "policy": round.policy,
+            "standard_interval_s": None
+            if round.standard_interval is None
+            else round.standard_interval.total_seconds(),
+            "play": round.play,
+            "format": round.format,
+            "scoring": round.scoring,
+            "net": round.net,
+            "allowance": None if round.allowance is None else list(round.allowance),
+        },
+        "groups": [
+            {
+                "id": g.id,
+                "start": _instant(g.start),
+                "tee": g.tee,
+                "players": [
+                    {
+                        "name": p.name,
+                        "handicap": p.handicap,
+                        "side": p.side,
+                        "club": p.club,
+                        "class": p.class_name,
+                        "match": p.match,
+                    }
+                    for p in g.players
+                ],  # fmt: skip
+            }
+            for g in groups
+        ],
+    }
+    lines = [canonical_json(header)]
+    for e in events:
+        lines.append(
+            canonical_json(
+                {
+                    "id": e.id,
+                    "type": e.type,
+                    "at": _instant(e.at),
+                    "recorded_at": None if e.recorded_at is None else _instant(e.recorded_at),
+                    "by": dict(e.by),
+                    "payload": dict(e.payload),
+                }
+            )
+        )
+    return "\n".join(lines) + "\n"
+
+
+def _hole(h: Hole) -> dict[str, Any]:
+    return {
+        "number": h.number,
+        "par": h.par,
+        "stroke_index": h.stroke_index,
+        "length_m": h.length_m,
+        "walk_s": h.walk.total_seconds(),
+        "allotted_s": {str(size): t.total_seconds() for size, t in sorted(h.allotted.items())},
+        "bogey": h.bogey,
+    }
+
+
+class _Reader:
+    """Collects the problems of one line; every value is read through ``take``."""
+
+    def __init__(self, filename: str, line: int, problems: list[Problem]) -> None:
+        self.filename, self.line, self.problems = filename, line, problems
+
+    def fail(self, field: str, message: str) -> None:
+        self.problems.append(Problem(self.filename, self.line, field, message))
+
+    def take(self, data: Any, key: str, kind: type | tuple[type, ...], where: str = "",
+             *, optional: bool = False) -> Any:  # fmt: skip
+        name = f"{where}.{key}" if where else key
+        if not isinstance(data, Mapping) or key not in data:
+            if not optional:
+                self.fail(name, "is missing")
+            return None
+        value = data[key]
+        if value is None and optional:
+            return None
+        if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
+            self.fail(name, f"expected {_kind(kind)}, not {value!r}")
+            return None
+        if not isinstance(value, kind):
+            self.fail(name, f"expected {_kind(kind)}, not {value!r}")
+            return None
+        return value
+
+    def instant(self, data: Any, key: str, where: str = "", *, optional: bool = False) -> Any:
+        text = self.take(data, key, str, where, optional=optional)
+        if text is None:
+            return None
+        try:
+            value = datetime.fromisoformat(text)
+        except ValueError:
+            value = None
+        if value is None or value.tzinfo is None:
+            self.fail(f"{where}.{key}" if where else key, f"expected an ISO 8601 instant with "
+                      f"its offset, not {text!r}")  # fmt: skip
+            return None
+        return value.astimezone(UTC)
+
+
+def _kind(kind: type | tuple[type, ...]) -> str:
+    names = {str: "text", int: "a whole number", float: "a number", bool: "true or false",
+             dict: "an object", list: "a list"}  # fmt: skip
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join(dict.fromkeys(names.get(k, k.__name__) for k in kinds))
+
+
+def parse(text: str, filename: str) -> Backup:
+    """Parse a backup; raise ``FileFormatError`` naming every problem (file, line, field)."""
+    problems: list[Problem] = []
+    lines = text.splitlines()
+    if not lines or not lines[0].strip():
+        raise FileFormatError([Problem(filename, 1, None, "empty file: not a pace backup")])
+    documents: list[tuple[int, Any]] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            documents.append((number, json.loads(line)))
+        except json.JSONDecodeError as e:
+            problems.append(Problem(filename, number, None, f"not JSON: {e.msg}"))
+    if problems:
+        raise FileFormatError(problems)
+    number, header = documents[0]
+    head = _Reader(filename, number, problems)
+    if not isinstance(header, dict) or header.get("pace") != KIND:
+        raise FileFormatError([Problem(filename, number, "pace", "not a pace round backup")])
+    if header.get("version") != VERSION:
+        head.fail("version", f"version {header.get('version')!r} is not {VERSION}: made by "
+                  "another version of pace")  # fmt: skip
+    course = _course(head, header.get("course"))
+    round = _round(head, header.get("round"))
+    groups = _groups(head, header.get("groups"))
+    events = []
+    seen: dict[str, int] = {}
+    for number, data in documents[1:]:
+        reader = _Reader(filename, number, problems)
+        event = _event(reader, data, round.name if round else "")
+        if event is None:
+            continue
+        if event.id in seen:
+            reader.fail("id", f"event {event.id!r} is already on line {seen[event.id]}")
+            continue
+        seen[event.id] = number
+        events.append(event)
+    if problems or course is None or round is None or groups is None:
+        raise FileFormatError(problems or [Problem(filename, 1, None, "incomplete header")])
+    return Backup(course, round, groups, tuple(events))
+
+
+def _course(r: _Reader, data: Any) -> Course | None:
+    name = r.take(data, "name", str, "course")
+    holes = r.take(data, "holes", list, "course")
+    slope = r.take(data, "slope", (int, float), "course", optional=True)
+    rating = r.take(data, "rating", (int, float), "course", optional=True)
+    parsed = []
+    for i, h in enumerate(holes or ()):
+        where = f"course.holes[{i}]"
+        number = r.take(h, "number", int, where)
+        par = r.take(h, "par", int, where)
+        walk = r.take(h, "walk_s", (int, float), where)
+        allotted = r.take(h, "allotted_s", dict, where)
+        times = {}
+        for size, seconds in (allotted or {}).items():
+            if (
+                not str(size).isdigit()
+                or isinstance(seconds, bool)
+                or not isinstance(seconds, int | float)
+            ):
+                r.fail(f"{where}.allotted_s", f"expected group sizes mapped to seconds, not "
+                       f"{size!r}: {seconds!r}")  # fmt: skip
+                continue
+            times[int(size)] = timedelta(seconds=seconds)
+        if number is None or par is None or walk is None:
+            continue
+        parsed.append(
+            Hole(number, par, r.take(h, "stroke_index", int, where, optional=True),
+                 r.take(h, "length_m", (int, float), where, optional=True),
+                 timedelta(seconds=walk), times, r.take(h, "bogey", int, where, optional=True))
+        )  # fmt: skip
+    if name is None or holes is None:
+        return None
+    return Course(name, tuple(parsed), slope=slope, rating=rating)
+
+
+def _round(r: _Reader, data: Any) -> RoundSetup | None:
+    name = r.take(data, "name", str, "round")
+    day_text = r.take(data, "day", str, "round")
+    timezone = r.take(data, "timezone", str, "round")
+    policy = r.take(data, "policy", str, "round")
+    interval = r.take(data, "standard_interval_s", (int, float), "round", optional=True)
+    play = r.take(data, "play", str, "round")
+    format_ = r.take(data, "format", str, "round")
+    scoring = r.take(data, "scoring", str, "round", optional=True)
+    net = r.take(data, "net", bool, "round")
+    allowance = r.take(data, "allowance", list, "round", optional=True)
+    day = None
+    if day_text is not None:
+        try:
+            day = date.fromisoformat(day_text)
+        except ValueError:
+            r.fail("round.day", f"expected a date YYYY-MM-DD, not {day_text!r}")
+    if allowance is not None and not all(
+        isinstance(v, int | float) and not isinstance(v, bool) for v in allowance
+    ):
+        r.fail("round.allowance", f"expected a list of percentages, not {allowance!r}")
+        allowance = None
+    if None in (name, day, timezone, policy, play, format_, net):
+        return None
+    return RoundSetup(
+        name, day, timezone, policy,  # type: ignore[arg-type]
+        None if interval is None else timedelta(seconds=interval), play, format_, scoring,
+        bool(net), None if allowance is None else tuple(float(v) for v in allowance),
+    )  # fmt: skip
+
+
+def _groups(r: _Reader, data: Any) -> tuple[Group, ...] | None:
+    if not isinstance(data, list):
+        r.fail("groups", f"expected a list, not {data!r}")
+        return None
+    groups = []
+    for i, g in enumerate(data):
+        where = f"groups[{i}]"
+        gid = r.take(g, "id", str, where)
+        start = r.instant(g, "start", where)
+        tee = r.take(g, "tee", int, where)
+        players = []
+        for j, p in enumerate(r.take(g, "players", list, where) or ()):
+            pw = f"{where}.players[{j}]"
+            name = r.take(p, "name", str, pw)
+            if name is None:
+                continue
+            players.append(
+                Player(name, r.take(p, "handicap", (int, float), pw, optional=True),
+                       r.take(p, "side", str, pw, optional=True),
+                       r.take(p, "club", str, pw, optional=True),
+                       r.take(p, "class", str, pw, optional=True),
+                       r.take(p, "match", str, pw, optional=True))
+            )  # fmt: skip
+        if gid is not None and start is not None and tee is not None:
+            groups.append(Group(gid, start, tee, tuple(players)))
+    return tuple(groups)
+
+
+def _event(r: _Reader, data: Any, round: str) -> Event | None:
+    if not isinstance(data, dict):
+        r.fail("", "expected an event object")
+        return None
+    id_ = r.take(data, "id", str)
+    type_ = r.take(data, "type", str)
+    at = r.instant(data, "at")
+    recorded = r.instant(data, "recorded_at", optional=True)
+    by = r.take(data, "by", dict)
+    payload = r.take(data, "payload", dict)
+    if None in (id_, type_, at, by, payload):
+        return None
+    return Event(id_, type_, round, at, payload, by, recorded_at=recorded)

@@ -1,0 +1,268 @@
+"""The store's interface: what the services may ask of the event log and the setup tables.
+
+Two engines implement it: :class:`pace.store.repo.SqliteStore`, one SQLite file (the embedded
+default), and :class:`pace.store.pg.PostgresStore`, a PostgreSQL database shared by several
+workers. ``Store.open(target)`` picks the engine from the target: a ``postgresql://`` URL, or
+a file path. Both keep the same contract, checked by one test suite run on each:
+
+- every write is one transaction, committed before the method returns (a caller may ack then);
+- an event id is stored once: a resend of the same fact changes nothing and returns the stored
+  event with ``False``; the same id with another fact raises ``EventConflictError``;
+- each event gets a ``seq`` from one global sequence, and within a round the ``seq`` order is
+  the commit order: a reader that has seen ``seq`` N of a round will never later find an
+  event of that round below N, so ``events(round, after_seq=N)`` catches up without a gap;
+- nothing in the log is ever updated or deleted, whoever the caller;
+- a fault of the database (down, full, locked too long, closed) raises ``StorageError``
+  (``storage_unavailable``): nothing was stored and the client sends again later.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Sequence
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+from pace.rules.events import Event
+from pace.rules.model import Course, Group
+from pace.store.records import UNSET, RoundRecord, RoundSummary, Unset
+
+if TYPE_CHECKING:
+    from pace.store.access import AccessCodeRecord, SessionRecord
+
+#: the URL schemes of a PostgreSQL database (libpq's); anything else is a SQLite file path
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_database_url(target: str | Path) -> bool:
+    """Return whether ``target`` names a PostgreSQL database rather than a SQLite file."""
+    return isinstance(target, str) and target.lower().startswith(POSTGRES_SCHEMES)
+
+
+class Store(ABC):
+    """The pace database: open it with ``Store.open(target)``, close it (or use ``with``)."""
+
+    #: ``"sqlite"`` or ``"postgresql"``
+    engine: str = ""
+
+    @classmethod
+    def open(cls, target: str | Path, *, synchronous: str = "FULL") -> Store:
+        """Open the database ``target`` (a file path or a ``postgresql://`` URL), creating its
+        schema if missing, and apply the pending migrations."""
+        if is_database_url(target):
+            try:
+                from pace.store.pg import PostgresStore
+            except ImportError as e:
+                from pace.store.errors import StorageError
+
+                raise StorageError(
+                    f"a PostgreSQL database needs psycopg ({e.name} is missing): "
+                    "pip install 'pace[postgres]'"
+                ) from None
+            return PostgresStore.open(str(target), synchronous=synchronous)
+        from pace.store.repo import SqliteStore
+
+        return SqliteStore.open(target, synchronous=synchronous)
+
+    # -- lifecycle ---------------------------------------------------------------------
+
+    @abstractmethod
+    def close(self) -> None:
+        """Close the store; later use raises ``StorageError``. Closing twice is a no-op."""
+
+    @property
+    @abstractmethod
+    def closed(self) -> bool:
+        """Return whether the store was closed."""
+
+    @property
+    @abstractmethod
+    def location(self) -> str:
+        """Return where the data lives, fit to print: the file's path, or the URL without
+        its password."""
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    @abstractmethod
+    def applied_migrations(self) -> list[str]:
+        """Return the names of the schema migrations recorded in the database, oldest first."""
+
+    # -- events ------------------------------------------------------------------------
+
+    @abstractmethod
+    def append(self, event: Event, *, recorded_at: datetime) -> tuple[Event, bool]:
+        """Append ``event`` durably; return the stored event and whether it was new.
+
+        An id already stored with the same type, round, at and payload is a resend: nothing
+        is written and the stored event comes back with ``False``. The same id with a
+        different fact raises ``EventConflictError``; an unknown round raises
+        ``UnknownRoundError``. ``by``, ``seq`` and ``recorded_at`` of ``event`` are not
+        compared (``seq`` and ``recorded_at`` are the store's to set).
+        """
+
+    @abstractmethod
+    def append_many(
+        self, events: Iterable[Event], *, recorded_at: datetime, keep_recorded_at: bool = False
+    ) -> list[tuple[Event, bool]]:
+        """Append ``events`` in order, all or nothing, in one transaction (rules of ``append``).
+
+        ``keep_recorded_at``: an event that has its own ``recorded_at`` keeps it (a restored
+        backup); the others get ``recorded_at``.
+        """
+
+    @abstractmethod
+    def events(
+        self, round: str, *, types: Iterable[str] | None = None, after_seq: int = 0
+    ) -> list[Event]:
+        """Return the round's events in log order (``seq``), optionally of some types only;
+        ``after_seq`` skips those up to and including that sequence number."""
+
+    @abstractmethod
+    def event(self, id: str) -> Event | None:
+        """Return the stored event with that id, or ``None``."""
+
+    @abstractmethod
+    def last_seq(self, round: str) -> int:
+        """Return the sequence number of the round's last event (0 for none): the log's
+        position, which changes with every event appended to it."""
+
+    @abstractmethod
+    def count_events(self, round: str | None = None) -> int:
+        """Return how many events are stored, in all or in one round."""
+
+    # -- courses, rounds and draws -----------------------------------------------------
+
+    @abstractmethod
+    def save_course(self, course: Course, *, imported_at: datetime | None = None) -> None:
+        """Store ``course``, replacing the course of that name (refused with ``SetupError``
+        when its holes change while a round on it has events)."""
+
+    @abstractmethod
+    def get_course(self, name: str) -> Course:
+        """Return the course of that name; raise ``UnknownCourseError`` if none."""
+
+    @abstractmethod
+    def list_courses(self) -> list[Course]:
+        """Return every stored course, by name."""
+
+    @abstractmethod
+    def create_round(
+        self,
+        name: str,
+        *,
+        course: str,
+        day: date,
+        timezone: str,
+        policy: str = "frbg",
+        standard_interval: timedelta | None = None,
+        created_at: datetime | None = None,
+        play: str = "stroke_play",
+        format: str = "individual",
+        scoring: str | None = None,
+        net: bool = False,
+        allowance: Sequence[float] | None = None,
+    ) -> RoundRecord:
+        """Create a round (with an empty draw) on a stored course; return it."""
+
+    @abstractmethod
+    def update_round(
+        self,
+        name: str,
+        *,
+        policy: str | Unset = UNSET,
+        standard_interval: timedelta | None | Unset = UNSET,
+        play: str | Unset = UNSET,
+        format: str | Unset = UNSET,
+        scoring: str | None | Unset = UNSET,
+        net: bool | Unset = UNSET,
+        allowance: Sequence[float] | None | Unset = UNSET,
+    ) -> RoundRecord:
+        """Change some of a round's setup; fields left ``UNSET`` keep their value."""
+
+    @abstractmethod
+    def save_draw(self, round: str, groups: Sequence[Group]) -> RoundRecord:
+        """Replace the round's draw, all or nothing (refused once the round has events)."""
+
+    @abstractmethod
+    def get_round(self, name: str) -> RoundRecord:
+        """Return the round's setup with its draw; raise ``UnknownRoundError`` if none."""
+
+    @abstractmethod
+    def has_round(self, name: str) -> bool:
+        """Return whether a round of that name exists."""
+
+    @abstractmethod
+    def list_rounds(self) -> list[RoundSummary]:
+        """Return a summary of every round, by day then name."""
+
+    # -- access (docs/access.md) ---------------------------------------------------------
+
+    @abstractmethod
+    def secret(self, name: str, make: Callable[[], object] | None = None) -> str | None:
+        """Return the app secret ``name``; if missing and ``make`` is given, store ``make()``
+        (two processes racing to make it keep the first one written)."""
+
+    @abstractmethod
+    def add_access_code(
+        self,
+        *,
+        round: str | None,
+        role: str,
+        prefix: str,
+        hash: str,
+        label: str | None,
+        created_at: datetime,
+        only_if_no_account: bool = False,
+    ) -> int | None:
+        """Store a hashed access code; return its id (``None``: an account exists already and
+        ``only_if_no_account`` was asked)."""
+
+    @abstractmethod
+    def access_codes(
+        self, *, prefix: str | None = None, round: str | None = None
+    ) -> list[AccessCodeRecord]:
+        """Return the access codes with that prefix, or of that round, oldest first."""
+
+    @abstractmethod
+    def add_session(self, record: SessionRecord) -> None:
+        """Store a session (its token only as a hash)."""
+
+    @abstractmethod
+    def session(self, token_hash: str) -> SessionRecord | None:
+        """Return the session whose token hashes to ``token_hash``, or ``None``."""
+
+    @abstractmethod
+    def revoke_session(self, token_hash: str, *, at: datetime) -> None:
+        """End a session now (logging out)."""
+
+    @abstractmethod
+    def revoke_code(self, code_id: int, *, at: datetime) -> set[str]:
+        """Revoke an access code and end every session it opened; return those sessions' hashes."""
+
+
+def describe(target: Any) -> str:
+    """Return ``target`` fit to print: a URL's password is replaced by ``***``."""
+    text = str(target)
+    if not is_database_url(text):
+        return text
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(text)
+    if parts.password is None:
+        return text
+    host = parts.hostname or ""
+    if parts.port is not None:
+        host = f"{host}:{parts.port}"
+    user = parts.username or ""
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))

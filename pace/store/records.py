@@ -1,0 +1,240 @@
+"""What the store's rows hold, whatever the engine: records, events as rows, setup checks.
+
+Both engines (``pace.store.repo`` on SQLite, ``pace.store.pg`` on PostgreSQL) write the same
+text in the same columns: instants as fixed-width ISO 8601 UTC text, JSON as canonical JSON,
+durations as seconds. The functions here turn ``rules`` types into those values and back, and
+refuse a bad setup with the field at fault, before any SQL runs.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
+from enum import Enum
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pace.rules.errors import SetupError
+from pace.rules.events import Event, canonical_json
+from pace.rules.model import Course, Group, Hole
+from pace.store.errors import UnknownRoundError
+from pace.store.instants import from_iso as _from_iso
+from pace.store.instants import iso as _iso
+from pace.store.migrations import FORMATS, PLAYS, SCORINGS
+
+
+class Unset(Enum):
+    UNSET = "unset"
+
+
+UNSET = Unset.UNSET
+"""Marks an ``update_round`` field left unchanged (``None`` is a real value there)."""
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """A round's stored setup: its course, day, policy and draw."""
+
+    name: str
+    course: Course
+    day: date
+    timezone: str
+    policy: str
+    standard_interval: timedelta | None
+    groups: tuple[Group, ...] = ()
+    play: str = "stroke_play"
+    format: str = "individual"
+    #: the scoring stored for the round; None: the one its form of play implies
+    scoring: str | None = None
+    net: bool = False
+    #: the round's own handicap allowance for its format, in percent (None: the config's)
+    allowance: tuple[float, ...] | None = None
+
+
+@dataclass(frozen=True)
+class RoundSummary:
+    """One line of the list of rounds."""
+
+    name: str
+    course: str
+    day: date
+    groups: int
+    events: int
+
+
+EVENT_COLUMNS = "seq, id, type, round, at, recorded_at, by, payload"
+
+
+def differences(stored: Event, new: Event) -> str:
+    names = [
+        name
+        for name, differs in (
+            ("type", stored.type != new.type),
+            ("round", stored.round != new.round),
+            ("at", stored.at != new.at),
+            ("payload", canonical_json(stored.payload) != canonical_json(new.payload)),
+        )
+        if differs
+    ]
+    return " and ".join(names)
+
+
+def event_json(event: Event, name: str, value: Mapping[str, object]) -> str:
+    if not isinstance(value, Mapping):
+        raise ValueError(f"event {event.id!r}: {name} must be a mapping, not {value!r}")
+    try:
+        return canonical_json(dict(value))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"event {event.id!r}: {name} is not plain JSON: {exc}") from None
+
+
+def event_from_row(row: Sequence[Any]) -> Event:
+    seq, id_, type_, round_, at, recorded_at, by, payload = row
+    return Event(
+        id=id_,
+        type=type_,
+        round=round_,
+        at=_from_iso(at),
+        payload=json.loads(payload),
+        by=json.loads(by),
+        recorded_at=_from_iso(recorded_at),
+        seq=seq,
+    )
+
+
+def unknown_round(name: str, *, field: str | None = "round") -> UnknownRoundError:
+    shown = name if len(name) <= 60 else name[:60] + "…"
+    return UnknownRoundError(
+        f"round {shown!r} does not exist; create it with `pace import draw FILE --round NAME`",
+        field=field,
+    )
+
+
+def draw_rows(
+    round: str, groups: Sequence[Group]
+) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+    group_rows: list[dict[str, object]] = []
+    player_rows: list[dict[str, object]] = []
+    seen: set[str] = set()
+    for position, group in enumerate(groups):
+        where = f"groups[{position}]"
+        if not isinstance(group.id, str) or not group.id.strip():
+            raise SetupError(f"group {position + 1} needs an id, not {group.id!r}", field=where)
+        if group.id in seen:
+            raise SetupError(f"group id {group.id!r} appears twice in the draw", field=where)
+        seen.add(group.id)
+        try:
+            start = _iso(group.start, f"group {group.id!r} start")
+        except (TypeError, ValueError) as exc:
+            raise SetupError(str(exc), field=f"{where}.start") from None
+        group_rows.append(
+            {"round": round, "id": group.id, "position": position, "start": start, "tee": group.tee}
+        )
+        for index, player in enumerate(group.players):
+            player_rows.append(
+                {
+                    "round": round,
+                    "group_id": group.id,
+                    "position": index,
+                    "name": player.name,
+                    "handicap": player.handicap,
+                    "side": player.side,
+                    "club": player.club,
+                    "class": player.class_name,
+                    "match": player.match,
+                }
+            )
+    return group_rows, player_rows
+
+
+def holes_to_json(holes: Iterable[Hole]) -> list[dict[str, object]]:
+    out: list[dict[str, object]] = []
+    for h in holes:
+        hole: dict[str, object] = {
+            "number": h.number,
+            "par": h.par,
+            "stroke_index": h.stroke_index,
+            "length_m": h.length_m,
+            "walk_s": h.walk.total_seconds(),
+            "allotted_s": {str(size): t.total_seconds() for size, t in sorted(h.allotted.items())},
+        }
+        if h.bogey is not None:  # only when given, so courses stored before keep their text
+            hole["bogey"] = h.bogey
+        out.append(hole)
+    return out
+
+
+def course_from_row(
+    name: str, data: str, slope: float | None = None, rating: float | None = None
+) -> Course:
+    holes = tuple(
+        Hole(
+            number=h["number"],
+            par=h["par"],
+            stroke_index=h["stroke_index"],
+            length_m=h["length_m"],
+            walk=timedelta(seconds=h["walk_s"]),
+            allotted={int(size): timedelta(seconds=s) for size, s in h["allotted_s"].items()},
+            bogey=h.get("bogey"),
+        )
+        for h in json.loads(data)
+    )
+    return Course(name, holes, slope=slope, rating=rating)
+
+
+def check_timezone(timezone: str) -> None:
+    try:
+        ZoneInfo(timezone)
+    except (ZoneInfoNotFoundError, ValueError, TypeError):
+        raise SetupError(
+            f"unknown time zone {timezone!r}; use an IANA name such as 'Europe/Paris'",
+            field="timezone",
+        ) from None
+
+
+def check_play(play: str, format: str) -> None:
+    if play not in PLAYS:
+        raise SetupError(f"play {play!r} must be one of {', '.join(PLAYS)}", field="play")
+    if format not in FORMATS:
+        raise SetupError(f"format {format!r} must be one of {', '.join(FORMATS)}", field="format")
+
+
+def check_scoring(scoring: str | None, net: object) -> None:
+    if scoring is not None and scoring not in SCORINGS:
+        raise SetupError(
+            f"scoring {scoring!r} must be one of {', '.join(SCORINGS)}", field="scoring"
+        )
+    if not isinstance(net, bool):
+        raise SetupError(f"net must be true or false, not {net!r}", field="net")
+
+
+def allowance_json(allowance: Sequence[float] | None) -> str | None:
+    if allowance is None:
+        return None
+    values = list(allowance)
+    if not values or any(
+        isinstance(v, bool) or not isinstance(v, int | float) or not 0 <= v <= 100 for v in values
+    ):
+        raise SetupError(
+            f"a round's allowance is one or two percentages from 0 to 100, not {allowance!r}",
+            field="allowance",
+        )
+    return canonical_json([float(v) for v in values])
+
+
+def check_policy(policy: str) -> None:
+    if not isinstance(policy, str) or not policy.strip():
+        raise SetupError(f"a round needs a pace policy, not {policy!r}", field="policy")
+
+
+def interval_seconds(interval: timedelta | None) -> float | None:
+    if interval is None:
+        return None
+    if not isinstance(interval, timedelta) or interval <= timedelta(0):
+        raise SetupError(
+            f"the standard interval must be a positive duration, not {interval!r}",
+            field="standard_interval",
+        )
+    return interval.total_seconds()

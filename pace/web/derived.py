@@ -1,0 +1,55 @@
+"""Who announces what a round's log implies: its group rows, penalty rows and cards.
+
+A command's own event (``hole_logged``, ``stroke_recorded``…) and its ack go out from the
+worker that stored it. What the whole log then implies is announced by comparing it with what
+the pages were last told (the round's deltas, ``LiveService.changes``, and
+``ScoreBroadcaster.changed``), and that memory must be one, or a worker would stay silent
+about a change another worker's pages never heard of. So with several workers the worker
+ticking the round announces those changes, for every worker's commands: another worker nudges
+it instead (``pace.cluster.Cluster.nudge``), and it ticks the round at once. A round nobody
+ticks (no scheduler holds it), or whose ticking worker did not hear (it died; until its lease
+runs out), is announced by whichever worker stored the event. With one worker (no message
+queue) this worker announces everything, as it always did.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from pace.services.referees import RefereeService
+from pace.services.state import Delta
+from pace.services.taps import LiveService
+
+
+class Derived:
+    """The announcements of what a round's log implies, made here or asked of the round's
+    ticking worker."""
+
+    def __init__(
+        self,
+        live: LiveService,
+        referees: RefereeService,
+        cards: Callable[[str], None],
+        cluster: Any = None,
+    ) -> None:
+        self.live = live
+        self.referees = referees
+        self._cards = cards
+        self.cluster = cluster
+
+    def here(self, round: str) -> bool:
+        """Return whether this worker announces ``round``'s changes; nudge the one that does."""
+        if self.cluster is None or self.cluster.announces(round):
+            return True
+        return not self.cluster.nudge(round)
+
+    def deltas(self, round: str) -> Sequence[Delta]:
+        """Return the round's deltas to announce now (``LiveService.changes``: rows, alerts,
+        penalties, timing…); none when another worker announces them."""
+        return self.live.changes(round) if self.here(round) else ()
+
+    def cards(self, round: str) -> None:
+        """Announce the cards (and the leaderboard) that changed, or have them announced."""
+        if self.here(round):
+            self._cards(round)
