@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from pace.services.referees import RefereeService
-from pace.services.state import Delta
+from pace.services.state import ALERT, RESOLVED, Delta
 from pace.services.taps import LiveService
 
 
@@ -47,7 +47,14 @@ class Derived:
     def deltas(self, round: str) -> Sequence[Delta]:
         """Return the round's deltas to announce now (``LiveService.changes``: rows, alerts,
         penalties, timing…); none when another worker announces them."""
-        return self.live.changes(round) if self.here(round) else ()
+        if not self.here(round):
+            return ()
+        out = self.live.changes(round)
+        if self.cluster is not None and any(d.kind in (ALERT, RESOLVED) for d in out):
+            # a command's alerts go out with it: the worker that takes the round over must not
+            # announce them again (pace.cluster.leases, the announced mark)
+            self.cluster.leases.mark_announced(round, self.live.service.store.last_seq(round))
+        return out
 
     def cards(self, round: str) -> None:
         """Announce the cards (and the leaderboard) that changed, or have them announced."""
