@@ -219,6 +219,7 @@ def load(path: str | Path | None = None) -> Settings:
 def from_dict(data: dict[str, Any], *, source: str = "<dict>") -> Settings:
     """Validate a parsed TOML document into :class:`Settings`."""
     sections: dict[str, Any] = {}
+    data = _server_database(data, source)
     for name, value in data.items():
         if name == "policies":
             sections["policies"] = _policies(source, value)
@@ -236,6 +237,26 @@ def from_dict(data: dict[str, Any], *, source: str = "<dict>") -> Settings:
     settings = Settings(**sections, source=source)
     _check(settings)
     return settings
+
+
+def _server_database(data: dict[str, Any], source: str) -> dict[str, Any]:
+    """Read ``server.database`` as ``database.path`` (the same setting under the name the
+    deployment guide's readers may look for); both given and different is refused."""
+    server = data.get("server")
+    if not isinstance(server, dict) or "database" not in server:
+        return data
+    server = dict(server)
+    path = server.pop("database")
+    database = data.get("database")
+    database = dict(database) if isinstance(database, dict) else {}
+    if "path" in database and database["path"] != path:
+        raise ConfigError(
+            f"{source}: server.database = {path!r} and database.path = {database['path']!r}: "
+            "they are the same setting; give one",
+            field="server.database",
+        )
+    database["path"] = path
+    return {**data, "server": server, "database": database}
 
 
 def checked(settings: Settings) -> Settings:

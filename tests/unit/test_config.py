@@ -374,3 +374,23 @@ def test_handicap_allowances_default_to_the_world_handicap_system_and_may_change
     changed = config.load(write(tmp_path, "[handicap]\nstroke_play = 100\nfoursome = 40\n"))
     assert (changed.allowances().stroke_play, changed.allowances().foursome) == (100, 40)
     assert changed.allowances().stableford == 95
+
+
+# --------------------------------------------------------------------------- server.database
+
+
+def test_server_database_is_the_database_path_under_another_name(tmp_path):
+    url = "postgresql://pace@db.example/pace"
+    s = config.load(write(tmp_path, f'[server]\ndatabase = "{url}"\nport = 5001\n'))
+    assert s.database.path == url and s.server.port == 5001
+    same = f'[server]\ndatabase = "{url}"\n[database]\npath = "{url}"\n'
+    assert config.load(write(tmp_path, same)).database.path == url
+
+
+def test_server_database_and_a_different_database_path_are_refused(tmp_path):
+    text = '[server]\ndatabase = "a.db"\n[database]\npath = "b.db"\n'
+    with pytest.raises(config.ConfigError, match="same setting") as e:
+        config.load(write(tmp_path, text))
+    assert e.value.field == "server.database"
+    with pytest.raises(config.ConfigError, match="postgresql://"):
+        config.load(write(tmp_path, '[server]\ndatabase = "postgresql://host/db/extra"\n'))
