@@ -850,21 +850,27 @@ def main() -> None:
           f" {len(relay_alerts)}")  # fmt: skip
     p99, r99 = rows[1][1], rows[1][2]
     ok = p99 <= 1.5 * r99 or p99 <= 0.030
-    print(f"\ntarget row p99 ≤ 1.5× relay or ≤ 30 ms: {'MET' if ok else 'MISSED'}"
-          f" (pace {p99 * 1000:.1f} ms, {p99 / r99:.2f}× relay's {r99 * 1000:.1f} ms)")
+    print(
+        f"\ntarget row p99 ≤ 1.5× relay or ≤ 30 ms: {'MET' if ok else 'MISSED'}"
+        f" (pace {p99 * 1000:.1f} ms, {p99 / r99:.2f}× relay's {r99 * 1000:.1f} ms)"
+    )
     a99, ra99 = rows[4][1], rows[4][2]
     if pace_alerts:
         aok = a99 <= 1.5 * ra99 or a99 <= 0.030
-        print(f"alert p99 ≤ 1.5× relay or ≤ 30 ms: {'MET' if aok else 'MISSED'}"
-              f" (pace {a99 * 1000:.1f} ms, {a99 / ra99:.2f}× relay's {ra99 * 1000:.1f} ms)")
+        print(
+            f"alert p99 ≤ 1.5× relay or ≤ 30 ms: {'MET' if aok else 'MISSED'}"
+            f" (pace {a99 * 1000:.1f} ms, {a99 / ra99:.2f}× relay's {ra99 * 1000:.1f} ms)"
+        )
     print("CPU seconds during the round: "
           + ", ".join(f"{k} {v:.1f}" for k, v in cpu.items()))  # fmt: skip
     for c, done in zip(clients, closing, strict=True):
         rereads = done.get("rereads") or []
         received = {k: v // max(1, args.marshals) for k, v in
                     sorted((done.get("received") or {}).items())}  # fmt: skip
-        print(f"{c.server.name}: snapshot reads per dashboard after joining"
-              f" {sum(rereads) / max(1, len(rereads)):.1f}; events per marshal {received}")
+        print(
+            f"{c.server.name}: snapshot reads per dashboard after joining"
+            f" {sum(rereads) / max(1, len(rereads)):.1f}; events per marshal {received}"
+        )
     if args.json:
         print(json.dumps({label: {"pace_ms": p * 1000, "relay_ms": r * 1000}
                           for label, p, r in rows}))  # fmt: skip

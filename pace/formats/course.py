@@ -184,9 +184,7 @@ def _read_hole(
     if par is None:
         counted(line, "par", f"{label} has no par; expected par = 3, 4 or 5")
     elif not _is_int(par) or par not in PARS:
-        counted(
-            line, "par", f"{label}: par {par!r} is not allowed; expected 3, 4 or 5 (2–6 read)"
-        )
+        counted(line, "par", f"{label}: par {par!r} is not allowed; expected 3, 4 or 5 (2–6 read)")
 
     stroke_index = table.get("stroke_index")
     if stroke_index is not None and (not _is_int(stroke_index) or not 1 <= stroke_index <= count):

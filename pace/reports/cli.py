@@ -121,9 +121,7 @@ def build(
     elif fmt == "html":
         out = html.report_html(meta, report, lang, progress=charts_progress)
     else:
-        out = pdf.report_pdf(
-            meta, report, lang, progress=charts_progress, full_charts=full_charts
-        )
+        out = pdf.report_pdf(meta, report, lang, progress=charts_progress, full_charts=full_charts)
     tell(steps, steps, "done")
     return out
 

@@ -113,9 +113,7 @@ def short_name(name: str, limit: int = NAME_LIMIT) -> str:
     while last > 1 and words[last - 1].casefold() in particles:
         last -= 1
     first, surname = words[:last], words[last:]
-    initials = [
-        "-".join(f"{part[0]}." for part in word.split("-") if part) for word in first
-    ]
+    initials = ["-".join(f"{part[0]}." for part in word.split("-") if part) for word in first]
     return " ".join(initials + surname) if first else name
 
 

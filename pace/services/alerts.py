@@ -39,9 +39,7 @@ class AlertState:
 
     def open(self) -> list[dict[str, Any]]:
         """Return the alerts raised and neither acknowledged nor resolved, in log order."""
-        return [
-            a for k, a in self.raised.items() if k not in self.acked and k not in self.resolved
-        ]
+        return [a for k, a in self.raised.items() if k not in self.acked and k not in self.resolved]
 
     def closed(self) -> list[dict[str, Any]]:
         """Return the resolved alerts not acknowledged, with ``resolved_at``."""

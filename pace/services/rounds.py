@@ -59,9 +59,7 @@ class PaceService:
 
     # -- setup ------------------------------------------------------------------------
 
-    def import_course(
-        self, text: str, filename: str, notes: list[str] | None = None
-    ) -> Course:
+    def import_course(self, text: str, filename: str, notes: list[str] | None = None) -> Course:
         """Parse a course TOML and store it under its name (replacing one of that name);
         what is read but unusual (a par of 6) is added to ``notes``."""
         course = formats.parse_course(text, filename, notes)
@@ -122,9 +120,7 @@ class PaceService:
         else:
             course_obj, tz, day = existing.course, ZoneInfo(existing.timezone), existing.day
             tzname = existing.timezone
-        groups = formats.parse_draw(
-            text, filename, day=day, tz=tz, course=course_obj, notes=notes
-        )
+        groups = formats.parse_draw(text, filename, day=day, tz=tz, course=course_obj, notes=notes)
         if existing is None:
             self.store.create_round(
                 round,
@@ -171,9 +167,7 @@ class PaceService:
         self._forget(round)
         return updated
 
-    def import_times(
-        self, text: str, filename: str, *, round: str, by: str
-    ) -> tuple[int, int]:
+    def import_times(self, text: str, filename: str, *, round: str, by: str) -> tuple[int, int]:
         """Parse a hole-times CSV into ``hole_completed`` events; return (new, already stored).
 
         All or nothing: a row that clashes with a completion already logged (another

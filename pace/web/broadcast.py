@@ -169,8 +169,13 @@ class Broadcaster:
         elif a["kind"] == "stop_timing":
             self.socketio.emit(
                 "stop_timing_prompted",
-                {"round": round, "group": a["group"], "at": a["at"], "alert": a["key"],
-                 "reason": a.get("reason")},  # fmt: skip
+                {
+                    "round": round,
+                    "group": a["group"],
+                    "at": a["at"],
+                    "alert": a["key"],
+                    "reason": a.get("reason"),
+                },  # fmt: skip
                 to=room,
             )
 

@@ -37,9 +37,7 @@ def _service() -> ReportService:
 
 
 def _field_charts(view: RoundReportView, lang: str) -> dict[str, str]:
-    return {
-        name: draw(view.report, view.meta.tz, lang) for name, draw in html.FIELD_CHARTS
-    }
+    return {name: draw(view.report, view.meta.tz, lang) for name, draw in html.FIELD_CHARTS}
 
 
 def _lang() -> str:

@@ -55,9 +55,7 @@ def test_alerts_show_their_minutes_then_and_now_and_resolve_out_of_the_open_list
     expect(resolved).to_contain_text("the situation has ended")
 
 
-def test_the_dashboard_links_to_the_audit_and_for_the_committee_the_access_codes(
-    server, context
-):
+def test_the_dashboard_links_to_the_audit_and_for_the_committee_the_access_codes(server, context):
     page = context.new_page()
     page.goto(server.url + DASHBOARD)
     nav = page.locator("nav.page-links")

@@ -67,9 +67,7 @@ def disqualify(server: LiveServer, group: str, player: str) -> None:
         )  # fmt: skip
         if i < 3:
             told = (stopped + timedelta(seconds=20)).isoformat()
-            command(
-                server, "notify_player", group=group, player=player, fault=ack["id"], at=told
-            )
+            command(server, "notify_player", group=group, player=player, fault=ack["id"], at=told)
 
 
 def test_a_wall_screen_shows_the_key_a_dq_and_every_group_in_turn(server, new_context):
@@ -95,8 +93,8 @@ def test_a_wall_screen_shows_the_key_a_dq_and_every_group_in_turn(server, new_co
     # a disqualified player is marked DQ on the board
     disqualify(server, "3", "Player 3-2")
     board = server.get_json(f"/api/rounds/{ROUND}/board")["snapshot"]
-    assert board["disqualified"] == [{"group": "3", "player": "Player 3-2"}], (
-        server.get_json(f"/api/rounds/{ROUND}/penalties")
+    assert board["disqualified"] == [{"group": "3", "player": "Player 3-2"}], server.get_json(
+        f"/api/rounds/{ROUND}/penalties"
     )
     marked = page.locator("tr.board-row[data-group='3'] .b-player[data-player='Player 3-2']")
     expect(marked.locator(".dq-mark")).to_have_text("DQ")

@@ -1,4 +1,4 @@
-"""End to end: a dashboard lives on the round's numbered deltas and recovers a missed one (issue 13).
+"""End to end: a dashboard lives on the round's numbered deltas and recovers a missed one.
 
 The real ``pace serve`` (gevent) and real python-socketio clients. ``Page`` does what
 static/dashboard.js does with the feed (docs/protocol.md, "Deltas"): it keeps the snapshot and

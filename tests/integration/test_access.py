@@ -453,8 +453,10 @@ def test_the_audit_shows_who_did_what_escaped_and_exports_csv(app, connect, cloc
     assert evil not in page and "&lt;script&gt;" in page
     assert "event_voided" in page and "phone-1" in page and "10:40:00" not in page
     assert "08:40:00" in page
-    only = login("referee").get(f"/rounds/{ROUND}/audit?type=event_voided&raw=1").get_data(
-        as_text=True
+    only = (
+        login("referee")
+        .get(f"/rounds/{ROUND}/audit?type=event_voided&raw=1")
+        .get_data(as_text=True)
     )
     assert "hole_completed</td>" not in only
     csv_text = login("committee").get(f"/rounds/{ROUND}/audit.csv").get_data(as_text=True)

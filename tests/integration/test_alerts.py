@@ -54,9 +54,7 @@ def of(alerts: list[dict], kind: str, group: str = "1") -> list[dict]:
     return [a for a in alerts if a["kind"] == kind and a["group"] == group]
 
 
-def test_alerts_are_listed_newest_first_and_grouped_by_group(
-    marshal, referee, scheduler, clock
-):
+def test_alerts_are_listed_newest_first_and_grouped_by_group(marshal, referee, scheduler, clock):
     marshal.tap("1", 1, "08:40")  # group 1 out of position at 08:40
     scheduler.tick(ROUND)  # at 09:10: every started group is overdue somewhere
     clock.advance(minutes=10)
@@ -176,6 +174,4 @@ def test_a_prompt_to_stop_timing_follows_the_group_out_of_position(
     snap = snapshot(referee)
     assert stop_prompts(snap["alerts"]) == []
     assert [a["key"] for a in stop_prompts(snap["resolved_alerts"])] == [prompt["key"]]
-    assert [e["payload"]["alert"] for e in received(dashboard, "alert_resolved")] == [
-        prompt["key"]
-    ]
+    assert [e["payload"]["alert"] for e in received(dashboard, "alert_resolved")] == [prompt["key"]]

@@ -100,9 +100,7 @@ def test_the_french_headers_the_board_uses_are_accepted(header):
              "Trou de départ": "10"}.get(c, values.get(c, "")) for c in cells
         )  # fmt: skip
     [group] = formats.parse_draw(f"{header}\n{row}\n", "draw.csv", day=date(2025, 6, 14), tz=TZ)
-    assert (group.id, group.tee, group.start.astimezone(TZ).strftime("%H:%M")) == (
-        "7", 10, "08:10"
-    )
+    assert (group.id, group.tee, group.start.astimezone(TZ).strftime("%H:%M")) == ("7", 10, "08:10")
     assert group.players[0].club == "Louiseville"
 
 

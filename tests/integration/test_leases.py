@@ -119,8 +119,14 @@ def test_the_worker_taking_a_round_over_announces_what_its_dead_holder_stored(
     clock.advance(minutes=40)  # 09:50: groups 2 and 3 tap late, each out of position
     for group, at in (("2", "09:15"), ("3", "09:45")):  # on worker a, which stores them and
         ext.live.log_hole_completed(  # their alerts, and is killed before it announces them
-            cmd.LogHoleCompleted(new_id(), ROUND, group, 1, cmd.DeviceTime(local(at)),
-                                 cmd.Author("marshal", "phone-on-a"))  # fmt: skip
+            cmd.LogHoleCompleted(
+                new_id(),
+                ROUND,
+                group,
+                1,
+                cmd.DeviceTime(local(at)),
+                cmd.Author("marshal", "phone-on-a"),
+            )  # fmt: skip
         )
     stored = [d.data for d in ext.live.tick(ROUND) if d.kind == "alert"]
     assert len(stored) >= 2

@@ -89,6 +89,7 @@ def test_the_long_pdf_is_laid_out_in_two_parts_yet_numbered_and_ordered_as_one(s
     order = re.findall(r"^Group (\S+) · Start", text, re.M)
     assert order == re.findall(r"^Group (\S+) · Start", one, re.M)
     assert len(order) == GROUPS and text.count("Who held the field up") == 1
+
     # the same facts as the single document: its lines, but for the page numbers
     def facts(t: str) -> list[str]:
         return sorted(x.strip() for x in t.splitlines() if x.strip() and "page " not in x)

@@ -47,4 +47,3 @@ def test_a_socket_that_is_not_tcp_is_left_as_it_is():
     finally:
         a.close()
         b.close()
-

@@ -173,8 +173,10 @@ def test_every_problem_of_the_file_is_reported_at_once():
         ('name = "Empty"\n', [(None, "holes")]),
         ('name = "Empty"\nholes = []\n', [(None, "holes")]),
         ('name = "Odd"\nholes = 18\n', [(2, "holes")]),
-        ('name = "Typo"\nnmae = "x"\nhole_count = 1\n[[holes]]\nnumber = 1\npar = 3\n',
-         [(2, "nmae")]),
+        (
+            'name = "Typo"\nnmae = "x"\nhole_count = 1\n[[holes]]\nnumber = 1\npar = 3\n',
+            [(2, "nmae")],
+        ),
     ],
     ids=["no-name", "no-holes", "empty-holes", "holes-not-tables", "unknown-top-key"],
 )

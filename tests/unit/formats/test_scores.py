@@ -64,9 +64,9 @@ def test_course_slope_rating_and_bogey():
 @pytest.mark.parametrize(
     ("text", "field", "words"),
     [
-        (ONE_HOLE + 'slope = 40\n[[holes]]\nnumber = 1\npar = 4\n', "slope", "55 to 155"),
+        (ONE_HOLE + "slope = 40\n[[holes]]\nnumber = 1\npar = 4\n", "slope", "55 to 155"),
         (ONE_HOLE + 'rating = "x"\n[[holes]]\nnumber = 1\npar = 4\n', "rating", "course rating"),
-        (ONE_HOLE + '[[holes]]\nnumber = 1\npar = 4\nbogey = 3\n', "bogey", "from the par"),
+        (ONE_HOLE + "[[holes]]\nnumber = 1\npar = 4\nbogey = 3\n", "bogey", "from the par"),
     ],
 )
 def test_bad_course_scoring_keys_name_line_and_field(text, field, words):
