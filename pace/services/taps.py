@@ -21,7 +21,7 @@ from pace.rules import alerts as alertsmod
 from pace.rules import facts as factsmod
 from pace.rules import refereeing
 from pace.rules.errors import PaceError, UnknownGroupError, UnknownHoleError
-from pace.rules.events import Event, check_resend
+from pace.rules.events import Event, EventConflictError, check_resend
 from pace.rules.position import FieldStatus, GroupStatus
 from pace.rules.scoring import records
 from pace.services import alerts as alertstore
@@ -289,9 +289,25 @@ class LiveService:
             fresh[a.key] = alertstore.raised_event(live.name, a, now)
         if not fresh:
             return []
-        stored = self.service.store.append_many(list(fresh.values()), recorded_at=now)
+        stored = self._append_derived(list(fresh.values()), now)
         self.live(live.name, now)
         return [alert_view(e) for e, created in stored if created]
+
+    def _append_derived(self, events: list[Event], now: datetime) -> list[tuple[Event, bool]]:
+        """Append events the log implies (their ids derive from their keys); one that another
+        worker stored first, at its own instant, is that worker's: kept, not a conflict that
+        would fail the command that found it due (several workers, issue 15)."""
+        store = self.service.store
+        try:
+            return store.append_many(events, recorded_at=now)
+        except EventConflictError:
+            stored = []
+            for e in events:
+                try:
+                    stored.append(store.append(e, recorded_at=now))
+                except EventConflictError:
+                    continue  # the same alert, raised or resolved already by another worker
+            return stored
 
     def _resolve(
         self,
@@ -317,7 +333,7 @@ class LiveService:
             and any(a.get("kind") in kinds and a.get("group") in groups for kinds, groups in scope)
         ]
         if ended:
-            self.service.store.append_many(ended, recorded_at=now)
+            self._append_derived(ended, now)
             self.live(live.name, now)
 
     # -- commands ----------------------------------------------------------------------
