@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from enum import Enum
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -238,3 +238,41 @@ def interval_seconds(interval: timedelta | None) -> float | None:
             field="standard_interval",
         )
     return interval.total_seconds()
+
+
+@dataclass(frozen=True)
+class NewRound:
+    """A new round's setup checked and put as both engines store it."""
+
+    allowance: str | None
+    interval_s: float | None
+    created_at: str
+
+
+def checked_new_round(
+    name: object,
+    day: object,
+    timezone: str,
+    policy: str,
+    play: str,
+    format: str,
+    scoring: str | None,
+    net: object,
+    allowance: Sequence[float] | None,
+    standard_interval: timedelta | None,
+    created_at: datetime | None,
+) -> NewRound:
+    """Check a new round's setup (``SetupError`` naming the field); return its stored forms."""
+    if not isinstance(name, str) or not name.strip():
+        raise SetupError(f"a round needs a name, not {name!r}", field="name")
+    if isinstance(day, datetime) or not isinstance(day, date):
+        raise SetupError(f"day must be a date, not {day!r}", field="day")
+    check_timezone(timezone)
+    check_policy(policy)
+    check_play(play, format)
+    check_scoring(scoring, net)
+    return NewRound(
+        allowance_json(allowance),
+        interval_seconds(standard_interval),
+        _iso(created_at or datetime.now(UTC), "created_at"),
+    )

@@ -28,13 +28,12 @@ from pace.store.errors import RoundExistsError, UnknownCourseError
 from pace.store.instants import from_iso as _from_iso
 from pace.store.instants import iso as _iso
 from pace.store.records import EVENT_COLUMNS as _EVENT_COLUMNS
-from pace.store.records import UNSET, RoundRecord, RoundSummary
+from pace.store.records import UNSET, RoundRecord, RoundSummary, checked_new_round
 from pace.store.records import Unset as _Unset
 from pace.store.records import allowance_json as _allowance_json
 from pace.store.records import check_play as _check_play
 from pace.store.records import check_policy as _check_policy
 from pace.store.records import check_scoring as _check_scoring
-from pace.store.records import check_timezone as _check_timezone
 from pace.store.records import course_from_row as _course_from_row
 from pace.store.records import differences as _differences
 from pace.store.records import draw_rows as _draw_rows
@@ -261,17 +260,8 @@ class SqliteStore(AccessTables, Store):
         Raises ``RoundExistsError`` if the name is taken, ``UnknownCourseError`` if the
         course is not stored and ``SetupError`` for an unknown time zone or a bad value.
         """
-        if not isinstance(name, str) or not name.strip():
-            raise SetupError(f"a round needs a name, not {name!r}", field="name")
-        if isinstance(day, datetime) or not isinstance(day, date):
-            raise SetupError(f"day must be a date, not {day!r}", field="day")
-        _check_timezone(timezone)
-        _check_policy(policy)
-        _check_play(play, format)
-        _check_scoring(scoring, net)
-        allowance_json = _allowance_json(allowance)
-        interval_s = _interval_seconds(standard_interval)
-        when = _iso(created_at or datetime.now(UTC), "created_at")
+        new = checked_new_round(name, day, timezone, policy, play, format, scoring, net,
+                                allowance, standard_interval, created_at)  # fmt: skip
         with self._db.write() as db:
             _get_course(db, course, field="course")
             if _round_row(db, name) is not None:
@@ -286,13 +276,13 @@ class SqliteStore(AccessTables, Store):
                     day.isoformat(),
                     timezone,
                     policy,
-                    interval_s,
-                    when,
+                    new.interval_s,
+                    new.created_at,
                     play,
                     format,
                     scoring,
                     int(net),
-                    allowance_json,
+                    new.allowance,
                 ],  # fmt: skip
             )
             return _get_round(db, name)

@@ -37,7 +37,7 @@ from pace.store.records import (
     check_play,
     check_policy,
     check_scoring,
-    check_timezone,
+    checked_new_round,
     course_from_row,
     differences,
     draw_rows,
@@ -254,17 +254,8 @@ class PostgresStore(PgAccessTables, Store):
         allowance: Sequence[float] | None = None,
     ) -> RoundRecord:
         """Create a round (with an empty draw) on a stored course; return it."""
-        if not isinstance(name, str) or not name.strip():
-            raise SetupError(f"a round needs a name, not {name!r}", field="name")
-        if isinstance(day, datetime) or not isinstance(day, date):
-            raise SetupError(f"day must be a date, not {day!r}", field="day")
-        check_timezone(timezone)
-        check_policy(policy)
-        check_play(play, format)
-        check_scoring(scoring, net)
-        allowance_text = allowance_json(allowance)
-        interval_s = interval_seconds(standard_interval)
-        when = iso(created_at or datetime.now(UTC), "created_at")
+        new = checked_new_round(name, day, timezone, policy, play, format, scoring, net,
+                                allowance, standard_interval, created_at)  # fmt: skip
         with self._pg.write(name) as cur:
             _get_course(cur, course, field="course")
             try:
@@ -273,8 +264,8 @@ class PostgresStore(PgAccessTables, Store):
                     " standard_interval_s, created_at, play, format, scoring, net, allowance)"
                     " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
                     " ON CONFLICT (name) DO NOTHING RETURNING name",
-                    [name, course, day.isoformat(), timezone, policy, interval_s, when, play,
-                     format, scoring, int(net), allowance_text],
+                    [name, course, day.isoformat(), timezone, policy, new.interval_s,
+                     new.created_at, play, format, scoring, int(net), new.allowance],
                 )  # fmt: skip
             except pgerrors.ForeignKeyViolation:
                 raise UnknownCourseError(
