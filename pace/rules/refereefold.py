@@ -138,24 +138,8 @@ def _bad_times(
     play: str,
     format_name: str,
 ) -> list[tuple[Any, penalties.FaultOutcome]]:
-    """Return the group's bad times judged (``refereeing._bad_times``), with their log order."""
-    ladder: list[penalties.Fault] = []
-    aside: list[tuple[Any, penalties.FaultOutcome]] = []
-    order: dict[str, int] = {}
-    for place, j in strokes:
-        if not j.verdict.is_bad_time:
-            continue
-        s = j.stroke
-        fault = penalties.Fault(s.id, s.group, s.player, s.stopped, j.hole)
-        order[s.id] = place
-        if j.placement == spells.TIMED:
-            ladder.append(fault)
-        else:
-            aside.append(
-                (place, penalties.FaultOutcome(fault, False, penalties.Reason(j.placement)))
-            )
-    judged = penalties.escalate(ladder, notes, policy, play=play, format_name=format_name)
-    return [(order[o.fault.id], o) for o in judged] + aside
+    """Return the group's bad times judged, with their log order."""
+    return rr.placed_bad_times(strokes, notes, policy, play, format_name)
 
 
 def assemble(policy: Policy, parts: Sequence[GroupJudgement]) -> rr.Judgement:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TypeVar
 
 from pace.rules import alerts, penalties, spells, timing
 from pace.rules.events import Event
@@ -25,6 +26,9 @@ from pace.rules.position import (
     evaluations,
     plan_field,
 )
+
+#: a stroke's place in the log, whatever a caller counts it by
+K = TypeVar("K")
 
 TIMING_DECIDED = "timing_decided"
 PLAYER_TOLD_TIMED = "player_told_timed"
@@ -289,23 +293,36 @@ def _bad_times(
     format_name: str,
 ) -> tuple[penalties.FaultOutcome, ...]:
     """Return every bad time judged, in log order: inside a spell on the ladder, else aside."""
+    merged = placed_bad_times(list(enumerate(strokes)), notes, policy, play, format_name)
+    merged.sort(key=lambda x: (x[1].fault.at, x[0]))
+    return tuple(o for _, o in merged)
+
+
+def placed_bad_times(
+    strokes: Sequence[tuple[K, StrokeJudgement]],
+    notes: Sequence[penalties.Notification],
+    policy: Policy,
+    play: str,
+    format_name: str,
+) -> list[tuple[K, penalties.FaultOutcome]]:
+    """Return the bad times of ``strokes`` (each with its place ``K`` in the log) judged:
+    inside a spell on the ladder, else aside; each with its stroke's place, unsorted."""
     ladder: list[penalties.Fault] = []
-    aside: list[tuple[int, penalties.FaultOutcome]] = []
-    index: dict[str, int] = {}
-    for i, j in enumerate(strokes):
+    aside: list[tuple[K, penalties.FaultOutcome]] = []
+    place_of: dict[str, K] = {}
+    for place, j in strokes:
         if not j.verdict.is_bad_time:
             continue
         s = j.stroke
         fault = penalties.Fault(s.id, s.group, s.player, s.stopped, j.hole)
-        index[s.id] = i
+        place_of[s.id] = place
         if j.placement == spells.TIMED:
             ladder.append(fault)
         else:
-            aside.append((i, penalties.FaultOutcome(fault, False, penalties.Reason(j.placement))))
+            reason = penalties.Reason(j.placement)
+            aside.append((place, penalties.FaultOutcome(fault, False, reason)))
     judged = penalties.escalate(ladder, notes, policy, play=play, format_name=format_name)
-    merged = [(index[o.fault.id], o) for o in judged] + aside
-    merged.sort(key=lambda x: (x[1].fault.at, x[0]))
-    return tuple(o for _, o in merged)
+    return [(place_of[o.fault.id], o) for o in judged] + aside
 
 
 def stop_timing_alerts(judgement: Judgement, field: FieldStatus) -> tuple[alerts.Alert, ...]:
