@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
-from drivers import ROUND, MarshalDriver, RefereeDriver, local
+from drivers import ROUND, local
 
 from pace.app import tick_announcer
 from pace.scheduler import PaceScheduler
@@ -18,26 +18,6 @@ from pace.scheduler import PaceScheduler
 
 def received(sio, name: str) -> list:
     return [e["args"][0] for e in sio.get_received() if e["name"] == name]
-
-
-@pytest.fixture
-def dashboard(connect):
-    sio = connect("committee", "dashboard-tablet")
-    sio.get_received()
-    return sio
-
-
-@pytest.fixture
-def referee(dashboard, clock) -> RefereeDriver:
-    driver = RefereeDriver(dashboard, clock.now)
-    driver.join()
-    dashboard.get_received()
-    return driver
-
-
-@pytest.fixture
-def marshal(sio, clock) -> MarshalDriver:
-    return MarshalDriver(sio, clock.now)
 
 
 @pytest.fixture

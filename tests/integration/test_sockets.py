@@ -51,27 +51,6 @@ def group_status(client, group: str, at: str | None = None) -> dict:
 
 
 @pytest.fixture
-def marshal(sio, clock) -> MarshalDriver:
-    return MarshalDriver(sio, clock.now)
-
-
-@pytest.fixture
-def dashboard(connect):
-    """The committee's dashboard (it records sirens) on round R1; its join broadcasts drained."""
-    sio = connect("committee", "dashboard-tablet")
-    sio.get_received()
-    return sio
-
-
-@pytest.fixture
-def referee(dashboard, clock) -> RefereeDriver:
-    driver = RefereeDriver(dashboard, clock.now)
-    driver.join()
-    dashboard.get_received()
-    return driver
-
-
-@pytest.fixture
 def scheduler(app) -> PaceScheduler:
     """The scheduler's tick job, called by the test (the APScheduler thread never starts)."""
     ext = app.extensions["pace"]

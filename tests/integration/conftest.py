@@ -1,0 +1,28 @@
+"""Fixtures of the in-process integration tests: a marshal, the committee's dashboard and a
+referee on round R1, over Flask-SocketIO's test client."""
+
+from __future__ import annotations
+
+import pytest
+from drivers import MarshalDriver, RefereeDriver
+
+
+@pytest.fixture
+def marshal(sio, clock) -> MarshalDriver:
+    return MarshalDriver(sio, clock.now)
+
+
+@pytest.fixture
+def dashboard(connect):
+    """The committee's dashboard (it records sirens) on round R1; its join broadcasts drained."""
+    sio = connect("committee", "dashboard-tablet")
+    sio.get_received()
+    return sio
+
+
+@pytest.fixture
+def referee(dashboard, clock) -> RefereeDriver:
+    driver = RefereeDriver(dashboard, clock.now)
+    driver.join()
+    dashboard.get_received()
+    return driver
