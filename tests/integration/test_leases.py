@@ -172,6 +172,13 @@ def test_a_worker_announcing_for_a_dead_holder_leaves_the_mark_to_the_one_taking
             s.in_play = [ROUND]
             return s
 
+        def late_tap(group: str, at: str, phone: str) -> None:
+            author = cmd.Author("marshal", phone)
+            at_ = cmd.DeviceTime(local(at))
+            ext.live.log_hole_completed(
+                cmd.LogHoleCompleted(new_id(), ROUND, group, 1, at_, author)
+            )
+
         first = scheduler(a)
         first.claim()
         marshal.tap("1", 1, "08:40")
@@ -179,20 +186,15 @@ def test_a_worker_announcing_for_a_dead_holder_leaves_the_mark_to_the_one_taking
         mark = a.announced(ROUND)
         assert mark == ext.store.last_seq(ROUND)
 
-        clock.advance(minutes=40)  # 09:50: group 2 taps late on worker a, which stores its
-        ext.live.log_hole_completed(  # alerts and is killed before it announces them
-            cmd.LogHoleCompleted(new_id(), ROUND, "2", 1, cmd.DeviceTime(local("09:15")),
-                                 cmd.Author("marshal", "phone-on-a"))  # fmt: skip
-        )
+        clock.advance(minutes=40)  # 09:50: group 2 taps late on worker a, which stores
+        late_tap("2", "09:15", "phone-on-a")  # its alerts and is killed before it announces them
         unheard = [d.data["key"] for d in ext.live.tick(ROUND) if d.kind == "alert"]
         assert unheard
 
         on_b = Derived(ext.live, lambda round: None, worker_b)
-        assert not on_b.here(ROUND) or worker_b.leases.holder(ROUND) == "worker-a"
-        ext.live.log_hole_completed(  # group 3 taps late on worker b: a does not hear the nudge
-            cmd.LogHoleCompleted(new_id(), ROUND, "3", 1, cmd.DeviceTime(local("09:45")),
-                                 cmd.Author("marshal", "phone-on-b"))  # fmt: skip
-        )
+        # a still holds the lease but hears no nudge: b announces for itself
+        assert worker_b.leases.holder(ROUND) == "worker-a" and on_b.here(ROUND)
+        late_tap("3", "09:45", "phone-on-b")  # group 3 taps late on worker b
         own = [d.data["key"] for d in on_b.deltas(ROUND) if d.kind == "alert"]
         assert own and not set(own) & set(unheard)  # b announced its own alerts, not a's
         assert b.announced(ROUND) == mark  # and left the mark where the holder put it
