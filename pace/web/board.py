@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from pace.services.taps import LiveService
+from pace.services.live import LiveService
 from pace.web.broadcast import board_view
 
 #: how long one made board serves a round whose log did not grow (its clock fields' lag)

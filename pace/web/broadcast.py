@@ -11,8 +11,8 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from pace.rules.events import Event
+from pace.services.commands import Outcome
 from pace.services.state import ACKNOWLEDGED, ALERT, PENALTIES, RESOLVED, ROW, TIMING, Delta
-from pace.services.taps import Outcome
 
 #: The event a stored fact is announced as, by its type (an acknowledgement is a delta).
 ANNOUNCED_AS = {
