@@ -2,9 +2,10 @@
 
 Issue 13. Starts the real ``pace serve`` (gevent, ``synchronous=FULL``, the scheduler ticking)
 over a round of ``--groups`` three-balls, and a bare relay: a tiny Flask-SocketIO app in the same
-async mode that acks a marshal's tap and forwards, to the round's room, what pace sends for it
-(the stored event, a group row of the same shape and size, an alert), numbered like pace's
-deltas. Each server has its own client process (python-socketio on gevent, websocket transport):
+async mode and on the same server (``pace.web.server``: Nagle's algorithm off, as pace) that
+acks a marshal's tap and forwards, to the round's room, what pace sends for it (the stored
+event, a group row of the same shape and size, an alert), numbered like pace's deltas. Each
+server has its own client process (lean Socket.IO clients on gevent, websocket transport):
 ``--marshals`` marshals and ``--dashboards`` dashboards that behave like the real page: they join
 (the snapshot), apply the deltas as they come, and re-read the snapshot once when they see a
 delta's number skip; a server that numbers no deltas (before issue 13) gets what the page did
@@ -158,7 +159,11 @@ def serve_relay(port: int, groups: int) -> None:
                 "duplicate": False}  # fmt: skip
 
     print(f"relay serving on {port}", flush=True)
-    socketio.run(app, host="127.0.0.1", port=port, log_output=False)
+    # the server pace serves on (Nagle's algorithm off): socketio.run's would hold the relay's
+    # second frame of a tap (its row) for the client's delayed ACK, ~40 ms, and flatter pace
+    from pace.web.server import wsgi_server
+
+    wsgi_server(app, "127.0.0.1", port).serve_forever()
 
 
 # -- servers -----------------------------------------------------------------------------------
