@@ -79,6 +79,7 @@ def payload(event: str, stage: dict, clock, role: str | None = None) -> dict:
     return {
         "clock_sync": {},
         "join_round": {"round": ROUND},
+        "join_board": {"round": ROUND},
         "join_scores": {"round": ROUND},
         "join_leaderboard": {"round": ROUND},
         "record_score": {**base, "group": "2", "player": "Luc Côté", "hole": 1, "strokes": 4},
@@ -107,7 +108,7 @@ def payload(event: str, stage: dict, clock, role: str | None = None) -> dict:
 
 #: events whose payload above succeeds for every allowed role (the others may meet a rule)
 ALWAYS_OK = {
-    "clock_sync", "join_round", "hole_completed", "correct_hole_time", "void_event",
+    "clock_sync", "join_round", "join_board", "hole_completed", "correct_hole_time", "void_event",
     "record_siren", "acknowledge_alert", "tell_player_timed", "record_stroke", "stop_timing",
     "grant_time_credit", "notify_player", "join_scores", "join_leaderboard", "record_score",
     "correct_score",
