@@ -11,7 +11,6 @@ import pytest
 from drivers import ROUND, MarshalDriver
 
 
-
 @pytest.fixture
 def viewer(login):
     return login("viewer")
