@@ -65,7 +65,9 @@ def command(server: LiveServer, name: str, **fields: Any) -> dict:
 
 
 def server_now(server: LiveServer) -> datetime:
-    return datetime.fromisoformat(server.get_json(f"/api/rounds/{ROUND}/snapshot")["snapshot"]["at"])
+    return datetime.fromisoformat(
+        server.get_json(f"/api/rounds/{ROUND}/snapshot")["snapshot"]["at"]
+    )
 
 
 class BoardPage:

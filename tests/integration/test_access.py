@@ -473,10 +473,16 @@ def test_a_viewer_hears_that_the_board_changed_and_never_a_status_or_alert(conne
     marshal = MarshalDriver(connect("marshal"), clock.now)
     marshal.join(holes=[1])
     viewer.get_received()
-    marshal.tap("4", 1, "08:44")
-    names = [m["name"] for m in viewer.get_received()]
-    assert "board_changed" in names
+    tap = marshal.tap("4", 1, "08:44")
+    received = viewer.get_received()
+    names = [m["name"] for m in received]
     assert not {"group_updated", "alert_raised", "hole_logged", "penalties_changed"} & set(names)
+    # one delta of the board's feed, with the tapped group's facts-only row and nothing else
+    (delta,) = [m["args"][0] for m in received if m["name"] == "board_changed"]
+    assert set(delta) == {"round", "rev", "groups"}
+    (row,) = delta["groups"]
+    assert set(row) == {"group", "order", "players", "tee", "start", "due", "holes"}
+    assert row["group"] == "4" and row["holes"] == {"1": {"at": tap["at"]}}
 
 
 def test_the_access_page_shows_when_codes_were_made_in_the_rounds_local_time(app, login):
