@@ -125,7 +125,7 @@ def create_app(
     offsets = ClockOffsets()
     namespace = PaceNamespace(live, broadcaster, offsets, access_service)
     score_broadcaster = scoring.ScoreBroadcaster(socketio, scores)
-    derived = Derived(live, referees, score_broadcaster.changed, cluster)
+    derived = Derived(live, score_broadcaster.changed, cluster)
     if cluster is not None:
         # a feed's numbers are one worker's: a page of another worker cannot follow them
         live.numbered = False

@@ -8,8 +8,10 @@ about a change another worker's pages never heard of. So with several workers th
 ticking the round announces those changes, for every worker's commands: another worker nudges
 it instead (``pace.cluster.Cluster.nudge``), and it ticks the round at once. A round nobody
 ticks (no scheduler holds it), or whose ticking worker did not hear (it died; until its lease
-runs out), is announced by whichever worker stored the event. With one worker (no message
-queue) this worker announces everything, as it always did.
+runs out), is announced by whichever worker stored the event; such a worker does not move
+the round's announced mark (``pace.cluster.leases``): the alerts the dead holder stored and
+never announced are announced by the worker that takes the round over. With one worker (no
+message queue) this worker announces everything, as it always did.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pace.services.referees import RefereeService
 from pace.services.state import ALERT, RESOLVED, Delta
 from pace.services.taps import LiveService
 
@@ -29,12 +30,10 @@ class Derived:
     def __init__(
         self,
         live: LiveService,
-        referees: RefereeService,
         cards: Callable[[str], None],
         cluster: Any = None,
     ) -> None:
         self.live = live
-        self.referees = referees
         self._cards = cards
         self.cluster = cluster
 
@@ -50,9 +49,16 @@ class Derived:
         if not self.here(round):
             return ()
         out = self.live.changes(round)
-        if self.cluster is not None and any(d.kind in (ALERT, RESOLVED) for d in out):
+        if (
+            self.cluster is not None
+            and self.cluster.leases.owns(round)
+            and any(d.kind in (ALERT, RESOLVED) for d in out)
+        ):
             # a command's alerts go out with it: the worker that takes the round over must not
-            # announce them again (pace.cluster.leases, the announced mark)
+            # announce them again (pace.cluster.leases, the announced mark). Only the round's
+            # holder marks: a worker announcing because the holder died announces its own
+            # alerts, not those the holder stored and never announced, so its mark would
+            # hide them from the worker that takes over (they are announced twice instead)
             self.cluster.leases.mark_announced(round, self.live.service.store.last_seq(round))
         return out
 

@@ -145,3 +145,67 @@ def test_the_worker_taking_a_round_over_announces_what_its_dead_holder_stored(
     assert alert_keys(dashboard) == []
     raised = ext.store.events(ROUND, types=[alertstore.ALERT_RAISED])
     assert len({e.payload["key"] for e in raised}) == len(raised)  # nothing raised twice
+
+
+def test_a_worker_announcing_for_a_dead_holder_leaves_the_mark_to_the_one_taking_over(
+    app, client, connect, clock, redis_url
+):
+    """Worker a ticks the round, stores a tick's alerts and dies before announcing them; a
+    tap on worker b finds nobody to nudge and announces its own alerts. b must not move the
+    announced mark past a's: the worker that takes the round over announces them."""
+    from pace.cluster import Cluster
+    from pace.web.derived import Derived
+
+    ext = app.extensions["pace"]
+    dashboard = connect("committee", "dashboard-tablet")
+    RefereeDriver(dashboard, clock.now).join()
+    marshal = MarshalDriver(connect("marshal", "marshal-phone"), clock.now)
+    a = leases(client, "worker-a")
+    worker_b = Cluster(redis_url, "test", lease_seconds=3.0)
+    assert worker_b.prefix == PREFIX
+    try:
+        b = worker_b.leases
+
+        def scheduler(held: RoundLeases) -> PaceScheduler:
+            s = PaceScheduler(ext.live, ext.broadcaster, tick_seconds=5, leases=held,
+                              after_tick=tick_announcer(ext))  # fmt: skip
+            s.in_play = [ROUND]
+            return s
+
+        def late_tap(group: str, at: str, phone: str) -> None:
+            author = cmd.Author("marshal", phone)
+            at_ = cmd.DeviceTime(local(at))
+            ext.live.log_hole_completed(
+                cmd.LogHoleCompleted(new_id(), ROUND, group, 1, at_, author)
+            )
+
+        first = scheduler(a)
+        first.claim()
+        marshal.tap("1", 1, "08:40")
+        first.tick(ROUND)
+        mark = a.announced(ROUND)
+        assert mark == ext.store.last_seq(ROUND)
+
+        clock.advance(minutes=40)  # 09:50: group 2 taps late on worker a, which stores
+        late_tap("2", "09:15", "phone-on-a")  # its alerts and is killed before it announces them
+        unheard = [d.data["key"] for d in ext.live.tick(ROUND) if d.kind == "alert"]
+        assert unheard
+
+        on_b = Derived(ext.live, lambda round: None, worker_b)
+        # a still holds the lease but hears no nudge: b announces for itself
+        assert worker_b.leases.holder(ROUND) == "worker-a" and on_b.here(ROUND)
+        late_tap("3", "09:45", "phone-on-b")  # group 3 taps late on worker b
+        own = [d.data["key"] for d in on_b.deltas(ROUND) if d.kind == "alert"]
+        assert own and not set(own) & set(unheard)  # b announced its own alerts, not a's
+        assert b.announced(ROUND) == mark  # and left the mark where the holder put it
+
+        dashboard.get_received()
+        client.delete(a.key(ROUND))  # a's lease runs out: b takes the round over
+        second = scheduler(b)
+        second.claim()
+        second.tick(ROUND)
+        heard = alert_keys(dashboard)
+        assert set(unheard) <= set(heard)  # what a stored and never announced reaches the pages
+        assert b.announced(ROUND) == ext.store.last_seq(ROUND)
+    finally:
+        worker_b.close()
