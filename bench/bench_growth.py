@@ -53,10 +53,11 @@ from pace import config  # noqa: E402
 from pace.clock import FakeClock  # noqa: E402
 from pace.rules.events import Event  # noqa: E402
 from pace.services import commands as cmd  # noqa: E402
-from pace.services.referees import RefereeService  # noqa: E402
+from pace.services.live import LiveService  # noqa: E402
+from pace.services.referee_feed import RefereeFeed  # noqa: E402
 from pace.services.reports import HoldUpPanel  # noqa: E402
 from pace.services.rounds import PaceService  # noqa: E402
-from pace.services.taps import LiveService  # noqa: E402
+from pace.services.taps import TapService  # noqa: E402
 from pace.store import Store  # noqa: E402
 
 ROUND = "GROWTH"
@@ -94,7 +95,7 @@ class Live:
     store: Store
     service: PaceService
     live: LiveService
-    referees: RefereeService
+    taps: TapService
     clock: FakeClock
 
     @classmethod
@@ -111,9 +112,9 @@ class Live:
             timezone="Europe/Brussels",
         )  # fmt: skip
         live = LiveService(service)
-        referees = RefereeService(live)
+        RefereeFeed(live)
         HoldUpPanel(live)
-        return cls(store, service, live, referees, clock)
+        return cls(store, service, live, TapService(live), clock)
 
     # -- what the web layer and the scheduler call ---------------------------------------
 
@@ -122,19 +123,13 @@ class Live:
         command = cmd.LogHoleCompleted(
             str(uuid.uuid4()), ROUND, group, hole, cmd.DeviceTime(at), cmd.Author("marshal", "b")
         )
-        outcome = self.live.log_hole_completed(command)
+        outcome = self.taps.log_hole_completed(command)
         assert outcome.created
-        if hasattr(self.live, "changes"):  # the round's feed (issue 13): rows, alerts, penalties
-            self.live.changes(ROUND)
-        else:  # the tree before it, for the baseline
-            self.live.changed_rows(ROUND)
-            self.referees.changed_penalties(ROUND)
+        self.live.changes(ROUND)  # the round's feed (issue 13): rows, alerts, penalties
 
     def tick(self) -> None:
         """The scheduler's tick: the field at now, new alerts, then the penalties changed."""
         self.live.tick(ROUND)
-        if not hasattr(self.live, "changes"):
-            self.referees.changed_penalties(ROUND)
 
     def snapshot(self) -> dict:
         return self.live.snapshot(ROUND)

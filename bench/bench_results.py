@@ -101,10 +101,11 @@ def live_path(players: int, runs: int) -> tuple[bool, list[str]]:
     from pace.clock import FakeClock
     from pace.rules.scoring import records
     from pace.services import commands as cmd
+    from pace.services.live import LiveService
+    from pace.services.referee_feed import RefereeFeed
     from pace.services.referees import RefereeService
     from pace.services.rounds import PaceService
     from pace.services.scores import ScoreService
-    from pace.services.taps import LiveService
     from pace.store import Store
 
     course, groups, scores, _ = build_field(players)
@@ -127,7 +128,7 @@ def live_path(players: int, runs: int) -> tuple[bool, list[str]]:
     store.append_many(events, recorded_at=noon)
     live = LiveService(service)
     referees = RefereeService(live)
-    board = ScoreService(live, referees)
+    board = ScoreService(live, RefereeFeed(live))
     rng = random.Random(3)
     author = cmd.Author("referee", "bench")
     faults = 0
@@ -148,7 +149,7 @@ def live_path(players: int, runs: int) -> tuple[bool, list[str]]:
                                        p.name, stroke.event.id, author,
                                        at=cmd.DeviceTime(stop + timedelta(minutes=1))))  # fmt: skip
     first = board.score_log("B1").records[0]
-    counted = [o for o in referees.outcomes("B1") if o.counted and o.penalty is not None]
+    counted = [o for o in board.referees.outcomes("B1") if o.counted and o.penalty is not None]
 
     def after_a_score() -> None:
         board.correct_score(

@@ -72,7 +72,7 @@ from pace import config  # noqa: E402
 from pace.clock import SystemClock  # noqa: E402
 from pace.rules.model import HoleCompletion  # noqa: E402
 from pace.services.access import AccessService  # noqa: E402
-from pace.services.taps import ALERT_NAMESPACE  # noqa: E402
+from pace.services.alerts import ALERT_NAMESPACE  # noqa: E402
 from pace.store import Store  # noqa: E402
 
 ROUND = "R1"

@@ -61,8 +61,8 @@ from pace.clock import SystemClock  # noqa: E402
 from pace.reports.status import status_document  # noqa: E402
 from pace.rules.model import HoleCompletion, RoundSetup  # noqa: E402
 from pace.services.access import AccessService  # noqa: E402
+from pace.services.alerts import ALERT_NAMESPACE  # noqa: E402
 from pace.services.rounds import offline_status  # noqa: E402
-from pace.services.taps import ALERT_NAMESPACE  # noqa: E402
 from pace.store import Store  # noqa: E402
 
 #: session tokens by role (docs/access.md), made on the database before the first start; kept

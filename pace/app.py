@@ -21,12 +21,15 @@ from pace import config, i18n
 from pace.clock import Clock, SystemClock
 from pace.rules.errors import PaceError
 from pace.services.access import AccessService, secret_notice
+from pace.services.alerts import AlertDesk
 from pace.services.board import BoardFeed
+from pace.services.live import LiveService
+from pace.services.referee_feed import RefereeFeed
 from pace.services.referees import RefereeService
 from pace.services.reports import HoldUpPanel, ReportCache, ReportService
 from pace.services.rounds import PaceService
 from pace.services.scores import ScoreService
-from pace.services.taps import LiveService
+from pace.services.taps import TapService
 from pace.store import Store
 from pace.web import access, audit, edge, errors, http, referee, reports, scoring
 from pace.web import i18n as i18n_pages
@@ -53,7 +56,13 @@ class Extension:
     namespace: PaceNamespace
     socketio: SocketIO
     scheduler: Any = None
+    #: the marshals' commands (taps, corrections, voids, sirens)
+    taps: TapService | None = None
+    #: the alerts raised, resolved and acknowledged (``live.alerts``)
+    alerts: AlertDesk | None = None
+    #: the referees' commands, and what their pages are shown (timing, penalty rows)
     referee: RefereeService | None = None
+    referee_feed: RefereeFeed | None = None
     referee_broadcaster: referee.RefereeBroadcaster | None = None
     access: AccessService | None = None
     scores: ScoreService | None = None
@@ -102,8 +111,8 @@ def create_app(
     service = PaceService(store, settings, clock or SystemClock())
     access_service = AccessService(store, settings, service.clock)
     live = LiveService(service)
-    referees = RefereeService(live)
-    scores = ScoreService(live, referees)
+    referee_feed = RefereeFeed(live)
+    scores = ScoreService(live, referee_feed)
     HoldUpPanel(live)
     boards = BoardFeed(live)
     cluster = join_cluster(settings, store)
@@ -190,7 +199,10 @@ def create_app(
         broadcaster,
         namespace,
         socketio,
-        referee=referees,
+        taps=TapService(live),
+        alerts=live.alerts,
+        referee=RefereeService(live),
+        referee_feed=referee_feed,
         referee_broadcaster=referee_broadcaster,
         access=access_service,
         scores=scores,

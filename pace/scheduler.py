@@ -26,8 +26,8 @@ from apscheduler.schedulers.background import BackgroundScheduler
 
 from pace.rules.errors import PaceError
 from pace.services import alerts as alertstore
+from pace.services.live import LiveService
 from pace.services.state import ALERT, RESOLVED, Delta
-from pace.services.taps import LiveService
 from pace.web.broadcast import Broadcaster
 
 log = logging.getLogger(__name__)
@@ -226,7 +226,8 @@ class PaceScheduler:
 
     def _unannounced(self, round: str, deltas: tuple[Delta, ...]) -> tuple[Delta, ...]:
         """Add to a taken-over round's first tick the alerts stored after the announced mark
-        and not announced by this tick: the raised ones nobody acknowledged since (a page
+        and announced neither by this tick nor by a worker while the holder was dead (its
+        noted ones, ``RoundLeases.told``): the raised ones nobody acknowledged since (a page
         would list an acknowledged one again) first, the resolutions last (a page moves the
         alert it just heard to the resolved ones); the feed is numbered again in that order."""
         mark = self.leases.announced(round)
@@ -236,6 +237,7 @@ class PaceScheduler:
         later = self.live.service.store.events(round, types=types, after_seq=mark)
         told = {d.data.get("id") for d in deltas if d.kind == ALERT}
         told |= {d.data["event"].id for d in deltas if d.kind == RESOLVED}
+        told |= self.leases.told(round)  # announced by a worker while the holder was dead
         acked = {e.payload.get("alert") for e in later if e.type == alertstore.ALERT_ACKNOWLEDGED}
         raised = [
             (ALERT, alertstore.view(e))

@@ -153,14 +153,14 @@ def results(
 
 
 def _stored_results(round_name: str, db: str | None):
-    from pace.services.referees import RefereeService
+    from pace.services.live import LiveService
+    from pace.services.referee_feed import RefereeFeed
     from pace.services.scores import ScoreService
-    from pace.services.taps import LiveService
 
     service = open_service(db)
     try:
         live = LiveService(service)
-        scores = ScoreService(live, RefereeService(live))
+        scores = ScoreService(live, RefereeFeed(live))
         # judged at the end of the round's day: every act of the day is in
         outcome, error = scores.judged_results(round_name, _end_of(service, round_name))
     finally:

@@ -16,8 +16,12 @@ A holder that dies between storing a tick's alerts and announcing them would lea
 of the other workers without them: so the ticking worker keeps, beside the lease, the mark of
 the log it has announced the alerts of (``mark_announced``, the round's log position after
 each announcement), and a worker that takes a round over announces the alert events stored
-after that mark first (``announced``). A holder killed after its announcement but before its
-mark has its alerts announced twice; the pages keep one alert per key.
+after that mark first (``announced``). Only a holder moves the mark: a worker that announces
+its own command's alerts because the holder did not hear its nudge (dead, until its lease runs
+out) notes their event ids instead (``note_told``), and the worker taking over leaves those out
+(``told``), so what the dead holder stored is announced and nothing is announced twice. A holder
+killed after its announcement but before its mark has its alerts announced twice; the pages
+keep one alert per key.
 """
 
 from __future__ import annotations
@@ -173,6 +177,28 @@ class RoundLeases:
             log.warning("cannot read the announced mark of round %r: %s", round, e)
             return None
         return None if value is None else int(value)
+
+    def note_told(self, round: str, ids: Iterable[str]) -> None:
+        """Record the alert events (raised or resolved) announced by a worker that does not
+        hold ``round``: the worker that takes the round over does not announce them again."""
+        ids = list(ids)
+        if not ids:
+            return
+        key = f"{self.prefix}told:{round}"
+        try:
+            self.redis.sadd(key, *ids)
+            self.redis.pexpire(key, MARK_MS)
+        except Exception as e:  # noqa: BLE001 - announced twice at worst
+            log.warning("cannot note the alerts announced in round %r: %s", round, e)
+
+    def told(self, round: str) -> set[str]:
+        """Return the alert events of ``round`` announced by workers that did not hold it."""
+        try:
+            members = self.redis.smembers(f"{self.prefix}told:{round}")
+        except Exception as e:  # noqa: BLE001 - announced twice at worst
+            log.warning("cannot read the alerts announced in round %r: %s", round, e)
+            return set()
+        return {m.decode() if isinstance(m, bytes) else str(m) for m in members}
 
     def mark_announced(self, round: str, seq: int) -> None:
         """Record that ``round``'s alerts are announced up to log position ``seq``."""

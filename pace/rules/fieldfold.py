@@ -4,8 +4,10 @@
 and :func:`~pace.rules.position.evaluations` judge it from scratch: on a live round that costs
 O(events) at every tap and every tick. :class:`FieldFold` keeps the same state and applies each
 new event to it. A completion, its correction or its void changes the facts of one group and,
-through the gaps, of the groups that completed that hole later or play it now; a credit or a
-withdrawal changes one group; a siren every group (RULES.md §2, §3, §5, §8).
+through the gaps, may change the evaluations of the groups that completed a hole since (they
+are evaluated again at once, and count as changed only if their evaluations did: a correction
+re-judges only what it changes) and the status of those that play that hole now; a credit or
+a withdrawal changes one group; a siren every group (RULES.md §2, §3, §5, §8).
 
 What an event may change bumps counters the callers compare with what they last saw: a
 group's ``version`` (its status at any instant, its episodes) and ``evals_version`` (its
@@ -315,10 +317,26 @@ class FieldFold:
             if q.id == group:
                 continue
             latest = self._latest[q.id]
-            if latest is not None and latest >= low:
-                self._bump(q.id, evals=True)  # a gap at one of its completions may change
-            elif self._plays_or_left(q, hole, now):
+            # a gap at one of its completions or credits since ``low`` may change: judged again
+            # only if its evaluations did (a correction re-judges only what it changes)
+            if latest is not None and latest >= low and self._evaluations_changed(q):
+                continue
+            if self._plays_or_left(q, hole, now):
                 self._bump(q.id)
+
+    def _evaluations_changed(self, q: GroupPlan) -> bool:
+        """Evaluate ``q``'s history again after another group's completion changed; bump and
+        keep it if it differs from the one kept (always when none is kept to compare with)."""
+        known = self._evals.get(q.id)
+        if known is None or known[0] != self.evals_version[q.id]:
+            self._bump(q.id, evals=True)
+            return True
+        fresh = self._evaluate_history(q)
+        if fresh == known[1]:
+            return False
+        self._bump(q.id, evals=True)
+        self._evals[q.id] = (self.evals_version[q.id], fresh)
+        return True
 
     def _plays_or_left(self, q: GroupPlan, hole: int, now: datetime) -> bool:
         """Return whether ``hole`` may be the last hole ``q`` completed or the one it plays.

@@ -5,20 +5,27 @@ alert whose situation has ended (a group back in position, paper times imported 
 show it was on pace, a prompt whose group is now out of position) is *resolved*: an
 ``alert_resolved`` event, kept in the audit, takes it out of the open list, and the
 referees can still read it among the resolved ones. An acknowledgement takes an alert off
-both lists.
+both lists. :class:`AlertDesk` does all three for the live loop: it raises what a command or a
+tick finds due, resolves what ended, and takes the referees' acknowledgements.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pace.reports.status import minutes
 from pace.rules import alerts as alertsmod
-from pace.rules.events import Event
+from pace.rules.events import Event, EventConflictError
+from pace.services import commands as cmd
+from pace.services.commands import CommandError, Outcome
+
+if TYPE_CHECKING:  # the live service holds its desk
+    from pace.services.live import LiveService
+    from pace.services.state import LiveRound
 
 ALERT_RAISED = "alert_raised"
 ALERT_ACKNOWLEDGED = "alert_acknowledged"
@@ -48,19 +55,6 @@ class AlertState:
             for k, a in self.raised.items()
             if k in self.resolved and k not in self.acked
         ]
-
-
-def state(events: Iterable[Event]) -> AlertState:
-    """Return the alerts of ``events`` (a round's log)."""
-    out = AlertState()
-    for e in events:
-        if e.type == ALERT_RAISED:
-            out.raised[str(e.payload["key"])] = view(e)
-        elif e.type == ALERT_ACKNOWLEDGED:
-            out.acked.add(str(e.payload["alert"]))
-        elif e.type == ALERT_RESOLVED:
-            out.resolved.setdefault(str(e.payload["alert"]), e.at)
-    return out
 
 
 def payload(a: alertsmod.Alert) -> dict[str, Any]:
@@ -107,7 +101,100 @@ def resolved_event(round: str, alert: Mapping[str, Any], now: datetime) -> Event
     )
 
 
-def to_resolve(current: AlertState, due: Sequence[alertsmod.Alert]) -> list[dict[str, Any]]:
-    """Return the open alerts whose situation no longer holds (not among ``due``'s current)."""
-    holding = {a.key for a in due if a.current}
-    return [a for a in current.open() if a["key"] not in holding]
+class AlertDesk:
+    """The alerts of the live loop: raised once, resolved once, acknowledged by a referee.
+
+    Called under the live service's lock (``LiveService.changes``); an alert's events have ids
+    derived from its key, so nothing is raised or resolved twice, across restarts and workers.
+    """
+
+    def __init__(self, live: LiveService) -> None:
+        self.live = live
+
+    def raise_due(
+        self, live: LiveRound, due: Iterable[alertsmod.Alert], now: datetime
+    ) -> list[dict[str, Any]]:
+        """Append an ``alert_raised`` event for each alert not raised yet; return the new ones.
+
+        The event's id derives from the alert's key, so an alert is never raised twice,
+        across restarts included.
+        """
+        fresh: dict[str, Event] = {}
+        for a in due:
+            if a.key in live.alerts.raised or a.key in fresh:
+                continue
+            fresh[a.key] = raised_event(live.name, a, now)
+        if not fresh:
+            return []
+        stored = self.append_implied(list(fresh.values()), now)
+        self.live.live(live.name, now)
+        return [view(e) for e, created in stored if created]
+
+    def append_implied(self, events: list[Event], now: datetime) -> list[tuple[Event, bool]]:
+        """Append events the log implies (their ids derive from their keys); one that another
+        worker stored first, at its own instant, is that worker's: kept, not a conflict that
+        would fail the command that found it due (several workers, issue 15)."""
+        store = self.live.service.store
+        try:
+            return store.append_many(events, recorded_at=now)
+        except EventConflictError:
+            stored = []
+            for e in events:
+                try:
+                    stored.append(store.append(e, recorded_at=now))
+                except EventConflictError:
+                    continue  # the same alert, raised or resolved already by another worker
+            return stored
+
+    def resolve_ended(
+        self,
+        live: LiveRound,
+        due: Iterable[alertsmod.Alert],
+        looked: Iterable[tuple[tuple[str, ...], set[str]]],
+        now: datetime,
+    ) -> None:
+        """Append an ``alert_resolved`` event for each open alert whose situation has ended.
+
+        Only the alerts of the kinds and groups looked for again are judged (``looked``): an
+        open one that ``due`` no longer holds current is resolved (issue 14), once (its id
+        derives from its key).
+        """
+        scope = [(frozenset(kinds), groups) for kinds, groups in looked if groups]
+        if not scope:
+            return
+        holding = {a.key for a in due if a.current}
+        ended = [
+            resolved_event(live.name, a, now)
+            for a in live.alerts.open()
+            if a["key"] not in holding
+            and any(a.get("kind") in kinds and a.get("group") in groups for kinds, groups in scope)
+        ]
+        if ended:
+            self.append_implied(ended, now)
+            self.live.live(live.name, now)
+
+    def acknowledge_alert(self, c: cmd.AcknowledgeAlert) -> Outcome:
+        """Take an alert off the dashboards: a referee has seen it."""
+        with self.live.lock:
+            live = self.live.live(c.round)
+            event = Event(
+                id=c.id,
+                type=ALERT_ACKNOWLEDGED,
+                round=c.round,
+                at=self.live.clock.now(),
+                payload={"alert": c.alert, "note": c.note},
+                by=c.by.as_dict(),
+            )
+            if (stored := self.live.resent(event)) is not None:
+                return Outcome(stored, False)
+            if c.alert not in live.alerts.raised:
+                raise CommandError(
+                    f"no alert {c.alert!r} was raised in round {c.round!r}",
+                    field="alert",
+                    code="unknown_alert",
+                )
+            if c.alert in live.alerts.acked:
+                raise CommandError(
+                    f"alert {c.alert!r} is already acknowledged", field="alert", code="already_done"
+                )
+            return Outcome(*self.live.append(event))

@@ -20,8 +20,8 @@ from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
+from pace.services.live import LiveService
 from pace.services.state import PARTS, PENALTIES, ROW, TIMING, Delta, LiveRound
-from pace.services.taps import LiveService
 
 #: the feed's name among the round's feeds (``LiveRound.feeds``) and its deltas' kind
 BOARD = "board"
@@ -88,7 +88,7 @@ class BoardFeed:
 
     def snapshot(self, round: str, now: datetime | None = None) -> dict[str, Any]:
         """Return the board of ``round`` (``UnknownRoundError``) and the feed's number it holds."""
-        with self.live._lock:
+        with self.live.lock:
             snapshot = self.live.snapshot(round, now)
             held = self.live.rounds.held(round)
             rev = held.feeds.get(BOARD, 0) if held is not None else 0
@@ -111,7 +111,7 @@ class BoardFeed:
         round's deltas and the board's number: a board snapshot holds exactly the board
         deltas numbered up to its ``rev``.
         """
-        with self.live._lock:
+        with self.live.lock:
             deltas = tuple(changes())
             held = self.live.rounds.held(round) if deltas else None
             return deltas, (follow(held, deltas) if held is not None else None)

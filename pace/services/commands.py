@@ -1,7 +1,8 @@
 """Commands: what a person asks pace to record, parsed and typed at the edge.
 
-Payloads become these frozen dataclasses in ``pace.web.payloads``; the live service turns
-them into events. Commands are imperative; the events they produce are past tense.
+Payloads become these frozen dataclasses in ``pace.web.payloads``; the services turn them
+into events (:class:`Outcome`) or refuse them (:class:`CommandError`, nothing recorded).
+Commands are imperative; the events they produce are past tense.
 """
 
 from __future__ import annotations
@@ -9,6 +10,27 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+
+from pace.rules.errors import PaceError
+from pace.rules.events import Event
+
+
+class CommandError(PaceError, ValueError):
+    """A command that cannot be carried out as given; nothing was recorded."""
+
+    code = "invalid_command"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a command did: the stored event and whether it was new.
+
+    What it changed for the pages is asked afterwards (``LiveService.changes``), so the web
+    layer can announce the fact first.
+    """
+
+    event: Event
+    created: bool
 
 
 @dataclass(frozen=True)

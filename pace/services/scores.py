@@ -1,12 +1,12 @@
 """The scorers' use cases: scores recorded and corrected, the round's cards and leaderboard.
 
-A companion of :class:`pace.services.taps.LiveService` over the same log, lock and cache,
-like the referees' service. Each command is validated against the round (a hole of the
+A companion of :class:`pace.services.live.LiveService` over the same log, lock and cache,
+like the referees' services. Each command is validated against the round (a hole of the
 course, a player of that group, strokes 1–20 or no score, one score per ball and hole),
 appended (committed before returning) and answered with the stored event; a void is the
 live loop's ``void_event``. The card is a fold of the score events
 (:func:`pace.rules.scoring.records.fold`) plus the referees' judgement of the same log
-(``RefereeService.outcomes``): nothing about a penalty is copied into a score, so a void or a
+(``RefereeFeed.outcomes``): nothing about a penalty is copied into a score, so a void or a
 re-judged fault changes the card at the next read. Results are computed once per state of
 the log (a 156-player field costs tens of milliseconds) and kept until the log grows.
 """
@@ -23,19 +23,20 @@ from pace.clock import Clock
 from pace.formats import csvfile
 from pace.formats import scores as scores_csv
 from pace.reports import leaderboard as views
-from pace.rules.errors import FileFormatError, Problem, UnknownGroupError, UnknownHoleError
+from pace.rules.errors import FileFormatError, Problem
 from pace.rules.events import Event
-from pace.rules.model import Group
 from pace.rules.penalties import FaultOutcome
 from pace.rules.scoring import Results, Score, score_round
 from pace.rules.scoring import live as livemod
 from pace.rules.scoring import records as rec
 from pace.rules.scoring.sides import Roster, Side, build_sides
 from pace.services import commands as cmd
-from pace.services.referees import RefereeService
+from pace.services.commands import CommandError, Outcome
+from pace.services.live import LiveService
+from pace.services.referee_feed import RefereeFeed
 from pace.services.rounds import PaceService, RoundView
 from pace.services.scoring import RoundScoring, round_scoring
-from pace.services.taps import CommandError, LiveService, Outcome
+from pace.services.validation import check_hole, check_player, group_of
 
 T = TypeVar("T")
 
@@ -50,7 +51,7 @@ class ScoreService:
     """The scorers' commands and the round's cards and leaderboard; thread-safe like the
     live service it extends."""
 
-    def __init__(self, live: LiveService, referees: RefereeService):
+    def __init__(self, live: LiveService, referees: RefereeFeed):
         self.live = live
         self.referees = referees
         #: what each round's pages were last told of, per group (see ``changes``)
@@ -96,7 +97,7 @@ class ScoreService:
 
     def record_score(self, c: cmd.RecordScore) -> Outcome:
         """Record a player's (or one-ball side's) score on a hole; a resend changes nothing."""
-        with self.live._lock:
+        with self.live.lock:
             view = self.live.service.round_view(c.round)
             event = self._event(c, rec.SCORE_RECORDED, {
                 "group": c.group, "player": c.player, "hole": c.hole,
@@ -119,7 +120,7 @@ class ScoreService:
 
     def correct_score(self, c: cmd.CorrectScore) -> Outcome:
         """Put a recorded score right; the score and every correction stay in the log."""
-        with self.live._lock:
+        with self.live.lock:
             view = self.live.service.round_view(c.round)
             event = self._event(c, rec.SCORE_CORRECTED, {
                 "target": c.target, "strokes": c.strokes, "conceded": c.conceded,
@@ -145,22 +146,8 @@ class ScoreService:
         conceded: bool,
     ) -> Side:
         """Refuse a score the round cannot have; return the side it is of."""
-        found = _group(view, group)
-        names = [p.name for p in found.players]
-        if player not in names:
-            raise CommandError(
-                f"{player!r} is not in group {group!r}; its players are "
-                + ", ".join(repr(n) for n in names),
-                field="player",
-                code="unknown_player",
-            )
-        course = view.record.course
-        if not course.has_hole(hole):
-            numbers = course.hole_numbers
-            raise UnknownHoleError(
-                f"hole {hole} does not exist on this course; holes are {numbers[0]}–{numbers[-1]}",
-                field="hole",
-            )
+        check_player(view, group, player)
+        check_hole(view, hole)
         problem = rec.check_strokes(strokes)
         if problem is not None:
             raise CommandError(problem, field="strokes", code="invalid_payload")
@@ -253,7 +240,7 @@ class ScoreService:
 
     def judged_results(self, round: str, now: datetime | None = None) -> tuple[Results, str | None]:
         """Return the round's results and, when no pace penalty could be judged, why."""
-        with self.live._lock:
+        with self.live.lock:
             now = now or self.clock.now()
             view = self.live.service.round_view(round)
             rs = self.scoring(round)
@@ -276,7 +263,7 @@ class ScoreService:
 
     def board(self, round: str, now: datetime | None = None) -> livemod.Board:
         """Return the live board: cards in progress ranked on what they have so far."""
-        with self.live._lock:
+        with self.live.lock:
             view = self.live.service.round_view(round)
             results, _ = self.judged_results(round, now)
             recorded = livemod.recorded_holes(self.score_log(round).scores(), self._roster(view))
@@ -284,7 +271,7 @@ class ScoreService:
 
     def leaderboard(self, round: str, now: datetime | None = None) -> dict[str, Any]:
         """Return what the public leaderboard shows (docs/protocol.md, leaderboard)."""
-        with self.live._lock:
+        with self.live.lock:
             now = now or self.clock.now()
             view = self.live.service.round_view(round)
             rs = self.scoring(round)
@@ -301,9 +288,9 @@ class ScoreService:
     def card(self, round: str, group: str, now: datetime | None = None) -> dict[str, Any]:
         """Return one group's card as the scorer page shows it: every ball's scores (with
         their ids, to correct or void them), the penalties from the pace side, the totals."""
-        with self.live._lock:
+        with self.live.lock:
             view = self.live.service.round_view(round)
-            found = _group(view, group)
+            found = group_of(view, group)
             sides = [s for s in self._roster(view).sides if s.group == group]
             live = self.board(round, now)
             records = self.score_log(round).of_group(group)
@@ -314,7 +301,7 @@ class ScoreService:
 
     def snapshot(self, round: str) -> dict[str, Any]:
         """Return what the scorer page needs of a round: its course, scoring and groups."""
-        with self.live._lock:
+        with self.live.lock:
             view = self.live.service.round_view(round)
             rs = self.scoring(round)
             sides = self._roster(view).sides
@@ -356,7 +343,7 @@ class ScoreService:
         """Return the groups whose card changed since last asked: their scores, or the counted
         penalties of their players (a stroke timed, voided or re-judged). Empty: nothing for
         the leaderboard to announce."""
-        with self.live._lock:
+        with self.live.lock:
             view = self.live.service.round_view(round)
             told = self._told.setdefault(round, {"setup": None, "groups": {}})
             seq = self.live.live(round).last_seq
@@ -457,15 +444,6 @@ def _score_lines(text: str, filename: str) -> list[int]:
 
 
 # -- helpers -------------------------------------------------------------------------------
-
-
-def _group(view: RoundView, group_id: str) -> Group:
-    try:
-        return view.plan.by_id[group_id].group
-    except KeyError:
-        raise UnknownGroupError(
-            f"group {group_id!r} is not in the draw of round {view.record.name!r}", field="group"
-        ) from None
 
 
 def _shown(strokes: int | None) -> str:

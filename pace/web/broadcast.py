@@ -12,8 +12,8 @@ from typing import Any
 
 from pace.rules.events import Event
 from pace.services.board import BoardFeed
+from pace.services.commands import Outcome
 from pace.services.state import ACKNOWLEDGED, ALERT, PENALTIES, RESOLVED, ROW, TIMING, Delta
-from pace.services.taps import Outcome
 
 #: The event a stored fact is announced as, by its type (an acknowledgement is a delta).
 ANNOUNCED_AS = {

@@ -9,8 +9,9 @@ ticking the round announces those changes, for every worker's commands: another 
 it instead (``pace.cluster.Cluster.nudge``), and it ticks the round at once. A round nobody
 ticks (no scheduler holds it), or whose ticking worker did not hear (it died; until its lease
 runs out), is announced by whichever worker stored the event; such a worker does not move
-the round's announced mark (``pace.cluster.leases``): the alerts the dead holder stored and
-never announced are announced by the worker that takes the round over. With one worker (no
+the round's announced mark but notes the alerts it announced (``pace.cluster.leases``): the
+alerts the dead holder stored and never announced are announced by the worker that takes the
+round over, and those this worker announced are not announced again. With one worker (no
 message queue) this worker announces everything, as it always did.
 """
 
@@ -19,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from pace.services.live import LiveService
 from pace.services.state import ALERT, RESOLVED, Delta
-from pace.services.taps import LiveService
 
 
 class Derived:
@@ -49,17 +50,19 @@ class Derived:
         if not self.here(round):
             return ()
         out = self.live.changes(round)
-        if (
-            self.cluster is not None
-            and self.cluster.leases.owns(round)
-            and any(d.kind in (ALERT, RESOLVED) for d in out)
-        ):
-            # a command's alerts go out with it: the worker that takes the round over must not
-            # announce them again (pace.cluster.leases, the announced mark). Only the round's
-            # holder marks: a worker announcing because the holder died announces its own
-            # alerts, not those the holder stored and never announced, so its mark would
-            # hide them from the worker that takes over (they are announced twice instead)
-            self.cluster.leases.mark_announced(round, self.live.service.store.last_seq(round))
+        if self.cluster is None or not any(d.kind in (ALERT, RESOLVED) for d in out):
+            return out
+        # a command's alerts go out with it: the worker that takes the round over must not
+        # announce them again (pace.cluster.leases). The round's holder moves the announced
+        # mark; a worker announcing because the holder did not hear announces its own alerts,
+        # not those the holder stored and never announced (a mark would hide them from the
+        # worker taking over), so it notes the ones it announced instead
+        leases = self.cluster.leases
+        if leases.owns(round):
+            leases.mark_announced(round, self.live.service.store.last_seq(round))
+        else:
+            leases.note_told(round, [d.data["id"] if d.kind == ALERT else d.data["event"].id
+                                     for d in out if d.kind in (ALERT, RESOLVED)])  # fmt: skip
         return out
 
     def cards(self, round: str) -> None:

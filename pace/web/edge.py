@@ -28,8 +28,10 @@ from flask import request
 
 from pace.services import commands as cmd
 from pace.services.access import Session
+from pace.services.alerts import AlertDesk
+from pace.services.commands import Outcome
 from pace.services.referees import RefereeService
-from pace.services.taps import Outcome
+from pace.services.taps import TapService
 from pace.web import access, payloads, referee, scoring
 from pace.web import referee_payloads as rp
 
@@ -86,16 +88,17 @@ def ack(outcome: Outcome) -> dict[str, Any]:
 
 
 #: the marshals' commands, announced to the cards by the tick rather than at once
-TAPS = ("log_hole_completed", "correct_hole_time")
+TAPS = (TapService.log_hole_completed, TapService.correct_hole_time)
 
 
-def live(method: str) -> Handler:
-    """Return the handler running ``LiveService.<method>`` and announcing its outcome."""
+def live(use_case: Callable[..., Outcome], service: str = "taps") -> Handler:
+    """Return the handler running a live use case (``TapService``'s, or ``AlertDesk``'s
+    with ``service="alerts"``) on ``ext.<service>`` and announcing its outcome."""
 
     def run(command: Any, sender: Sender, ext: Any) -> dict[str, Any]:
-        outcome = getattr(ext.live, method)(command)
+        outcome = use_case(getattr(ext, service), command)
         ext.broadcaster.outcome(outcome, ext.derived.deltas)
-        if outcome.created and method not in TAPS:
+        if outcome.created and use_case not in TAPS:
             # a void may take back a score or a timed stroke: the cards follow at once (a
             # tap's effect on a card, a checkpoint breach, waits for the next tick)
             ext.derived.cards(outcome.event.round)
@@ -114,11 +117,15 @@ def referees(use_case: Callable[..., Any]) -> Handler:
 
 
 ROUTES: dict[str, Route] = {
-    "hole_completed": Route(timed(payloads.hole_completed), live("log_hole_completed")),
-    "correct_hole_time": Route(timed(payloads.correct_hole_time), live("correct_hole_time")),
-    "void_event": Route(authored(payloads.void_event), live("void_event")),
-    "record_siren": Route(timed(payloads.record_siren), live("record_siren")),
-    "acknowledge_alert": Route(authored(payloads.acknowledge_alert), live("acknowledge_alert")),
+    "hole_completed": Route(timed(payloads.hole_completed), live(TapService.log_hole_completed)),
+    "correct_hole_time": Route(
+        timed(payloads.correct_hole_time), live(TapService.correct_hole_time)
+    ),
+    "void_event": Route(authored(payloads.void_event), live(TapService.void_event)),
+    "record_siren": Route(timed(payloads.record_siren), live(TapService.record_siren)),
+    "acknowledge_alert": Route(
+        authored(payloads.acknowledge_alert), live(AlertDesk.acknowledge_alert, "alerts")
+    ),
     "decide_timing": Route(timed(rp.decide_timing), referees(RefereeService.decide_timing)),
     "tell_player_timed": Route(
         timed(rp.tell_player_timed), referees(RefereeService.tell_player_timed)

@@ -109,7 +109,7 @@ def _ext() -> Any:
 @bp.get("/api/rounds/<round>/penalties")
 def api_penalties(round: str) -> Any:
     """The round's faults and penalties, one row per player with any fault."""
-    return jsonify({"ok": True, "penalties": _ext().referee.penalties(round)})
+    return jsonify({"ok": True, "penalties": _ext().referee_feed.penalties(round)})
 
 
 @bp.get("/rounds/<round>/shotclock")

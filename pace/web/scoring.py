@@ -18,8 +18,8 @@ from flask_socketio import join_room, leave_room, rooms
 
 from pace.reports.results import results_document
 from pace.rules.errors import PaceError
+from pace.services.commands import Outcome
 from pace.services.scores import ScoreService
-from pace.services.taps import Outcome
 from pace.web import payloads
 from pace.web import scoring_payloads as sp
 from pace.web.i18n import page_context

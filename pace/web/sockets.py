@@ -20,7 +20,7 @@ from socketio import exceptions, packet
 from pace import clock as clockmod
 from pace.services import commands as cmd
 from pace.services.access import AccessService, Session
-from pace.services.taps import LiveService
+from pace.services.live import LiveService
 from pace.web import edge, errors, payloads, scoring
 from pace.web.broadcast import Broadcaster, board_room, hole_room, round_room
 from pace.web.timesync import ClockOffsets, sample

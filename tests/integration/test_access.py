@@ -58,7 +58,7 @@ def stage(app, connect, clock):
     alerts = ext.live.snapshot(ROUND)["alerts"]
     faults = [
         f["id"]
-        for row in ext.referee.penalties(ROUND)
+        for row in ext.referee_feed.penalties(ROUND)
         for f in row.get("faults", ())
         if isinstance(f, dict) and "id" in f
     ]

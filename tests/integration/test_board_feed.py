@@ -6,10 +6,10 @@ from __future__ import annotations
 from drivers import ROUND
 
 from pace.services.board import BOARD, BoardFeed
-from pace.services.referees import RefereeService
+from pace.services.live import LiveService
+from pace.services.referee_feed import RefereeFeed
 from pace.services.reports import HoldUpPanel
 from pace.services.state import PENALTIES, ROW, TIMING
-from pace.services.taps import LiveService
 
 MARIE = "Marie Lavoie"
 
@@ -65,7 +65,7 @@ def test_a_restarted_server_tells_the_board_nothing_the_stored_log_held(
     # a new process over the same database: its first tick tells the dashboards every row,
     # timing and penalty again (they were never told by it), and the board nothing
     live = LiveService(ext.live.service)
-    RefereeService(live)
+    RefereeFeed(live)
     HoldUpPanel(live)
     boards = BoardFeed(live)
     deltas, board = boards.changes(ROUND, lambda: live.tick(ROUND))

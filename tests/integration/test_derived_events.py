@@ -35,10 +35,10 @@ def test_an_alert_another_worker_stored_first_is_kept_and_the_others_are_stored(
     mine, new = raised("overdue:1:1", 31), raised("overdue:2:1", 31)
     with pytest.raises(EventConflictError):  # what the store says of the same id, other at
         store.append_many([mine, new], recorded_at=local("08:31"))
-    stored = live._append_derived([mine, new], local("08:31"))
+    stored = live.alerts.append_implied([mine, new], local("08:31"))
     assert [(e.id, created) for e, created in stored] == [(new.id, True)]
     log = {e.id: e for e in store.events(ROUND, types=[alertstore.ALERT_RAISED])}
     assert log[theirs.id].at == theirs.at  # the first worker's instant stays
     assert log[new.id].at == new.at
     # and a resend of what is stored already is no conflict at all: nothing new
-    assert [created for _, created in live._append_derived([new], local("08:32"))] == [False]
+    assert [created for _, created in live.alerts.append_implied([new], local("08:32"))] == [False]

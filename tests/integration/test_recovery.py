@@ -15,7 +15,7 @@ from flask_socketio.test_client import SocketIOTestClient
 
 from pace.app import close_app, create_app
 from pace.scheduler import PaceScheduler
-from pace.services.taps import ALERT_NAMESPACE
+from pace.services.alerts import ALERT_NAMESPACE
 
 
 def observe(app) -> dict:

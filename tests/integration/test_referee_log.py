@@ -21,9 +21,9 @@ from pace import config
 from pace.cli import cli
 from pace.clock import FakeClock
 from pace.rules.errors import FileFormatError
-from pace.services.referees import RefereeService
+from pace.services.live import LiveService
+from pace.services.referee_feed import RefereeFeed
 from pace.services.rounds import PaceService
-from pace.services.taps import LiveService
 from pace.store import Store
 
 GOLDEN = Path(__file__).parents[1] / "golden" / "penalties"
@@ -79,7 +79,7 @@ def live_round(tmp_path):
         created, already = service.import_referee_log(
             read("referee.csv"), "referee.csv", round=round, by="test"
         )
-        return RefereeService(LiveService(service)), round, tz, (created, already), service
+        return RefereeFeed(LiveService(service)), round, tz, (created, already), service
 
     yield make
     for store in opened:

@@ -11,6 +11,7 @@ figures grown minute for minute.
 
 from __future__ import annotations
 
+import os
 import uuid
 from datetime import timedelta
 
@@ -25,7 +26,9 @@ from pace.rules.fieldfold import FAR, FINISH, GAP, OVER, FieldFold
 from pace.rules.refereefold import RefereeFold
 from tests.builders import at, make_course, make_group, make_setup
 
-FOLDS = settings(max_examples=60, deadline=None, database=None)
+FOLDS = settings(
+    max_examples=int(os.environ.get("PACE_FOLD_EXAMPLES", "60")), deadline=None, database=None
+)
 T0 = at("08:00")
 GROUPS = [
     make_group("A", "08:00", size=2),
@@ -196,9 +199,13 @@ def grown(before, after, moving, delta) -> None:
 
 
 @FOLDS
-@given(st.one_of(rounds(), played()), st.lists(st.integers(1, 900), min_size=3, max_size=12))
+@given(
+    st.one_of(rounds(), played()),
+    st.lists(st.integers(1, 900), min_size=3, max_size=12),
+    st.booleans(),
+)
 def test_a_group_whose_version_and_wake_up_did_not_come_changes_only_by_its_moving_figures(
-    case, steps
+    case, steps, judged
 ):
     setup, _, events, _ = case
     plan = position.plan_field(setup)
@@ -211,6 +218,9 @@ def test_a_group_whose_version_and_wake_up_did_not_come_changes_only_by_its_movi
         log_to = now + timedelta(seconds=20)  # facts up to 20 s ahead of the clock come in
         while pending and pending[0].at <= log_to:
             fold.apply(pending.pop(0), now)
+            if judged:  # the referees' fold reads every group's evaluations, as live
+                for p in plan.groups:
+                    fold.evaluations(p.id)
         fold.advance(now)
         facts = fold.facts()
         truth = position.evaluate_field(setup, facts, now, plan)

@@ -1,0 +1,257 @@
+"""The live loop's round state and its feed: what the pages are shown, and what changed.
+
+Every live use case (the marshals' taps, the alerts, the referees', the scorers') reads and
+appends through one :class:`LiveService`: the round's folded state (:mod:`pace.services.state`)
+kept in step with the store, one lock. What the pages must be told after a command or a tick
+comes from :meth:`LiveService.changes`: the group rows whose status or shown figures changed,
+the alerts the new state calls for (raised and resolved as events by
+:class:`pace.services.alerts.AlertDesk`, so a restart re-sends nothing), and what the
+companion services add (the referees' penalties and timing, the hold-up panel), each numbered
+in the round's feed. The tick is the same question asked by the clock: a group is evaluated
+again only when an event touched it or its status may have changed with the clock, so a quiet
+tick folds and evaluates nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from pace.rules import alerts as alertsmod
+from pace.rules.events import Event, check_resend
+from pace.rules.position import FieldStatus, GroupStatus
+from pace.services import alerts as alertstore
+from pace.services import rows as rowsmod
+from pace.services import validation
+from pace.services.alerts import AlertDesk
+from pace.services.rounds import PaceService, RoundView
+from pace.services.state import (
+    ACKNOWLEDGED,
+    ALERT,
+    PARTS,
+    RESOLVED,
+    ROW,
+    Companion,
+    Delta,
+    LiveRound,
+    LiveRounds,
+)
+from pace.services.state import suspended as _suspended
+from pace.services.validation import FUTURE_TOLERANCE
+
+__all__ = ["LIVE_KINDS", "LiveService"]
+
+#: the alerts the live loop itself raises (a companion raises its own kinds)
+LIVE_KINDS = (alertsmod.OUT_OF_POSITION, alertsmod.BACK_IN_POSITION, alertsmod.OVERDUE)
+
+
+class LiveService:
+    """The rounds' shared live state and their feed over a :class:`PaceService`; thread-safe
+    (every service that reads or appends holds :attr:`lock`)."""
+
+    def __init__(self, service: PaceService, *, future_tolerance: timedelta = FUTURE_TOLERANCE):
+        self.service = service
+        self.future_tolerance = future_tolerance
+        self.rounds = LiveRounds(service)
+        #: the snapshot says which delta it includes (``rev``); off with several workers, whose
+        #: feeds number their own deltas: pages then apply deltas as they come
+        self.numbered = True
+        self.lock = self.rounds.lock
+        #: raises and resolves the alerts the state calls for; takes acknowledgements
+        self.alerts = AlertDesk(self)
+        self._companions: list[Companion] = []
+        self._fixed: dict[str, tuple[RoundView, dict[str, dict[str, Any]]]] = {}
+
+    def extend(self, companion: Companion) -> None:
+        """Add a companion's parts to every snapshot, and its deltas and alerts to the feed."""
+        self._companions.append(companion)
+
+    @property
+    def clock(self):
+        """Return the service's clock."""
+        return self.service.clock
+
+    # -- the shared state ------------------------------------------------------------------
+
+    def live(self, round: str, now: datetime | None = None) -> LiveRound:
+        """Return the round's folded state, every stored event applied (``UnknownRoundError``)."""
+        return self.rounds.get(round, now or self.clock.now())
+
+    def events(self, round: str) -> list[Event]:
+        """Return the round's log in order."""
+        with self.lock:
+            return list(self.live(round).events)
+
+    def resent(self, event: Event) -> Event | None:
+        """Return the stored event if ``event``'s id is stored already (a resend), else None.
+
+        The same id with another fact is refused (``event_conflict``): one rule for every
+        event kind, ``pace.rules.events.check_resend``.
+        """
+        stored = self.service.store.event(event.id)
+        if stored is not None:
+            check_resend(stored, event)
+        return stored
+
+    def append(self, event: Event) -> tuple[Event, bool]:
+        """Store ``event`` (committed on return) and fold it into the round's state."""
+        stored, created = self.service.store.append(event, recorded_at=self.clock.now())
+        self.live(event.round)
+        return stored, created
+
+    def check_instant(self, view: RoundView, at: datetime, field_name: str) -> None:
+        """Refuse an instant beyond the tolerance ahead of the server's clock, or off the day
+        (``pace.services.validation.check_instant``)."""
+        validation.check_instant(view, at, field_name, self.clock.now(), self.future_tolerance)
+
+    # -- what pages are shown ------------------------------------------------------------------
+
+    def field(self, round: str, now: datetime | None = None) -> FieldStatus:
+        """Return the round's statuses at ``now`` (any instant: the facts up to it count)."""
+        with self.lock:
+            now = now or self.clock.now()
+            live = self.live(round, now)
+            statuses = tuple(live.field.status(p.id, now) for p in live.view.plan.groups)
+            return FieldStatus(now, live.view.plan.standard_interval, statuses)
+
+    def snapshot(self, round: str, now: datetime | None = None) -> dict[str, Any]:
+        """Return everything a dashboard shows of a round: groups, holes, alerts, sirens.
+
+        ``rev`` is the number of the last delta of the round's feed it includes.
+        """
+        with self.lock:
+            now = now or self.clock.now()
+            live = self.live(round, now)
+            view = live.view
+            rows = [self._row(live, p.id, live.field.status(p.id, now), now)[0]
+                    for p in view.plan.groups]  # fmt: skip
+            snapshot = {
+                "round": round,
+                "rev": live.rev if self.numbered else None,
+                "at": now.isoformat(),
+                "day": view.record.day.isoformat(),
+                "timezone": view.record.timezone,
+                "policy": view.record.policy,
+                "course": {
+                    "name": view.record.course.name,
+                    "holes": [{"number": h.number, "par": h.par} for h in view.record.course.holes],
+                },
+                "groups": rows,
+                "alerts": alertsmod.arrange(live.alerts.open()),
+                "resolved_alerts": live.alerts.closed(alertstore.RESOLVED_SHOWN),
+                "suspended": _suspended(live, now),
+            }
+            for companion in self._companions:
+                snapshot.update(companion.snapshot_parts(live, now))
+            return snapshot
+
+    def open_alerts(self, round: str) -> list[dict[str, Any]]:
+        """Return the raised alerts no referee has acknowledged yet, oldest first."""
+        with self.lock:
+            return self.live(round).alerts.open()
+
+    def _fixed_rows(self, view: RoundView) -> dict[str, dict[str, Any]]:
+        known = self._fixed.get(view.record.name)
+        if known is None or known[0] is not view:
+            known = (view, {p.id: rowsmod.fixed_row(p) for p in view.plan.groups})
+            self._fixed[view.record.name] = known
+        return known[1]
+
+    def _row(
+        self, live: LiveRound, group: str, s: GroupStatus, now: datetime
+    ) -> tuple[dict[str, Any], tuple[Any, ...]]:
+        """Return a group's row at ``now`` and its key (what a page cannot project)."""
+        fold = live.field
+        holes = {
+            h: (at, over, fold.tap_id(group, h)) for h, (at, over) in fold.overs(group, now).items()
+        }
+        moving = fold.moving(group, s, now)
+        fixed = self._fixed_rows(live.view)[group]
+        return rowsmod.group_row(s, fixed, holes, now, moving), rowsmod.row_key(
+            s, holes, now, moving
+        )
+
+    # -- the feed ----------------------------------------------------------------------------
+
+    def changes(
+        self, round: str, now: datetime | None = None, *, tick: bool = False
+    ) -> tuple[Delta, ...]:
+        """Return what changed for the round's pages since last asked, numbered in its feed.
+
+        The alerts acknowledged, the rows of the groups whose status or shown figures changed,
+        the alerts the state now calls for (raised here, once each), and what the companions
+        add (``tick``: the slower parts, such as who holds the field up, are refreshed too).
+        Only the groups an event touched, or whose status the clock may have changed, are
+        evaluated.
+        """
+        with self.lock:
+            now = now or self.clock.now()
+            live = self.live(round, now)
+            live.field.advance(now)
+            out: list[Delta] = []
+            acked = live.told.get("acknowledged", 0)
+            for e in live.alerts.acknowledgements[acked:]:
+                out.append(live.delta(ACKNOWLEDGED, {"event": e}))
+            live.told["acknowledged"] = len(live.alerts.acknowledgements)
+            statuses = self._row_deltas(live, now, out, tick)
+            holes = live.view.record.course.hole_numbers
+            due: list[alertsmod.Alert] = []
+            for group, s in statuses.items():
+                due.extend(alertsmod.episode_alerts(live.field.episodes(group, now), s))
+                due.extend(alertsmod.overdue_alerts(s, now, holes))
+            # the groups whose alerts of each kind were looked for (the others stand as they are)
+            looked: list[tuple[tuple[str, ...], set[str]]] = [(LIVE_KINDS, set(statuses))]
+            later: list[tuple[str, Mapping[str, Any]]] = []
+            for companion in self._companions:
+                parts, alerts, groups = companion.deltas(live, statuses, now, tick)
+                later.extend(parts)
+                due.extend(alerts)
+                looked.append((companion.alert_kinds, set(groups)))
+            for alert in self.alerts.raise_due(live, due, now):
+                out.append(live.delta(ALERT, alert))
+            self.alerts.resolve_ended(live, due, looked, now)
+            done = live.told.get("resolved", 0)
+            for e in live.alerts.resolutions[done:]:
+                out.append(live.delta(RESOLVED, {"event": e}))
+            live.told["resolved"] = len(live.alerts.resolutions)
+            suspended = _suspended(live, now)
+            if live.told.get("suspended") != suspended:
+                later.append((PARTS, {"suspended": suspended}))
+                live.told["suspended"] = suspended
+            out.extend(live.delta(kind, data) for kind, data in later)
+            return tuple(out)
+
+    def tick(self, round: str, now: datetime | None = None) -> tuple[Delta, ...]:
+        """Re-evaluate ``round`` at ``now`` (the scheduler's job): :meth:`changes`, slow parts
+        included."""
+        return self.changes(round, now, tick=True)
+
+    def _row_deltas(
+        self, live: LiveRound, now: datetime, out: list[Delta], tick: bool
+    ) -> dict[str, GroupStatus]:
+        """Add the changed rows to ``out``; return the statuses evaluated again, by group.
+
+        A group is evaluated again when an event touched it, and on a tick also when the clock
+        may have changed its status (its wake-up instant has come): a command answers for its
+        facts, the tick for the clock.
+        """
+        told: dict[str, tuple[int, Any, datetime | None]] = live.told.setdefault("rows", {})
+        fold = live.field
+        statuses = {}
+        for p in live.view.plan.groups:
+            known = told.get(p.id)
+            version = fold.version[p.id]
+            if known is None:
+                if not tick and version == live.base.get(p.id):
+                    continue  # not touched since the log was folded: the tick tells it
+            elif known[0] == version:
+                if not tick or known[2] is None or known[2] > now:
+                    continue
+            s = fold.status(p.id, now)
+            statuses[p.id] = s
+            row, key = self._row(live, p.id, s, now)
+            if known is None or known[1] != key:
+                out.append(live.delta(ROW, row))
+            told[p.id] = (version, key, fold.wake(p.id, s, now))
+        return statuses

@@ -1,0 +1,137 @@
+"""A correction or a void re-judges only what it changes (issue 13).
+
+Six two-balls off tee 1 ten minutes apart play five holes; C is slow on hole 3 and timed, E
+is timed too. Once the log is folded (every group evaluated and judged, as the live service
+leaves it), each later event must judge again only the groups whose evaluations or referee
+acts it changes, counted by the calls of ``refereefold.judge_group``, and the judgement must
+still equal the whole log's (``refereeing.judge_round``).
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+
+import pytest
+
+from pace.rules import facts as factsmod
+from pace.rules import policies, position, refereefold
+from pace.rules import refereeing as rr
+from pace.rules.events import Event
+from pace.rules.fieldfold import FAR, FieldFold
+from pace.rules.model import Status
+from pace.rules.refereefold import RefereeFold
+from tests.builders import at, make_course, make_group, make_setup
+
+GROUPS = [make_group(g, f"08:{10 * i:02d}", size=2) for i, g in enumerate("ABCDEF")]
+SETUP = make_setup(make_course(pars=[4] * 9), GROUPS)
+
+
+def event(type: str, instant, payload: dict) -> Event:
+    return Event(str(uuid.uuid4()), type, "R", instant, payload)
+
+
+def played() -> tuple[list[Event], dict[tuple[str, int], Event], dict[str, Event]]:
+    """Return the log, its taps by (group, hole), and a timed stroke of C and of E."""
+    log: list[Event] = []
+    taps = {}
+    for i, g in enumerate(GROUPS):
+        t = g.start
+        for hole in range(1, 6):
+            t += timedelta(minutes=12 + (9 if g.id == "C" and hole == 3 else 0))
+            t = max(t, g.start + timedelta(minutes=12 * hole))
+            if i and (GROUPS[i - 1].id, hole) in taps:  # never before the group ahead
+                t = max(t, taps[(GROUPS[i - 1].id, hole)].at + timedelta(minutes=1))
+            taps[(g.id, hole)] = event(factsmod.HOLE_COMPLETED, t, {"group": g.id, "hole": hole})
+            log.append(taps[(g.id, hole)])
+    strokes = {}
+    for g, when in (("C", "09:00"), ("E", "09:20")):
+        log.append(event(rr.TIMING_DECIDED, at(when), {"group": g, "decision": "time",
+                                                       "reason": None, "note": ""}))  # fmt: skip
+        started = at(when) + timedelta(minutes=3)
+        strokes[g] = event(rr.STROKE_TIMED, started + timedelta(seconds=55), {
+            "group": g, "player": f"{g}1", "hole": 4, "kind": "other", "first_to_play": False,
+            "between_holes": False, "started": started.isoformat(),
+            "stopped": (started + timedelta(seconds=55)).isoformat()})  # fmt: skip
+        log.append(strokes[g])
+    return sorted(log, key=lambda e: e.at), taps, strokes
+
+
+@pytest.fixture
+def judged(monkeypatch):
+    """Return (fold, referees, log, taps, strokes, calls): the played round folded and judged;
+    ``calls`` lists the groups judged since (``judge_group``'s calls)."""
+    log, taps, strokes = played()
+    plan = position.plan_field(SETUP)
+    fold = FieldFold(SETUP, plan)
+    referees = RefereeFold(fold, policies.FRBG)
+    for e in log:
+        fold.apply(e, e.at)
+        referees.apply(e)
+    referees.judgement()
+    calls: list[str] = []
+    real = refereefold.judge_group
+
+    def counted(p, *args, **kwargs):
+        calls.append(p.id)
+        return real(p, *args, **kwargs)
+
+    monkeypatch.setattr(refereefold, "judge_group", counted)
+    return fold, referees, log, taps, strokes, calls
+
+
+def apply(judged, e: Event) -> set[str]:
+    """Fold ``e`` (at the end of the round), judge the round; return the groups judged again,
+    after checking the judgement is the whole log's."""
+    fold, referees, log, _, _, calls = judged
+    log.append(e)
+    fold.apply(e, at("12:00"))
+    referees.apply(e)
+    got = referees.judgement()
+    facts = factsmod.fold(log)
+    plan = position.plan_field(SETUP)
+    assert got == rr.judge_round(SETUP, facts, rr.fold(log), policies.FRBG, FAR, plan=plan)
+    for p in plan.groups:
+        assert fold.evaluations(p.id) == position.evaluations(SETUP, facts, FAR, plan)[p.id]
+    out = set(calls)
+    calls.clear()
+    return out
+
+
+def test_the_round_is_out_of_position_where_it_should_be(judged):
+    fold, referees, *_ = judged
+    out = {p.id for p in fold.plan.groups if any(e.status.status == Status.OUT_OF_POSITION
+                                                 for e in fold.evaluations(p.id))}  # fmt: skip
+    assert "C" in out  # the scenario has something to judge
+    assert referees.judgement().outcomes  # and the timed strokes are faults
+
+
+def test_a_corrected_tap_re_judges_its_group_and_the_one_whose_gap_it_sets(judged):
+    _, _, _, taps, _, _ = judged
+    target = taps[("A", 2)]
+    new = (target.at + timedelta(seconds=30)).isoformat()
+    e = event(factsmod.HOLE_TIME_CORRECTED, at("11:00"), {"target": target.id, "at": new})
+    # B's gap on hole 2 is measured to A's completion; C's to B's, which did not move
+    assert apply(judged, e) == {"A", "B"}
+
+
+def test_a_voided_tap_re_judges_its_group_and_the_one_behind_on_that_hole(judged):
+    _, _, _, taps, _, _ = judged
+    e = event(factsmod.EVENT_VOIDED, at("11:00"), {"target": taps[("D", 4)].id, "reason": "x"})
+    assert apply(judged, e) == {"D", "E"}
+
+
+def test_a_voided_stroke_re_judges_its_group_alone(judged):
+    _, _, _, _, strokes, _ = judged
+    e = event(factsmod.EVENT_VOIDED, at("11:00"), {"target": strokes["E"].id, "reason": "x"})
+    assert apply(judged, e) == {"E"}
+
+
+def test_a_new_tap_at_the_end_of_the_round_re_judges_its_group_alone(judged):
+    e = event(factsmod.HOLE_COMPLETED, at("10:30"), {"group": "F", "hole": 6})
+    assert apply(judged, e) == {"F"}
+
+
+def test_a_siren_re_judges_every_group(judged):
+    e = event(factsmod.SIREN, at("09:30"), {"kind": "suspension"})
+    assert apply(judged, e) == set("ABCDEF")
