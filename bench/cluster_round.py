@@ -199,15 +199,15 @@ class Dashboard:
 
 
 class Viewer(threading.Thread):
-    """A viewer's board on a worker: it re-reads the board at each ``board_changed``, as the
-    page does, and notes when each tap first shows; it reconnects when its worker restarts."""
+    """A viewer's board on a worker: it joins the board and applies each ``board_changed``
+    delta as it comes (several workers: ``rev`` is null), as static/board.js does, and notes
+    when each tap first shows; it reconnects (and joins again) when its worker restarts."""
 
     def __init__(self, name: str, worker: Worker, token: str, stop: threading.Event,
                  taps: dict[tuple[str, int], str]):  # fmt: skip
         super().__init__(name=name, daemon=True)
         self.heard = Heard(name)
         self.worker, self.token, self.stopping, self.taps = worker, token, stop, taps
-        self.changed = threading.Event()
         self.errors: list[str] = []
 
     def note(self, snapshot: dict[str, Any]) -> None:
@@ -225,32 +225,21 @@ class Viewer(threading.Thread):
 
             def gone(*args: Any, dropped: threading.Event = dropped) -> None:
                 dropped.set()
-                self.changed.set()
 
-            client.on("board_changed", lambda m: self.changed.set())
+            client.on("board_changed", lambda m: self.note({"groups": m.get("groups") or []}))
             client.on("disconnect", gone)
             try:
                 client.connect(self.worker.url, auth={"token": self.token, "device": self.name},
                                transports=["websocket"], wait_timeout=5)  # fmt: skip
-                answer = client.call("join_round", {"round": ROUND}, timeout=10)
+                answer = client.call("join_board", {"round": ROUND}, timeout=10)
             except Exception:  # noqa: BLE001 - the worker is restarting: try again
                 self.stopping.wait(0.2)
                 continue
             joined = time.monotonic()
             self.heard.up.append((joined, float("inf")))
             self.note(answer["snapshot"])
-            while not self.stopping.is_set() and not dropped.is_set():
-                if not self.changed.wait(0.5):
-                    continue
-                self.changed.clear()
-                if dropped.is_set():
-                    break
-                try:
-                    board = self.worker.request(f"/api/rounds/{ROUND}/board", self.token)
-                except OSError:  # the worker went away: the socket drops too
-                    continue
-                if board.get("ok"):
-                    self.note(board["snapshot"])
+            while not self.stopping.is_set() and not dropped.wait(0.5):
+                pass
             if dropped.is_set():
                 self.heard.up[-1] = (joined, time.monotonic())
             try:

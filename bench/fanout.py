@@ -3,16 +3,16 @@
 Each layout serves one round (``bench/crash_round.py``'s plan, ``--groups`` three-balls) to
 ``--viewers`` viewers, spread evenly over its workers; each viewer is what the facts-only board
 page does (``static/board.js``): a websocket (Engine.IO 4 / Socket.IO 5, spoken here over
-websocket-client on gevent, so 2,000 sockets fit in one process), ``join_round`` with a viewer
-session, and on each ``board_changed`` a re-read of ``GET /api/rounds/<round>/board`` 250 ms
-later (the page's debounce), on a keep-alive connection of its own. A marshal then logs
+websocket-client on gevent, so 2,000 sockets fit in one process), ``join_board`` with a viewer
+session, and each ``board_changed`` applied as it comes: the board's delta carries the tapped
+group's row (docs/protocol.md, "The board's feed"), so nothing is read again. A marshal then logs
 ``--taps`` completions over HTTP on worker 1, one at a time: each tap waits until every viewer
 has shown it (or ``--timeout``).
 
 Printed side by side for each layout: tap → last viewer notified (``board_changed``) and tap →
-last viewer showing the tap (its board re-read), p50 and p99 over the taps, the p99 over every
-(viewer, tap), and the CPU seconds the workers (and PostgreSQL and Redis) used during the taps,
-per tap and as a share of one core. The layouts (``--layouts``):
+last viewer showing the tap (the delta holding its row), p50 and p99 over the taps, the p99
+over every (viewer, tap), and the CPU seconds the workers (and PostgreSQL and Redis) used during
+the taps, per tap and as a share of one core. The layouts (``--layouts``):
 
 - ``sqlite:1``: the embedded default, one worker, a SQLite file, no message queue;
 - ``cluster:1``: one worker on PostgreSQL and Redis (what the message queue costs);
@@ -58,8 +58,6 @@ from cluster_round import ROUND, Worker, grant, percentile  # noqa: E402
 from crash_round import TZ, plan_round  # noqa: E402
 from livesupport import setup_round  # noqa: E402
 
-#: the board page's debounce before it re-reads the board (static/live.js, refreshSoon)
-DEBOUNCE_S = 0.25
 CONNECTING_AT_ONCE = 50
 
 
@@ -70,16 +68,14 @@ def cpu_seconds(pid: int) -> float:
 
 
 class Viewer:
-    """One board page: its socket, its board re-reads, and when it saw each tap."""
+    """One board page: its socket, the board's deltas, and when it saw each tap."""
 
     def __init__(self, n: int, worker: Worker, token: str) -> None:
         self.n, self.worker, self.token = n, worker, token
         self.notified: dict[str, float] = {}  # tap id -> board_changed heard
-        self.shown: dict[str, float] = {}  # tap id -> board re-read showing it
+        self.shown: dict[str, float] = {}  # tap id -> board delta showing it
         self.waiting: dict[tuple[str, int], str] = {}  # (group, hole) -> tap id still unseen
         self.ws: Any = None
-        self.http: http.client.HTTPConnection | None = None
-        self.refresh: Any = None
         self.error = ""
 
     def connect(self) -> None:
@@ -91,15 +87,14 @@ class Viewer:
         while not (packet := self.ws.recv()).startswith("40"):
             if packet.startswith("44"):
                 raise RuntimeError(f"connection refused: {packet}")
-        self.ws.send("421" + json.dumps(["join_round", {"round": ROUND}]))
+        self.ws.send("421" + json.dumps(["join_board", {"round": ROUND}]))
         while not (packet := self.ws.recv()).startswith("431"):
             if packet == "2":
                 self.ws.send("3")
         answer = json.loads(packet[3:])[0]
         if not answer.get("ok"):
-            raise RuntimeError(f"join_round refused: {answer}")
+            raise RuntimeError(f"join_board refused: {answer}")
         self.ws.settimeout(None)
-        self.http = http.client.HTTPConnection("127.0.0.1", self.worker.port, timeout=60)
 
     def listen(self) -> None:
         """Answer pings and note every ``board_changed`` until the socket closes."""
@@ -112,25 +107,13 @@ class Viewer:
                     now = time.monotonic()
                     for tap in self.waiting.values():
                         self.notified.setdefault(tap, now)
-                    if self.refresh is None:
-                        self.refresh = gevent.spawn_later(DEBOUNCE_S, self.reread)
+                    self.apply(json.loads(packet[2:])[1], now)
         except Exception as e:  # noqa: BLE001 - closed at the end, or the bench fails below
             self.error = self.error or repr(e)
 
-    def reread(self) -> None:
-        self.refresh = None
-        assert self.http is not None
-        try:
-            self.http.request("GET", f"/api/rounds/{ROUND}/board",
-                              headers={"Authorization": f"Bearer {self.token}",
-                                       "X-Pace-Device": f"board-{self.n}"})  # fmt: skip
-            body = json.loads(self.http.getresponse().read())
-        except (OSError, http.client.HTTPException) as e:
-            self.http.close()
-            self.error = self.error or f"board re-read: {e!r}"
-            return
-        now = time.monotonic()
-        for row in body["snapshot"]["groups"]:
+    def apply(self, delta: dict[str, Any], now: float) -> None:
+        """Show the rows a board delta carries (the page applies it: nothing is read again)."""
+        for row in delta.get("groups") or []:
             for hole, done in (row.get("holes") or {}).items():
                 tap = self.waiting.get((row["group"], int(hole)))
                 if tap and done.get("at"):
@@ -138,7 +121,7 @@ class Viewer:
                     del self.waiting[(row["group"], int(hole))]
 
     def close(self) -> None:
-        for closing in (self.ws, self.http):
+        for closing in (self.ws,):
             try:
                 if closing is not None:
                     closing.close()

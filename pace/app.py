@@ -22,6 +22,7 @@ from pace.clock import Clock, SystemClock
 from pace.rules.errors import PaceError
 from pace.services.access import AccessService, secret_notice
 from pace.services.alerts import AlertDesk
+from pace.services.board import BoardFeed
 from pace.services.live import LiveService
 from pace.services.referee_feed import RefereeFeed
 from pace.services.referees import RefereeService
@@ -74,6 +75,8 @@ class Extension:
     cluster: Any = None
     #: the report service of the pages, with its cache of the last reports and charts
     reports: ReportService | None = None
+    #: the facts-only board's snapshot and its own numbered feed (pace/services/board.py)
+    boards: BoardFeed | None = None
     #: the facts-only board, made once per log position for all its viewers
     board: BoardCache | None = None
 
@@ -111,6 +114,7 @@ def create_app(
     referee_feed = RefereeFeed(live)
     scores = ScoreService(live, referee_feed)
     HoldUpPanel(live)
+    boards = BoardFeed(live)
     cluster = join_cluster(settings, store)
     queue: dict[str, Any] = {}
     if cluster is not None:
@@ -126,7 +130,7 @@ def create_app(
         engineio_logger=False,
         **queue,
     )
-    broadcaster = Broadcaster(socketio)
+    broadcaster = Broadcaster(socketio, boards)
     offsets = ClockOffsets()
     namespace = PaceNamespace(live, broadcaster, offsets, access_service)
     score_broadcaster = scoring.ScoreBroadcaster(socketio, scores)
@@ -209,7 +213,8 @@ def create_app(
         derived=derived,
         cluster=cluster,
         reports=ReportService(live.service, ReportCache()),
-        board=BoardCache(live, app.json.dumps),
+        boards=boards,
+        board=BoardCache(boards, app.json.dumps),
     )
     return app
 

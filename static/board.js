@@ -1,24 +1,25 @@
 // The facts-only pace board for players and the public (DESIGN.md, pages): for each group,
 // its players, tee and start, the time it is expected to complete each hole, the times
 // it did, and "on the clock" while referees time it. No status, no minutes over, no gap:
-// facts, no blame. Live through the same socket events as the dashboard.
+// facts, no blame. Live on the board's own feed of numbered deltas (docs/protocol.md, "The
+// board's feed"): the board joined once, then each board_changed applied as it comes.
 import {
   clock,
   connect,
   el,
-  joinRound,
+  errorText,
   rememberLanguage,
+  request,
   serverNow,
   showConnection,
   t,
 } from "./common.js";
 import {
-  FACTS,
+  deltaFeed,
   follow,
   holeHeader,
   onClock,
   replaceRow,
-  snapshotFeed,
   sortedHoles,
   timingOf,
   upsertGroup,
@@ -26,8 +27,6 @@ import {
 
 const app = document.getElementById("app");
 const ROUND = app.dataset.round;
-const SNAPSHOT_URL = `/api/rounds/${encodeURIComponent(ROUND)}/board`;
-const REFRESH_MS = 60000;
 
 const state = { snapshot: null };
 // a wall screen shows every group: when the board is taller than the screen it moves down a
@@ -47,30 +46,60 @@ const timed = (group) => Boolean(timingOf(state.snapshot, group).timed);
 function setSnapshot(snapshot) {
   state.snapshot = snapshot;
   snapshot.timing = snapshot.timing || {};
+  snapshot.disqualified = snapshot.disqualified || [];
   render();
+  deltas.start(snapshot); // the deltas that came while it was read, numbered after it
 }
 
-const feed = snapshotFeed(SNAPSHOT_URL, setSnapshot);
+/** Apply one delta of the board's feed: only the fields that changed are in it. */
+function applyDelta(msg) {
+  const s = state.snapshot;
+  const changed = new Set();
+  for (const row of msg.groups || []) {
+    upsertGroup(s, row);
+    changed.add(row.group);
+  }
+  for (const [group, timing] of Object.entries(msg.timing || {})) {
+    s.timing[group] = timing;
+    changed.add(group);
+  }
+  if (msg.disqualified) {
+    const before = s.disqualified;
+    s.disqualified = msg.disqualified;
+    for (const d of [...before, ...msg.disqualified]) changed.add(d.group);
+  }
+  if (typeof msg.suspended === "boolean") {
+    s.suspended = msg.suspended;
+    $("suspended").hidden = !s.suspended;
+  }
+  for (const group of changed) {
+    const row = s.groups.find((r) => r.group === group);
+    if (row) updateRow(row);
+  }
+}
+
+let socket = null;
+// a missed delta: join again (its answer is the board), once
+const deltas = deltaFeed(() => socket && join(socket), ["board_changed"]);
+
+function join(s) {
+  request(s, "join_board", { round: ROUND })
+    .then((ack) => (ack && ack.ok ? setSnapshot(ack.snapshot) : showRefusal(errorText(ack))))
+    .catch(() => {}); // disconnected meanwhile: "connect" joins again
+}
+
+function showRefusal(message) {
+  const cell = el("td", { class: "hint error" }, t("live.error", { message }));
+  $("board-body").replaceChildren(el("tr", {}, cell));
+}
 
 function start() {
-  const socket = connect({
-    onConnect: (s) => joinRound(s, { round: ROUND }, setSnapshot),
+  socket = connect({
+    onConnect: join,
     onStatus: (online) => showConnection($("conn"), online),
   });
-  follow(socket, ROUND, () => state.snapshot, {
-    group_updated: (msg) => {
-      upsertGroup(state.snapshot, msg.group);
-      updateRow(msg.group);
-    },
-    timing_changed: (msg) => {
-      state.snapshot.timing[msg.group] = msg.timing;
-      const row = state.snapshot.groups.find((r) => r.group === msg.group);
-      if (row) updateRow(row);
-    },
-    // viewers are in the board room: they hear only board_changed, and re-read the board
-    ...feed.after([...FACTS, "siren_recorded", "board_changed", "penalties_changed"]),
-  });
-  setInterval(feed.refresh, REFRESH_MS);
+  // the board's room hears nothing but board_changed (docs/protocol.md)
+  follow(socket, ROUND, () => state.snapshot, deltas.wrap({ board_changed: applyDelta }));
   setInterval(showNow, 1000);
   if (PAUSE_S > 0) setInterval(scrollOn, PAUSE_S * 1000);
 }

@@ -1,20 +1,16 @@
 // What the pages that follow a whole round live share (the board, the dashboard, the shot
-// clock): the snapshot fetched again after a burst of facts (the board), the round's feed of
-// numbered deltas (the dashboard, the shot clock), the round's socket events, the group rows
-// and timing as the server pushes them (projected to now), and the grid's header and rows.
+// clock): a feed of numbered deltas (the round's: the dashboard, the shot clock; the board's
+// own), the snapshot fetched again (the dashboard's slow safety net), the socket events, the
+// group rows and timing as the server pushes them (projected to now), and the grid's header
+// and rows.
 // Data is always put in the page with textContent (el).
 import { clock, el, t, tn } from "./common.js";
 
-/** The facts after which a page that does not follow the deltas fetches the snapshot again. */
-export const FACTS = ["hole_logged", "hole_time_corrected", "event_voided"];
-
 /**
- * The snapshot at `url`, handed to `apply(snapshot)`: `refresh()` fetches it now,
- * `refreshSoon()` once, shortly after a burst of events, and `after(events)` gives the
- * handlers (for `follow`) that call `refreshSoon()` after each of `events`.
+ * The snapshot at `url`, handed to `apply(snapshot)` by `refresh()` (the dashboard's slow
+ * safety net: pages live on deltas).
  */
 export function snapshotFeed(url, apply) {
-  let timer = null;
   async function refresh() {
     try {
       const response = await fetch(url, { headers: { Accept: "application/json" } });
@@ -24,12 +20,7 @@ export function snapshotFeed(url, apply) {
       console.warn("pace: snapshot refresh failed", err);
     }
   }
-  function refreshSoon(delay = 250) {
-    clearTimeout(timer);
-    timer = setTimeout(refresh, delay);
-  }
-  const after = (events) => Object.fromEntries(events.map((name) => [name, () => refreshSoon()]));
-  return { refresh, refreshSoon, after };
+  return { refresh };
 }
 
 /** The events of the round's feed: each carries `rev` (docs/protocol.md, "Deltas"). */
@@ -48,9 +39,10 @@ export const DELTAS = [
  * snapshot's `rev`; `wrap(handlers)` returns handlers that apply a delta only when it is the
  * next one, ignore those the snapshot already includes, and on a number that skips call
  * `rejoin()` once and keep what arrives meanwhile, applied after the new snapshot if numbered
- * after its `rev`. A message without `rev` (not a delta) is applied as it comes.
+ * after its `rev`. A message without `rev` (not a delta) is applied as it comes. `names` are
+ * the feed's delta events (the board's feed has its own: ["board_changed"]).
  */
-export function deltaFeed(rejoin) {
+export function deltaFeed(rejoin, names = DELTAS) {
   let rev = null;
   let waiting = null; // deltas that came while the page re-reads the snapshot
   const handlers = {};
@@ -79,7 +71,7 @@ export function deltaFeed(rejoin) {
     },
     wrap(given) {
       // a delta the page shows nothing of still counts in the numbering
-      const all = { ...Object.fromEntries(DELTAS.map((name) => [name, () => {}])), ...given };
+      const all = { ...Object.fromEntries(names.map((name) => [name, () => {}])), ...given };
       const out = {};
       for (const [name, handler] of Object.entries(all)) {
         handlers[name] = handler;

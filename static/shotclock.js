@@ -29,7 +29,6 @@ import {
   follow,
   mergePenalties,
   onClock,
-  snapshotFeed,
   timingOf,
   toldCount,
   upsertGroup,
@@ -39,7 +38,6 @@ import { Outbox } from "./queue.js";
 
 const app = document.getElementById("app");
 const ROUND = app.dataset.round;
-const SNAPSHOT_URL = `/api/rounds/${encodeURIComponent(ROUND)}/snapshot`;
 const KEYS = {
   outbox: `pace.shotclock.queue.${ROUND}`,
   group: `pace.shotclock.group.${ROUND}`,
@@ -62,16 +60,28 @@ const DEBOUNCE_MS = 700; // a second tap this soon after START or STOP is a boun
 // The answers of the commands sent, by id, caught on their way to the outbox (see `catching`).
 const answers = new Map();
 
+// What the page last heard of each group's timing, counted: a delta (timing_changed) or a
+// snapshot. An ack's timing is applied only when nothing newer was heard since its command was
+// sent (the round's delta usually comes before the ack, and another referee's may follow it).
+const heard = { count: 0, snapshot: 0, groups: new Map() };
+const heardSince = (group, mark) =>
+  Math.max(heard.snapshot, heard.groups.get(group) || 0) > mark;
+
 /** The outbox of queue.js, keeping each answer: a timed stroke's ack carries its verdict. */
 class RefereeOutbox extends Outbox {
   async send(entry) {
+    const mark = heard.count;
     const went = await super.send(entry);
     const ack = answers.get(entry.id);
     answers.delete(entry.id);
     if (entry.state === "confirmed" && ack) {
       entry.ack = ack;
-      confirmed(entry);
+      confirmed(entry, mark);
       this.update();
+    } else if (entry.state === "refused" && entry.code === "not_timed") {
+      // the server holds no spell where this page saw one: what it holds is stale, read it
+      // again, once
+      if (liveSocket) join(liveSocket);
     }
     return went;
   }
@@ -210,12 +220,13 @@ function setSnapshot(snapshot) {
     (snapshot.alerts || []).filter(isPrompt).map((a) => [a.group, a.reason || "back_in_position"]),
   );
   if (state.group && !rowOf(state.group)) state.group = null;
+  heard.snapshot = ++heard.count;
   renderAll();
   deltas.start(snapshot);
 }
 
-const feed = snapshotFeed(SNAPSHOT_URL, setSnapshot);
-// the page lives on the round's deltas; a missed one: join again, once
+// the page lives on the round's deltas and its commands' acks; a missed delta (or a reconnect,
+// or a stroke refused not_timed): join again, once
 let liveSocket = null;
 const deltas = deltaFeed(() => liveSocket && join(liveSocket));
 
@@ -239,11 +250,17 @@ function isPrompt(alert) {
   return !timing.since || !alert.at || Date.parse(alert.at) >= Date.parse(timing.since);
 }
 
-/** A command was confirmed: the server's broadcasts follow; fetch the state to be sure. */
-function confirmed(entry) {
-  // an answer that carries the group's timing is applied at once: no second decision
-  if (entry.ack.timing && state.snapshot) {
-    state.snapshot.timing[entry.payload.group] = entry.ack.timing;
+/**
+ * A command was confirmed (`mark`: what the page had heard when it was sent): its ack is
+ * applied; what else it changed (penalty rows, rows, prompts) comes as the round's deltas.
+ */
+function confirmed(entry, mark) {
+  // an answer that carries the group's timing is applied at once: no second decision (unless
+  // a delta or a snapshot told of the group's timing since: it is as new, or newer)
+  const group = entry.payload.group;
+  if (entry.ack.timing && state.snapshot && !heardSince(group, mark)) {
+    state.snapshot.timing[group] = entry.ack.timing;
+    if (!entry.ack.timing.timed) state.prompts.delete(group);
   }
   if (entry.kind === "stop_timing") {
     // a stop after the spell ended by itself says the players were told: no reminder
@@ -253,7 +270,7 @@ function confirmed(entry) {
     state.stoppedNote = ended ? null : entry.payload.group;
     state.prompts.delete(entry.payload.group);
   }
-  feed.refreshSoon(100);
+  renderGroups();
 }
 
 function start() {
@@ -275,6 +292,7 @@ function start() {
     },
     timing_changed: (msg) => {
       state.snapshot.timing[msg.group] = msg.timing;
+      heard.groups.set(msg.group, ++heard.count);
       if (!msg.timing.timed) state.prompts.delete(msg.group);
       renderGroups();
       renderPanel();

@@ -120,6 +120,9 @@ class LiveRound:
     last_seq: int = 0
     #: the number of the last delta made (docs/protocol.md, "Deltas")
     rev: int = 0
+    #: the number of the last delta of each other feed of the round (the public board's, by
+    #: name): a feed whose rooms must not hear the round's deltas numbers its own
+    feeds: dict[str, int] = field(default_factory=dict)
     #: what each part of the feed last told the pages (by the part's name)
     told: dict[str, Any] = field(default_factory=dict)
     #: each group's ``field.version`` once the stored log was first folded (a command after a
@@ -162,6 +165,11 @@ class LiveRound:
         self.rev += 1
         return Delta(kind, self.rev, data)
 
+    def feed_delta(self, feed: str, kind: str, data: Mapping[str, Any]) -> Delta:
+        """Return the next delta of the round's other feed ``feed`` (numbered on its own)."""
+        self.feeds[feed] = self.feeds.get(feed, 0) + 1
+        return Delta(kind, self.feeds[feed], data)
+
 
 def suspended(live: LiveRound, now: datetime) -> bool:
     """Return whether play is stopped at ``now`` by a siren not yet followed by a resumption."""
@@ -193,12 +201,23 @@ class Companion(Protocol):
 
 
 class LiveRounds:
-    """Each round's :class:`LiveRound`, kept in step with the store; one lock for all of them."""
+    """Each round's :class:`LiveRound`, kept in step with the store; one lock for all of them.
+
+    ``seeders`` are called with a round's state once its stored log is first folded (at
+    start, or after a new setup): a feed notes there what every snapshot already holds, so
+    it tells its pages only what changes after.
+    """
 
     def __init__(self, service: PaceService):
         self.service = service
         self.lock = threading.RLock()
+        self.seeders: list[Callable[[LiveRound, datetime], None]] = []
         self._rounds: dict[str, LiveRound] = {}
+
+    def held(self, round: str) -> LiveRound | None:
+        """Return ``round``'s state as folded so far (nothing read from the store), if any."""
+        with self.lock:
+            return self._rounds.get(round)
 
     def get(self, round: str, now: datetime) -> LiveRound:
         """Return ``round``'s state with every stored event folded (``UnknownRoundError``).
@@ -217,6 +236,7 @@ class LiveRounds:
                     # the feed goes on numbering, one number skipped: a page holding the old
                     # setup sees a gap at the next delta and reads the snapshot again
                     live.rev = old.rev + 1
+                    live.feeds = {name: n + 1 for name, n in old.feeds.items()}
                 self._rounds[round] = live
             assert live is not None
             for e in self.service.store.events(round, after_seq=live.last_seq):
@@ -228,6 +248,8 @@ class LiveRounds:
                 live.told["acknowledged"] = len(live.alerts.acknowledgements)
                 live.told["resolved"] = len(live.alerts.resolutions)
                 live.told["suspended"] = suspended(live, now)
+                for seed in self.seeders:
+                    seed(live, now)
             return live
 
     def _build(self, view: RoundView) -> LiveRound:

@@ -52,6 +52,7 @@ PUBLIC = None
 EVENTS: dict[str, frozenset[str] | None] = {
     "clock_sync": ANY_ROLE,
     "join_round": ANY_ROLE,
+    "join_board": ANY_ROLE,
     "join_leaderboard": PUBLIC,
     "join_scores": SCORER,
     "hole_completed": MARSHAL,

@@ -1,7 +1,7 @@
 """Every server-to-client event goes out through here, so names and shapes live in one place.
 
-Rooms: ``round:<round>`` (every page of a round) and ``hole:<round>:<hole>`` (the
-marshals covering that hole).
+Rooms: ``round:<round>`` (every page of a round), ``hole:<round>:<hole>`` (the marshals
+covering that hole) and ``board:<round>`` (the facts-only boards: their own feed only).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from pace.rules.events import Event
+from pace.services.board import BoardFeed
 from pace.services.commands import Outcome
 from pace.services.state import ACKNOWLEDGED, ALERT, PENALTIES, RESOLVED, ROW, TIMING, Delta
 
@@ -52,59 +53,35 @@ def event_view(e: Event) -> dict[str, Any]:
     }
 
 
-#: the fields of a group row the facts-only pace board shows
-BOARD_ROW = ("group", "order", "players", "tee", "start", "due")
-
-
-def board_view(snapshot: dict[str, Any]) -> dict[str, Any]:
-    """Return the part of a snapshot the facts-only board shows (what viewers get).
-
-    No statuses, minutes over, alerts, penalties or policy: the times planned and done,
-    whether a group is being timed, and who is disqualified (a result the committee
-    publishes anyway: the board marks the player DQ, issue 14).
-    """
-    groups = []
-    for row in snapshot["groups"]:
-        board = {k: row.get(k) for k in BOARD_ROW}
-        board["holes"] = {h: {"at": v.get("at")} for h, v in (row.get("holes") or {}).items()}
-        groups.append(board)
-    timing = snapshot.get("timing") or {}
-    return {
-        "round": snapshot["round"],
-        "at": snapshot["at"],
-        "day": snapshot["day"],
-        "timezone": snapshot["timezone"],
-        "course": snapshot["course"],
-        "groups": groups,
-        "suspended": snapshot["suspended"],
-        "timing": {g: {"timed": bool((t or {}).get("timed"))} for g, t in timing.items()},
-        "disqualified": [
-            {"group": p["group"], "player": p["player"]}
-            for p in snapshot.get("penalties") or []
-            if p.get("disqualified")
-        ],
-    }
-
-
 class Broadcaster:
     """Emits the live events on a Flask-SocketIO server (or a message-queue emitter).
 
     A command's stored event goes out as it is (``hole_logged``, ``siren_recorded``...); what
     it changed for the pages goes out as deltas, each carrying the round's ``rev`` (see
-    docs/protocol.md, "Deltas"), in the order the service numbered them.
+    docs/protocol.md, "Deltas"), in the order the service numbered them; what they changed of
+    the facts-only board goes to the board's room as one ``board_changed``, numbered in the
+    board's own feed (``boards``; docs/protocol.md, "The board's feed").
     """
 
-    def __init__(self, socketio: Any):
+    def __init__(self, socketio: Any, boards: BoardFeed | None = None):
         self.socketio = socketio
+        self.boards = boards
         # deltas leave in the order they are numbered: working them out and sending them is
         # one step (two greenlets could otherwise send 7 before 6, and every page re-read)
         self._feed = threading.RLock()
 
     def feed(self, round: str, changes: Callable[[], Iterable[Delta]]) -> None:
         """Work out the round's deltas (``changes()``) and send them, in their numbers' order:
-        no other command's or tick's deltas are numbered or sent in between."""
+        no other command's or tick's deltas are numbered or sent in between; then the board's
+        delta they make, if any."""
         with self._feed:
-            self.deltas(round, changes())
+            if self.boards is None:
+                self.deltas(round, changes())
+                return
+            deltas, board = self.boards.changes(round, changes)
+            self.deltas(round, deltas)
+            if board is not None:
+                self.board(round, board)
 
     def outcome(self, outcome: Outcome, changes: Callable[[str], Sequence[Delta]]) -> None:
         """Announce a command's new event, then what it changed (a resend: nothing).
@@ -118,7 +95,6 @@ class Broadcaster:
         name = ANNOUNCED_AS.get(e.type)
         if name is not None:
             self.socketio.emit(name, event_view(e), to=round_room(e.round))
-        self.board(e.round)
         self.socketio.sleep(0)
         self.feed(e.round, lambda: changes(e.round))
 
@@ -129,9 +105,7 @@ class Broadcaster:
         ``stop_timing`` alert prompts the referees (``stop_timing_prompted``).
         """
         room = round_room(round)
-        penalties = False
         for d in deltas:
-            penalties = penalties or d.kind == PENALTIES
             if d.kind == ROW:
                 self.socketio.emit("group_updated", {"round": round, "rev": d.rev, "group": d.data},
                                    to=room)  # fmt: skip
@@ -152,8 +126,6 @@ class Broadcaster:
             else:
                 self.socketio.emit("round_changed", {"round": round, "rev": d.rev,
                                                      "parts": dict(d.data)}, to=room)  # fmt: skip
-        if penalties:  # the boards re-read theirs: a disqualification may have come or gone
-            self.board(round)
 
     def _alert(self, round: str, rev: int, a: dict[str, Any]) -> None:
         room = round_room(round)
@@ -179,6 +151,8 @@ class Broadcaster:
                 to=room,
             )
 
-    def board(self, round: str) -> None:
-        """Tell the facts-only boards that what they show may have changed (they re-read it)."""
-        self.socketio.emit("board_changed", {"round": round}, to=board_room(round))
+    def board(self, round: str, d: Delta) -> None:
+        """Send the board's delta ``d`` to the facts-only boards of ``round`` (nothing else
+        ever goes to their room)."""
+        self.socketio.emit("board_changed", {"round": round, "rev": d.rev, **d.data},
+                           to=board_room(round))  # fmt: skip

@@ -13,7 +13,7 @@ from pace import formats
 from pace.reports.status import status_document
 from pace.services import commands as cmd
 from pace.web import access, edge, payloads
-from pace.web.broadcast import board_view, event_view
+from pace.web.broadcast import event_view
 from pace.web.i18n import page_context
 
 bp = Blueprint("pace", __name__)
@@ -95,10 +95,11 @@ def api_snapshot(round: str) -> Any:
 @bp.get("/api/rounds/<round>/board")
 def api_board(round: str) -> Any:
     """What the facts-only pace board shows of the round (viewers may read only this)."""
-    board = _ext().board
-    if board is None:
-        return jsonify({"ok": True, "snapshot": board_view(_ext().live.snapshot(round))})
-    return current_app.response_class(board.body(round) + "\n", mimetype="application/json")
+    ext = _ext()
+    if ext.board is not None:
+        body = ext.board.body(round)
+        return current_app.response_class(body + "\n", mimetype="application/json")
+    return jsonify({"ok": True, "snapshot": ext.boards.snapshot(round)})
 
 
 @bp.get("/api/rounds/<round>/events")

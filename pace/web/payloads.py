@@ -150,6 +150,12 @@ def join_round(payload: object) -> cmd.JoinRound:
     return cmd.JoinRound(text(p, "round"), numbers)
 
 
+def join_board(payload: object) -> cmd.JoinRound:
+    """Parse ``join_board``: the round whose facts-only board a page follows."""
+    p = _mapping(payload, ("round",))
+    return cmd.JoinRound(text(p, "round"))
+
+
 _TAP = ("id", "round", "group", "hole", "at", "device_time")
 
 

@@ -47,8 +47,6 @@ class RefereeBroadcaster:
             return
         e = o.event
         room = round_room(e.round)
-        if o.timing is not None:
-            self.broadcaster.board(e.round)
         if e.type == rr.STROKE_TIMED:
             self.socketio.emit(
                 "stroke_recorded",

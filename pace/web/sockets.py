@@ -22,7 +22,7 @@ from pace.services import commands as cmd
 from pace.services.access import AccessService, Session
 from pace.services.live import LiveService
 from pace.web import edge, errors, payloads, scoring
-from pace.web.broadcast import Broadcaster, board_room, board_view, hole_room, round_room
+from pace.web.broadcast import Broadcaster, board_room, hole_room, round_room
 from pace.web.timesync import ClockOffsets, sample
 
 log = logging.getLogger(__name__)
@@ -64,18 +64,30 @@ def join_round(command: cmd.JoinRound, sender: edge.Sender, ext: Any) -> dict[st
     The rooms are joined before the snapshot is taken: a delta made meanwhile reaches the page,
     which applies those numbered after the snapshot's ``rev`` (docs/protocol.md, "Deltas").
     """
-    ext.live.service.round_view(command.round)  # unknown_round before any room changes
-    for room in rooms():
-        if room.startswith(("round:", "hole:", "board:")):
-            leave_room(room)
     if sender.session is not None and sender.session.role in BOARD_ROLES:
         # viewers follow the facts-only board: statuses and alerts never reach them
-        join_room(board_room(command.round))
-        return {"ok": True, "snapshot": board_view(ext.live.snapshot(command.round))}
+        return join_board(command, sender, ext)
+    _leave_rounds(ext, command.round)
     join_room(round_room(command.round))
     for hole in command.holes:
         join_room(hole_room(command.round, hole))
     return {"ok": True, "snapshot": ext.live.snapshot(command.round)}
+
+
+def join_board(command: cmd.JoinRound, sender: edge.Sender, ext: Any) -> dict[str, Any]:
+    """Follow a round's facts-only board (the board page, whoever opens it): join its room,
+    which hears the board's own feed only, and answer the board with the number it holds."""
+    _leave_rounds(ext, command.round)
+    join_room(board_room(command.round))
+    return {"ok": True, "snapshot": ext.boards.snapshot(command.round)}
+
+
+def _leave_rounds(ext: Any, round: str) -> None:
+    """Leave the rooms of any round followed before (``unknown_round`` first: none left)."""
+    ext.live.service.round_view(round)
+    for room in rooms():
+        if room.startswith(("round:", "hole:", "board:")):
+            leave_room(room)
 
 
 def clock_sync(command: None, sender: edge.Sender, ext: Any) -> dict[str, Any]:
@@ -93,6 +105,7 @@ def clock_sync(command: None, sender: edge.Sender, ext: Any) -> dict[str, Any]:
 ROUTES: dict[str, edge.Route] = {
     "clock_sync": edge.Route(lambda payload, s: None, clock_sync),
     "join_round": edge.Route(lambda payload, s: payloads.join_round(payload), join_round),
+    "join_board": edge.Route(lambda payload, s: payloads.join_board(payload), join_board),
     **{name: edge.Route(parse, run) for name, (parse, run) in scoring.JOINS.items()},
     **edge.ROUTES,
 }

@@ -79,6 +79,7 @@ def payload(event: str, stage: dict, clock, role: str | None = None) -> dict:
     return {
         "clock_sync": {},
         "join_round": {"round": ROUND},
+        "join_board": {"round": ROUND},
         "join_scores": {"round": ROUND},
         "join_leaderboard": {"round": ROUND},
         "record_score": {**base, "group": "2", "player": "Luc Côté", "hole": 1, "strokes": 4},
@@ -107,7 +108,7 @@ def payload(event: str, stage: dict, clock, role: str | None = None) -> dict:
 
 #: events whose payload above succeeds for every allowed role (the others may meet a rule)
 ALWAYS_OK = {
-    "clock_sync", "join_round", "hole_completed", "correct_hole_time", "void_event",
+    "clock_sync", "join_round", "join_board", "hole_completed", "correct_hole_time", "void_event",
     "record_siren", "acknowledge_alert", "tell_player_timed", "record_stroke", "stop_timing",
     "grant_time_credit", "notify_player", "join_scores", "join_leaderboard", "record_score",
     "correct_score",
@@ -472,10 +473,16 @@ def test_a_viewer_hears_that_the_board_changed_and_never_a_status_or_alert(conne
     marshal = MarshalDriver(connect("marshal"), clock.now)
     marshal.join(holes=[1])
     viewer.get_received()
-    marshal.tap("4", 1, "08:44")
-    names = [m["name"] for m in viewer.get_received()]
-    assert "board_changed" in names
+    tap = marshal.tap("4", 1, "08:44")
+    received = viewer.get_received()
+    names = [m["name"] for m in received]
     assert not {"group_updated", "alert_raised", "hole_logged", "penalties_changed"} & set(names)
+    # one delta of the board's feed, with the tapped group's facts-only row and nothing else
+    (delta,) = [m["args"][0] for m in received if m["name"] == "board_changed"]
+    assert set(delta) == {"round", "rev", "groups"}
+    (row,) = delta["groups"]
+    assert set(row) == {"group", "order", "players", "tee", "start", "due", "holes"}
+    assert row["group"] == "4" and row["holes"] == {"1": {"at": tap["at"]}}
 
 
 def test_the_access_page_shows_when_codes_were_made_in_the_rounds_local_time(app, login):

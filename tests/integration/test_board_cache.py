@@ -10,8 +10,6 @@ from __future__ import annotations
 import pytest
 from drivers import ROUND, MarshalDriver
 
-from pace.web.broadcast import board_view
-
 
 @pytest.fixture
 def viewer(login):
@@ -46,7 +44,7 @@ def board(viewer) -> dict:
 def test_viewers_share_one_board_until_the_log_grows(app, viewer, made, connect, clock):
     ext = app.extensions["pace"]
     first = board(viewer)
-    assert first == board_view(ext.live.snapshot(ROUND))  # the board of the log as it is
+    assert first == ext.boards.snapshot(ROUND)  # the board of the log as it is
     made.clear()
     for _ in range(5):
         assert board(viewer) == first
@@ -71,4 +69,4 @@ def test_a_board_is_made_again_once_it_is_older_than_max_age(app, viewer, made, 
     ext.board.t += 0.02
     again = board(viewer)
     assert made == [ROUND]
-    assert again == board_view(ext.live.snapshot(ROUND))  # its clock a minute on
+    assert again == ext.boards.snapshot(ROUND)  # its clock a minute on

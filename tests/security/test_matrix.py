@@ -83,6 +83,7 @@ def payload(
     return {
         "clock_sync": {},
         "join_round": {"round": round},
+        "join_board": {"round": round},
         "join_scores": {"round": round},
         "join_leaderboard": {"round": round},
         "record_score": {**base, "group": scored[0], "player": scored[1], "hole": scored[2],
