@@ -18,9 +18,11 @@ import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
+
+import socketio
 
 #: the checkout under test: ``python -m pace`` in a child process runs this tree's code, not
 #: whatever ``pip install -e`` last pointed at (a second worktree, say)
@@ -209,3 +211,58 @@ def live_server(
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=10)
+
+
+def clocked(hhmm: str, *, tick: float) -> list[str]:
+    """Return ``pace serve``'s arguments for a clock at today's ``hhmm`` (the round's time
+    zone) running at real speed, the scheduler ticking every ``tick`` seconds."""
+    tz = ZoneInfo(TIMEZONE)
+    hour, minute = (int(x) for x in hhmm.split(":"))
+    origin = datetime.now(tz).replace(hour=hour, minute=minute, second=0, microsecond=0)
+    return ["--tick", str(tick), "--clock-origin", origin.isoformat(), "--clock-speed", "1"]
+
+
+def connect(server: LiveServer, role: str, timeout: float = 5.0) -> socketio.SimpleClient:
+    """Return a Socket.IO client connected to ``server`` as ``role`` (websocket only)."""
+    c = socketio.SimpleClient()
+    c.connect(
+        server.url,
+        auth={"token": server.token(role), "device": f"{role}-{uuid.uuid4().hex[:8]}"},
+        transports=["websocket"],
+        wait_timeout=timeout,
+    )
+    return c
+
+
+def server_now(server: LiveServer) -> datetime:
+    """Return the server's clock (its snapshot's ``at``)."""
+    return datetime.fromisoformat(
+        server.get_json(f"/api/rounds/{ROUND}/snapshot")["snapshot"]["at"]
+    )
+
+
+def command(server: LiveServer, name: str, **fields: object) -> dict:
+    """Send a command as the committee over HTTP, on the server's clock; assert it is ok."""
+    now = server.get_json(f"/api/rounds/{ROUND}/snapshot")["snapshot"]["at"]
+    body = {"id": str(uuid.uuid4()), "round": ROUND, **fields}
+    if "at" in fields or name == "record_stroke":
+        body["device_time"] = now
+    answer = server.post_json(f"/api/commands/{name}", body)
+    assert answer["ok"], answer
+    return answer
+
+
+def disqualify(server: LiveServer, group: str, player: str) -> None:
+    """Four bad times, each told to the player before the next (frbg: the 4th disqualifies)."""
+    decided = server_now(server) - timedelta(minutes=10)
+    command(server, "decide_timing", group=group, decision="time", at=decided.isoformat())
+    for i in range(4):
+        stopped = decided + timedelta(minutes=1 + i)
+        ack = command(
+            server, "record_stroke", group=group, player=player, hole=1, kind="other",
+            first_to_play=False, started=(stopped - timedelta(seconds=55)).isoformat(),
+            stopped=stopped.isoformat(),
+        )  # fmt: skip
+        if i < 3:
+            told = (stopped + timedelta(seconds=20)).isoformat()
+            command(server, "notify_player", group=group, player=player, fault=ack["id"], at=told)

@@ -10,10 +10,9 @@ commands' acks and the round's deltas: neither reads the snapshot again after a 
 from __future__ import annotations
 
 import re
-import uuid
-from datetime import datetime, timedelta
 
 import pytest
+from livesupport import command, disqualify
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -112,34 +111,6 @@ def counting(page) -> tuple[list[str], list[str]]:
         ),
     )
     return reads, joins
-
-
-def command(server, name: str, **fields) -> dict:
-    """Send a command as the committee over HTTP, on the server's clock; assert it is ok."""
-    now = server.get_json("/api/rounds/R1/snapshot")["snapshot"]["at"]
-    body = {"id": str(uuid.uuid4()), "round": "R1", **fields}
-    if "at" in fields or name == "record_stroke":
-        body["device_time"] = now
-    answer = server.post_json(f"/api/commands/{name}", body)
-    assert answer["ok"], answer
-    return answer
-
-
-def disqualify(server, group: str, player: str) -> None:
-    """Four bad times, each told to the player before the next (frbg: the 4th disqualifies)."""
-    now = datetime.fromisoformat(server.get_json("/api/rounds/R1/snapshot")["snapshot"]["at"])
-    decided = now - timedelta(minutes=10)
-    command(server, "decide_timing", group=group, decision="time", at=decided.isoformat())
-    for i in range(4):
-        stopped = decided + timedelta(minutes=1 + i)
-        ack = command(
-            server, "record_stroke", group=group, player=player, hole=1, kind="other",
-            first_to_play=False, started=(stopped - timedelta(seconds=55)).isoformat(),
-            stopped=stopped.isoformat(),
-        )  # fmt: skip
-        if i < 3:
-            told = (stopped + timedelta(seconds=20)).isoformat()
-            command(server, "notify_player", group=group, player=player, fault=ack["id"], at=told)
 
 
 def test_the_board_shows_taps_timing_and_a_disqualification_from_its_deltas(

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from datetime import datetime, timedelta
 
 import pytest
-from livesupport import LiveServer, live_server
+from livesupport import LiveServer, live_server, server_now
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -24,10 +24,6 @@ def server(tmp_path, today_at) -> Iterator[LiveServer]:
     args = ["--clock-origin", origin, "--clock-speed", str(SPEED), "--tick", "0.2"]
     with live_server(tmp_path, extra_args=args) as s:
         yield s
-
-
-def server_now(server: LiveServer) -> datetime:
-    return datetime.fromisoformat(server.get_json("/api/rounds/R1/snapshot")["snapshot"]["at"])
 
 
 def wait_for_server_clock(server: LiveServer, past: datetime, ahead: timedelta) -> None:

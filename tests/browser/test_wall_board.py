@@ -3,13 +3,12 @@ a DQ marker on the player, every group of a 40-group crossover start shown in tu
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
-from livesupport import COURSE, TIMEZONE, LiveServer, live_server, pace
+from livesupport import COURSE, TIMEZONE, LiveServer, disqualify, live_server, pace
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -41,33 +40,6 @@ def server(tmp_path, today_at) -> Iterator[LiveServer]:
     origin = today_at(12).isoformat()
     with live_server(tmp_path, db=db, extra_args=["--clock-origin", origin, "--tick", "0.2"]) as s:
         yield s
-
-
-def command(server: LiveServer, name: str, **fields) -> dict:
-    now = server.get_json(f"/api/rounds/{ROUND}/snapshot")["snapshot"]["at"]
-    body = {"id": str(uuid.uuid4()), "round": ROUND, **fields}
-    if "at" in fields or name == "record_stroke":
-        body["device_time"] = now
-    answer = server.post_json(f"/api/commands/{name}", body)
-    assert answer["ok"], answer
-    return answer
-
-
-def disqualify(server: LiveServer, group: str, player: str) -> None:
-    """Four bad times, each told to the player before the next (frbg: the 4th disqualifies)."""
-    now = datetime.fromisoformat(server.get_json(f"/api/rounds/{ROUND}/snapshot")["snapshot"]["at"])
-    decided = now - timedelta(minutes=10)
-    command(server, "decide_timing", group=group, decision="time", at=decided.isoformat())
-    for i in range(4):
-        stopped = decided + timedelta(minutes=1 + i)
-        ack = command(
-            server, "record_stroke", group=group, player=player, hole=1, kind="other",
-            first_to_play=False, started=(stopped - timedelta(seconds=55)).isoformat(),
-            stopped=stopped.isoformat(),
-        )  # fmt: skip
-        if i < 3:
-            told = (stopped + timedelta(seconds=20)).isoformat()
-            command(server, "notify_player", group=group, player=player, fault=ack["id"], at=told)
 
 
 def test_a_wall_screen_shows_the_key_a_dq_and_every_group_in_turn(server, new_context):

@@ -11,15 +11,14 @@ bounded; nothing sleeps to make time pass.
 from __future__ import annotations
 
 import time
-import uuid
 from collections.abc import Iterator
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
 import socketio
-from drivers import ACK_TIMEOUT, TZ, MarshalDriver, new_id, server_offset, skewed_clock
-from livesupport import ROUND, LiveServer, live_server
+from drivers import ACK_TIMEOUT, MarshalDriver, server_offset, skewed_clock
+from livesupport import ROUND, LiveServer, clocked, command, connect, live_server, server_now
 from socketio.exceptions import TimeoutError as SocketTimeout
 
 pytestmark = pytest.mark.e2e
@@ -33,41 +32,10 @@ CONNECTION = {"clock_probe"}
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[LiveServer]:
-    today = datetime.now(TZ).date()
-    origin = datetime(today.year, today.month, today.day, 9, 40, tzinfo=TZ)
-    folder = tmp_path_factory.mktemp("board-deltas")
     # a fast tick: the tick changes statuses all the time, and must send the board nothing
-    args = ["--tick", "0.5", "--clock-origin", origin.isoformat(), "--clock-speed", "1"]
-    with live_server(folder, extra_args=args) as s:
+    args = clocked("09:40", tick=0.5)
+    with live_server(tmp_path_factory.mktemp("board-deltas"), extra_args=args) as s:
         yield s
-
-
-def connect(server: LiveServer, role: str) -> socketio.SimpleClient:
-    c = socketio.SimpleClient()
-    c.connect(
-        server.url,
-        auth={"token": server.token(role), "device": f"{role}-{new_id()[:8]}"},
-        transports=["websocket"],
-        wait_timeout=ACK_TIMEOUT,
-    )
-    return c
-
-
-def command(server: LiveServer, name: str, **fields: Any) -> dict:
-    """Send a command as the committee over HTTP, on the server's clock; assert it is ok."""
-    now = server.get_json(f"/api/rounds/{ROUND}/snapshot")["snapshot"]["at"]
-    body = {"id": str(uuid.uuid4()), "round": ROUND, **fields}
-    if "at" in fields or name == "record_stroke":
-        body["device_time"] = now
-    answer = server.post_json(f"/api/commands/{name}", body)
-    assert answer["ok"], answer
-    return answer
-
-
-def server_now(server: LiveServer) -> datetime:
-    return datetime.fromisoformat(
-        server.get_json(f"/api/rounds/{ROUND}/snapshot")["snapshot"]["at"]
-    )
 
 
 class BoardPage:

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from datetime import datetime
 from typing import Any
 
 import pytest
 import socketio
-from drivers import ACK_TIMEOUT, TZ, MarshalDriver, new_id, server_offset, skewed_clock
-from livesupport import ROUND, LiveServer, live_server
+from drivers import ACK_TIMEOUT, MarshalDriver, server_offset, skewed_clock
+from livesupport import ROUND, LiveServer, clocked, connect, live_server
 from socketio.exceptions import TimeoutError as SocketTimeout
 
 pytestmark = pytest.mark.e2e
@@ -31,24 +30,10 @@ DELTAS = {
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[LiveServer]:
-    today = datetime.now(TZ).date()
-    origin = datetime(today.year, today.month, today.day, 9, 10, tzinfo=TZ)
-    folder = tmp_path_factory.mktemp("deltas")
     # a slow tick: the deltas here are the taps' own (the tick's would be applied the same way)
-    args = ["--tick", "30", "--clock-origin", origin.isoformat(), "--clock-speed", "1"]
-    with live_server(folder, extra_args=args) as s:
+    args = clocked("09:10", tick=30)
+    with live_server(tmp_path_factory.mktemp("deltas"), extra_args=args) as s:
         yield s
-
-
-def connect(server: LiveServer, role: str) -> socketio.SimpleClient:
-    c = socketio.SimpleClient()
-    c.connect(
-        server.url,
-        auth={"token": server.token(role), "device": f"{role}-{new_id()[:8]}"},
-        transports=["websocket"],
-        wait_timeout=ACK_TIMEOUT,
-    )
-    return c
 
 
 class Page:

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 import pytest
 import socketio
 from drivers import (
     ACK_TIMEOUT,
-    TZ,
     MarshalDriver,
     RefereeDriver,
     ScorerDriver,
@@ -28,7 +27,7 @@ from drivers import (
     server_offset,
     skewed_clock,
 )
-from livesupport import ROUND, LiveServer, live_server
+from livesupport import ROUND, LiveServer, clocked, live_server
 
 pytestmark = pytest.mark.e2e
 
@@ -40,11 +39,8 @@ WITHIN_S = 1.0
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[LiveServer]:
-    today = datetime.now(TZ).date()
-    origin = datetime(today.year, today.month, today.day, 9, 10, tzinfo=TZ)
-    folder = tmp_path_factory.mktemp("leaderboard-live")
-    args = ["--tick", "0.2", "--clock-origin", origin.isoformat(), "--clock-speed", "1"]
-    with live_server(folder, extra_args=args) as s:
+    args = clocked("09:10", tick=0.2)
+    with live_server(tmp_path_factory.mktemp("leaderboard-live"), extra_args=args) as s:
         yield s
 
 

@@ -9,13 +9,11 @@ websocket. Every wait is bounded; nothing sleeps to make time pass.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime
 
 import pytest
 import socketio
 from drivers import (
     ACK_TIMEOUT,
-    TZ,
     MarshalDriver,
     RefereeDriver,
     new_id,
@@ -23,7 +21,7 @@ from drivers import (
     server_offset,
     skewed_clock,
 )
-from livesupport import ROUND, LiveServer, live_server
+from livesupport import ROUND, LiveServer, clocked, live_server
 
 pytestmark = pytest.mark.e2e
 
@@ -32,11 +30,8 @@ MARIE = "Marie Lavoie"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[LiveServer]:
-    today = datetime.now(TZ).date()
-    origin = datetime(today.year, today.month, today.day, 9, 10, tzinfo=TZ)
-    folder = tmp_path_factory.mktemp("referee-live")
-    args = ["--tick", "0.2", "--clock-origin", origin.isoformat(), "--clock-speed", "1"]
-    with live_server(folder, extra_args=args) as s:
+    args = clocked("09:10", tick=0.2)
+    with live_server(tmp_path_factory.mktemp("referee-live"), extra_args=args) as s:
         yield s
 
 
