@@ -213,16 +213,7 @@ class RefereeFold:
             if p.get("decision") == "time":
                 act = spells.SpellAct(group, spells.START, e.at)
                 self._all.spell_acts[e.id] = acts.spell_acts[e.id] = act
-            decision = rr.Decision(
-                e.id,
-                group,
-                e.at,
-                str(p.get("decision")),
-                None if p.get("reason") is None else str(p.get("reason")),
-                str(p.get("note") or ""),
-                dict(e.by),
-            )
-            self._all.decisions[e.id] = acts.decisions[e.id] = decision
+            self._all.decisions[e.id] = acts.decisions[e.id] = rr.decision_of(e)
         elif e.type == rr.TIMING_STOPPED:
             act = spells.SpellAct(group, spells.STOP, e.at)
             self._all.spell_acts[e.id] = acts.spell_acts[e.id] = act
@@ -230,20 +221,8 @@ class RefereeFold:
             tell = spells.Tell(group, str(p["player"]), e.at)
             self._all.tells[e.id] = acts.tells[e.id] = tell
         elif e.type == rr.STROKE_TIMED:
-            hole = p.get("hole")
-            stroke = timing.TimedStroke(
-                id=e.id,
-                group=group,
-                player=str(p["player"]),
-                hole=None if hole is None else int(str(hole)),
-                started=datetime.fromisoformat(str(p["started"])),
-                stopped=datetime.fromisoformat(str(p["stopped"])),
-                kind=timing.StrokeKind(str(p.get("kind", "other"))),
-                first_to_play=bool(p.get("first_to_play", False)),
-                between_holes=bool(p.get("between_holes", False)),
-            )
             self._order += 1
-            self._all.strokes[e.id] = acts.strokes[e.id] = (self._order, stroke)
+            self._all.strokes[e.id] = acts.strokes[e.id] = (self._order, rr.stroke_of(e))
         elif e.type == rr.PLAYER_NOTIFIED:
             note = penalties.Notification(group, str(p["player"]), str(p["fault"]), e.at)
             self._all.notifications[e.id] = acts.notifications[e.id] = note

@@ -88,41 +88,49 @@ def fold(events: Iterable[Event]) -> RefereeState:
         if e.type == TIMING_DECIDED:
             if p.get("decision") == "time":
                 acts.append(spells.SpellAct(str(p["group"]), spells.START, e.at))
-            decisions.append(
-                Decision(
-                    e.id,
-                    str(p["group"]),
-                    e.at,
-                    str(p.get("decision")),
-                    None if p.get("reason") is None else str(p.get("reason")),
-                    str(p.get("note") or ""),
-                    dict(e.by),
-                )
-            )
+            decisions.append(decision_of(e))
         elif e.type == TIMING_STOPPED:
             acts.append(spells.SpellAct(str(p["group"]), spells.STOP, e.at))
         elif e.type == PLAYER_TOLD_TIMED:
             tells.append(spells.Tell(str(p["group"]), str(p["player"]), e.at))
         elif e.type == STROKE_TIMED:
-            hole = p.get("hole")
-            strokes.append(
-                timing.TimedStroke(
-                    id=e.id,
-                    group=str(p["group"]),
-                    player=str(p["player"]),
-                    hole=None if hole is None else int(str(hole)),
-                    started=datetime.fromisoformat(str(p["started"])),
-                    stopped=datetime.fromisoformat(str(p["stopped"])),
-                    kind=timing.StrokeKind(str(p.get("kind", "other"))),
-                    first_to_play=bool(p.get("first_to_play", False)),
-                    between_holes=bool(p.get("between_holes", False)),
-                )
-            )
+            strokes.append(stroke_of(e))
         elif e.type == PLAYER_NOTIFIED:
             notes.append(
                 penalties.Notification(str(p["group"]), str(p["player"]), str(p["fault"]), e.at)
             )
     return RefereeState(tuple(decisions), tuple(acts), tuple(tells), tuple(strokes), tuple(notes))
+
+
+def decision_of(e: Event) -> Decision:
+    """Return the decision a ``timing_decided`` event records."""
+    p = e.payload
+    return Decision(
+        e.id,
+        str(p["group"]),
+        e.at,
+        str(p.get("decision")),
+        None if p.get("reason") is None else str(p.get("reason")),
+        str(p.get("note") or ""),
+        dict(e.by),
+    )
+
+
+def stroke_of(e: Event) -> timing.TimedStroke:
+    """Return the stroke a ``stroke_timed`` event records (its corrected instants)."""
+    p = e.payload
+    hole = p.get("hole")
+    return timing.TimedStroke(
+        id=e.id,
+        group=str(p["group"]),
+        player=str(p["player"]),
+        hole=None if hole is None else int(str(hole)),
+        started=datetime.fromisoformat(str(p["started"])),
+        stopped=datetime.fromisoformat(str(p["stopped"])),
+        kind=timing.StrokeKind(str(p.get("kind", "other"))),
+        first_to_play=bool(p.get("first_to_play", False)),
+        between_holes=bool(p.get("between_holes", False)),
+    )
 
 
 def back_in_position(
