@@ -67,11 +67,6 @@ def add_round(app, name: str, **options) -> None:
 
 
 @pytest.fixture
-def marshal(sio, clock) -> MarshalDriver:
-    return MarshalDriver(sio, clock.now)
-
-
-@pytest.fixture
 def tablet(connect):
     """The referee's phone, following round R1; its join broadcasts are drained."""
     sio = connect("referee", "referee-phone")
