@@ -16,12 +16,11 @@ from drivers import (
     ACK_TIMEOUT,
     MarshalDriver,
     RefereeDriver,
-    new_id,
     receive_until,
     server_offset,
     skewed_clock,
 )
-from livesupport import ROUND, LiveServer, clocked, live_server
+from livesupport import ROUND, LiveServer, clocked, connect, live_server
 
 pytestmark = pytest.mark.e2e
 
@@ -41,13 +40,7 @@ def open_client(server) -> Iterator:
     opened: list[socketio.SimpleClient] = []
 
     def make(role: str) -> socketio.SimpleClient:
-        c = socketio.SimpleClient()
-        c.connect(
-            server.url,
-            auth={"token": server.token(role), "device": f"{role}-{new_id()[:8]}"},
-            transports=["websocket"],
-            wait_timeout=ACK_TIMEOUT,
-        )
+        c = connect(server, role, ACK_TIMEOUT)
         opened.append(c)
         return c
 
