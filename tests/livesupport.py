@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import socketio
@@ -266,3 +267,22 @@ def disqualify(server: LiveServer, group: str, player: str) -> None:
         if i < 3:
             told = (stopped + timedelta(seconds=20)).isoformat()
             command(server, "notify_player", group=group, player=player, fault=ack["id"], at=told)
+
+
+def in_sequence(page: Any, rev: int) -> bool:
+    """Apply the pages' rule for a numbered delta (docs/protocol.md, "Deltas") to a test page
+    holding ``rev``, ``drop`` (a number to miss once) and ``join()``: return whether the delta
+    numbered ``rev`` is the next one to apply (then ``page.rev`` is moved to it); one already
+    held is skipped, and a number that skips makes the page join again, once."""
+    if rev == page.drop:
+        page.drop = None
+        return False  # missed
+    if rev <= page.rev:
+        return False  # the snapshot holds it
+    if rev != page.rev + 1:
+        page.join()  # a number skipped: read again, once
+        if rev <= page.rev:
+            return False
+        assert rev == page.rev + 1, (rev, page.rev)
+    page.rev = rev
+    return True

@@ -18,7 +18,16 @@ from typing import Any
 import pytest
 import socketio
 from drivers import ACK_TIMEOUT, MarshalDriver, server_offset, skewed_clock
-from livesupport import ROUND, LiveServer, clocked, command, connect, live_server, server_now
+from livesupport import (
+    ROUND,
+    LiveServer,
+    clocked,
+    command,
+    connect,
+    in_sequence,
+    live_server,
+    server_now,
+)
 from socketio.exceptions import TimeoutError as SocketTimeout
 
 pytestmark = pytest.mark.e2e
@@ -79,17 +88,8 @@ class BoardPage:
 
     def delta(self, msg: dict[str, Any]) -> None:
         rev = msg["rev"]
-        if rev == self.drop:
-            self.drop = None
-            return  # missed
-        if rev <= self.rev:
-            return  # the board holds it
-        if rev != self.rev + 1:
-            self.join()  # a number skipped: read the board again, once
-            if rev <= self.rev:
-                return
-            assert rev == self.rev + 1, (rev, self.rev)
-        self.rev = rev
+        if not in_sequence(self, rev):
+            return
         self.applied.append(msg)
         b = self.board
         b["rev"] = rev

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import socketio
 from drivers import ACK_TIMEOUT, MarshalDriver, server_offset, skewed_clock
-from livesupport import ROUND, LiveServer, clocked, connect, live_server
+from livesupport import ROUND, LiveServer, clocked, connect, in_sequence, live_server
 from socketio.exceptions import TimeoutError as SocketTimeout
 
 pytestmark = pytest.mark.e2e
@@ -69,17 +69,8 @@ class Page:
 
     def delta(self, name: str, msg: dict[str, Any]) -> None:
         rev = msg["rev"]
-        if rev == self.drop:
-            self.drop = None
-            return  # missed
-        if rev <= self.rev:
-            return  # the snapshot holds it
-        if rev != self.rev + 1:
-            self.join()  # a number skipped: read the snapshot again, once
-            if rev <= self.rev:
-                return
-            assert rev == self.rev + 1, (rev, self.rev)
-        self.rev = rev
+        if not in_sequence(self, rev):
+            return
         self.applied.append(rev)
         if name == "group_updated":
             self.rows[msg["group"]["group"]] = msg["group"]
