@@ -113,7 +113,9 @@ class RefereeFeed:
         and the groups they were looked for in.
 
         A group is judged again only when its acts or its evaluations changed; a prompt
-        (RULES.md §4.6) is looked for in the groups judged again or evaluated again.
+        (RULES.md §4.6) is looked for in the groups judged again or evaluated again, and in
+        those whose spell began or ended with the clock (a decision stamped a moment ahead of
+        the feed that heard it begins at a later tick).
         """
         told = live.told.setdefault(
             "referees", {"keys": {}, "penalties": {}, "timing": {}, "timing_keys": {}}
@@ -137,6 +139,7 @@ class RefereeFeed:
                         told["penalties"][g] = rows
                         out.append((PENALTIES, {"group": g, "players": rows}))
             decisions = refold.decisions(g) if judged_again or tick else ()
+            began = False  # a spell begun or ended with the clock: its prompt may be due now
             if decisions:  # a spell's start or end may also come with the clock
                 group_spells = refold.spells_of(g)
                 # what of the view the clock moves: the spell running, the spells begun
@@ -144,12 +147,13 @@ class RefereeFeed:
                 begun = sum(1 for x in group_spells if x.start <= now)
                 seen = (key, None if running is None else running.start, begun)
                 if told["timing_keys"].get(g) != seen:
+                    began = True
                     told["timing_keys"][g] = seen
                     timing = views.timing_view(live.view, group_spells, decisions, g, now)
                     if told["timing"].get(g) != timing:
                         told["timing"][g] = timing
                         out.append((TIMING, {"group": g, "timing": timing}))
-            if judged_again or g in statuses:
+            if judged_again or began or g in statuses:
                 s = statuses.get(g) or live.field.status(g, now)
                 prompts.extend(rr.stop_timing_alert(refold.spells_of(g), s, now))
                 looked.add(g)

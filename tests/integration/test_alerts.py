@@ -155,3 +155,23 @@ def test_a_prompt_to_stop_timing_follows_the_group_out_of_position(
     assert stop_prompts(snap["alerts"]) == []
     assert [a["key"] for a in stop_prompts(snap["resolved_alerts"])] == [prompt["key"]]
     assert [e["payload"]["alert"] for e in received(dashboard, "alert_resolved")] == [prompt["key"]]
+
+
+def test_a_decision_stamped_a_moment_ahead_prompts_once_the_clock_reaches_it(
+    marshal, referee, dashboard, scheduler, clock
+):
+    # a phone whose corrected instant runs a few ms ahead of the server's (CI found it: the
+    # spell began "after" the command's feed, and no later tick looked at the group again)
+    clock.set(local("08:20"))
+    marshal.tap("1", 1, "08:13")  # on pace at 08:20
+    referee.decide("1", "time", at=local("08:20").replace(second=2))
+    scheduler.tick(ROUND)  # 08:20:00: the spell has not begun
+    assert stop_prompts(snapshot(referee)["alerts"]) == []
+
+    clock.advance(seconds=3)
+    scheduler.tick(ROUND)
+    [prompt] = stop_prompts(snapshot(referee)["alerts"])
+    assert prompt["reason"] == "in_position"
+    assert [p["group"] for p in received(dashboard, "stop_timing_prompted")] == ["1"]
+    scheduler.tick(ROUND)  # raised once
+    assert received(dashboard, "stop_timing_prompted") == []
