@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import secrets
@@ -365,6 +366,10 @@ def run_server(app: Flask) -> None:
         from gevent import monkey
 
         offload = getattr(ext.store, "offload_commits", None)  # SQLite's (PostgreSQL: none)
+        # (not the companions' slow readings, LiveService.offload: a CPU-bound real thread
+        # takes the GIL from the hub for 5 ms at each of its sends, and the taps arriving
+        # during a reading waited longer than on the hub: row p99 74 ms against 54–59,
+        # bench/bench_latency.py)
         if offload is not None and monkey.is_module_patched("threading"):
             offload(off_the_hub)
         ext.socketio.wsgi_server.serve_forever()
@@ -411,6 +416,11 @@ def serve(settings: config.Settings, *, clock: Clock | None = None, banner: str 
         banner or f"pace serving http://{host}:{port}/ (database {ext.store.location})",
         flush=True,
     )
+    # what the process has made so far (modules, the app, the rounds folded at start) lives
+    # as long as it does: out of the collector's sight, a full collection stops the hub for
+    # what the round adds since, not 60–80 ms (measured by bench/bench_latency.py, issue 13)
+    gc.collect()
+    gc.freeze()
     try:
         run_server(app)
     finally:

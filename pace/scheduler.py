@@ -1,6 +1,7 @@
 """APScheduler wiring: one job per round in play re-evaluates the field every tick.
 
-Jobs are thin: they call ``live.tick(round)`` and broadcast the deltas it returns. The
+Jobs are thin: they call ``live.refresh(round)`` (the slow parts, off the round's lock) and
+``live.tick(round)``, and broadcast the deltas the tick returns. The
 scheduler starts only in the serving process (never at import time) and exactly once.
 
 With several workers (``leases``, ``pace.cluster.leases``), each worker's scheduler claims the
@@ -190,6 +191,14 @@ class PaceScheduler:
             taken = round in self._taken
             self._taken.discard(round)
         announced, failed = False, False
+        try:
+            # the slow parts first, outside the feed's order and the round's lock: no
+            # command's deltas wait for them (LiveService.refresh)
+            self.live.refresh(round)
+        except PaceError as e:
+            log.warning("refresh of round %r refused: %s", round, e.message)
+        except Exception:
+            log.exception("refresh of round %r failed", round)
 
         def changes() -> tuple[Delta, ...]:
             nonlocal announced, failed

@@ -348,6 +348,10 @@ class FieldFold:
         if pos is None:
             return False
         reached = self._reached[q.id]
+        if not reached and now < q.group.start:
+            # not off yet: not_started at ``now`` whatever the others did (its tee time
+            # wakes it, ``wake``); every tap on a first hole bumped the whole field before
+            return False
         if pos > reached + 1:
             return False
         if pos >= reached:

@@ -1,0 +1,77 @@
+"""Who holds the field up is read by the scheduler outside the round's lock (issue 13).
+
+The reading (``pace.rules.report.field_holdups`` over the whole log) took 17 ms a tick for 52
+groups mid-round, and every tap arriving meanwhile waited for it. The scheduler now reads it
+before its tick (``LiveService.refresh``), through ``LiveService.offload`` without the lock
+(the gevent server runs it in a real thread), and the tick sends what changed. Round R1 of
+the shared test data, the clock at 09:10 local.
+"""
+
+from __future__ import annotations
+
+import pytest
+from drivers import ROUND
+
+from pace.app import tick_announcer
+from pace.scheduler import PaceScheduler
+
+
+@pytest.fixture
+def scheduler(app) -> PaceScheduler:
+    ext = app.extensions["pace"]
+    return PaceScheduler(ext.live, ext.broadcaster, tick_seconds=5, after_tick=tick_announcer(ext))
+
+
+@pytest.fixture
+def readings(app) -> list[bool]:
+    """Run the readings here, noting for each whether the round's lock was held."""
+    live = app.extensions["pace"].live
+    held: list[bool] = []
+
+    def offload(fn):
+        held.append(live.lock._is_owned())
+        return fn()
+
+    live.offload = offload
+    return held
+
+
+def held_up(sio) -> list:
+    return [
+        e["args"][0]["parts"]["held_up"]
+        for e in sio.get_received()
+        if e["name"] == "round_changed" and "held_up" in e["args"][0]["parts"]
+    ]
+
+
+def test_the_tick_sends_who_holds_the_field_up_read_outside_the_lock(
+    marshal, referee, dashboard, scheduler, readings
+):
+    scheduler.tick(ROUND)
+    dashboard.get_received()
+    readings.clear()
+    marshal.tap("1", 1, "08:30")  # far over its 14 minutes
+    marshal.tap("2", 1, "08:36")  # over time, close behind group 1: held up
+    assert readings == []  # no tap reads it: the next tick does
+    assert held_up(dashboard) == []
+
+    scheduler.tick(ROUND)
+    assert readings == [False]  # once, without the round's lock
+    [value] = held_up(dashboard)
+    assert [(u["group"], u["groups"]) for u in value] == [("1", 1)]
+
+    scheduler.tick(ROUND)  # the log did not grow: not read again, nothing sent
+    assert readings == [False] and held_up(dashboard) == []
+
+
+def test_a_reading_overtaken_by_a_newer_one_is_not_kept(app, marshal, scheduler, readings):
+    live = app.extensions["pace"].live
+    panel = next(c for c in live._companions if hasattr(c, "refresh"))
+    marshal.tap("1", 1, "08:30")
+    scheduler.tick(ROUND)
+    state = live.live(ROUND)
+    newer = state.told["held_up_value"]
+    state.told["held_up_value"] = (newer[0] + 100, ["newer"])  # as if read after more events
+    marshal.tap("2", 1, "08:36")  # the log grows: read again, but the kept one is newer
+    panel.refresh(ROUND, live.clock.now())
+    assert state.told["held_up_value"] == (newer[0] + 100, ["newer"])
