@@ -128,7 +128,9 @@ class Live:
         self.live.changes(ROUND)  # the round's feed (issue 13): rows, alerts, penalties
 
     def tick(self) -> None:
-        """The scheduler's tick: the field at now, new alerts, then the penalties changed."""
+        """The scheduler's job: the slow parts read again, then the tick (the field at now,
+        new alerts, then the penalties changed)."""
+        self.live.refresh(ROUND)
         self.live.tick(ROUND)
 
     def snapshot(self) -> dict:

@@ -366,10 +366,6 @@ def run_server(app: Flask) -> None:
         from gevent import monkey
 
         offload = getattr(ext.store, "offload_commits", None)  # SQLite's (PostgreSQL: none)
-        # (not the companions' slow readings, LiveService.offload: a CPU-bound real thread
-        # takes the GIL from the hub for 5 ms at each of its sends, and the taps arriving
-        # during a reading waited longer than on the hub: row p99 74 ms against 54–59,
-        # bench/bench_latency.py)
         if offload is not None and monkey.is_module_patched("threading"):
             offload(off_the_hub)
         ext.socketio.wsgi_server.serve_forever()

@@ -14,7 +14,7 @@ tick folds and evaluates nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -62,9 +62,6 @@ class LiveService:
         self.alerts = AlertDesk(self)
         self._companions: list[Companion] = []
         self._fixed: dict[str, tuple[RoundView, dict[str, dict[str, Any]]]] = {}
-        #: runs a companion's slow reading of the round, outside the lock (``offload(fn)``
-        #: returns ``fn()``): here; under gevent too (``pace.app.run_server`` says why)
-        self.offload: Callable[[Callable[[], Any]], Any] = _here
 
     def extend(self, companion: Companion) -> None:
         """Add a companion's parts to every snapshot, and its deltas and alerts to the feed."""
@@ -232,8 +229,9 @@ class LiveService:
 
     def refresh(self, round: str, now: datetime | None = None) -> None:
         """Bring the companions' slow parts up to date (the scheduler's job, before a
-        :meth:`tick`, which sends what changed): each reads what it needs under the lock and
-        works on it through :attr:`offload`, outside the lock, so no command waits for it."""
+        :meth:`tick`, which sends what changed): each takes what it needs under the lock and
+        works on it outside, so no command waits for the lock meanwhile (under gevent the
+        work still holds the hub: docs/architecture.md, "The hub is not held by slow parts")."""
         now = now or self.clock.now()
         for companion in self._companions:
             refresh = getattr(companion, "refresh", None)
@@ -268,7 +266,3 @@ class LiveService:
                 out.append(live.delta(ROW, row))
             told[p.id] = (version, key, fold.wake(p.id, s, now))
         return statuses
-
-
-def _here(fn: Callable[[], Any]) -> Any:
-    return fn()

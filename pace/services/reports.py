@@ -230,14 +230,14 @@ class HoldUpPanel:
     def refresh(self, round: str, now: datetime) -> None:
         """Read who holds the field up again if the log grew since the last reading: the
         inputs are taken under the round's lock (they are immutable), the reading is made
-        through ``LiveService.offload`` without it, and kept unless a newer one was."""
+        without it, and kept unless a newer one was."""
         with self.live.lock:
             live = self.live.live(round, now)
             known = live.told.get("held_up_value")
             if known is not None and known[0] == len(live.events):
                 return
             size, reading = self._reading(live, now)
-        value = self.live.offload(reading)
+        value = reading()
         with self.live.lock:
             known = live.told.get("held_up_value")
             if known is None or known[0] < size:
