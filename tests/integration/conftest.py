@@ -6,6 +6,9 @@ from __future__ import annotations
 import pytest
 from drivers import MarshalDriver, RefereeDriver
 
+from pace.app import tick_announcer
+from pace.scheduler import PaceScheduler
+
 
 @pytest.fixture
 def marshal(sio, clock) -> MarshalDriver:
@@ -26,3 +29,11 @@ def referee(dashboard, clock) -> RefereeDriver:
     driver.join()
     dashboard.get_received()
     return driver
+
+
+@pytest.fixture
+def scheduler(app) -> PaceScheduler:
+    """The serving process's scheduler of R1's app, ticked by hand (``scheduler.tick(ROUND)``):
+    the slow parts read again, the tick's deltas sent, then the cards announced."""
+    ext = app.extensions["pace"]
+    return PaceScheduler(ext.live, ext.broadcaster, tick_seconds=5, after_tick=tick_announcer(ext))

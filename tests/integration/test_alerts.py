@@ -9,21 +9,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-import pytest
 from drivers import ROUND, local
-
-from pace.app import tick_announcer
-from pace.scheduler import PaceScheduler
 
 
 def received(sio, name: str) -> list:
     return [e["args"][0] for e in sio.get_received() if e["name"] == name]
-
-
-@pytest.fixture
-def scheduler(app) -> PaceScheduler:
-    ext = app.extensions["pace"]
-    return PaceScheduler(ext.live, ext.broadcaster, tick_seconds=5, after_tick=tick_announcer(ext))
 
 
 def snapshot(referee) -> dict:

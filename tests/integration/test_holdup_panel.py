@@ -11,15 +11,7 @@ from __future__ import annotations
 import pytest
 from drivers import ROUND
 
-from pace.app import tick_announcer
-from pace.scheduler import PaceScheduler
 from pace.services import reports
-
-
-@pytest.fixture
-def scheduler(app) -> PaceScheduler:
-    ext = app.extensions["pace"]
-    return PaceScheduler(ext.live, ext.broadcaster, tick_seconds=5, after_tick=tick_announcer(ext))
 
 
 @pytest.fixture

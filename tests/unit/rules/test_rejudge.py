@@ -135,3 +135,21 @@ def test_a_new_tap_at_the_end_of_the_round_re_judges_its_group_alone(judged):
 def test_a_siren_re_judges_every_group(judged):
     e = event(factsmod.SIREN, at("09:30"), {"kind": "suspension"})
     assert apply(judged, e) == set("ABCDEF")
+
+
+def test_a_first_hole_tap_leaves_the_groups_not_yet_off_untouched():
+    # issue 13: every tap on a first hole used to bump the whole field (7 % of a round's taps
+    # evaluated every group); a group not off yet is not_started whatever the others did
+    plan = position.plan_field(SETUP)
+    fold = FieldFold(SETUP, plan)
+    now = at("08:15")  # A and B are off (08:00, 08:10); C–F tee off from 08:20
+    before = dict(fold.version)
+    e = event(factsmod.HOLE_COMPLETED, at("08:12"), {"group": "A", "hole": 1})
+    fold.apply(e, now)
+    assert {g for g in before if fold.version[g] != before[g]} == {"A", "B"}
+    # C's tee time wakes it: its status then is the whole log's
+    c = fold.status("C", now)
+    assert c.status == Status.NOT_STARTED and fold.wake("C", c, now) <= at("08:20")
+    later = at("08:31")
+    whole = position.evaluate_field(SETUP, factsmod.fold([e]), later, plan)
+    assert [fold.status(p.id, later) for p in plan.groups] == list(whole.groups)
