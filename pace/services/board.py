@@ -16,7 +16,7 @@ sent; a change the board does not show (a status, a figure) sends nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -111,10 +111,27 @@ class BoardFeed:
         round's deltas and the board's number: a board snapshot holds exactly the board
         deltas numbered up to its ``rev``.
         """
+        sent: list[Delta] = []
+        board = self.stream(round, lambda: (changes(),), sent.extend)
+        return tuple(sent), board
+
+    def stream(
+        self,
+        round: str,
+        stages: Callable[[], Iterable[Iterable[Delta]]],
+        send: Callable[[Sequence[Delta]], None],
+    ) -> Delta | None:
+        """Work out the round's deltas stage by stage (``stages()``), ``send`` each stage as
+        it comes, and return the board delta they make, under the round's lock (as
+        :meth:`changes`)."""
         with self.live.lock:
-            deltas = tuple(changes())
+            deltas: list[Delta] = []
+            for stage in stages():
+                stage = tuple(stage)
+                deltas.extend(stage)
+                send(stage)
             held = self.live.rounds.held(round) if deltas else None
-            return deltas, (follow(held, deltas) if held is not None else None)
+            return follow(held, deltas) if held is not None else None
 
     def _seed(self, live: LiveRound, now: datetime) -> None:
         """Note the board of the stored log: what every board snapshot already shows."""

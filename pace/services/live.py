@@ -14,7 +14,7 @@ tick folds and evaluates nothing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -183,8 +183,18 @@ class LiveService:
         the alerts the state now calls for (raised here, once each), and what the companions
         add (``tick``: the slower parts, such as who holds the field up, are refreshed too).
         Only the groups an event touched, or whose status the clock may have changed, are
-        evaluated.
+        evaluated. These are :meth:`stages`, run to the end.
         """
+        return tuple(d for stage in self.stages(round, now, tick=tick) for d in stage)
+
+    def stages(
+        self, round: str, now: datetime | None = None, *, tick: bool = False
+    ) -> Iterator[tuple[Delta, ...]]:
+        """Yield :meth:`changes` in two stages, so the rows can be sent before the rest is
+        worked out: first the acknowledgements and the rows, then the alerts (stored first,
+        which waits for a commit), the resolutions and the companions' parts. The round's lock
+        is held from the first stage to the end: run it to the end (docs/architecture.md,
+        "The row goes out first")."""
         with self.lock:
             now = now or self.clock.now()
             live = self.live(round, now)
@@ -195,6 +205,9 @@ class LiveService:
                 out.append(live.delta(ACKNOWLEDGED, {"event": e}))
             live.told["acknowledged"] = len(live.alerts.acknowledgements)
             statuses = self._row_deltas(live, now, out, tick)
+            if out:
+                yield tuple(out)
+            out = []
             holes = live.view.record.course.hole_numbers
             due: list[alertsmod.Alert] = []
             for group, s in statuses.items():
@@ -220,7 +233,8 @@ class LiveService:
                 later.append((PARTS, {"suspended": suspended}))
                 live.told["suspended"] = suspended
             out.extend(live.delta(kind, data) for kind, data in later)
-            return tuple(out)
+            if out:
+                yield tuple(out)
 
     def tick(self, round: str, now: datetime | None = None) -> tuple[Delta, ...]:
         """Re-evaluate ``round`` at ``now`` (the scheduler's job): :meth:`changes`, slow parts

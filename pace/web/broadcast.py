@@ -74,20 +74,32 @@ class Broadcaster:
         """Work out the round's deltas (``changes()``) and send them, in their numbers' order:
         no other command's or tick's deltas are numbered or sent in between; then the board's
         delta they make, if any."""
+        self.feed_stages(round, lambda: (changes(),))
+
+    def feed_stages(self, round: str, stages: Callable[[], Iterable[Iterable[Delta]]]) -> None:
+        """:meth:`feed`, sending each stage of the deltas (``stages()``) as soon as it is
+        worked out: a command's rows leave before its alerts are stored and sent."""
         with self._feed:
             if self.boards is None:
-                self.deltas(round, changes())
+                for stage in stages():
+                    self.send(round, stage)
                 return
-            deltas, board = self.boards.changes(round, changes)
-            self.deltas(round, deltas)
+            board = self.boards.stream(round, stages, lambda stage: self.send(round, stage))
             if board is not None:
                 self.board(round, board)
 
-    def outcome(self, outcome: Outcome, changes: Callable[[str], Sequence[Delta]]) -> None:
+    def send(self, round: str, stage: Iterable[Delta]) -> None:
+        """Send a stage of the round's deltas, and yield so that every page gets it before
+        the next stage is worked out (the writers run now, not once the command is done)."""
+        self.deltas(round, stage)
+        self.socketio.sleep(0)
+
+    def outcome(self, outcome: Outcome, stages: Callable[[str], Iterable[Sequence[Delta]]]) -> None:
         """Announce a command's new event, then what it changed (a resend: nothing).
 
         The event goes out first, and the emitting greenlet yields so that every page gets
-        it before the changes are worked out by ``changes(round)``.
+        it before the changes are worked out, stage by stage (``stages(round)``, as
+        ``Derived.stages``: the rows are sent before the alerts are stored).
         """
         if not outcome.created:
             return
@@ -96,7 +108,7 @@ class Broadcaster:
         if name is not None:
             self.socketio.emit(name, event_view(e), to=round_room(e.round))
         self.socketio.sleep(0)
-        self.feed(e.round, lambda: changes(e.round))
+        self.feed_stages(e.round, lambda: stages(e.round))
 
     def deltas(self, round: str, deltas: Iterable[Delta]) -> None:
         """Send each delta to the round's room, as its event (docs/protocol.md, "Deltas").

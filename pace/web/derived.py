@@ -17,7 +17,7 @@ message queue) this worker announces everything, as it always did.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from pace.services.live import LiveService
@@ -47,11 +47,19 @@ class Derived:
     def deltas(self, round: str) -> Sequence[Delta]:
         """Return the round's deltas to announce now (``LiveService.changes``: rows, alerts,
         penalties, timing…); none when another worker announces them."""
+        return tuple(d for stage in self.stages(round) for d in stage)
+
+    def stages(self, round: str) -> Iterator[Sequence[Delta]]:
+        """Yield the round's deltas to announce now in ``LiveService.stages``' stages (the
+        rows first); none when another worker announces them. Run it to the end."""
         if not self.here(round):
-            return ()
-        out = self.live.changes(round)
-        if self.cluster is None or not any(d.kind in (ALERT, RESOLVED) for d in out):
-            return out
+            return
+        for out in self.live.stages(round):
+            if self.cluster is not None and any(d.kind in (ALERT, RESOLVED) for d in out):
+                self._note_announced(round, out)
+            yield out
+
+    def _note_announced(self, round: str, out: Sequence[Delta]) -> None:
         # a command's alerts go out with it: the worker that takes the round over must not
         # announce them again (pace.cluster.leases). The round's holder moves the announced
         # mark; a worker announcing because the holder did not hear announces its own alerts,
@@ -63,7 +71,6 @@ class Derived:
         else:
             leases.note_told(round, [d.data["id"] if d.kind == ALERT else d.data["event"].id
                                      for d in out if d.kind in (ALERT, RESOLVED)])  # fmt: skip
-        return out
 
     def cards(self, round: str) -> None:
         """Announce the cards (and the leaderboard) that changed, or have them announced."""

@@ -97,7 +97,7 @@ def live(use_case: Callable[..., Outcome], service: str = "taps") -> Handler:
 
     def run(command: Any, sender: Sender, ext: Any) -> dict[str, Any]:
         outcome = use_case(getattr(ext, service), command)
-        ext.broadcaster.outcome(outcome, ext.derived.deltas)
+        ext.broadcaster.outcome(outcome, ext.derived.stages)
         if outcome.created and use_case not in TAPS:
             # a void may take back a score or a timed stroke: the cards follow at once (a
             # tap's effect on a card, a checkpoint breach, waits for the next tick)

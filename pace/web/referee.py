@@ -8,7 +8,7 @@ docs/protocol.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from flask import Blueprint, current_app, jsonify, render_template
@@ -36,12 +36,14 @@ class RefereeBroadcaster:
         #: announces the cards a referee's act changed (``ScoreBroadcaster.changed``)
         self.cards = cards
 
-    def outcome(self, o: RefereeOutcome, changes: Callable[[str], Sequence[Delta]]) -> None:
+    def outcome(
+        self, o: RefereeOutcome, stages: Callable[[str], Iterable[Sequence[Delta]]]
+    ) -> None:
         """Announce what a command changed (a resend: nothing).
 
         The stored stroke or credit goes out as it is; the timing, penalties and rows it
-        changed follow as the round's deltas (``timing_changed``, ``penalties_changed``,
-        ``group_updated``).
+        changed follow as the round's deltas, stage by stage (``timing_changed``,
+        ``penalties_changed``, ``group_updated``).
         """
         if not o.created:
             return
@@ -61,7 +63,7 @@ class RefereeBroadcaster:
         if e.type == factsmod.TIME_CREDIT_GRANTED:
             self.socketio.emit("time_credit_granted", event_view(e), to=room)
         self.socketio.sleep(0)
-        self.broadcaster.feed(e.round, lambda: changes(e.round))
+        self.broadcaster.feed_stages(e.round, lambda: stages(e.round))
 
 
 def ack(o: RefereeOutcome) -> dict[str, Any]:
@@ -91,7 +93,7 @@ def run(
 ) -> dict[str, Any]:
     """Run a parsed referee command (``use_case(service, command)``), announce it, ack it."""
     outcome = use_case(service, command)
-    broadcaster.outcome(outcome, derived.deltas)
+    broadcaster.outcome(outcome, derived.stages)
     if outcome.created and broadcaster.cards is not None:
         broadcaster.cards(outcome.event.round)  # a fault counted or re-judged: the cards
     return ack(outcome)

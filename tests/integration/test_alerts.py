@@ -165,3 +165,29 @@ def test_a_decision_stamped_a_moment_ahead_prompts_once_the_clock_reaches_it(
     assert [p["group"] for p in received(dashboard, "stop_timing_prompted")] == ["1"]
     scheduler.tick(ROUND)  # raised once
     assert received(dashboard, "stop_timing_prompted") == []
+
+
+def test_a_tap_sends_its_row_before_the_alert_it_raises_is_stored(
+    app, marshal, referee, dashboard, monkeypatch
+):
+    """The row is the referee's first news of a tap: it does not wait for the commit of the
+    alert the tap raises (``LiveService.stages``); the alert goes out once stored."""
+    desk = app.extensions["pace"].live.alerts
+    store = desk.append_implied
+    before_commit: list[dict] = []
+
+    def append_implied(events, now):
+        before_commit.extend(dashboard.get_received())  # what the pages had by the commit
+        return store(events, now)
+
+    monkeypatch.setattr(desk, "append_implied", append_implied)
+    marshal.tap("1", 1, "08:40")  # out of position at 08:40: the tap raises its alert
+    after_commit = dashboard.get_received()
+
+    assert before_commit[0]["name"] == "hole_logged"
+    assert {e["name"] for e in before_commit[1:]} == {"group_updated"}  # the rows, no alert
+    assert "1" in {e["args"][0]["group"]["group"] for e in before_commit[1:]}
+    raised = [e["args"][0]["alert"] for e in after_commit if e["name"] == "alert_raised"]
+    assert ("out_of_position", "1") in [(a["kind"], a["group"]) for a in raised]
+    revs = [e["args"][0]["rev"] for e in before_commit[1:] + after_commit if "rev" in e["args"][0]]
+    assert revs == sorted(revs) and len(set(revs)) == len(revs)  # still one feed, in order
