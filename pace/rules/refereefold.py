@@ -157,6 +157,22 @@ def assemble(policy: Policy, parts: Sequence[GroupJudgement]) -> rr.Judgement:
     )
 
 
+def _read_back(
+    back: Sequence[tuple[datetime, int | None]], latest: datetime | None
+) -> tuple[tuple[datetime, int | None], ...]:
+    """Return what ``spells.group_spells`` reads of ``back`` for acts up to ``latest``: the
+    instants up to the latest act, and the first one after it (it may end the last spell);
+    nothing without acts."""
+    if latest is None:
+        return ()
+    out = []
+    for instant, hole in back:
+        out.append((instant, hole))
+        if instant > latest:
+            break
+    return tuple(out)
+
+
 class RefereeFold:
     """The referees' acts of a round by group, and each group's judgement, kept up to date.
 
@@ -185,7 +201,7 @@ class RefereeFold:
         self._order = 0
         self.version: dict[str, int] = {p.id: 0 for p in fold.plan.groups}
         self._rank = {p.id: i for i, p in enumerate(fold.plan.groups)}
-        self._judged: dict[str, tuple[tuple[int, int], GroupJudgement]] = {}
+        self._judged: dict[str, tuple[tuple[int, int], GroupJudgement, tuple[Any, ...] | None]] = {}
         self._round: tuple[tuple[Any, ...], rr.Judgement] | None = None
 
     # -- folding -------------------------------------------------------------------------------
@@ -269,24 +285,63 @@ class RefereeFold:
             return known[1]
         p = self.plan.by_id[group]
         acts = self._groups.get(group) or _Acts()
+        evaluated = self.fold.evaluations(group)
+        done = self.fold.done(group)
+        strokes = tuple(acts.strokes.values())
+        basis = self._basis(group, evaluated, done, strokes)
+        if known is not None and basis is not None and known[2] == basis:
+            self._judged[group] = (key, known[1], basis)
+            return known[1]  # what the judgement reads of the new evaluations is as it was
         judged = judge_group(
             p,
             self._rank[group],
             self.setup,
             self.policy,
-            self.fold.evaluations(group),
+            evaluated,
             tuple(acts.spell_acts.values()),
             tuple(acts.tells.values()),
-            tuple(acts.strokes.values()),
+            strokes,
             tuple(acts.notifications.values()),
-            self.fold.done(group),
+            done,
             self.fold.spans,
             self.fold.credits(group),
             play=self.play,
             format_name=self.format_name,
         )
-        self._judged[group] = (key, judged)
+        self._judged[group] = (key, judged, basis)
         return judged
+
+    def _basis(
+        self,
+        group: str,
+        evaluated: Sequence[Evaluation],
+        done: Mapping[int, datetime],
+        strokes: Sequence[tuple[int, timing.TimedStroke]],
+    ) -> tuple[Any, ...] | None:
+        """Return all that ``judge_group`` reads of ``group``'s evaluations and completions
+        (with its acts' version), or ``None`` when that is everything (checkpoints judge the
+        completions themselves).
+
+        A tap changes a group's evaluations; most often the judgement reads nothing of the
+        change: the spells read only the instants the group was found back in position, and a
+        stroke with no hole written reads only the completions up to its end (RULES.md §6).
+        Judging again a group with a long referee history costs tens of ms.
+        """
+        if self.policy is not None and self.policy.faults_from == CHECKPOINTS:
+            return None
+        back = _read_back(
+            rr.back_in_position({group: evaluated})[group],
+            max((a.at for a in self._groups[group].spell_acts.values()), default=None)
+            if group in self._groups
+            else None,
+        )
+        if self.policy is None:
+            return (self.version[group], back)
+        latest = max((s.stopped for _, s in strokes if s.hole is None), default=None)
+        seen = () if latest is None else tuple(sorted(
+            (h, at) for h, at in done.items() if at <= latest
+        ))  # fmt: skip
+        return (self.version[group], back, seen)
 
     def spells_of(self, group: str) -> tuple[spells.Spell, ...]:
         """Return ``group``'s timing spells, in time order."""

@@ -165,17 +165,24 @@ def _rows(live: LiveRound, group: str, policy: policies.Policy) -> list[dict[str
     judged: GroupJudgement = live.referees.group(group)
     if not judged.outcomes:
         return []
+    notified = live.referees.notified(group)
+    made = live.told.setdefault("penalty_rows", {})
+    known = made.get(group)
+    if known is not None and known[0] is judged and known[1] == notified and known[3] == policy:
+        return known[2]  # the same judgement (a tap it reads nothing of): the same rows
     strokes = {j.stroke.id: j for _, j in judged.strokes}
-    return views.penalty_rows(
+    rows = views.penalty_rows(
         live.view,
         group,
         # the round's judgement's order (``refereefold.assemble``): time, then the log's
         (o for _, o in sorted(judged.outcomes, key=lambda x: (x[1].fault.at, x[0]))),
         strokes,
         dict(judged.breaches),
-        live.referees.notified(group),
+        notified,
         policy,
     )
+    made[group] = (judged, notified, rows, policy)
+    return rows
 
 
 def _timing_views(live: LiveRound, now: datetime) -> dict[str, dict[str, Any]]:

@@ -2,9 +2,11 @@
 
 Six two-balls off tee 1 ten minutes apart play five holes; C is slow on hole 3 and timed, E
 is timed too. Once the log is folded (every group evaluated and judged, as the live service
-leaves it), each later event must judge again only the groups whose evaluations or referee
-acts it changes, counted by the calls of ``refereefold.judge_group``, and the judgement must
-still equal the whole log's (``refereeing.judge_round``).
+leaves it), each later event must touch only the groups whose evaluations or referee acts it changes
+(their judgement's key moves), judge again only those of them whose judgement reads the change
+(counted by the calls of ``refereefold.judge_group``: the spells read the instants a group is
+found back in position, a stroke with no hole written the completions up to its end), and the
+judgement must still equal the whole log's (``refereeing.judge_round``).
 """
 
 from __future__ import annotations
@@ -80,10 +82,12 @@ def judged(monkeypatch):
     return fold, referees, log, taps, strokes, calls
 
 
-def apply(judged, e: Event) -> set[str]:
-    """Fold ``e`` (at the end of the round), judge the round; return the groups judged again,
-    after checking the judgement is the whole log's."""
+def apply(judged, e: Event) -> tuple[set[str], set[str]]:
+    """Fold ``e`` (at the end of the round), judge the round; return the groups it touched
+    (their judgement's key moved) and those judged again, after checking the judgement is the
+    whole log's."""
     fold, referees, log, _, _, calls = judged
+    keys = {p.id: referees.key(p.id) for p in fold.plan.groups}
     log.append(e)
     fold.apply(e, at("12:00"))
     referees.apply(e)
@@ -93,9 +97,11 @@ def apply(judged, e: Event) -> set[str]:
     assert got == rr.judge_round(SETUP, facts, rr.fold(log), policies.FRBG, FAR, plan=plan)
     for p in plan.groups:
         assert fold.evaluations(p.id) == position.evaluations(SETUP, facts, FAR, plan)[p.id]
+    touched = {g for g, k in keys.items() if referees.key(g) != k}
     out = set(calls)
     calls.clear()
-    return out
+    assert out <= touched
+    return touched, out
 
 
 def test_the_round_is_out_of_position_where_it_should_be(judged):
@@ -111,30 +117,69 @@ def test_a_corrected_tap_re_judges_its_group_and_the_one_whose_gap_it_sets(judge
     target = taps[("A", 2)]
     new = (target.at + timedelta(seconds=30)).isoformat()
     e = event(factsmod.HOLE_TIME_CORRECTED, at("11:00"), {"target": target.id, "at": new})
-    # B's gap on hole 2 is measured to A's completion; C's to B's, which did not move
-    assert apply(judged, e) == {"A", "B"}
+    # B's gap on hole 2 is measured to A's completion; C's to B's, which did not move; neither
+    # A nor B was timed: nothing of theirs to judge again
+    assert apply(judged, e) == ({"A", "B"}, set())
 
 
 def test_a_voided_tap_re_judges_its_group_and_the_one_behind_on_that_hole(judged):
     _, _, _, taps, _, _ = judged
     e = event(factsmod.EVENT_VOIDED, at("11:00"), {"target": taps[("D", 4)].id, "reason": "x"})
-    assert apply(judged, e) == {"D", "E"}
+    # E's spell (09:20, back in position 09:28) reads nothing of D's hole 4 (09:58)
+    assert apply(judged, e) == ({"D", "E"}, set())
 
 
 def test_a_voided_stroke_re_judges_its_group_alone(judged):
     _, _, _, _, strokes, _ = judged
     e = event(factsmod.EVENT_VOIDED, at("11:00"), {"target": strokes["E"].id, "reason": "x"})
-    assert apply(judged, e) == {"E"}
+    assert apply(judged, e) == ({"E"}, {"E"})
 
 
 def test_a_new_tap_at_the_end_of_the_round_re_judges_its_group_alone(judged):
     e = event(factsmod.HOLE_COMPLETED, at("10:30"), {"group": "F", "hole": 6})
-    assert apply(judged, e) == {"F"}
+    assert apply(judged, e) == ({"F"}, set())
 
 
 def test_a_siren_re_judges_every_group(judged):
     e = event(factsmod.SIREN, at("09:30"), {"kind": "suspension"})
-    assert apply(judged, e) == set("ABCDEF")
+    # the spells (C's running since 09:00, E's 09:20–09:28) read nothing after 09:30
+    assert apply(judged, e) == (set("ABCDEF"), set())
+
+
+def test_a_tap_that_ends_a_running_spell_judges_its_group_again(judged):
+    # C, timed from 09:00 and out of position since, holes out 6 at 09:30 (a minute after
+    # its 5th) and is found back in position: its spell ends there
+    _, referees, _, _, _, _ = judged
+    assert referees.spells_of("C")[0].end is None
+    e = event(factsmod.HOLE_COMPLETED, at("09:30"), {"group": "C", "hole": 6})
+    assert apply(judged, e) == ({"C"}, {"C"})
+    spell = referees.spells_of("C")[0]
+    assert (spell.end, spell.ended_by) == (at("09:30"), "back_in_position")
+
+
+def test_a_change_before_a_timed_group_s_latest_act_judges_it_again(judged):
+    # C's hole 3 corrected to 12 minutes: its evaluations before its decision (09:00) move
+    _, _, _, taps, _, _ = judged
+    new = (taps[("C", 2)].at + timedelta(minutes=12)).isoformat()
+    e = event(factsmod.HOLE_TIME_CORRECTED, at("11:00"), {"target": taps[("C", 3)].id, "at": new})
+    assert "C" in apply(judged, e)[1]
+
+
+def test_a_stroke_with_no_hole_is_judged_again_only_by_the_completions_before_its_end(judged):
+    # the hole a penalty goes to is read from the completions up to the stroke's end (§6)
+    _, _, _, taps, _, _ = judged
+    started = at("09:36")
+    stroke = event(rr.STROKE_TIMED, started + timedelta(seconds=70), {
+        "group": "E", "player": "E2", "hole": None, "kind": "other", "first_to_play": False,
+        "between_holes": True, "started": started.isoformat(),
+        "stopped": (started + timedelta(seconds=70)).isoformat()})  # fmt: skip
+    assert apply(judged, stroke) == ({"E"}, {"E"})
+    later = event(factsmod.HOLE_COMPLETED, at("10:40"), {"group": "E", "hole": 6})
+    assert apply(judged, later) == ({"E"}, set())  # after the stroke: read by nothing
+    before = taps[("E", 2)]  # at 09:04, before the stroke's end
+    moved = (before.at + timedelta(minutes=40)).isoformat()  # now after it
+    e = event(factsmod.HOLE_TIME_CORRECTED, at("11:00"), {"target": before.id, "at": moved})
+    assert apply(judged, e)[1] == {"E"}
 
 
 def test_a_first_hole_tap_leaves_the_groups_not_yet_off_untouched():
