@@ -114,7 +114,7 @@ def create_app(
     live = LiveService(service)
     referee_feed = RefereeFeed(live)
     scores = ScoreService(live, referee_feed)
-    HoldUpPanel(live)
+    holdups = HoldUpPanel(live)
     boards = BoardFeed(live)
     cluster = join_cluster(settings, store)
     queue: dict[str, Any] = {}
@@ -131,6 +131,9 @@ def create_app(
         engineio_logger=False,
         **queue,
     )
+    # a reading of who holds the field up lets the taps in between its groups (under gevent
+    # it runs on the hub: docs/architecture.md, "The hub is not held by slow parts")
+    holdups.pause = lambda: socketio.sleep(0)
     broadcaster = Broadcaster(socketio, boards)
     offsets = ClockOffsets()
     namespace = PaceNamespace(live, broadcaster, offsets, access_service)

@@ -207,14 +207,18 @@ class HoldUpPanel:
     over the log up to now. It is read again only once the log has grown, by the scheduler
     before its tick (:meth:`refresh`, outside the round's lock and the feed's order), and sent
     to the pages by the tick. A reading costs about 17 ms for 52 groups mid-round; under
-    gevent it still runs on the hub (a real thread fared worse: docs/architecture.md).
+    gevent it still runs on the hub (a real thread fared worse: docs/architecture.md), a group
+    at a time, with :attr:`pause` between two groups.
     """
 
     #: it raises no alert
     alert_kinds: tuple[str, ...] = ()
 
-    def __init__(self, live: Any):
+    def __init__(self, live: Any, pause: Callable[[], None] | None = None):
         self.live = live
+        #: lets other work run between two groups of a reading made by :meth:`refresh`
+        #: (``pace serve``: the hub's ``sleep(0)``, so a tap never waits for a whole reading)
+        self.pause = pause
         live.extend(self)
 
     def held_up(self, live: LiveRound, now: datetime) -> list[dict[str, Any]]:
@@ -236,7 +240,7 @@ class HoldUpPanel:
             known = live.told.get("held_up_value")
             if known is not None and known[0] == len(live.events):
                 return
-            size, reading = self._reading(live, now)
+            size, reading = self._reading(live, now, self.pause)
         value = reading()
         with self.live.lock:
             known = live.told.get("held_up_value")
@@ -244,16 +248,18 @@ class HoldUpPanel:
                 live.told["held_up_value"] = (size, value)
 
     def _reading(
-        self, live: LiveRound, now: datetime
+        self, live: LiveRound, now: datetime, pause: Callable[[], None] | None = None
     ) -> tuple[int, Callable[[], list[dict[str, Any]]]]:
         """Return the log's size and the reading of who held the field up in it, to run with
-        or without the lock (what it reads is immutable)."""
+        or without the lock (what it reads is immutable); ``pause`` runs between its steps
+        (without the lock only)."""
         # every accepted instant is at most the tolerance ahead of the server's clock
         horizon = now + self.live.future_tolerance
         view, facts = live.view, live.field.facts()
 
         def reading() -> list[dict[str, Any]]:
-            found = rp.field_holdups(view.setup, facts, horizon, view.plan)
+            steps = rp.field_holdups_steps(view.setup, facts, horizon, view.plan)
+            found = rp.run_steps(steps, pause)
             return [holdup_view(u, view.tz, going) for u, going in found]
 
         return len(live.events), reading

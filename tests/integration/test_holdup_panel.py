@@ -19,13 +19,13 @@ def readings(app, monkeypatch) -> list[bool]:
     """Note, for each reading of who holds the field up, whether the round's lock was held."""
     live = app.extensions["pace"].live
     held: list[bool] = []
-    read = reports.rp.field_holdups
+    read = reports.rp.field_holdups_steps
 
-    def field_holdups(*args, **kwargs):
+    def field_holdups_steps(*args, **kwargs):
         held.append(live.lock._is_owned())
-        return read(*args, **kwargs)
+        return (yield from read(*args, **kwargs))
 
-    monkeypatch.setattr(reports.rp, "field_holdups", field_holdups)
+    monkeypatch.setattr(reports.rp, "field_holdups_steps", field_holdups_steps)
     return held
 
 
@@ -68,3 +68,37 @@ def test_a_reading_overtaken_by_a_newer_one_is_not_kept(app, marshal, scheduler,
     marshal.tap("2", 1, "08:36")  # the log grows: read again, but the kept one is newer
     panel.refresh(ROUND, live.clock.now())
     assert state.told["held_up_value"] == (newer[0] + 100, ["newer"])
+
+
+def test_a_tap_made_between_two_groups_of_a_reading_is_stored_sent_and_read_next(
+    app, marshal, referee, dashboard, scheduler, readings
+):
+    """Under gevent the reading runs on the hub: it pauses between groups (``pace serve``:
+    ``sleep(0)``) so a tap never waits for a whole reading; the lock is not held there."""
+    live = app.extensions["pace"].live
+    panel = next(c for c in live._companions if hasattr(c, "refresh"))
+    marshal.tap("1", 1, "08:30")
+    pauses: list[bool] = []
+    size: list[int] = []
+
+    def pause():
+        pauses.append(live.lock._is_owned())
+        if len(pauses) == 3:  # a marshal's tap comes in while the reading is under way
+            size.append(len(live.live(ROUND).events))
+            marshal.tap("2", 1, "08:36")
+
+    panel.pause = pause
+    scheduler.tick(ROUND)
+    assert len(pauses) == len(live.live(ROUND).view.plan.groups) + 1  # between every step
+    assert not any(pauses)
+    state = live.live(ROUND)
+    assert state.told["held_up_value"][0] == size[0]  # the log as it was before the tap
+    assert "2" in {r["group"]["group"] for r in _rows(dashboard)}  # the tap went out at once
+
+    scheduler.tick(ROUND)  # the log grew during the reading: read again, with the tap
+    assert state.told["held_up_value"][0] > size[0]
+    assert [(u["group"], u["groups"]) for u in state.told["held_up_value"][1]] == [("1", 1)]
+
+
+def _rows(sio) -> list:
+    return [e["args"][0] for e in sio.get_received() if e["name"] == "group_updated"]

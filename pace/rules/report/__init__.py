@@ -11,9 +11,10 @@ end of the report (the end of the round, or any instant during it).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TypeVar
 
 from pace.rules import groupclock, penalties, policies, timing
 from pace.rules import refereeing as rr
@@ -41,6 +42,8 @@ from pace.rules.report.referees import (
     with_judged_spells,
 )
 
+T = TypeVar("T")
+
 __all__ = [
     "Act",
     "Band",
@@ -62,6 +65,8 @@ __all__ = [
     "build_report",
     "due_instant",
     "field_holdups",
+    "field_holdups_steps",
+    "run_steps",
 ]
 
 ZERO = timedelta(0)
@@ -265,9 +270,38 @@ def field_holdups(
     setup: RoundSetup, facts: RoundFacts, now: datetime, plan: FieldPlan | None = None
 ) -> tuple[tuple[HoldUp, bool], ...]:
     """Return who held the field up so far, each with whether it is still going on (live)."""
+    return run_steps(field_holdups_steps(setup, facts, now, plan))
+
+
+def run_steps(steps: Generator[None, None, T], between: Callable[[], None] | None = None) -> T:
+    """Run ``steps`` to the end and return what it returns; ``between`` runs between two
+    steps (whoever runs a long reading lets other work in there)."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            value: T = done.value
+            return value
+        if between is not None:
+            between()
+
+
+def field_holdups_steps(
+    setup: RoundSetup, facts: RoundFacts, now: datetime, plan: FieldPlan | None = None
+) -> Generator[None, None, tuple[tuple[HoldUp, bool], ...]]:
+    """:func:`field_holdups`, a group at a time: yields after each group's holes are read and
+    returns the reading, so that whoever runs it may let other work in between (the reading
+    of 52 groups costs tens of ms: pace.services.reports.HoldUpPanel)."""
     plan = plan or plan_field(setup)
-    order, rows, _, _ = _group_rows(setup, facts, now, plan)
+    order = HoleOrder(plan, facts.completions, now)
+    spans = groupclock.merge_suspensions(facts.suspensions, now)
+    credits = _credits(facts.credits, now)
+    rows = {}
+    for p in plan.groups:
+        rows[p.id] = group_holes(setup, p, order, spans, credits.get(p.id, ()))
+        yield
     statuses = {s.group: s for s in evaluate_field(setup, facts, now, plan).groups}
+    yield
     return tuple(
         (
             u,
