@@ -256,13 +256,26 @@ def _players(
     return tuple(out)
 
 
-def _group_rows(
+GroupRows = tuple[
+    HoleOrder, dict[str, tuple[HoleRow, ...]], Spans, dict[str, tuple[TimeCredit, ...]]
+]
+
+
+def _group_rows(setup: RoundSetup, facts: RoundFacts, now: datetime, plan: FieldPlan) -> GroupRows:
+    return run_steps(_group_rows_steps(setup, facts, now, plan))
+
+
+def _group_rows_steps(
     setup: RoundSetup, facts: RoundFacts, now: datetime, plan: FieldPlan
-) -> tuple[HoleOrder, dict[str, tuple[HoleRow, ...]], Spans, dict[str, tuple[TimeCredit, ...]]]:
+) -> Generator[None, None, GroupRows]:
+    """Read every group's holes, yielding after each group (:func:`run_steps`)."""
     order = HoleOrder(plan, facts.completions, now)
     spans = groupclock.merge_suspensions(facts.suspensions, now)
     credits = _credits(facts.credits, now)
-    rows = {p.id: group_holes(setup, p, order, spans, credits.get(p.id, ())) for p in plan.groups}
+    rows = {}
+    for p in plan.groups:
+        rows[p.id] = group_holes(setup, p, order, spans, credits.get(p.id, ()))
+        yield
     return order, rows, spans, credits
 
 
@@ -293,13 +306,7 @@ def field_holdups_steps(
     returns the reading, so that whoever runs it may let other work in between (the reading
     of 52 groups costs tens of ms: pace.services.reports.HoldUpPanel)."""
     plan = plan or plan_field(setup)
-    order = HoleOrder(plan, facts.completions, now)
-    spans = groupclock.merge_suspensions(facts.suspensions, now)
-    credits = _credits(facts.credits, now)
-    rows = {}
-    for p in plan.groups:
-        rows[p.id] = group_holes(setup, p, order, spans, credits.get(p.id, ()))
-        yield
+    order, rows, _, _ = yield from _group_rows_steps(setup, facts, now, plan)
     statuses = {s.group: s for s in evaluate_field(setup, facts, now, plan).groups}
     yield
     return tuple(
