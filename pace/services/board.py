@@ -102,19 +102,6 @@ class BoardFeed:
             return None
         return held.feeds.get(BOARD, 0)
 
-    def changes(
-        self, round: str, changes: Callable[[], Iterable[Delta]]
-    ) -> tuple[tuple[Delta, ...], Delta | None]:
-        """Work out the round's deltas (``changes()``) and the board delta they make.
-
-        Both are worked out under the round's lock, so no snapshot is taken between the
-        round's deltas and the board's number: a board snapshot holds exactly the board
-        deltas numbered up to its ``rev``.
-        """
-        sent: list[Delta] = []
-        board = self.stream(round, lambda: (changes(),), sent.extend)
-        return tuple(sent), board
-
     def stream(
         self,
         round: str,
@@ -122,8 +109,12 @@ class BoardFeed:
         send: Callable[[Sequence[Delta]], None],
     ) -> Delta | None:
         """Work out the round's deltas stage by stage (``stages()``), ``send`` each stage as
-        it comes, and return the board delta they make, under the round's lock (as
-        :meth:`changes`)."""
+        it comes, and return the board delta they make.
+
+        All of it is done under the round's lock, so no snapshot is taken between the round's
+        deltas and the board's number: a board snapshot holds exactly the board deltas
+        numbered up to its ``rev``.
+        """
         with self.live.lock:
             deltas: list[Delta] = []
             for stage in stages():

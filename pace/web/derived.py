@@ -44,14 +44,10 @@ class Derived:
             return True
         return not self.cluster.nudge(round)
 
-    def deltas(self, round: str) -> Sequence[Delta]:
-        """Return the round's deltas to announce now (``LiveService.changes``: rows, alerts,
-        penalties, timing…); none when another worker announces them."""
-        return tuple(d for stage in self.stages(round) for d in stage)
-
     def stages(self, round: str) -> Iterator[Sequence[Delta]]:
-        """Yield the round's deltas to announce now in ``LiveService.stages``' stages (the
-        rows first); none when another worker announces them. Run it to the end."""
+        """Yield the round's deltas to announce now (rows, alerts, penalties, timing…) in
+        ``LiveService.stages``' stages, the rows first; none when another worker announces
+        them. Run it to the end."""
         if not self.here(round):
             return
         for out in self.live.stages(round):

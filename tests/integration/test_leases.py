@@ -196,7 +196,7 @@ def test_a_worker_announcing_for_a_dead_holder_leaves_the_mark_to_the_one_taking
         # a still holds the lease but hears no nudge: b announces for itself
         assert worker_b.leases.holder(ROUND) == "worker-a" and on_b.here(ROUND)
         late_tap("3", "09:45", "phone-on-b")  # group 3 taps late on worker b
-        own = [d.data["key"] for d in on_b.deltas(ROUND) if d.kind == "alert"]
+        own = [d.data["key"] for stage in on_b.stages(ROUND) for d in stage if d.kind == "alert"]
         assert own and not set(own) & set(unheard)  # b announced its own alerts, not a's
         assert b.announced(ROUND) == mark  # and left the mark where the holder put it
 
