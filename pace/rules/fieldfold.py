@@ -211,6 +211,7 @@ class FieldFold:
         self.version: dict[str, int] = {p.id: 0 for p in plan.groups}
         self.evals_version: dict[str, int] = {p.id: 0 for p in plan.groups}
         self._evals: dict[str, tuple[int, tuple[Evaluation, ...]]] = {}
+        self._overs: dict[str, tuple[int, dict[int, tuple[datetime, timedelta]]]] = {}
         self._reached: dict[str, int] = {p.id: 0 for p in plan.groups}
         self._latest_done: dict[str, datetime | None] = {p.id: None for p in plan.groups}
         self._pending: list[tuple[datetime, int, _Scope]] = []
@@ -431,7 +432,16 @@ class FieldFold:
 
     def done(self, group: str, now: datetime = FAR) -> dict[int, datetime]:
         """Return the holes ``group`` completed by ``now`` and when (the counted completions)."""
-        return {h: at for h, at in self._done.get(group, {}).items() if at <= now}
+        return dict(self._done_by(group, now))
+
+    def _done_by(self, group: str, now: datetime) -> Mapping[int, datetime]:
+        """:meth:`done`, read only: the fold's own mapping when every one is done by ``now``
+        (the common case: no completion is stamped ahead of the clock)."""
+        done = self._done.get(group, {})
+        latest = self._latest_done.get(group)
+        if latest is None or latest <= now:
+            return done
+        return {h: at for h, at in done.items() if at <= now}
 
     def tap_id(self, group: str, hole: int) -> str | None:
         """Return the id of the tap that counts for ``group``'s ``hole`` (the earliest one)."""
@@ -481,7 +491,7 @@ class FieldFold:
             now,
             margin=self.margin,
             withdrawn_at=self._withdrawn_at.get(group),
-            done=self.done(group, now),
+            done=self._done_by(group, now),
         )
 
     def wake(self, group: str, s: GroupStatus, now: datetime) -> datetime | None:
@@ -491,25 +501,37 @@ class FieldFold:
         status at a later instant is ``s`` with its :meth:`moving` figures grown.
         """
         p = self.plan.by_id[group]
-        since = anchor(p, s, self.done(group, now))
+        since = anchor(p, s, self._done_by(group, now))
         return next_change(p, s, self.index, self.spans, now, since, self.margin)
 
     def moving(self, group: str, s: GroupStatus, now: datetime) -> frozenset[str]:
         """Return the figures of ``group``'s status ``s`` at ``now`` that grow with the clock."""
         p = self.plan.by_id[group]
-        return moving(p, s, self.spans, now, anchor(p, s, self.done(group, now)))
+        return moving(p, s, self.spans, now, anchor(p, s, self._done_by(group, now)))
 
     def overs(self, group: str, now: datetime) -> dict[int, tuple[datetime, timedelta]]:
         """Return each hole ``group`` completed by ``now``: its instant and the time over at it.
 
         As :func:`pace.rules.position.hole_overs` (the credits granted by ``now`` count).
         """
+        latest = self._latest.get(group)
+        # once every completion and credit of the group is at or before ``now``, they read the
+        # same at any later instant: kept until its evaluations change (a siren changes every
+        # group's)
+        version = self.evals_version[group]
+        known = self._overs.get(group)
+        settled = latest is None or latest <= now
+        if settled and known is not None and known[0] == version:
+            return dict(known[1])
         p = self.plan.by_id[group]
         credits = self.credits(group, now)
         out = {}
-        for hole, at in sorted(self.done(group, now).items(), key=lambda x: x[1]):
+        for hole, at in sorted(self._done_by(group, now).items(), key=lambda x: x[1]):
             e = groupclock.elapsed(p.group.start, at, self.spans, credits, credits_at=now)
             out[hole] = (at, e - p.cumulative[p.position[hole]])
+        if settled:
+            self._overs[group] = (version, out)
+            return dict(out)
         return out
 
     def episodes(self, group: str, now: datetime) -> tuple[Episode, ...]:

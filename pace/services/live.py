@@ -162,15 +162,32 @@ class LiveService:
         self, live: LiveRound, group: str, s: GroupStatus, now: datetime
     ) -> tuple[dict[str, Any], tuple[Any, ...]]:
         """Return a group's row at ``now`` and its key (what a page cannot project)."""
+        holes, moving = self._shown(live, group, s, now)
+        return self._make_row(live, group, s, now, holes, moving), rowsmod.row_key(
+            s, holes, now, moving
+        )
+
+    def _shown(
+        self, live: LiveRound, group: str, s: GroupStatus, now: datetime
+    ) -> tuple[dict[int, rowsmod.Hole], frozenset[str]]:
+        """Return what a group's row shows beyond its status: its logged holes, and the
+        figures that grow with the clock."""
         fold = live.field
         holes = {
             h: (at, over, fold.tap_id(group, h)) for h, (at, over) in fold.overs(group, now).items()
         }
-        moving = fold.moving(group, s, now)
-        fixed = self._fixed_rows(live.view)[group]
-        return rowsmod.group_row(s, fixed, holes, now, moving), rowsmod.row_key(
-            s, holes, now, moving
-        )
+        return holes, fold.moving(group, s, now)
+
+    def _make_row(
+        self,
+        live: LiveRound,
+        group: str,
+        s: GroupStatus,
+        now: datetime,
+        holes: dict[int, rowsmod.Hole],
+        moving: frozenset[str],
+    ) -> dict[str, Any]:
+        return rowsmod.group_row(s, self._fixed_rows(live.view)[group], holes, now, moving)
 
     # -- the feed ----------------------------------------------------------------------------
 
@@ -275,8 +292,11 @@ class LiveService:
                     continue
             s = fold.status(p.id, now)
             statuses[p.id] = s
-            row, key = self._row(live, p.id, s, now)
+            holes, moving = self._shown(live, p.id, s, now)
+            key = rowsmod.row_key(s, holes, now, moving)
             if known is None or known[1] != key:
-                out.append(live.delta(ROW, row))
+                # the row itself is made only to be sent (most groups a tap evaluates again
+                # show nothing new)
+                out.append(live.delta(ROW, self._make_row(live, p.id, s, now, holes, moving)))
             told[p.id] = (version, key, fold.wake(p.id, s, now))
         return statuses
