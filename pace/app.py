@@ -133,7 +133,12 @@ def create_app(
     )
     # a reading of who holds the field up lets the taps in between its groups (under gevent
     # it runs on the hub: docs/architecture.md, "The hub is not held by slow parts")
-    holdups.pause = lambda: socketio.sleep(0)
+    if settings.server.async_mode == "gevent":
+        from pace.web.server import hub_pause
+
+        holdups.pause = hub_pause
+    else:
+        holdups.pause = lambda: socketio.sleep(0)
     broadcaster = Broadcaster(socketio, boards)
     offsets = ClockOffsets()
     namespace = PaceNamespace(live, broadcaster, offsets, access_service)

@@ -5,6 +5,12 @@ Nagle's algorithm on: a connection's second small frame (an ack right after a br
 ``group_updated`` after a ``hole_logged``) then waits for the peer's delayed ACK, ~40 ms
 (issue 13, point 1). The live loop sends small frames that must go at once, so every accepted
 TCP socket gets ``TCP_NODELAY`` before its first byte is read.
+
+A slow part that runs on the hub (who holds the field up, read a group at a time) pauses
+between its steps with :func:`hub_pause`, not ``gevent.sleep(0)``: that one runs the greenlets
+already runnable but polls no socket and no thread pool result, so a tap that came in meanwhile,
+or a commit done in the pool, would wait for the whole reading (docs/architecture.md, "The hub
+is not held by slow parts").
 """
 
 from __future__ import annotations
@@ -12,12 +18,23 @@ from __future__ import annotations
 import socket
 from typing import Any
 
+import gevent
 from gevent import pywsgi
 
 try:  # WebSocket transport, as Flask-SocketIO picks it
     from geventwebsocket.handler import WebSocketHandler as _Base
 except ImportError:  # pragma: no cover - the websocket comes from simple-websocket then
     _Base = pywsgi.WSGIHandler
+
+
+#: how long a slow part on the hub pauses between two steps (s): a timer, however short, makes
+#: the loop poll the sockets and the thread pool before the part goes on
+HUB_PAUSE = 0.0005
+
+
+def hub_pause() -> None:
+    """Let the hub serve whatever became ready (a tap received, a commit done), then go on."""
+    gevent.sleep(HUB_PAUSE)
 
 
 def no_delay(sock: Any) -> bool:
