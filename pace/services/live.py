@@ -124,7 +124,7 @@ class LiveService:
             now = now or self.clock.now()
             live = self.live(round, now)
             view = live.view
-            rows = [self._row(live, p.id, live.field.status(p.id, now), now)[0]
+            rows = [self._row(live, p.id, live.field.status(p.id, now), now)
                     for p in view.plan.groups]  # fmt: skip
             snapshot = {
                 "round": round,
@@ -158,20 +158,15 @@ class LiveService:
             self._fixed[view.record.name] = known
         return known[1]
 
-    def _row(
-        self, live: LiveRound, group: str, s: GroupStatus, now: datetime
-    ) -> tuple[dict[str, Any], tuple[Any, ...]]:
-        """Return a group's row at ``now`` and its key (what a page cannot project)."""
-        holes, moving = self._shown(live, group, s, now)
-        return self._make_row(live, group, s, now, holes, moving), rowsmod.row_key(
-            s, holes, now, moving
-        )
+    def _row(self, live: LiveRound, group: str, s: GroupStatus, now: datetime) -> dict[str, Any]:
+        """Return a group's row at ``now``."""
+        return self._make_row(live, group, s, now, *self._shown(live, group, s, now))
 
     def _shown(
         self, live: LiveRound, group: str, s: GroupStatus, now: datetime
     ) -> tuple[dict[int, rowsmod.Hole], frozenset[str]]:
         """Return what a group's row shows beyond its status: its logged holes, and the
-        figures that grow with the clock."""
+        figures that grow with the clock (with the status, they make the row's key)."""
         fold = live.field
         holes = {
             h: (at, over, fold.tap_id(group, h)) for h, (at, over) in fold.overs(group, now).items()
@@ -187,6 +182,7 @@ class LiveService:
         holes: dict[int, rowsmod.Hole],
         moving: frozenset[str],
     ) -> dict[str, Any]:
+        """Return a group's row from its status and what :meth:`_shown` found."""
         return rowsmod.group_row(s, self._fixed_rows(live.view)[group], holes, now, moving)
 
     # -- the feed ----------------------------------------------------------------------------
