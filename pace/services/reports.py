@@ -214,11 +214,12 @@ class HoldUpPanel:
     #: it raises no alert
     alert_kinds: tuple[str, ...] = ()
 
-    def __init__(self, live: Any, pause: Callable[[], None] | None = None):
+    def __init__(self, live: Any):
         self.live = live
         #: lets other work run between two groups of a reading made by :meth:`refresh`
-        #: (``pace serve``: the hub's ``sleep(0)``, so a tap never waits for a whole reading)
-        self.pause = pause
+        #: (``pace serve`` under gevent: ``pace.web.server.hub_pause``, so a tap never waits
+        #: for a whole reading)
+        self.pause: Callable[[], None] | None = None
         live.extend(self)
 
     def held_up(self, live: LiveRound, now: datetime) -> list[dict[str, Any]]:

@@ -74,7 +74,7 @@ def test_a_tap_made_between_two_groups_of_a_reading_is_stored_sent_and_read_next
     app, marshal, referee, dashboard, scheduler, readings
 ):
     """Under gevent the reading runs on the hub: it pauses between groups (``pace serve``:
-    ``sleep(0)``) so a tap never waits for a whole reading; the lock is not held there."""
+    ``hub_pause``) so a tap never waits for a whole reading; the lock is not held there."""
     live = app.extensions["pace"].live
     panel = next(c for c in live._companions if hasattr(c, "refresh"))
     marshal.tap("1", 1, "08:30")
