@@ -116,7 +116,7 @@ class AccessTables:
         if round is not None:
             sql += " AND round = ?"
             params.append(round)
-        with self._db.read() as db:
+        with self._db.read(snapshot=False) as db:
             return [_code_from_row(r) for r in db.execute(sql + " ORDER BY id", params)]
 
     def add_session(self, record: SessionRecord) -> None:
@@ -137,7 +137,7 @@ class AccessTables:
 
     def session(self, token_hash: str) -> SessionRecord | None:
         """Return the session whose token hashes to ``token_hash``, or ``None``."""
-        with self._db.read() as db:
+        with self._db.read(snapshot=False) as db:
             row = db.execute(
                 f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE token_hash = ?", [token_hash]
             ).fetchone()

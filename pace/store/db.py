@@ -81,12 +81,14 @@ class SharedDatabase:
                 raise
 
     @contextmanager
-    def read(self) -> Iterator[sqlite_utils.Database]:
-        """Run the block's queries on one consistent snapshot of the file."""
+    def read(self, *, snapshot: bool = True) -> Iterator[sqlite_utils.Database]:
+        """Run the block's queries on one consistent snapshot of the file (``snapshot=False``:
+        one query, which is its own snapshot, without the transaction around it: two
+        statements fewer on every command's path, as the PostgreSQL store does)."""
         with self.lock, translate_errors():
             self._require_open()
             conn = self.db.conn
-            if conn.in_transaction:
+            if conn.in_transaction or not snapshot:
                 yield self.db
                 return
             conn.execute("BEGIN")

@@ -160,18 +160,18 @@ class SqliteStore(AccessTables, Store):
             sql += f" AND type IN ({', '.join('?' for _ in wanted)})"
             params.extend(wanted)
         sql += " ORDER BY seq"
-        with self._db.read() as db:
+        with self._db.read(snapshot=False) as db:
             return [_event_from_row(row) for row in db.execute(sql, params)]
 
     def event(self, id: str) -> Event | None:
         """Return the stored event with that id, or ``None``."""
-        with self._db.read() as db:
+        with self._db.read(snapshot=False) as db:
             return _find_event(db, id)
 
     def last_seq(self, round: str) -> int:
         """Return the sequence number of the round's last event (0 for none): the log's
         position, which changes with every event appended to it."""
-        with self._db.read() as db:
+        with self._db.read(snapshot=False) as db:
             row = db.execute(
                 "SELECT coalesce(max(seq), 0) FROM events WHERE round = ?", [round]
             ).fetchone()
@@ -179,7 +179,7 @@ class SqliteStore(AccessTables, Store):
 
     def count_events(self, round: str | None = None) -> int:
         """Return how many events are stored, in all or in one round."""
-        with self._db.read() as db:
+        with self._db.read(snapshot=False) as db:
             if round is None:
                 row = db.execute("SELECT count(*) FROM events").fetchone()
             else:
@@ -226,12 +226,12 @@ class SqliteStore(AccessTables, Store):
 
     def get_course(self, name: str) -> Course:
         """Return the course of that name; raise ``UnknownCourseError`` if none."""
-        with self._db.read() as db:
+        with self._db.read(snapshot=False) as db:
             return _get_course(db, name)
 
     def list_courses(self) -> list[Course]:
         """Return every stored course, by name."""
-        with self._db.read() as db:
+        with self._db.read(snapshot=False) as db:
             rows = db.execute(
                 "SELECT name, data, slope, rating FROM courses ORDER BY name"
             ).fetchall()
@@ -368,8 +368,9 @@ class SqliteStore(AccessTables, Store):
 
     def has_round(self, name: str) -> bool:
         """Return whether a round of that name exists."""
-        with self._db.read() as db:
-            return _round_row(db, name) is not None
+        with self._db.read(snapshot=False) as db:
+            row = db.execute("SELECT 1 FROM rounds WHERE name = ?", [name]).fetchone()
+            return row is not None
 
     def list_rounds(self) -> list[RoundSummary]:
         """Return a summary of every round, by day then name."""
@@ -379,7 +380,7 @@ class SqliteStore(AccessTables, Store):
                    (SELECT count(*) FROM events e WHERE e.round = r.name)
             FROM rounds r ORDER BY r.day, r.name
         """
-        with self._db.read() as db:
+        with self._db.read(snapshot=False) as db:
             rows = db.execute(sql).fetchall()
         return [
             RoundSummary(name, course, date.fromisoformat(day), int(groups), int(events))
