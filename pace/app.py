@@ -80,6 +80,8 @@ class Extension:
     boards: BoardFeed | None = None
     #: the facts-only board, made once per log position for all its viewers
     board: BoardCache | None = None
+    #: who holds the field up, on the dashboard (read by the scheduler before its tick)
+    holdups: HoldUpPanel | None = None
 
 
 def create_app(
@@ -224,6 +226,7 @@ def create_app(
         reports=ReportService(live.service, ReportCache()),
         boards=boards,
         board=BoardCache(boards, app.json.dumps),
+        holdups=holdups,
     )
     return app
 

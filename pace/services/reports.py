@@ -224,9 +224,9 @@ class HoldUpPanel:
 
     def held_up(self, live: LiveRound, now: datetime) -> list[dict[str, Any]]:
         """Return one row per group that held the field up (kept until the log grows)."""
-        known = live.told.get("held_up_value")
-        if known is not None and known[0] == len(live.events):
-            return list(known[1])
+        kept = self._kept(live)
+        if kept is not None:
+            return kept
         size, reading = self._reading(live, now)
         value = reading()
         live.told["held_up_value"] = (size, value)
@@ -238,8 +238,7 @@ class HoldUpPanel:
         without it, and kept unless a newer one was."""
         with self.live.lock:
             live = self.live.live(round, now)
-            known = live.told.get("held_up_value")
-            if known is not None and known[0] == len(live.events):
+            if self._kept(live) is not None:
                 return
             size, reading = self._reading(live, now, self.pause)
         value = reading()
@@ -247,6 +246,13 @@ class HoldUpPanel:
             known = live.told.get("held_up_value")
             if known is None or known[0] < size:
                 live.told["held_up_value"] = (size, value)
+
+    def _kept(self, live: LiveRound) -> list[dict[str, Any]] | None:
+        """Return the reading kept, if the log did not grow since it was made."""
+        known = live.told.get("held_up_value")
+        if known is not None and known[0] == len(live.events):
+            return list(known[1])
+        return None
 
     def _reading(
         self, live: LiveRound, now: datetime, pause: Callable[[], None] | None = None

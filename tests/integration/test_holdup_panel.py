@@ -59,7 +59,7 @@ def test_the_tick_sends_who_holds_the_field_up_read_outside_the_lock(
 
 def test_a_reading_overtaken_by_a_newer_one_is_not_kept(app, marshal, scheduler, readings):
     live = app.extensions["pace"].live
-    panel = next(c for c in live._companions if hasattr(c, "refresh"))
+    panel = app.extensions["pace"].holdups
     marshal.tap("1", 1, "08:30")
     scheduler.tick(ROUND)
     state = live.live(ROUND)
@@ -76,7 +76,7 @@ def test_a_tap_made_between_two_groups_of_a_reading_is_stored_sent_and_read_next
     """Under gevent the reading runs on the hub: it pauses between groups (``pace serve``:
     ``hub_pause``) so a tap never waits for a whole reading; the lock is not held there."""
     live = app.extensions["pace"].live
-    panel = next(c for c in live._companions if hasattr(c, "refresh"))
+    panel = app.extensions["pace"].holdups
     marshal.tap("1", 1, "08:30")
     pauses: list[bool] = []
     size: list[int] = []
