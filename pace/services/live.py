@@ -20,7 +20,7 @@ from typing import Any
 
 from pace.rules import alerts as alertsmod
 from pace.rules.events import Event, check_resend
-from pace.rules.position import FieldStatus, GroupStatus
+from pace.rules.position import FieldStatus, GroupPlan, GroupStatus
 from pace.services import alerts as alertstore
 from pace.services import rows as rowsmod
 from pace.services import validation
@@ -265,6 +265,18 @@ class LiveService:
             if refresh is not None:
                 refresh(round, now)
 
+    def _row_order(self, live: LiveRound) -> list[GroupPlan]:
+        """Return the groups in the order their rows go out: those the events since the last
+        delta name first (the tapped group's row before those of the groups it holds up or
+        leaves behind, which a page shows as they come), then the others in draw order."""
+        plan = live.view.plan
+        first = [plan.by_id[g] for g in dict.fromkeys(live.named) if g in plan.by_id]
+        live.named.clear()
+        if not first:
+            return list(plan.groups)
+        ids = {p.id for p in first}
+        return first + [p for p in plan.groups if p.id not in ids]
+
     def _row_deltas(
         self, live: LiveRound, now: datetime, out: list[Delta], tick: bool
     ) -> dict[str, GroupStatus]:
@@ -277,7 +289,7 @@ class LiveService:
         told: dict[str, tuple[int, Any, datetime | None]] = live.told.setdefault("rows", {})
         fold = live.field
         statuses = {}
-        for p in live.view.plan.groups:
+        for p in self._row_order(live):
             known = told.get(p.id)
             version = fold.version[p.id]
             if known is None:

@@ -16,6 +16,7 @@ snapshot once (docs/protocol.md, "Deltas").
 from __future__ import annotations
 
 import threading
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -104,6 +105,15 @@ def alert_view(e: Event) -> dict[str, Any]:
     return alertstore.view(e)
 
 
+#: how many of the latest events' groups a round keeps to send their rows first
+NAMED_KEPT = 16
+#: the facts whose group's row goes out first (an alert or a referee's act names a group too,
+#: but changes no row)
+ROW_FACTS = frozenset({factsmod.HOLE_COMPLETED, factsmod.HOLE_TIME_CORRECTED,
+                       factsmod.EVENT_VOIDED, factsmod.TIME_CREDIT_GRANTED,
+                       factsmod.GROUP_WITHDRAWN})  # fmt: skip
+
+
 @dataclass
 class LiveRound:
     """A round as the live services share it: its setup, its log, and the log folded."""
@@ -133,6 +143,9 @@ class LiveRound:
     #: values derived from the log alone, dropped when it grows (see :meth:`memo`)
     derived: dict[str, Any] = field(default_factory=dict)
     derived_seq: int = -1
+    #: the groups the latest events name (a tap's, the tap a correction or a void targets),
+    #: in log order: their rows go out before the rows the events changed around them
+    named: deque[str] = field(default_factory=lambda: deque(maxlen=NAMED_KEPT))
 
     @property
     def name(self) -> str:
@@ -147,6 +160,13 @@ class LiveRound:
             self.last_seq = max(self.last_seq, e.seq)
         if e.type == factsmod.EVENT_VOIDED:
             self.voided.add(str(e.payload["target"]))
+        if e.type in ROW_FACTS:
+            named = e.payload.get("group")
+            if e.type in (factsmod.HOLE_TIME_CORRECTED, factsmod.EVENT_VOIDED):
+                target = self.by_id.get(str(e.payload["target"]))
+                named = target.payload.get("group") if target is not None else None
+            if isinstance(named, str):
+                self.named.append(named)
         self.field.apply(e, now)
         self.referees.apply(e)
         self.alerts.apply(e)

@@ -86,6 +86,24 @@ def test_a_tap_is_acked_only_once_it_is_committed(app, settings, marshal, monkey
     }
 
 
+def test_the_tapped_group_s_row_goes_out_before_the_rows_it_changed_around_it(
+    marshal, referee, dashboard, scheduler
+):
+    """Group 6 logs hole 1 before groups 4 and 5 ahead of it did: their rows change too (they
+    are now behind a group that started after them), and its own row, the one the referee is
+    looking for, comes first; then theirs, in draw order (issue 13: a tap's row waited for the
+    rows of the groups ahead of it in draw order, one fan-out each)."""
+    scheduler.tick(ROUND)
+    marshal.tap("2", 1, "08:24")
+    marshal.tap("3", 1, "08:40")
+    dashboard.get_received()
+
+    marshal.tap("6", 1, "09:02")
+
+    rows = [m["group"]["group"] for m in received(dashboard, "group_updated")]
+    assert rows == ["6", "4", "5"]
+
+
 def test_a_resent_tap_is_a_duplicate_and_counted_once(marshal, referee, dashboard, client):
     first = marshal.tap("1", 1, "08:13")
     assert len(received(dashboard, "hole_logged")) == 1
