@@ -266,9 +266,10 @@ class LiveService:
                 refresh(round, now)
 
     def _row_order(self, live: LiveRound) -> list[GroupPlan]:
-        """Return the groups in the order their rows go out: those the events since the last
-        delta name first (the tapped group's row before those of the groups it holds up or
-        leaves behind, which a page shows as they come), then the others in draw order."""
+        """Return the groups in the order their rows go out: those the events folded since
+        the rows were last worked out name first (the tapped group's row before those of the
+        groups it holds up or leaves behind, which a page shows as they come), then the
+        others in draw order."""
         plan = live.view.plan
         first = [plan.by_id[g] for g in dict.fromkeys(live.named) if g in plan.by_id]
         live.named.clear()

@@ -164,7 +164,9 @@ class LiveRound:
             named = e.payload.get("group")
             if e.type in (factsmod.HOLE_TIME_CORRECTED, factsmod.EVENT_VOIDED):
                 target = self.by_id.get(str(e.payload["target"]))
-                named = target.payload.get("group") if target is not None else None
+                # a voided stroke or score names a group, but changes no row
+                known = target is not None and target.type in ROW_FACTS
+                named = target.payload.get("group") if known else None
             if isinstance(named, str):
                 self.named.append(named)
         self.field.apply(e, now)

@@ -264,7 +264,7 @@ class SqliteStore(AccessTables, Store):
                                 allowance, standard_interval, created_at)  # fmt: skip
         with self._db.write() as db:
             _get_course(db, course, field="course")
-            if _round_row(db, name) is not None:
+            if _round_exists(db, name):
                 raise RoundExistsError(f"round {name!r} already exists", field="name")
             db.execute(
                 "INSERT INTO rounds (name, course, day, timezone, policy,"
@@ -326,7 +326,7 @@ class SqliteStore(AccessTables, Store):
         if not isinstance(allowance, _Unset):
             changes["allowance"] = _allowance_json(allowance)
         with self._db.write() as db:
-            if _round_row(db, name) is None:
+            if not _round_exists(db, name):
                 raise _unknown_round(name)
             if changes:
                 assignments = ", ".join(f"{column} = ?" for column in changes)
@@ -343,7 +343,7 @@ class SqliteStore(AccessTables, Store):
         """
         group_rows, player_rows = _draw_rows(round, groups)
         with self._db.write() as db:
-            if _round_row(db, round) is None:
+            if not _round_exists(db, round):
                 raise _unknown_round(round, field="round")
             count = db.execute("SELECT count(*) FROM events WHERE round = ?", [round]).fetchone()
             if count[0]:
@@ -369,8 +369,7 @@ class SqliteStore(AccessTables, Store):
     def has_round(self, name: str) -> bool:
         """Return whether a round of that name exists."""
         with self._db.read(snapshot=False) as db:
-            row = db.execute("SELECT 1 FROM rounds WHERE name = ?", [name]).fetchone()
-            return row is not None
+            return _round_exists(db, name)
 
     def list_rounds(self) -> list[RoundSummary]:
         """Return a summary of every round, by day then name."""
@@ -434,6 +433,11 @@ def _find_event(db: sqlite_utils.Database, id: str) -> Event | None:
 
 
 # -- setup: rows and rules -----------------------------------------------------------
+
+
+def _round_exists(db: sqlite_utils.Database, name: str) -> bool:
+    # one SELECT: sqlite-utils' table.get reads the table's schema first (every command asks)
+    return db.execute("SELECT 1 FROM rounds WHERE name = ?", [name]).fetchone() is not None
 
 
 def _round_row(db: sqlite_utils.Database, name: str) -> dict[str, Any] | None:
