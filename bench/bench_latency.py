@@ -3,8 +3,10 @@
 Issue 13. Starts the real ``pace serve`` (gevent, ``synchronous=FULL``, the scheduler ticking)
 over a round of ``--groups`` three-balls, and a bare relay: a tiny Flask-SocketIO app in the same
 async mode and on the same server (``pace.web.server``: Nagle's algorithm off, as pace) that
-acks a marshal's tap and forwards, to the round's room, what pace sends for it (the stored
-event, a group row of the same shape and size, an alert), numbered like pace's deltas. Each
+acks a marshal's tap and forwards what pace sends for it (the stored event, a group row of the
+same shape and size, an alert), numbered like pace's deltas, to the rooms pace sends them to:
+the row to every page, the event and the alert to the dashboards only (pace's marshals' room
+hears neither: docs/protocol.md). Each
 server has its own client process (lean Socket.IO clients on gevent, websocket transport):
 ``--marshals`` marshals and ``--dashboards`` dashboards that behave like the real page: they join
 (the snapshot), apply the deltas as they come, and re-read the snapshot once when they see a
@@ -131,12 +133,15 @@ def serve_relay(port: int, groups: int) -> None:
 
     @socketio.on("join_round")
     def join(payload):
-        join_room(f"round:{payload['round']}")
+        # pace's rooms: a marshal (who follows holes) hears the rows (and the ends of alerts,
+        # which the relay never sends), a dashboard everything
+        join_room(f"{'marshals' if payload.get('holes') else 'round'}:{payload['round']}")
         return {"ok": True, "snapshot": snapshot()}
 
     @socketio.on("hole_completed")
     def tap(payload):
         room = f"round:{payload['round']}"
+        both = [room, f"marshals:{payload['round']}"]
         group, hole = str(payload["group"]), str(payload["hole"])
         now = datetime.now().astimezone().isoformat()
         holes[group][hole] = {"at": payload["at"], "over_min": 0.5, "id": payload["id"]}
@@ -148,7 +153,7 @@ def serve_relay(port: int, groups: int) -> None:
         socketio.emit("hole_logged", event, to=room)
         state["rev"] += 1
         row = relay_row(group, starts[group], holes[group], now)
-        socketio.emit("group_updated", {"round": ROUND, "rev": state["rev"], "group": row}, to=room)
+        socketio.emit("group_updated", {"round": ROUND, "rev": state["rev"], "group": row}, to=both)
         state["rev"] += 1
         alert = {"id": str(uuid.uuid4()), "key": f"out_of_position:{group}:{payload['at']}",
                  "kind": "out_of_position", "group": group, "hole": int(hole),

@@ -29,9 +29,23 @@ def board_room(round: str) -> str:
     return f"board:{round}"
 
 
+def marshal_room(round: str) -> str:
+    """Return the room of the marshals following ``round``: only what the marshal page uses
+    reaches it (:data:`TO_MARSHALS`)."""
+    return f"marshals:{round}"
+
+
 def round_room(round: str) -> str:
-    """Return the room of every page following ``round``."""
+    """Return the room of the referees' and the committee's pages following ``round``: the
+    whole feed."""
     return f"round:{round}"
+
+
+#: the deltas the marshals' room hears besides the referees' (the marshal page shows the
+#: groups due at its holes and drops a check once its alert is acknowledged or resolved):
+#: neither the stored facts, nor the raised alerts, the penalties or the timing reach a
+#: marshal's phone, often on a weak signal (docs/protocol.md, "Rooms")
+TO_MARSHALS = frozenset({ROW, ACKNOWLEDGED, RESOLVED})
 
 
 def hole_room(round: str, hole: int) -> str:
@@ -111,24 +125,27 @@ class Broadcaster:
         self.feed_stages(e.round, lambda: stages(e.round))
 
     def deltas(self, round: str, deltas: Iterable[Delta]) -> None:
-        """Send each delta to the round's room, as its event (docs/protocol.md, "Deltas").
+        """Send each delta to the round's room, as its event (docs/protocol.md, "Deltas"), and
+        those the marshal page uses (:data:`TO_MARSHALS`) to the marshals' room too.
 
         An ``overdue`` alert also asks the marshals near its hole to check the group, and a
         ``stop_timing`` alert prompts the referees (``stop_timing_prompted``).
         """
         room = round_room(round)
+        both = [room, marshal_room(round)]
         for d in deltas:
+            to = both if d.kind in TO_MARSHALS else room
             if d.kind == ROW:
                 self.socketio.emit("group_updated", {"round": round, "rev": d.rev, "group": d.data},
-                                   to=room)  # fmt: skip
+                                   to=to)  # fmt: skip
             elif d.kind == ALERT:
                 self._alert(round, d.rev, dict(d.data))
             elif d.kind == ACKNOWLEDGED:
                 self.socketio.emit("alert_acknowledged", {**event_view(d.data["event"]),
-                                                          "rev": d.rev}, to=room)  # fmt: skip
+                                                          "rev": d.rev}, to=to)  # fmt: skip
             elif d.kind == RESOLVED:
                 self.socketio.emit("alert_resolved", {**event_view(d.data["event"]),
-                                                      "rev": d.rev}, to=room)  # fmt: skip
+                                                      "rev": d.rev}, to=to)  # fmt: skip
             elif d.kind == PENALTIES:
                 self.socketio.emit("penalties_changed", {"round": round, "rev": d.rev,
                                                          **d.data}, to=room)  # fmt: skip

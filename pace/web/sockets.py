@@ -22,7 +22,7 @@ from pace.services import commands as cmd
 from pace.services.access import AccessService, Session
 from pace.services.live import LiveService
 from pace.web import edge, errors, payloads, scoring
-from pace.web.broadcast import Broadcaster, board_room, hole_room, round_room
+from pace.web.broadcast import Broadcaster, board_room, hole_room, marshal_room, round_room
 from pace.web.timesync import ClockOffsets, sample
 
 log = logging.getLogger(__name__)
@@ -56,10 +56,15 @@ class WirePacket(packet.Packet):
 
 #: the roles that follow a round's facts-only board: no statuses or alerts reach them
 BOARD_ROLES = ("viewer", "scorer")
+#: the role whose pages follow the marshals' room: the rows and the ends of alerts
+MARSHAL_ROLE = "marshal"
 
 
 def join_round(command: cmd.JoinRound, sender: edge.Sender, ext: Any) -> dict[str, Any]:
     """Follow a round (and, for a marshal, some holes); answer its snapshot.
+
+    A marshal's session joins the marshals' room, which hears only what the marshal page uses
+    (``pace.web.broadcast.TO_MARSHALS``); the other roles join the round's room, the whole feed.
 
     The rooms are joined before the snapshot is taken: a delta made meanwhile reaches the page,
     which applies those numbered after the snapshot's ``rev`` (docs/protocol.md, "Deltas").
@@ -68,7 +73,8 @@ def join_round(command: cmd.JoinRound, sender: edge.Sender, ext: Any) -> dict[st
         # viewers follow the facts-only board: statuses and alerts never reach them
         return join_board(command, sender, ext)
     _leave_rounds(ext, command.round)
-    join_room(round_room(command.round))
+    marshal = sender.session is not None and sender.session.role == MARSHAL_ROLE
+    join_room((marshal_room if marshal else round_room)(command.round))
     for hole in command.holes:
         join_room(hole_room(command.round, hole))
     return {"ok": True, "snapshot": ext.live.snapshot(command.round)}
@@ -86,7 +92,7 @@ def _leave_rounds(ext: Any, round: str) -> None:
     """Leave the rooms of any round followed before (``unknown_round`` first: none left)."""
     ext.live.service.round_view(round)
     for room in rooms():
-        if room.startswith(("round:", "hole:", "board:")):
+        if room.startswith(("round:", "marshals:", "hole:", "board:")):
             leave_room(room)
 
 

@@ -98,6 +98,28 @@ def test_a_marshals_tap_reaches_the_dashboard(marshal, dashboard):
     assert row["group"]["holes_completed"] == 1
 
 
+def test_another_marshals_phone_hears_the_row_of_a_tap_not_the_tap(open_client, marshal):
+    phone = open_client("marshal", "phone-" + new_id()[:8])
+    watcher = MarshalDriver(phone, skewed_clock(server_offset(phone)))
+    watcher.join(holes=(3,))
+
+    ack = marshal.tap("4", 3, "09:02")
+
+    # what reaches the watching phone up to the tapped group's row: a row, never the fact
+    # (the referees' room hears hole_logged first, on the same connection)
+    heard: list[str] = []
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        name, *data = phone.receive(timeout=deadline - time.monotonic())
+        heard.append(name)
+        row = data[0]["group"] if name == "group_updated" else {}
+        if row.get("group") == "4" and row["holes"].get("3", {}).get("id") == ack["id"]:
+            break
+    else:
+        raise AssertionError(f"no row of group 4 with the tap within 5 s; heard {heard}")
+    assert "hole_logged" not in heard and "alert_raised" not in heard
+
+
 def test_a_resent_tap_is_counted_once(server, marshal, open_client, dashboard):
     def taps() -> list[dict]:  # the scheduler's alert events may come and go meanwhile
         return [e for e in events(server) if e["type"] == "hole_completed"]

@@ -291,7 +291,7 @@ def test_joining_an_unknown_round_is_refused_and_follows_nothing(marshal, sio, c
     marshal.join(round="R9", error="unknown_round")
     other = MarshalDriver(connect("marshal"), clock.now)
     other.tap("1", 1, "08:13")
-    assert received(sio, "hole_logged") == []
+    assert received(sio, "group_updated") == []
 
 
 def test_a_second_client_receives_hole_logged_and_group_updated(marshal, referee, dashboard):
@@ -306,6 +306,41 @@ def test_a_second_client_receives_hole_logged_and_group_updated(marshal, referee
     row = next(r for r in rows if r["group"] == "1")
     assert row["holes_completed"] == 1 and row["holes"]["1"]["id"] == ack["id"]
     assert row["holes"]["1"]["over_min"] == -1.0
+
+
+def test_a_marshals_phone_hears_the_rows_and_the_ends_of_alerts_not_the_whole_feed(
+    sio, marshal, referee, dashboard
+):
+    # the marshal page shows the groups due at its holes and drops a check once its alert is
+    # acknowledged or resolved: nothing else of the feed goes to a phone on a weak signal
+    marshal.join(holes=(5,))
+    sio.get_received()
+    marshal.tap("1", 1, "08:40")  # out of position at once
+    marshal.tap("1", 5, "09:05")  # back in position: the out-of-position alert is resolved
+    [back] = [p["alert"] for p in received(dashboard, "alert_raised")
+              if p["alert"]["kind"] == "back_in_position"]  # fmt: skip
+    referee.acknowledge(back["key"], "seen them on 6")
+
+    heard = [(e["name"], e["args"][0]) for e in sio.get_received()]
+    assert {name for name, _ in heard} == {"group_updated", "alert_resolved", "alert_acknowledged"}
+    rows = [m["group"] for name, m in heard if name == "group_updated"]
+    assert sorted(next(r for r in reversed(rows) if r["group"] == "1")["holes"]) == ["1", "5"]
+    assert [m["payload"]["alert"] for name, m in heard if name == "alert_resolved"] == [
+        "out_of_position:1:h1"
+    ]
+    assert [m["payload"]["alert"] for name, m in heard if name == "alert_acknowledged"] == [
+        back["key"]
+    ]
+
+
+def test_the_referees_pages_hear_the_whole_feed(marshal, referee, dashboard):
+    marshal.tap("1", 1, "08:40")
+    marshal.tap("1", 5, "09:05")
+    referee.acknowledge("back_in_position:1:h1", "seen them on 6")
+
+    heard = {e["name"] for e in dashboard.get_received()}
+    assert heard >= {"hole_logged", "group_updated", "alert_raised", "alert_resolved",
+                     "alert_acknowledged"}  # fmt: skip
 
 
 def test_a_late_joiners_snapshot_does_not_swallow_updates_for_the_others(
