@@ -111,24 +111,37 @@ class AlertDesk:
     def __init__(self, live: LiveService) -> None:
         self.live = live
 
-    def raise_due(
-        self, live: LiveRound, due: Iterable[alertsmod.Alert], now: datetime
+    def settle(
+        self,
+        live: LiveRound,
+        due: Iterable[alertsmod.Alert],
+        looked: Iterable[tuple[tuple[str, ...], set[str]]],
+        now: datetime,
     ) -> list[dict[str, Any]]:
-        """Append an ``alert_raised`` event for each alert not raised yet; return the new ones.
+        """Raise each alert ``due`` not raised yet and resolve each open one whose situation
+        has ended, in one transaction (the raises first); return the alerts raised.
 
-        The event's id derives from the alert's key, so an alert is never raised twice,
-        across restarts included.
+        An ``alert_raised`` event's id derives from the alert's key, so an alert is never
+        raised twice, across restarts included. Only the open alerts of the kinds and groups
+        looked for again are judged (``looked``): one that ``due`` no longer holds current is
+        resolved (issue 14), once (its id derives from its key), a raised one included (an
+        episode that began and ended between two looks). A group back in position raises its
+        ``back_in_position`` and resolves its ``out_of_position`` at once: one commit, which
+        the alerts' broadcast waits for.
         """
+        due = list(due)
         fresh: dict[str, Event] = {}
         for a in due:
             if a.key in live.alerts.raised or a.key in fresh:
                 continue
             fresh[a.key] = raised_event(live.name, a, now)
-        if not fresh:
+        candidates = [*live.alerts.open(), *(view(e) for e in fresh.values())]
+        events = [*fresh.values(), *self._ended(live, candidates, due, looked, now)]
+        if not events:
             return []
-        stored = self.append_implied(list(fresh.values()), now)
+        stored = self.append_implied(events, now)
         self.live.live(live.name, now)
-        return [view(e) for e, created in stored if created]
+        return [view(e) for e, created in stored if created and e.type == ALERT_RAISED]
 
     def append_implied(self, events: list[Event], now: datetime) -> list[tuple[Event, bool]]:
         """Append events the log implies (their ids derive from their keys); one that another
@@ -146,32 +159,26 @@ class AlertDesk:
                     continue  # the same alert, raised or resolved already by another worker
             return stored
 
-    def resolve_ended(
-        self,
+    @staticmethod
+    def _ended(
         live: LiveRound,
+        candidates: Iterable[Mapping[str, Any]],
         due: Iterable[alertsmod.Alert],
         looked: Iterable[tuple[tuple[str, ...], set[str]]],
         now: datetime,
-    ) -> None:
-        """Append an ``alert_resolved`` event for each open alert whose situation has ended.
-
-        Only the alerts of the kinds and groups looked for again are judged (``looked``): an
-        open one that ``due`` no longer holds current is resolved (issue 14), once (its id
-        derives from its key).
-        """
+    ) -> list[Event]:
+        """Return the ``alert_resolved`` events of the ``candidates`` (open alerts) of the
+        kinds and groups looked for again that ``due`` no longer holds current."""
         scope = [(frozenset(kinds), groups) for kinds, groups in looked if groups]
         if not scope:
-            return
+            return []
         holding = {a.key for a in due if a.current}
-        ended = [
+        return [
             resolved_event(live.name, a, now)
-            for a in live.alerts.open()
+            for a in candidates
             if a["key"] not in holding
             and any(a.get("kind") in kinds and a.get("group") in groups for kinds, groups in scope)
         ]
-        if ended:
-            self.append_implied(ended, now)
-            self.live.live(live.name, now)
 
     def acknowledge_alert(self, c: cmd.AcknowledgeAlert) -> Outcome:
         """Take an alert off the dashboards: a referee has seen it."""

@@ -234,9 +234,8 @@ class LiveService:
                 later.extend(parts)
                 due.extend(alerts)
                 looked.append((companion.alert_kinds, set(groups)))
-            for alert in self.alerts.raise_due(live, due, now):
+            for alert in self.alerts.settle(live, due, looked, now):
                 out.append(live.delta(ALERT, alert))
-            self.alerts.resolve_ended(live, due, looked, now)
             done = live.told.get("resolved", 0)
             for e in live.alerts.resolutions[done:]:
                 out.append(live.delta(RESOLVED, {"event": e}))

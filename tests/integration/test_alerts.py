@@ -191,3 +191,32 @@ def test_a_tap_sends_its_row_before_the_alert_it_raises_is_stored(
     assert ("out_of_position", "1") in [(a["kind"], a["group"]) for a in raised]
     revs = [e["args"][0]["rev"] for e in before_commit[1:] + after_commit if "rev" in e["args"][0]]
     assert revs == sorted(revs) and len(set(revs)) == len(revs)  # still one feed, in order
+
+
+def test_a_group_back_in_position_raises_and_resolves_in_one_commit(
+    app, marshal, referee, dashboard, monkeypatch
+):
+    """The alerts a command finds due and those it ends are stored together: one commit
+    (``AlertDesk.settle``), which the alerts' broadcast waits for."""
+    desk = app.extensions["pace"].live.alerts
+    store = desk.append_implied
+    commits: list[list[tuple[str, str]]] = []
+
+    def append_implied(events, now):
+        commits.append([(e.type, e.payload.get("key") or e.payload["alert"]) for e in events])
+        return store(events, now)
+
+    marshal.tap("1", 1, "08:40")  # out of position at once
+    monkeypatch.setattr(desk, "append_implied", append_implied)
+    marshal.tap("1", 5, "09:05")  # back in position
+
+    assert commits == [
+        [("alert_raised", "back_in_position:1:h1"), ("alert_resolved", "out_of_position:1:h1")]
+    ]
+    raised = [m["alert"]["key"] for m in received(dashboard, "alert_raised")]
+    assert [k for k in raised if k.endswith(":1:h1")] == [
+        "out_of_position:1:h1",
+        "back_in_position:1:h1",
+    ]
+    keys = {a["key"] for a in referee.join()["snapshot"]["alerts"]}
+    assert "back_in_position:1:h1" in keys and "out_of_position:1:h1" not in keys
