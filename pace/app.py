@@ -149,6 +149,7 @@ def create_app(
     if cluster is not None:
         # a feed's numbers are one worker's: a page of another worker cannot follow them
         live.numbered = False
+        live.early_alerts = False
     referee_broadcaster = referee.RefereeBroadcaster(socketio, broadcaster, cards=derived.cards)
     socketio.on_namespace(namespace)
     harden(app, settings.server)

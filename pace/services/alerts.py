@@ -12,7 +12,7 @@ tick finds due, resolves what ended, and takes the referees' acknowledgements.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -111,32 +111,41 @@ class AlertDesk:
     def __init__(self, live: LiveService) -> None:
         self.live = live
 
+    @staticmethod
+    def raises(live: LiveRound, due: Iterable[alertsmod.Alert], now: datetime) -> list[Event]:
+        """Return the ``alert_raised`` events of the alerts ``due`` not raised yet, once each.
+
+        An event's id derives from its alert's key, so an alert is never raised twice, across
+        restarts included, and its view (:func:`view`) is the same before and after it is
+        stored: the log already implies it.
+        """
+        fresh: dict[str, Event] = {}
+        for a in due:
+            if a.key not in live.alerts.raised and a.key not in fresh:
+                fresh[a.key] = raised_event(live.name, a, now)
+        return list(fresh.values())
+
     def settle(
         self,
         live: LiveRound,
+        raises: Sequence[Event],
         due: Iterable[alertsmod.Alert],
         looked: Iterable[tuple[tuple[str, ...], set[str]]],
         now: datetime,
     ) -> list[dict[str, Any]]:
-        """Raise each alert ``due`` not raised yet and resolve each open one whose situation
-        has ended, in one transaction (the raises first); return the alerts raised.
+        """Store the ``raises`` (:meth:`raises`) and resolve each open alert whose situation
+        has ended, in one transaction (the raises first); return the alerts this call raised
+        (not those another worker stored first).
 
-        An ``alert_raised`` event's id derives from the alert's key, so an alert is never
-        raised twice, across restarts included. Only the open alerts of the kinds and groups
-        looked for again are judged (``looked``): one that ``due`` no longer holds current is
-        resolved (issue 14), once (its id derives from its key), a raised one included (an
-        episode that began and ended between two looks). A group back in position raises its
-        ``back_in_position`` and resolves its ``out_of_position`` at once: one commit, which
-        the alerts' broadcast waits for.
+        Only the open alerts of the kinds and groups looked for again are judged (``looked``):
+        one that ``due`` no longer holds current is resolved (issue 14), once (its id derives
+        from its key), one of the ``raises`` included (an episode that began and ended between
+        two looks). A group back in position raises its ``back_in_position`` and resolves its
+        ``out_of_position`` at once: one commit.
         """
         due = list(due)
-        fresh: dict[str, Event] = {}
-        for a in due:
-            if a.key in live.alerts.raised or a.key in fresh:
-                continue
-            fresh[a.key] = raised_event(live.name, a, now)
-        candidates = [*live.alerts.open(), *(view(e) for e in fresh.values())]
-        events = [*fresh.values(), *self._ended(live, candidates, due, looked, now)]
+        candidates = [*live.alerts.open(), *(view(e) for e in raises)]
+        events = [*raises, *self._ended(live, candidates, due, looked, now)]
         if not events:
             return []
         stored = self.append_implied(events, now)

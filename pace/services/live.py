@@ -57,6 +57,10 @@ class LiveService:
         #: the snapshot says which delta it includes (``rev``); off with several workers, whose
         #: feeds number their own deltas: pages then apply deltas as they come
         self.numbered = True
+        #: a command's new alerts are sent before their commit (the round's lock is held until
+        #: it is done, so no acknowledgement comes in between); off with several workers, where
+        #: another worker may have raised one first: each then sends only those it stored
+        self.early_alerts = True
         self.lock = self.rounds.lock
         #: raises and resolves the alerts the state calls for; takes acknowledgements
         self.alerts = AlertDesk(self)
@@ -203,11 +207,13 @@ class LiveService:
     def stages(
         self, round: str, now: datetime | None = None, *, tick: bool = False
     ) -> Iterator[tuple[Delta, ...]]:
-        """Yield :meth:`changes` in two stages, so the rows can be sent before the rest is
-        worked out: first the acknowledgements and the rows, then the alerts (stored first,
-        which waits for a commit), the resolutions and the companions' parts. The round's lock
-        is held from the first stage to the end: run it to the end (docs/architecture.md,
-        "The row goes out first")."""
+        """Yield :meth:`changes` in stages, so each part can be sent before the rest is worked
+        out: first the acknowledgements and the rows; then the new alerts (the live loop's,
+        then the companions'), before their commit (:attr:`early_alerts`; after it with several
+        workers); last the resolutions and the companions' parts, after the commit. The
+        round's lock is held from the first stage to the end, so nothing reads or acts on an
+        alert before it is stored: run it to the end (docs/architecture.md, "The row goes out
+        first")."""
         with self.lock:
             now = now or self.clock.now()
             live = self.live(round, now)
@@ -228,14 +234,25 @@ class LiveService:
                 due.extend(alertsmod.overdue_alerts(s, now, holes))
             # the groups whose alerts of each kind were looked for (the others stand as they are)
             looked: list[tuple[tuple[str, ...], set[str]]] = [(LIVE_KINDS, set(statuses))]
+            # an alert is implied by the stored log and looks the same before and after its
+            # commit (its id derives from its key): the new ones go out before it, the live
+            # loop's first, then the companions' (worked out meanwhile)
+            raises = self.alerts.raises(live, due, now)
+            if raises and self.early_alerts:
+                yield tuple(live.delta(ALERT, alertstore.view(e)) for e in raises)
             later: list[tuple[str, Mapping[str, Any]]] = []
             for companion in self._companions:
                 parts, alerts, groups = companion.deltas(live, statuses, now, tick)
                 later.extend(parts)
                 due.extend(alerts)
                 looked.append((companion.alert_kinds, set(groups)))
-            for alert in self.alerts.settle(live, due, looked, now):
-                out.append(live.delta(ALERT, alert))
+            known = {e.id for e in raises}
+            more = [e for e in self.alerts.raises(live, due, now) if e.id not in known]
+            if more and self.early_alerts:
+                yield tuple(live.delta(ALERT, alertstore.view(e)) for e in more)
+            raised = self.alerts.settle(live, raises + more, due, looked, now)
+            if not self.early_alerts:
+                out.extend(live.delta(ALERT, alert) for alert in raised)
             done = live.told.get("resolved", 0)
             for e in live.alerts.resolutions[done:]:
                 out.append(live.delta(RESOLVED, {"event": e}))

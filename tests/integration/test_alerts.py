@@ -167,37 +167,67 @@ def test_a_decision_stamped_a_moment_ahead_prompts_once_the_clock_reaches_it(
     assert received(dashboard, "stop_timing_prompted") == []
 
 
-def test_a_tap_sends_its_row_before_the_alert_it_raises_is_stored(
-    app, marshal, referee, dashboard, monkeypatch
-):
-    """The row is the referee's first news of a tap: it does not wait for the commit of the
-    alert the tap raises (``LiveService.stages``); the alert goes out once stored."""
+def _around_the_alerts_commit(app, dashboard, monkeypatch) -> list[list[dict]]:
+    """Return [what the dashboard had by the alerts' commit]; the test reads the rest after."""
     desk = app.extensions["pace"].live.alerts
     store = desk.append_implied
-    before_commit: list[dict] = []
+    before: list[list[dict]] = [[]]
 
     def append_implied(events, now):
-        before_commit.extend(dashboard.get_received())  # what the pages had by the commit
+        before[0].extend(dashboard.get_received())  # what the pages had by the commit
         return store(events, now)
 
     monkeypatch.setattr(desk, "append_implied", append_implied)
+    return before
+
+
+def test_a_tap_sends_its_row_then_its_alert_before_the_alert_is_stored(
+    app, marshal, referee, dashboard, monkeypatch
+):
+    """The row is the referee's first news of a tap, its alert the next: neither waits for the
+    alert's commit (``LiveService.stages``), which the round's lock covers."""
+    before = _around_the_alerts_commit(app, dashboard, monkeypatch)
     marshal.tap("1", 1, "08:40")  # out of position at 08:40: the tap raises its alert
+    [before_commit] = before
+    after_commit = dashboard.get_received()
+
+    names = [e["name"] for e in before_commit]
+    assert names[0] == "hole_logged"
+    first_alert = names.index("alert_raised")
+    assert set(names[1:first_alert]) == {"group_updated"}  # the rows, then the alerts
+    assert "1" in {e["args"][0]["group"]["group"] for e in before_commit[1:first_alert]}
+    raised = [e["args"][0]["alert"] for e in before_commit if e["name"] == "alert_raised"]
+    assert ("out_of_position", "1") in [(a["kind"], a["group"]) for a in raised]
+    assert "alert_raised" not in {e["name"] for e in after_commit}  # once
+    revs = [e["args"][0]["rev"] for e in before_commit[1:] + after_commit if "rev" in e["args"][0]]
+    assert revs == sorted(revs) and len(set(revs)) == len(revs)  # still one feed, in order
+    # what went out is what was stored
+    stored = {a["key"]: a for a in referee.join()["snapshot"]["alerts"]}
+    assert all(stored[a["key"]] == a for a in raised)
+
+
+def test_with_several_workers_an_alert_goes_out_once_stored(
+    app, marshal, referee, dashboard, monkeypatch
+):
+    """Another worker may have raised it first (``LiveService.early_alerts`` off): each sends
+    only the alerts it stored, after the rows."""
+    monkeypatch.setattr(app.extensions["pace"].live, "early_alerts", False)
+    before = _around_the_alerts_commit(app, dashboard, monkeypatch)
+    marshal.tap("1", 1, "08:40")
+    [before_commit] = before
     after_commit = dashboard.get_received()
 
     assert before_commit[0]["name"] == "hole_logged"
     assert {e["name"] for e in before_commit[1:]} == {"group_updated"}  # the rows, no alert
-    assert "1" in {e["args"][0]["group"]["group"] for e in before_commit[1:]}
     raised = [e["args"][0]["alert"] for e in after_commit if e["name"] == "alert_raised"]
     assert ("out_of_position", "1") in [(a["kind"], a["group"]) for a in raised]
-    revs = [e["args"][0]["rev"] for e in before_commit[1:] + after_commit if "rev" in e["args"][0]]
-    assert revs == sorted(revs) and len(set(revs)) == len(revs)  # still one feed, in order
 
 
 def test_a_group_back_in_position_raises_and_resolves_in_one_commit(
     app, marshal, referee, dashboard, monkeypatch
 ):
     """The alerts a command finds due and those it ends are stored together: one commit
-    (``AlertDesk.settle``), which the alerts' broadcast waits for."""
+    (``AlertDesk.settle``)."""
     desk = app.extensions["pace"].live.alerts
     store = desk.append_implied
     commits: list[list[tuple[str, str]]] = []
