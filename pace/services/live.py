@@ -239,18 +239,18 @@ class LiveService:
             # loop's first, then the companions' (worked out meanwhile)
             raises = self.alerts.raises(live, due, now)
             if raises and self.early_alerts:
-                yield tuple(live.delta(ALERT, alertstore.view(e)) for e in raises)
+                yield self._alert_deltas(live, raises)
             later: list[tuple[str, Mapping[str, Any]]] = []
+            theirs: list[alertsmod.Alert] = []
             for companion in self._companions:
                 parts, alerts, groups = companion.deltas(live, statuses, now, tick)
                 later.extend(parts)
-                due.extend(alerts)
+                theirs.extend(alerts)
                 looked.append((companion.alert_kinds, set(groups)))
-            known = {e.id for e in raises}
-            more = [e for e in self.alerts.raises(live, due, now) if e.id not in known]
+            more = self.alerts.raises(live, theirs, now)
             if more and self.early_alerts:
-                yield tuple(live.delta(ALERT, alertstore.view(e)) for e in more)
-            raised = self.alerts.settle(live, raises + more, due, looked, now)
+                yield self._alert_deltas(live, more)
+            raised = self.alerts.settle(live, raises + more, due + theirs, looked, now)
             if not self.early_alerts:
                 out.extend(live.delta(ALERT, alert) for alert in raised)
             done = live.told.get("resolved", 0)
@@ -280,6 +280,11 @@ class LiveService:
             refresh = getattr(companion, "refresh", None)
             if refresh is not None:
                 refresh(round, now)
+
+    @staticmethod
+    def _alert_deltas(live: LiveRound, raises: list[Event]) -> tuple[Delta, ...]:
+        """Return the deltas of new alerts, as the pages get them (numbered in the feed)."""
+        return tuple(live.delta(ALERT, alertstore.view(e)) for e in raises)
 
     def _row_order(self, live: LiveRound) -> list[GroupPlan]:
         """Return the groups in the order their rows go out: those the events folded since

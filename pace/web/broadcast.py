@@ -44,7 +44,7 @@ def round_room(round: str) -> str:
 #: the deltas the marshals' room hears besides the referees' (the marshal page shows the
 #: groups due at its holes and drops a check once its alert is acknowledged or resolved):
 #: neither the stored facts, nor the raised alerts, the penalties or the timing reach a
-#: marshal's phone, often on a weak signal (docs/protocol.md, "Rooms")
+#: marshal's phone, often on a weak signal (docs/protocol.md, ``join_round``)
 TO_MARSHALS = frozenset({ROW, ACKNOWLEDGED, RESOLVED})
 
 
