@@ -167,18 +167,19 @@ def test_a_decision_stamped_a_moment_ahead_prompts_once_the_clock_reaches_it(
     assert received(dashboard, "stop_timing_prompted") == []
 
 
-def _around_the_alerts_commit(app, dashboard, monkeypatch) -> list[list[dict]]:
-    """Return [what the dashboard had by the alerts' commit]; the test reads the rest after."""
+def _alert_commits(app, dashboard, monkeypatch) -> list[tuple[list, list[dict]]]:
+    """Return, as they come, the alerts' commits: each the events it stores and what the
+    dashboard had received by then (what was sent before it)."""
     desk = app.extensions["pace"].live.alerts
     store = desk.append_implied
-    before: list[list[dict]] = [[]]
+    commits: list[tuple[list, list[dict]]] = []
 
     def append_implied(events, now):
-        before[0].extend(dashboard.get_received())  # what the pages had by the commit
+        commits.append((list(events), dashboard.get_received()))
         return store(events, now)
 
     monkeypatch.setattr(desk, "append_implied", append_implied)
-    return before
+    return commits
 
 
 def test_a_tap_sends_its_row_then_its_alert_before_the_alert_is_stored(
@@ -186,9 +187,9 @@ def test_a_tap_sends_its_row_then_its_alert_before_the_alert_is_stored(
 ):
     """The row is the referee's first news of a tap, its alert the next: neither waits for the
     alert's commit (``LiveService.stages``), which the round's lock covers."""
-    before = _around_the_alerts_commit(app, dashboard, monkeypatch)
+    commits = _alert_commits(app, dashboard, monkeypatch)
     marshal.tap("1", 1, "08:40")  # out of position at 08:40: the tap raises its alert
-    [before_commit] = before
+    [(_, before_commit)] = commits
     after_commit = dashboard.get_received()
 
     names = [e["name"] for e in before_commit]
@@ -212,9 +213,9 @@ def test_with_several_workers_an_alert_goes_out_once_stored(
     """Another worker may have raised it first (``LiveService.early_alerts`` off): each sends
     only the alerts it stored, after the rows."""
     monkeypatch.setattr(app.extensions["pace"].live, "early_alerts", False)
-    before = _around_the_alerts_commit(app, dashboard, monkeypatch)
+    commits = _alert_commits(app, dashboard, monkeypatch)
     marshal.tap("1", 1, "08:40")
-    [before_commit] = before
+    [(_, before_commit)] = commits
     after_commit = dashboard.get_received()
 
     assert before_commit[0]["name"] == "hole_logged"
@@ -228,22 +229,18 @@ def test_a_group_back_in_position_raises_and_resolves_in_one_commit(
 ):
     """The alerts a command finds due and those it ends are stored together: one commit
     (``AlertDesk.settle``)."""
-    desk = app.extensions["pace"].live.alerts
-    store = desk.append_implied
-    commits: list[list[tuple[str, str]]] = []
-
-    def append_implied(events, now):
-        commits.append([(e.type, e.payload.get("key") or e.payload["alert"]) for e in events])
-        return store(events, now)
-
     marshal.tap("1", 1, "08:40")  # out of position at once
-    monkeypatch.setattr(desk, "append_implied", append_implied)
+    first = [m["alert"]["key"] for m in received(dashboard, "alert_raised")]
+    commits = _alert_commits(app, dashboard, monkeypatch)
     marshal.tap("1", 5, "09:05")  # back in position
 
-    assert commits == [
+    stored = [[(e.type, e.payload.get("key") or e.payload["alert"]) for e in events]
+              for events, _ in commits]  # fmt: skip
+    assert stored == [
         [("alert_raised", "back_in_position:1:h1"), ("alert_resolved", "out_of_position:1:h1")]
     ]
-    raised = [m["alert"]["key"] for m in received(dashboard, "alert_raised")]
+    sent = [e for _, before in commits for e in before] + dashboard.get_received()
+    raised = first + [e["args"][0]["alert"]["key"] for e in sent if e["name"] == "alert_raised"]
     assert [k for k in raised if k.endswith(":1:h1")] == [
         "out_of_position:1:h1",
         "back_in_position:1:h1",
