@@ -111,9 +111,11 @@ class Broadcaster:
     def outcome(self, outcome: Outcome, stages: Callable[[str], Iterable[Sequence[Delta]]]) -> None:
         """Announce a command's new event, then what it changed (a resend: nothing).
 
-        The event goes out first, and the emitting greenlet yields so that every page gets
-        it before the changes are worked out, stage by stage (``stages(round)``, as
-        ``Derived.stages``: the rows are sent before the alerts are stored).
+        The event is queued first, then the changes are worked out and sent stage by stage
+        (``stages(round)``, as ``Derived.stages``: the rows are sent before the alerts are
+        stored). Nothing yields in between: no page renders the event, so each page's writer
+        sends it with the first stage's rows instead of the rows waiting for every page to
+        be sent the event (docs/architecture.md, "The row goes out first").
         """
         if not outcome.created:
             return
@@ -121,7 +123,6 @@ class Broadcaster:
         name = ANNOUNCED_AS.get(e.type)
         if name is not None:
             self.socketio.emit(name, event_view(e), to=round_room(e.round))
-        self.socketio.sleep(0)
         self.feed_stages(e.round, lambda: stages(e.round))
 
     def deltas(self, round: str, deltas: Iterable[Delta]) -> None:
