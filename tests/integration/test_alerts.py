@@ -207,6 +207,36 @@ def test_a_tap_sends_its_row_then_its_alert_before_the_alert_is_stored(
     assert all(stored[a["key"]] == a for a in raised)
 
 
+def test_a_taps_fact_leaves_with_its_rows_and_each_stage_then_yields(
+    app, marshal, referee, dashboard, monkeypatch
+):
+    """No page renders ``hole_logged``: the rows are queued behind it with no yield in between
+    (each page's writer sends both), and the hub yields after each stage
+    (``Broadcaster.outcome``). A resend announces nothing."""
+    socketio = app.extensions["pace"].broadcaster.socketio
+    calls: list[str] = []
+    emit, sleep = socketio.emit, socketio.sleep
+
+    def spy_emit(name, *args, **kwargs):
+        calls.append(name)
+        return emit(name, *args, **kwargs)
+
+    def spy_sleep(*args, **kwargs):
+        calls.append("yield")
+        return sleep(*args, **kwargs)
+
+    monkeypatch.setattr(socketio, "emit", spy_emit)
+    monkeypatch.setattr(socketio, "sleep", spy_sleep)
+    ack = marshal.tap("1", 1, "08:40")  # out of position at once: rows, then its alert
+    first_yield = calls.index("yield")
+    assert calls[0] == "hole_logged"
+    assert set(calls[1:first_yield]) == {"group_updated"}
+    assert "alert_raised" in calls[first_yield:]  # the alert's stage, after the yield
+    calls.clear()
+    assert marshal.tap("1", 1, "08:40", id=ack["id"])["duplicate"] is True
+    assert calls == []
+
+
 def test_with_several_workers_an_alert_goes_out_once_stored(
     app, marshal, referee, dashboard, monkeypatch
 ):
