@@ -1,6 +1,6 @@
 """A finished demo round in a real database, for the report's tests and its bench.
 
-The course, the draw and every hole time come from ``pace.demo_data.played_files`` (the
+The course, the draw and every hole time come from ``pace.demo.data.played_files`` (the
 demo's seeded play), imported as a committee would (``import_times``). On top: a suspension
 of play, and the referees' acts a real round has for the groups that fell out of position
 (decisions to time or not, players told, timed strokes with bad times, a notification, a

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from pace import demo_data
+from pace.demo import data as demo_data
 
 TZ = ZoneInfo("Europe/Brussels")
 CODES = {role: f"{role[:4].upper()}-CODE" for role in ("committee", "referee", "marshal", "viewer")}

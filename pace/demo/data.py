@@ -178,11 +178,11 @@ def played_files(groups: int, seed: int, day: date, tz: tzinfo) -> tuple[str, st
     """Return the demo's course, a draw of ``groups`` groups and the whole round's hole times.
 
     The three files a committee would import (course TOML, draw CSV, hole-times CSV: every
-    hole of every group logged), played as the demo plays (``pace.demo.play_round``, seeded):
+    hole of every group logged), played as the demo plays (``pace.demo.play.play_round``, seeded):
     a report of a finished round without running the demo (tests, ``bench/bench_report.py``).
     """
     from pace import formats
-    from pace.demo import plan_incidents, play_round
+    from pace.demo.play import plan_incidents, play_round
     from pace.rules.model import RoundSetup
     from pace.rules.position import plan_field
 

@@ -1,0 +1,113 @@
+"""How the demo's round is played: every group's completions, seeded, with its incidents.
+
+Pure: no server, no clock. ``pace.demo.runner`` sends these taps live;
+``pace.demo.data.played_files`` writes them as the hole-times file a committee would import.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from pace.rules.position import FieldPlan, GroupPlan
+
+HOLES_PER_MARSHAL = 3
+
+
+@dataclass(frozen=True)
+class Tap:
+    """A group completed a hole at a simulated instant: what a marshal will log."""
+
+    group: str
+    hole: int
+    at: datetime
+
+
+@dataclass(frozen=True)
+class Incident:
+    """Something that makes a group slow: a lost ball on one hole, or a slow stretch."""
+
+    kind: str  # "lost_ball" or "slow_stretch"
+    positions: tuple[int, ...]  # 0-based positions in the group's playing order
+    extra: timedelta = timedelta(0)  # lost ball: minutes added to the hole
+    factor: float = 1.0  # slow stretch: multiplier of the allotted time
+
+
+#: When the group ahead is still on the hole, the earliest a group can complete it after
+#: that group, by par: on a par 3 the tee shot waits for the green to clear.
+HELD_GAP = {3: timedelta(minutes=7), 4: timedelta(minutes=5), 5: timedelta(minutes=5)}
+
+
+def plan_incidents(plan: FieldPlan, rng: random.Random) -> dict[str, Incident]:
+    """Return which groups get into trouble, and where.
+
+    The third and sixth groups are slow on the holes played just after the demo's clock
+    starts, so a newcomer sees them fall out of position and recover within a minute;
+    then one group in six, at a random hole.
+    """
+    ordered = sorted(plan.groups, key=lambda p: p.rank)
+    chosen: dict[int, Incident] = {}
+    if len(ordered) > 2:
+        chosen[2] = Incident("lost_ball", (rng.choice((3, 4)),), timedelta(minutes=11))
+    if len(ordered) > 5:
+        first = rng.choice((1, 2))
+        chosen[5] = Incident("slow_stretch", (first, first + 1, first + 2), factor=1.3)
+    for i in range(10, len(ordered), 6):
+        first = rng.randint(2, 13)
+        if rng.random() < 0.5:
+            minutes = rng.randint(9, 13)
+            chosen[i] = Incident("lost_ball", (first,), timedelta(minutes=minutes))
+        else:
+            chosen[i] = Incident(
+                "slow_stretch", (first, first + 1, first + 2), factor=rng.uniform(1.25, 1.35)
+            )
+    return {ordered[i].id: incident for i, incident in chosen.items()}
+
+
+def play_round(
+    plan: FieldPlan, pars: dict[int, int], rng: random.Random, incidents: dict[str, Incident]
+) -> list[Tap]:
+    """Return every completion of the round, in time order.
+
+    Each group plays each hole in about its allotted time (a group's own pace, plus
+    noise per hole). A group that is over its allotted time hurries until it is back
+    under; a group in trouble (``incidents``) loses time first. Nobody plays through:
+    a group completes a hole at the earliest ``HELD_GAP`` after the group ahead of it.
+    """
+    done: dict[str, dict[int, datetime]] = {}
+    last_on_tee: dict[int, GroupPlan] = {}
+    taps = []
+    for p in sorted(plan.groups, key=lambda p: p.rank):
+        ahead = last_on_tee.get(p.group.tee)
+        last_on_tee[p.group.tee] = p
+        incident = incidents.get(p.id)
+        own_pace = rng.uniform(0.88, 0.97)
+        t = p.group.start
+        done[p.id] = {}
+        for i, hole in enumerate(p.order):
+            allotted = p.cumulative[i + 1] - p.cumulative[i]
+            factor = own_pace * min(1.15, max(0.85, rng.gauss(1.0, 0.05)))
+            over = (t - p.group.start) - p.cumulative[i]
+            playing = allotted * factor
+            if incident is not None and i in incident.positions:
+                playing = allotted * incident.factor + incident.extra
+            elif over > -timedelta(minutes=2):
+                playing = allotted * min(factor, rng.uniform(0.72, 0.8))
+            finish = t + playing
+            if ahead is not None:
+                held = HELD_GAP.get(pars[hole], HELD_GAP[4]) * rng.uniform(0.9, 1.2)
+                finish = max(finish, done[ahead.id][hole] + held)
+            t = finish.replace(microsecond=0)
+            done[p.id][hole] = t
+            taps.append(Tap(p.id, hole, t))
+    taps.sort(key=lambda tap: tap.at)
+    return taps
+
+
+def marshal_holes(
+    holes: Sequence[int], per_marshal: int = HOLES_PER_MARSHAL
+) -> list[tuple[int, ...]]:
+    """Return the holes each marshal covers: consecutive runs of ``per_marshal`` holes."""
+    return [tuple(holes[i : i + per_marshal]) for i in range(0, len(holes), per_marshal)]
