@@ -47,7 +47,8 @@ def course_handicap(index: Number | None, course: Course) -> int:
     """Return a player's course handicap on ``course`` (RULES.md §10.1).
 
     index × slope / 113 + (course rating − par), rounded half up; a course without slope
-    or rating uses 113 and its par. A nine-hole course uses half the index. A player
+    or rating uses 113 and its par. A nine-hole course uses the nine-hole index
+    (:func:`nine_hole_index`: half the index, rounded to one decimal first). A player
     without an index plays off 0 (scratch).
 
     >>> from pace.rules.model import Hole
@@ -58,30 +59,68 @@ def course_handicap(index: Number | None, course: Course) -> int:
     13
     >>> course_handicap(12.0, Course("c", tuple(Hole(n, 4) for n in range(1, 10))))
     6
+
+    The two worked examples of RULES.md §10.1 (the USGA's Rules of Handicapping): index
+    8.7 on a nine rated 35.3, slope 121, par 36: 4.35 → 4.4; 4.4 × 121 / 113 − 0.7 =
+    4.011… → 4. Index 8.9 on a nine of slope 113, rating = par: 4.45 → 4.5 → 5, where
+    the unrounded half (4.45 → 4) would give one stroke less.
+
+    >>> nine = tuple(Hole(n, p) for n, p in enumerate((4, 4, 3, 5, 4, 4, 3, 5, 4), 1))
+    >>> course_handicap(8.7, Course("front nine", nine, slope=121, rating=35.3))
+    4
+    >>> course_handicap(8.9, Course("front nine", nine, slope=113, rating=36))
+    5
     """
     return CourseFactors.of(course).course_handicap(index)
+
+
+def nine_hole_index(index: Number) -> Fraction:
+    """Return the nine-hole handicap index: half ``index``, rounded to one decimal, .05 up.
+
+    Rounded in whole tenths of exact fractions, never a float's rounding: 8.7 / 2 is
+    4.34999… as a float, which ``round(…, 1)`` takes to 4.3, and ``round(6.25, 1)`` is 6.2
+    (half to even). ".05 up" is towards plus infinity, as the course handicap's .5
+    (RULES.md §10.1: −2.5 → −2), so a plus index rounds towards scratch on a tie: +0.9
+    (−0.9) gives −0.45 → −0.4, and +0.1 gives −0.05 → 0.
+
+    >>> [float(nine_hole_index(i)) for i in (8.7, 8.9, 12.0, 8.4, 17.0)]
+    [4.4, 4.5, 6.0, 4.2, 8.5]
+    >>> [float(nine_hole_index(i)) for i in (-0.9, -0.1, -1.3, -1.2)]
+    [-0.4, 0.0, -0.6, -0.6]
+    """
+    return Fraction(round_half_up(exact(index) * 5), 10)
 
 
 @dataclass(frozen=True)
 class CourseFactors:
     """A course's part of the course handicap formula, computed once for a field."""
 
-    index_share: Fraction  # 1, or 1/2 on a nine-hole course
+    nine_holes: bool  # the course handicap takes the nine-hole index
     slope: Fraction  # slope / 113
     offset: Fraction  # course rating − par
 
     @classmethod
     def of(cls, course: Course) -> CourseFactors:
-        """Return the factors of ``course``."""
+        """Return the factors of ``course``.
+
+        Only a course of exactly nine holes takes the nine-hole index; one of another
+        number of holes (``hole_count`` in the course file: a practice loop of 6 or 12)
+        takes the whole index, as an eighteen does (docs/scoring.md, readings).
+        """
         slope = exact(course.slope) if course.slope is not None else Fraction(STANDARD_SLOPE)
         rating = exact(course.rating) if course.rating is not None else Fraction(course.par)
-        share = Fraction(1, 2) if len(course.holes) == 9 else Fraction(1)
-        return cls(share, slope / STANDARD_SLOPE, rating - course.par)
+        return cls(len(course.holes) == 9, slope / STANDARD_SLOPE, rating - course.par)
+
+    def formula_index(self, index: Number | None) -> Fraction:
+        """Return the index the formula takes: the nine-hole index on nine holes, else
+        ``index``; no index is scratch (0)."""
+        if index is None:
+            return Fraction(0)
+        return nine_hole_index(index) if self.nine_holes else exact(index)
 
     def course_handicap(self, index: Number | None) -> int:
         """Return the course handicap of a player of handicap index ``index``."""
-        value = exact(index) if index is not None else Fraction(0)
-        return round_half_up(value * self.index_share * self.slope + self.offset)
+        return round_half_up(self.formula_index(index) * self.slope + self.offset)
 
 
 def percent(value: Number) -> Fraction:

@@ -1,8 +1,9 @@
 """Course and playing handicaps, strokes received (RULES.md §10.1), worked by hand.
 
 Course handicap = index × slope / 113 + (rating − par), rounded to the nearest whole number,
-.5 towards plus infinity; nine-hole courses use half the index. Playing handicap = course
-handicap × the format's allowance, rounded the same way.
+.5 towards plus infinity; nine-hole courses use the nine-hole index (half the index rounded
+to one decimal, .05 towards plus infinity). Playing handicap = course handicap × the
+format's allowance, rounded the same way.
 """
 
 from __future__ import annotations
@@ -44,11 +45,18 @@ NINE = (4, 4, 3, 5, 4, 4, 3, 5, 4)  # par 36
         (13.0, None, None, NINE, 7),
         # nine holes: 7.5 × 120 / 113 = 7.964…; + (35.1 − 36) = 7.064… → 7
         (15.0, 120, 35.1, NINE, 7),
+        # RULES.md §10.1's examples: 4.35 → 4.4; 4.4 × 121 / 113 − 0.7 = 4.011… → 4
+        (8.7, 121, 35.3, NINE, 4),
+        # 4.45 → 4.5 → 5 (the unrounded half, 4.45, gave 4)
+        (8.9, 113, 36.0, NINE, 5),
+        # plus 1.1: −0.55 → −0.5 (towards plus infinity) → 0 (the unrounded half gave −1)
+        (-1.1, None, None, NINE, 0),
     ],
     ids=[
         "slope-and-rating", "plus-index", "half-up", "minus-half-towards-plus-infinity",
         "rating-over-par", "index-54", "exact-half", "no-index", "nine-holes",
-        "nine-holes-half-up", "nine-holes-slope",
+        "nine-holes-half-up", "nine-holes-slope", "usga-nine-example", "nine-index-rounds-up",
+        "nine-index-plus",
     ],
 )  # fmt: skip
 def test_course_handicap(index, slope, rating, pars, expected):
@@ -121,6 +129,28 @@ def test_net_scoring_needs_stroke_indexes():
     assert handicaps.strokes_received(0, bare) == {1: 0, 2: 0, 3: 0}
     with pytest.raises(SetupError, match="stroke_index on every hole"):
         handicaps.strokes_received(4, bare)
+
+
+@pytest.mark.parametrize(
+    ("index", "tenths"),
+    [
+        (8.7, 44),  # 4.35 → 4.4; round(8.7 / 2, 1) with floats gives 4.3 (4.34999…)
+        (8.9, 45),  # 4.45 → 4.5
+        (8.4, 42),  # 4.2: nothing to round
+        (12.5, 63),  # 6.25 → 6.3; round(6.25, 1) gives 6.2 (half to even)
+        (0.1, 1),  # 0.05 → 0.1
+        (0.0, 0),
+        (-0.1, 0),  # plus 0.1: −0.05 → 0.0, towards plus infinity, as −2.5 → −2
+        (-0.9, -4),  # plus 0.9: −0.45 → −0.4
+        (-1.3, -6),  # plus 1.3: −0.65 → −0.6
+        (-1.2, -6),  # −0.6: nothing to round
+        (54.0, 270),
+        (16.9, 85),  # 8.45 → 8.5; round(16.9 / 2, 1) gives 8.4 (8.44999…)
+        (8.45, 42),  # an index given to two decimals: 4.225 → 4.2
+    ],
+)
+def test_nine_hole_index_rounds_half_to_a_tenth_towards_plus_infinity(index, tenths):
+    assert handicaps.nine_hole_index(index) == Fraction(tenths, 10)
 
 
 def test_rounding_is_exact():
