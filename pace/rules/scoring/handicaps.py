@@ -1,4 +1,4 @@
-"""Handicaps for net scoring (RULES.md §10.1, World Handicap System defaults).
+"""Handicaps for net scoring (docs/rules.md §10.1, World Handicap System defaults).
 
 Arithmetic is exact: indexes, slopes, ratings and allowances become ``Fraction``s from
 their decimal text, so a course handicap that lands on .5 rounds the way the rule says
@@ -44,7 +44,7 @@ def round_half_up(value: Fraction) -> int:
 
 
 def course_handicap(index: Number | None, course: Course) -> int:
-    """Return a player's course handicap on ``course`` (RULES.md §10.1).
+    """Return a player's course handicap on ``course`` (docs/rules.md §10.1).
 
     index × slope / 113 + (course rating − par), rounded half up; a course without slope
     or rating uses 113 and its par. A nine-hole course uses half the index. A player
@@ -122,7 +122,7 @@ def greensome(course_handicaps: tuple[int, ...], lower: Fraction, higher: Fracti
 
 
 def strokes_received(playing_handicap: int, course: Course) -> dict[int, int]:
-    """Return the strokes received on each hole, by stroke index (RULES.md §10.1).
+    """Return the strokes received on each hole, by stroke index (docs/rules.md §10.1).
 
     The handicap ÷ the number of holes on every hole, plus one on the holes whose stroke
     index is at most the remainder. A plus handicap gives strokes back, from the highest
@@ -159,7 +159,7 @@ def strokes_received(playing_handicap: int, course: Course) -> dict[int, int]:
 
 @dataclass(frozen=True)
 class Allowances:
-    """Handicap allowances by format, in percent (RULES.md §10.1; config ``[handicap]``).
+    """Handicap allowances by format, in percent (docs/rules.md §10.1; config ``[handicap]``).
 
     Four-ball and best-ball Stableford and bogey/par take the four-ball stroke-play
     allowance; foursome and threesome sides take ``foursome`` of their combined course

@@ -1,4 +1,4 @@
-"""Course and playing handicaps, strokes received (RULES.md §10.1), worked by hand.
+"""Course and playing handicaps, strokes received (docs/rules.md §10.1), worked by hand.
 
 Course handicap = index × slope / 113 + (rating − par), rounded to the nearest whole number,
 .5 towards plus infinity; nine-hole courses use half the index. Playing handicap = course
