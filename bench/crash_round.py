@@ -137,7 +137,7 @@ def plan_round(day: date, groups: int, until: datetime, seed: int) -> tuple[str,
 
 
 def times_csv(taps: list[Tap]) -> str:
-    """Return the completions as a hole-times CSV (FORMATS.md), for ``pace status``."""
+    """Return the completions as a hole-times CSV (docs/formats.md §3), for ``pace status``."""
     rows = ["group,hole,completed"]
     rows += [f"{t.group},{t.hole},{t.at.astimezone(TZ):%H:%M:%S}" for t in taps]
     return "\n".join(rows) + "\n"

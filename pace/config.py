@@ -26,7 +26,7 @@ from pace.rules.scoring.handicaps import Allowances
 ASYNC_MODES = ("gevent", "threading")
 SYNCHRONOUS_LEVELS = ("OFF", "NORMAL", "FULL", "EXTRA")
 REPORT_LANGUAGES = ("fr", "en")
-#: The preset pace policies (RULES.md §6); ``[policies.NAME]`` tables add custom ones.
+#: The preset pace policies (docs/rules.md §6); ``[policies.NAME]`` tables add custom ones.
 POLICIES = tuple(policiesmod.PRESETS)
 
 
@@ -101,7 +101,7 @@ def _averages() -> dict[int, float]:
 
 @dataclass(frozen=True)
 class AllotmentSettings:
-    """The numbers of RULES.md §1 and §3."""
+    """The numbers of docs/rules.md §1 and §3."""
 
     average_min: dict[int, float] = field(default_factory=_averages)
     par_split_min: float = 3.0
@@ -113,7 +113,7 @@ class AllotmentSettings:
 
 @dataclass(frozen=True)
 class HandicapSettings:
-    """Handicap allowances in percent by format (RULES.md §10.1); a round may override them."""
+    """Handicap allowances in percent by format (docs/rules.md §10.1); a round may override them."""
 
     stroke_play: float = 95.0
     stableford: float = 95.0
@@ -415,7 +415,7 @@ _POLICY_NAME = re.compile(r"[a-z][a-z0-9_-]{0,39}")
 
 
 def _policies(source: str, tables: Any) -> dict[str, policiesmod.Policy]:
-    """Validate the ``[policies.NAME]`` tables into custom policies (RULES.md §6)."""
+    """Validate the ``[policies.NAME]`` tables into custom policies (docs/rules.md §6)."""
     if not isinstance(tables, dict):
         raise ConfigError(
             f"{source}: policies = {tables!r}: expected tables such as [policies.club]",

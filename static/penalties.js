@@ -1,4 +1,4 @@
-// Words for bad times, checkpoint breaches and penalties (RULES.md §6), shared by the shot
+// Words for bad times, checkpoint breaches and penalties (docs/rules.md §6), shared by the shot
 // clock and the dashboard. The server judges; these only say what it judged.
 import { el, lang, t, tn } from "./common.js";
 

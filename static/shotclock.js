@@ -1,4 +1,4 @@
-// The referee's shot clock (phone first, RULES.md §4–§6): choose the group, decide to time
+// The referee's shot clock (phone first, docs/rules.md §4–§6): choose the group, decide to time
 // it or not, tell each player, time each stroke with one tap to start and one to stop,
 // see the verdict and the penalty the server judged, tell players of their bad times,
 // grant a time credit, stop timing when the group is back in position; and a lost-ball

@@ -31,7 +31,7 @@ from pace.rules.scoring import Score
 
 DAY = (2025, 6, 14)
 
-# A par-72 course with four par 3s and four par 5s (RULES.md §1's federation example).
+# A par-72 course with four par 3s and four par 5s (docs/rules.md §1's federation example).
 PAR_72 = (4, 4, 3, 5, 4, 4, 3, 5, 4, 4, 4, 3, 5, 4, 4, 3, 5, 4)
 
 

@@ -286,7 +286,7 @@ def import_group() -> None:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @db_option
 def import_course(file: str, db: str | None) -> None:
-    """Import a course TOML (FORMATS.md), replacing a course of the same name.
+    """Import a course TOML (docs/formats.md §1), replacing a course of the same name.
 
     Example: pace import course louiseville.toml
     """

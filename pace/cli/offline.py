@@ -1,5 +1,5 @@
 """The offline commands: a round's pace, penalties and timing sheet from the committee's
-files alone, with no server and no database (FORMATS.md; docs/status.md, docs/penalties.md).
+files alone, with no server and no database (docs/formats.md; docs/status.md, docs/penalties.md).
 """
 
 from __future__ import annotations
@@ -61,14 +61,14 @@ def _course_and_draw_options(f):
         "draw_file",
         required=True,
         type=click.Path(exists=True, dir_okay=False),
-        help="Draw CSV file, one row per player (FORMATS.md).",
+        help="Draw CSV file, one row per player (docs/formats.md §2).",
     )(f)
     return click.option(
         "--course",
         "course_file",
         required=True,
         type=click.Path(exists=True, dir_okay=False),
-        help="Course TOML file (FORMATS.md).",
+        help="Course TOML file (docs/formats.md §1).",
     )(f)
 
 
@@ -77,7 +77,7 @@ _times_option = click.option(
     "times_file",
     required=True,
     type=click.Path(exists=True, dir_okay=False),
-    help="Hole times CSV file: group, hole, completed (FORMATS.md).",
+    help="Hole times CSV file: group, hole, completed (docs/formats.md §3).",
 )
 
 
@@ -88,7 +88,7 @@ def _referee_option(*, required: bool):
         required=required,
         default=None,
         type=click.Path(exists=True, dir_okay=False),
-        help="Referee log CSV file: one row per act (FORMATS.md).",
+        help="Referee log CSV file: one row per act (docs/formats.md §5).",
     )
 
 
@@ -122,7 +122,7 @@ def _offline_files(setup, times_file, referee_file, day, tz):
     "--policy", default=None, help="Pace policy: a preset (frbg, mauricie, swin) or a custom one."
 )
 @click.option("--interval", type=float, default=None, help="Standard start interval, minutes.")
-@click.option("--json", "as_json", is_flag=True, help="Print the JSON document of FORMATS.md.")
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON of docs/formats.md §4.")
 @click.option("--timezone", default=None, help="Time zone of the round (default: config).")
 @_day_option
 def status(
@@ -170,7 +170,7 @@ def status(
     show_default=True,
     help="individual, foursome, threesome, greensome, four_ball or best_ball.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the JSON document of FORMATS.md.")
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON of docs/formats.md §6.")
 @click.option("--interval", type=float, default=None, help="Standard start interval, minutes.")
 @click.option("--timezone", default=None, help="Time zone of the round (default: config).")
 @_day_option
@@ -179,7 +179,7 @@ def penalties(
     interval, timezone, day,
 ):  # fmt: skip
     """Judge a round's bad times, checkpoint breaches and penalties from files, as the live
-    service would (RULES.md §4–§8).
+    service would (docs/rules.md §4–§8).
 
     Example: pace penalties --course c.toml --draw d.csv --times t.csv --referee log.csv --json
     """

@@ -1,5 +1,5 @@
 """The scoring commands: ``pace results`` (from files, or of a stored round) and
-``pace import scores`` (cards typed in after the round). FORMATS.md; docs/scoring.md.
+``pace import scores`` (cards typed in after the round). docs/formats.md §7, §8; docs/scoring.md.
 """
 
 from __future__ import annotations
@@ -72,11 +72,11 @@ def _file(name: str, help: str):
     "scores, its referees' penalties and its scoring, as the leaderboard has them.",
 )
 @db_option
-@_file("course", "Course TOML file (FORMATS.md).")
-@_file("draw", "Draw CSV file, one row per player (FORMATS.md).")
-@_file("scores", "Scores CSV file: group, player, hole, strokes[, conceded] (FORMATS.md).")
+@_file("course", "Course TOML file (docs/formats.md §1).")
+@_file("draw", "Draw CSV file, one row per player (docs/formats.md §2).")
+@_file("scores", "Scores CSV file: group, player, hole, strokes[, conceded] (docs/formats.md §7).")
 @_file("referee", "Referee log CSV (with --times): the pace penalties judged from it.")
-@_file("times", "Hole times CSV (with --referee): group, hole, completed (FORMATS.md).")
+@_file("times", "Hole times CSV (with --referee): group, hole, completed (docs/formats.md §3).")
 @click.option(
     "--policy",
     default=None,
@@ -102,7 +102,7 @@ def _file(name: str, help: str):
     help="Handicap allowance of this round in percent, "
     "instead of config.toml's [handicap] (greensome: LOWER/HIGHER, e.g. 60/40).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the JSON document of FORMATS.md.")
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON of docs/formats.md §8.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV for a spreadsheet.")
 @click.option(
     "--excel",
@@ -122,7 +122,7 @@ def results(
     round_name, db, course_file, draw_file, scores_file, referee_file, times_file, policy,
     scoring, format_name, net, allowance, as_json, as_csv, excel, output, timezone, day,
 ):  # fmt: skip
-    """Compute a round's results as the leaderboard would (RULES.md §7, §10): from files, or
+    """Compute a round's results as the leaderboard would (docs/rules.md §7, §10): from files, or
     of a round stored in the database (--round).
 
     Example: pace results --course c.toml --draw d.csv --scores s.csv --scoring stableford --net
@@ -205,7 +205,7 @@ def _offline_results(
     the_day = day.date() if day else datetime.now(zone(tzname)).date()
     setup, tz = _offline_setup(course_file, draw_file, the_day, tzname, None)
     outcomes = ()
-    if referee_file:  # judged on the ladder of the scoring's form of play (RULES.md §7)
+    if referee_file:  # judged on the ladder of the scoring's form of play (docs/rules.md §7)
         completions, acts = _offline_files(setup, times_file, referee_file, the_day, tz)
         judged = offline.judge(
             setup, completions, acts, settings.policy(policy or settings.round.policy),
@@ -233,7 +233,7 @@ def _offline_results(
 @click.option("--by", default="import", help="Who typed these cards in (the event author).")
 @db_option
 def import_scores(file, round_name, by, db) -> None:
-    """Import score cards (CSV, FORMATS.md) as score_recorded events: all or nothing; a hole
+    """Import score cards (CSV, docs/formats.md §7) as score_recorded events: all or nothing; a hole
     already scored otherwise refuses the file; re-importing adds nothing.
 
     Example: pace import scores cards-group7.csv --round R1 --by "S. Roy"

@@ -100,9 +100,9 @@ CLUBS = (
 
 
 def course_toml() -> str:
-    """Return the demo course as a course TOML text (FORMATS.md, "Course")."""
+    """Return the demo course as a course TOML text (docs/formats.md §1)."""
     lines = [
-        "# The demo course: par 72, allotted times by the default split of RULES.md §1.",
+        "# The demo course: par 72, allotted times by the default split of docs/rules.md §1.",
         f'name = "{COURSE_NAME}"',
     ]
     for number, (par, index, length, walk) in enumerate(HOLES, start=1):
@@ -144,7 +144,7 @@ def start_times(groups: int) -> list[time]:
     at = first
     for i in range(groups):
         if i and i == groups // 2:
-            at += INTERVAL  # an empty slot: the next group is a lead group (RULES.md §3)
+            at += INTERVAL  # an empty slot: the next group is a lead group (docs/rules.md §3)
         starts.append(at.time())
         at += INTERVAL
     return starts

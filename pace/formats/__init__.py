@@ -3,7 +3,7 @@ referee log and scores CSV.
 
 Pure functions of text (``parse_*``) plus thin ``load_*`` wrappers that read a UTF-8
 file. Every problem in a file is collected and raised at once as a
-``FileFormatError``; nothing of an invalid file is returned. Formats: FORMATS.md.
+``FileFormatError``; nothing of an invalid file is returned. Formats: docs/formats.md.
 """
 
 from pace.formats import referee_log

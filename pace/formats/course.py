@@ -1,6 +1,6 @@
 """Course TOML: the course's name and one ``[[holes]]`` table per hole.
 
-Format: FORMATS.md, "Course": ``name``, optional ``slope`` and ``rating`` (course
+Format: docs/formats.md §1: ``name``, optional ``slope`` and ``rating`` (course
 handicaps), and per hole ``number``, ``par``, ``stroke_index``, ``length_m``, ``walk_min``,
 ``bogey`` and ``allotted``. Every key of a hole table is checked, so a typo such as
 ``walkmin`` is reported instead of silently ignored. Semantic problems point at the line
@@ -28,7 +28,7 @@ SLOPES = (55, 155)
 #: the pars a hole may have; outside USUAL_PARS the course is read with a note (issue 14)
 PARS = range(2, 7)
 USUAL_PARS = range(3, 6)
-#: a round is played on 9 or 18 holes (FORMATS.md, "Course")
+#: a round is played on 9 or 18 holes (docs/formats.md §1)
 HOLE_COUNTS = (9, 18)
 GROUP_SIZES = range(1, 7)
 

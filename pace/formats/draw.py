@@ -1,6 +1,6 @@
 """Draw CSV: one row per player; a group is the rows that share its id.
 
-Format: FORMATS.md, "Draw". Required columns ``group``, ``start``, ``tee``, ``player``;
+Format: docs/formats.md §2. Required columns ``group``, ``start``, ``tee``, ``player``;
 optional ``handicap``, ``side``, ``club``, ``class`` (AA, A, BB, B) and ``match`` (the match
 id in match play); other columns are ignored, and named in a note. French headers are
 accepted, the board's own words among them (``groupe``, ``heure``, ``départ``/``trou de

@@ -1,6 +1,6 @@
 """Referee log CSV: the paper twin of the live referee commands, one row per act.
 
-Format: FORMATS.md, "Referee log". A referee with a stopwatch and a clipboard writes when
+Format: docs/formats.md §5. A referee with a stopwatch and a clipboard writes when
 he decided to time a group, told a player, timed a stroke, told a player of a fault,
 granted a credit, stopped timing, or heard a siren. :func:`parse_referee_log` reads the
 file into :class:`RefereeAct`s sorted by instant, then line; :func:`to_events` turns them
@@ -26,7 +26,7 @@ from pace.rules.events import Event, canonical_json
 
 ACTS = ("decide", "tell", "stroke", "notify", "credit", "stop", "siren")
 DECISIONS = ("time", "not_time")
-#: The log's reasons not to time, and the live commands' names for them (RULES.md §4.1).
+#: The log's reasons not to time, and the live commands' names for them (docs/rules.md §4.1).
 REASONS = {
     "ruling": "ruling",
     "lost_ball": "lost_ball",

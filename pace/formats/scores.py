@@ -1,6 +1,6 @@
 """Scores CSV (cards as the scorers hand them in): one row per player (or side) and hole.
 
-Format: FORMATS.md, "Scores". Columns ``group``, ``player``, ``hole``, ``strokes`` and the
+Format: docs/formats.md §7. Columns ``group``, ``player``, ``hole``, ``strokes`` and the
 optional ``conceded`` (French headers ``groupe``/``partie``, ``joueur``/``nom``, ``trou``,
 ``coups``/``score``, ``concédé`` are accepted). ``strokes`` is a whole number 1–20, or
 ``-`` / empty for no score (ball picked up); ``conceded`` is ``yes`` (``oui``) when, in match

@@ -1,6 +1,6 @@
 """Hole times CSV (paper timing sheets): one row per hole a group was seen to complete.
 
-Format: FORMATS.md, "Hole times". Columns ``group``, ``hole``, ``completed`` (French
+Format: docs/formats.md §3. Columns ``group``, ``hole``, ``completed`` (French
 headers ``groupe``/``partie``, ``trou``, ``fin``/``heure``/``terminé`` are accepted).
 """
 

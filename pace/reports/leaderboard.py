@@ -2,8 +2,8 @@
 
 Pure formatting of ``pace.rules.scoring.live.Board`` and the score log: nothing here
 scores. The leaderboard is compact (a phone in the crowd reads it at every change): each
-entry's standing, totals, penalties and the holes scored so far; the FORMATS.md document of
-``pace results`` is ``pace.reports.results``.
+entry's standing, totals, penalties and the holes scored so far; the document of
+``pace results`` (docs/formats.md §8) is ``pace.reports.results``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The penalties document of FORMATS.md (``pace penalties --json``) and its readable table."""
+"""The penalties document (docs/formats.md §6) of ``pace penalties --json``, and its table."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ def _seconds(value: float | None) -> float | None:
 
 
 def fault_document(o: penalties.FaultOutcome, j: OfflineJudgement, tz: tzinfo) -> dict[str, Any]:
-    """Return one fault's entry, keys in FORMATS.md's order."""
+    """Return one fault's entry, keys in docs/formats.md §6's order."""
     stroke = j.judgement.stroke(o.fault.id)
     p = o.penalty
     return {

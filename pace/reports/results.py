@@ -1,4 +1,4 @@
-"""The results document of FORMATS.md (``pace results --json``), its table and its CSV.
+"""The results document of docs/formats.md §8 (``pace results --json``), its table and its CSV.
 
 Pure formatting of ``pace.rules.scoring.Results``: nothing here scores.
 """
@@ -33,7 +33,7 @@ def penalty_document(p: PenaltyLine) -> dict[str, Any]:
 
 
 def hole_document(line: HoleLine, scoring: str) -> dict[str, Any]:
-    """Return one hole of an entry's card, keys in FORMATS.md's order."""
+    """Return one hole of an entry's card, keys in docs/formats.md §8's order."""
     out: dict[str, Any] = {"hole": line.hole, "strokes": line.strokes, "received": line.received}
     if scoring == "stableford":
         out["points"] = line.points
@@ -123,7 +123,7 @@ def match_hole_document(h: MatchHole) -> dict[str, Any]:
 
 
 def match_document(m: Match) -> dict[str, Any]:
-    """Return one match, keys in FORMATS.md's order."""
+    """Return one match, keys in docs/formats.md §8's order."""
     return {
         "match": m.match,
         "result": m.result,
@@ -139,7 +139,7 @@ def match_document(m: Match) -> dict[str, Any]:
 
 
 def results_document(results: Results) -> dict[str, Any]:
-    """Return the ``pace results --json`` document of FORMATS.md."""
+    """Return the ``pace results --json`` document of docs/formats.md §8."""
     if results.scoring == "match":
         entries = [match_document(m) for m in results.matches]
     else:

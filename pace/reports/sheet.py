@@ -38,7 +38,7 @@ def timing_sheet(setup: RoundSetup) -> TimingSheet:
     """Return, for every group, the instant by which it must complete each hole.
 
     The due instant of a hole is the scheduled start plus the cumulative allotment up to
-    and including that hole in the group's own playing order (RULES.md §1, §9).
+    and including that hole in the group's own playing order (docs/rules.md §1, §9).
     """
     plan = plan_field(setup)
     rows = []

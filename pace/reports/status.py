@@ -1,4 +1,4 @@
-"""The status document of FORMATS.md (``pace status --json``, ``GET /api/rounds/<r>/status``)."""
+"""The status document (docs/formats.md §4): ``pace status --json``, ``/api/rounds/<r>/status``."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def minutes(delta: timedelta | None) -> float | None:
 
 
 def group_document(s: GroupStatus) -> dict[str, Any]:
-    """Return one group's entry of the status document, keys in FORMATS.md's order."""
+    """Return one group's entry of the status document, keys in docs/formats.md §4's order."""
     return {
         "group": s.group,
         "status": s.status.value,

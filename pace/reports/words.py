@@ -324,7 +324,7 @@ def seconds(d: timedelta | None, lang: str = "en") -> str:
 def effect(penalty: Penalty | None, lang: str) -> str:
     """Return what a counted penalty does to the card, in words ("1 penalty stroke on hole 14").
 
-    This is the only place that states the effect (RULES.md §6, §7); it reads the judged
+    This is the only place that states the effect (docs/rules.md §6, §7); it reads the judged
     penalty until the scoring module's card can be read instead.
 
     >>> effect(Penalty("strokes", 1, 14), "en"), effect(Penalty("loss_of_hole", 0, 14), "fr")

@@ -1,4 +1,4 @@
-"""Allotted time per hole and cumulative, in each group's playing order (RULES.md §1, §9)."""
+"""Allotted time per hole and cumulative, in each group's playing order (docs/rules.md §1, §9)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ def column_for(size: int, settings: PaceSettings) -> int:
     """Return the group-size column a group of ``size`` players uses.
 
     A group of 1 uses the 2-ball column and a group of more than 4 the 4-ball column,
-    unless the committee sets other columns (RULES.md §1).
+    unless the committee sets other columns (docs/rules.md §1).
 
     >>> column_for(1, PaceSettings()), column_for(3, PaceSettings()), column_for(5, PaceSettings())
     (2, 3, 4)
@@ -24,7 +24,7 @@ def column_for(size: int, settings: PaceSettings) -> int:
 
 
 def default_allotment(par: int, column: int, settings: PaceSettings) -> timedelta:
-    """Return the default split of the federation average by par (RULES.md §1).
+    """Return the default split of the federation average by par (docs/rules.md §1).
 
     Par 3 is the average minus the split, par 4 the average, par 5 the average plus the
     split (and so on, one split per stroke of par).
@@ -74,7 +74,7 @@ def cumulative_allotments(
     """Return the cumulative allotted time after 0, 1, …, N holes in the group's order.
 
     Element ``k`` is the allotment for the first ``k`` holes played from ``tee``. A hole's
-    ``walk`` is added to it, except on the hole the group starts on (RULES.md §1).
+    ``walk`` is added to it, except on the hole the group starts on (docs/rules.md §1).
 
     >>> from pace.rules.model import Course, Hole
     >>> course = Course("c", (Hole(1, 4), Hole(2, 3, walk=timedelta(minutes=2)), Hole(3, 5)))

@@ -1,4 +1,4 @@
-"""Fold a round's event log into the facts the rules evaluate (RULES.md §2, §5, §8).
+"""Fold a round's event log into the facts the rules evaluate (docs/rules.md §2, §5, §8).
 
 Facts are never updated in the log: a correction (``hole_time_corrected``) or a void
 (``event_voided``) is a later event that names its target. The fold applies them in log
@@ -21,7 +21,7 @@ TIME_CREDIT_GRANTED = "time_credit_granted"
 GROUP_WITHDRAWN = "group_withdrawn"
 
 #: Siren kinds: one long siren stops play at once, three sirens suspend it (groups may
-#: finish the hole), two sirens resume it (golf-mauricie 13.10, RULES.md §8).
+#: finish the hole), two sirens resume it (golf-mauricie 13.10, docs/rules.md §8).
 STOP_KINDS = ("interruption", "suspension")
 RESUME = "resume"
 
@@ -85,7 +85,7 @@ def one_per_hole(completions: Iterable[HoleCompletion]) -> tuple[HoleCompletion,
 
 
 def suspensions_from_sirens(sirens: Iterable[tuple[str, datetime]]) -> tuple[Suspension, ...]:
-    """Pair each stop of play with the next resumption (RULES.md §8).
+    """Pair each stop of play with the next resumption (docs/rules.md §8).
 
     A stop while play is already stopped keeps the first stop; a resumption while play
     runs is ignored. A stop with no resumption yet gives an open suspension.

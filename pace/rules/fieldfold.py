@@ -7,7 +7,7 @@ new event to it. A completion, its correction or its void changes the facts of o
 through the gaps, may change the evaluations of the groups that completed a hole since (they
 are evaluated again at once, and count as changed only if their evaluations did: a correction
 re-judges only what it changes) and the status of those that play that hole now; a credit or
-a withdrawal changes one group; a siren every group (RULES.md §2, §3, §5, §8).
+a withdrawal changes one group; a siren every group (docs/rules.md §2, §3, §5, §8).
 
 What an event may change bumps counters the callers compare with what they last saw: a
 group's ``version`` (its status at any instant, its episodes) and ``evals_version`` (its
@@ -100,7 +100,7 @@ class LiveIndex:
 
 
 def stopped(spans: Spans, now: datetime) -> bool:
-    """Return whether play is stopped at ``now`` (a siren's stop running, RULES.md §8)."""
+    """Return whether play is stopped at ``now`` (a siren's stop running, docs/rules.md §8)."""
     return any(s <= now and (e is None or e > now) for s, e in spans)
 
 
@@ -114,7 +114,7 @@ def moving(
 ) -> frozenset[str]:
     """Return the figures of ``s`` that grow minute for minute with the clock after ``now``.
 
-    While the projection decides the status (the hole in play, RULES.md §3), its time over
+    While the projection decides the status (the hole in play, docs/rules.md §3), its time over
     grows with the group's clock (not while play is stopped) and its gap with the server's;
     the projected finish grows once the hole in play has taken longer than its allotment
     (``since``: the last completion, or the start). A page projects those figures itself,
@@ -548,7 +548,7 @@ def group_episodes(
     """Return one group's episodes from its evaluations, as :func:`pace.rules.position.episodes`.
 
     An episode starts at the first evaluation out of position and ends at the first later one
-    that is not (RULES.md §3, last clause); finishing or withdrawing closes it.
+    that is not (docs/rules.md §3, last clause); finishing or withdrawing closes it.
     """
     out: list[Episode] = []
     current: Episode | None = None

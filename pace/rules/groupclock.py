@@ -1,4 +1,7 @@
-"""The clock of a group: elapsed time net of suspensions and time credits (RULES.md §2, §5, §8)."""
+"""The clock of a group: elapsed time net of stops of play and time credits.
+
+docs/rules.md §2, §5, §8.
+"""
 
 from __future__ import annotations
 
@@ -63,10 +66,10 @@ def elapsed(
     *,
     credits_at: datetime | None = None,
 ) -> timedelta:
-    """Return a group's elapsed time at ``t``: t − start − stops − credits (RULES.md §2).
+    """Return a group's elapsed time at ``t``: t − start − stops − credits (docs/rules.md §2).
 
     Credits count when granted at or before ``credits_at`` (default ``t``): a credit is added
-    to the group's allowance from the instant it is granted on (RULES.md §5).
+    to the group's allowance from the instant it is granted on (docs/rules.md §5).
     """
     return (
         t

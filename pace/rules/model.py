@@ -15,7 +15,7 @@ MINUTE = timedelta(minutes=1)
 
 
 def _default_averages() -> Mapping[int, timedelta]:
-    # RULES.md §1: federation averages per hole for 2, 3 and 4 players.
+    # docs/rules.md §1: federation averages per hole for 2, 3 and 4 players.
     return {2: timedelta(minutes=12), 3: timedelta(minutes=14), 4: timedelta(minutes=15)}
 
 
@@ -24,7 +24,7 @@ class Hole:
     """One hole of a course.
 
     ``allotted`` maps a group-size column (2, 3, 4) to the committee's allotted time
-    for this hole; columns left out use the default split by par (RULES.md §1).
+    for this hole; columns left out use the default split by par (docs/rules.md §1).
     ``walk`` is extra time added before the hole (a long walk, a halfway stop).
     """
 
@@ -41,7 +41,7 @@ class Hole:
 class Course:
     """A course: its name, its holes numbered 1..N in order, and its slope and rating.
 
-    ``slope`` and ``rating`` give course handicaps (RULES.md §10.1); None means 113 and
+    ``slope`` and ``rating`` give course handicaps (docs/rules.md §10.1); None means 113 and
     the course's par.
     """
 
@@ -117,7 +117,7 @@ class Suspension:
     """Play stopped at ``start`` and resumed at ``end`` (None: not resumed yet).
 
     ``kind`` is ``"interruption"`` (one long siren: stop at once) or ``"suspension"``
-    (three sirens: finish the hole, then wait). Both stop every group's clock (RULES.md §8).
+    (three sirens: finish the hole, then wait). Both stop every group's clock (docs/rules.md §8).
     """
 
     start: datetime
@@ -127,7 +127,7 @@ class Suspension:
 
 @dataclass(frozen=True)
 class TimeCredit:
-    """Time a referee granted to a group at instant ``at`` (RULES.md §5)."""
+    """Time a referee granted to a group at instant ``at`` (docs/rules.md §5)."""
 
     group: str
     at: datetime
@@ -137,7 +137,7 @@ class TimeCredit:
 
 @dataclass(frozen=True)
 class PaceSettings:
-    """The numbers of RULES.md §1–3, with their defaults; all of them configurable."""
+    """The numbers of docs/rules.md §1–3, with their defaults; all of them configurable."""
 
     averages: Mapping[int, timedelta] = field(default_factory=_default_averages)
     par_split: timedelta = timedelta(minutes=3)

@@ -1,4 +1,4 @@
-"""The penalty ladder for slow play (RULES.md §6, frbg 7.a(c)(d); presets in ``policies``).
+"""The penalty ladder for slow play (docs/rules.md §6, frbg 7.a(c)(d); presets in ``policies``).
 
 Faults (bad times, or checkpoint breaches under a checkpoint policy) are counted per
 player per round, across every out-of-position episode. The notification gate: a fault
@@ -37,7 +37,7 @@ class Reason(StrEnum):
     PREVIOUS_NOT_NOTIFIED = "previous_not_notified"
     AFTER_DISQUALIFICATION = "after_disqualification"
     BEYOND_LADDER = "beyond_ladder"
-    #: the stroke started outside every timing spell of its group (RULES.md §4.7)
+    #: the stroke started outside every timing spell of its group (docs/rules.md §4.7)
     NOT_TIMED = "not_timed"
     #: the stroke started after the spell ended by the group being back in position (§4.6)
     GROUP_IN_POSITION = "group_in_position"
@@ -73,7 +73,7 @@ class Notification:
 class Penalty:
     """What a counted fault costs: a warning, strokes, points, the hole, or the round.
 
-    ``bearer`` is ``"player"`` or ``"side"`` (team formats, RULES.md §6).
+    ``bearer`` is ``"player"`` or ``"side"`` (team formats, docs/rules.md §6).
     """
 
     kind: str
@@ -136,7 +136,7 @@ def escalate(
     play: str = STROKE_PLAY,
     format_name: str = "individual",
 ) -> tuple[FaultOutcome, ...]:
-    """Return every fault judged on the policy's ladder, in time order (RULES.md §6).
+    """Return every fault judged on the policy's ladder, in time order (docs/rules.md §6).
 
     Faults at the same instant keep the order they are given in (the log's). Faults are
     counted per player per round. With the notification gate, a fault that
@@ -288,7 +288,7 @@ def group_checkpoint_breaches(
 def checkpoint_fault_id(group: str, number: int) -> str:
     """Return the id of a group's ``number``-th checkpoint breach (1, 2, …), in time order.
 
-    A paper log names it ``cp:<number>`` (FORMATS.md, referee log).
+    A paper log names it ``cp:<number>`` (docs/formats.md §5).
 
     >>> checkpoint_fault_id("7", 2)
     'checkpoint:7:2'

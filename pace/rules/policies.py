@@ -1,4 +1,4 @@
-"""Pace policies: the named presets of RULES.md §4–§6, and custom ones from configuration.
+"""Pace policies: the named presets of docs/rules.md §4–§6, and custom ones from configuration.
 
 A policy holds every number of the referees' procedure: the time allowed per stroke, the
 penalty ladders in stroke play and match play, whether the notification gate applies,
@@ -27,7 +27,7 @@ class Policy:
     ``stroke_ladder`` and ``match_ladder`` give the penalty of the 1st, 2nd, … counted
     fault; past the end, the last step repeats when ``repeat_last`` is set, else a fault
     after the last step has no further effect. ``extra_allowance`` is added for the first
-    to play a par-3 tee shot, an approach, a chip or a putt (RULES.md §4.3).
+    to play a par-3 tee shot, an approach, a chip or a putt (docs/rules.md §4.3).
     """
 
     name: str

@@ -1,4 +1,4 @@
-"""Out-of-position evaluation of a field of groups at an instant (RULES.md §3).
+"""Out-of-position evaluation of a field of groups at an instant (docs/rules.md §3).
 
 Everything is a function of the round's setup, its facts and ``now``; nothing here
 reads a clock. Facts stamped after ``now`` are ignored, so evaluating a finished round
@@ -35,7 +35,7 @@ def standard_interval(groups: Sequence[Group], settings: PaceSettings) -> timede
     """Return the standard interval: the committee's, else the most common one in the draw.
 
     The most common interval between consecutive starts from the same tee wins; on a tie
-    the smallest (RULES.md §3). Simultaneous starts and shotgun waves do not count.
+    the smallest (docs/rules.md §3). Simultaneous starts and shotgun waves do not count.
     ``None`` when no tee has two successive starts.
     """
     if settings.standard_interval is not None:
@@ -61,7 +61,7 @@ SHOTGUN_TEES = 3
 def shotgun_starts(groups: Sequence[Group]) -> frozenset[datetime]:
     """Return the start instants at which groups start together from several holes.
 
-    Every group of a shotgun wave is a lead group (RULES.md §9); a round may have several
+    Every group of a shotgun wave is a lead group (docs/rules.md §9); a round may have several
     waves (morning and afternoon).
     """
     tees: dict[datetime, set[int]] = defaultdict(set)
@@ -111,7 +111,7 @@ def plan_field(setup: RoundSetup) -> FieldPlan:
 
     Lead groups are the first from each tee, any group whose starting interval is at least
     ``gap_factor`` × the standard interval (a starter's gap), every group of a shotgun wave,
-    and a group starting together with the previous one from the same tee (RULES.md §3, §9).
+    and a group starting together with the previous one from the same tee (docs/rules.md §3, §9).
     """
     settings = setup.settings
     standard = standard_interval(setup.groups, settings)
@@ -169,7 +169,7 @@ class GroupStatus:
     the hole in play when the projection decided the status; ``hole`` is that hole.
     ``gap`` is the gap to the group ahead used for the decision (None when the group was
     judged as a lead group). ``confirmed`` and ``projected`` are the two halves of the
-    status before taking the worse (RULES.md §3).
+    status before taking the worse (docs/rules.md §3).
     """
 
     group: str
@@ -259,7 +259,7 @@ class CompletionIndex:
 def judge_completion(
     lead: bool, over: timedelta, gap: timedelta | None, limit: timedelta | None
 ) -> Status:
-    """Return the status a logged completion gives (RULES.md §3, the confirmed half).
+    """Return the status a logged completion gives (docs/rules.md §3, the confirmed half).
 
     Not over time is ``on_pace``; over time is ``out_of_position`` for a lead group, when no
     other group was seen completing the hole before it, or when the gap exceeds ``limit``
@@ -293,7 +293,7 @@ def evaluate_group(
     withdrawn_at: datetime | None = None,
     done: Mapping[int, datetime] | None = None,
 ) -> GroupStatus:
-    """Return one group's status at ``now`` (RULES.md §3).
+    """Return one group's status at ``now`` (docs/rules.md §3).
 
     ``done`` maps the holes the group completed to their instants (default: from ``index``,
     which must then be a :class:`CompletionIndex`).
@@ -377,7 +377,7 @@ def evaluate_group(
 def evaluate_field(
     setup: RoundSetup, facts: RoundFacts, now: datetime, plan: FieldPlan | None = None
 ) -> FieldStatus:
-    """Return every group's status at ``now``, in draw order (RULES.md §3).
+    """Return every group's status at ``now``, in draw order (docs/rules.md §3).
 
     ``plan`` may be passed when the caller keeps :func:`plan_field`'s result between ticks.
     """
@@ -432,7 +432,7 @@ class Episode:
 
 @dataclass(frozen=True)
 class Evaluation:
-    """A group's confirmed status at one of its completions or time credits (RULES.md §3)."""
+    """A group's confirmed status at one of its completions or time credits (docs/rules.md §3)."""
 
     at: datetime
     status: GroupStatus
@@ -449,7 +449,7 @@ def evaluations(
     """Return, per group, its status re-evaluated at each of its completions and credits.
 
     These are the instants at which a group falls out of position or gets back in position
-    (RULES.md §3, last clause): the logged hole completion, or the time credit, that does it.
+    (docs/rules.md §3, last clause): the logged hole completion, or the time credit, that does it.
     Only facts up to ``now`` count.
     """
     plan = plan or plan_field(setup)
@@ -482,7 +482,7 @@ def episodes(
 
     A group's status is re-evaluated at each of its completions and time credits; an
     episode starts at the first evaluation out of position and ends at the first later one
-    that is not (RULES.md §3, last clause). Finishing or withdrawing closes it.
+    that is not (docs/rules.md §3, last clause). Finishing or withdrawing closes it.
     ``evaluated`` (:func:`evaluations` at ``now``) may be passed when the caller keeps it.
     """
     plan = plan or plan_field(setup)

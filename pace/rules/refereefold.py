@@ -3,7 +3,7 @@
 :func:`pace.rules.refereeing.fold` and :func:`~pace.rules.refereeing.judge_round` fold and
 judge a whole log. A round's judgement falls apart by group: a group's spells come from its
 own acts and evaluations, its strokes are judged against its spells, its checkpoints against
-its completions, and the ladder counts each player's faults on their own (RULES.md §4–§6).
+its completions, and the ladder counts each player's faults on their own (docs/rules.md §4–§6).
 :class:`RefereeFold` keeps the referees' acts by group and judges again only the groups an
 event names (their acts, or their evaluations in the :class:`~pace.rules.fieldfold.FieldFold`
 it reads); :meth:`RefereeFold.judgement` puts the groups' judgements together in the order
@@ -324,7 +324,7 @@ class RefereeFold:
 
         A tap changes a group's evaluations; most often the judgement reads nothing of the
         change: the spells read only the instants the group was found back in position, and a
-        stroke with no hole written reads only the completions up to its end (RULES.md §6).
+        stroke with no hole written reads only the completions up to its end (docs/rules.md §6).
         Judging again a group with a long referee history costs tens of ms.
         """
         if self.policy is not None and self.policy.faults_from == CHECKPOINTS:

@@ -1,6 +1,6 @@
 """The referees' side of the log: timing spells, timed strokes, faults and penalties.
 
-A fold of the round's events (RULES.md §4–§6), pure like the rest of the rules: every
+A fold of the round's events (docs/rules.md §4–§6), pure like the rest of the rules: every
 decision, timing, notification and credit is an event with who and when. One function,
 :func:`judge_round`, judges a round from its setup, its facts and the referees' acts under
 a policy, a form of play and a format: the live service and the offline ``pace penalties``
@@ -37,10 +37,10 @@ PLAYER_NOTIFIED = "player_notified"
 TIMING_STOPPED = "timing_stopped"
 
 #: The alert that asks a referee to stop timing a group back in position, and to tell the
-#: players that timing stopped (RULES.md §4.6).
+#: players that timing stopped (docs/rules.md §4.6).
 STOP_TIMING = "stop_timing"
 
-#: Mitigating circumstances a referee may give for not timing a group (RULES.md §4.1).
+#: Mitigating circumstances a referee may give for not timing a group (docs/rules.md §4.1).
 MITIGATING_REASONS = ("ruling", "lost_ball", "unplayable_ball", "other")
 
 
@@ -139,7 +139,7 @@ def back_in_position(
     """Return, per group, the instants (and holes) at which an evaluation finds it in position.
 
     Only evaluations of a group that has completed a hole count: before its first
-    completion a group is not judged at all (RULES.md §3).
+    completion a group is not judged at all (docs/rules.md §3).
     """
     return {
         group: tuple(
@@ -157,7 +157,7 @@ def round_spells(
     evaluated: Mapping[str, Sequence[Evaluation]],
     now: datetime,
 ) -> dict[str, tuple[spells.Spell, ...]]:
-    """Return every group's timing spells up to ``now`` (RULES.md §4.1, §4.6)."""
+    """Return every group's timing spells up to ``now`` (docs/rules.md §4.1, §4.6)."""
     return spells.all_spells(
         (g.id for g in setup.groups),
         state.spell_acts,
@@ -173,7 +173,7 @@ class StrokeJudgement:
 
     ``placement`` is ``spells.TIMED``, ``spells.GROUP_IN_POSITION`` or ``spells.NOT_TIMED``
     (see :func:`pace.rules.spells.placement`); ``hole`` is the hole a penalty for it would go
-    to (RULES.md §6).
+    to (docs/rules.md §6).
     """
 
     verdict: timing.StrokeVerdict
@@ -222,7 +222,7 @@ class Judgement:
 def stroke_hole(
     stroke: timing.TimedStroke, order: Sequence[int], done: Mapping[int, datetime]
 ) -> int:
-    """Return the hole a penalty for ``stroke`` goes to (RULES.md §6).
+    """Return the hole a penalty for ``stroke`` goes to (docs/rules.md §6).
 
     The hole being played; between holes, the next hole of the group's order after the
     stroke's hole, or, when the hole was not written, after the furthest hole the group
@@ -248,7 +248,7 @@ def judge_round(
     plan: FieldPlan | None = None,
     evaluated: Mapping[str, Sequence[Evaluation]] | None = None,
 ) -> Judgement:
-    """Return the round's spells, strokes and faults up to ``now``, judged (RULES.md §4–§6).
+    """Return the round's spells, strokes and faults up to ``now``, judged (docs/rules.md §4–§6).
 
     A stroke is judged by its own instants: against its allowance (the hole's par decides
     the par-3 tee shot's extra time, §4.3), and by the spell that holds its start (§4.7): a

@@ -2,7 +2,7 @@
 
 A spell runs from a referee's decision to time the group until the earliest of a referee's
 stop and the instant the evaluation puts the group back in position: the logged completion
-or the time credit that does it (RULES.md §4.1, §4.6). A stroke belongs to the spell that
+or the time credit that does it (docs/rules.md §4.1, §4.6). A stroke belongs to the spell that
 holds its own start instant, whenever it reaches the server (§4.7). Everything is a pure
 function of the referees' acts and the group's evaluations; nothing reads a clock.
 """
@@ -39,7 +39,7 @@ class SpellAct:
 
 @dataclass(frozen=True)
 class Tell:
-    """A referee told ``player`` at ``at`` that his group is being timed (RULES.md §4.2)."""
+    """A referee told ``player`` at ``at`` that his group is being timed (docs/rules.md §4.2)."""
 
     group: str
     player: str
@@ -83,7 +83,7 @@ def group_spells(
     tells: Iterable[Tell] = (),
     now: datetime | None = None,
 ) -> tuple[Spell, ...]:
-    """Return a group's spells in time order (RULES.md §4.1, §4.6).
+    """Return a group's spells in time order (docs/rules.md §4.1, §4.6).
 
     ``acts`` are the group's decisions to time and stops, in log order; ``back`` the instants
     (and holes) at which an evaluation finds the group in position, in time order. A decision

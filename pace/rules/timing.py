@@ -1,4 +1,4 @@
-"""Individual timing of strokes (RULES.md §4; swin golf rule 2).
+"""Individual timing of strokes (docs/rules.md §4; swin golf rule 2).
 
 The referee presses start when the player may play (his turn, time to reach the ball,
 no interference; on the green after marking, cleaning and repairing) and stop when he
@@ -28,7 +28,7 @@ EXTRA_KINDS = frozenset({StrokeKind.PAR3_TEE, StrokeKind.APPROACH, StrokeKind.CH
 
 
 def earns_extra(kind: StrokeKind, first_to_play: bool, par: int | None = None) -> bool:
-    """Return whether a stroke earns the extra allowance (RULES.md §4.3).
+    """Return whether a stroke earns the extra allowance (docs/rules.md §4.3).
 
     The first player to play an approach, a chip or a putt earns it, and the first to play
     a tee shot where the hole's par is 3: the course decides, not the kind the referee's
@@ -47,7 +47,7 @@ def earns_extra(kind: StrokeKind, first_to_play: bool, par: int | None = None) -
 def allowance(
     kind: StrokeKind, first_to_play: bool, policy: Policy, par: int | None = None
 ) -> timedelta:
-    """Return the time allowed for a stroke (RULES.md §4.3).
+    """Return the time allowed for a stroke (docs/rules.md §4.3).
 
     40 s; 50 s for the first player to play a tee shot on a par 3, an approach, a chip or a
     putt. ``par`` is the par of the hole the stroke is played on. Swin golf has no extra time.
@@ -71,7 +71,7 @@ class TimedStroke:
     """One stroke timed by a referee: who, where, which kind, and the start and stop taps.
 
     ``between_holes`` marks a fault that happened between two holes; its penalty goes to
-    the next hole the group plays (RULES.md §6). ``hole`` is None for a stroke between
+    the next hole the group plays (docs/rules.md §6). ``hole`` is None for a stroke between
     holes whose hole was not written (a paper log): the next hole of the group's order.
     """
 
@@ -106,7 +106,7 @@ class StrokeVerdict:
 
 
 def judge(stroke: TimedStroke, policy: Policy, par: int | None = None) -> StrokeVerdict:
-    """Return the stroke's allowance and how far over it the player went (RULES.md §4.3, §4.5).
+    """Return the stroke's allowance and how far over it the player went (docs/rules.md §4.3, §4.5).
 
     ``par`` is the par of the hole the stroke is played on (see :func:`allowance`).
 

@@ -134,7 +134,7 @@ class JoinRound:
     holes: tuple[int, ...] = field(default_factory=tuple)
 
 
-# -- referees (RULES.md §4–§6) ------------------------------------------------------------
+# -- referees (docs/rules.md §4–§6) ------------------------------------------------------------
 # ``at``, where a command has it, is the device instant of the act (a shot clock that was
 # offline sends when things happened); None: the server's clock when it is recorded.
 
@@ -228,7 +228,7 @@ class StopTiming:
     at: DeviceTime | None = None
 
 
-# -- scorers (RULES.md §10) ----------------------------------------------------------------
+# -- scorers (docs/rules.md §10) ----------------------------------------------------------------
 
 
 @dataclass(frozen=True)

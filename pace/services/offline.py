@@ -41,7 +41,7 @@ class OfflineJudgement:
 
     @property
     def outcomes(self) -> tuple[penalties.FaultOutcome, ...]:
-        """Return every fault of the round judged, in log order (RULES.md §6)."""
+        """Return every fault of the round judged, in log order (docs/rules.md §6)."""
         return self.judgement.outcomes
 
     def act_id(self, fault: penalties.Fault) -> str:
@@ -99,7 +99,7 @@ def judge_files(
     format_name: str = "individual",
     setup: RoundSetup | None = None,
 ) -> OfflineJudgement:
-    """Return the round of these files judged (FORMATS.md: course, draw, times, referee log).
+    """Return the round of these files judged (docs/formats.md §1–§3, §5).
 
     ``setup`` may be given when the caller built it (its settings: the standard interval);
     otherwise the course and the draw are read with the default settings. Raises

@@ -2,7 +2,7 @@
 
 A companion of :class:`pace.services.live.LiveService` (``LiveService.extend``) over the same
 folded round state and lock. The round's referee fold (:class:`pace.rules.refereefold.RefereeFold`)
-keeps each group's judgement (RULES.md §4–§7), equal to what
+keeps each group's judgement (docs/rules.md §4–§7), equal to what
 :func:`pace.rules.refereeing.judge_round` (``pace penalties``) makes of the same log, and judges
 again only the groups an event names. The views (timing per group, penalty rows per player,
 the round's policy) join the snapshot; the penalties and timings that changed, and the prompts
@@ -69,7 +69,7 @@ class RefereeFeed:
             return _timing_views(self.live.live(round, now), now)
 
     def penalties(self, round: str, now: datetime | None = None) -> list[dict[str, Any]]:
-        """Return one row per player with any fault, in draw order (RULES.md §6)."""
+        """Return one row per player with any fault, in draw order (docs/rules.md §6)."""
         with self.live.lock:
             live = self.live.live(round, now)
             policy = self._policy(live.view)
@@ -113,7 +113,7 @@ class RefereeFeed:
         and the groups they were looked for in.
 
         A group is judged again only when its acts or its evaluations changed; a prompt
-        (RULES.md §4.6) is looked for in the groups judged again or evaluated again, and in
+        (docs/rules.md §4.6) is looked for in the groups judged again or evaluated again, and in
         those whose spell began or ended with the clock (a decision stamped a moment ahead of
         the feed that heard it begins at a later tick).
         """

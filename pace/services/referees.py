@@ -88,7 +88,7 @@ class RefereeService:
             return self._timing_outcome(view, stored, created)
 
     def tell_player_timed(self, c: cmd.TellPlayerTimed) -> RefereeOutcome:
-        """Record that a player was told the group is being timed (RULES.md §4.2)."""
+        """Record that a player was told the group is being timed (docs/rules.md §4.2)."""
         with self.live.lock:
             view = self.live.service.round_view(c.round)
             payload = {"group": c.group, "player": c.player, **_device_fields(c.at)}
@@ -103,7 +103,7 @@ class RefereeService:
             return self._timing_outcome(view, stored, created)
 
     def record_stroke(self, c: cmd.RecordStroke) -> RefereeOutcome:
-        """Record a stroke timed on the shot clock and judge it (RULES.md §4.3–§4.7, §6).
+        """Record a stroke timed on the shot clock and judge it (docs/rules.md §4.3–§4.7, §6).
 
         The stroke is judged by its own corrected instants, whenever it arrives: refused only
         when it started outside every timing spell of its group.
@@ -188,7 +188,7 @@ class RefereeService:
             return RefereeOutcome(stored, created, c.group)
 
     def grant_time_credit(self, c: cmd.GrantTimeCredit) -> RefereeOutcome:
-        """Grant a group minutes from the act's instant on, with a reason (RULES.md §5)."""
+        """Grant a group minutes from the act's instant on, with a reason (docs/rules.md §5)."""
         with self.live.lock:
             view = self.live.service.round_view(c.round)
             payload = {
@@ -207,7 +207,7 @@ class RefereeService:
             return self._timing_outcome(view, stored, created)
 
     def stop_timing(self, c: cmd.StopTiming) -> RefereeOutcome:
-        """Stop timing a group (the players are told, RULES.md §4.6).
+        """Stop timing a group (the players are told, docs/rules.md §4.6).
 
         After a spell ended by itself (the group back in position), a stop records that the
         referee told the players; with no spell to stop it is refused (``not_timed``).

@@ -219,7 +219,7 @@ class PaceService:
 
         All or nothing: every problem of the file is reported (file, line, field) and nothing
         is stored. The events' ids derive from the acts' content, so re-importing the same
-        log stores nothing new (FORMATS.md, referee log).
+        log stores nothing new (docs/formats.md §5).
         """
         view = self.round_view(round)
         rec = view.record

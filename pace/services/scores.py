@@ -235,7 +235,7 @@ class ScoreService:
         return value
 
     def results(self, round: str, now: datetime | None = None) -> Results:
-        """Return the round's results as the core scores them (FORMATS.md, ``pace results``)."""
+        """Return the round's results as the core scores them (docs/formats.md §8)."""
         return self.judged_results(round, now)[0]
 
     def judged_results(self, round: str, now: datetime | None = None) -> tuple[Results, str | None]:
@@ -376,7 +376,7 @@ class ScoreService:
 def import_scores(
     service: PaceService, text: str, filename: str, *, round: str, by: str
 ) -> tuple[int, int]:
-    """Parse a scores CSV (FORMATS.md) into ``score_recorded`` events; return (new, already).
+    """Parse a scores CSV (docs/formats.md §7) into ``score_recorded`` events: (new, already).
 
     All or nothing: a row for a hole already scored with other strokes (live, or by another
     file) refuses the whole file, naming its line (correct that score instead). Rows the log

@@ -108,7 +108,7 @@ def offline_results(
     allowances: Allowances,
     outcomes: Iterable[FaultOutcome] = (),
 ) -> Results:
-    """Return the results of a round from its scores CSV (FORMATS.md), no server, no database.
+    """Return a round's results from its scores CSV (docs/formats.md §7), no server, no database.
 
     Raises ``FileFormatError`` naming the file, line and field of every problem of the
     scores, and ``SetupError`` when the draw cannot be scored so (a side too big for the

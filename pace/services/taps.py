@@ -120,7 +120,7 @@ class TapService:
             return Outcome(*self.live.append(event))
 
     def record_siren(self, c: cmd.RecordSiren) -> Outcome:
-        """Record a siren: play stops (interruption, suspension) or resumes (RULES.md §8)."""
+        """Record a siren: play stops (interruption, suspension) or resumes (docs/rules.md §8)."""
         with self.live.lock:
             view = self.live.live(c.round).view
             at = c.at.corrected

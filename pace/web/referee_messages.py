@@ -1,5 +1,5 @@
 """The referees' words in English: timing, bad times, checkpoint breaches, penalties, the
-shot clock and the dashboard's timing (RULES.md §4–§6).
+shot clock and the dashboard's timing (docs/rules.md §4–§6).
 
 Part of the pages' catalogue (``pace.web.i18n``); the French is in the gettext catalogue
 (``pace.i18n``). Wording stays free of gender: a player, the players, the group.

@@ -153,7 +153,7 @@ def api_card(round: str, group: str) -> Any:
 
 @bp.get("/api/rounds/<round>/results")
 def api_results(round: str) -> Any:
-    """The round's results as ``pace results --json`` prints them (FORMATS.md)."""
+    """The round's results as ``pace results --json`` prints them (docs/formats.md §8)."""
     return jsonify(results_document(_ext().scores.results(round)))
 
 

@@ -277,7 +277,7 @@ def test_a_viewer_board_follows_the_course_live_and_shows_no_status(server, new_
 
 
 def test_the_par_3_tee_shot_is_offered_only_on_a_par_3(server, page, today_at):
-    # issue 10: the course decides the par-3 allowance (RULES.md §4.3); hole 3 is the par 3,
+    # issue 10: the course decides the par-3 allowance (docs/rules.md §4.3); hole 3 is the par 3,
     # hole 2 a par 5
     decide_at(server, "2", today_at(11, 58))
     page.goto(server.url + SHOTCLOCK)
@@ -302,7 +302,7 @@ def test_the_par_3_tee_shot_is_offered_only_on_a_par_3(server, page, today_at):
 def test_timing_stops_by_itself_when_a_credit_puts_the_group_back_in_position(
     server, context, today_at
 ):
-    # issue 10, RULES.md §4.6: group 1 is 26 minutes over after hole 1 (08:40 for 14); the
+    # issue 10, docs/rules.md §4.6: group 1 is 26 minutes over after hole 1 (08:40 for 14); the
     # referee times it, then grants 30 minutes for a ruling: back in position, the spell ends
     # at the credit's instant without anyone pressing stop
     server.tap("1", 1, today_at(8, 40))

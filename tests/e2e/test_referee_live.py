@@ -95,7 +95,7 @@ def test_a_referee_times_a_group_out_of_position_until_it_is_back(server, open_c
     assert row["faults"][0]["awaiting_notification"] is True
 
     # holes 1–6 are allotted 81 min: holing out on the 6th now (about 09:11) is back in
-    # position, and the timing stops by itself at that completion (RULES.md §4.6)
+    # position, and the timing stops by itself at that completion (docs/rules.md §4.6)
     back = marshal.tap("1", 6, marshal.clock())
     prompt = receive_until(tablet, "stop_timing_prompted", for_group("1"))
     assert prompt["round"] == ROUND and prompt["alert"].startswith("stop_timing:1:")

@@ -1,7 +1,7 @@
 """Golden scenarios run end to end through ``pace status --json`` (issue 3).
 
 Each folder next to this file holds a round as a committee would hand it over:
-``course.toml``, ``draw.csv`` and ``times.csv`` (FORMATS.md), plus ``expected.toml``:
+``course.toml``, ``draw.csv`` and ``times.csv`` (docs/formats.md §1–§3), plus ``expected.toml``:
 
     date = "2025-06-14"          # the round's day
     timezone = "UTC"             # the round's time zone (local times in the files)
@@ -14,7 +14,7 @@ Each folder next to this file holds a round as a committee would hand it over:
     ]
 
 TOML has no null, so ``"null"`` stands for JSON ``null``. Every expectation is worked out by
-hand from RULES.md in the comments of its file; a referee can add a scenario by adding a
+hand from docs/rules.md in the comments of its file; a referee can add a scenario by adding a
 folder, without writing Python.
 """
 
@@ -49,7 +49,7 @@ def test_there_are_at_least_five_scenarios():
 
 @pytest.fixture(autouse=True)
 def _default_config(tmp_path, monkeypatch):
-    # The scenarios are worked out with the documented defaults (RULES.md numbers).
+    # The scenarios are worked out with the documented defaults (docs/rules.md numbers).
     monkeypatch.delenv("PACE_CONFIG", raising=False)
     monkeypatch.chdir(tmp_path)
 
@@ -90,4 +90,4 @@ def test_golden_scenario(folder, expected, instant):
     assert [g["group"] for g in got] == [g["group"] for g in want], "groups in draw order"
     for g, w in zip(got, want, strict=True):
         assert g == w, f"group {w['group']} at {instant['at']}"
-    assert [list(g) for g in got] == [list(FIELDS)] * len(got), "keys in FORMATS.md order"
+    assert [list(g) for g in got] == [list(FIELDS)] * len(got), "keys in docs/formats.md §4 order"

@@ -2,7 +2,8 @@
 
 Each folder under ``penalties/`` holds a round as a committee would hand it over after a
 round timed on paper: ``course.toml``, ``draw.csv``, ``times.csv`` and ``referee.csv``
-(FORMATS.md), an optional ``config.toml`` (a committee's own policy), and ``expected.toml``:
+(docs/formats.md §1–§5), an optional ``config.toml`` (a committee's own policy), and
+``expected.toml``:
 
     date = "2025-06-14"           # the round's day
     timezone = "UTC"              # the round's time zone (local times in the files)
@@ -14,7 +15,7 @@ round timed on paper: ``course.toml``, ``draw.csv``, ``times.csv`` and ``referee
     players = [ { group = "1", player = "...", counted = 1, ... } ]  # every player, draw order
 
 TOML has no null, so ``"null"`` stands for JSON ``null``. Every expectation is worked out by
-hand from RULES.md in the comments of its file. ``tests/integration/test_referee_log.py``
+hand from docs/rules.md in the comments of its file. ``tests/integration/test_referee_log.py``
 imports the same files into a live round and checks that the live service judges alike.
 """
 

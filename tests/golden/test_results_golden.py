@@ -1,7 +1,7 @@
 """Golden results scenarios run end to end through ``pace results --json`` (issue 31).
 
 Each folder under ``results/`` holds a round as a committee would hand it over after the
-cards are in: ``course.toml``, ``draw.csv`` and ``scores.csv`` (FORMATS.md), plus
+cards are in: ``course.toml``, ``draw.csv`` and ``scores.csv`` (docs/formats.md §1, §2, §7), plus
 ``expected.toml``:
 
     scoring = "stableford"        # --scoring
@@ -24,7 +24,7 @@ cards are in: ``course.toml``, ``draw.csv`` and ``scores.csv`` (FORMATS.md), plu
 
 TOML has no null, so ``"null"`` stands for JSON ``null``. An entry gives any of the entry
 fields of the JSON document; ``received`` and ``points_by_hole`` are read from its holes.
-Every expectation is worked out by hand from RULES.md in the comments of its file; a referee
+Every expectation is worked out by hand from docs/rules.md in the comments of its file; a referee
 can add a scenario by adding a folder, without writing Python.
 """
 
@@ -61,7 +61,7 @@ def test_there_is_a_net_stableford_scenario():
 
 @pytest.mark.parametrize(("folder", "expected"), list(scenarios()))
 def test_golden_results(folder, expected, tmp_path, monkeypatch):
-    # The scenarios are worked out with the documented defaults (RULES.md numbers).
+    # The scenarios are worked out with the documented defaults (docs/rules.md numbers).
     monkeypatch.delenv("PACE_CONFIG", raising=False)
     monkeypatch.chdir(tmp_path)
     args = [

@@ -50,7 +50,7 @@ def stage(app, connect, clock):
     first = desk.tap("1", 1, "08:40")["id"]
     spare = desk.tap("3", 1, "08:35")["id"]
     desk.decide("1")
-    clock.advance(minutes=1)  # a stroke is timed after the decision to time (RULES.md §4.7)
+    clock.advance(minutes=1)  # a stroke is timed after the decision to time (docs/rules.md §4.7)
     stroke = desk.timed_stroke("1", MARIE, 2, 50)
     score = ScorerDriver(desk.client, clock.now).score("1", MARIE, 1, 5)["id"]
     ext = app.extensions["pace"]

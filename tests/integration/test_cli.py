@@ -418,7 +418,7 @@ STATUS = ("status", "--course", COURSE, "--draw", DRAW, "--times", TIMES, "--dat
 
 
 def test_status_json_follows_the_formats_contract():
-    # Louiseville, default split. At 09:00 local (hand-worked, RULES.md §1 and §3):
+    # Louiseville, default split. At 09:00 local (hand-worked, docs/rules.md §1 and §3):
     # 1 (3-ball, 08:00): hole 4 at 08:55:10, el 55.17 - cum 14+17+11+14 = 56 -> -0.83
     # 2 (4-ball, 08:10): hole 3 at 08:53, el 43 - 15+18+12 = 45 -> -2; gap to 1's 08:40 = 13
     # 3 (3-ball, 08:20): hole 1 at 08:36, el 16 - 14 = +2; gap to 2's 08:24 = 12 > 10 -> OOP

@@ -1,7 +1,7 @@
 """Post-round reports from a real database: a round timed on paper, the CLI's exports (issue 12).
 
 The paper round, worked by hand. Course: three par 4s, so a 2-ball has 12 minutes a hole
-(RULES.md §1: 12 minutes average, par 4 = the average). Draw: A 08:00, B 08:10, C 08:20,
+(docs/rules.md §1: 12 minutes average, par 4 = the average). Draw: A 08:00, B 08:10, C 08:20,
 two players each, 10-minute interval. Hole times from the referees' sheets:
 
     A  08:12 08:24 08:36   on pace all round
@@ -74,7 +74,7 @@ C,1,08:34
 C,2,08:49
 C,3,08:59
 """
-#: the referee's paper log (FORMATS.md), as `pace import referee-log` takes it
+#: the referee's paper log (docs/formats.md §5), as `pace import referee-log` takes it
 REFEREE_LOG = """at,act,group,player,hole,kind,first,seconds,id,fault,decision,reason
 08:27:00,decide,B,,,,,,,,time,
 08:28:00,tell,B,Cid Poe,,,,,,,,
@@ -151,7 +151,7 @@ def test_the_paper_round_is_reported_from_its_imported_times_and_referee_log(pap
     ]  # fmt: skip
     assert cid.faults[0].notified.by == "Marc Arbitre"
     assert [d.reason for d in r.group("C").acts.decisions] == ["ruling"]
-    # the spell ended by itself when hole 3 put B back in position (RULES.md §4.6), before the
+    # the spell ended by itself when hole 3 put B back in position (docs/rules.md §4.6), before the
     # referee's stop at 08:46
     [spell] = b.acts.spells
     assert (spell.start, spell.end, spell.ended_by, spell.by) == (

@@ -1,4 +1,4 @@
-"""``pace results`` on files under tests/ gives FORMATS.md's document (issue 11).
+"""``pace results`` on files under tests/ gives docs/formats.md §8's document (issue 11).
 
 The golden files' arithmetic is written out in tests/data/results/ARITHMETIC.md; the key
 figures are asserted here too, so a changed golden file cannot hide a changed rule.

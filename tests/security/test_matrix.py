@@ -62,7 +62,7 @@ def payload(
     base = {"id": str(uuid.uuid4()), "round": round, "device_time": now.isoformat()}
     at = lambda h, m: local.replace(hour=h, minute=m, second=0, microsecond=0).isoformat()  # noqa: E731
     target, alert = facts["spare"], facts["alert"]
-    stroke_from = now - timedelta(seconds=30)  # a stroke starts inside a spell (RULES.md §4.7)
+    stroke_from = now - timedelta(seconds=30)  # a stroke starts inside a spell (docs/rules.md §4.7)
     if round == OWN:
         if event == "void_event" and role == "scorer":  # a scorer voids scores only
             group, player, hole = next(_scores)

@@ -44,9 +44,9 @@ def test_defaults_without_a_file_are_the_documented_values():
         0.0,
     )
     a = s.allotment
-    assert a.average_min == {2: 12.0, 3: 14.0, 4: 15.0}  # RULES.md §1
+    assert a.average_min == {2: 12.0, 3: 14.0, 4: 15.0}  # docs/rules.md §1
     assert a.par_split_min == 3.0
-    assert a.starters_gap_factor == 1.5  # RULES.md §3
+    assert a.starters_gap_factor == 1.5  # docs/rules.md §3
     assert a.gap_margin_min == 0.0
     assert (a.single_player_column, a.large_group_column) == (2, 4)
 
@@ -365,7 +365,7 @@ def test_the_commented_policy_example_of_config_toml_is_valid():
 
 
 def test_handicap_allowances_default_to_the_world_handicap_system_and_may_change(tmp_path):
-    # RULES.md §10.1: 95 % stroke play and Stableford, 85 % four-ball stroke play, 100 %
+    # docs/rules.md §10.1: 95 % stroke play and Stableford, 85 % four-ball stroke play, 100 %
     # match play, 90 % four-ball match play, 50 % foursome, 60/40 greensome, 95 % bogey/par
     a = config.Settings().allowances()
     assert (a.stroke_play, a.stableford, a.bogey_par, a.match_play) == (95, 95, 95, 100)

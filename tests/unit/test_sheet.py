@@ -1,7 +1,7 @@
 """The referees' timing sheet: by when each group must complete each hole (issue 3).
 
 Due time of a hole = scheduled start + cumulative allotment up to and including that hole in
-the group's own playing order (RULES.md §1, §9). Every number below is worked by hand.
+the group's own playing order (docs/rules.md §1, §9). Every number below is worked by hand.
 """
 
 from __future__ import annotations

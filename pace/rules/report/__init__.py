@@ -75,7 +75,7 @@ Spans = tuple[tuple[datetime, datetime | None], ...]
 
 @dataclass(frozen=True)
 class EpisodeReport:
-    """An out-of-position episode (RULES.md §3) with the holes it covered and its worst numbers.
+    """An out-of-position episode (docs/rules.md §3): the holes it covered, its worst numbers.
 
     ``holes`` runs from the hole whose completion put the group out of position to the one
     that ended the episode (or the last logged); ``worst_gap`` and ``worst_over`` are the
@@ -331,7 +331,7 @@ def build_report(
     format_name: str = "individual",
     plan: FieldPlan | None = None,
 ) -> RoundReport:
-    """Return the round's report as of ``now`` (RULES.md §1–§8).
+    """Return the round's report as of ``now`` (docs/rules.md §1–§8).
 
     ``policy`` judges the faults and penalties (``None``: the round's policy is unknown, and
     the report has no faults).

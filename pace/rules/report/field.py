@@ -29,7 +29,7 @@ def bands(overs: Mapping[str, timedelta], width: timedelta = BAND) -> tuple[Band
     """Return the finishing times over the allotment in bands of ``width``, lowest first.
 
     A band holds the times above its low end and up to its high end, so exactly on the
-    allotment falls in the band ending at 0 (not over time, RULES.md §3). Empty bands between
+    allotment falls in the band ending at 0 (not over time, docs/rules.md §3). Empty bands between
     the lowest and the highest are kept, so the bands read as a histogram.
 
     >>> m = timedelta(minutes=1)
@@ -117,7 +117,7 @@ def bottlenecks(stats: Sequence[HoleStat], count: int = 3) -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class Stoppage:
-    """A stop of play by siren (RULES.md §8): when, how long, and the groups on the course."""
+    """A stop of play by siren (docs/rules.md §8): when, how long, and the groups on the course."""
 
     kind: str
     start: datetime

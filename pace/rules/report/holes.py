@@ -1,6 +1,6 @@
 """Each group's holes after the fact: logged and due instants, minutes over, gap, status.
 
-Everything is judged as it stood at the completion (RULES.md §2, §3): the minutes over at a
+Everything is judged as it stood at the completion (docs/rules.md §2, §3): the minutes over at a
 hole count the time credits granted up to that instant, the gap is to the last group seen
 completing the hole before it, and the status is the one a marshal's tap gave then.
 """
@@ -95,7 +95,7 @@ class HoleRow:
 def due_instant(
     start: datetime, allotted: timedelta, spans: Spans, credits: Sequence[TimeCredit]
 ) -> datetime | None:
-    """Return when a group's clock reaches ``allotted``: the hole's due instant (RULES.md §2).
+    """Return when a group's clock reaches ``allotted``: the hole's due instant (docs/rules.md §2).
 
     Stops of play and time credits granted before that instant push it later; ``None`` when
     play is stopped with no resumption at that instant.

@@ -51,7 +51,7 @@ class Spell:
     """A timing spell of a group: from the decision to time it to its end.
 
     A spell ends at a referee's stop, or by itself at the instant the group is back in
-    position (RULES.md §4.6; ``ended_by`` is then ``"back_in_position"`` and ``stopped_by``
+    position (docs/rules.md §4.6; ``ended_by`` is then ``"back_in_position"`` and ``stopped_by``
     None). ``end`` is ``None`` while it runs at the end of the log.
     """
 

@@ -1,4 +1,4 @@
-"""Scoring: cards, handicaps, formats, pace penalties on the card, ties (RULES.md §7, §10).
+"""Scoring: cards, handicaps, formats, pace penalties on the card, ties (docs/rules.md §7, §10).
 
 Pure like the rest of the rules. One class per way of scoring (``SCORINGS``,
 :func:`find_scoring`: stroke play, Stableford, match play, bogey, par) and one per format
@@ -66,11 +66,11 @@ def score_round(
     outcomes: Iterable[FaultOutcome] = (),
     allowances: Allowances | None = None,
 ) -> Results:
-    """Return the round's results: ranked entries, or matches (RULES.md §7, §10, §10.1).
+    """Return the round's results: ranked entries, or matches (docs/rules.md §7, §10, §10.1).
 
     ``scores`` are the recorded scores (a later one for the same ball and hole wins);
     ``outcomes`` the round's judged faults, judged on the ladder of ``scoring.play``;
-    ``allowances`` the round's handicap allowances (default: RULES.md §10.1's).
+    ``allowances`` the round's handicap allowances (default: docs/rules.md §10.1's).
     """
     scorer = scoring if isinstance(scoring, Scoring) else find_scoring(scoring)
     team_format = format_name if isinstance(format_name, TeamFormat) else find_format(format_name)

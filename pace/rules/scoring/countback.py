@@ -1,4 +1,4 @@
-"""Positions, ties and countback (RULES.md §10 Ties, §10.1; golf-mauricie 8.4, 10.4).
+"""Positions, ties and countback (docs/rules.md §10 Ties, §10.1; golf-mauricie 8.4, 10.4).
 
 Entries equal on their result are separated on the last 9 holes of the course (10–18),
 then the last 6, the last 3 and the last hole, whatever tee they started from. Countback

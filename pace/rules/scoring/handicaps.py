@@ -1,4 +1,4 @@
-"""Handicaps for net scoring (RULES.md §10.1, World Handicap System defaults).
+"""Handicaps for net scoring (docs/rules.md §10.1, World Handicap System defaults).
 
 Arithmetic is exact: indexes, slopes, ratings and allowances become ``Fraction``s from
 their decimal text, so a course handicap that lands on .5 rounds the way the rule says
@@ -44,7 +44,7 @@ def round_half_up(value: Fraction) -> int:
 
 
 def course_handicap(index: Number | None, course: Course) -> int:
-    """Return a player's course handicap on ``course`` (RULES.md §10.1).
+    """Return a player's course handicap on ``course`` (docs/rules.md §10.1).
 
     index × slope / 113 + (course rating − par), rounded half up; a course without slope
     or rating uses 113 and its par. A nine-hole course uses the nine-hole index
@@ -60,7 +60,7 @@ def course_handicap(index: Number | None, course: Course) -> int:
     >>> course_handicap(12.0, Course("c", tuple(Hole(n, 4) for n in range(1, 10))))
     6
 
-    The two worked examples of RULES.md §10.1 (the USGA's Rules of Handicapping): index
+    The two worked examples of docs/rules.md §10.1 (the USGA's Rules of Handicapping): index
     8.7 on a nine rated 35.3, slope 121, par 36: 4.35 → 4.4; 4.4 × 121 / 113 − 0.7 =
     4.011… → 4. Index 8.9 on a nine of slope 113, rating = par: 4.45 → 4.5 → 5, where
     the unrounded half (4.45 → 4) would give one stroke less.
@@ -80,7 +80,7 @@ def nine_hole_index(index: Number) -> Fraction:
     Rounded in whole tenths of exact fractions, never a float's rounding: 8.7 / 2 is
     4.34999… as a float, which ``round(…, 1)`` takes to 4.3, and ``round(6.25, 1)`` is 6.2
     (half to even). ".05 up" is towards plus infinity, as the course handicap's .5
-    (RULES.md §10.1: −2.5 → −2), so a plus index rounds towards scratch on a tie: +0.9
+    (docs/rules.md §10.1: −2.5 → −2), so a plus index rounds towards scratch on a tie: +0.9
     (−0.9) gives −0.45 → −0.4, and +0.1 gives −0.05 → 0.
 
     >>> [float(nine_hole_index(i)) for i in (8.7, 8.9, 12.0, 8.4, 17.0)]
@@ -161,7 +161,7 @@ def greensome(course_handicaps: tuple[int, ...], lower: Fraction, higher: Fracti
 
 
 def strokes_received(playing_handicap: int, course: Course) -> dict[int, int]:
-    """Return the strokes received on each hole, by stroke index (RULES.md §10.1).
+    """Return the strokes received on each hole, by stroke index (docs/rules.md §10.1).
 
     The handicap ÷ the number of holes on every hole, plus one on the holes whose stroke
     index is at most the remainder. A plus handicap gives strokes back, from the highest
@@ -198,7 +198,7 @@ def strokes_received(playing_handicap: int, course: Course) -> dict[int, int]:
 
 @dataclass(frozen=True)
 class Allowances:
-    """Handicap allowances by format, in percent (RULES.md §10.1; config ``[handicap]``).
+    """Handicap allowances by format, in percent (docs/rules.md §10.1; config ``[handicap]``).
 
     Four-ball and best-ball Stableford and bogey/par take the four-ball stroke-play
     allowance; foursome and threesome sides take ``foursome`` of their combined course

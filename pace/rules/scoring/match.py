@@ -1,4 +1,4 @@
-"""Match play: singles, foursome/threesome/greensome and four-ball/best-ball (RULES.md §10).
+"""Match play: singles, foursome/threesome/greensome and four-ball/best-ball (docs/rules.md §10).
 
 Holes are taken in the order the match plays them (from tee 10: 10–18, then 1–9). A hole is
 won by the lower score (net when net), halved on equal scores or when neither side holes

@@ -40,7 +40,7 @@ EVENT_VOIDED = "event_voided"
 #: the score events a void may take back
 SCORE_TYPES = (SCORE_RECORDED, SCORE_CORRECTED)
 
-#: the fewest and the most strokes a hole's score may say (FORMATS.md, scores CSV)
+#: the fewest and the most strokes a hole's score may say (docs/formats.md §7)
 MIN_STROKES, MAX_STROKES = 1, 20
 
 

@@ -1,6 +1,6 @@
 """What a scoring returns: entries with their cards and places, or matches hole by hole.
 
-Every field maps to FORMATS.md's ``pace results`` document (``pace.reports.results``
+Every field maps to the ``pace results`` document of docs/formats.md §8 (``pace.reports.results``
 writes it); a field that does not apply to a scoring is None.
 """
 
@@ -119,7 +119,7 @@ class MatchSide:
     """A side of a match with its handicap and the strokes it receives in the match.
 
     ``playing_handicap`` is what the side plays off in the match: 0 for the lower, the full
-    difference for the other (RULES.md §10.1); ``allowance_handicap`` is its playing
+    difference for the other (docs/rules.md §10.1); ``allowance_handicap`` is its playing
     handicap with the format's allowance, before the lower one is taken off. ``received`` is
     the strokes it receives over the round (0 in gross match play). Four-ball sides give
     these per partner (``playing_handicaps``, ``received_by``, ``allowance_handicaps``).

@@ -1,7 +1,7 @@
 """Pace penalties on the card: what each counted slow-play penalty does in each scoring.
 
 The scoring takes the round's judged faults (``penalties.FaultOutcome``) as they are;
-nothing about a penalty is ever copied into the scores (RULES.md §6, §7, §10 "Slow-play
+nothing about a penalty is ever copied into the scores (docs/rules.md §6, §7, §10 "Slow-play
 penalties by format"). Each scoring converts a counted penalty into one effect:
 
 - ``strokes``: strokes added to the penalty hole of the ball that bears it;

@@ -2,7 +2,7 @@
 
 The fixed score of a hole is its par, plus the strokes received there when net. More than
 one over it, or no score, 0 points; one over 1; equal 2; one under 3; two under 4; three
-under 5; four under 6, and one more per stroke under after that (RULES.md §10.1). The most
+under 5; four under 6, and one more per stroke under after that (docs/rules.md §10.1). The most
 points win.
 
 Pace penalties: each counted slow-play penalty of the ladder (one stroke or two) takes 2

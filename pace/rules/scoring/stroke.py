@@ -1,4 +1,4 @@
-"""Stroke play, gross and net (RULES.md §10, §10.1; Rule 31 for four-ball).
+"""Stroke play, gross and net (docs/rules.md §10, §10.1; Rule 31 for four-ball).
 
 The total is the sum of the strokes, penalty strokes on their holes included; net is the
 gross less the playing handicap. A hole without a score is a no return (``nr``): no gross,

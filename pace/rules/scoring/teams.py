@@ -31,7 +31,7 @@ class TeamFormat:
 
     name: ClassVar[str]
     aliases: ClassVar[tuple[str, ...]] = ()
-    #: partners play one ball: the side has one card and bears every penalty (RULES.md §10)
+    #: partners play one ball: the side has one card and bears every penalty (docs/rules.md §10)
     one_ball: ClassVar[bool] = False
     #: partners play their own balls: the better ball counts on each hole
     own_balls: ClassVar[bool] = False

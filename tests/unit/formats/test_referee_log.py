@@ -1,4 +1,4 @@
-"""The referee log CSV (FORMATS.md, issue 10): acts, their errors, and the events they become."""
+"""The referee log CSV (docs/formats.md §5, issue 10): acts, errors, and the events they become."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""The scores CSV and the scoring columns of the course and draw files (FORMATS.md; issue 11).
+"""The scores CSV and the scoring columns of the course and draw files.
+
+docs/formats.md §1, §2, §7; issue 11.
 
 All or nothing: every problem names the file, the line and the field.
 """

@@ -1,4 +1,4 @@
-"""Allotted time per hole and cumulative, in each group's playing order (RULES.md §1, §9)."""
+"""Allotted time per hole and cumulative, in each group's playing order (docs/rules.md §1, §9)."""
 
 from __future__ import annotations
 

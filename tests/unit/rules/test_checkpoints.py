@@ -1,4 +1,4 @@
-"""The mauricie checkpoint policy, hand-worked from RULES.md §6 and golf-mauricie 13.4.
+"""The mauricie checkpoint policy, hand-worked from docs/rules.md §6 and golf-mauricie 13.4.
 
 - At most 90 minutes per six holes: checkpoints after the 6th, 12th and 18th hole **in the
   group's playing order** (a tee-10 group: after 15, 3 and 9).

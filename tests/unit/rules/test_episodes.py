@@ -1,4 +1,4 @@
-"""Out-of-position episodes, from out of position to back in position (RULES.md §3, last clause).
+"""Out-of-position episodes, from out of position to back in position (docs/rules.md §3, end).
 
 Course: 9 holes, all par 4 (15 min a hole for a 4-ball, ``k × 15`` after ``k`` holes).
 Draw: A 08:00 (lead), B 08:10 and C 08:20 (following, interval 10) from tee 1.

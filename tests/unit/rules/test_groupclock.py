@@ -1,4 +1,4 @@
-"""The clock of a group: elapsed = t − start − suspensions − credits (RULES.md §2, §5, §8)."""
+"""The clock of a group: elapsed = t − start − suspensions − credits (docs/rules.md §2, §5, §8)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Invariants of the rules core, checked with Hypothesis (RULES.md §1–3, §5, §8)."""
+"""Invariants of the rules core, checked with Hypothesis (docs/rules.md §1–3, §5, §8)."""
 
 from __future__ import annotations
 

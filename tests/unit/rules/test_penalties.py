@@ -1,4 +1,4 @@
-"""The penalty ladder for bad times, hand-worked from RULES.md §6 (frbg hard card 7.a(c)(d)).
+"""The penalty ladder for bad times, hand-worked from docs/rules.md §6 (frbg hard card 7.a(c)(d)).
 
 | bad time | stroke play                 | match play         |
 | 1st      | warning                     | warning            |

@@ -1,4 +1,4 @@
-"""Pace policy presets and their validation (RULES.md §4, §6; issue 5, item 2).
+"""Pace policy presets and their validation (docs/rules.md §4, §6; issue 5, item 2).
 
 - frbg (hard card 7.a): 40 s, +10 s; warning, 1 stroke, 2 more strokes, disqualification;
   match play warning, loss of hole, final warning, disqualification; notification gate;

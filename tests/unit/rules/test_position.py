@@ -1,4 +1,4 @@
-"""Out of position, behind, overdue: RULES.md §3, with starts (§9), suspensions (§8), credits (§5).
+"""Out of position, behind, overdue: docs/rules.md §3, with starts (§9), stops (§8), credits (§5).
 
 Unless a test says otherwise the course is 9 holes, all par 4, so a 4-ball is allotted
 15 min a hole and ``k × 15`` min after ``k`` holes; the draw is A 08:00, B 08:10, C 08:20 from

@@ -1,6 +1,6 @@
 """The referees' fold, timing spells and the judgement of strokes (issues 5 and 10).
 
-Hand-worked from RULES.md §4.3, §4.6, §4.7:
+Hand-worked from docs/rules.md §4.3, §4.6, §4.7:
 
 - A spell runs from a decision to time the group until the earliest of a referee's stop and
   the instant an evaluation (a completion or a credit) finds the group back in position.

@@ -1,6 +1,6 @@
 """The post-round report as pure data, on hand-worked rounds (issue 12).
 
-Course: three holes, all par 4, so a 4-ball has 15 minutes a hole (RULES.md §1) and the
+Course: three holes, all par 4, so a 4-ball has 15 minutes a hole (docs/rules.md §1) and the
 cumulative allotments are 15, 30 and 45 minutes. Every number below is worked by hand.
 """
 

@@ -1,4 +1,4 @@
-"""Individual timing of strokes: the allowance and the bad time (RULES.md §4.3, §4.5; swin rule 2).
+"""Individual timing of strokes: the allowance and the bad time (docs/rules.md §4.3, §4.5, §6).
 
 Hand-worked from the rulebook, not from the code:
 
@@ -84,7 +84,7 @@ def test_allowance(policy, kind, first, seconds):
 
 
 def test_allowance_numbers_come_from_the_policy():
-    # a committee's own numbers (RULES.md: everything numeric is configuration)
+    # a committee's own numbers (docs/rules.md: everything numeric is configuration)
     club = Policy(
         "club", stroke_allowance=timedelta(seconds=45), extra_allowance=timedelta(seconds=15)
     )
@@ -179,7 +179,7 @@ def test_bad_time_iff_strictly_over_the_allowance(ms, kind, first, policy):
     ids=["par-3", "par-4", "par-5", "hole-unknown"],
 )
 def test_the_hole_par_decides_the_par_3_tee_shot_allowance(par, seconds):
-    # RULES.md §4.3 (issue 10): the course decides, not the kind the referee's device sent
+    # docs/rules.md §4.3 (issue 10): the course decides, not the kind the referee's device sent
     assert allowance(PAR3_TEE, True, FRBG, par) == timedelta(seconds=seconds)
     assert allowance(APPROACH, True, FRBG, par) == timedelta(seconds=50)  # any par
 

@@ -1,4 +1,4 @@
-"""Course and playing handicaps, strokes received (RULES.md §10.1), worked by hand.
+"""Course and playing handicaps, strokes received (docs/rules.md §10.1), worked by hand.
 
 Course handicap = index × slope / 113 + (rating − par), rounded to the nearest whole number,
 .5 towards plus infinity; nine-hole courses use the nine-hole index (half the index rounded
@@ -45,7 +45,7 @@ NINE = (4, 4, 3, 5, 4, 4, 3, 5, 4)  # par 36
         (13.0, None, None, NINE, 7),
         # nine holes: 7.5 × 120 / 113 = 7.964…; + (35.1 − 36) = 7.064… → 7
         (15.0, 120, 35.1, NINE, 7),
-        # RULES.md §10.1's examples: 4.35 → 4.4; 4.4 × 121 / 113 − 0.7 = 4.011… → 4
+        # docs/rules.md §10.1's examples: 4.35 → 4.4; 4.4 × 121 / 113 − 0.7 = 4.011… → 4
         (8.7, 121, 35.3, NINE, 4),
         # 4.45 → 4.5 → 5 (the unrounded half, 4.45, gave 4)
         (8.9, 113, 36.0, NINE, 5),

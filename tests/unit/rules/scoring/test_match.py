@@ -1,4 +1,4 @@
-"""Match play on hand-worked matches (RULES.md §10 match play details, §10.1).
+"""Match play on hand-worked matches (docs/rules.md §10 match play details, §10.1).
 
 Course: par 72 with ``builders.SI_18`` (stroke index 1 on hole 4, 2 on 13, 3 on 8, 4 on 17,
 5 on 9, 6 on 18). A hole's strokes are written as (A's, B's).

@@ -1,6 +1,6 @@
 """Every place a nine-hole course's handicaps come from the rounded nine-hole index (issue 31).
 
-RULES.md §10.1: on a nine-hole course the course handicap takes the nine-hole index, half
+docs/rules.md §10.1: on a nine-hole course the course handicap takes the nine-hole index, half
 the handicap index **rounded to one decimal** (.05 up, towards plus infinity as every .5 of
 §10.1), and only then the nine's slope, rating and par. Each row below goes through
 ``score_round`` on a nine of slope 113 rated at its par, where the course handicap is the

@@ -1,4 +1,4 @@
-"""Invariants of the scoring, checked with Hypothesis (RULES.md §10, §10.1).
+"""Invariants of the scoring, checked with Hypothesis (docs/rules.md §10, §10.1).
 
 - Stableford points are never negative on a hole;
 - stroke-play gross is the sum of the holes' strokes plus the penalty strokes;

@@ -1,4 +1,4 @@
-"""Stableford, bogey and par on hand-worked cards (RULES.md §7, §10, §10.1; Rule 32-1).
+"""Stableford, bogey and par on hand-worked cards (docs/rules.md §7, §10, §10.1; Rule 32-1).
 
 Course: par 72 with ``builders.SI_18`` (hole 12 is stroke index 18, hole 3 is 17), no slope
 nor rating.

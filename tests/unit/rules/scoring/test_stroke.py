@@ -1,4 +1,4 @@
-"""Stroke play, gross and net, and countback, on hand-worked cards (RULES.md §10, §10.1).
+"""Stroke play, gross and net, and countback, on hand-worked cards (docs/rules.md §10, §10.1).
 
 The course is par 72 (out 36, in 36) with the stroke indexes of ``builders.SI_18``: hole 4
 is stroke index 1, hole 13 is 2, hole 8 is 3, hole 17 is 4, hole 9 is 5, …, hole 3 is 17 and

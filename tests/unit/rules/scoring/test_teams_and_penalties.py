@@ -1,4 +1,4 @@
-"""Team formats and pace penalties on the card, hand-worked (RULES.md §6, §7, §10, §10.1).
+"""Team formats and pace penalties on the card, hand-worked (docs/rules.md §6, §7, §10, §10.1).
 
 Each counted slow-play penalty converts per scoring: stroke play, strokes on the penalty hole
 (a swin point is one stroke); Stableford, 2 points off the total; bogey/par, one hole off;
