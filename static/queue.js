@@ -15,9 +15,14 @@ const KEPT = 40; // acknowledged entries kept as the phone's history
 const RANK = { queued: 0, sent: 0, confirmed: 1, refused: 1 };
 
 export class Outbox {
-  /** An outbox stored under `key`; `changed()` is called after every change of state. */
-  constructor(key, changed) {
+  /**
+   * An outbox stored under `key`; `changed()` is called after every change of state. With
+   * `keepAcks`, a confirmed entry keeps the server's answer as `ack` (the shot clock shows the
+   * verdict a timed stroke's answer carries).
+   */
+  constructor(key, changed, { keepAcks = false } = {}) {
     this.key = key;
+    this.keepAcks = keepAcks;
     this.removedKey = `${key}.removed`;
     this.changed = changed;
     this.entries = [];
@@ -134,6 +139,7 @@ export class Outbox {
     if (ack && ack.ok) {
       Object.assign(entry, { state: "confirmed", server_at: ack.at, seq: ack.seq, error: "" });
       entry.duplicate = Boolean(ack.duplicate); // a resend that had already arrived
+      if (this.keepAcks) entry.ack = ack;
     } else if (RETRY.has(code)) {
       Object.assign(entry, { state: "queued", error: errorText(ack) });
       this.update();

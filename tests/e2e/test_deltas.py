@@ -1,7 +1,7 @@
 """End to end: a dashboard lives on the round's numbered deltas and recovers a missed one.
 
 The real ``pace serve`` (gevent) and real python-socketio clients. ``Page`` does what
-static/dashboard.js does with the feed (docs/protocol.md, "Deltas"): it keeps the snapshot and
+static/dashboard/feed.js does with the feed (docs/protocol.md, "Deltas"): it keeps the snapshot and
 its ``rev``, applies each delta numbered next, ignores those the snapshot holds, and on a number
 that skips joins again once. One delta is dropped on purpose, as a page that missed it: the page
 notices at the next one, re-reads once, and ends up holding what the server holds. Every wait

@@ -1,0 +1,155 @@
+// A group's detail, in a dialog: its tee and players, its minutes, its timing (who is timed,
+// who was told, each player's bad times and penalties) and each hole due and logged.
+import { clock, el, minutes, overClass, statusBadge, t } from "../common.js";
+import { onClock, timingOf, toldCount } from "../live.js";
+import { faultItem, ladderText, penaltyRow } from "../penalties.js";
+import { $, faultsFrom, shown, state, tz } from "./state.js";
+
+export function openDetail(group) {
+  state.detail = group;
+  renderDetail();
+  const dialog = $("detail");
+  if (!dialog.open) dialog.showModal();
+}
+
+export function renderDetail() {
+  const raw = state.snapshot.groups.find((r) => r.group === state.detail);
+  const dialog = $("detail");
+  if (!raw) {
+    dialog.close();
+    return;
+  }
+  const row = shown(raw);
+  const numbers = el(
+    "dl",
+    { class: "numbers" },
+    el("dt", {}, t("dash.col.over")),
+    el("dd", {}, minutes(row.over_min, { signed: true })),
+    el("dt", {}, t("dash.col.gap")),
+    el("dd", {}, minutes(row.gap_min)),
+    el("dt", {}, t("dash.col.interval")),
+    el("dd", {}, minutes(row.interval_min)),
+    el("dt", {}, t("dash.col.finish")),
+    el("dd", {}, clock(row.projected_finish, tz())),
+  );
+  const table = el(
+    "table",
+    { class: "detail-holes" },
+    el(
+      "thead",
+      {},
+      el(
+        "tr",
+        {},
+        el("th", {}, t("live.hole", { hole: "" }).trim()),
+        el("th", {}, t("dash.detail.due")),
+        el("th", {}, t("dash.detail.logged")),
+        el("th", { class: "num" }, t("dash.detail.over")),
+      ),
+    ),
+    el(
+      "tbody",
+      {},
+      ...row.order.map((hole, i) => {
+        const logged = row.holes[String(hole)];
+        return el(
+          "tr",
+          { dataset: { hole: String(hole) }, class: !logged && row.hole === hole ? "in-play" : "" },
+          el("td", {}, String(hole)),
+          el("td", {}, clock(row.due[i], tz())),
+          el(
+            "td",
+            { class: logged ? overClass(logged.over_min) : "" },
+            logged ? clock(logged.at, tz(), { seconds: true }) : "",
+          ),
+          el("td", { class: "num" }, logged ? minutes(logged.over_min, { signed: true }) : ""),
+        );
+      }),
+    ),
+  );
+  dialog.replaceChildren(
+    el(
+      "div",
+      { class: "detail-head" },
+      el("h2", { id: "detail-title" }, t("live.group", { group: row.group })),
+      statusBadge(row.status),
+      el("button", { type: "button", class: "close", onclick: closeDetail }, t("live.close")),
+    ),
+    el("p", {}, t("dash.detail.tee", { tee: row.tee, time: clock(row.start, tz()) })),
+    el("h3", {}, t("dash.detail.players")),
+    el("ul", { class: "players" }, ...row.players.map((p) => el("li", {}, p))),
+    numbers,
+    timingSection(row),
+    table,
+  );
+}
+
+/** Who is timed in the group, who was told, and each player's bad times and penalties. */
+function timingSection(row) {
+  const timing = timingOf(state.snapshot, row.group);
+  const told = timing.told || [];
+  const last = (timing.spells || []).slice(-1)[0];
+  const line = timing.timed
+    ? [onClock(timing.since, tz()), " ", toldCount(row, timing)]
+    : last && last.ended_by === "back_in_position"
+      ? [
+          el(
+            "span",
+            { class: "ended-by-itself" },
+            t("timing.ended_by_itself", { time: clock(last.until, tz()) }),
+          ),
+        ]
+      : [t("timing.not_timed")];
+  return el(
+    "section",
+    { class: "detail-timing" },
+    el("h3", {}, t("dash.timing")),
+    el("p", {}, ...line),
+    el(
+      "ul",
+      { class: "pen-players" },
+      ...row.players.map((name) => {
+        const pen = penaltyRow(state.snapshot, row.group, name);
+        return el(
+          "li",
+          { dataset: { player: name } },
+          el("strong", {}, name),
+          " · ",
+          timing.timed && told.includes(name)
+            ? el("span", { class: "told-tick" }, t("clock.told_timed"), " · ")
+            : null,
+          ladderText(pen, faultsFrom()),
+          pen.disqualified ? el("span", { class: "dq-badge" }, t("pen.disqualified")) : null,
+          pen.faults && pen.faults.length ? faultList(pen.faults) : null,
+        );
+      }),
+    ),
+  );
+}
+
+/** A player's bad times (or checkpoint breaches), those still to tell the player marked. */
+export function faultList(faults) {
+  return el(
+    "ol",
+    { class: "faults" },
+    ...faults.map((f) =>
+      faultItem(
+        f,
+        f.awaiting_notification,
+        f.counted && f.awaiting_notification
+          ? el("span", { class: "f-awaiting" }, t("pen.awaiting"))
+          : null,
+      ),
+    ),
+  );
+}
+
+function closeDetail() {
+  state.detail = null;
+  $("detail").close();
+}
+
+/** The dialog closed by any means (Escape too): no group is shown in detail any more. */
+export function setupDetail() {
+  $("detail").addEventListener("close", () => (state.detail = null));
+}

@@ -1,0 +1,68 @@
+// The field as groups × holes: each group's status, minutes over, gap, interval and projected
+// finish, and the time it completed each hole, coloured against the allotment. A row is drawn
+// again only when what it shows has changed; a click opens the group's detail.
+import { clock, el, minutes, overClass, statusBadge, t } from "../common.js";
+import { holeHeader, onClock, replaceRow } from "../live.js";
+import { openDetail } from "./detail.js";
+import { $, holes, isTimed, shown, state, tz } from "./state.js";
+
+export function renderGrid() {
+  const hs = holes();
+  const head = el(
+    "tr",
+    {},
+    el("th", { class: "c-group", scope: "col" }, t("dash.col.group")),
+    el("th", { scope: "col" }, t("dash.col.status")),
+    el("th", { class: "num", scope: "col" }, t("dash.col.over")),
+    el("th", { class: "num", scope: "col" }, t("dash.col.gap")),
+    el("th", { class: "num", scope: "col" }, t("dash.col.interval")),
+    el("th", { class: "num", scope: "col" }, t("dash.col.finish")),
+    ...hs.map((h) => holeHeader(h, "hole")),
+  );
+  $("grid-head").replaceChildren(head);
+  $("grid-body").replaceChildren(...state.snapshot.groups.map((row) => gridRow(row, hs)));
+}
+
+/** Replace one group's row, only when what it shows has changed (the tick sends many). */
+export function updateRow(row) {
+  if (!replaceRow($("grid-body"), gridRow(row, holes()))) renderGrid();
+}
+
+function gridRow(raw, hs) {
+  const row = shown(raw);
+  const open = () => openDetail(row.group);
+  return el(
+    "tr",
+    { class: "group-row", dataset: { group: row.group, status: row.status }, onclick: open },
+    el(
+      "th",
+      { class: "c-group", scope: "row" },
+      el("button", { type: "button", class: "link", title: row.players.join(", ") }, row.group),
+      isTimed(row.group) ? onClock() : null,
+    ),
+    el("td", { class: "c-status" }, statusBadge(row.status)),
+    el(
+      "td",
+      { class: `num c-over ${overClass(row.over_min)}` },
+      minutes(row.over_min, { signed: true }),
+    ),
+    el("td", { class: "num c-gap" }, minutes(row.gap_min)),
+    el("td", { class: "num c-interval" }, minutes(row.interval_min)),
+    el("td", { class: "num c-finish" }, clock(row.projected_finish, tz())),
+    ...hs.map((h) => holeCell(row, h.number)),
+  );
+}
+
+function holeCell(row, number) {
+  const logged = row.holes[String(number)];
+  const inPlay = !logged && row.hole === number && row.status !== "finished";
+  const classes = ["hole", logged ? overClass(logged.over_min) : "", inPlay ? "in-play" : ""];
+  const title = logged
+    ? `${clock(logged.at, tz(), { seconds: true })} (${minutes(logged.over_min, { signed: true })} min)`
+    : "";
+  return el(
+    "td",
+    { class: classes.join(" ").trim(), dataset: { group: row.group, hole: String(number) }, title },
+    logged ? clock(logged.at, tz()) : "",
+  );
+}
