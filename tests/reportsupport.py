@@ -14,7 +14,8 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from pace import config, demo_data
+from pace import config
+from pace.demo import data as demo_data
 from pace.rules import position
 from pace.rules.events import Event
 from pace.services.rounds import PaceService
