@@ -12,7 +12,7 @@ import io
 import random
 from collections.abc import Sequence
 from datetime import date, datetime, time, timedelta, tzinfo
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 COURSE_NAME = "Golf de démonstration"
 FIRST_START = time(8, 0)
@@ -281,7 +281,9 @@ def closing(*, url: str, codes: dict[str, str], db: str, at: datetime, serving: 
         " its report, letters and results (the links open while the demo runs, Ctrl-C stops):"
         if serving
         else f"pace demo: stopped at {at:%H:%M} of the round; its report, letters and results"
-        f" as far as it went (links: run `pace serve --db {db}`):"
+        " as far as it went (the links open once it is served again, its clock where it"
+        f" stopped: pace serve --db {db} --port {urlsplit(url).port}"
+        f" --clock-origin {at.isoformat(timespec='seconds')}):"
     )
     return (
         f"{head}\n{_links(url, codes, AFTER)}\n"

@@ -231,7 +231,7 @@ class Demo:
     # -- serving -----------------------------------------------------------------------
 
     def run(self) -> None:
-        """Serve until the round is over, ``duration`` has passed, or a signal stops it."""
+        """Serve until ``duration`` has passed or a signal stops it (the round over or not)."""
         from pace import app as appmod
 
         self._started = time.monotonic()

@@ -76,6 +76,8 @@ def runs(tmp_path_factory) -> Iterator[tuple[dict, dict]]:
     for log in logs:
         assert "Traceback" not in log, log
         assert "refused" not in log, log
+        # the referees act on the alerts they heard: each decision followed its alert
+        assert "acting without having seen out_of_position" not in log, log
     yield read_[0], read_[1]
 
 
