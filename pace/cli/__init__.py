@@ -464,7 +464,13 @@ def import_referee_log(file, round_name, by, db) -> None:
     show_default=True,
     help="Scheduler tick, real seconds.",
 )
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the draw and play.")
+@click.option(
+    "--seed",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Seed of the draw, the play and everybody's acts: the same seed stores the same facts.",
+)
 @click.option(
     "--groups",
     type=click.IntRange(2, 60),
