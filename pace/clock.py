@@ -53,14 +53,35 @@ class AcceleratedClock:
         self.speed = speed
         self._monotonic = monotonic
         self._t0 = monotonic()
+        self._base = (origin, self._t0, speed)  # read whole: a change of speed is atomic
 
     def now(self) -> datetime:
         """Return the accelerated instant."""
-        return self.origin + timedelta(seconds=(self._monotonic() - self._t0) * self.speed)
+        origin, t0, speed = self._base
+        return origin + timedelta(seconds=(self._monotonic() - t0) * speed)
+
+    def change_speed(self, speed: float) -> None:
+        """Run at ``speed`` from now on, without a jump (the demo's round is over: real time).
+
+        >>> ticks = iter([0.0, 10.0, 10.0, 20.0])
+        >>> start = datetime(2026, 6, 1, 9, tzinfo=UTC)
+        >>> clock = AcceleratedClock(start, 60, monotonic=lambda: next(ticks))
+        >>> clock.now().time()
+        datetime.time(9, 10)
+        >>> clock.change_speed(1)
+        >>> clock.now().time()
+        datetime.time(9, 10, 10)
+        """
+        if speed <= 0:
+            raise ValueError(f"speed must be positive, not {speed!r}")
+        t0 = self._monotonic()
+        origin, then, old = self._base
+        self._base = (origin + timedelta(seconds=(t0 - then) * old), t0, speed)
+        self.speed = speed
 
     def to_real_seconds(self, delta: timedelta) -> float:
         """Return how many real seconds pass while this clock advances by ``delta``."""
-        return delta.total_seconds() / self.speed
+        return delta.total_seconds() / self._base[2]
 
 
 class FakeClock:

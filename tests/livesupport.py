@@ -183,6 +183,31 @@ def wait_until_ready(
     raise RuntimeError(f"pace serve did not answer within {timeout} s:\n{log.read_text()}")
 
 
+def start_demo(folder: Path, *args: str, name: str = "demo") -> LiveServer:
+    """Start ``pace demo`` on a free loopback port, its database and log in ``folder``."""
+    port = free_port()
+    db = folder / f"{name}.db"
+    log = folder / f"{name}.log"
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "pace", "demo", "--host", "127.0.0.1", "--port", str(port),
+             "--db", str(db), *args],
+            cwd=folder,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_ready(url, process, log)
+    except BaseException:
+        process.kill()
+        process.wait(timeout=10)
+        raise
+    return LiveServer(url, port, db, process, log, round="demo")
+
+
 @contextmanager
 def live_server(
     folder: Path, *, db: Path | None = None, extra_args: Sequence[str] = (), env: dict | None = None

@@ -464,7 +464,13 @@ def import_referee_log(file, round_name, by, db) -> None:
     show_default=True,
     help="Scheduler tick, real seconds.",
 )
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the draw and play.")
+@click.option(
+    "--seed",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Seed of the draw, the play and everybody's acts: the same seed stores the same facts.",
+)
 @click.option(
     "--groups",
     type=click.IntRange(2, 60),
@@ -476,15 +482,28 @@ def import_referee_log(file, round_name, by, db) -> None:
     "--duration",
     type=click.FloatRange(min=0, min_open=True),
     default=None,
-    help="Stop after this many real seconds (default: when the round is over, or Ctrl-C).",
+    help="Stop after this many real seconds (default: Ctrl-C; the demo serves on once the "
+    "round is over, for its report).",
 )
-def demo(db, host, port, speed, tick, seed, groups, duration) -> None:
-    """Play a demo round on an accelerated clock, with simulated marshals; open the URLs printed.
+@click.option(
+    "--actors",
+    type=click.Choice(["all", "marshals"]),
+    default="all",
+    show_default=True,
+    help="Who is simulated: everybody (marshals, referees, scorers, the committee's sirens), "
+    "or only the marshals.",
+)
+def demo(db, host, port, speed, tick, seed, groups, duration, actors) -> None:
+    """Play a demo round on an accelerated clock, with simulated people; open the URLs printed.
 
     The database (--db, default pace-demo.db in the working directory) is deleted and
     recreated at every run, so the demo always starts clean: an 18-hole course, a draw of
-    32 groups for today, and play already under way. Six simulated marshals (real
-    Socket.IO clients) log the completions; some groups fall out of position and recover.
+    32 groups for today, and play already under way. Simulated marshals, referees, scorers
+    and the committee (real Socket.IO clients) play the round: groups fall out of position
+    and recover, referees time some of them (bad times, a warning, a penalty stroke), decide
+    not to time one and credit it a ruling, scorers enter every card (the leaderboard fills),
+    the sirens stop play once. When the round is over the demo prints where its report,
+    letters and results are, and serves on until Ctrl-C. The same --seed plays the same round.
 
     Example: pace demo --speed 120 --port 5001
     """
@@ -493,7 +512,7 @@ def demo(db, host, port, speed, tick, seed, groups, duration) -> None:
 
     if is_database_url(db):
         raise InputError("--db: the demo plays on a SQLite file it deletes at every run")
-    options = demomod.DemoOptions(db, host, port, speed, tick, seed, groups, duration)
+    options = demomod.DemoOptions(db, host, port, speed, tick, seed, groups, duration, actors)
     try:
         demomod.run(load_settings(), options)
     except PaceError as e:

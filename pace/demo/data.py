@@ -12,7 +12,7 @@ import io
 import random
 from collections.abc import Sequence
 from datetime import date, datetime, time, timedelta, tzinfo
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 COURSE_NAME = "Golf de démonstration"
 FIRST_START = time(8, 0)
@@ -203,15 +203,27 @@ def played_files(groups: int, seed: int, day: date, tz: tzinfo) -> tuple[str, st
 
 # --------------------------------------------------------------------------- the banner
 
-#: The demo's pages: (label, role whose code opens it, page), as the banner lists them.
+#: The demo's pages: (label, role whose code opens it, path), as the banner lists them;
+#: no role: a public page, linked as it is.
 PAGES = (
-    ("dashboard", "committee", "dashboard"),
-    ("shot clock", "referee", "shotclock"),
-    ("marshal", "marshal", "marshal"),
-    ("board", "viewer", "board"),
-    ("audit", "committee", "audit"),
-    ("access", "committee", "access"),
-    ("report", "committee", "report"),
+    ("dashboard", "committee", "/rounds/{round}/dashboard"),
+    ("shot clock", "referee", "/rounds/{round}/shotclock"),
+    ("marshal", "marshal", "/rounds/{round}/marshal"),
+    ("scorecard", "scorer", "/rounds/{round}/scorecard"),
+    ("board", "viewer", "/rounds/{round}/board"),
+    ("leaderboard", None, "/rounds/{round}/leaderboard"),
+    ("audit", "committee", "/rounds/{round}/audit"),
+    ("access", "committee", "/rounds/{round}/access"),
+    ("report", "committee", "/rounds/{round}/report"),
+    ("results", "committee", "/api/rounds/{round}/results"),
+)
+
+#: What the demo points to once the round is over: the report, the letters, the results.
+AFTER = (
+    ("report", "committee", "/rounds/{round}/report"),
+    ("letters", "committee", "/rounds/{round}/letters"),
+    ("results", "committee", "/api/rounds/{round}/results"),
+    ("leaderboard", None, "/rounds/{round}/leaderboard"),
 )
 
 
@@ -237,27 +249,61 @@ def banner(
     origin: datetime,
     speed: float,
     summary: str,
-    marshals: int,
+    cast: str,
     holes: Sequence[int],
     db: str,
 ) -> str:
-    """Return the demo's banner: what is played, how fast, and a link that opens each page."""
-    width = max(len(label) for label, _, _ in PAGES)
-    links = "\n".join(
-        f"  {label:<{width}}  {_link(url, codes, role, page)}" for label, role, page in PAGES
-    )
+    """Return the demo's banner: what is played, how fast, and a link that opens each page.
+
+    ``cast`` says who plays, in words ("6 marshals, 2 referees, 4 scorers and the committee").
+    """
     covered = f"holes {holes[0]}–{holes[-1]}" if holes else "some holes"
     return (
         f"pace demo: {summary}, first start {first_start:%H:%M}\n"
         f"  the clock starts at {origin:%H:%M} and runs {speed_words(speed)}\n"
-        f"  {'home':<{width}}  {url}/\n{links}\n"
+        f"{_links(url, codes, (('home', None, '/'), *PAGES))}\n"
         f"  (each link signs in with an access code of the page's role; on the marshal page,"
         f" tick the holes you watch, e.g. {covered}, to see the groups due there)\n"
-        f"  {marshals} simulated marshals send what happened since {first_start:%H:%M}, then"
-        f" tap live; database {db} (recreated at every run). Ctrl-C stops."
+        f"  simulated {cast} (real Socket.IO clients, each signed in with a code of its role)"
+        f" send what happened since {first_start:%H:%M}, then play live;"
+        f" database {db} (recreated at every run). Ctrl-C stops."
     )
 
 
-def _link(url: str, codes: dict[str, str], role: str, page: str, round: str = "demo") -> str:
-    """Return a link that signs in with the demo's code of ``role`` and opens ``page``."""
-    return f"{url}/join?code={codes[role]}&next={quote(f'/rounds/{round}/{page}', safe='/')}"
+def closing(*, url: str, codes: dict[str, str], db: str, at: datetime, serving: bool) -> str:
+    """Return what the demo prints at the end: where the report, letters and results are.
+
+    ``serving``: the round is over and the demo serves on, so the links work; otherwise the
+    demo is stopping, and the commands read the same from its database.
+    """
+    head = (
+        f"pace demo: the round is over at {at:%H:%M} (the clock now runs at real time);"
+        " its report, letters and results (the links open while the demo runs, Ctrl-C stops):"
+        if serving
+        else f"pace demo: stopped at {at:%H:%M} of the round; its report, letters and results"
+        " as far as it went (the links open once it is served again, its clock where it"
+        f" stopped: pace serve --db {db} --port {urlsplit(url).port}"
+        f" --clock-origin {at.isoformat(timespec='seconds')}):"
+    )
+    return (
+        f"{head}\n{_links(url, codes, AFTER)}\n"
+        f"  from the database {db}:\n"
+        f"    pace report --round demo --db {db} --at {at:%H:%M:%S} -o demo-report.html\n"
+        f"    pace letters --round demo --db {db} --at {at:%H:%M:%S} -o demo-letters.html\n"
+        f"    pace results --round demo --db {db}"
+    )
+
+
+def _links(url: str, codes: dict[str, str], pages: Sequence[tuple[str, str | None, str]]) -> str:
+    width = max(len(label) for label, _, _ in pages)
+    return "\n".join(
+        f"  {label:<{width}}  {_link(url, codes, role, path.format(round='demo'))}"
+        for label, role, path in pages
+    )
+
+
+def _link(url: str, codes: dict[str, str], role: str | None, path: str) -> str:
+    """Return a link that signs in with the demo's code of ``role`` and opens ``path``."""
+    if role is None:
+        return f"{url}{path}"
+    return f"{url}/join?code={codes[role]}&next={quote(path, safe='/')}"

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from pace.rules.model import Suspension
 from pace.rules.position import FieldPlan, GroupPlan
 
 HOLES_PER_MARSHAL = 3
@@ -67,7 +68,11 @@ def plan_incidents(plan: FieldPlan, rng: random.Random) -> dict[str, Incident]:
 
 
 def play_round(
-    plan: FieldPlan, pars: dict[int, int], rng: random.Random, incidents: dict[str, Incident]
+    plan: FieldPlan,
+    pars: dict[int, int],
+    rng: random.Random,
+    incidents: dict[str, Incident],
+    stops: Sequence[Suspension] = (),
 ) -> list[Tap]:
     """Return every completion of the round, in time order.
 
@@ -75,6 +80,9 @@ def play_round(
     noise per hole). A group that is over its allotted time hurries until it is back
     under; a group in trouble (``incidents``) loses time first. Nobody plays through:
     a group completes a hole at the earliest ``HELD_GAP`` after the group ahead of it.
+    Play stops during ``stops`` (sirens, RULES.md §8): a hole under way then takes that
+    much longer, and the time stopped is not time over. Without stops, the same draws
+    of ``rng`` give the same round as before sirens were played.
     """
     done: dict[str, dict[int, datetime]] = {}
     last_on_tee: dict[int, GroupPlan] = {}
@@ -89,13 +97,13 @@ def play_round(
         for i, hole in enumerate(p.order):
             allotted = p.cumulative[i + 1] - p.cumulative[i]
             factor = own_pace * min(1.15, max(0.85, rng.gauss(1.0, 0.05)))
-            over = (t - p.group.start) - p.cumulative[i]
+            over = _played(p.group.start, t, stops) - p.cumulative[i]
             playing = allotted * factor
             if incident is not None and i in incident.positions:
                 playing = allotted * incident.factor + incident.extra
             elif over > -timedelta(minutes=2):
                 playing = allotted * min(factor, rng.uniform(0.72, 0.8))
-            finish = t + playing
+            finish = _resumed(t, playing, stops)
             if ahead is not None:
                 held = HELD_GAP.get(pars[hole], HELD_GAP[4]) * rng.uniform(0.9, 1.2)
                 finish = max(finish, done[ahead.id][hole] + held)
@@ -104,6 +112,34 @@ def play_round(
             taps.append(Tap(p.id, hole, t))
     taps.sort(key=lambda tap: tap.at)
     return taps
+
+
+def _played(start: datetime, t: datetime, stops: Sequence[Suspension]) -> timedelta:
+    """Return the time from ``start`` to ``t`` that play was not stopped (RULES.md §2)."""
+    stopped = sum(
+        (max(timedelta(0), min(t, s.end or t) - max(start, s.start)) for s in stops),
+        timedelta(0),
+    )
+    return t - start - stopped
+
+
+def _resumed(t: datetime, playing: timedelta, stops: Sequence[Suspension]) -> datetime:
+    """Return when ``playing`` of play begun at ``t`` is over, play stopping during ``stops``.
+
+    >>> from datetime import UTC
+    >>> t = datetime(2026, 6, 14, 10, 0, tzinfo=UTC)
+    >>> stop = Suspension(t + timedelta(minutes=5), t + timedelta(minutes=25), "interruption")
+    >>> _resumed(t, timedelta(minutes=12), [stop]).time()
+    datetime.time(10, 32)
+    >>> _resumed(t, timedelta(minutes=4), [stop]).time()
+    datetime.time(10, 4)
+    """
+    end = t + playing
+    for s in sorted(stops, key=lambda s: s.start):
+        if s.end is None or s.end <= t or s.start >= end:
+            continue
+        end += s.end - max(s.start, t)
+    return end
 
 
 def marshal_holes(

@@ -1,11 +1,12 @@
-"""``pace demo``: a demo round played on an accelerated clock by simulated marshals.
+"""``pace demo``: a demo round played on an accelerated clock by simulated people.
 
 The demo creates a clean database with a course and a draw for today, computes how
-every group plays the round (seeded, so a run can be replayed), and serves it exactly as
-``pace serve`` does. Six simulated marshals, real Socket.IO clients over websockets,
-tap each completion at its simulated instant. The clock starts after the first groups
-have teed off: the marshals first send what happened before, as a phone's offline queue
-would, then play goes on live.
+every group plays the round and what everybody does about it (seeded, so a run can be
+replayed: ``pace.demo.play``, ``pace.demo.cast``), and serves it exactly as ``pace serve``
+does. Simulated marshals, referees, scorers and the committee, real Socket.IO clients over
+websockets (``pace.demo.actors``), send each fact at its simulated instant. The clock starts
+after the first groups have teed off: they first send what happened before, as a phone's
+offline queue would, then play goes on live. ``--actors marshals`` leaves only the marshals.
 """
 
 from __future__ import annotations
@@ -18,9 +19,8 @@ import signal
 import socket
 import threading
 import time
-import uuid
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
@@ -29,9 +29,12 @@ from zoneinfo import ZoneInfo
 
 from pace import config
 from pace.clock import AcceleratedClock
+from pace.demo import cast as castmod
 from pace.demo import data as demo_data
+from pace.demo.actors import Actor
 from pace.demo.play import Tap, marshal_holes, plan_incidents, play_round
 from pace.rules.errors import PaceError
+from pace.rules.model import Suspension
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +44,10 @@ HEAD_START = timedelta(minutes=75)
 #: A line on the terminal every this many simulated minutes.
 NOTE_EVERY = timedelta(minutes=30)
 MARSHAL_NAMES = ("Martine", "Jacques", "Hélène", "Patrick", "Brigitte", "Didier")
+REFEREE_NAMES = ("Claire", "Marc")
+SCORER_NAMES = ("Anne", "Luc", "Sabine", "Yves", "Nadia", "Paul", "Inès", "Hugo")
+#: ``--actors``: who plays: everybody, or only the marshals (the lighter demo).
+ACTORS = ("all", "marshals")
 
 
 class DemoError(PaceError, RuntimeError):
@@ -61,6 +68,7 @@ class DemoOptions:
     seed: int = 1
     groups: int = 32
     duration: float | None = None
+    actors: str = "all"
 
 
 # --------------------------------------------------------------------------- the database
@@ -76,7 +84,8 @@ class DemoRound:
     groups: int
     players: int
     holes: tuple[int, ...]
-    taps: tuple[Tap, ...]
+    cast: castmod.Cast
+    seed: int = 1
 
 
 def create_database(settings: config.Settings, options: DemoOptions) -> DemoRound:
@@ -88,6 +97,7 @@ def create_database(settings: config.Settings, options: DemoOptions) -> DemoRoun
     _remove_demo_database(path, settings)
     rng = random.Random(options.seed)
     tz = settings.round.tz
+    policy = settings.policy(settings.round.policy)
     day = datetime.now(tz).date()
     store = Store.open(path, synchronous=settings.database.synchronous)
     try:
@@ -101,19 +111,34 @@ def create_database(settings: config.Settings, options: DemoOptions) -> DemoRoun
             day=day,
             timezone=settings.round.timezone,
         )
-        plan = service.round_view(ROUND).plan
+        view = service.round_view(ROUND)
     finally:
         store.close()
     pars = {h.number: h.par for h in course.holes}
-    taps = play_round(plan, pars, rng, plan_incidents(plan, rng))
+    incidents = plan_incidents(view.plan, rng)
+    first_start = min(g.start for g in record.groups)
+    if options.actors == "marshals":
+        cast = castmod.Cast(tuple(play_round(view.plan, pars, rng, incidents)))
+    else:
+        state = rng.getstate()
+
+        def play(stops: Sequence[Suspension]) -> list[Tap]:
+            rng.setstate(state)  # the same draws: the same round, stopped where play stops
+            return play_round(view.plan, pars, rng, incidents, stops)
+
+        cast = castmod.plan_cast(
+            view.setup, view.plan, incidents, play,
+            seed=options.seed, origin=first_start + HEAD_START, policy=policy,
+        )  # fmt: skip
     return DemoRound(
         day=day,
         tz=tz,
-        first_start=min(g.start for g in record.groups),
+        first_start=first_start,
         groups=len(record.groups),
         players=sum(g.size for g in record.groups),
         holes=course.hole_numbers,
-        taps=tuple(taps),
+        cast=cast,
+        seed=options.seed,
     )
 
 
@@ -141,123 +166,11 @@ def _remove_demo_database(path: Path, settings: config.Settings) -> None:
         Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
-# --------------------------------------------------------------------------- the marshals
-
-
-class Marshal:
-    """A simulated marshal: a real Socket.IO client that taps completions at their instants.
-
-    Taps whose instant has passed are sent at once, one after the other, each waiting
-    for its ack, as a phone drains its offline queue; a tap that gets no ack stays
-    queued and is sent again with the same id, which the server counts once.
-    """
-
-    def __init__(
-        self,
-        number: int,
-        holes: tuple[int, ...],
-        taps: Iterable[Tap],
-        *,
-        url: str,
-        clock: AcceleratedClock,
-        tz: ZoneInfo,
-        stop: threading.Event,
-        token: str = "",
-    ):
-        self.number = number
-        self.holes = holes
-        self.queue = [(str(uuid.uuid4()), tap) for tap in taps if tap.hole in holes]
-        self.url = url
-        self.clock = clock
-        self.tz = tz
-        self.stop = stop
-        self.sent = 0
-        self.refused = 0
-        self.drained = threading.Event()  # the taps of the past are all sent
-        self.finished = threading.Event()
-        name = MARSHAL_NAMES[(number - 1) % len(MARSHAL_NAMES)]
-        self.auth = {
-            "token": token,
-            "device": f"demo-marshal-{number}",
-            "name": f"{name} (holes {holes[0]}–{holes[-1]})",
-        }
-        self.thread = threading.Thread(target=self._run, name=f"marshal-{number}", daemon=True)
-
-    def _device_time(self) -> str:
-        return self.clock.now().astimezone(self.tz).isoformat()
-
-    def _run(self) -> None:
-        import socketio
-
-        client = socketio.Client(reconnection_delay=0.2, reconnection_delay_max=1)
-        client.on("clock_probe", lambda data=None: {"device_time": self._device_time()})
-        joined = threading.Event()  # cleared at each (re)connection: rooms are per connection
-        client.on("connect", joined.clear)
-        try:
-            client.connect(self.url, auth=self.auth, transports=["websocket"], wait_timeout=10)
-            while self.queue and not self.stop.is_set():
-                if not joined.is_set() and self._join(client):
-                    joined.set()
-                event_id, tap = self.queue[0]
-                wait = self.clock.to_real_seconds(tap.at - self.clock.now())
-                if wait > 0:
-                    self.drained.set()
-                    self.stop.wait(wait)
-                elif self._send(client, event_id, tap):
-                    self.queue.pop(0)
-        except Exception:
-            log.exception("demo marshal %s stopped", self.number)
-        finally:
-            try:
-                client.disconnect()
-            finally:
-                self.drained.set()
-                self.finished.set()
-
-    def _join(self, client: Any) -> bool:
-        """Follow the round and the holes covered, as the marshal page does."""
-        import socketio
-
-        try:
-            reply = client.call("join_round", {"round": ROUND, "holes": [*self.holes]}, timeout=5)
-        except (socketio.exceptions.TimeoutError, socketio.exceptions.BadNamespaceError):
-            return False  # not connected right now: joined again after reconnecting
-        return self._ack(reply)
-
-    def _send(self, client: Any, event_id: str, tap: Tap) -> bool:
-        import socketio
-
-        payload = {
-            "id": event_id,
-            "round": ROUND,
-            "group": tap.group,
-            "hole": tap.hole,
-            "at": tap.at.astimezone(self.tz).isoformat(),
-            "device_time": self._device_time(),
-        }
-        try:
-            reply = client.call("hole_completed", payload, timeout=5)
-        except (socketio.exceptions.TimeoutError, socketio.exceptions.BadNamespaceError):
-            self.stop.wait(0.2)  # not acknowledged: stays queued, sent again with its id
-            return False
-        if self._ack(reply):
-            self.sent += 1
-        else:
-            self.refused += 1
-        return True
-
-    def _ack(self, reply: Any) -> bool:
-        if isinstance(reply, dict) and reply.get("ok"):
-            return True
-        log.warning("demo marshal %s: refused: %r", self.number, reply)
-        return False
-
-
 # --------------------------------------------------------------------------- the run
 
 
 class Demo:
-    """Serves the demo round and drives its marshals until the round is over or stopped."""
+    """Serves the demo round and drives its simulated people until it is stopped."""
 
     def __init__(self, settings: config.Settings, options: DemoOptions, demo_round: DemoRound):
         from pace import app as appmod
@@ -274,32 +187,51 @@ class Demo:
         host, port = settings.server.host, settings.server.port
         self.client_host = "127.0.0.1" if host in ("0.0.0.0", "", "::") else host
         self.url = f"http://{self.client_host}:{port}"
-        self.marshals = [
-            Marshal(
-                i,
-                holes,
-                demo_round.taps,
-                url=self.url,
-                clock=self.clock,
-                tz=demo_round.tz,
-                stop=self.stop,
-                # each simulated phone signs in as a marshal of the round (docs/access.md)
-                token=self.ext.access.grant("marshal", ROUND, f"demo marshal {i}").token,
-            )
-            for i, holes in enumerate(marshal_holes(demo_round.holes), start=1)
-        ]
         # one code per role for the people watching the demo, printed in the banner
         self.codes = {
             role: self.ext.access.create_code(ROUND, role, "demo")
-            for role in ("committee", "referee", "marshal", "viewer")
+            for role in ("committee", "referee", "scorer", "marshal", "viewer")
         }
+        self.actors = self._cast()
         self._stopping = False
         self._started = time.monotonic()
+
+    def _cast(self) -> list[Actor]:
+        """Return the simulated people, each with an access code of its role (docs/access.md)."""
+        r, seed, tz = self.round, self.round.seed, self.round.tz
+        cast = r.cast
+        actors = []
+
+        def actor(role: str, number: int, name: str, commands: list[castmod.Command],
+                  join: tuple[str, dict[str, object]]) -> None:  # fmt: skip
+            code = self.ext.access.create_code(ROUND, role, f"demo: simulated {name}")
+            actors.append(Actor(role, number, name, commands, code=code, join=join, round=ROUND,
+                                url=self.url, clock=self.clock, tz=tz, stop=self.stop))  # fmt: skip
+
+        for i, holes in enumerate(marshal_holes(r.holes), start=1):
+            taps = [castmod.tap_command(t, seed, tz) for t in cast.taps if t.hole in holes]
+            name = f"{MARSHAL_NAMES[(i - 1) % len(MARSHAL_NAMES)]} (holes {holes[0]}–{holes[-1]})"
+            actor("marshal", i, name, taps, ("join_round", {"holes": [*holes]}))
+        if cast.sirens:
+            sirens = [castmod.referee_command(castmod.Planned(0, a), seed, tz) for a in cast.sirens]
+            actor("committee", 1, "the committee", sirens, ("join_round", {}))
+        for i, name in enumerate(REFEREE_NAMES, start=1):
+            acts = [
+                castmod.referee_command(p, seed, tz) for p in cast.referees.acts if p.referee == i
+            ]
+            if acts:
+                actor("referee", i, f"referee {name}", acts, ("join_round", {}))
+        scorers = sorted({s.scorer for s in cast.scores})
+        for i in scorers:
+            cards = [castmod.score_command(s, seed) for s in cast.scores if s.scorer == i]
+            actor("scorer", i, f"scorer {SCORER_NAMES[(i - 1) % len(SCORER_NAMES)]}", cards,
+                  ("join_scores", {}))  # fmt: skip
+        return actors
 
     # -- serving -----------------------------------------------------------------------
 
     def run(self) -> None:
-        """Serve until the round is over, ``duration`` has passed, or a signal stops it."""
+        """Serve until ``duration`` has passed or a signal stops it (the round over or not)."""
         from pace import app as appmod
 
         self._started = time.monotonic()
@@ -313,7 +245,7 @@ class Demo:
         except OSError as e:
             raise DemoError(f"cannot serve on {self.url}: {e}", field="port") from None
         finally:
-            self._stop_marshals()
+            self._stop_actors()
             director.join(5)  # it may be reading the field: close the store after it
             appmod.close_app(self.app)
 
@@ -327,7 +259,7 @@ class Demo:
             signal.signal(signal.SIGTERM, _interrupt)
 
     def request_stop(self, reason: str = "") -> None:
-        """Stop the demo: the marshals first, then the server (a second request forces)."""
+        """Stop the demo: the actors first, then the server (a second request forces)."""
         if self._stopping:
             raise SystemExit(1)
         self._stopping = True
@@ -335,14 +267,14 @@ class Demo:
             print(f"pace demo: {reason}, stopping", flush=True)
         threading.Thread(target=self._shutdown, name="demo-shutdown", daemon=True).start()
 
-    def _stop_marshals(self, timeout: float = 5) -> None:
+    def _stop_actors(self, timeout: float = 5) -> None:
         self.stop.set()
         deadline = time.monotonic() + timeout
-        for m in self.marshals:
-            m.finished.wait(max(0.0, deadline - time.monotonic()))
+        for a in self.actors:
+            a.finished.wait(max(0.0, deadline - time.monotonic()))
 
     def _shutdown(self) -> None:
-        self._stop_marshals()
+        self._stop_actors()
         if self.gevent:
             self.ext.socketio.stop()  # serve_forever returns
         else:
@@ -351,7 +283,12 @@ class Demo:
     # -- directing ------------------------------------------------------------------------
 
     def _direct(self) -> None:
-        """Wait for the server, start the marshals, then the scheduler, then take notes."""
+        """Wait for the server, start the actors, then the scheduler, then take notes.
+
+        Once everybody has done their part the round is over: the demo says where its
+        report, letters and results are, and serves on (until ``--duration`` or Ctrl-C)
+        so they can be read.
+        """
         from pace import app as appmod
 
         if not self._wait_listening():
@@ -359,26 +296,33 @@ class Demo:
             self.request_stop()
             return
         self._print_banner()
-        for m in self.marshals:
-            m.thread.start()
+        for a in self.actors:
+            a.thread.start()
         deadline = time.monotonic() + 30
-        for m in self.marshals:
-            m.drained.wait(max(0.0, deadline - time.monotonic()))
+        for a in self.actors:
+            a.drained.wait(max(0.0, deadline - time.monotonic()))
         if self.stop.is_set():
             return
         appmod.start_scheduler(self.app)
         next_note = _next_multiple(self.clock.now(), NOTE_EVERY)
+        over = False
         while not self.stop.is_set():
-            if all(m.finished.is_set() for m in self.marshals):
-                # let the scheduler see the last taps before stopping
+            if not over and all(a.finished.is_set() for a in self.actors):
+                # let the scheduler see the last facts before saying so
                 self.stop.wait(2 * self.settings.scheduler.tick_seconds + 0.5)
                 self._note("the round is over")
-                break
+                # from now on the clock runs at real time: the round's day (and the sessions
+                # of its codes, which end with it) lasts while the report is read
+                self.clock.change_speed(1)
+                self._print_closing(serving=True)
+                over = True
             if self.options.duration and time.monotonic() - self._started >= self.options.duration:
                 self._note(f"stopping after {self.options.duration:g} s")
+                if not over:
+                    self._print_closing(serving=False)
                 break
             self.stop.wait(0.25)
-            if self.clock.now() >= next_note:
+            if not over and self.clock.now() >= next_note:
                 self._note()
                 next_note += NOTE_EVERY
         if not self._stopping:
@@ -408,25 +352,50 @@ class Demo:
             speed=self.options.speed,
             summary=f"{demo_data.COURSE_NAME}, round {ROUND!r} of {r.day}: {r.groups} groups,"
             f" {r.players} players",
-            marshals=len(self.marshals),
-            holes=self.marshals[0].holes if self.marshals else (),
+            cast=self._cast_words(),
+            holes=marshal_holes(r.holes)[0] if r.holes else (),
             db=self.options.db,
         )
+
+    def _cast_words(self) -> str:
+        """Return who plays, in words: "6 marshals, 2 referees, 4 scorers and the committee"."""
+        counts = Counter(a.role for a in self.actors)
+        words = [
+            f"{counts[role]} {noun}{'s' if counts[role] > 1 else ''}"
+            for role, noun in (("marshal", "marshal"), ("referee", "referee"), ("scorer", "scorer"))
+            if counts[role]
+        ]
+        if counts["committee"]:
+            words.append("the committee")
+        return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
+
+    def _print_closing(self, *, serving: bool) -> None:
+        print(
+            demo_data.closing(
+                url=self.url, codes=self.codes, db=self.options.db, serving=serving,
+                at=self.clock.now().astimezone(self.round.tz),
+            ),
+            flush=True,
+        )  # fmt: skip
 
     def _note(self, extra: str = "") -> None:
         now = self.clock.now()
         field = self.ext.live.field(ROUND, now)
         counts = Counter(s.status.value for s in field.groups)
         out = [s.group for s in field.groups if s.status.value == "out_of_position"]
-        sent = sum(m.sent for m in self.marshals)
-        refused = sum(m.refused for m in self.marshals)
+        sent = Counter[str]()
+        for a in self.actors:
+            sent[a.role] += a.sent
+        refused = sum(a.refused for a in self.actors)
         line = (
             f"{now.astimezone(self.round.tz):%H:%M}  on course"
             f" {sum(counts[k] for k in ('on_pace', 'behind', 'overdue', 'out_of_position'))},"
             f" finished {counts['finished']}, behind {counts['behind']},"
             f" overdue {counts['overdue']}, out of position {len(out)}"
             + (f" (groups {', '.join(out)})" if out else "")
-            + f"; {sent} taps"
+            + f"; {sent['marshal']} taps"
+            + (f", {sent['referee']} referees' acts" if sent["referee"] else "")
+            + (f", {sent['scorer']} scores" if sent["scorer"] else "")
             + (f", {refused} refused (see the log)" if refused else "")
         )
         print(f"{line}; {extra}" if extra else line, flush=True)

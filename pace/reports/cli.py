@@ -208,10 +208,11 @@ def register(cli: click.Group, db_option: Callable[[Any], Any]) -> None:
         help="html (print it), pdf (one letter per page).",
     )  # fmt: skip
     @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None, help="File.")
+    @click.option("--at", "at_text", default=None, help="The facts up to HH:MM[:SS].")
     @_lang_option
     @_progress_option
     @db_option
-    def letters_command(round_name, per, fmt, output, lang, progress_mode, db) -> None:
+    def letters_command(round_name, per, fmt, output, at_text, lang, progress_mode, db) -> None:
         """Write the facts-only letters of a round: one per player (or group), one per page.
 
         Example: pace letters --round R1 --format pdf --lang fr -o letters.pdf
@@ -226,7 +227,7 @@ def register(cli: click.Group, db_option: Callable[[Any], Any]) -> None:
         try:
             data = build(
                 service, round_name, fmt, lang=lang or service.settings.reports.language,
-                letters_per=per, progress=progress,
+                at_text=at_text, letters_per=per, progress=progress,
             )  # fmt: skip
         except PaceError as e:
             raise climod.fail(e) from None

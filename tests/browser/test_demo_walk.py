@@ -77,9 +77,31 @@ def shoot(page: Page, folder: Path, name: str) -> None:
     assert (folder / name).stat().st_size > 5000
 
 
+#: The names of the leaderboard whose text the browser split inside a word: for each word of
+#: each name, the line boxes of its characters (Range.getClientRects) must share one line.
+SPLIT_NAMES = """() => {
+  const split = [];
+  for (const name of document.querySelectorAll(".lb-name")) {
+    const node = name.firstChild;
+    let start = 0;
+    for (const word of node.textContent.split(" ")) {
+      const range = document.createRange();
+      range.setStart(node, start);
+      range.setEnd(node, start + word.length);
+      const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0)
+        .map((r) => Math.round(r.top)));
+      if (lines.size > 1) split.push(node.textContent);
+      start += word.length + 1;
+    }
+  }
+  return split;
+}"""
+
+
 def test_the_demo_walked_as_a_committee_member_a_referee_and_a_marshal(demo, browser, tmp_path):
     server, links = demo
     assert {"dashboard", "shot clock", "marshal", "board", "audit", "access"} <= set(links)
+    assert {"scorecard", "report", "results"} <= set(links)
     shots = tmp_path / "screenshots"
     shots.mkdir()
     watch = Watch()
@@ -114,7 +136,9 @@ def test_the_demo_walked_as_a_committee_member_a_referee_and_a_marshal(demo, bro
     first = page.locator("button.group-choice").first
     expect(first).to_be_visible()
     first.click()
-    expect(page.get_by_role("button", name="Time this group")).to_be_visible()
+    # the simulated referees may be timing it already: then the page offers to stop
+    decide = page.get_by_role("button", name=re.compile("^(Time this group|Stop timing)$"))
+    expect(decide.first).to_be_visible()
     shoot(page, shots, "referee-shotclock.png")
 
     # a marshal, on a phone: the holes watched, a tap, confirmed
@@ -133,7 +157,32 @@ def test_the_demo_walked_as_a_committee_member_a_referee_and_a_marshal(demo, bro
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shoot(page, shots, "marshal.png")
 
-    for context in (committee, referee, marshal):
+    # a scorer, on a phone: a group's card, with the scores the simulated scorers entered
+    scorer = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = watch.page(scorer)
+    page.goto(links["scorecard"])
+    expect(page).to_have_url(f"{server.url}/rounds/demo/scorecard")
+    expect(page.locator("#group option")).to_have_count(33)
+    page.locator("#group").select_option("1")
+    expect(page.locator("#card td.score").filter(has_text=re.compile(r"\d")).first).to_be_visible(
+        timeout=30000
+    )
+    shoot(page, shots, "scorer-scorecard.png")
+
+    # the public, on a phone, no sign-in: the leaderboard fills; no name is cut inside a word
+    public = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = watch.page(public)
+    page.goto(f"{server.url}/rounds/demo/leaderboard")
+    expect(page.locator("tr.lb-row.st-ranked").first).to_be_visible(timeout=30000)
+    board = server.get_json("/api/rounds/demo/leaderboard", token="")["leaderboard"]
+    players = len(board["entries"])
+    expect(page.locator("tr.lb-row")).to_have_count(players)
+    assert players > 100
+    assert page.evaluate(SPLIT_NAMES) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shoot(page, shots, "public-leaderboard.png")
+
+    for context in (committee, referee, marshal, scorer, public):
         context.close()
     assert watch.problems == []
-    assert len(list(shots.glob("*.png"))) == 8
+    assert len(list(shots.glob("*.png"))) == 10

@@ -2,46 +2,20 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
-from livesupport import LiveServer, free_port, wait_until_ready
+from livesupport import start_demo
 
 ROUND = "demo"
 
 
-def start_demo(folder: Path, *args: str) -> LiveServer:
-    """Start ``pace demo`` on a free loopback port with its database in ``folder``."""
-    port = free_port()
-    db = folder / "demo.db"
-    log = folder / "demo.log"
-    with log.open("w") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "pace", "demo", "--host", "127.0.0.1", "--port", str(port),
-             "--db", str(db), *args],
-            cwd=folder,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_ready(url, process, log)
-    except BaseException:
-        process.kill()
-        process.wait(timeout=10)
-        raise
-    return LiveServer(url, port, db, process, log, round=ROUND)
-
-
 @pytest.mark.e2e
 def test_demo_groups_move_fall_out_of_position_and_raise_alerts(tmp_path):
-    demo = start_demo(tmp_path, "--duration", "40", "--speed", "120", "--tick", "0.3")
+    demo = start_demo(
+        tmp_path, "--duration", "40", "--speed", "120", "--tick", "0.3", "--actors", "marshals"
+    )
     group_counts: list[int] = []
     taps: list[int] = []
     out_of_position: set[str] = set()
