@@ -68,7 +68,7 @@ def round_episodes(
     taps: Sequence[Tap],
     stops: Sequence[Suspension] = (),
 ) -> tuple[Episode, ...]:
-    """Return every out-of-position episode of the round these taps play (RULES.md §3)."""
+    """Return every out-of-position episode of the round these taps play (docs/rules.md §3)."""
     facts = RoundFacts(
         completions=tuple(HoleCompletion(t.group, t.hole, t.at) for t in taps),
         suspensions=tuple(stops),
@@ -80,7 +80,7 @@ def round_episodes(
 def plan_interruption(
     origin: datetime, episodes: Sequence[Episode], rng: random.Random
 ) -> Suspension:
-    """Return the round's interruption: one long siren, then two to resume (RULES.md §8).
+    """Return the round's interruption: one long siren, then two to resume (docs/rules.md §8).
 
     It comes after the first two episodes of the round are over (the referees' first
     work is not cut in two), at least 45 minutes after the demo's clock starts, and lasts
@@ -175,7 +175,7 @@ def plan_referees(
     *,
     referees: int = REFEREES,
 ) -> RefereePlan:
-    """Return what the referees do about the round's episodes out of position (RULES.md §4–§6).
+    """Return what the referees do about the round's episodes out of position (docs/rules.md §4–§6).
 
     Episodes are taken in the order they begin, each by a referee who is free when it does
     (the others are left to the marshals). A group out of position after a lost ball is not
@@ -249,7 +249,7 @@ def _timed(
     setup: RoundSetup,
     rng: random.Random,
 ) -> datetime:
-    """Time a group out of position until it is back in position (RULES.md §4)."""
+    """Time a group out of position until it is back in position (docs/rules.md §4)."""
     assert e.end is not None
     group = e.group
     players = [pl.name for pl in p.plan.by_id[group].group.players]

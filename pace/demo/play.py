@@ -80,7 +80,7 @@ def play_round(
     noise per hole). A group that is over its allotted time hurries until it is back
     under; a group in trouble (``incidents``) loses time first. Nobody plays through:
     a group completes a hole at the earliest ``HELD_GAP`` after the group ahead of it.
-    Play stops during ``stops`` (sirens, RULES.md §8): a hole under way then takes that
+    Play stops during ``stops`` (sirens, docs/rules.md §8): a hole under way then takes that
     much longer, and the time stopped is not time over. Without stops, the same draws
     of ``rng`` give the same round as before sirens were played.
     """
@@ -115,7 +115,7 @@ def play_round(
 
 
 def _played(start: datetime, t: datetime, stops: Sequence[Suspension]) -> timedelta:
-    """Return the time from ``start`` to ``t`` that play was not stopped (RULES.md §2)."""
+    """Return the time from ``start`` to ``t`` that play was not stopped (docs/rules.md §2)."""
     stopped = sum(
         (max(timedelta(0), min(t, s.end or t) - max(start, s.start)) for s in stops),
         timedelta(0),
