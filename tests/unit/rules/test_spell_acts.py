@@ -17,6 +17,7 @@ position; hole 2 at 08:28 (28 <= 30) puts it back, at 08:33 (33 > 30) it is stil
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
@@ -129,6 +130,30 @@ OUT = [hole("1", 1, "08:20")]  # group 1 out of position from 08:20
 
 # --------------------------------------------------------------------------- every act
 
+#: The rows of docs/penalties.md's table "What opens and ends a spell", one case each.
+ACT_ROWS = [
+    "time-opens",
+    "time-after-the-end",
+    "time-while-timed",
+    "not-time",
+    "stop",
+    "stop-after-back-in-position",
+    "stop-without-spell",
+    "completion-back-in-position",
+    "completion-still-out",
+    "credit-back-in-position",
+    "credit-before-the-first-completion",
+    "credit-still-out",
+    "siren-stop",
+    "siren-resume",
+    "completion-after-a-suspension",
+    "void-of-the-decision",
+    "void-of-a-stop",
+    "void-of-a-told-stop",
+    "void-of-a-credit",
+    "void-of-a-completion",
+]
+
 
 @pytest.mark.parametrize(
     ("log", "expected_spells", "expected"),
@@ -137,14 +162,14 @@ OUT = [hole("1", 1, "08:20")]  # group 1 out of position from 08:20
         ([*OUT, decide("08:22"), *probes("08:21", "08:23")],
          [("08:22", None, None, None)],
          {"p1": (NOT_TIMED, "not_timed"), "p2": (TIMED, "counted")}),
-        # a second decision while a spell runs changes nothing (live: refused already_timed)
-        ([*OUT, decide("08:22"), decide("08:24"), *probes("08:23", "08:25")],
-         [("08:22", None, None, None)],
-         {"p1": (TIMED, "counted"), "p2": (TIMED, "counted")}),
         # a decision after a spell ended opens a new one
         ([*OUT, decide("08:22"), stop("08:25"), decide("08:30"), *probes("08:27", "08:31")],
          [("08:22", "08:25", STOPPED, "08:25"), ("08:30", None, None, None)],
          {"p1": (NOT_TIMED, "not_timed"), "p2": (TIMED, "counted")}),
+        # a second decision while a spell runs changes nothing (live: refused already_timed)
+        ([*OUT, decide("08:22"), decide("08:24"), *probes("08:23", "08:25")],
+         [("08:22", None, None, None)],
+         {"p1": (TIMED, "counted"), "p2": (TIMED, "counted")}),
         # a decision not to time opens nothing, and closes nothing (live: refused while timed)
         ([*OUT, decide("08:22", decision="not_time"), decide("08:25"),
           decide("08:27", decision="not_time"), *probes("08:23", "08:28")],
@@ -210,33 +235,19 @@ OUT = [hole("1", 1, "08:20")]  # group 1 out of position from 08:20
         ([*OUT, decide("08:22"), hole("1", 2, "08:28"), void("08:29", "h1:2"), *probes("08:30")],
          [("08:22", None, None, None)], {"p1": (TIMED, "counted")}),
     ],
-    ids=[
-        "time-opens",
-        "time-while-timed",
-        "time-after-the-end",
-        "not-time",
-        "stop",
-        "stop-after-back-in-position",
-        "stop-without-spell",
-        "completion-back-in-position",
-        "completion-still-out",
-        "credit-back-in-position",
-        "credit-before-the-first-completion",
-        "credit-still-out",
-        "siren-stop",
-        "siren-resume",
-        "completion-after-a-suspension",
-        "void-of-the-decision",
-        "void-of-a-stop",
-        "void-of-a-told-stop",
-        "void-of-a-credit",
-        "void-of-a-completion",
-    ],
+    ids=ACT_ROWS,
 )  # fmt: skip
 def test_what_each_act_does_to_the_spell_and_its_strokes(log, expected_spells, expected):
     j = judged(log)
     assert spans(j) == expected_spells
     assert reasons(j) == expected
+
+
+def test_the_docs_table_has_one_row_per_case():
+    text = (Path(__file__).parents[3] / "docs" / "penalties.md").read_text(encoding="utf-8")
+    table = text[text.index("**What opens and ends a spell**") :].split("\n\n")[1]
+    rows = [line.split("|")[-2].strip() for line in table.splitlines()[2:]]
+    assert rows == [f"`{row}`" for row in ACT_ROWS]
 
 
 # --------------------------------------------------------------------------- issue 26, 1
