@@ -83,12 +83,28 @@ class Phone:
             stopped=stopped.isoformat(), device_time=now.isoformat(),
         )  # fmt: skip
 
-    def decide_and_tell(self, group: str) -> datetime:
+    def decide_and_tell(self, group: str) -> None:
+        """Decide to time ``group`` and tell its players, then let a minute and more pass."""
         decided = self.act("decide_timing", group=group, decision="time")
         assert decided["timing"]["timed"] is True
         for player in PLAYERS[group]:
             self.act("tell_player_timed", group=group, player=player)
-        return datetime.fromisoformat(decided["at"])
+        wait_past(self.server, datetime.fromisoformat(decided["at"]) + timedelta(seconds=70))
+
+    def notify(self, group: str, player: str, fault: str) -> None:
+        """Tell ``player`` of ``fault``, then let half a minute pass: a stroke stopped in
+        the (accelerated) second after the notification would be judged before it."""
+        told = self.act("notify_player", group=group, player=player, fault=fault)
+        wait_past(self.server, datetime.fromisoformat(told["at"]) + timedelta(seconds=30))
+
+    def credit_ending_the_spell(self, group: str, minutes: float, reason: str) -> dict:
+        """Grant a credit that must end the group's spell at its instant; let 2 minutes pass."""
+        credited = self.act("grant_time_credit", group=group, minutes=minutes, reason=reason)
+        assert credited["timing"]["timed"] is False
+        [spell] = credited["timing"]["spells"]
+        assert (spell["ended_by"], spell["until"]) == ("back_in_position", credited["at"])
+        wait_past(self.server, datetime.fromisoformat(credited["at"]) + timedelta(minutes=2))
+        return credited
 
 
 def wait_past(server: LiveServer, instant: datetime) -> None:
@@ -118,17 +134,15 @@ def faults(server: LiveServer, group: str) -> dict[str, list[tuple[str, str]]]:
 def test_a_stroke_after_a_referees_stop_on_tee_10_is_refused(server):
     phone, nadia = Phone(server), PLAYERS["10"][0]
     server.tap("10", 10, local(server, "08:40"))  # 40 min for 14: out of position
-    decided = phone.decide_and_tell("10")
-
-    wait_past(server, decided + timedelta(seconds=70))
+    phone.decide_and_tell("10")
     first = phone.stroke("10", nadia, 11, 50)
     assert first["outcome"]["penalty"]["kind"] == "warning"
-    phone.act("notify_player", group="10", player=nadia, fault=first["id"])
+    phone.notify("10", nadia, first["id"])
     second = phone.stroke("10", nadia, 11, 52)
     assert (second["outcome"]["penalty"]["kind"], second["outcome"]["penalty"]["amount"]) == (
         "strokes", 1,
     )  # fmt: skip
-    phone.act("notify_player", group="10", player=nadia, fault=second["id"])
+    phone.notify("10", nadia, second["id"])
 
     stopped = phone.act("stop_timing", group="10")
     [spell] = stopped["timing"]["spells"]
@@ -145,8 +159,7 @@ def test_a_stroke_after_the_stop_that_told_the_players_is_refused(server):
     phone, eric, simon = Phone(server), PLAYERS["11"][0], PLAYERS["11"][1]
     # hole 10 at 08:51: 41 min for 14, 11 after group 10's (interval 10): out of position
     server.tap("11", 10, local(server, "08:51"))
-    decided = phone.decide_and_tell("11")
-    wait_past(server, decided + timedelta(seconds=70))
+    phone.decide_and_tell("11")
     inside = phone.stroke("11", eric, 11, 45)
     assert inside["outcome"]["counted"] is True
 
@@ -175,18 +188,12 @@ def test_a_stroke_after_the_stop_that_told_the_players_is_refused(server):
 def test_a_credit_that_puts_the_group_back_ends_its_timing(server):
     phone, marie = Phone(server), PLAYERS["1"][0]
     server.tap("1", 1, local(server, "08:40"))  # 40 min for 14: out of position
-    decided = phone.decide_and_tell("1")
-    wait_past(server, decided + timedelta(seconds=70))
+    phone.decide_and_tell("1")
     inside = phone.stroke("1", marie, 2, 45)
     assert inside["outcome"]["counted"] is True
 
     # 30 minutes for a ruling: 40 - 30 = 10 <= 14 at hole 1, back in position at the credit
-    credited = phone.act("grant_time_credit", group="1", minutes=30, reason="ruling")
-    assert credited["timing"]["timed"] is False
-    [spell] = credited["timing"]["spells"]
-    assert (spell["ended_by"], spell["until"]) == ("back_in_position", credited["at"])
-
-    wait_past(server, datetime.fromisoformat(credited["at"]) + timedelta(minutes=2))
+    phone.credit_ending_the_spell("1", 30, "ruling")
     after = phone.stroke("1", marie, 2, 60)
     assert after["outcome"] == {
         "counted": False, "reason": "group_in_position", "rank": None, "penalty": None,
@@ -195,18 +202,12 @@ def test_a_credit_that_puts_the_group_back_ends_its_timing(server):
 
 def test_a_credit_before_the_groups_first_completion_ends_its_timing(server):
     phone, marc = Phone(server), PLAYERS["2"][0]
-    decided = phone.decide_and_tell("2")  # no hole completed yet
-    wait_past(server, decided + timedelta(seconds=70))
+    phone.decide_and_tell("2")  # no hole completed yet
     inside = phone.stroke("2", marc, 1, 45)
     assert inside["outcome"]["counted"] is True
-    phone.act("notify_player", group="2", player=marc, fault=inside["id"])
+    phone.notify("2", marc, inside["id"])
 
-    credited = phone.act("grant_time_credit", group="2", minutes=5, reason="lost ball")
-    assert credited["timing"]["timed"] is False
-    [spell] = credited["timing"]["spells"]
-    assert (spell["ended_by"], spell["until"]) == ("back_in_position", credited["at"])
-
-    wait_past(server, datetime.fromisoformat(credited["at"]) + timedelta(minutes=2))
+    phone.credit_ending_the_spell("2", 5, "lost ball")
     after = phone.stroke("2", marc, 1, 60)  # would have been his second bad time
     assert after["outcome"]["counted"] is False
     assert after["outcome"]["reason"] == "group_in_position"
