@@ -239,13 +239,16 @@ def live_server(
             process.wait(timeout=10)
 
 
-def clocked(hhmm: str, *, tick: float) -> list[str]:
+def clocked(hhmm: str, *, tick: float, speed: float = 1) -> list[str]:
     """Return ``pace serve``'s arguments for a clock at today's ``hhmm`` (the round's time
-    zone) running at real speed, the scheduler ticking every ``tick`` seconds."""
+    zone) running at ``speed`` (real speed by default), the scheduler ticking every ``tick``
+    seconds."""
     tz = ZoneInfo(TIMEZONE)
     hour, minute = (int(x) for x in hhmm.split(":"))
     origin = datetime.now(tz).replace(hour=hour, minute=minute, second=0, microsecond=0)
-    return ["--tick", str(tick), "--clock-origin", origin.isoformat(), "--clock-speed", "1"]
+    return [
+        "--tick", str(tick), "--clock-origin", origin.isoformat(), "--clock-speed", f"{speed:g}",
+    ]  # fmt: skip
 
 
 def connect(server: LiveServer, role: str, timeout: float = 5.0) -> socketio.SimpleClient:

@@ -138,15 +138,15 @@ def back_in_position(
 ) -> dict[str, tuple[tuple[datetime, int | None], ...]]:
     """Return, per group, the instants (and holes) at which an evaluation finds it in position.
 
-    Only evaluations of a group that has completed a hole count: before its first
-    completion a group is not judged at all (docs/rules.md §3).
+    The evaluations are the group's completions and time credits (docs/rules.md §3, §4.6: "the
+    logged hole completion or the credit that puts it back"). A credit is judged like a
+    completion: the group's confirmed status at the credit's instant, the credit applied.
+    Before its first completion a group has none and is never out of position (§3), so a
+    credit then finds it in position too: a group timed then ends its spell at the credit
+    (issue 26).
     """
     return {
-        group: tuple(
-            (e.at, e.status.last_hole)
-            for e in evals
-            if e.status.confirmed is not None and not e.out_of_position
-        )
+        group: tuple((e.at, e.status.last_hole) for e in evals if not e.out_of_position)
         for group, evals in evaluated.items()
     }
 

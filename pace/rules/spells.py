@@ -51,9 +51,10 @@ class Spell:
     """One spell of timing of a group.
 
     ``end`` is None while it runs; ``ended_by`` says how it ended (``STOPPED`` or
-    ``BACK_IN_POSITION``, then ``end_hole`` is the hole whose completion did it, None for a
-    credit). ``stopped`` is the referee's stop of this spell, also when it came after the
-    spell had ended by itself (the referee confirming the players were told).
+    ``BACK_IN_POSITION``, then ``end_hole`` is the hole whose completion did it; for a
+    credit, the group's last hole completed then, None before its first). ``stopped`` is the
+    referee's stop of this spell, also when it came after the spell had ended by itself (the
+    referee confirming the players were told: no stroke is timed from it on).
     """
 
     group: str
@@ -139,14 +140,16 @@ def placement(spells: Sequence[Spell], instant: datetime) -> str:
     """Return where a stroke started at ``instant`` lies among its group's spells (§4.6, §4.7).
 
     ``TIMED`` inside a spell; ``GROUP_IN_POSITION`` after a spell that ended by the group
-    being back in position, before any later spell; ``NOT_TIMED`` otherwise (before the
-    first decision, or after a referee's stop).
+    being back in position, before any later spell and before a referee's stop confirmed
+    that end; ``NOT_TIMED`` otherwise (before the first decision, or after a referee's stop,
+    whether it ended the spell or came after it had ended by itself: once a referee has
+    stopped and told the players, nobody is timed until a new decision).
 
     >>> from datetime import UTC
     >>> t = lambda m: datetime(2025, 6, 14, 10, m, tzinfo=UTC)
-    >>> spells = [Spell("7", t(10), t(20), BACK_IN_POSITION)]
-    >>> [placement(spells, t(m)) for m in (5, 15, 25)]
-    ['not_timed', 'timed', 'group_in_position']
+    >>> spells = [Spell("7", t(10), t(20), BACK_IN_POSITION, stopped=t(30))]
+    >>> [placement(spells, t(m)) for m in (5, 15, 25, 35)]
+    ['not_timed', 'timed', 'group_in_position', 'not_timed']
     """
     latest: Spell | None = None
     for s in spells:
@@ -156,7 +159,8 @@ def placement(spells: Sequence[Spell], instant: datetime) -> str:
         return NOT_TIMED
     if latest.holds(instant):
         return TIMED
-    return GROUP_IN_POSITION if latest.ended_by == BACK_IN_POSITION else NOT_TIMED
+    told = latest.stopped is not None and latest.stopped <= instant
+    return GROUP_IN_POSITION if latest.ended_by == BACK_IN_POSITION and not told else NOT_TIMED
 
 
 def running(spells: Sequence[Spell], instant: datetime) -> Spell | None:
