@@ -1,4 +1,6 @@
-"""What ends a timing spell, and which strokes it leaves untimed (issue 26, docs/rules.md §4.6, §4.7).
+"""What ends a timing spell, and which strokes it leaves untimed (issue 26).
+
+docs/rules.md §4.6, §4.7.
 
 Every act that might open or close a spell, one row each, as docs/penalties.md's table "What
 opens and ends a spell" lists them; then the two situations of issue 26 (a stroke after a
