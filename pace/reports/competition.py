@@ -12,10 +12,16 @@ import io
 from typing import TYPE_CHECKING, Any
 
 from pace.reports.results import BOM, number_text, penalty_document
-from pace.rules.scoring.competition import POINTS, CompetitionEntry, RoundFigure
+from pace.rules.scoring.competition import (
+    POINTS,
+    CompetitionEntry,
+    CompetitionResults,
+    RoundFigure,
+)
 
 if TYPE_CHECKING:
     from pace.services.competitions import CompetitionOutcome
+    from pace.store.competitions import CompetitionRecord
 
 
 def round_figure_document(f: RoundFigure | None) -> dict[str, Any] | None:
@@ -176,3 +182,50 @@ def competition_csv(outcome: CompetitionOutcome, *, excel: bool = False) -> str:
         )  # fmt: skip
     text = out.getvalue()
     return BOM + text if excel else text
+
+
+def event_view(
+    record: CompetitionRecord,
+    number: int,
+    outcome: CompetitionResults | None,
+    *,
+    error: str | None = None,
+) -> dict[str, Any]:
+    """Return a competition as a round's leaderboard shows it: which round of it this is,
+    the standings over the rounds counted so far, the cut, who made it."""
+    out: dict[str, Any] = {
+        "event": record.name,
+        "scoring": record.scoring,
+        "rounds": list(record.rounds),
+        "round_number": number,
+        "counted": 0 if outcome is None else len(outcome.rounds),
+        "cut": None,
+        "entries": [],
+        "error": error,
+    }
+    if record.cut is not None:
+        line = outcome.cut_line if outcome is not None else None
+        out["cut"] = {
+            "after": record.cut.after,
+            "rule": record.cut.describe(record.scoring),
+            "applied": line is not None,
+            "line": line.line if line else None,
+            "made": line.made if line else None,
+        }
+    if outcome is not None:
+        out["entries"] = [
+            {
+                "position": e.position,
+                "tied": e.tied,
+                "entry": e.entry,
+                "made_cut": e.made_cut,
+                "rounds": [None if f is None else f.figure for f in e.rounds],
+                "penalties": [_penalty(f, record.scoring) for f in e.rounds],
+                "total": e.total,
+                "result": e.result,
+                "status": e.status,
+                "countback": e.countback,
+            }
+            for e in outcome.entries
+        ]
+    return out
