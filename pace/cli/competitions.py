@@ -5,12 +5,10 @@
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
 import click
 
-from pace.cli.common import InputError, db_option, open_service
+from pace.cli.common import InputError, db_option, emit, open_service
 from pace.rules.errors import PaceError
 
 
@@ -136,8 +134,4 @@ def event_results(name, db, as_json, as_csv, excel, output) -> None:  # type: ig
         text = report.competition_csv(outcome, excel=excel)
     else:
         text = report.competition_table(outcome) + "\n"
-    if output:
-        Path(output).write_text(text, encoding="utf-8", newline="")
-        click.echo(f"results written to {output}")
-    else:
-        sys.stdout.write(text)
+    emit(text, output)

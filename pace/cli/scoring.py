@@ -5,14 +5,21 @@
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import replace
 from datetime import datetime
-from pathlib import Path
 
 import click
 
-from pace.cli.common import InputError, db_option, fail, load_settings, open_service, read, zone
+from pace.cli.common import (
+    InputError,
+    db_option,
+    emit,
+    fail,
+    load_settings,
+    open_service,
+    read,
+    zone,
+)
 from pace.cli.offline import (
     _day_option,
     _offline_files,
@@ -49,11 +56,7 @@ def _write(outcome, as_json: bool, as_csv: bool, excel: bool, output: str | None
         text = report.results_csv(outcome, excel=excel)
     else:
         text = report.results_table(outcome) + "\n"
-    if output:
-        Path(output).write_text(text, encoding="utf-8", newline="")
-        click.echo(f"results written to {output}")
-    else:
-        sys.stdout.write(text)
+    emit(text, output)
 
 
 def _file(name: str, help: str):

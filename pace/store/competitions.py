@@ -8,7 +8,7 @@ once (``create_competition``); its results are computed from its rounds' logs, n
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -113,36 +113,46 @@ class CompetitionTables:
                 "INSERT INTO competition_rounds (competition, position, round) VALUES (?, ?, ?)",
                 round_rows,
             )
-            return _get(db, name)
+            return read_competition(db.execute, name)
 
     def get_competition(self, name: str) -> CompetitionRecord:
         """Return the competition of that name; raise ``UnknownCompetitionError`` if none."""
         with self._db.read() as db:
-            return _get(db, name)
+            return read_competition(db.execute, name)
 
     def list_competitions(self, *, round: str | None = None) -> list[CompetitionRecord]:
         """Return every competition by name, or those ``round`` is a round of."""
         with self._db.read() as db:
-            if round is None:
-                rows = db.execute("SELECT name FROM competitions ORDER BY name").fetchall()
-            else:
-                rows = db.execute(
-                    "SELECT competition FROM competition_rounds WHERE round = ?"
-                    " ORDER BY competition",
-                    [round],
-                ).fetchall()
-            return [_get(db, str(r[0])) for r in rows]
+            return read_competitions(db.execute, round)
 
 
-def _get(db: Any, name: str) -> CompetitionRecord:
-    row = db.execute(f"SELECT {COLUMNS} FROM competitions WHERE name = ?", [name]).fetchone()
+#: runs one statement with its parameters, returns a cursor (sqlite3's or psycopg's)
+Run = Callable[[str, Sequence[object]], Any]
+
+
+def read_competition(run: Run, name: str, mark: str = "?") -> CompetitionRecord:
+    """Return the competition ``name`` through ``run`` (``mark``: the engine's placeholder)."""
+    row = run(f"SELECT {COLUMNS} FROM competitions WHERE name = {mark}", [name]).fetchone()
     if row is None:
         raise unknown_competition(name)
-    rounds = [
-        str(r[0])
-        for r in db.execute(
-            "SELECT round FROM competition_rounds WHERE competition = ? ORDER BY position",
-            [name],
+    rounds = run(
+        f"SELECT round FROM competition_rounds WHERE competition = {mark} ORDER BY position",
+        [name],
+    ).fetchall()
+    return competition_from_rows(row, [str(r[0]) for r in rounds])
+
+
+def read_competitions(
+    run: Run, round: str | None, mark: str = "?", collate: str = ""
+) -> list[CompetitionRecord]:
+    """Return every competition by name, or those of ``round`` (``collate``: what makes the
+    engine order by bytes, as SQLite does by default; PostgreSQL's ``COLLATE "C"``)."""
+    if round is None:
+        rows = run(f"SELECT name FROM competitions ORDER BY name{collate}", []).fetchall()
+    else:
+        rows = run(
+            f"SELECT competition FROM competition_rounds WHERE round = {mark}"
+            f" ORDER BY competition{collate}",
+            [round],
         ).fetchall()
-    ]
-    return competition_from_rows(row, rounds)
+    return [read_competition(run, str(r[0]), mark) for r in rows]

@@ -19,6 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from pace.cli import cli
+from tests.golden.test_penalties_golden import nulls
 
 HERE = Path(__file__).parent / "events"
 SCENARIOS = sorted(p.parent for p in HERE.glob("*/expected.toml"))
@@ -26,17 +27,6 @@ ENTRY_KEYS = (
     "position", "tied", "class_position", "entry", "players", "class", "made_cut", "rounds",
     "total", "result", "status", "reason", "countback",
 )  # fmt: skip
-
-
-def nulls(value: object) -> object:
-    """Return ``value`` with TOML's ``"null"`` stand-ins as None."""
-    if value == "null":
-        return None
-    if isinstance(value, dict):
-        return {k: nulls(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [nulls(v) for v in value]
-    return value
 
 
 def pace(*args: object) -> str:

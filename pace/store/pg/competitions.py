@@ -9,16 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 from pace.rules.scoring.competition import Cut
 from pace.store.competitions import (
     COLUMNS,
     CompetitionRecord,
     checked_competition,
-    competition_from_rows,
     exists,
-    unknown_competition,
+    read_competition,
+    read_competitions,
 )
 from pace.store.pg.db import PgDatabase
 from pace.store.records import unknown_round
@@ -55,38 +54,14 @@ class PgCompetitionTables:
                 "INSERT INTO competition_rounds (competition, position, round) VALUES (%s, %s, %s)",
                 round_rows,
             )
-            return _get(cur, name)
+            return read_competition(cur.execute, name, "%s")
 
     def get_competition(self, name: str) -> CompetitionRecord:
         """Return the competition of that name; raise ``UnknownCompetitionError`` if none."""
         with self._pg.read() as cur:
-            return _get(cur, name)
+            return read_competition(cur.execute, name, "%s")
 
     def list_competitions(self, *, round: str | None = None) -> list[CompetitionRecord]:
         """Return every competition by name, or those ``round`` is a round of."""
         with self._pg.read() as cur:
-            if round is None:
-                rows = cur.execute(
-                    'SELECT name FROM competitions ORDER BY name COLLATE "C"'
-                ).fetchall()
-            else:
-                rows = cur.execute(
-                    "SELECT competition FROM competition_rounds WHERE round = %s"
-                    ' ORDER BY competition COLLATE "C"',
-                    [round],
-                ).fetchall()
-            return [_get(cur, str(r[0])) for r in rows]
-
-
-def _get(cur: Any, name: str) -> CompetitionRecord:
-    row = cur.execute(f"SELECT {COLUMNS} FROM competitions WHERE name = %s", [name]).fetchone()
-    if row is None:
-        raise unknown_competition(name)
-    rounds = [
-        str(r[0])
-        for r in cur.execute(
-            "SELECT round FROM competition_rounds WHERE competition = %s ORDER BY position",
-            [name],
-        ).fetchall()
-    ]
-    return competition_from_rows(row, rounds)
+            return read_competitions(cur.execute, round, "%s", ' COLLATE "C"')
