@@ -42,8 +42,7 @@ def build(folder: Path, expected: dict, db: Path, *, unscored: tuple[str, ...] =
     pace("import", "course", folder / "course.toml", "--db", db)
     for r in expected["rounds"]:
         pace("import", "draw", folder / r["draw"], "--round", r["name"], "--date", r["date"],
-             "--timezone", "UTC", "--policy", "frbg", "--scoring", "stroke", "--gross",
-             "--db", db)  # fmt: skip
+             "--timezone", "UTC", "--policy", "frbg", *expected["import"], "--db", db)  # fmt: skip
         if r["name"] in unscored:
             continue
         pace("import", "scores", folder / r["scores"], "--round", r["name"], "--db", db)
@@ -73,22 +72,23 @@ def test_golden_event(folder, tmp_path, monkeypatch):
     got = document["entries"]
     assert [tuple(e) for e in got] == [ENTRY_KEYS] * len(got)
     assert [e["entry"] for e in got] == [e["entry"] for e in want["entries"]], "entries in order"
+    points = want["scoring"] == "points"
     for g, w in zip(got, want["entries"], strict=True):
         figures = [None if r is None else r["figure"] for r in g["rounds"]]
-        assert {**{k: g[k] for k in w if k != "rounds"}, "rounds": figures} == w, w["entry"]
+        penalty = [None if r is None else r["penalty_points" if points else "penalty_strokes"]
+                   for r in g["rounds"]]  # fmt: skip
+        shown = {k: g[k] for k in w if k not in ("rounds", "round_penalties")}
+        assert {**shown, "rounds": figures, "round_penalties": penalty} == w, w["entry"]
+        for r in g["rounds"]:  # a round's figure is its card's, its penalties included
+            if r is not None and r["status"] == "ok":
+                card = r["points"] - r["penalty_points"] if points else r["gross"]
+                assert r["figure"] == card, (w["entry"], r["round"])
     penalties = [
         {"entry": e["entry"], "round": n, "kind": p["kind"], "hole": p["hole"],
          "amount": p["amount"], "effect": p["effect"]}
         for e in got for n, r in enumerate(e["rounds"], start=1) if r for p in r["penalties"]
     ]  # fmt: skip
     assert penalties == want["penalties"]
-    # the penalty strokes are on the round's card, and in its figure and the total
-    for e in got:
-        for r in e["rounds"]:
-            if r is not None and r["status"] == "ok":
-                assert r["figure"] == r["gross"], (e["entry"], r["round"])
-    julie = next(e for e in got if e["entry"] == "Julie Gagné")
-    assert [r["penalty_strokes"] for r in julie["rounds"]] == [1, 0]
 
 
 def test_the_event_reads_as_a_table_and_a_spreadsheet(tmp_path, monkeypatch):

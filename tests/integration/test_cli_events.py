@@ -161,3 +161,11 @@ def test_results_and_show_of_an_unknown_event_and_mixed_options(db):
     out = pace(db, "results", "--event", "Open", "--round", "R1", code=2)
     assert "leave out --round and the file and scoring options" in out
     assert "no event yet" not in pace(db, "event", "list")
+
+
+def test_a_round_scored_otherwise_since_the_event_was_set_up_is_named(db):
+    pace(db, "event", "create", "Open", "--round", "R1", "--round", "R2")
+    with Store.open(db) as store:  # the committee changed R2's scoring on the scorer page
+        store.update_round("R2", scoring="stableford", play="stroke_play")
+    out = pace(db, "results", "--event", "Open", code=2)
+    assert "round 'R2' is scored stableford gross, not as the competition (gross)" in out
