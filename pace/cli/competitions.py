@@ -15,7 +15,10 @@ from pace.rules.errors import PaceError
 @click.group("event")
 def event_group() -> None:
     """Competitions of 2–4 stored rounds (36 to 72 holes): their setup; their results are
-    `pace results --event NAME`."""
+    `pace results --event NAME`.
+
+    Example: pace event create "Club championship" --round R1 --round R2 --cut-after 1 --cut-top 10
+    """
 
 
 @event_group.command("create")
@@ -66,7 +69,10 @@ def event_create(name, rounds, scoring, cut_after, cut_top, cut_within, db) -> N
 @event_group.command("list")
 @db_option
 def event_list(db) -> None:
-    """List the competitions: rounds, scoring, cut."""
+    """List the competitions: rounds, scoring, cut.
+
+    Example: pace event list --db club.db
+    """
     service = open_service(db)
     try:
         records = service.store.list_competitions()
@@ -82,7 +88,10 @@ def event_list(db) -> None:
 @click.argument("name")
 @db_option
 def event_show(name, db) -> None:
-    """Show a competition's setup and its rounds (day, course, holes, scores so far)."""
+    """Show a competition's setup and its rounds (day, course, holes, scores so far).
+
+    Example: pace event show "Club championship"
+    """
     service = open_service(db)
     try:
         record = service.store.get_competition(name)
