@@ -14,6 +14,7 @@ import click
 
 from pace import __version__
 from pace.cli import backup as backup_cli
+from pace.cli import competitions as competitions_cli
 from pace.cli import offline
 from pace.cli import scoring as scoring_cli
 from pace.cli.common import (
@@ -524,5 +525,6 @@ for _command in offline.COMMANDS:
 cli.add_command(backup_cli.export_group)
 import_group.add_command(backup_cli.import_round)
 cli.add_command(scoring_cli.results)
+cli.add_command(competitions_cli.event_group)
 import_group.add_command(scoring_cli.import_scores)
 reports_cli.register(cli, db_option)  # pace report, pace letters, pace offenders

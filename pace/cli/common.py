@@ -6,6 +6,8 @@ which exit with status 2 after naming the file, the line and the field of each p
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import click
@@ -58,6 +60,15 @@ def check_play(play: str | None, format_name: str | None) -> None:
         raise InputError(f"--play {play!r}: expected one of {', '.join(PLAYS)}")
     if format_name is not None and format_name not in FORMATS:
         raise InputError(f"--format {format_name!r}: expected one of {', '.join(FORMATS)}")
+
+
+def emit(text: str, output: str | None) -> None:
+    """Write a command's document to ``output`` (saying so), or to the standard output."""
+    if output:
+        Path(output).write_text(text, encoding="utf-8", newline="")
+        click.echo(f"results written to {output}")
+    else:
+        sys.stdout.write(text)
 
 
 def read(path: str) -> str:

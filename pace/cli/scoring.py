@@ -5,14 +5,21 @@
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import replace
 from datetime import datetime
-from pathlib import Path
 
 import click
 
-from pace.cli.common import InputError, db_option, fail, load_settings, open_service, read, zone
+from pace.cli.common import (
+    InputError,
+    db_option,
+    emit,
+    fail,
+    load_settings,
+    open_service,
+    read,
+    zone,
+)
 from pace.cli.offline import (
     _day_option,
     _offline_files,
@@ -49,11 +56,7 @@ def _write(outcome, as_json: bool, as_csv: bool, excel: bool, output: str | None
         text = report.results_csv(outcome, excel=excel)
     else:
         text = report.results_table(outcome) + "\n"
-    if output:
-        Path(output).write_text(text, encoding="utf-8", newline="")
-        click.echo(f"results written to {output}")
-    else:
-        sys.stdout.write(text)
+    emit(text, output)
 
 
 def _file(name: str, help: str):
@@ -70,6 +73,12 @@ def _file(name: str, help: str):
     default=None,
     help="A stored round (with --db): its "
     "scores, its referees' penalties and its scoring, as the leaderboard has them.",
+)
+@click.option(
+    "--event",
+    "event_name",
+    default=None,
+    help="A stored competition of several rounds (with --db): its rounds added up, the cut.",
 )
 @db_option
 @_file("course", "Course TOML file (docs/formats.md §1).")
@@ -119,8 +128,8 @@ def _file(name: str, help: str):
 @click.option("--timezone", default=None, help="Time zone of the round (default: config).")
 @_day_option
 def results(
-    round_name, db, course_file, draw_file, scores_file, referee_file, times_file, policy,
-    scoring, format_name, net, allowance, as_json, as_csv, excel, output, timezone, day,
+    round_name, event_name, db, course_file, draw_file, scores_file, referee_file, times_file,
+    policy, scoring, format_name, net, allowance, as_json, as_csv, excel, output, timezone, day,
 ):  # fmt: skip
     """Compute a round's results as the leaderboard would (docs/rules.md §7, §10): from files, or
     of a round stored in the database (--round).
@@ -128,7 +137,21 @@ def results(
     Example: pace results --course c.toml --draw d.csv --scores s.csv --scoring stableford --net
 
     Example: pace results --round R1 --db pace.db --csv --excel -o results.csv
+
+    Example: pace results --event "Club championship" --db pace.db --json
     """
+    if event_name is not None:
+        if round_name is not None or any((course_file, draw_file, scores_file, referee_file,
+                                          times_file, policy, scoring, format_name, net,
+                                          allowance)):  # fmt: skip
+            raise InputError(
+                "--event adds up a stored competition's rounds as they are stored; leave out"
+                " --round and the file and scoring options"
+            )
+        from pace.cli.competitions import event_results
+
+        event_results(event_name, db, as_json, as_csv, excel, output)
+        return
     if round_name is not None:
         if any((course_file, draw_file, scores_file, referee_file, times_file, policy,
                 scoring, format_name, net, allowance)):  # fmt: skip

@@ -281,6 +281,11 @@ class ScoreService:
                 doc = views.leaderboard_document(self.board(round, now), view.record.course)
                 doc.update(round=round, at=now.isoformat(), allowances=_allowance_view(rs))
                 doc["penalties_error"] = error
+                # the competitions this round is a round of (issue 28): a view that follows
+                # this round's log (another round's change shows at this one's next change)
+                from pace.services.competitions import leaderboard_events
+
+                doc["events"] = leaderboard_events(self, round, now, final=doc["final"])
                 return doc
 
             return self._kept(round, "leaderboard", now, rs, compute)

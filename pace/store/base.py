@@ -30,7 +30,9 @@ from pace.rules.model import Course, Group
 from pace.store.records import UNSET, RoundRecord, RoundSummary, Unset
 
 if TYPE_CHECKING:
+    from pace.rules.scoring.competition import Cut
     from pace.store.access import AccessCodeRecord, SessionRecord
+    from pace.store.competitions import CompetitionRecord
 
 #: the URL schemes of a PostgreSQL database (libpq's); anything else is a SQLite file path
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -205,6 +207,32 @@ class Store(ABC):
     @abstractmethod
     def list_rounds(self) -> list[RoundSummary]:
         """Return a summary of every round, by day then name."""
+
+    # -- competitions of several rounds (pace.store.competitions) -----------------------
+
+    @abstractmethod
+    def create_competition(
+        self,
+        name: str,
+        *,
+        rounds: Sequence[str],
+        scoring: str,
+        cut: Cut | None = None,
+        created_at: datetime | None = None,
+    ) -> CompetitionRecord:
+        """Store a competition of 2–4 stored rounds in order, all or nothing; return it.
+
+        Refused with ``SetupError`` (a bad name, rounds, scoring or cut),
+        ``UnknownRoundError`` (a round not stored) or ``CompetitionExistsError``.
+        """
+
+    @abstractmethod
+    def get_competition(self, name: str) -> CompetitionRecord:
+        """Return the competition of that name; raise ``UnknownCompetitionError`` if none."""
+
+    @abstractmethod
+    def list_competitions(self, *, round: str | None = None) -> list[CompetitionRecord]:
+        """Return every competition by name, or those ``round`` is a round of."""
 
     # -- access (docs/access.md) ---------------------------------------------------------
 

@@ -28,3 +28,15 @@ class StorageError(PaceError, RuntimeError):
     closed): nothing was stored; the client keeps the event and sends it again later."""
 
     code = "storage_unavailable"
+
+
+class UnknownCompetitionError(PaceError, LookupError):
+    """A competition (an event of several rounds) that is not stored."""
+
+    code = "unknown_competition"
+
+
+class CompetitionExistsError(SetupError):
+    """A competition with that name is already stored."""
+
+    code = "competition_exists"

@@ -252,6 +252,47 @@ def m006_round_scoring(db: sqlite_utils.Database) -> None:
     )
 
 
+#: the ways a competition of several rounds is scored
+#: (``pace.rules.scoring.competition.COMPETITION_SCORINGS``)
+COMPETITION_SCORINGS = ("gross", "net", "points")
+
+
+def competition_tables() -> list[str]:
+    """Return m007's statements, written for both engines (the same SQL runs on each)."""
+    scorings = ", ".join(f"'{s}'" for s in COMPETITION_SCORINGS)
+    return [
+        f"""
+        CREATE TABLE competitions (
+            name TEXT PRIMARY KEY NOT NULL,
+            scoring TEXT NOT NULL CHECK (scoring IN ({scorings})),
+            cut_after INTEGER CHECK (cut_after BETWEEN 1 AND 3),
+            cut_top INTEGER CHECK (cut_top >= 1),
+            cut_within INTEGER CHECK (cut_within >= 0),
+            created_at TEXT NOT NULL CHECK (created_at LIKE {_INSTANT}),
+            CHECK ((cut_after IS NULL AND cut_top IS NULL AND cut_within IS NULL)
+                   OR (cut_after IS NOT NULL AND (cut_top IS NULL) <> (cut_within IS NULL)))
+        )
+        """,
+        """
+        CREATE TABLE competition_rounds (
+            competition TEXT NOT NULL REFERENCES competitions(name) ON DELETE CASCADE,
+            position INTEGER NOT NULL CHECK (position BETWEEN 1 AND 4),
+            round TEXT NOT NULL REFERENCES rounds(name),
+            PRIMARY KEY (competition, position),
+            UNIQUE (competition, round)
+        )
+        """,
+        "CREATE INDEX competition_rounds_round ON competition_rounds(round)",
+    ]
+
+
+@MIGRATIONS()
+def m007_competitions(db: sqlite_utils.Database) -> None:
+    """Competitions of 2–4 rounds, their scoring and cut (issue 28); ``events`` is the log."""
+    for sql in competition_tables():
+        db.execute(sql)
+
+
 def apply(shared: SharedDatabase) -> list[str]:
     """Apply the pending migrations in one write transaction; return the names applied.
 

@@ -24,6 +24,7 @@ from pace.store import db as dbmod
 from pace.store import migrations
 from pace.store.access import AccessTables
 from pace.store.base import Store
+from pace.store.competitions import CompetitionTables
 from pace.store.errors import RoundExistsError, UnknownCourseError
 from pace.store.instants import from_iso as _from_iso
 from pace.store.instants import iso as _iso
@@ -44,7 +45,7 @@ from pace.store.records import interval_seconds as _interval_seconds
 from pace.store.records import unknown_round as _unknown_round
 
 
-class SqliteStore(AccessTables, Store):
+class SqliteStore(AccessTables, CompetitionTables, Store):
     """The pace database in one SQLite file: ``SqliteStore.open(path)`` (or ``Store.open``)."""
 
     engine = "sqlite"

@@ -118,6 +118,7 @@ MIGRATION_NAMES = [
     "m004_scoring_setup",
     "m005_scorer_role",
     "m006_round_scoring",
+    "m007_competitions",
 ]
 
 
@@ -141,6 +142,7 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
             "m004_scoring_setup",
             "m005_scorer_role",
             "m006_round_scoring",
+            "m007_competitions",
         ]
     with Store.open(db_path) as store:
         assert store.applied_migrations() == [
@@ -150,6 +152,7 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
             "m004_scoring_setup",
             "m005_scorer_role",
             "m006_round_scoring",
+            "m007_competitions",
         ]
     conn = raw(db_path)
     try:
@@ -165,6 +168,7 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
         ("m004_scoring_setup",),
         ("m005_scorer_role",),
         ("m006_round_scoring",),
+        ("m007_competitions",),
     ]
 
 
@@ -658,7 +662,7 @@ def test_upgrading_a_file_keeps_its_codes_and_sessions_and_opens_the_scorer_role
     old.conn.commit()
     old.close()
     with Store.open(db_path) as store:
-        assert store.applied_migrations()[-2:] == ["m005_scorer_role", "m006_round_scoring"]
+        assert store.applied_migrations() == MIGRATION_NAMES  # m005 onwards applied
         (code,) = store.access_codes(round="R1")
         assert (code.id, code.role, code.label, code.hash) == (1, "marshal", "hole 7", "scrypt$x")
         session = store.session("t1")

@@ -14,7 +14,14 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from pace.store.migrations import _M003_ROLES, _M005_ROLES, FORMATS, PLAYS, SCORINGS
+from pace.store.migrations import (
+    _M003_ROLES,
+    _M005_ROLES,
+    FORMATS,
+    PLAYS,
+    SCORINGS,
+    competition_tables,
+)
 from pace.store.pg.db import LOCK_CLASS, MIGRATIONS_LOCK, PgDatabase
 
 #: fixed-width ISO 8601 UTC text, as on SQLite (text order is time order)
@@ -180,6 +187,12 @@ def m006_round_scoring() -> list[str]:
     ]
 
 
+def m007_competitions() -> list[str]:
+    """Competitions of 2–4 rounds, their scoring and cut (issue 28): the SQLite SQL, which
+    PostgreSQL takes as it is."""
+    return competition_tables()
+
+
 #: every migration in order; the names are the SQLite ones
 MIGRATIONS: tuple[Callable[[], list[str]], ...] = (
     m001_initial,
@@ -188,6 +201,7 @@ MIGRATIONS: tuple[Callable[[], list[str]], ...] = (
     m004_scoring_setup,
     m005_scorer_role,
     m006_round_scoring,
+    m007_competitions,
 )
 
 

@@ -26,6 +26,7 @@ from pace.store.errors import RoundExistsError, UnknownCourseError
 from pace.store.instants import from_iso, iso
 from pace.store.pg import migrations
 from pace.store.pg.access import PgAccessTables
+from pace.store.pg.competitions import PgCompetitionTables
 from pace.store.pg.db import WAIT_SECONDS, PgDatabase
 from pace.store.records import (
     EVENT_COLUMNS,
@@ -56,7 +57,7 @@ _ROUND_COLUMNS = (
 )
 
 
-class PostgresStore(PgAccessTables, Store):
+class PostgresStore(PgAccessTables, PgCompetitionTables, Store):
     """The pace database on PostgreSQL: ``PostgresStore.open(url)`` (or ``Store.open``)."""
 
     engine = "postgresql"
