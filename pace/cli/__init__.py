@@ -14,6 +14,7 @@ import click
 
 from pace import __version__
 from pace.cli import backup as backup_cli
+from pace.cli import changes as changes_cli
 from pace.cli import offline
 from pace.cli import scoring as scoring_cli
 from pace.cli.common import (
@@ -507,3 +508,4 @@ import_group.add_command(backup_cli.import_round)
 cli.add_command(scoring_cli.results)
 import_group.add_command(scoring_cli.import_scores)
 reports_cli.register(cli, db_option)  # pace report, pace letters, pace offenders
+cli.add_command(changes_cli.round_group)  # pace round change …, pace round changes
