@@ -46,6 +46,9 @@ class RoundView:
     setup: RoundSetup
     plan: FieldPlan
     drawn: RoundSetup | None = None
+    #: the log's last sequence number when the view was made: a change stored after it
+    #: makes the view stale (``LiveRounds.get`` folds the round again)
+    seq: int = 0
 
     @property
     def imported(self) -> RoundSetup:
@@ -289,6 +292,7 @@ class PaceService:
             view = self._views.get(round)
             if view is None:
                 record = self.store.get_round(round)
+                seq = self.store.last_seq(round)
                 drawn = RoundSetup(
                     record.course,
                     record.groups,
@@ -298,10 +302,10 @@ class PaceService:
                 changes = self.store.events(round, types=kinds)
                 setup = changesmod.apply(drawn, changes)
                 if setup is drawn:
-                    view = RoundView(record, setup, plan_field(setup))
+                    view = RoundView(record, setup, plan_field(setup), seq=seq)
                 else:
                     record = replace(record, groups=setup.groups)
-                    view = RoundView(record, setup, plan_field(setup), drawn)
+                    view = RoundView(record, setup, plan_field(setup), drawn, seq)
                 self._views[round] = view
             return view
 

@@ -266,7 +266,8 @@ class LiveRounds:
                 self._rounds[round] = live
             assert live is not None
             for e in self.service.store.events(round, after_seq=live.last_seq):
-                if not fresh and changesmod.is_change(e, live.by_id):
+                stale = not fresh or (e.seq or 0) > view.seq
+                if stale and changesmod.is_change(e, live.by_id):
                     # a change of the draw (rare): the round is folded again from its log under
                     # the changed draw, rather than each fold learning to change its plan
                     self.service.draw_changed(round)
