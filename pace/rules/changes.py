@@ -271,7 +271,7 @@ def _not_in_round(groups: Sequence[Group], name: str) -> None:
         for p in g.players:
             if same_name(p.name, name):
                 raise ChangeRefused(
-                    f"{name} is already in group {g.id}; move him (move-player) instead",
+                    f"{name} is already in group {g.id}; move the player (move-player) instead",
                     field="player",
                     code="player_exists",
                 )
@@ -330,7 +330,7 @@ def check(setup: RoundSetup, facts: RoundFacts, e: Event, hhmm: HHMM) -> None:
                 hole, at = holes[0]
                 raise ChangeRefused(
                     f"group {g.id} completed hole {hole} at {hhmm(at)} with {name} counted: "
-                    f"a no-show would judge again the holes it played; record him as retired "
+                    f"a no-show would judge again the holes it played; record {name} as retired "
                     f"(counted from now on)",
                     field="reason",
                     code="group_has_played",
@@ -366,8 +366,8 @@ def check(setup: RoundSetup, facts: RoundFacts, e: Event, hhmm: HHMM) -> None:
         if done is not None:
             raise ChangeRefused(
                 f"group {g.id} completed hole {done[0]} at {hhmm(done[1])}: a player added now "
-                f"would have no score for the holes it played; add him to a group that has not "
-                f"played yet, or add a group for him (add-group)",
+                f"would have no score for the holes it played; add the player to a group that has "
+                f"not played yet, or add a group (add-group)",
                 field="group",
                 code="group_has_played",
             )
@@ -380,10 +380,10 @@ def check(setup: RoundSetup, facts: RoundFacts, e: Event, hhmm: HHMM) -> None:
             out = field == "from"
             raise ChangeRefused(
                 f"group {gid} completed hole {done[0]} at {hhmm(done[1])}: moving {name} "
-                + ("out of it would rewrite what it played; record him as retired instead"
+                + (f"out of it would rewrite what it played; record {name} as retired instead"
                    if out else
-                   "into it would give him no score for the holes it played; move him to a "
-                   "group that has not played yet"),
+                   f"into it would give {name} no score for the holes it played; move the "
+                   "player to a group that has not played yet"),
                 field=field,
                 code="group_has_played",
             )  # fmt: skip
