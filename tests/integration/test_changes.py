@@ -168,3 +168,30 @@ def test_a_void_of_a_change_restores_the_draw(app, changes, desk, scheduler):
     assert parts["changes"][0]["voided"] is True
     with pytest.raises(CommandError, match="already voided"):
         changes.void(ROUND, out.event.id, "again", COMMITTEE)
+
+
+def test_the_scorecards_and_the_leaderboard_re_read_after_a_change(app, changes, scheduler):
+    socketio = app.extensions["pace"].socketio
+    crowd = socketio.test_client(app, auth={"device": "crowd"})
+    try:
+        assert crowd.emit("join_leaderboard", {"round": ROUND}, callback=True)["ok"] is True
+        scheduler.tick(ROUND)
+        crowd.get_received()
+        changes.withdraw(ROUND, "Guy Boucher", "no_show", COMMITTEE)
+        scheduler.tick(ROUND)
+        names = [e["name"] for e in crowd.get_received()]
+        assert names == ["leaderboard_changed"]
+        board = app.extensions["pace"].scores.leaderboard(ROUND)
+        entries = [e["entry"] for e in board["entries"]]
+        assert "Guy Boucher" not in entries and "René Hébert" in entries
+    finally:
+        crowd.disconnect()
+
+
+def test_a_retired_players_card_is_over_where_he_stopped(app, changes, clock):
+    scores = app.extensions["pace"].scores
+    changes.withdraw(ROUND, "Luc Côté", "retired", COMMITTEE, note="ill")
+    line = next(ln for ln in scores.board(ROUND).lines if ln.entry.entry == "Luc Côté")
+    assert line.complete and line.state == "nr"  # stroke play: a no return
+    others = [ln for ln in scores.board(ROUND).lines if ln.entry.entry == "Marc Bélanger"]
+    assert not others[0].complete
