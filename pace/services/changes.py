@@ -229,7 +229,11 @@ class ChangeService:
                           by=by.as_dict())  # fmt: skip
             if (stored := self.live.resent(event)) is not None:
                 return Outcome(stored, False)
-            self.live.check_instant(view, event.at, "at")
+            if kind == changesmod.PLAYER_WITHDRAWN and payload.get("reason") == changesmod.RETIRED:
+                self.live.check_instant(view, event.at, "at")  # during play: on the day
+            elif event.at > now + self.live.future_tolerance:
+                # a change of the draw may be made the day before (a withdrawal by phone)
+                self.live.check_instant(view, event.at, "at")
             changesmod.check(view.setup, live.field.facts(), event, lambda t: local(view, t))
             return Outcome(*self.live.append(event))
 

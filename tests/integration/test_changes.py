@@ -195,3 +195,31 @@ def test_a_retired_players_card_is_over_where_he_stopped(app, changes, clock):
     assert line.complete and line.state == "nr"  # stroke play: a no return
     others = [ln for ln in scores.board(ROUND).lines if ln.entry.entry == "Marc Bélanger"]
     assert not others[0].complete
+
+
+def test_the_public_board_hears_the_change(app, changes, scheduler, connect):
+    viewer = connect("viewer", "wall")
+    try:
+        answer = viewer.emit("join_board", {"round": ROUND}, callback=True)
+        assert answer["ok"] is True, answer
+        scheduler.tick(ROUND)
+        viewer.get_received()
+        changes.change_start(ROUND, "6", local("09:40"), "waiting for a player", COMMITTEE)
+        scheduler.tick(ROUND)
+        [sent] = [e["args"][0] for e in viewer.get_received() if e["name"] == "board_changed"]
+        row = next(r for r in sent["groups"] if r["group"] == "6")
+        assert row["start"] == local("09:40").isoformat()
+        assert sent["rev"] > answer["snapshot"]["rev"] + 1  # a number skipped: read it again
+    finally:
+        viewer.disconnect()
+
+
+def test_the_last_player_retiring_withdraws_the_group(app, changes, marshal):
+    marshal.tap("3", 1, "08:34")
+    for name in ("Nadia Morin", "Claude Fortin"):
+        changes.withdraw(ROUND, name, "retired", COMMITTEE)
+    live = app.extensions["pace"].live
+    assert live.live(ROUND).field.withdrawn_at("3") is None
+    last = changes.withdraw(ROUND, "Jean Gauthier", "retired", COMMITTEE)
+    assert live.live(ROUND).field.withdrawn_at("3") == last.event.at
+    assert live.field(ROUND).group("3").status is Status.WITHDRAWN
