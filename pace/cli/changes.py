@@ -42,7 +42,10 @@ by_opt = click.option("--by", default="committee", show_default=True,
 
 @click.group("round")
 def round_group() -> None:
-    """Work on a stored round: its changes on the day."""
+    """Work on a stored round: its changes on the day.
+
+    Example: pace round changes --round R1
+    """
 
 
 @round_group.group("change")
@@ -52,6 +55,8 @@ def change_group() -> None:
     Each change is a fact of the round's log, with who (--by) and why (--reason); a change
     that would rewrite what a group already played is refused with what to do instead.
     List them with `pace round changes --round R`.
+
+    Example: pace round change withdraw --round R1 --player "Ana Lopez" --reason no_show
     """
 
 
