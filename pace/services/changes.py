@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from pace.rules import changes as changesmod
 from pace.rules import facts as factsmod
+from pace.rules import names
 from pace.rules.changes import ChangeRefused
 from pace.rules.events import Event
 from pace.rules.model import Group, Player
@@ -29,6 +31,8 @@ from pace.services.validation import group_of, live_target, local
 
 #: the longest reason or note kept with a change
 REASON_MAX = 500
+#: the longest player name (as the live commands' ``player``) and group id
+NAME_MAX, GROUP_MAX = 200, 50
 
 
 class ChangeService:
@@ -61,6 +65,7 @@ class ChangeService:
                 field="reason",
                 code="invalid_change",
             )
+        player = _name(player, "player")
         with self.live.lock:
             group = self._group_of_player(self._view(round), player)
             payload = {"group": group.id, "player": player, "reason": reason,
@@ -89,14 +94,19 @@ class ChangeService:
         self, round: str, group: str, player: Player, reason: str, by: Author, **kw: Any
     ) -> Outcome:
         """Add a late entry to ``group`` (before the group completes a hole)."""
-        payload = {"group": group, "player": changesmod.player_payload(player),
-                   "reason": _reason(reason)}  # fmt: skip
+        player = replace(player, name=_name(player.name, "player"))
+        payload = {
+            "group": _name(group, "group", GROUP_MAX),
+            "player": changesmod.player_payload(player),
+            "reason": _reason(reason),
+        }
         return self._record(round, changesmod.PLAYER_ADDED, payload, by, **kw)
 
     def move_player(
         self, round: str, player: str, to: str, reason: str, by: Author, **kw: Any
     ) -> Outcome:
         """Move ``player`` to group ``to`` (before either group completes a hole)."""
+        player, to = _name(player, "player"), _name(to, "to", GROUP_MAX)
         with self.live.lock:
             source = self._group_of_player(self._view(round), player)
             payload = {"player": player, "from": source.id, "to": to, "reason": _reason(reason)}
@@ -106,6 +116,7 @@ class ChangeService:
         self, round: str, player: str, other: str, reason: str, by: Author, **kw: Any
     ) -> Outcome:
         """Swap two players of two groups (before either group completes a hole)."""
+        player, other = _name(player, "player"), _name(other, "other")
         with self.live.lock:
             view = self._view(round)
             a = self._group_of_player(view, player)
@@ -121,14 +132,15 @@ class ChangeService:
         planned again (intervals, lead groups, starter's gaps)."""
         with self.live.lock:
             self._on_the_day(self._view(round), start, "start")
-            payload = {"group": group, "start": start.isoformat(), "reason": _reason(reason)}
+            payload = {"group": _name(group, "group", GROUP_MAX), "start": start.isoformat(),
+                       "reason": _reason(reason)}  # fmt: skip
             return self._record(round, changesmod.GROUP_START_CHANGED, payload, by, **kw)
 
     def change_tee(
         self, round: str, group: str, tee: int, reason: str, by: Author, **kw: Any
     ) -> Outcome:
         """Send ``group`` off another tee (before it completes a hole)."""
-        payload = {"group": group, "tee": tee, "reason": _reason(reason)}
+        payload = {"group": _name(group, "group", GROUP_MAX), "tee": tee, "reason": _reason(reason)}
         return self._record(round, changesmod.GROUP_TEE_CHANGED, payload, by, **kw)
 
     def add_group(
@@ -145,14 +157,15 @@ class ChangeService:
         """Add a group to the draw (its players not in the round yet)."""
         with self.live.lock:
             self._on_the_day(self._view(round), start, "start")
-            payload = {"group": group.strip(), "start": start.isoformat(), "tee": tee,
-                       "players": [changesmod.player_payload(p) for p in players],
+            people = [replace(p, name=_name(p.name, "players")) for p in players]
+            payload = {"group": _name(group, "group", GROUP_MAX), "start": start.isoformat(),
+                       "tee": tee, "players": [changesmod.player_payload(p) for p in people],
                        "reason": _reason(reason)}  # fmt: skip
             return self._record(round, changesmod.GROUP_ADDED, payload, by, **kw)
 
     def remove_group(self, round: str, group: str, reason: str, by: Author, **kw: Any) -> Outcome:
         """Take a group out of the draw (before it logs a hole; after, withdraw it)."""
-        payload = {"group": group, "reason": _reason(reason)}
+        payload = {"group": _name(group, "group", GROUP_MAX), "reason": _reason(reason)}
         return self._record(round, changesmod.GROUP_REMOVED, payload, by, **kw)
 
     def withdraw_group(
@@ -258,9 +271,24 @@ class ChangeService:
             )
 
 
+def _name(text: str, field: str, longest: int = NAME_MAX) -> str:
+    """Return a player's name or a group's id in its one spelling (``pace.rules.names``)."""
+    try:
+        text = names.canonical(text or "")
+    except names.SpellingError as e:
+        raise CommandError(f"{field} {e.reason}", field=field, code="invalid_change") from None
+    if not text or len(text) > longest:
+        raise CommandError(f"{field}: give 1 to {longest} characters", field=field,
+                           code="invalid_change")  # fmt: skip
+    return text
+
+
 def _reason(text: str, field: str = "reason", *, required: bool = True) -> str:
     """Return a change's reason (or note) as kept: trimmed, not empty, at most 500 characters."""
-    text = (text or "").strip()
+    try:
+        text = names.canonical(text or "", prose=True)
+    except names.SpellingError as e:
+        raise CommandError(f"the {field} {e.reason}", field=field, code="invalid_change") from None
     if required and not text:
         raise CommandError("say why (a reason is kept with every change)", field=field,
                            code="reason_required")  # fmt: skip

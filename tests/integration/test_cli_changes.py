@@ -152,6 +152,10 @@ def test_a_retirement_during_play_and_its_void(db):
         (("tee", "--group", "2", "--tee", "99", "--reason", "x"), "not a hole of the course"),
         (("add-player", "--group", "2", "--player", "marie lavoie", "--reason", "x"),
          "already in group 1"),
+        (("add-player", "--group", "2", "--player", "Tom\u200bRuiz", "--reason", "x"),
+         "player "),
+        (("add-player", "--group", "2", "--player", "x" * 201, "--reason", "x"),
+         "give 1 to 200 characters"),
     ],
 )  # fmt: skip
 def test_a_hostile_or_refused_change_exits_1_with_a_sentence_and_stores_nothing(db, args, words):
