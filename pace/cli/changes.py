@@ -1,4 +1,5 @@
-"""``pace round change …`` and ``pace round changes``: the committee's changes on the day.
+"""``pace round change …``, ``pace round changes`` and ``pace round status``: the committee's
+changes on the day, and a stored round judged from its log (the draw as changed).
 
 Each command appends the same event, through the same service
 (:class:`pace.services.changes.ChangeService`), as the committee's console: checked against
@@ -340,3 +341,28 @@ def list_changes(round_name, db) -> None:
             if r["voided"]:
                 line += "  [voided]"
             click.echo(f"{line}  ({r['id']})")
+
+
+@round_group.command("status")
+@round_opt
+@click.option("--at", "at_text", default=None, help="Instant to judge, HH:MM[:SS] (default: now).")
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON document of FORMATS.md.")
+@db_option
+def round_status(round_name, at_text, as_json, db) -> None:
+    """Evaluate a stored round from its log at an instant: the draw as changed on the day, the
+    taps, sirens and credits, judged as the live scheduler does (`pace status` judges files).
+
+    Example: pace round status --round R1 --at 10:42 --json
+    """
+    import json
+
+    from pace.reports.status import status_document, status_table
+
+    with _session(db, round_name) as s:
+        now = s.instant(at_text, "--at")
+        field = s.service.status(round_name, now)
+        tz = s.view().tz
+        if as_json:
+            click.echo(json.dumps(status_document(field, tz), ensure_ascii=False))
+        else:
+            click.echo(status_table(field, tz))

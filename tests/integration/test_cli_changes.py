@@ -196,3 +196,18 @@ def test_a_future_instant_is_refused_even_an_hour_ahead(db):
     out = change(db, "withdraw", "--player", "Luc Côté", "--reason", "retired", "--at",
                  later.strftime("%H:%M"), code=1)  # fmt: skip
     assert "in the future" in out.output
+
+
+def test_round_status_judges_the_stored_round_with_its_changes(db):
+    import json
+
+    def status(at: str) -> dict:
+        out = run("round", "status", "--round", "R1", "--at", at, "--json", "--db", db).output
+        return {g["group"]: g for g in json.loads(out)["groups"]}
+
+    before = status("00:40")
+    assert before["3"]["status"] != "not_started"  # off at 00:30
+    change(db, "start", "--group", "3", "--start", "00:50", "--reason", "waiting")
+    after = status("00:40")
+    assert after["3"]["status"] == "not_started"
+    assert after["3"]["lead"] is True  # 30 min after group 2: a starter's gap

@@ -229,3 +229,17 @@ def test_a_void_that_would_change_a_group_that_played_is_refused():
     with pytest.raises(changes.ChangeRefused, match="group 1 completed hole|group 2 completed"):
         changes.check_void(DRAW, [moved], void(moved), played, hhmm)
     changes.check_void(DRAW, [moved, retired], void(retired), played, hhmm)  # allowed
+
+
+def test_the_report_reads_each_hole_as_its_allotment_stood_at_its_completion():
+    from pace.rules import report
+
+    retired = change("player_withdrawn", "08:30", group="A", player="A3", reason="retired")
+    setup = changes.apply(THREE, [retired])
+    facts = RoundFacts(completions=completions(PLAYED))
+    built = report.build_report(setup, facts, [retired], None, at("12:00"))
+    [group] = built.groups
+    rows = {r.hole: r for r in group.holes}
+    assert [rows[h].allotted for h in (1, 2, 3, 4, 5)] == [minutes(14)] * 3 + [minutes(12)] * 2
+    assert rows[3].over == minutes(0) and rows[4].over == minutes(2)
+    assert rows[4].status is Status.OUT_OF_POSITION
