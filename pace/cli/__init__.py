@@ -14,6 +14,7 @@ import click
 
 from pace import __version__
 from pace.cli import backup as backup_cli
+from pace.cli import changes as changes_cli
 from pace.cli import competitions as competitions_cli
 from pace.cli import offline
 from pace.cli import scoring as scoring_cli
@@ -528,3 +529,4 @@ cli.add_command(scoring_cli.results)
 cli.add_command(competitions_cli.event_group)
 import_group.add_command(scoring_cli.import_scores)
 reports_cli.register(cli, db_option)  # pace report, pace letters, pace offenders
+cli.add_command(changes_cli.round_group)  # pace round change …, pace round changes

@@ -110,7 +110,12 @@ def anchor(plan: GroupPlan, s: GroupStatus, done: Mapping[int, datetime]) -> dat
 
 
 def moving(
-    plan: GroupPlan, s: GroupStatus, spans: Spans, now: datetime, since: datetime
+    plan: GroupPlan,
+    s: GroupStatus,
+    spans: Spans,
+    now: datetime,
+    since: datetime,
+    cumulative: Sequence[timedelta] | None = None,
 ) -> frozenset[str]:
     """Return the figures of ``s`` that grow minute for minute with the clock after ``now``.
 
@@ -118,18 +123,20 @@ def moving(
     grows with the group's clock (not while play is stopped) and its gap with the server's;
     the projected finish grows once the hole in play has taken longer than its allotment
     (``since``: the last completion, or the start). A page projects those figures itself,
-    so a row is sent again only when something else changes.
+    so a row is sent again only when something else changes. ``cumulative``: the group's
+    allotment as it stands at ``now`` (:meth:`GroupPlan.cumulative_at`; default: its plan's).
     """
     k, n = s.holes_completed, len(plan.order)
     if k >= n or now < plan.group.start:
         return frozenset()
+    cumulative = plan.cumulative if cumulative is None else cumulative
     out = set()
     if s.hole == plan.order[k]:
         if not stopped(spans, now):
             out.add(OVER)
         if s.gap is not None:
             out.add(GAP)
-    if s.projected_finish is not None and now - since > plan.cumulative[k + 1] - plan.cumulative[k]:
+    if s.projected_finish is not None and now - since > cumulative[k + 1] - cumulative[k]:
         out.add(FINISH)
     return frozenset(out)
 
@@ -142,6 +149,7 @@ def next_change(
     now: datetime,
     since: datetime,
     margin: timedelta = ZERO,
+    cumulative: Sequence[timedelta] | None = None,
 ) -> datetime | None:
     """Return the first instant after ``now`` at which the clock alone may change ``s``.
 
@@ -157,8 +165,9 @@ def next_change(
     k, n = s.holes_completed, len(plan.order)
     if k >= n:
         return None
+    cumulative = plan.cumulative if cumulative is None else cumulative
     candidates = []
-    p_over = s.elapsed - plan.cumulative[k + 1]
+    p_over = s.elapsed - cumulative[k + 1]
     if p_over <= ZERO:
         if not stopped(spans, now):  # while play is stopped the group's clock waits too
             candidates.append(now - p_over + TICK)
@@ -166,7 +175,7 @@ def next_change(
         ahead = index.latest_at(plan.order[k], now)
         if ahead is not None and ahead + plan.interval + margin >= now:
             candidates.append(ahead + plan.interval + margin + TICK)
-    switch = since + plan.cumulative[k + 1] - plan.cumulative[k]
+    switch = since + cumulative[k + 1] - cumulative[k]
     if switch >= now:
         candidates.append(switch + TICK)
     return min(candidates, default=None)
@@ -501,13 +510,16 @@ class FieldFold:
         status at a later instant is ``s`` with its :meth:`moving` figures grown.
         """
         p = self.plan.by_id[group]
-        since = anchor(p, s, self._done_by(group, now))
-        return next_change(p, s, self.index, self.spans, now, since, self.margin)
+        done = self._done_by(group, now)
+        cumulative = p.cumulative_at(done, now)
+        return next_change(p, s, self.index, self.spans, now, anchor(p, s, done), self.margin,
+                           cumulative)  # fmt: skip
 
     def moving(self, group: str, s: GroupStatus, now: datetime) -> frozenset[str]:
         """Return the figures of ``group``'s status ``s`` at ``now`` that grow with the clock."""
         p = self.plan.by_id[group]
-        return moving(p, s, self.spans, now, anchor(p, s, self._done_by(group, now)))
+        done = self._done_by(group, now)
+        return moving(p, s, self.spans, now, anchor(p, s, done), p.cumulative_at(done, now))
 
     def overs(self, group: str, now: datetime) -> dict[int, tuple[datetime, timedelta]]:
         """Return each hole ``group`` completed by ``now``: its instant and the time over at it.
@@ -526,9 +538,13 @@ class FieldFold:
         p = self.plan.by_id[group]
         credits = self.credits(group, now)
         out = {}
-        for hole, at in sorted(self._done_by(group, now).items(), key=lambda x: x[1]):
+        done = self._done_by(group, now)
+        for hole, at in sorted(done.items(), key=lambda x: x[1]):
             e = groupclock.elapsed(p.group.start, at, self.spans, credits, credits_at=now)
-            out[hole] = (at, e - p.cumulative[p.position[hole]])
+            cumulative = p.cumulative
+            if p.sizes:  # the allotment as it stood at the completion
+                cumulative = p.cumulative_at({h: t for h, t in done.items() if t <= at}, at)
+            out[hole] = (at, e - cumulative[p.position[hole]])
         if settled:
             self._overs[group] = (version, out)
             return dict(out)

@@ -90,17 +90,32 @@ class Player:
 
 @dataclass(frozen=True)
 class Group:
-    """A group (partie): its id, scheduled start, starting tee and players."""
+    """A group (partie): its id, scheduled start, starting tee and players.
+
+    ``retired`` names the players who withdrew during play and when (a change on the day,
+    :mod:`pace.rules.changes`): they stay in ``players`` (their card stops where they did) but
+    no longer count in the group's size from that instant on.
+    """
 
     id: str
     start: datetime
     tee: int
     players: tuple[Player, ...] = ()
+    retired: tuple[tuple[str, datetime], ...] = ()
 
     @property
     def size(self) -> int:
-        """Return the number of players in the group."""
-        return len(self.players)
+        """Return the number of players in the group at its start."""
+        return self.size_at(self.start)
+
+    def size_at(self, at: datetime) -> int:
+        """Return the number of players still playing at ``at`` (a retirement counts from its
+        instant on)."""
+        return len(self.players) - sum(1 for _, t in self.retired if t <= at)
+
+    def retired_at(self, name: str) -> datetime | None:
+        """Return when player ``name`` retired, if he did."""
+        return next((t for n, t in self.retired if n == name), None)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Protocol
 
@@ -90,11 +90,39 @@ class GroupPlan:
     order: tuple[int, ...]  # hole numbers in playing order
     cumulative: tuple[timedelta, ...]  # cumulative allotment after 0..N holes
     position: Mapping[int, int]  # hole number -> 1-based position in the group's order
+    #: for a group whose size changes during play (a player retired), the cumulative
+    #: allotment of each size it takes (docs/status.md, "Changes on the day")
+    sizes: Mapping[int, tuple[timedelta, ...]] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
         """Return the group's id."""
         return self.group.id
+
+    def cumulative_at(self, done: Mapping[int, datetime], at: datetime) -> tuple[timedelta, ...]:
+        """Return the cumulative allotment after 0..N holes as it stands at ``at``.
+
+        ``done`` holds the holes completed by ``at``. Each hole takes the column of the
+        group's size when the group began it (the previous completion, or its start): a hole
+        already begun keeps its column when a player retires; the holes not begun yet take
+        the size at ``at``. A group whose size never changes has :attr:`cumulative`.
+        """
+        if not self.sizes:
+            return self.cumulative
+        g = self.group
+        k = max((self.position[h] for h in done), default=0)
+        began = g.start
+        total = ZERO
+        out = [total]
+        for i, hole in enumerate(self.order):
+            size = g.size_at(min(began, at) if i <= k else at)
+            column = self.sizes[size]
+            total += column[i + 1] - column[i]
+            out.append(total)
+            when = done.get(hole)
+            if when is not None and when > began:
+                began = when
+        return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -144,6 +172,10 @@ def plan_field(setup: RoundSetup) -> FieldPlan:
             )
         order, cumulative = cache[key]
         lead, interval = role[g.id]
+        sizes: dict[int, tuple[timedelta, ...]] = {}
+        if g.retired:
+            for n in range(len(g.players) - len(g.retired), len(g.players) + 1):
+                sizes[n] = allotted.cumulative_allotments(setup.course, g.tee, n, settings)
         plans.append(
             GroupPlan(
                 group=g,
@@ -153,6 +185,7 @@ def plan_field(setup: RoundSetup) -> FieldPlan:
                 order=order,
                 cumulative=cumulative,
                 position={h: i + 1 for i, h in enumerate(order)},
+                sizes=sizes,
             )
         )
     return FieldPlan(standard, tuple(plans), {p.id: p for p in plans})
@@ -306,6 +339,7 @@ def evaluate_group(
     n = len(plan.order)
     limit = None if plan.interval is None else plan.interval + margin
     elapsed_now = groupclock.elapsed(g.start, now, spans, credits)
+    cumulative = plan.cumulative_at(done, now)
 
     confirmed: Status | None = None
     c_over = c_gap = None
@@ -314,9 +348,7 @@ def evaluate_group(
     if k:
         last_hole = plan.order[k - 1]
         anchor = done[last_hole]
-        c_over = (
-            groupclock.elapsed(g.start, anchor, spans, credits, credits_at=now) - plan.cumulative[k]
-        )
+        c_over = groupclock.elapsed(g.start, anchor, spans, credits, credits_at=now) - cumulative[k]
         if not plan.lead:
             ahead = index.latest_before(last_hole, anchor, plan.rank)
             c_gap = None if ahead is None else anchor - ahead
@@ -326,7 +358,7 @@ def evaluate_group(
     p_over = p_gap = None
     if k < n and now >= g.start:
         hole = plan.order[k]
-        p_over = elapsed_now - plan.cumulative[k + 1]
+        p_over = elapsed_now - cumulative[k + 1]
         if p_over <= ZERO:
             projected = Status.ON_PACE
         elif plan.lead or limit is None:
@@ -336,10 +368,10 @@ def evaluate_group(
             p_gap = None if ahead is None else now - ahead
             projected = Status.OVERDUE if p_gap is not None and p_gap > limit else Status.BEHIND
 
-    remaining_after_k = plan.cumulative[n] - plan.cumulative[k]
+    remaining_after_k = cumulative[n] - cumulative[k]
     finish: datetime | None = anchor + remaining_after_k
     if k < n and now >= g.start:
-        finish = max(anchor + remaining_after_k, now + plan.cumulative[n] - plan.cumulative[k + 1])
+        finish = max(anchor + remaining_after_k, now + cumulative[n] - cumulative[k + 1])
 
     use_projection = projected is not None and (confirmed is None or _worse(projected, confirmed))
     hole_used: int | None
@@ -528,5 +560,13 @@ def hole_overs(
         if p is None or c.at > now or c.hole not in p.position:
             continue
         e = groupclock.elapsed(p.group.start, c.at, spans, credits.get(c.group, ()), credits_at=now)
-        out.setdefault(c.group, {})[c.hole] = (c.at, e - p.cumulative[p.position[c.hole]])
+        cumulative = p.cumulative
+        if p.sizes:  # the allotment as it stood at the completion
+            seen = {
+                d.hole: d.at
+                for d in facts.completions
+                if d.group == c.group and d.at <= c.at and d.hole in p.position
+            }
+            cumulative = p.cumulative_at(seen, c.at)
+        out.setdefault(c.group, {})[c.hole] = (c.at, e - cumulative[p.position[c.hole]])
     return out

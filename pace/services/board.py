@@ -153,6 +153,7 @@ def follow(live: LiveRound, deltas: Iterable[Delta]) -> Delta | None:
     timing: dict[str, dict[str, bool]] = {}
     disqualified = False
     suspended: bool | None = None
+    redrawn = False
     for d in deltas:
         if d.kind == ROW:
             row = board_row(d.data)
@@ -170,6 +171,13 @@ def follow(live: LiveRound, deltas: Iterable[Delta]) -> Delta | None:
             if told["disqualified"].get(group, []) != players:
                 told["disqualified"][group] = players
                 disqualified = True
+        elif d.kind == PARTS and "groups" in d.data:
+            # the draw changed on the day: every row goes out, its number skipping one, so a
+            # board holding the old draw (a group removed) reads the snapshot again
+            redrawn = True
+            for whole in d.data["groups"]:
+                row = board_row(whole)
+                told["groups"][str(row["group"])] = rows[str(row["group"])] = row
         elif d.kind == PARTS and "suspended" in d.data:
             flag_ = bool(d.data["suspended"])
             if told["suspended"] != flag_:
@@ -190,4 +198,6 @@ def follow(live: LiveRound, deltas: Iterable[Delta]) -> Delta | None:
         data["suspended"] = suspended
     if not data:
         return None
+    if redrawn:
+        live.feeds[BOARD] = live.feeds.get(BOARD, 0) + 1
     return live.feed_delta(BOARD, BOARD, data)

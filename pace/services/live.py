@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from pace.rules import alerts as alertsmod
+from pace.rules import changes as changesmod
 from pace.rules.events import Event, check_resend
 from pace.rules.position import FieldStatus, GroupPlan, GroupStatus
 from pace.services import alerts as alertstore
@@ -145,6 +146,7 @@ class LiveService:
                 "alerts": alertsmod.arrange(live.alerts.open()),
                 "resolved_alerts": live.alerts.closed(alertstore.RESOLVED_SHOWN),
                 "suspended": _suspended(live, now),
+                "changes": live.memo("changes", lambda: changesmod.listing(live.events)),
             }
             for companion in self._companions:
                 snapshot.update(companion.snapshot_parts(live, now))
@@ -311,6 +313,23 @@ class LiveService:
         told: dict[str, tuple[int, Any, datetime | None]] = live.told.setdefault("rows", {})
         fold = live.field
         statuses = {}
+        if live.redrawn:
+            # the draw changed on the day: every row at once, with the changes, as snapshot
+            # parts replaced whole (``round_changed``; the feed skipped a number, so a page
+            # that missed it reads the snapshot again)
+            live.redrawn = False
+            rows = []
+            for p in live.view.plan.groups:
+                s = statuses[p.id] = fold.status(p.id, now)
+                holes, moving = self._shown(live, p.id, s, now)
+                told[p.id] = (fold.version[p.id], rowsmod.row_key(s, holes, now, moving),
+                              fold.wake(p.id, s, now))  # fmt: skip
+                rows.append(self._make_row(live, p.id, s, now, holes, moving))
+            # each row too, for the marshals' pages (they hear rows, not ``round_changed``)
+            out.extend(live.delta(ROW, row) for row in rows)
+            listing = live.memo("changes", lambda: changesmod.listing(live.events))
+            out.append(live.delta(PARTS, {"groups": rows, "changes": listing}))
+            return statuses
         for p in self._row_order(live):
             known = told.get(p.id)
             version = fold.version[p.id]

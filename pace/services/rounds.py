@@ -10,13 +10,14 @@ import logging
 import threading
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 from pace import formats
 from pace.clock import Clock, SystemClock
 from pace.config import Settings
+from pace.rules import changes as changesmod
 from pace.rules import facts as factsmod
 from pace.rules import names
 from pace.rules.errors import FileFormatError, Problem, SetupError
@@ -35,11 +36,24 @@ IMPORT_NAMESPACE = uuid.UUID("6f1d3c52-5c2a-4f0e-9d0b-3a1c2b7d9e10")
 
 @dataclass(frozen=True)
 class RoundView:
-    """A round's stored setup together with the rules' view of it."""
+    """A round's stored setup together with the rules' view of it.
+
+    ``record`` and ``setup`` hold the draw as the log's changes on the day left it
+    (:func:`pace.rules.changes.apply`); ``drawn`` is the draw as imported.
+    """
 
     record: RoundRecord
     setup: RoundSetup
     plan: FieldPlan
+    drawn: RoundSetup | None = None
+    #: the log's last sequence number when the view was made: a change stored after it
+    #: makes the view stale (``LiveRounds.get`` folds the round again)
+    seq: int = 0
+
+    @property
+    def imported(self) -> RoundSetup:
+        """Return the setup with the draw as imported (before any change on the day)."""
+        return self.drawn or self.setup
 
     @property
     def tz(self) -> ZoneInfo:
@@ -268,19 +282,36 @@ class PaceService:
     # -- evaluation -------------------------------------------------------------------
 
     def round_view(self, round: str) -> RoundView:
-        """Return the round's setup and plan (kept between ticks until the setup changes)."""
+        """Return the round's setup and plan (kept between ticks until the setup changes).
+
+        The draw is the imported one with the log's changes on the day applied (one fold,
+        :func:`pace.rules.changes.apply`, for the live state, the report and the results);
+        a change forgets the view (:meth:`draw_changed`).
+        """
         with self._lock:
             view = self._views.get(round)
             if view is None:
                 record = self.store.get_round(round)
-                setup = RoundSetup(
+                seq = self.store.last_seq(round)
+                drawn = RoundSetup(
                     record.course,
                     record.groups,
                     self.settings.pace_settings(record.standard_interval),
                 )
-                view = RoundView(record, setup, plan_field(setup))
+                kinds = (*changesmod.KINDS, factsmod.EVENT_VOIDED)
+                changes = self.store.events(round, types=kinds)
+                setup = changesmod.apply(drawn, changes)
+                if setup is drawn:
+                    view = RoundView(record, setup, plan_field(setup), seq=seq)
+                else:
+                    record = replace(record, groups=setup.groups)
+                    view = RoundView(record, setup, plan_field(setup), drawn, seq)
                 self._views[round] = view
             return view
+
+    def draw_changed(self, round: str) -> None:
+        """Forget ``round``'s view: a change on the day (or its void) was stored."""
+        self._forget(round)
 
     def facts(self, round: str, events: Sequence[Event] | None = None) -> RoundFacts:
         """Return the round's facts folded from its log."""

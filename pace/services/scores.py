@@ -266,8 +266,9 @@ class ScoreService:
         with self.live.lock:
             view = self.live.service.round_view(round)
             results, _ = self.judged_results(round, now)
-            recorded = livemod.recorded_holes(self.score_log(round).scores(), self._roster(view))
-            return livemod.board(results, view.record.course, recorded)
+            roster = self._roster(view)
+            recorded = livemod.recorded_holes(self.score_log(round).scores(), roster)
+            return livemod.board(results, view.record.course, recorded, retired_sides(view, roster))
 
     def leaderboard(self, round: str, now: datetime | None = None) -> dict[str, Any]:
         """Return what the public leaderboard shows (docs/protocol.md, leaderboard)."""
@@ -371,6 +372,9 @@ class ScoreService:
             changed = tuple(
                 p.id for p in view.plan.groups if old.get(p.id, ()) != now_groups.get(p.id, ())
             )
+            if told["setup"] is not None and told["setup"][0] is not view:
+                # the draw changed (a change on the day): every card may have
+                changed = tuple(p.id for p in view.plan.groups)
             told.update(setup=setup, groups=now_groups, seq=seq)
             return changed
 
@@ -457,3 +461,14 @@ def _shown(strokes: int | None) -> str:
 
 def _allowance_view(rs: RoundScoring) -> list[float] | None:
     return list(rs.allowance) if rs.allowance else None
+
+
+def retired_sides(view: RoundView, roster: Roster) -> frozenset[str]:
+    """Return the keys of the sides whose players all retired during play (a change on the
+    day): their cards are over where they stopped."""
+    out = set()
+    for side in roster.sides:
+        plan = view.plan.by_id.get(side.group)
+        if plan is not None and all(plan.group.retired_at(p.name) for p in side.players):
+            out.add(side.key)
+    return frozenset(out)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
+from pace.rules import changes as changesmod
 from pace.rules import facts as factsmod
 from pace.rules import policies
 from pace.rules.errors import SetupError
@@ -146,6 +147,9 @@ class LiveRound:
     #: the groups the latest events name (a tap's, the tap a correction or a void targets),
     #: in log order: their rows go out before the rows the events changed around them
     named: deque[str] = field(default_factory=lambda: deque(maxlen=NAMED_KEPT))
+    #: the log was folded again under a draw changed on the day: the next feed tells the
+    #: pages every row at once (``LiveService.stages``)
+    redrawn: bool = False
 
     @property
     def name(self) -> str:
@@ -262,6 +266,14 @@ class LiveRounds:
                 self._rounds[round] = live
             assert live is not None
             for e in self.service.store.events(round, after_seq=live.last_seq):
+                stale = not fresh or (e.seq or 0) > view.seq
+                if stale and changesmod.is_change(e, live.by_id):
+                    # a change of the draw (rare): the round is folded again from its log under
+                    # the changed draw, rather than each fold learning to change its plan
+                    self.service.draw_changed(round)
+                    again = self.get(round, now)
+                    again.redrawn = True
+                    return again
                 live.apply(e, now)
             if fresh:
                 live.base = dict(live.field.version)

@@ -136,14 +136,20 @@ def group_holes(
     limit = None if p.interval is None else p.interval + setup.settings.gap_margin
     done = order.done.get(g.id, {})
     rows = []
+    # a group whose size changed (a player retired): each hole as its allotment stood at its
+    # completion, the holes not logged as they stand at the end (docs/status.md)
+    last = p.cumulative_at(done, max([g.start, *done.values(), *(t for _, t in g.retired)]))
     for i, hole in enumerate(p.order):
         pos = i + 1
-        cumulative = p.cumulative[pos]
+        column = last
+        if p.sizes and hole in done:
+            column = p.cumulative_at({h: t for h, t in done.items() if t <= done[hole]}, done[hole])
+        cumulative = column[pos]
         row = HoleRow(
             hole=hole,
             position=pos,
             par=setup.course.hole(hole).par,
-            allotted=cumulative - p.cumulative[i],
+            allotted=cumulative - column[i],
             cumulative=cumulative,
             due=due_instant(g.start, cumulative, spans, credits),
         )

@@ -84,8 +84,17 @@ def recorded_holes(scores: Iterable[Score], sides: Roster) -> dict[str, frozense
     return {key: frozenset(holes) for key, holes in out.items()}
 
 
-def board(results: Results, course: Course, recorded: Mapping[str, frozenset[int]]) -> Board:
+def board(
+    results: Results,
+    course: Course,
+    recorded: Mapping[str, frozenset[int]],
+    retired: frozenset[str] = frozenset(),
+) -> Board:
     """Return the live board of ``results`` given the holes each entry has scored.
+
+    ``retired`` holds the keys of the entries whose players all withdrew during play (a
+    change on the day, docs/status.md): their card is over where it stopped, a no return in
+    stroke play and their points or balance so far otherwise.
 
     >>> from pace.rules.model import Hole, Player
     >>> from pace.rules.scoring import score_round
@@ -107,7 +116,8 @@ def board(results: Results, course: Course, recorded: Mapping[str, frozenset[int
                      matches=results.matches)  # fmt: skip
     pars = {h.number: h.par for h in course.holes}
     numbers = frozenset(pars)
-    lines = [_line(e, recorded.get(e.key, frozenset()), numbers, pars, results.scoring)
+    lines = [_line(e, recorded.get(e.key, frozenset()), numbers, pars, results.scoring,
+                   e.key in retired)
              for e in results.entries]  # fmt: skip
     final = all(ln.complete or ln.state in (NR, DQ) for ln in lines)
     placed = _final(lines) if final else _live(lines, results.scoring)
@@ -119,11 +129,16 @@ def _matches_final(results: Results) -> bool:
 
 
 def _line(
-    e: Entry, holes: frozenset[int], numbers: frozenset[int], pars: Mapping[int, int], scoring: str
+    e: Entry,
+    holes: frozenset[int],
+    numbers: frozenset[int],
+    pars: Mapping[int, int],
+    scoring: str,
+    retired: bool = False,
 ) -> Line:
     scored = [ln for ln in e.holes if ln.hole in holes]
     thru = len(scored)
-    complete = numbers <= holes
+    complete = retired or numbers <= holes  # a retired card has every hole it will have
     to_par = so_far = value = None
     state = RANKED if thru else NOT_STARTED
     if thru and scoring == "stroke":
