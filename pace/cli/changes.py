@@ -346,7 +346,9 @@ def list_changes(round_name, db) -> None:
 @round_group.command("status")
 @round_opt
 @click.option("--at", "at_text", default=None, help="Instant to judge, HH:MM[:SS] (default: now).")
-@click.option("--json", "as_json", is_flag=True, help="Print the JSON document of docs/formats.md §4.")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the JSON document of docs/formats.md §4."
+)
 @db_option
 def round_status(round_name, at_text, as_json, db) -> None:
     """Evaluate a stored round from its log at an instant: the draw as changed on the day, the
