@@ -131,8 +131,8 @@ def assemble(
     scores = ScoreService(live, referee_feed)
     holdups = HoldUpPanel(live)
     holdups.pause = hub_yield(settings.server, socketio)
-    boards = BoardFeed(live)
-    broadcaster = Broadcaster(socketio, boards)
+    board_feed = BoardFeed(live)
+    broadcaster = Broadcaster(socketio, board_feed)
     namespace = PaceNamespace(live, broadcaster, ClockOffsets(), access_service)
     score_broadcaster = ScoreBroadcaster(socketio, scores)
     derived = Derived(live, score_broadcaster.changed, cluster)
@@ -153,14 +153,14 @@ def assemble(
         referee=RefereeService(live),
         referee_feed=referee_feed,
         scores=scores,
-        boards=boards,
+        board_feed=board_feed,
         holdups=holdups,
         reports=ReportService(live.service, ReportCache()),
         broadcaster=broadcaster,
         referee_broadcaster=RefereeBroadcaster(socketio, broadcaster, cards=derived.cards),
         score_broadcaster=score_broadcaster,
         derived=derived,
-        board=BoardCache(boards, app.json.dumps),
+        board_cache=BoardCache(board_feed, app.json.dumps),
         report_jobs=ReportJobs(
             str(settings.database.path), settings.source, socketio.start_background_task
         ),

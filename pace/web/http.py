@@ -95,7 +95,7 @@ def api_snapshot(round: str) -> Any:
 @bp.get("/api/rounds/<round>/board")
 def api_board(round: str) -> Any:
     """What the facts-only pace board shows of the round (viewers may read only this)."""
-    body = parts().board.body(round)
+    body = parts().board_cache.body(round)
     return current_app.response_class(body + "\n", mimetype="application/json")
 
 

@@ -65,7 +65,7 @@ class AppParts:
     referee_feed: RefereeFeed
     scores: ScoreService
     #: the facts-only board's snapshot and its own numbered feed (pace/services/board.py)
-    boards: BoardFeed
+    board_feed: BoardFeed
     #: who holds the field up, on the dashboard (read by the scheduler before its tick)
     holdups: HoldUpPanel
     #: the report service of the pages, with its cache of the last reports and charts
@@ -77,7 +77,7 @@ class AppParts:
     #: ticking worker (pace/web/derived.py)
     derived: Derived
     #: the facts-only board, made once per log position for all its viewers
-    board: BoardCache
+    board_cache: BoardCache
     report_jobs: ReportJobs
     #: this worker among the others of its deployment (``server.message_queue``), or None
     cluster: Any = None

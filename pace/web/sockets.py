@@ -88,7 +88,7 @@ def join_board(command: cmd.JoinRound, sender: Sender, app_parts: AppParts) -> d
     which hears the board's own feed only, and answer the board with the number it holds."""
     _leave_rounds(app_parts, command.round)
     join_room(board_room(command.round))
-    return {"ok": True, "snapshot": app_parts.boards.snapshot(command.round)}
+    return {"ok": True, "snapshot": app_parts.board_feed.snapshot(command.round)}
 
 
 def _leave_rounds(app_parts: AppParts, round: str) -> None:

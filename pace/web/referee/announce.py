@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from pace.rules import facts as factsmod
-from pace.rules import refereeing
+from pace.rules import facts, refereeing
 from pace.services.referees import RefereeOutcome
 from pace.services.state import Delta
 from pace.web.broadcast import Broadcaster, event_view, round_room
@@ -50,7 +49,7 @@ class RefereeBroadcaster:
                 },
                 to=room,
             )
-        if e.type == factsmod.TIME_CREDIT_GRANTED:
+        if e.type == facts.TIME_CREDIT_GRANTED:
             self.socketio.emit("time_credit_granted", event_view(e), to=room)
         self.socketio.sleep(0)
         self.broadcaster.feed_stages(e.round, lambda: stages(e.round))
