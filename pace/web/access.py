@@ -91,7 +91,7 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "pace.api_rounds": ANY_ROLE,
     "referee.board_page": ANY_ROLE,
     "pace.api_board": ANY_ROLE,
-    "pace.marshal_page": MARSHAL,
+    "marshal.marshal_page": MARSHAL,
     "pace.api_snapshot": MARSHAL,
     "pace.api_status": MARSHAL,
     "pace.api_events": MARSHAL,
@@ -102,7 +102,7 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "scoring.api_card": SCORER,
     "scoring.api_results": SCORER,
     "scoring.scoring_setting": COMMITTEE,
-    "pace.dashboard_page": REFEREE,
+    "dashboard.dashboard_page": REFEREE,
     "referee.shotclock_page": REFEREE,
     "audit.audit_page": REFEREE,
     "audit.audit_csv": REFEREE,
@@ -130,8 +130,8 @@ ROLE_WORDS = {
 #: what a refused page is, in the sentence of its refusal (issue 14: full sentences), and the
 #: catalogue key of its name for the translated page
 PAGES: dict[str, tuple[str, str]] = {
-    "pace.marshal_page": ("the marshal page", "page.marshal"),
-    "pace.dashboard_page": ("the referees' dashboard", "page.dashboard"),
+    "marshal.marshal_page": ("the marshal page", "page.marshal"),
+    "dashboard.dashboard_page": ("the referees' dashboard", "page.dashboard"),
     "referee.shotclock_page": ("the shot clock", "page.shotclock"),
     "referee.board_page": ("the pace board", "page.board"),
     "audit.audit_page": ("the audit of the round", "page.audit"),

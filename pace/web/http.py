@@ -1,6 +1,7 @@
-"""HTTP: the live round's pages (home, marshal, dashboard), its JSON reads, and a JSON mirror
-of the Socket.IO commands (the edge pipeline's). Routes stay thin; each feature serves its
-own pages (pace/web/<feature>/pages.py)."""
+"""HTTP: the home page, the live round's JSON reads (its rounds, status, snapshot, board and
+log, which the marshal page and the dashboard share), a JSON mirror of the Socket.IO commands
+(the edge pipeline's), the service worker, and what every answer gets. Routes stay thin; each
+feature serves its own pages (pace/web/<feature>/pages.py)."""
 
 from __future__ import annotations
 
@@ -29,20 +30,6 @@ def home() -> str:
     s = access.current_session()
     rounds = [r for r in parts().live.service.list_rounds() if s is not None and s.covers(r.name)]
     return render_template("home.html", rounds=rounds, **page_context())
-
-
-@bp.get("/rounds/<round>/marshal")
-def marshal_page(round: str) -> str:
-    """The marshal's page: taps when groups complete the holes covered."""
-    parts().live.service.round_view(round)
-    return render_template("marshal.html", round=round, **page_context())
-
-
-@bp.get("/rounds/<round>/dashboard")
-def dashboard_page(round: str) -> str:
-    """The referees' dashboard: the field, the alerts, the sirens."""
-    parts().live.service.round_view(round)
-    return render_template("dashboard.html", round=round, **page_context())
 
 
 @bp.get("/api/rounds")

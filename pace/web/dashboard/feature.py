@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pace.services.alerts import AlertDesk
 from pace.services.taps import TapService
-from pace.web.dashboard import parsers
+from pace.web.dashboard import pages, parsers
 from pace.web.routing import Feature, Route, authored, live, timed
 
 FEATURE = Feature(
@@ -19,4 +19,5 @@ FEATURE = Feature(
             live(AlertDesk.acknowledge_alert, on="alerts", cards_at_once=True),
         ),
     },
+    pages=pages.bp,
 )

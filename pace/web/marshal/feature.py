@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pace.services.taps import TapService
-from pace.web.marshal import parsers
+from pace.web.marshal import pages, parsers
 from pace.web.routing import Feature, Route, authored, live, timed
 
 FEATURE = Feature(
@@ -23,4 +23,5 @@ FEATURE = Feature(
             authored(parsers.void_event), live(TapService.void_event, cards_at_once=True)
         ),
     },
+    pages=pages.bp,
 )
