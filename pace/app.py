@@ -90,9 +90,10 @@ def flask_app(testing: bool) -> Flask:
 def secret_key(store: Store) -> str:
     """Return the key signing session cookies: from the environment, else made once and kept
     in the database, so sessions survive a restart (docs/access.md)."""
-    key: str = os.environ.get("PACE_SECRET_KEY") or store.secret(
+    key = os.environ.get("PACE_SECRET_KEY") or store.secret(
         "flask_secret_key", make=lambda: secrets.token_hex(32)
     )
+    assert key is not None  # made when missing
     return key
 
 

@@ -19,7 +19,7 @@ merged here and nowhere else. A new command plugs in with one line in its featur
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pace.web import access, payloads
@@ -43,22 +43,22 @@ FEATURES: tuple[Feature, ...] = (
 )
 
 
-def merged(features: tuple[Feature, ...], part: str) -> dict[str, Route]:
-    """Return the routes ``part`` (``commands`` or ``joins``) of every feature, by name; a name
-    two features declare is a mistake caught at import."""
+def merged(tables: Iterable[Mapping[str, Route]]) -> dict[str, Route]:
+    """Return the routes of every feature's table, by name; a name two features declare is a
+    mistake, caught at import."""
     out: dict[str, Route] = {}
-    for feature in features:
-        for name, route in getattr(feature, part).items():
+    for table in tables:
+        for name, route in table.items():
             if name in out:
-                raise ValueError(f"{feature.name} declares {name!r}, another feature's {part[:-1]}")
+                raise ValueError(f"{name!r} is declared by two features")
             out[name] = route
     return out
 
 
 #: every command, over Socket.IO and ``POST /api/commands/<name>``: the features' commands
-ROUTES: dict[str, Route] = merged(FEATURES, "commands")
+ROUTES: dict[str, Route] = merged(feature.commands for feature in FEATURES)
 #: the Socket.IO events that follow a feature's rooms (pace/web/sockets.py serves them)
-JOINS: dict[str, Route] = merged(FEATURES, "joins")
+JOINS: dict[str, Route] = merged(feature.joins for feature in FEATURES)
 
 
 def handle(

@@ -16,10 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from flask import Blueprint
 
+from pace.rules.events import Event
 from pace.services import commands as cmd
 from pace.services.access import Session
 from pace.services.commands import Outcome
@@ -84,8 +85,19 @@ def unsigned(parse: Callable[[object], Any]) -> Parser:
     return lambda payload, s: parse(payload)
 
 
-def ack(outcome: Outcome) -> dict[str, Any]:
-    """Return the ack of a live command: the stored event and whether it was a resend."""
+class Stored(Protocol):
+    """What a use case answers a command with: its stored event, and whether it is new (a
+    resend answers the event stored the first time)."""
+
+    @property
+    def event(self) -> Event: ...
+
+    @property
+    def created(self) -> bool: ...
+
+
+def ack(outcome: Stored) -> dict[str, Any]:
+    """Return a command's ack: the stored event and whether it was a resend."""
     e = outcome.event
     return {
         "ok": True,
