@@ -32,7 +32,7 @@ from pace.services.taps import TapService
 from pace.store import Store
 from pace.web import access, edge, errors, http, payloads
 from pace.web import i18n as i18n_pages
-from pace.web.board import BoardCache
+from pace.web.board_cache import BoardCache
 from pace.web.broadcast import Broadcaster
 from pace.web.derived import Derived
 from pace.web.parts import EXTENSION, AppParts, parts_of

@@ -24,7 +24,7 @@ from pace.services.reports import HoldUpPanel, ReportService
 from pace.services.scores import ScoreService
 from pace.services.taps import TapService
 from pace.store import Store
-from pace.web.board import BoardCache
+from pace.web.board_cache import BoardCache
 from pace.web.broadcast import Broadcaster
 from pace.web.derived import Derived
 from pace.web.referee.announce import RefereeBroadcaster
