@@ -58,7 +58,7 @@ from pace.services.referee_feed import RefereeFeed  # noqa: E402
 from pace.services.reports import HoldUpPanel  # noqa: E402
 from pace.services.rounds import PaceService  # noqa: E402
 from pace.services.taps import TapService  # noqa: E402
-from pace.store import Store  # noqa: E402
+from pace.store import Store, open_store  # noqa: E402
 
 ROUND = "GROWTH"
 TZ = ZoneInfo("Europe/Brussels")
@@ -101,7 +101,7 @@ class Live:
     @classmethod
     def open(cls, folder: Path, groups: int, tees: tuple[int, ...] = (1,)) -> Live:
         settings = config.Settings().replace(database={"path": str(folder / "pace.db")})
-        store = Store.open(folder / "pace.db", synchronous="FULL")
+        store = open_store(folder / "pace.db", synchronous="FULL")
         clock = FakeClock(NOW)
         service = PaceService(store, settings, clock)
         service.import_course(COURSE.read_text(encoding="utf-8"), str(COURSE))

@@ -113,12 +113,12 @@ def main() -> int:
     from pace.reports import forked
     from pace.services.reports import ReportCache
     from pace.services.rounds import PaceService
-    from pace.store import Store
+    from pace.store import open_store
 
     print(f"machine: {load()}")
     with tempfile.TemporaryDirectory() as folder:
         db = report_database(Path(folder), groups=args.groups)
-        store = Store.open(db)
+        store = open_store(db)
         service = PaceService(store, config.Settings())
         settings = config.Settings().replace(
             server={"async_mode": "threading"}, database={"path": str(db)},

@@ -106,11 +106,11 @@ def live_path(players: int, runs: int) -> tuple[bool, list[str]]:
     from pace.services.referees import RefereeService
     from pace.services.rounds import PaceService
     from pace.services.scores import ScoreService
-    from pace.store import Store
+    from pace.store import open_store
 
     course, groups, scores, _ = build_field(players)
     folder = tempfile.mkdtemp(prefix="pace-bench-")
-    store = Store.open(Path(folder) / "bench.db")
+    store = open_store(Path(folder) / "bench.db")
     noon = T0 + timedelta(hours=4)
     clock = FakeClock(noon)
     settings = config.Settings().replace(database={"path": str(Path(folder) / "bench.db")})

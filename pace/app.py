@@ -31,7 +31,7 @@ from pace.services.reports import HoldUpPanel, ReportCache, ReportService
 from pace.services.rounds import PaceService
 from pace.services.scores import ScoreService
 from pace.services.taps import TapService
-from pace.store import Store
+from pace.store import Store, open_store
 from pace.web import access, audit, edge, errors, http, referee, reports, scoring
 from pace.web import i18n as i18n_pages
 from pace.web.board import BoardCache
@@ -105,7 +105,7 @@ def create_app(
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
-    store = Store.open(settings.database.path, synchronous=settings.database.synchronous)
+    store = open_store(settings.database.path, synchronous=settings.database.synchronous)
     # the key signing session cookies: from the environment, else made once and kept in the
     # database, so sessions survive a restart (docs/access.md)
     app.config["SECRET_KEY"] = os.environ.get("PACE_SECRET_KEY") or store.secret(

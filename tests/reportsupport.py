@@ -14,11 +14,12 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from pace import config, demo_data
+from pace import config
+from pace.demo import data as demo_data
 from pace.rules import position
 from pace.rules.events import Event
 from pace.services.rounds import PaceService
-from pace.store import Store
+from pace.store import open_store
 
 ROUND = "demo"
 TIMEZONE = "Europe/Brussels"
@@ -53,7 +54,7 @@ def report_database(
     settings = settings or config.Settings()
     db = folder / "report.db"
     course_text, draw_text, times_text = demo_data.played_files(groups, seed, day, tz)
-    store = Store.open(db)
+    store = open_store(db)
     try:
         service = PaceService(store, settings)
         service.import_course(course_text, "demo-course.toml")

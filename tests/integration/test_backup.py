@@ -24,7 +24,7 @@ from pace.rules.errors import FileFormatError, SetupError
 from pace.rules.events import Event, EventConflictError, canonical_json
 from pace.services.backup import export_round, restore_round
 from pace.services.rounds import PaceService
-from pace.store import Store
+from pace.store import open_store
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -79,7 +79,7 @@ def test_a_round_restored_on_either_engine_gives_the_same_file_and_judgement(
 
 
 def test_the_restored_log_keeps_every_fact_in_order(played: Path, target: str) -> None:
-    with Store.open(played) as source, Store.open(target) as copy:
+    with open_store(played) as source, open_store(target) as copy:
         text = export_round(PaceService(source, config.Settings()), ROUND)
         done = restore_round(PaceService(copy, config.Settings()), text, "r.jsonl")
         original, restored = source.events(ROUND), copy.events(ROUND)
@@ -96,10 +96,10 @@ def test_the_restored_log_keeps_every_fact_in_order(played: Path, target: str) -
 def test_a_restore_that_would_contradict_the_database_writes_nothing(
     played: Path, tmp_path: Path
 ) -> None:
-    with Store.open(played) as source:
+    with open_store(played) as source:
         text = export_round(PaceService(source, config.Settings()), ROUND)
     lines = text.splitlines()
-    with Store.open(tmp_path / "other.db") as other:
+    with open_store(tmp_path / "other.db") as other:
         service = PaceService(other, config.Settings())
         restore_round(service, "\n".join(lines[:-1]) + "\n", "r.jsonl")  # all but the last
         # the last event, new, after one stored with another payload: nothing is written

@@ -16,7 +16,7 @@ from pace import config
 from pace.reports import cli as reportcli
 from pace.reports import forked, html, pdf
 from pace.services.rounds import PaceService
-from pace.store import Store
+from pace.store import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 GROUPS = 20  # at least pdf.SPLIT_MIN and html.PARALLEL_MIN: the long report's paths
@@ -25,7 +25,7 @@ GROUPS = 20  # at least pdf.SPLIT_MIN and html.PARALLEL_MIN: the long report's p
 @pytest.fixture(scope="module")
 def service(tmp_path_factory):
     db = report_database(tmp_path_factory.mktemp("speed"), groups=GROUPS)
-    store = Store.open(db)
+    store = open_store(db)
     try:
         yield PaceService(store, config.Settings())
     finally:

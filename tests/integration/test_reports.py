@@ -36,7 +36,7 @@ from pace.cli import cli
 from pace.rules.model import Status
 from pace.services.reports import ReportService
 from pace.services.rounds import PaceService
-from pace.store import Store
+from pace.store import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "docs" / "report.schema.json").read_text(encoding="utf-8"))
@@ -123,7 +123,7 @@ def paper_db(tmp_path) -> Path:
 
 
 def report_of(db: Path):
-    with Store.open(db) as store:
+    with open_store(db) as store:
         return ReportService(PaceService(store, config.Settings())).round_report("P1")
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import sqlite_utils
 
-from pace.store.db import SharedDatabase
+from pace.store.records import FORMATS, M003_ROLES, M005_ROLES, PLAYS, SCORINGS
+from pace.store.sqlite.db import SharedDatabase
 
 MIGRATIONS = sqlite_utils.Migrations("pace")
 
@@ -96,10 +97,6 @@ def m001_initial(db: sqlite_utils.Database) -> None:
         db.execute(sql)
 
 
-PLAYS = ("stroke_play", "match_play")
-FORMATS = ("individual", "foursome", "threesome", "greensome", "four_ball", "best_ball")
-
-
 @MIGRATIONS()
 def m002_round_play_and_format(db: sqlite_utils.Database) -> None:
     """Give each round its form of play and its scoring format (penalties depend on both)."""
@@ -115,11 +112,6 @@ def m002_round_play_and_format(db: sqlite_utils.Database) -> None:
     )
 
 
-#: the roles m003 knew (a shipped migration keeps its own list; the roles of a session are the
-#: access service's, ``pace.services.access.ROLES``)
-_M003_ROLES = ("committee", "referee", "marshal", "viewer")
-
-
 @MIGRATIONS()
 def m003_access(db: sqlite_utils.Database) -> None:
     """Access: the app's secrets, hashed access codes per round and role, and sessions.
@@ -127,7 +119,7 @@ def m003_access(db: sqlite_utils.Database) -> None:
     Codes and session tokens are stored only as hashes (docs/access.md). A code whose
     ``round`` is NULL opens every round: the committee account made on an empty database.
     """
-    roles = ", ".join(f"'{r}'" for r in _M003_ROLES)
+    roles = ", ".join(f"'{r}'" for r in M003_ROLES)
     statements = [
         """
         CREATE TABLE app_secrets (
@@ -178,10 +170,6 @@ def m004_scoring_setup(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE players ADD COLUMN match TEXT")
 
 
-#: the roles m005 knows: m003's and ``scorer``
-_M005_ROLES = ("committee", "referee", "scorer", "marshal", "viewer")
-
-
 @MIGRATIONS()
 def m005_scorer_role(db: sqlite_utils.Database) -> None:
     """Add the ``scorer`` role to access codes and sessions (issue 11).
@@ -191,7 +179,7 @@ def m005_scorer_role(db: sqlite_utils.Database) -> None:
     row refers to the old ``access_codes`` when it is dropped; renaming the new tables
     rewrites the foreign key to the new name.
     """
-    roles = ", ".join(f"'{r}'" for r in _M005_ROLES)
+    roles = ", ".join(f"'{r}'" for r in M005_ROLES)
     statements = [
         f"""
         CREATE TABLE access_codes_new (
@@ -229,10 +217,6 @@ def m005_scorer_role(db: sqlite_utils.Database) -> None:
     ]
     for sql in statements:
         db.execute(sql)
-
-
-#: The ways a round may be scored (``pace.rules.scoring.SCORINGS``).
-SCORINGS = ("stroke", "stableford", "match", "bogey", "par")
 
 
 @MIGRATIONS()
