@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from pace.reports.document import ReportMeta
+from pace.documents.report import ReportMeta
 from pace.reports.words import (
     clock,
     duration,

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence, Set
 from datetime import datetime, timedelta
 from typing import Any
 
-from pace.reports.status import minutes
+from pace.documents.values import minutes
 from pace.rules import penalties, policies, spells, timing
 from pace.rules import refereeing as rr
 from pace.services.rounds import RoundView

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import Any, TypeVar
 
-from pace.reports.document import ReportMeta, holdup_view
+from pace.documents.report import ReportMeta, holdup_view
 from pace.rules import report as rp
 from pace.rules.errors import SetupError
 from pace.rules.events import Event

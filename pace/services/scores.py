@@ -20,9 +20,9 @@ from typing import Any, TypeVar
 
 from pace import formats
 from pace.clock import Clock
+from pace.documents import scoring as views
 from pace.formats import csvfile
 from pace.formats import scores as scores_csv
-from pace.reports import leaderboard as views
 from pace.rules.errors import FileFormatError, Problem
 from pace.rules.events import Event
 from pace.rules.penalties import FaultOutcome
