@@ -15,6 +15,7 @@ import click
 from pace import __version__
 from pace.cli import backup as backup_cli
 from pace.cli import offline
+from pace.cli import reports as reports_cli
 from pace.cli import scoring as scoring_cli
 from pace.cli.common import (
     InputError,
@@ -27,7 +28,6 @@ from pace.cli.common import (
     zone,
 )
 from pace.cli.common import open_service as _open_service
-from pace.reports import cli as reports_cli
 from pace.rules.errors import PaceError
 
 

@@ -78,10 +78,6 @@ db_option = click.option(
 
 def open_service(db: str | None):  # type: ignore[no-untyped-def]
     """Open the database ``db`` (default: ``database.path`` of the settings) as a service."""
-    from pace.services.rounds import PaceService
-    from pace.store import open_store
+    from pace.services.rounds import open_service as open_round_service
 
-    settings = load_settings()
-    path = db or settings.database.path
-    store = open_store(path, synchronous=settings.database.synchronous)
-    return PaceService(store, settings)
+    return open_round_service(load_settings(), db)

@@ -13,8 +13,9 @@ import pytest
 from reportsupport import ROUND, report_database
 
 from pace import config
-from pace.reports import cli as reportcli
 from pace.reports import forked, html, pdf
+from pace.reports.build import build
+from pace.services.reports import ReportService
 from pace.services.rounds import PaceService
 from pace.store import open_store
 
@@ -99,11 +100,11 @@ def test_the_long_pdf_is_laid_out_in_two_parts_yet_numbered_and_ordered_as_one(s
 
 
 def test_the_html_export_has_every_groups_chart_drawn_in_two_processes(service):
-    page = reportcli.build(service, ROUND, "html", lang="en")
+    page = build(service, ROUND, "html", lang="en")
     kinds = re.findall(r'<img class="(\w+)" alt="" src="data:image/svg\+xml;base64,', page)
     assert kinds == ["field", "bands", "holes"] + ["group"] * GROUPS
 
 
 def _view(service):
-    view = reportcli._report(service, ROUND, None)
+    view = ReportService(service).round_report(ROUND)
     return view.meta, view.report
