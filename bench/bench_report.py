@@ -112,14 +112,14 @@ def main() -> int:
     from pace.reports import forked
     from pace.reports.build import build as build_report
     from pace.services.reports import ReportCache, ReportService
-    from pace.services.rounds import PaceService
+    from pace.services.rounds import RoundService
     from pace.store import open_store
 
     print(f"machine: {load()}")
     with tempfile.TemporaryDirectory() as folder:
         db = report_database(Path(folder), groups=args.groups)
         store = open_store(db)
-        service = PaceService(store, config.Settings())
+        service = RoundService(store, config.Settings())
         settings = config.Settings().replace(
             server={"async_mode": "threading"}, database={"path": str(db)},
             scheduler={"enabled": False},

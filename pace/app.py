@@ -28,7 +28,7 @@ from pace.services.live import LiveService
 from pace.services.referee_feed import RefereeFeed
 from pace.services.referees import RefereeService
 from pace.services.reports import HoldUpPanel, ReportCache, ReportService
-from pace.services.rounds import PaceService
+from pace.services.rounds import RoundService
 from pace.services.scores import ScoreService
 from pace.services.taps import TapService
 from pace.store import Store, open_store
@@ -111,7 +111,7 @@ def create_app(
     app.config["SECRET_KEY"] = os.environ.get("PACE_SECRET_KEY") or store.secret(
         "flask_secret_key", make=lambda: secrets.token_hex(32)
     )
-    service = PaceService(store, settings, clock or SystemClock())
+    service = RoundService(store, settings, clock or SystemClock())
     access_service = AccessService(store, settings, service.clock)
     live = LiveService(service)
     referee_feed = RefereeFeed(live)

@@ -81,7 +81,7 @@ class DemoRound:
 
 def create_database(settings: config.Settings, options: DemoOptions) -> DemoRound:
     """Recreate the demo database from scratch and return the round and its play."""
-    from pace.services.rounds import PaceService
+    from pace.services.rounds import RoundService
     from pace.store import open_store
 
     path = Path(options.db)
@@ -91,7 +91,7 @@ def create_database(settings: config.Settings, options: DemoOptions) -> DemoRoun
     day = datetime.now(tz).date()
     store = open_store(path, synchronous=settings.database.synchronous)
     try:
-        service = PaceService(store, settings)
+        service = RoundService(store, settings)
         course = service.import_course(demo_data.course_toml(), "demo-course.toml")
         record = service.import_draw(
             demo_data.draw_csv(options.groups, rng),

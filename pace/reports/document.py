@@ -8,20 +8,16 @@ rounded to the hundredth (``*_min``) or seconds to the tenth (``*_s``); keys sta
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import timedelta, tzinfo
+from datetime import tzinfo
 from typing import Any
 
 from pace.documents.report import ReportMeta, holdup_view
-from pace.documents.values import instant, minutes
+from pace.documents.values import instant, minutes, seconds
 from pace.rules import penalties
 from pace.rules import report as rp
 
 #: The version of the document's shape; it changes only when a key changes meaning.
 SCHEMA_VERSION = 1
-
-
-def _s(d: timedelta | None) -> float | None:
-    return None if d is None else round(d.total_seconds(), 1)
 
 
 def penalty_view(p: penalties.Penalty | None) -> dict[str, Any] | None:
@@ -73,8 +69,8 @@ def _fault(f: rp.FaultReport, tz: tzinfo) -> dict[str, Any]:
         "at": instant(o.fault.at, tz),
         "hole": o.fault.hole,
         "source": o.fault.source,
-        "seconds": _s(f.stroke.stroke.duration) if f.stroke else None,
-        "allowed_s": _s(f.stroke.allowed) if f.stroke else None,
+        "seconds": seconds(f.stroke.stroke.duration) if f.stroke else None,
+        "allowed_s": seconds(f.stroke.allowed) if f.stroke else None,
         "taken_min": minutes(f.breach.taken) if f.breach else None,
         "limit_min": minutes(f.breach.limit) if f.breach else None,
         "counted": o.counted,
@@ -98,9 +94,9 @@ def _player(p: rp.PlayerReport, tz: tzinfo) -> dict[str, Any]:
                 "kind": s.verdict.stroke.kind.value,
                 "first_to_play": s.verdict.stroke.first_to_play,
                 "between_holes": s.verdict.stroke.between_holes,
-                "seconds": _s(s.verdict.stroke.duration),
-                "allowed_s": _s(s.verdict.allowed),
-                "over_s": _s(s.verdict.over),
+                "seconds": seconds(s.verdict.stroke.duration),
+                "allowed_s": seconds(s.verdict.allowed),
+                "over_s": seconds(s.verdict.over),
                 "bad_time": s.verdict.is_bad_time,
                 "by": s.by,
             }

@@ -24,7 +24,7 @@ from pace.rules.position import FieldStatus, GroupPlan, GroupStatus
 from pace.services import rows as rowsmod
 from pace.services import validation
 from pace.services.alerts import RESOLVED_SHOWN, AlertDesk
-from pace.services.rounds import PaceService, RoundView
+from pace.services.rounds import RoundService, RoundView
 from pace.services.state import (
     ACKNOWLEDGED,
     ALERT,
@@ -46,10 +46,10 @@ LIVE_KINDS = (alertsmod.OUT_OF_POSITION, alertsmod.BACK_IN_POSITION, alertsmod.O
 
 
 class LiveService:
-    """The rounds' shared live state and their feed over a :class:`PaceService`; thread-safe
+    """The rounds' shared live state and their feed over a :class:`RoundService`; thread-safe
     (every service that reads or appends holds :attr:`lock`)."""
 
-    def __init__(self, service: PaceService, *, future_tolerance: timedelta = FUTURE_TOLERANCE):
+    def __init__(self, service: RoundService, *, future_tolerance: timedelta = FUTURE_TOLERANCE):
         self.service = service
         self.future_tolerance = future_tolerance
         self.rounds = LiveRounds(service)

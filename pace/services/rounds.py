@@ -47,7 +47,7 @@ class RoundView:
         return ZoneInfo(self.record.timezone)
 
 
-class PaceService:
+class RoundService:
     """The use cases of pace over one store, one configuration and one clock."""
 
     def __init__(self, store: Store, settings: Settings, clock: Clock | None = None):
@@ -321,7 +321,7 @@ def offline_status(
     return _evaluate(setup, RoundFacts(completions=tuple(completions)), now)
 
 
-def open_service(settings: Settings, target: str | None = None) -> PaceService:
+def open_service(settings: Settings, target: str | None = None) -> RoundService:
     """Open the database ``target`` (default: the settings' ``database.path``) as a service."""
     path = target or settings.database.path
-    return PaceService(open_store(path, synchronous=settings.database.synchronous), settings)
+    return RoundService(open_store(path, synchronous=settings.database.synchronous), settings)

@@ -34,7 +34,7 @@ from pace.services import commands as cmd
 from pace.services.commands import CommandError, Outcome
 from pace.services.live import LiveService
 from pace.services.referee_feed import RefereeFeed
-from pace.services.rounds import PaceService, RoundView
+from pace.services.rounds import RoundService, RoundView
 from pace.services.scoring import RoundScoring, round_scoring
 from pace.services.validation import check_hole, check_player, group_of
 
@@ -374,7 +374,7 @@ class ScoreService:
 
 
 def import_scores(
-    service: PaceService, text: str, filename: str, *, round: str, by: str
+    service: RoundService, text: str, filename: str, *, round: str, by: str
 ) -> tuple[int, int]:
     """Parse a scores CSV (FORMATS.md) into ``score_recorded`` events; return (new, already).
 

@@ -31,7 +31,7 @@ from pace.rules.events import Event, check_resend
 from pace.rules.fieldfold import FieldFold
 from pace.rules.position import GroupStatus
 from pace.rules.refereefold import RefereeFold
-from pace.services.rounds import PaceService, RoundView
+from pace.services.rounds import RoundService, RoundView
 
 #: the kinds of delta (docs/protocol.md: the event each goes out as)
 ROW, ALERT, ACKNOWLEDGED, RESOLVED, PENALTIES, TIMING, PARTS = (
@@ -180,7 +180,7 @@ class LiveRounds:
     it tells its pages only what changes after.
     """
 
-    def __init__(self, service: PaceService):
+    def __init__(self, service: RoundService):
         self.service = service
         self.lock = threading.RLock()
         self.seeders: list[Callable[[LiveRound, datetime], None]] = []

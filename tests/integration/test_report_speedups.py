@@ -16,7 +16,7 @@ from pace import config
 from pace.reports import forked, html, pdf
 from pace.reports.build import build
 from pace.services.reports import ReportService
-from pace.services.rounds import PaceService
+from pace.services.rounds import RoundService
 from pace.store import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,7 +28,7 @@ def service(tmp_path_factory):
     db = report_database(tmp_path_factory.mktemp("speed"), groups=GROUPS)
     store = open_store(db)
     try:
-        yield PaceService(store, config.Settings())
+        yield RoundService(store, config.Settings())
     finally:
         store.close()
 
