@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from pace.rules.events import Event  # noqa: E402
 from pace.rules.model import Course, Hole  # noqa: E402
-from pace.store import SYNCHRONOUS_LEVELS, Store  # noqa: E402
+from pace.store import SYNCHRONOUS_LEVELS, open_store  # noqa: E402
 
 T0 = datetime(2025, 6, 1, 8, 0, tzinfo=UTC)
 
@@ -47,7 +47,7 @@ def _event(n: int) -> Event:
 def run(target: str, level: str, n: int, threads: int, max_seconds: float) -> tuple[int, float]:
     """Append up to ``n`` events from ``threads`` threads on ``target`` (a SQLite file or a
     PostgreSQL URL); return (count, seconds)."""
-    with Store.open(target, synchronous=level) as store:
+    with open_store(target, synchronous=level) as store:
         store.save_course(Course("bench", (Hole(1, 4),)))
         store.create_round("bench", course="bench", day=date(2025, 6, 1), timezone="UTC")
         per_thread = n // threads

@@ -56,9 +56,9 @@ from pace.services import commands as cmd  # noqa: E402
 from pace.services.live import LiveService  # noqa: E402
 from pace.services.referee_feed import RefereeFeed  # noqa: E402
 from pace.services.reports import HoldUpPanel  # noqa: E402
-from pace.services.rounds import PaceService  # noqa: E402
+from pace.services.rounds import RoundService  # noqa: E402
 from pace.services.taps import TapService  # noqa: E402
-from pace.store import Store  # noqa: E402
+from pace.store import Store, open_store  # noqa: E402
 
 ROUND = "GROWTH"
 TZ = ZoneInfo("Europe/Brussels")
@@ -93,7 +93,7 @@ class Live:
     """The live services as ``create_app`` wires them, over one store and a fake clock."""
 
     store: Store
-    service: PaceService
+    service: RoundService
     live: LiveService
     taps: TapService
     clock: FakeClock
@@ -101,9 +101,9 @@ class Live:
     @classmethod
     def open(cls, folder: Path, groups: int, tees: tuple[int, ...] = (1,)) -> Live:
         settings = config.Settings().replace(database={"path": str(folder / "pace.db")})
-        store = Store.open(folder / "pace.db", synchronous="FULL")
+        store = open_store(folder / "pace.db", synchronous="FULL")
         clock = FakeClock(NOW)
-        service = PaceService(store, settings, clock)
+        service = RoundService(store, settings, clock)
         service.import_course(COURSE.read_text(encoding="utf-8"), str(COURSE))
         draw = folder / "draw.csv"
         write_draw(draw, groups, tees)

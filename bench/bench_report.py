@@ -109,17 +109,17 @@ def main() -> int:
 
     from pace import config
     from pace.app import close_app, create_app
-    from pace.reports import cli as reportcli
     from pace.reports import forked
-    from pace.services.reports import ReportCache
-    from pace.services.rounds import PaceService
-    from pace.store import Store
+    from pace.reports.build import build as build_report
+    from pace.services.reports import ReportCache, ReportService
+    from pace.services.rounds import RoundService
+    from pace.store import open_store
 
     print(f"machine: {load()}")
     with tempfile.TemporaryDirectory() as folder:
         db = report_database(Path(folder), groups=args.groups)
-        store = Store.open(db)
-        service = PaceService(store, config.Settings())
+        store = open_store(db)
+        service = RoundService(store, config.Settings())
         settings = config.Settings().replace(
             server={"async_mode": "threading"}, database={"path": str(db)},
             scheduler={"enabled": False},
@@ -131,7 +131,7 @@ def main() -> int:
             s["token"] = ext.access.grant("committee", None).token
         print(f"forking a second process: {'yes' if forked.can_fork() else 'NO (threads)'}")
         try:
-            view = reportcli._report(service, ROUND, None)
+            view = ReportService(service).round_report(ROUND)
             r = view.report
             print(
                 f"round of {len(r.groups)} groups, {sum(len(g.episodes) for g in r.groups)} "
@@ -140,7 +140,7 @@ def main() -> int:
             )
 
             def build(fmt: str, **kw: object) -> Callable[[], object]:
-                return lambda: reportcli.build(service, ROUND, fmt, lang=args.lang, **kw)
+                return lambda: build_report(service, ROUND, fmt, lang=args.lang, **kw)
 
             page_url = f"/rounds/{ROUND}/report?lang={args.lang}"
 
@@ -180,7 +180,7 @@ def main() -> int:
                 )  # fmt: skip
 
             jobs = {
-                "data": lambda: reportcli._report(service, ROUND, None),
+                "data": lambda: ReportService(service).round_report(ROUND),
                 "html file": build("html"),
                 "html page": page,
                 "html page + charts": page_and_charts,

@@ -104,17 +104,17 @@ def live_path(players: int, runs: int) -> tuple[bool, list[str]]:
     from pace.services.live import LiveService
     from pace.services.referee_feed import RefereeFeed
     from pace.services.referees import RefereeService
-    from pace.services.rounds import PaceService
+    from pace.services.rounds import RoundService
     from pace.services.scores import ScoreService
-    from pace.store import Store
+    from pace.store import open_store
 
     course, groups, scores, _ = build_field(players)
     folder = tempfile.mkdtemp(prefix="pace-bench-")
-    store = Store.open(Path(folder) / "bench.db")
+    store = open_store(Path(folder) / "bench.db")
     noon = T0 + timedelta(hours=4)
     clock = FakeClock(noon)
     settings = config.Settings().replace(database={"path": str(Path(folder) / "bench.db")})
-    service = PaceService(store, settings, clock)
+    service = RoundService(store, settings, clock)
     store.save_course(course, imported_at=noon)
     store.create_round("B1", course=course.name, day=T0.date(), timezone="UTC",
                        created_at=noon, scoring="stroke", net=True)  # fmt: skip

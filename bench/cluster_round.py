@@ -73,7 +73,7 @@ from pace.clock import SystemClock  # noqa: E402
 from pace.rules.model import HoleCompletion  # noqa: E402
 from pace.services.access import AccessService  # noqa: E402
 from pace.services.alerts import ALERT_NAMESPACE  # noqa: E402
-from pace.store import Store  # noqa: E402
+from pace.store import open_store  # noqa: E402
 
 ROUND = "R1"
 #: the instants (local) the workers' statuses are compared at
@@ -82,7 +82,7 @@ STATUS_AT = ("09:30", "11:00", "12:30", "17:00")
 
 def grant(db: str, round: str) -> dict[str, str]:
     """Open a session of each role on ``db``; return their tokens."""
-    with Store.open(db) as store:
+    with open_store(db) as store:
         access = AccessService(store, config.Settings(), SystemClock())
         return {role: access.grant(role, round, f"cluster {role}").token
                 for role in ("marshal", "referee", "viewer", "committee")}  # fmt: skip

@@ -63,7 +63,7 @@ from pace.rules.model import HoleCompletion, RoundSetup  # noqa: E402
 from pace.services.access import AccessService  # noqa: E402
 from pace.services.alerts import ALERT_NAMESPACE  # noqa: E402
 from pace.services.rounds import offline_status  # noqa: E402
-from pace.store import Store  # noqa: E402
+from pace.store import open_store  # noqa: E402
 
 #: session tokens by role (docs/access.md), made on the database before the first start; kept
 #: in the database, so they outlive every SIGKILL
@@ -72,7 +72,7 @@ TOKENS: dict[str, str] = {}
 
 def grant_sessions(db: Path | str, round: str) -> None:
     """Open a marshal's, a referee's and the committee's session on ``db``; fill ``TOKENS``."""
-    with Store.open(db) as store:
+    with open_store(db) as store:
         access = AccessService(store, config.Settings(), SystemClock())
         for role in ("marshal", "referee", "committee"):
             TOKENS[role] = access.grant(role, round, f"crash bench {role}").token

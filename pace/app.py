@@ -26,10 +26,10 @@ from pace.services.live import LiveService
 from pace.services.referee_feed import RefereeFeed
 from pace.services.referees import RefereeService
 from pace.services.reports import HoldUpPanel, ReportCache, ReportService
-from pace.services.rounds import PaceService
+from pace.services.rounds import RoundService
 from pace.services.scores import ScoreService
 from pace.services.taps import TapService
-from pace.store import Store
+from pace.store import Store, open_store
 from pace.web import access, edge, errors, http, payloads
 from pace.web import i18n as i18n_pages
 from pace.web.board_cache import BoardCache
@@ -62,7 +62,7 @@ def create_app(
     """
     settings = settings or config.load()
     app = flask_app(testing)
-    store = Store.open(settings.database.path, synchronous=settings.database.synchronous)
+    store = open_store(settings.database.path, synchronous=settings.database.synchronous)
     app.config["SECRET_KEY"] = secret_key(store)
     cluster = join_cluster(settings, store)
     socketio = socket_server(app, settings.server, cluster)
@@ -125,7 +125,7 @@ def assemble(
 ) -> AppParts:
     """Return the app's parts: the use cases over the store, the web adapter's over the
     socket server; register the live endpoint."""
-    service = PaceService(store, settings, clock)
+    service = RoundService(store, settings, clock)
     access_service = AccessService(store, settings, service.clock)
     live = LiveService(service)
     referee_feed = RefereeFeed(live)

@@ -25,8 +25,8 @@ from zoneinfo import ZoneInfo
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
+from pace.rules import alerts
 from pace.rules.errors import PaceError
-from pace.services import alerts as alertstore
 from pace.services.live import LiveService
 from pace.services.state import ALERT, RESOLVED, Delta
 
@@ -250,23 +250,23 @@ class PaceScheduler:
         mark = self.leases.announced(round)
         if mark is None:
             return deltas  # never marked (or Redis away): nothing known to catch up
-        types = [alertstore.ALERT_RAISED, alertstore.ALERT_ACKNOWLEDGED, alertstore.ALERT_RESOLVED]
+        types = [alerts.ALERT_RAISED, alerts.ALERT_ACKNOWLEDGED, alerts.ALERT_RESOLVED]
         later = self.live.service.store.events(round, types=types, after_seq=mark)
         told = {d.data.get("id") for d in deltas if d.kind == ALERT}
         told |= {d.data["event"].id for d in deltas if d.kind == RESOLVED}
         told |= self.leases.told(round)  # announced by a worker while the holder was dead
-        acked = {e.payload.get("alert") for e in later if e.type == alertstore.ALERT_ACKNOWLEDGED}
+        acked = {e.payload.get("alert") for e in later if e.type == alerts.ALERT_ACKNOWLEDGED}
         raised = [
-            (ALERT, alertstore.view(e))
+            (ALERT, alerts.view(e))
             for e in later
-            if e.type == alertstore.ALERT_RAISED
+            if e.type == alerts.ALERT_RAISED
             and e.id not in told
             and e.payload.get("key") not in acked
         ]
         ended = [
             (RESOLVED, {"event": e})
             for e in later
-            if e.type == alertstore.ALERT_RESOLVED and e.id not in told
+            if e.type == alerts.ALERT_RESOLVED and e.id not in told
         ]
         if not raised and not ended:
             return deltas

@@ -18,8 +18,8 @@ from pace import config
 from pace.demo import data as demo_data
 from pace.rules import position
 from pace.rules.events import Event
-from pace.services.rounds import PaceService
-from pace.store import Store
+from pace.services.rounds import RoundService
+from pace.store import open_store
 
 ROUND = "demo"
 TIMEZONE = "Europe/Brussels"
@@ -54,9 +54,9 @@ def report_database(
     settings = settings or config.Settings()
     db = folder / "report.db"
     course_text, draw_text, times_text = demo_data.played_files(groups, seed, day, tz)
-    store = Store.open(db)
+    store = open_store(db)
     try:
-        service = PaceService(store, settings)
+        service = RoundService(store, settings)
         service.import_course(course_text, "demo-course.toml")
         service.import_draw(draw_text, "demo-draw.csv", round=ROUND, day=day, timezone=TIMEZONE)
         service.import_times(times_text, "demo-times.csv", round=ROUND, by="import")

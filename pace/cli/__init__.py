@@ -17,6 +17,7 @@ from pace.cli import backup as backup_cli
 from pace.cli import changes as changes_cli
 from pace.cli import competitions as competitions_cli
 from pace.cli import offline
+from pace.cli import reports as reports_cli
 from pace.cli import scoring as scoring_cli
 from pace.cli.common import (
     InputError,
@@ -29,7 +30,6 @@ from pace.cli.common import (
     zone,
 )
 from pace.cli.common import open_service as _open_service
-from pace.reports import cli as reports_cli
 from pace.rules.errors import PaceError
 
 

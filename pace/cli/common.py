@@ -54,7 +54,7 @@ def check_policy(policy: str | None) -> None:
 
 
 def check_play(play: str | None, format_name: str | None) -> None:
-    from pace.store.migrations import FORMATS, PLAYS
+    from pace.store.records import FORMATS, PLAYS
 
     if play is not None and play not in PLAYS:
         raise InputError(f"--play {play!r}: expected one of {', '.join(PLAYS)}")
@@ -89,10 +89,6 @@ db_option = click.option(
 
 def open_service(db: str | None):  # type: ignore[no-untyped-def]
     """Open the database ``db`` (default: ``database.path`` of the settings) as a service."""
-    from pace.services.rounds import PaceService
-    from pace.store import Store
+    from pace.services.rounds import open_service as open_round_service
 
-    settings = load_settings()
-    path = db or settings.database.path
-    store = Store.open(path, synchronous=settings.database.synchronous)
-    return PaceService(store, settings)
+    return open_round_service(load_settings(), db)

@@ -90,8 +90,8 @@ class DemoRound:
 
 def create_database(settings: config.Settings, options: DemoOptions) -> DemoRound:
     """Recreate the demo database from scratch and return the round and its play."""
-    from pace.services.rounds import PaceService
-    from pace.store import Store
+    from pace.services.rounds import RoundService
+    from pace.store import open_store
 
     path = Path(options.db)
     _remove_demo_database(path, settings)
@@ -99,9 +99,9 @@ def create_database(settings: config.Settings, options: DemoOptions) -> DemoRoun
     tz = settings.round.tz
     policy = settings.policy(settings.round.policy)
     day = datetime.now(tz).date()
-    store = Store.open(path, synchronous=settings.database.synchronous)
+    store = open_store(path, synchronous=settings.database.synchronous)
     try:
-        service = PaceService(store, settings)
+        service = RoundService(store, settings)
         course = service.import_course(demo_data.course_toml(), "demo-course.toml")
         record = service.import_draw(
             demo_data.draw_csv(options.groups, rng),
@@ -144,11 +144,11 @@ def create_database(settings: config.Settings, options: DemoOptions) -> DemoRoun
 
 def _remove_demo_database(path: Path, settings: config.Settings) -> None:
     """Delete a previous demo database; refuse a file that holds anything else."""
-    from pace.store import Store
+    from pace.store import open_store
 
     if path.exists():
         try:
-            with Store.open(path, synchronous=settings.database.synchronous) as store:
+            with open_store(path, synchronous=settings.database.synchronous) as store:
                 others = [r.name for r in store.list_rounds() if r.name != ROUND]
                 others += [c.name for c in store.list_courses() if c.name != demo_data.COURSE_NAME]
         except PaceError as e:

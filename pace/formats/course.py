@@ -232,7 +232,7 @@ def _read_hole(
         par=par,
         stroke_index=stroke_index if _is_int(stroke_index) else None,
         length_m=float(length) if _is_number(length) else None,
-        walk=_minutes(walk) if _is_number(walk) else timedelta(0),
+        walk=_from_minutes(walk) if _is_number(walk) else timedelta(0),
         allotted=allotted,
         bogey=bogey if _is_int(bogey) else None,
     )
@@ -268,7 +268,7 @@ def _read_allotted(
                 "expected a number of minutes above 0",
             )
         else:
-            allotted[int(key)] = _minutes(minutes)
+            allotted[int(key)] = _from_minutes(minutes)
     return dict(sorted(allotted.items()))
 
 
@@ -349,7 +349,7 @@ def _is_number(value: object) -> TypeGuard[float]:
     return (_is_int(value) or isinstance(value, float)) and math.isfinite(value)
 
 
-def _minutes(value: float) -> timedelta:
+def _from_minutes(value: float) -> timedelta:
     return timedelta(seconds=round(value * 60))
 
 

@@ -11,17 +11,16 @@ import csv
 import io
 from typing import TYPE_CHECKING, Any
 
+from pace.documents.competition import round_penalty
 from pace.reports.results import BOM, number_text, penalty_document
 from pace.rules.scoring.competition import (
     POINTS,
     CompetitionEntry,
-    CompetitionResults,
     RoundFigure,
 )
 
 if TYPE_CHECKING:
     from pace.services.competitions import CompetitionOutcome
-    from pace.store.competitions import CompetitionRecord
 
 
 def round_figure_document(f: RoundFigure | None) -> dict[str, Any] | None:
@@ -108,16 +107,10 @@ def _cell(f: RoundFigure | None) -> str:
     return str(f.figure) if f.figure is not None else f.status.upper()
 
 
-def _penalty(f: RoundFigure | None, scoring: str) -> int | None:
-    if f is None:
-        return None
-    return (f.penalty_points or 0) if scoring == POINTS else f.penalty_strokes
-
-
 def _note(e: CompetitionEntry, scoring: str) -> str:
     parts = [e.reason] if e.reason else []
     for f in e.rounds:
-        value = _penalty(f, scoring)
+        value = round_penalty(f, scoring)
         if f is not None and value:
             unit = "point(s) off" if scoring == POINTS else "penalty stroke(s)"
             parts.append(f"{f.round}: {value} {unit}")
@@ -172,7 +165,7 @@ def competition_csv(outcome: CompetitionOutcome, *, excel: bool = False) -> str:
         made = "" if e.made_cut is None else "yes" if e.made_cut else "no"
         per_round = []
         for f in e.rounds:
-            penalty = _penalty(f, results.scoring)
+            penalty = round_penalty(f, results.scoring)
             per_round += [_cell(f), "" if penalty is None else str(penalty)]
         w.writerow(
             ["" if e.position is None else e.position, "yes" if e.tied else "",
@@ -182,50 +175,3 @@ def competition_csv(outcome: CompetitionOutcome, *, excel: bool = False) -> str:
         )  # fmt: skip
     text = out.getvalue()
     return BOM + text if excel else text
-
-
-def event_view(
-    record: CompetitionRecord,
-    number: int,
-    outcome: CompetitionResults | None,
-    *,
-    error: str | None = None,
-) -> dict[str, Any]:
-    """Return a competition as a round's leaderboard shows it: which round of it this is,
-    the standings over the rounds counted so far, the cut, who made it."""
-    out: dict[str, Any] = {
-        "event": record.name,
-        "scoring": record.scoring,
-        "rounds": list(record.rounds),
-        "round_number": number,
-        "counted": 0 if outcome is None else len(outcome.rounds),
-        "cut": None,
-        "entries": [],
-        "error": error,
-    }
-    if record.cut is not None:
-        line = outcome.cut_line if outcome is not None else None
-        out["cut"] = {
-            "after": record.cut.after,
-            "rule": record.cut.describe(record.scoring),
-            "applied": line is not None,
-            "line": line.line if line else None,
-            "made": line.made if line else None,
-        }
-    if outcome is not None:
-        out["entries"] = [
-            {
-                "position": e.position,
-                "tied": e.tied,
-                "entry": e.entry,
-                "made_cut": e.made_cut,
-                "rounds": [None if f is None else f.figure for f in e.rounds],
-                "penalties": [_penalty(f, record.scoring) for f in e.rounds],
-                "total": e.total,
-                "result": e.result,
-                "status": e.status,
-                "countback": e.countback,
-            }
-            for e in outcome.entries
-        ]
-    return out

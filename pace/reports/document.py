@@ -8,45 +8,16 @@ rounded to the hundredth (``*_min``) or seconds to the tenth (``*_s``); keys sta
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import date, datetime, timedelta, tzinfo
+from datetime import tzinfo
 from typing import Any
-from zoneinfo import ZoneInfo
 
-from pace.reports.words import minutes_value
+from pace.documents.report import ReportMeta, holdup_view
+from pace.documents.values import instant, minutes, seconds
 from pace.rules import penalties
 from pace.rules import report as rp
 
 #: The version of the document's shape; it changes only when a key changes meaning.
 SCHEMA_VERSION = 1
-
-
-@dataclass(frozen=True)
-class ReportMeta:
-    """What the report says of its round besides the facts: names, day, zone, policy."""
-
-    round: str
-    course: str
-    day: date
-    timezone: str
-    policy: str
-    play: str
-    format: str
-    policy_known: bool = True
-
-    @property
-    def tz(self) -> ZoneInfo:
-        """Return the round's time zone."""
-        return ZoneInfo(self.timezone)
-
-
-def instant(t: datetime | None, tz: tzinfo) -> str | None:
-    """Return an instant as local ISO 8601 with its offset, to the second, or None."""
-    return None if t is None else t.astimezone(tz).isoformat(timespec="seconds")
-
-
-def _s(d: timedelta | None) -> float | None:
-    return None if d is None else round(d.total_seconds(), 1)
 
 
 def penalty_view(p: penalties.Penalty | None) -> dict[str, Any] | None:
@@ -56,39 +27,20 @@ def penalty_view(p: penalties.Penalty | None) -> dict[str, Any] | None:
     return {"kind": p.kind, "amount": p.amount, "hole": p.hole, "bearer": p.bearer}
 
 
-def holdup_view(u: rp.HoldUp, tz: tzinfo, going: bool | None = None) -> dict[str, Any]:
-    """Return who held the field up, as the report and the dashboard show it."""
-    out: dict[str, Any] = {
-        "group": u.group,
-        "groups": u.groups,
-        "minutes": minutes_value(u.minutes),
-        "hole": u.worst.hole,
-        "at": instant(u.worst.at, tz),
-        "over_min": minutes_value(u.worst.over),
-        "behind": [{"group": g, "over_min": minutes_value(o)} for g, o in u.worst.behind],
-        "holes": [h.hole for h in u.holes],
-        "held": list(u.held),
-    }
-    if going is not None:
-        out["ongoing"] = going
-        out["latest_hole"] = u.latest.hole
-    return out
-
-
 def _hole(r: rp.HoleRow, tz: tzinfo) -> dict[str, Any]:
     return {
         "hole": r.hole,
         "position": r.position,
         "par": r.par,
-        "allotted_min": minutes_value(r.allotted),
+        "allotted_min": minutes(r.allotted),
         "due": instant(r.due, tz),
         "logged": instant(r.logged, tz),
-        "over_min": minutes_value(r.over),
-        "gap_min": minutes_value(r.gap),
+        "over_min": minutes(r.over),
+        "gap_min": minutes(r.gap),
         "ahead": r.ahead,
         "status": None if r.status is None else r.status.value,
-        "hole_min": minutes_value(r.hole_time),
-        "stopped_min": minutes_value(r.stopped),
+        "hole_min": minutes(r.hole_time),
+        "stopped_min": minutes(r.stopped),
     }
 
 
@@ -100,8 +52,8 @@ def _episode(e: rp.EpisodeReport, tz: tzinfo) -> dict[str, Any]:
         "end_hole": e.episode.end_hole,
         "ended_by": e.episode.ended_by,
         "holes": list(e.holes),
-        "worst_gap_min": minutes_value(e.worst_gap),
-        "worst_over_min": minutes_value(e.worst_over),
+        "worst_gap_min": minutes(e.worst_gap),
+        "worst_over_min": minutes(e.worst_over),
         "worst_hole": e.worst_hole,
     }
 
@@ -117,10 +69,10 @@ def _fault(f: rp.FaultReport, tz: tzinfo) -> dict[str, Any]:
         "at": instant(o.fault.at, tz),
         "hole": o.fault.hole,
         "source": o.fault.source,
-        "seconds": _s(f.stroke.stroke.duration) if f.stroke else None,
-        "allowed_s": _s(f.stroke.allowed) if f.stroke else None,
-        "taken_min": minutes_value(f.breach.taken) if f.breach else None,
-        "limit_min": minutes_value(f.breach.limit) if f.breach else None,
+        "seconds": seconds(f.stroke.stroke.duration) if f.stroke else None,
+        "allowed_s": seconds(f.stroke.allowed) if f.stroke else None,
+        "taken_min": minutes(f.breach.taken) if f.breach else None,
+        "limit_min": minutes(f.breach.limit) if f.breach else None,
         "counted": o.counted,
         "reason": o.reason.value,
         "rank": o.rank,
@@ -142,9 +94,9 @@ def _player(p: rp.PlayerReport, tz: tzinfo) -> dict[str, Any]:
                 "kind": s.verdict.stroke.kind.value,
                 "first_to_play": s.verdict.stroke.first_to_play,
                 "between_holes": s.verdict.stroke.between_holes,
-                "seconds": _s(s.verdict.stroke.duration),
-                "allowed_s": _s(s.verdict.allowed),
-                "over_s": _s(s.verdict.over),
+                "seconds": seconds(s.verdict.stroke.duration),
+                "allowed_s": seconds(s.verdict.allowed),
+                "over_s": seconds(s.verdict.over),
                 "bad_time": s.verdict.is_bad_time,
                 "by": s.by,
             }
@@ -166,15 +118,15 @@ def group_view(g: rp.GroupReport, tz: tzinfo) -> dict[str, Any]:
         "tee": grp.tee,
         "start": instant(grp.start, tz),
         "lead": g.plan.lead,
-        "interval_min": minutes_value(g.plan.interval),
+        "interval_min": minutes(g.plan.interval),
         "status": g.status.status.value,
         "holes_completed": g.status.holes_completed,
         "finish": instant(g.finish, tz),
-        "round_min": minutes_value(g.round_time),
-        "allotted_min": minutes_value(g.allotted),
-        "stopped_min": minutes_value(g.stopped),
-        "credited_min": minutes_value(g.credited),
-        "over_min": minutes_value(g.over),
+        "round_min": minutes(g.round_time),
+        "allotted_min": minutes(g.allotted),
+        "stopped_min": minutes(g.stopped),
+        "credited_min": minutes(g.credited),
+        "over_min": minutes(g.over),
         "holes": [_hole(r, tz) for r in g.holes],
         "episodes": [_episode(e, tz) for e in g.episodes],
         "decisions": [
@@ -201,8 +153,8 @@ def group_view(g: rp.GroupReport, tz: tzinfo) -> dict[str, Any]:
 def _bands(bands: Sequence[rp.Band]) -> list[dict[str, Any]]:
     return [
         {
-            "from_min": minutes_value(b.low),
-            "to_min": minutes_value(b.high),
+            "from_min": minutes(b.low),
+            "to_min": minutes(b.high),
             "groups": list(b.groups),
         }
         for b in bands
@@ -224,7 +176,7 @@ def report_document(meta: ReportMeta, r: rp.RoundReport) -> dict[str, Any]:
         "play": meta.play,
         "format": meta.format,
         "at": instant(r.at, tz),
-        "standard_interval_min": minutes_value(r.standard_interval),
+        "standard_interval_min": minutes(r.standard_interval),
         "summary": {
             "groups": len(r.groups),
             "finished": f.finished,
@@ -235,10 +187,10 @@ def report_document(meta: ReportMeta, r: rp.RoundReport) -> dict[str, Any]:
                     "hole": s.hole,
                     "par": s.par,
                     "groups": s.groups,
-                    "avg_over_min": minutes_value(s.over),
-                    "avg_hole_over_min": minutes_value(s.hole_over),
-                    "avg_gap_min": minutes_value(s.gap),
-                    "avg_gap_change_min": minutes_value(s.gap_change),
+                    "avg_over_min": minutes(s.over),
+                    "avg_hole_over_min": minutes(s.hole_over),
+                    "avg_gap_min": minutes(s.gap),
+                    "avg_gap_change_min": minutes(s.gap_change),
                 }
                 for s in f.holes
             ],
@@ -248,13 +200,13 @@ def report_document(meta: ReportMeta, r: rp.RoundReport) -> dict[str, Any]:
                     "kind": s.kind,
                     "start": instant(s.start, tz),
                     "end": instant(s.end, tz),
-                    "minutes": minutes_value(s.duration),
+                    "minutes": minutes(s.duration),
                     "groups": list(s.groups),
                 }
                 for s in f.stoppages
             ],
-            "stopped_min": minutes_value(f.stopped),
-            "group_stopped_min": minutes_value(f.group_stopped),
+            "stopped_min": minutes(f.stopped),
+            "group_stopped_min": minutes(f.group_stopped),
             "held_up": [holdup_view(u, tz) for u in f.held_up],
         },
         "groups": [group_view(g, tz) for g in r.groups],

@@ -16,8 +16,8 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
 
+from pace.documents.report import ReportMeta
 from pace.reports import charts, forked, letters
-from pace.reports.document import ReportMeta
 from pace.reports.words import (
     TEXTS,
     clock,

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from pace.reports.document import ReportMeta
+from pace.documents.report import ReportMeta
 from pace.reports.words import (
     clock,
     duration,
@@ -38,7 +38,7 @@ class Letter:
     paragraphs: tuple[str, ...]
 
 
-def _minutes(d: timedelta) -> str:
+def _whole_minutes(d: timedelta) -> str:
     return str(round(d.total_seconds() / 60))
 
 
@@ -75,12 +75,12 @@ def _group_paragraphs(
             if worst.gap is None:
                 out.append(
                     text("letter.worst_lead", lang, hole=worst.hole, time=clock(worst.logged, tz),
-                         over=_minutes(worst.over))
+                         over=_whole_minutes(worst.over))
                 )  # fmt: skip
             else:
                 out.append(
                     text("letter.worst", lang, hole=worst.hole, time=clock(worst.logged, tz),
-                         over=_minutes(worst.over), gap=_minutes(worst.gap))
+                         over=_whole_minutes(worst.over), gap=_whole_minutes(worst.gap))
                 )  # fmt: skip
         if ep.end is not None and ep.ended_by == "back_in_position":
             out.append(
@@ -156,7 +156,7 @@ def _finish(meta: ReportMeta, g: rp.GroupReport, lang: str) -> str:
         key = "letter.finish" if g.over > timedelta(0) else "letter.finish_within"
         return text(
             key, lang, finish=clock(g.finish, tz), round_time=duration(g.round_time),
-            allotted=duration(g.allotted), over=_minutes(g.over), stopped=stopped,
+            allotted=duration(g.allotted), over=_whole_minutes(g.over), stopped=stopped,
         )  # fmt: skip
     last = max((h for h in g.holes if h.logged is not None), key=lambda h: h.position, default=None)
     if last is None or last.logged is None:

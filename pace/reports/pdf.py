@@ -16,8 +16,8 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Sequence
 
+from pace.documents.report import ReportMeta
 from pace.reports import forked
-from pace.reports.document import ReportMeta
 from pace.reports.html import ROOT, Progress, css, draw_charts, no_progress, report_html
 from pace.rules import report as rp
 

@@ -9,27 +9,10 @@ import csv
 import io
 from typing import Any
 
+from pace.documents.scoring import penalty_document
 from pace.rules.scoring.results import Entry, HoleLine, Match, MatchHole, MatchSide, Results
-from pace.rules.scoring.slowplay import PenaltyLine
 
 BOM = "\ufeff"
-
-
-def penalty_document(p: PenaltyLine) -> dict[str, Any]:
-    """Return one counted penalty as it landed on the card."""
-    return {
-        "fault": p.fault,
-        "group": p.group,
-        "player": p.player,
-        "hole": p.hole,
-        "kind": p.kind,
-        "amount": p.amount,
-        "bearer": p.bearer,
-        "source": p.source,
-        "rank": p.rank,
-        "effect": p.effect,
-        "value": p.value,
-    }
 
 
 def hole_document(line: HoleLine, scoring: str) -> dict[str, Any]:

@@ -1,33 +1,13 @@
-"""The status document (docs/formats.md §4): ``pace status --json``, ``/api/rounds/<r>/status``."""
+"""The status document of docs/formats.md §4 (``pace status --json``, ``GET /api/rounds/<r>/status``)."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, tzinfo
+from datetime import datetime, tzinfo
 from typing import Any
 
-from pace.rules.position import FieldStatus, GroupStatus
-
-
-def minutes(delta: timedelta | None) -> float | None:
-    """Return a duration in minutes rounded to the hundredth, or None.
-
-    >>> minutes(timedelta(minutes=3, seconds=30)), minutes(None)
-    (3.5, None)
-    """
-    return None if delta is None else round(delta.total_seconds() / 60, 2)
-
-
-def group_document(s: GroupStatus) -> dict[str, Any]:
-    """Return one group's entry of the status document, keys in docs/formats.md §4's order."""
-    return {
-        "group": s.group,
-        "status": s.status.value,
-        "holes_completed": s.holes_completed,
-        "lead": s.lead,
-        "over_min": minutes(s.over),
-        "gap_min": minutes(s.gap),
-        "interval_min": minutes(s.interval),
-    }
+from pace.documents.status import group_document
+from pace.documents.values import minutes
+from pace.rules.position import FieldStatus
 
 
 def status_document(field: FieldStatus, tz: tzinfo) -> dict[str, Any]:

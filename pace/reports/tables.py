@@ -12,8 +12,9 @@ import io
 from collections.abc import Iterator
 from typing import Any
 
-from pace.reports.document import ReportMeta, instant
-from pace.reports.words import effect, minutes_value
+from pace.documents.report import ReportMeta
+from pace.documents.values import instant, minutes
+from pace.reports.words import effect
 from pace.rules import report as rp
 
 COLUMNS = (
@@ -36,7 +37,7 @@ def rows(meta: ReportMeta, r: rp.RoundReport, lang: str) -> Iterator[dict[str, A
             yield {
                 "record": "hole", "group": g.id, "hole": h.hole, "position": h.position,
                 "par": h.par, "due": instant(h.due, tz), "logged": instant(h.logged, tz),
-                "over_min": minutes_value(h.over), "gap_min": minutes_value(h.gap),
+                "over_min": minutes(h.over), "gap_min": minutes(h.gap),
                 "ahead": h.ahead, "status": h.status.value if h.status else None,
             }  # fmt: skip
         for p in g.players:

@@ -272,15 +272,6 @@ def clock(instant: datetime | None, tz: tzinfo, seconds: bool = False) -> str:
     return instant.astimezone(tz).strftime("%H:%M:%S" if seconds else "%H:%M")
 
 
-def minutes_value(d: timedelta | None) -> float | None:
-    """Return a duration in minutes rounded to the hundredth (the JSON's numbers), or None.
-
-    >>> minutes_value(timedelta(minutes=3, seconds=30)), minutes_value(None)
-    (3.5, None)
-    """
-    return None if d is None else round(d.total_seconds() / 60, 2)
-
-
 def signed_minutes(d: timedelta | None, lang: str = "en") -> str:
     """Return minutes over as people read them: ``+9``, ``−2``, ``0`` (rounded to the minute).
 

@@ -47,7 +47,9 @@ def warm() -> None:
 
 def build(db: str | None, request: dict[str, Any], out: IO[str]) -> None:
     """Build the PDF ``request`` asks for into its ``output`` file, telling ``out`` how far."""
-    from pace.reports import cli as reportcli
+    from pace import config
+    from pace.reports.build import build as build_report
+    from pace.services.rounds import open_service
 
     kind = request.get("kind")
     if kind not in KINDS:
@@ -57,9 +59,9 @@ def build(db: str | None, request: dict[str, Any], out: IO[str]) -> None:
     def progress(done: int, total: int, what: str = "") -> None:
         _say(out, {"progress": [done, total]})
 
-    service = reportcli._open(db)
+    service = open_service(config.load(), db)
     try:
-        data = reportcli.build(
+        data = build_report(
             service,
             str(request["round"]),
             "pdf",

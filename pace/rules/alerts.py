@@ -6,6 +6,9 @@ alerts are keyed by the hole where the episode began, not by an instant, so corr
 tap's time never raises the same edge twice (issue 14). Each alert also says whether its
 situation still holds (``current``): an open alert that no longer holds is resolved (an
 event; the service's job), one that holds stays until a referee acknowledges it.
+
+An alert lives in the log as events (raised, acknowledged, resolved); :class:`AlertBook` folds
+them into the round's open and resolved alerts.
 """
 
 from __future__ import annotations
@@ -15,12 +18,18 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from pace.rules.events import Event
 from pace.rules.model import Status
 from pace.rules.position import Episode, FieldStatus, GroupStatus
 
 OUT_OF_POSITION = "out_of_position"
 OVERDUE = "overdue"
 BACK_IN_POSITION = "back_in_position"
+
+#: the events an alert's life is made of
+ALERT_RAISED = "alert_raised"
+ALERT_ACKNOWLEDGED = "alert_acknowledged"
+ALERT_RESOLVED = "alert_resolved"
 
 
 @dataclass(frozen=True)
@@ -183,3 +192,58 @@ def overdue_alerts(
             check_holes=nearby_holes(s.hole, hole_numbers or (s.hole,)),
         ),
     )
+
+
+def view(e: Event) -> dict[str, Any]:
+    """Return a raised alert (its ``alert_raised`` event) as the pages get it."""
+    return {**e.payload, "at": e.at.isoformat(), "id": e.id}
+
+
+class AlertBook:
+    """The alerts of a round's log, folded one event at a time: raised (by key, in log order),
+    acknowledged, resolved; and the acknowledgements and resolutions in log order (the feed
+    announces the new ones).
+
+    >>> from datetime import UTC
+    >>> t = datetime(2026, 6, 14, 9, 0, tzinfo=UTC)
+    >>> book = AlertBook()
+    >>> for n, key in enumerate(["overdue:1:4", "overdue:2:6", "overdue:3:8"]):
+    ...     book.apply(Event(f"r{n}", ALERT_RAISED, "R", t, {"key": key, "group": str(n + 1)}))
+    >>> book.apply(Event("a", ALERT_ACKNOWLEDGED, "R", t, {"alert": "overdue:1:4"}))
+    >>> book.apply(Event("s", ALERT_RESOLVED, "R", t, {"alert": "overdue:2:6"}))
+    >>> [a["key"] for a in book.open()], [a["key"] for a in book.closed(10)]
+    (['overdue:3:8'], ['overdue:2:6'])
+    """
+
+    def __init__(self) -> None:
+        self.raised: dict[str, dict[str, Any]] = {}
+        self.acked: set[str] = set()
+        self.resolved: dict[str, datetime] = {}
+        self.acknowledgements: list[Event] = []
+        self.resolutions: list[Event] = []
+
+    def apply(self, e: Event) -> None:
+        """Fold one event (an alert's raise, acknowledgement or resolution; others: nothing)."""
+        if e.type == ALERT_RAISED:
+            self.raised[str(e.payload["key"])] = view(e)
+        elif e.type == ALERT_ACKNOWLEDGED:
+            self.acked.add(str(e.payload["alert"]))
+            self.acknowledgements.append(e)
+        elif e.type == ALERT_RESOLVED:
+            self.resolved.setdefault(str(e.payload["alert"]), e.at)
+            self.resolutions.append(e)
+
+    def open(self) -> list[dict[str, Any]]:
+        """Return the alerts raised and neither acknowledged nor resolved, in log order."""
+        return [a for k, a in self.raised.items() if k not in self.acked and k not in self.resolved]
+
+    def closed(self, shown: int) -> list[dict[str, Any]]:
+        """Return the ``shown`` latest alerts resolved and not acknowledged, newest first, with
+        ``resolved_at``."""
+        closed = [
+            {**a, "resolved_at": self.resolved[k].isoformat()}
+            for k, a in self.raised.items()
+            if k in self.resolved and k not in self.acked
+        ]
+        closed.sort(key=lambda a: a["resolved_at"], reverse=True)
+        return closed[:shown]

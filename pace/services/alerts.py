@@ -6,55 +6,29 @@ show it was on pace, a prompt whose group is now out of position) is *resolved*:
 ``alert_resolved`` event, kept in the audit, takes it out of the open list, and the
 referees can still read it among the resolved ones. An acknowledgement takes an alert off
 both lists. :class:`AlertDesk` does all three for the live loop: it raises what a command or a
-tick finds due, resolves what ended, and takes the referees' acknowledgements.
+tick finds due, resolves what ended, and takes the referees' acknowledgements. The alerts'
+events are folded by ``pace.rules.alerts.AlertBook`` (each round's ``LiveRound.alerts``).
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from pace.reports.status import minutes
+from pace.documents.values import minutes
 from pace.rules import alerts as alertsmod
+from pace.rules.alerts import ALERT_ACKNOWLEDGED, ALERT_RAISED, ALERT_RESOLVED, view
 from pace.rules.events import Event, EventConflictError
 from pace.services import commands as cmd
 from pace.services.commands import CommandError, Outcome
+from pace.services.state import LiveRound, LiveRounds
 
-if TYPE_CHECKING:  # the live service holds its desk
-    from pace.services.live import LiveService
-    from pace.services.state import LiveRound
-
-ALERT_RAISED = "alert_raised"
-ALERT_ACKNOWLEDGED = "alert_acknowledged"
-ALERT_RESOLVED = "alert_resolved"
 ALERT_NAMESPACE = uuid.UUID("0b8e1f0c-4a57-4d6e-8a1e-7f3c9d2b5a61")
 SYSTEM = {"role": "system", "device": "scheduler"}
 #: how many resolved alerts the snapshot keeps (newest first): enough for a round's reading
 RESOLVED_SHOWN = 50
-
-
-@dataclass
-class AlertState:
-    """The alerts of a round's log: raised (by key, in log order), acknowledged, resolved."""
-
-    raised: dict[str, dict[str, Any]] = field(default_factory=dict)
-    acked: set[str] = field(default_factory=set)
-    resolved: dict[str, datetime] = field(default_factory=dict)
-
-    def open(self) -> list[dict[str, Any]]:
-        """Return the alerts raised and neither acknowledged nor resolved, in log order."""
-        return [a for k, a in self.raised.items() if k not in self.acked and k not in self.resolved]
-
-    def closed(self) -> list[dict[str, Any]]:
-        """Return the resolved alerts not acknowledged, with ``resolved_at``."""
-        return [
-            {**a, "resolved_at": self.resolved[k].isoformat()}
-            for k, a in self.raised.items()
-            if k in self.resolved and k not in self.acked
-        ]
 
 
 def payload(a: alertsmod.Alert) -> dict[str, Any]:
@@ -69,11 +43,6 @@ def payload(a: alertsmod.Alert) -> dict[str, Any]:
         **({"check_holes": list(a.check_holes)} if a.check_holes else {}),
         **({"reason": a.reason} if a.reason else {}),
     }
-
-
-def view(e: Event) -> dict[str, Any]:
-    """Return a raised alert as the pages get it."""
-    return {**e.payload, "at": e.at.isoformat(), "id": e.id}
 
 
 def raised_event(round: str, a: alertsmod.Alert, now: datetime) -> Event:
@@ -104,12 +73,14 @@ def resolved_event(round: str, alert: Mapping[str, Any], now: datetime) -> Event
 class AlertDesk:
     """The alerts of the live loop: raised once, resolved once, acknowledged by a referee.
 
-    Called under the live service's lock (``LiveService.changes``); an alert's events have ids
+    Called under the rounds' lock (``LiveService.changes``); an alert's events have ids
     derived from its key, so nothing is raised or resolved twice, across restarts and workers.
+    It works on the rounds' folded state (``LiveRounds``), which the live service owns and
+    lends it: the live service calls the desk, never the reverse.
     """
 
-    def __init__(self, live: LiveService) -> None:
-        self.live = live
+    def __init__(self, rounds: LiveRounds) -> None:
+        self.rounds = rounds
 
     @staticmethod
     def raises(live: LiveRound, due: Iterable[alertsmod.Alert], now: datetime) -> list[Event]:
@@ -149,14 +120,14 @@ class AlertDesk:
         if not events:
             return []
         stored = self.append_implied(events, now)
-        self.live.live(live.name, now)
+        self.rounds.get(live.name, now)
         return [view(e) for e, created in stored if created and e.type == ALERT_RAISED]
 
     def append_implied(self, events: list[Event], now: datetime) -> list[tuple[Event, bool]]:
         """Append events the log implies (their ids derive from their keys); one that another
         worker stored first, at its own instant, is that worker's: kept, not a conflict that
         would fail the command that found it due (several workers, issue 15)."""
-        store = self.live.service.store
+        store = self.rounds.service.store
         try:
             return store.append_many(events, recorded_at=now)
         except EventConflictError:
@@ -191,17 +162,17 @@ class AlertDesk:
 
     def acknowledge_alert(self, c: cmd.AcknowledgeAlert) -> Outcome:
         """Take an alert off the dashboards: a referee has seen it."""
-        with self.live.lock:
-            live = self.live.live(c.round)
+        with self.rounds.lock:
+            live = self.rounds.get(c.round, self.rounds.service.clock.now())
             event = Event(
                 id=c.id,
                 type=ALERT_ACKNOWLEDGED,
                 round=c.round,
-                at=self.live.clock.now(),
+                at=self.rounds.service.clock.now(),
                 payload={"alert": c.alert, "note": c.note},
                 by=c.by.as_dict(),
             )
-            if (stored := self.live.resent(event)) is not None:
+            if (stored := self.rounds.resent(event)) is not None:
                 return Outcome(stored, False)
             if c.alert not in live.alerts.raised:
                 raise CommandError(
@@ -213,4 +184,4 @@ class AlertDesk:
                 raise CommandError(
                     f"alert {c.alert!r} is already acknowledged", field="alert", code="already_done"
                 )
-            return Outcome(*self.live.append(event))
+            return Outcome(*self.rounds.append(event))

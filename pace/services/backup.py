@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from pace.formats import backup as backupfmt
 from pace.rules.errors import SetupError
-from pace.services.rounds import PaceService
+from pace.services.rounds import RoundService
 from pace.store import UnknownRoundError
 
 
@@ -29,7 +29,7 @@ class Restored:
     new_round: bool
 
 
-def export_round(service: PaceService, round: str) -> str:
+def export_round(service: RoundService, round: str) -> str:
     """Return the backup of ``round``: its course, setup, draw and log (text)."""
     store = service.store
     record = store.get_round(round)
@@ -40,7 +40,7 @@ def export_round(service: PaceService, round: str) -> str:
     return backupfmt.dump(record.course, setup, record.groups, store.events(round))
 
 
-def restore_round(service: PaceService, text: str, filename: str) -> Restored:
+def restore_round(service: RoundService, text: str, filename: str) -> Restored:
     """Restore a round from its backup into the service's database; return what was done.
 
     Refused with nothing written when the file has a problem (``FileFormatError``), when the

@@ -13,9 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
-from pace.rules.errors import PaceError
 from pace.rules.scoring.competition import (
     CompetitionResults,
     Cut,
@@ -24,8 +22,7 @@ from pace.rules.scoring.competition import (
     check_scoring,
     score_competition,
 )
-from pace.services.offline import end_of_day
-from pace.services.rounds import PaceService, RoundView
+from pace.services.rounds import RoundService, RoundView
 from pace.services.scores import ScoreService
 from pace.services.scoring import round_scoring
 from pace.store import RoundRecord
@@ -45,7 +42,7 @@ class CompetitionOutcome:
 
 
 def create_competition(
-    service: PaceService,
+    service: RoundService,
     name: str,
     rounds: Sequence[str],
     *,
@@ -87,37 +84,3 @@ def competition_results(
         setups.append(view.record)
     outcome = score_competition(record.name, record.scoring, played, record.cut)
     return CompetitionOutcome(record, outcome, tuple(setups), tuple(warnings))
-
-
-def leaderboard_events(
-    scores: ScoreService, round: str, now: datetime, *, final: bool
-) -> list[dict[str, Any]]:
-    """Return the view of each competition ``round`` is a round of, for its leaderboard.
-
-    The standings count the rounds before this one, and this one once its board is final or
-    its day is over: a round in play has no total yet (stroke play: a card not complete is no
-    return), so the event's table waits for it rather than showing the field as no returns.
-    A competition that cannot be scored (a round's scoring changed since) says why in
-    ``error``.
-    """
-    from pace.reports.competition import event_view
-
-    service = scores.live.service
-    this = service.round_view(round)
-    over = final or now > end_of_day(this.record.day, this.tz)
-    views = []
-    for record in service.store.list_competitions(round=round):
-        number = record.rounds.index(round) + 1
-        counted = number if over else number - 1
-        try:
-            played = []
-            for r in record.rounds[:counted]:
-                view = service.round_view(r)
-                results, _ = scores.judged_results(r, now)  # every act of an earlier round is in
-                played.append(PlayedRound(r, view.record.course, results))
-            outcome = score_competition(record.name, record.scoring, played, record.cut)
-        except PaceError as e:
-            views.append(event_view(record, number, None, error=e.message))
-            continue
-        views.append(event_view(record, number, outcome))
-    return views

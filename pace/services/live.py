@@ -20,13 +20,12 @@ from typing import Any
 
 from pace.rules import alerts as alertsmod
 from pace.rules import changes as changesmod
-from pace.rules.events import Event, check_resend
+from pace.rules.events import Event
 from pace.rules.position import FieldStatus, GroupPlan, GroupStatus
-from pace.services import alerts as alertstore
 from pace.services import rows as rowsmod
 from pace.services import validation
-from pace.services.alerts import AlertDesk
-from pace.services.rounds import PaceService, RoundView
+from pace.services.alerts import RESOLVED_SHOWN, AlertDesk
+from pace.services.rounds import RoundService, RoundView
 from pace.services.state import (
     ACKNOWLEDGED,
     ALERT,
@@ -48,10 +47,10 @@ LIVE_KINDS = (alertsmod.OUT_OF_POSITION, alertsmod.BACK_IN_POSITION, alertsmod.O
 
 
 class LiveService:
-    """The rounds' shared live state and their feed over a :class:`PaceService`; thread-safe
+    """The rounds' shared live state and their feed over a :class:`RoundService`; thread-safe
     (every service that reads or appends holds :attr:`lock`)."""
 
-    def __init__(self, service: PaceService, *, future_tolerance: timedelta = FUTURE_TOLERANCE):
+    def __init__(self, service: RoundService, *, future_tolerance: timedelta = FUTURE_TOLERANCE):
         self.service = service
         self.future_tolerance = future_tolerance
         self.rounds = LiveRounds(service)
@@ -64,7 +63,7 @@ class LiveService:
         self.early_alerts = True
         self.lock = self.rounds.lock
         #: raises and resolves the alerts the state calls for; takes acknowledgements
-        self.alerts = AlertDesk(self)
+        self.alerts = AlertDesk(self.rounds)
         self._companions: list[Companion] = []
         self._fixed: dict[str, tuple[RoundView, dict[str, dict[str, Any]]]] = {}
 
@@ -89,21 +88,13 @@ class LiveService:
             return list(self.live(round).events)
 
     def resent(self, event: Event) -> Event | None:
-        """Return the stored event if ``event``'s id is stored already (a resend), else None.
-
-        The same id with another fact is refused (``event_conflict``): one rule for every
-        event kind, ``pace.rules.events.check_resend``.
-        """
-        stored = self.service.store.event(event.id)
-        if stored is not None:
-            check_resend(stored, event)
-        return stored
+        """Return the stored event if ``event``'s id is stored already (a resend), else None
+        (``LiveRounds.resent``: one rule for every event kind)."""
+        return self.rounds.resent(event)
 
     def append(self, event: Event) -> tuple[Event, bool]:
         """Store ``event`` (committed on return) and fold it into the round's state."""
-        stored, created = self.service.store.append(event, recorded_at=self.clock.now())
-        self.live(event.round)
-        return stored, created
+        return self.rounds.append(event)
 
     def check_instant(self, view: RoundView, at: datetime, field_name: str) -> None:
         """Refuse an instant beyond the tolerance ahead of the server's clock, or off the day
@@ -144,7 +135,7 @@ class LiveService:
                 },
                 "groups": rows,
                 "alerts": alertsmod.arrange(live.alerts.open()),
-                "resolved_alerts": live.alerts.closed(alertstore.RESOLVED_SHOWN),
+                "resolved_alerts": live.alerts.closed(RESOLVED_SHOWN),
                 "suspended": _suspended(live, now),
                 "changes": live.memo("changes", lambda: changesmod.listing(live.events)),
             }
@@ -286,7 +277,7 @@ class LiveService:
     @staticmethod
     def _alert_deltas(live: LiveRound, raises: list[Event]) -> tuple[Delta, ...]:
         """Return the deltas of new alerts, as the pages get them (numbered in the feed)."""
-        return tuple(live.delta(ALERT, alertstore.view(e)) for e in raises)
+        return tuple(live.delta(ALERT, alertsmod.view(e)) for e in raises)
 
     def _row_order(self, live: LiveRound) -> list[GroupPlan]:
         """Return the groups in the order their rows go out: those the events folded since

@@ -1,4 +1,5 @@
-"""What the referees are shown live: each group's timing, the penalty rows, the prompts.
+"""The referees' live feed: a live-service companion that keeps each group judged and tells
+the pages what changed (penalties, timing, prompts to stop timing).
 
 A companion of :class:`pace.services.live.LiveService` (``LiveService.extend``) over the same
 folded round state and lock. The round's referee fold (:class:`pace.rules.refereefold.RefereeFold`)
@@ -26,13 +27,13 @@ from pace.rules.refereefold import GroupJudgement
 from pace.services import referee_views as views
 from pace.services.commands import CommandError
 from pace.services.live import LiveService
-from pace.services.rounds import PaceService, RoundView
+from pace.services.rounds import RoundService, RoundView
 from pace.services.state import PENALTIES, TIMING, LiveRound
 
 __all__ = ["RefereeFeed", "round_policy"]
 
 
-def round_policy(service: PaceService, view: RoundView) -> policies.Policy:
+def round_policy(service: RoundService, view: RoundView) -> policies.Policy:
     """Return the round's pace policy (a preset or a custom one of the configuration);
     ``unknown_policy`` when the configuration does not define it."""
     try:

@@ -1,4 +1,4 @@
-"""What the referees' pages are told: timing per group, penalty rows, the round's policy.
+"""The shapes the referees' feed sends: a group's timing, its penalty rows, the round's policy.
 
 Pure views of a :class:`pace.rules.refereeing.Judgement` and a round's view, shaped as
 docs/protocol.md describes them (instants ISO 8601, durations in seconds or minutes).
@@ -7,18 +7,13 @@ docs/protocol.md describes them (instants ISO 8601, durations in seconds or minu
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence, Set
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
-from pace.reports.status import minutes
+from pace.documents.values import minutes, seconds
 from pace.rules import penalties, policies, spells, timing
 from pace.rules import refereeing as rr
 from pace.services.rounds import RoundView
-
-
-def seconds(d: timedelta | None) -> float | None:
-    """Return a duration in seconds rounded to the tenth, or None."""
-    return None if d is None else round(d.total_seconds(), 1)
 
 
 def _iso(instant: datetime | None) -> str | None:

@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import Any, TypeVar
 
-from pace.reports.document import ReportMeta, holdup_view
+from pace.documents.report import ReportMeta, holdup_view
 from pace.rules import report as rp
 from pace.rules.errors import SetupError
 from pace.rules.events import Event
 from pace.rules.report import offenders as offendersmod
-from pace.services.rounds import PaceService, RoundView
+from pace.services.rounds import RoundService, RoundView
 from pace.services.state import PARTS, LiveRound
 
 T = TypeVar("T")
@@ -92,13 +92,13 @@ class ReportCache:
 
 
 class ReportService:
-    """Builds reports over a :class:`PaceService` (its store, settings and clock).
+    """Builds reports over a :class:`RoundService` (its store, settings and clock).
 
     With a ``cache`` (the web app keeps one), a report asked for again at the same log
     position and instant, and each chart drawn of it, are built once.
     """
 
-    def __init__(self, service: PaceService, cache: ReportCache | None = None):
+    def __init__(self, service: RoundService, cache: ReportCache | None = None):
         self.service = service
         self.cache = cache
 

@@ -26,7 +26,7 @@ from pace.rules.model import Course, HoleCompletion, RoundFacts, RoundSetup
 from pace.rules.position import FieldPlan, FieldStatus, plan_field
 from pace.rules.position import evaluate_field as _evaluate
 from pace.services import scoring as scoringmod
-from pace.store import UNSET, RoundRecord, RoundSummary, Store, UnknownRoundError
+from pace.store import UNSET, RoundRecord, RoundSummary, Store, UnknownRoundError, open_store
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +61,7 @@ class RoundView:
         return ZoneInfo(self.record.timezone)
 
 
-class PaceService:
+class RoundService:
     """The use cases of pace over one store, one configuration and one clock."""
 
     def __init__(self, store: Store, settings: Settings, clock: Clock | None = None):
@@ -350,3 +350,9 @@ def offline_status(
 ) -> FieldStatus:
     """Evaluate a field from files alone, exactly as the live scheduler does."""
     return _evaluate(setup, RoundFacts(completions=tuple(completions)), now)
+
+
+def open_service(settings: Settings, target: str | None = None) -> RoundService:
+    """Open the database ``target`` (default: the settings' ``database.path``) as a service."""
+    path = target or settings.database.path
+    return RoundService(open_store(path, synchronous=settings.database.synchronous), settings)

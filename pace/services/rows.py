@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from pace.reports.status import group_document, minutes
+from pace.documents.status import group_document
+from pace.documents.values import minutes
 from pace.rules.fieldfold import FINISH, GAP, OVER
 from pace.rules.position import GroupPlan, GroupStatus
 

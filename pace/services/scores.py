@@ -20,21 +20,24 @@ from typing import Any, TypeVar
 
 from pace import formats
 from pace.clock import Clock
+from pace.documents import scoring as views
+from pace.documents.competition import event_view
 from pace.formats import csvfile
 from pace.formats import scores as scores_csv
-from pace.reports import leaderboard as views
-from pace.rules.errors import FileFormatError, Problem
+from pace.rules.errors import FileFormatError, PaceError, Problem
 from pace.rules.events import Event
 from pace.rules.penalties import FaultOutcome
 from pace.rules.scoring import Results, Score, score_round
 from pace.rules.scoring import live as livemod
 from pace.rules.scoring import records as rec
+from pace.rules.scoring.competition import PlayedRound, score_competition
 from pace.rules.scoring.sides import Roster, Side, build_sides
 from pace.services import commands as cmd
 from pace.services.commands import CommandError, Outcome
 from pace.services.live import LiveService
+from pace.services.offline import end_of_day
 from pace.services.referee_feed import RefereeFeed
-from pace.services.rounds import PaceService, RoundView
+from pace.services.rounds import RoundService, RoundView
 from pace.services.scoring import RoundScoring, round_scoring
 from pace.services.validation import check_hole, check_player, group_of
 
@@ -284,8 +287,6 @@ class ScoreService:
                 doc["penalties_error"] = error
                 # the competitions this round is a round of (issue 28): a view that follows
                 # this round's log (another round's change shows at this one's next change)
-                from pace.services.competitions import leaderboard_events
-
                 doc["events"] = leaderboard_events(self, round, now, final=doc["final"])
                 return doc
 
@@ -383,7 +384,7 @@ class ScoreService:
 
 
 def import_scores(
-    service: PaceService, text: str, filename: str, *, round: str, by: str
+    service: RoundService, text: str, filename: str, *, round: str, by: str
 ) -> tuple[int, int]:
     """Parse a scores CSV (docs/formats.md §7) into ``score_recorded`` events: (new, already).
 
@@ -472,3 +473,35 @@ def retired_sides(view: RoundView, roster: Roster) -> frozenset[str]:
         if plan is not None and all(plan.group.retired_at(p.name) for p in side.players):
             out.add(side.key)
     return frozenset(out)
+
+
+def leaderboard_events(
+    scores: ScoreService, round: str, now: datetime, *, final: bool
+) -> list[dict[str, Any]]:
+    """Return the view of each competition ``round`` is a round of, for its leaderboard.
+
+    The standings count the rounds before this one, and this one once its board is final or
+    its day is over: a round in play has no total yet (stroke play: a card not complete is no
+    return), so the event's table waits for it rather than showing the field as no returns.
+    A competition that cannot be scored (a round's scoring changed since) says why in
+    ``error``.
+    """
+    service = scores.live.service
+    this = service.round_view(round)
+    over = final or now > end_of_day(this.record.day, this.tz)
+    views = []
+    for record in service.store.list_competitions(round=round):
+        number = record.rounds.index(round) + 1
+        counted = number if over else number - 1
+        try:
+            played = []
+            for r in record.rounds[:counted]:
+                view = service.round_view(r)
+                results, _ = scores.judged_results(r, now)  # every act of an earlier round is in
+                played.append(PlayedRound(r, view.record.course, results))
+            outcome = score_competition(record.name, record.scoring, played, record.cut)
+        except PaceError as e:
+            views.append(event_view(record, number, None, error=e.message))
+            continue
+        views.append(event_view(record, number, outcome))
+    return views

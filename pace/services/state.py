@@ -3,9 +3,10 @@
 Every live use case reads the same :class:`LiveRound`: the round's setup, its log in order,
 the field folded incrementally (:class:`pace.rules.fieldfold.FieldFold`), the referees' acts and
 each group's judgement (:class:`pace.rules.refereefold.RefereeFold`) and the alerts raised and
-acknowledged (:class:`AlertBook`). :class:`LiveRounds` keeps one per round and applies the
-events the store holds beyond the last one it read (another process may append: a CLI import),
-so nothing is folded twice and a quiet tick folds nothing.
+acknowledged (:class:`pace.rules.alerts.AlertBook`). :class:`LiveRounds` keeps one per round
+and applies the events the store holds beyond the last one it read (another process may
+append: a CLI import), so nothing is folded twice and a quiet tick folds nothing; it stores a
+command's event and folds it (``append``), with the one resend rule (``resent``).
 
 A round's pages live on deltas: each row, alert, penalty or part of the snapshot that changed
 goes out as a :class:`Delta` numbered by the round's ``rev`` (one counter per round and process;
@@ -25,17 +26,13 @@ from typing import Any, Protocol
 from pace.rules import changes as changesmod
 from pace.rules import facts as factsmod
 from pace.rules import policies
+from pace.rules.alerts import AlertBook
 from pace.rules.errors import SetupError
-from pace.rules.events import Event
+from pace.rules.events import Event, check_resend
 from pace.rules.fieldfold import FieldFold
 from pace.rules.position import GroupStatus
 from pace.rules.refereefold import RefereeFold
-from pace.services import alerts as alertstore
-from pace.services.rounds import PaceService, RoundView
-
-ALERT_RAISED = alertstore.ALERT_RAISED
-ALERT_ACKNOWLEDGED = alertstore.ALERT_ACKNOWLEDGED
-ALERT_RESOLVED = alertstore.ALERT_RESOLVED
+from pace.services.rounds import RoundService, RoundView
 
 #: the kinds of delta (docs/protocol.md: the event each goes out as)
 ROW, ALERT, ACKNOWLEDGED, RESOLVED, PENALTIES, TIMING, PARTS = (
@@ -57,53 +54,6 @@ class Delta:
     kind: str
     rev: int
     data: Mapping[str, Any]
-
-
-class AlertBook:
-    """The alerts of a round's log, folded one event at a time (``pace.services.alerts``):
-    raised (by key, in log order), acknowledged, resolved."""
-
-    def __init__(self) -> None:
-        self.state = alertstore.AlertState()
-        #: the acknowledgements and resolutions in log order (the feed announces the new ones)
-        self.acknowledgements: list[Event] = []
-        self.resolutions: list[Event] = []
-
-    @property
-    def raised(self) -> dict[str, dict[str, Any]]:
-        """Return the alerts raised, by key."""
-        return self.state.raised
-
-    @property
-    def acked(self) -> set[str]:
-        """Return the keys of the alerts acknowledged."""
-        return self.state.acked
-
-    def apply(self, e: Event) -> None:
-        """Fold one event (an alert's raise, acknowledgement or resolution; others: nothing)."""
-        if e.type == ALERT_RAISED:
-            self.state.raised[str(e.payload["key"])] = alertstore.view(e)
-        elif e.type == ALERT_ACKNOWLEDGED:
-            self.state.acked.add(str(e.payload["alert"]))
-            self.acknowledgements.append(e)
-        elif e.type == ALERT_RESOLVED:
-            self.state.resolved.setdefault(str(e.payload["alert"]), e.at)
-            self.resolutions.append(e)
-
-    def open(self) -> list[dict[str, Any]]:
-        """Return the alerts raised and neither acknowledged nor resolved, in log order."""
-        return self.state.open()
-
-    def closed(self, shown: int) -> list[dict[str, Any]]:
-        """Return the ``shown`` latest alerts resolved and not acknowledged, newest first."""
-        closed = self.state.closed()
-        closed.sort(key=lambda a: a["resolved_at"], reverse=True)
-        return closed[:shown]
-
-
-def alert_view(e: Event) -> dict[str, Any]:
-    """Return a stored ``alert_raised`` event as pages see the alert."""
-    return alertstore.view(e)
 
 
 #: how many of the latest events' groups a round keeps to send their rows first
@@ -234,7 +184,7 @@ class LiveRounds:
     it tells its pages only what changes after.
     """
 
-    def __init__(self, service: PaceService):
+    def __init__(self, service: RoundService):
         self.service = service
         self.lock = threading.RLock()
         self.seeders: list[Callable[[LiveRound, datetime], None]] = []
@@ -285,6 +235,23 @@ class LiveRounds:
                 for seed in self.seeders:
                     seed(live, now)
             return live
+
+    def resent(self, event: Event) -> Event | None:
+        """Return the stored event if ``event``'s id is stored already (a resend), else None.
+
+        The same id with another fact is refused (``event_conflict``): one rule for every
+        event kind, ``pace.rules.events.check_resend``.
+        """
+        stored = self.service.store.event(event.id)
+        if stored is not None:
+            check_resend(stored, event)
+        return stored
+
+    def append(self, event: Event) -> tuple[Event, bool]:
+        """Store ``event`` (committed on return) and fold it into the round's state."""
+        stored, created = self.service.store.append(event, recorded_at=self.service.clock.now())
+        self.get(event.round, self.service.clock.now())
+        return stored, created
 
     def _build(self, view: RoundView) -> LiveRound:
         policy, error = None, None

@@ -1,9 +1,10 @@
 """The store's interface: what the services may ask of the event log and the setup tables.
 
-Two engines implement it: :class:`pace.store.repo.SqliteStore`, one SQLite file (the embedded
-default), and :class:`pace.store.pg.PostgresStore`, a PostgreSQL database shared by several
-workers. ``Store.open(target)`` picks the engine from the target: a ``postgresql://`` URL, or
-a file path. Both keep the same contract, checked by one test suite run on each:
+Two engines implement it: :class:`pace.store.sqlite.SqliteStore`, one SQLite file (the
+embedded default), and :class:`pace.store.pg.PostgresStore`, a PostgreSQL database shared by
+several workers. ``pace.store.open_store(target)`` picks the engine from the target: a
+``postgresql://`` URL, or a file path. Both keep the same contract, checked by one test suite
+run on each, and written here only (the engines' methods do not repeat it):
 
 - every write is one transaction, committed before the method returns (a caller may ack then);
 - an event id is stored once: a resend of the same fact changes nothing and returns the stored
@@ -27,15 +28,38 @@ from typing import TYPE_CHECKING, Any
 
 from pace.rules.events import Event
 from pace.rules.model import Course, Group
-from pace.store.records import UNSET, RoundRecord, RoundSummary, Unset
+from pace.store.records import (
+    UNSET,
+    AccessCodeRecord,
+    RoundRecord,
+    RoundSummary,
+    SessionRecord,
+    Unset,
+)
 
 if TYPE_CHECKING:
     from pace.rules.scoring.competition import Cut
-    from pace.store.access import AccessCodeRecord, SessionRecord
     from pace.store.competitions import CompetitionRecord
 
 #: the URL schemes of a PostgreSQL database (libpq's); anything else is a SQLite file path
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+SYNCHRONOUS_LEVELS = ("OFF", "NORMAL", "FULL", "EXTRA")
+"""Accepted ``synchronous`` levels (SQLite's ``PRAGMA synchronous``), weakest first."""
+
+DEFAULT_SYNCHRONOUS = "FULL"
+"""Every commit is on disk before it returns: a marshal's ack survives a power cut."""
+
+
+def validate_synchronous(level: str) -> str:
+    """Return ``level`` upper-cased if it is a ``synchronous`` level; else ValueError."""
+    upper = level.upper() if isinstance(level, str) else level
+    if upper not in SYNCHRONOUS_LEVELS:
+        raise ValueError(
+            f"synchronous must be one of {', '.join(SYNCHRONOUS_LEVELS)}, not {level!r}"
+        )
+    return upper
 
 
 def is_database_url(target: str | Path) -> bool:
@@ -44,29 +68,11 @@ def is_database_url(target: str | Path) -> bool:
 
 
 class Store(ABC):
-    """The pace database: open it with ``Store.open(target)``, close it (or use ``with``)."""
+    """The pace database: open it with ``pace.store.open_store(target)``, close it (or use
+    ``with``)."""
 
     #: ``"sqlite"`` or ``"postgresql"``
     engine: str = ""
-
-    @classmethod
-    def open(cls, target: str | Path, *, synchronous: str = "FULL") -> Store:
-        """Open the database ``target`` (a file path or a ``postgresql://`` URL), creating its
-        schema if missing, and apply the pending migrations."""
-        if is_database_url(target):
-            try:
-                from pace.store.pg import PostgresStore
-            except ImportError as e:
-                from pace.store.errors import StorageError
-
-                raise StorageError(
-                    f"a PostgreSQL database needs psycopg ({e.name} is missing): "
-                    "pip install 'pace[postgres]'"
-                ) from None
-            return PostgresStore.open(str(target), synchronous=synchronous)
-        from pace.store.repo import SqliteStore
-
-        return SqliteStore.open(target, synchronous=synchronous)
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -117,7 +123,8 @@ class Store(ABC):
     def append_many(
         self, events: Iterable[Event], *, recorded_at: datetime, keep_recorded_at: bool = False
     ) -> list[tuple[Event, bool]]:
-        """Append ``events`` in order, all or nothing, in one transaction (rules of ``append``).
+        """Append ``events`` in order, all or nothing, in one transaction (rules of ``append``):
+        one conflict or unknown round writes none of them.
 
         ``keep_recorded_at``: an event that has its own ``recorded_at`` keeps it (a restored
         backup); the others get ``recorded_at``.
@@ -128,7 +135,8 @@ class Store(ABC):
         self, round: str, *, types: Iterable[str] | None = None, after_seq: int = 0
     ) -> list[Event]:
         """Return the round's events in log order (``seq``), optionally of some types only;
-        ``after_seq`` skips those up to and including that sequence number."""
+        ``after_seq`` skips those up to and including that sequence number. An unknown round
+        has no events."""
 
     @abstractmethod
     def event(self, id: str) -> Event | None:
@@ -147,8 +155,11 @@ class Store(ABC):
 
     @abstractmethod
     def save_course(self, course: Course, *, imported_at: datetime | None = None) -> None:
-        """Store ``course``, replacing the course of that name (refused with ``SetupError``
-        when its holes change while a round on it has events)."""
+        """Store ``course``, replacing the course of that name.
+
+        Refused with ``SetupError`` if the holes change while a round on that course already
+        has events: the log would no longer match its setup.
+        """
 
     @abstractmethod
     def get_course(self, name: str) -> Course:
@@ -175,7 +186,11 @@ class Store(ABC):
         net: bool = False,
         allowance: Sequence[float] | None = None,
     ) -> RoundRecord:
-        """Create a round (with an empty draw) on a stored course; return it."""
+        """Create a round (with an empty draw) on a stored course; return it.
+
+        Raises ``RoundExistsError`` if the name is taken, ``UnknownCourseError`` if the course
+        is not stored and ``SetupError`` for an unknown time zone or a bad value.
+        """
 
     @abstractmethod
     def update_round(
@@ -190,11 +205,20 @@ class Store(ABC):
         net: bool | Unset = UNSET,
         allowance: Sequence[float] | None | Unset = UNSET,
     ) -> RoundRecord:
-        """Change some of a round's setup; fields left ``UNSET`` keep their value."""
+        """Change a round's policy, standard interval, form of play, format or scoring setup.
+
+        Fields left ``UNSET`` keep their value; ``standard_interval=None`` means "the most
+        common interval of the draw", ``scoring=None`` "the one the form of play implies",
+        ``allowance=None`` "the configuration's".
+        """
 
     @abstractmethod
     def save_draw(self, round: str, groups: Sequence[Group]) -> RoundRecord:
-        """Replace the round's draw, all or nothing (refused once the round has events)."""
+        """Replace the round's draw by ``groups`` (in starting order), all or nothing.
+
+        Refused with ``SetupError`` once the round has events, and for two groups with the
+        same id; ``UnknownRoundError`` if the round is not stored.
+        """
 
     @abstractmethod
     def get_round(self, name: str) -> RoundRecord:
@@ -253,8 +277,11 @@ class Store(ABC):
         created_at: datetime,
         only_if_no_account: bool = False,
     ) -> int | None:
-        """Store a hashed access code; return its id (``None``: an account exists already and
-        ``only_if_no_account`` was asked)."""
+        """Store a hashed access code; return its id.
+
+        With ``only_if_no_account`` nothing is stored (``None``) when a code opening every
+        round already exists: the first committee account is made once.
+        """
 
     @abstractmethod
     def access_codes(

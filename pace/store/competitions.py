@@ -1,8 +1,9 @@
 """The competitions: events of 2–4 stored rounds, their scoring and their cut (issue 28).
 
-A mixin of :class:`pace.store.repo.SqliteStore`, like the access tables: the same shared
-connection and one committed transaction per write. The table is ``competitions`` (``events``
-is the event log), its rounds in ``competition_rounds``, in order. A competition is set up
+What both engines share: the record, the checks and the reads through a cursor; each engine's
+mixin (``pace.store.sqlite.competitions``, ``pace.store.pg.competitions``) writes and reads
+its own tables with them. The table is ``competitions`` (``events`` is the event log), its
+rounds in ``competition_rounds``, in order. A competition is set up
 once (``create_competition``); its results are computed from its rounds' logs, never stored.
 """
 
@@ -15,10 +16,8 @@ from typing import Any
 
 from pace.rules.errors import SetupError
 from pace.rules.scoring.competition import COMPETITION_SCORINGS, Cut, check_competition
-from pace.store import db as dbmod
 from pace.store.errors import CompetitionExistsError, UnknownCompetitionError
 from pace.store.instants import from_iso, iso
-from pace.store.records import unknown_round
 
 
 @dataclass(frozen=True)
@@ -84,46 +83,6 @@ def unknown_competition(name: str) -> UnknownCompetitionError:
 
 def exists(name: str) -> CompetitionExistsError:
     return CompetitionExistsError(f"competition {name!r} already exists", field="name")
-
-
-class CompetitionTables:
-    """The store's competitions (``SqliteStore`` inherits them)."""
-
-    _db: dbmod.SharedDatabase
-
-    def create_competition(
-        self,
-        name: str,
-        *,
-        rounds: Sequence[str],
-        scoring: str,
-        cut: Cut | None = None,
-        created_at: datetime | None = None,
-    ) -> CompetitionRecord:
-        """Store a competition of stored rounds, all or nothing; return it."""
-        row, round_rows = checked_competition(name, rounds, scoring, cut, created_at)
-        with self._db.write() as db:
-            for _, _, r in round_rows:
-                if db.execute("SELECT 1 FROM rounds WHERE name = ?", [r]).fetchone() is None:
-                    raise unknown_round(r, field="rounds")
-            if db.execute("SELECT 1 FROM competitions WHERE name = ?", [name]).fetchone():
-                raise exists(name)
-            db.execute(f"INSERT INTO competitions ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)", row)
-            db.conn.executemany(
-                "INSERT INTO competition_rounds (competition, position, round) VALUES (?, ?, ?)",
-                round_rows,
-            )
-            return read_competition(db.execute, name)
-
-    def get_competition(self, name: str) -> CompetitionRecord:
-        """Return the competition of that name; raise ``UnknownCompetitionError`` if none."""
-        with self._db.read() as db:
-            return read_competition(db.execute, name)
-
-    def list_competitions(self, *, round: str | None = None) -> list[CompetitionRecord]:
-        """Return every competition by name, or those ``round`` is a round of."""
-        with self._db.read() as db:
-            return read_competitions(db.execute, round)
 
 
 #: runs one statement with its parameters, returns a cursor (sqlite3's or psycopg's)

@@ -1,6 +1,6 @@
 """What the store's rows hold, whatever the engine: records, events as rows, setup checks.
 
-Both engines (``pace.store.repo`` on SQLite, ``pace.store.pg`` on PostgreSQL) write the same
+Both engines (``pace.store.sqlite`` on SQLite, ``pace.store.pg`` on PostgreSQL) write the same
 text in the same columns: instants as fixed-width ISO 8601 UTC text, JSON as canonical JSON,
 durations as seconds. The functions here turn ``rules`` types into those values and back, and
 refuse a bad setup with the field at fault, before any SQL runs.
@@ -22,7 +22,20 @@ from pace.rules.model import Course, Group, Hole
 from pace.store.errors import UnknownRoundError
 from pace.store.instants import from_iso as _from_iso
 from pace.store.instants import iso as _iso
-from pace.store.migrations import FORMATS, PLAYS, SCORINGS
+
+#: what a round's ``play`` and ``format`` columns allow (both engines' CHECK constraints)
+PLAYS = ("stroke_play", "match_play")
+FORMATS = ("individual", "foursome", "threesome", "greensome", "four_ball", "best_ball")
+
+#: The ways a round may be scored (``pace.rules.scoring.SCORINGS``).
+SCORINGS = ("stroke", "stableford", "match", "bogey", "par")
+
+#: the roles migration m003 knew (a shipped migration keeps its own list; the roles of a
+#: session are the access service's, ``pace.services.access.ROLES``)
+M003_ROLES = ("committee", "referee", "marshal", "viewer")
+
+#: the roles migration m005 knows: m003's and ``scorer``
+M005_ROLES = ("committee", "referee", "scorer", "marshal", "viewer")
 
 
 class Unset(Enum):
@@ -276,3 +289,82 @@ def checked_new_round(
         interval_seconds(standard_interval),
         _iso(created_at or datetime.now(UTC), "created_at"),
     )
+
+
+@dataclass(frozen=True)
+class AccessCodeRecord:
+    """A stored access code: its role, its round (``None``: every round) and its hash."""
+
+    id: int
+    round: str | None
+    role: str
+    prefix: str
+    hash: str
+    label: str | None
+    created_at: datetime
+    revoked_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class SessionRecord:
+    """A stored session: who it is (role, round, name) and until when it holds."""
+
+    token_hash: str
+    role: str
+    round: str | None
+    code: int | None
+    name: str | None
+    created_at: datetime
+    expires_at: datetime
+    revoked_at: datetime | None = None
+
+
+#: the columns of ``access_codes`` and ``sessions``, in the order the records take them
+CODE_COLUMNS = "id, round, role, prefix, hash, label, created_at, revoked_at"
+SESSION_COLUMNS = "token_hash, role, round, code, name, created_at, expires_at, revoked_at"
+
+
+def code_from_row(row: Sequence[Any]) -> AccessCodeRecord:
+    """Return the access code of an ``access_codes`` row (``CODE_COLUMNS``)."""
+    id, round, role, prefix, hash, label, created, revoked = row
+    return AccessCodeRecord(
+        int(id), round, role, prefix, hash, label, _from_iso(created),
+        _from_iso(revoked) if revoked else None,
+    )  # fmt: skip
+
+
+#: a stored instant's text, as a LIKE pattern (fixed-width ISO 8601 UTC, both engines)
+INSTANT_LIKE = "'____-__-__T__:__:__.______+00:00'"
+
+#: the ways a competition of several rounds is scored
+#: (``pace.rules.scoring.competition.COMPETITION_SCORINGS``)
+COMPETITION_SCORINGS = ("gross", "net", "points")
+
+
+def competition_tables() -> list[str]:
+    """Return m007's statements, written for both engines (the same SQL runs on each)."""
+    scorings = ", ".join(f"'{s}'" for s in COMPETITION_SCORINGS)
+    return [
+        f"""
+        CREATE TABLE competitions (
+            name TEXT PRIMARY KEY NOT NULL,
+            scoring TEXT NOT NULL CHECK (scoring IN ({scorings})),
+            cut_after INTEGER CHECK (cut_after BETWEEN 1 AND 3),
+            cut_top INTEGER CHECK (cut_top >= 1),
+            cut_within INTEGER CHECK (cut_within >= 0),
+            created_at TEXT NOT NULL CHECK (created_at LIKE {INSTANT_LIKE}),
+            CHECK ((cut_after IS NULL AND cut_top IS NULL AND cut_within IS NULL)
+                   OR (cut_after IS NOT NULL AND (cut_top IS NULL) <> (cut_within IS NULL)))
+        )
+        """,
+        """
+        CREATE TABLE competition_rounds (
+            competition TEXT NOT NULL REFERENCES competitions(name) ON DELETE CASCADE,
+            position INTEGER NOT NULL CHECK (position BETWEEN 1 AND 4),
+            round TEXT NOT NULL REFERENCES rounds(name),
+            PRIMARY KEY (competition, position),
+            UNIQUE (competition, round)
+        )
+        """,
+        "CREATE INDEX competition_rounds_round ON competition_rounds(round)",
+    ]

@@ -23,8 +23,8 @@ from pace.formats import backup as backupfmt
 from pace.rules.errors import FileFormatError, SetupError
 from pace.rules.events import Event, EventConflictError, canonical_json
 from pace.services.backup import export_round, restore_round
-from pace.services.rounds import PaceService
-from pace.store import Store
+from pace.services.rounds import RoundService
+from pace.store import open_store
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -79,9 +79,9 @@ def test_a_round_restored_on_either_engine_gives_the_same_file_and_judgement(
 
 
 def test_the_restored_log_keeps_every_fact_in_order(played: Path, target: str) -> None:
-    with Store.open(played) as source, Store.open(target) as copy:
-        text = export_round(PaceService(source, config.Settings()), ROUND)
-        done = restore_round(PaceService(copy, config.Settings()), text, "r.jsonl")
+    with open_store(played) as source, open_store(target) as copy:
+        text = export_round(RoundService(source, config.Settings()), ROUND)
+        done = restore_round(RoundService(copy, config.Settings()), text, "r.jsonl")
         original, restored = source.events(ROUND), copy.events(ROUND)
         assert done.new_round and done.created == len(original) and done.already == 0
         assert [e.id for e in restored] == [e.id for e in original]
@@ -89,18 +89,18 @@ def test_the_restored_log_keeps_every_fact_in_order(played: Path, target: str) -
                    for a, b in zip(original, restored, strict=True))  # fmt: skip
         assert copy.get_round(ROUND) == source.get_round(ROUND)
         # restoring it again adds nothing
-        again = restore_round(PaceService(copy, config.Settings()), text, "r.jsonl")
+        again = restore_round(RoundService(copy, config.Settings()), text, "r.jsonl")
         assert (again.new_round, again.created, again.already) == (False, 0, len(original))
 
 
 def test_a_restore_that_would_contradict_the_database_writes_nothing(
     played: Path, tmp_path: Path
 ) -> None:
-    with Store.open(played) as source:
-        text = export_round(PaceService(source, config.Settings()), ROUND)
+    with open_store(played) as source:
+        text = export_round(RoundService(source, config.Settings()), ROUND)
     lines = text.splitlines()
-    with Store.open(tmp_path / "other.db") as other:
-        service = PaceService(other, config.Settings())
+    with open_store(tmp_path / "other.db") as other:
+        service = RoundService(other, config.Settings())
         restore_round(service, "\n".join(lines[:-1]) + "\n", "r.jsonl")  # all but the last
         # the last event, new, after one stored with another payload: nothing is written
         event = json.loads(lines[1])

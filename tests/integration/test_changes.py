@@ -20,8 +20,8 @@ from pace.rules.model import Player, Status
 from pace.services.changes import ChangeService
 from pace.services.commands import Author, CommandError
 from pace.services.live import LiveService
-from pace.services.rounds import PaceService
-from pace.store import Store
+from pace.services.rounds import RoundService
+from pace.store import open_store
 
 COMMITTEE = Author(role="committee", device="desk", name="Anne Roy")
 
@@ -44,7 +44,7 @@ def desk(dashboard, scheduler):
 @pytest.fixture
 def elsewhere(settings, clock):
     """Another process's service on the same database file (the CLI's, say)."""
-    service = PaceService(Store.open(settings.database.path), settings, clock)
+    service = RoundService(open_store(settings.database.path), settings, clock)
     yield service
     service.store.close()
 
@@ -62,7 +62,7 @@ def players(rows: list[dict], group: str) -> list[str]:
     return next(r["players"] for r in rows if r["group"] == group)
 
 
-def fresh_field(service: PaceService, now):
+def fresh_field(service: RoundService, now):
     """The round judged from its stored log alone, as a new process reads it."""
     service.draw_changed(ROUND)
     view = service.round_view(ROUND)

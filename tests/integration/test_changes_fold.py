@@ -29,9 +29,9 @@ from pace.rules import position
 from pace.rules.events import Event
 from pace.rules.fieldfold import FAR
 from pace.services.live import LiveService
-from pace.services.rounds import PaceService
+from pace.services.rounds import RoundService
 from pace.services.state import PARTS
-from pace.store import Store
+from pace.store import open_store
 from tests.builders import DAY, at, make_course, make_group
 
 FOLDS = settings(
@@ -137,14 +137,14 @@ def test_the_live_state_equals_the_whole_log_fold_after_every_event_changes_incl
     pars, events = case
     with tempfile.TemporaryDirectory() as tmp:
         cfg = config.Settings().replace(database={"path": str(Path(tmp) / "pace.db")})
-        store = Store.open(cfg.database.path, synchronous="OFF")
+        store = open_store(cfg.database.path, synchronous="OFF")
         try:
             course = make_course(pars=pars)
             store.save_course(course)
             store.create_round(ROUND, course=course.name, day=date(*DAY), timezone="UTC")
             store.save_draw(ROUND, GROUPS)
             clock = FakeClock(T0)
-            service = PaceService(store, cfg, clock)
+            service = RoundService(store, cfg, clock)
             live = LiveService(service)
             drawn = service.round_view(ROUND).setup
             for i, e in enumerate(events):

@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from pace.cli import cli
-from pace.store import Store
+from pace.store import open_store
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "formats"
 COURSE = DATA / "course_louiseville.toml"
@@ -62,7 +62,7 @@ def db(tmp_path) -> Path:
 
 def snapshot(path: Path) -> dict[str, object]:
     """Everything an import could write: courses, rounds with their draws, and events."""
-    with Store.open(path) as store:
+    with open_store(path) as store:
         rounds = store.list_rounds()
         return {
             "courses": [(c.name, c.holes) for c in store.list_courses()],
@@ -121,7 +121,7 @@ def test_init_creates_the_database(tmp_path):
     assert path.exists()
     assert "database ready" in result.output
     assert "no rounds yet" in rounds_listing(path)
-    with Store.open(path) as store:
+    with open_store(path) as store:
         assert store.journal_mode == "wal"
         assert store.applied_migrations()
 
@@ -172,7 +172,7 @@ def test_imports_of_good_files(tmp_path):
     out = run("import", "times", TIMES, "--round", "R1", "--by", "J. Dupont", "--db", path).output
     assert "10 hole times imported into round 'R1'" in out
     assert rounds_listing(path) == "R1\t2025-06-14\tGolf de Louiseville\t6 groups\t10 events\n"
-    with Store.open(path) as store:
+    with open_store(path) as store:
         events = store.events("R1")
         record = store.get_round("R1")
     assert {e.type for e in events} == {"hole_completed"}
@@ -222,9 +222,9 @@ def test_restart_keeps_every_committed_event(db):
         (row["group"], int(row["hole"]), row["completed"])
         for row in csv.DictReader(io.StringIO(TIMES.read_text(encoding="utf-8")))
     }
-    with Store.open(db) as first:
+    with open_store(db) as first:
         events = first.events("R1")
-    with Store.open(db) as second:  # a new connection, as after a restart
+    with open_store(db) as second:  # a new connection, as after a restart
         again = second.events("R1")
     assert again == events
     assert len(events) == len(expected) == 10
@@ -341,7 +341,7 @@ def test_draw_sets_a_new_rounds_play_format_and_custom_policy(db, tmp_path, monk
         "import", "draw", DRAW, "--round", "R2", "--date", DAY, "--policy", "club",
         "--play", "match_play", "--format", "foursome", "--db", db,
     )  # fmt: skip
-    with Store.open(db) as store:
+    with open_store(db) as store:
         r2 = store.get_round("R2")
     assert (r2.policy, r2.play, r2.format) == ("club", "match_play", "foursome")
     result = run("import", "draw", DRAW, "--round", "R3", "--policy", "other", "--db", db, code=2)

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from pace.cli import cli
-from pace.store import Store
+from pace.store import open_store
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "formats"
 COURSE = DATA / "course_louiseville.toml"
@@ -63,7 +63,7 @@ def change(db: Path, *args: object, code: int = 0) -> Result:
 
 
 def stored(db: Path) -> list:
-    store = Store.open(db)
+    store = open_store(db)
     try:
         return store.events("R1")
     finally:
@@ -72,11 +72,11 @@ def stored(db: Path) -> list:
 
 def players(db: Path) -> dict[str, list[str]]:
     from pace import config
-    from pace.services.rounds import PaceService
+    from pace.services.rounds import RoundService
 
-    store = Store.open(db)
+    store = open_store(db)
     try:
-        view = PaceService(store, config.Settings()).round_view("R1")
+        view = RoundService(store, config.Settings()).round_view("R1")
         return {g.id: [p.name for p in g.players] for g in view.setup.groups}
     finally:
         store.close()
@@ -118,12 +118,12 @@ def test_a_retirement_during_play_and_its_void(db):
     out = change(db, "withdraw", "--player", "Julie Gagnon", "--reason", "retired", "--at",
                  "00:30", "--note", "back")  # fmt: skip
     id = out.output.rsplit("change ", 1)[1].strip(" )\n")
-    store = Store.open(db)
+    store = open_store(db)
     try:
         from pace import config
-        from pace.services.rounds import PaceService
+        from pace.services.rounds import RoundService
 
-        group = PaceService(store, config.Settings()).round_view("R1").setup.groups[0]
+        group = RoundService(store, config.Settings()).round_view("R1").setup.groups[0]
         assert group.size == 3 and [n for n, _ in group.retired] == ["Julie Gagnon"]
     finally:
         store.close()

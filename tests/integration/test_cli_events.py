@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from pace.cli import cli
-from pace.store import Store
+from pace.store import open_store
 
 FILES = Path(__file__).resolve().parents[1] / "golden" / "events" / "a_two_rounds_cut"
 
@@ -40,7 +40,7 @@ def db(tmp_path, monkeypatch) -> Path:
 
 
 def stored(db: Path) -> list[str]:
-    with Store.open(db) as store:
+    with open_store(db) as store:
         return [c.name for c in store.list_competitions()]
 
 
@@ -148,7 +148,7 @@ def test_a_name_taken_is_refused_and_the_first_event_kept(db):
     pace(db, "event", "create", "Open", "--round", "R1", "--round", "R2")
     out = pace(db, "event", "create", "Open", "--round", "R2", "--round", "R1", code=2)
     assert "competition 'Open' already exists" in out
-    with Store.open(db) as store:
+    with open_store(db) as store:
         assert store.get_competition("Open").rounds == ("R1", "R2")
 
 
@@ -165,7 +165,7 @@ def test_results_and_show_of_an_unknown_event_and_mixed_options(db):
 
 def test_a_round_scored_otherwise_since_the_event_was_set_up_is_named(db):
     pace(db, "event", "create", "Open", "--round", "R1", "--round", "R2")
-    with Store.open(db) as store:  # the committee changed R2's scoring on the scorer page
+    with open_store(db) as store:  # the committee changed R2's scoring on the scorer page
         store.update_round("R2", scoring="stableford", play="stroke_play")
     out = pace(db, "results", "--event", "Open", code=2)
     assert "round 'R2' is scored stableford gross, not as the competition (gross)" in out

@@ -10,19 +10,20 @@ import uuid
 import pytest
 from drivers import ROUND, local
 
+from pace.rules.alerts import ALERT_RAISED
 from pace.rules.events import Event, EventConflictError
-from pace.services import alerts as alertstore
+from pace.services.alerts import ALERT_NAMESPACE, SYSTEM
 
 
 def raised(key: str, minute: int) -> Event:
     return Event(
-        id=str(uuid.uuid5(alertstore.ALERT_NAMESPACE, f"{ROUND}/{key}")),
-        type=alertstore.ALERT_RAISED,
+        id=str(uuid.uuid5(ALERT_NAMESPACE, f"{ROUND}/{key}")),
+        type=ALERT_RAISED,
         round=ROUND,
         at=local(f"08:{minute:02d}"),
         payload={"key": key, "kind": "overdue", "group": "1", "hole": 1,
                  "over_min": 1.0, "gap_min": None},
-        by=alertstore.SYSTEM,
+        by=SYSTEM,
     )  # fmt: skip
 
 
@@ -37,7 +38,7 @@ def test_an_alert_another_worker_stored_first_is_kept_and_the_others_are_stored(
         store.append_many([mine, new], recorded_at=local("08:31"))
     stored = live.alerts.append_implied([mine, new], local("08:31"))
     assert [(e.id, created) for e, created in stored] == [(new.id, True)]
-    log = {e.id: e for e in store.events(ROUND, types=[alertstore.ALERT_RAISED])}
+    log = {e.id: e for e in store.events(ROUND, types=[ALERT_RAISED])}
     assert log[theirs.id].at == theirs.at  # the first worker's instant stays
     assert log[new.id].at == new.at
     # and a resend of what is stored already is no conflict at all: nothing new

@@ -14,8 +14,8 @@ from drivers import ROUND, MarshalDriver, RefereeDriver, local, new_id
 
 from pace.app import tick_announcer
 from pace.cluster.leases import RoundLeases
+from pace.rules.alerts import ALERT_RAISED
 from pace.scheduler import PaceScheduler
-from pace.services import alerts as alertstore
 from pace.services import commands as cmd
 
 PREFIX = "pace:test:"
@@ -143,7 +143,7 @@ def test_the_worker_taking_a_round_over_announces_what_its_dead_holder_stored(
     assert b.announced(ROUND) == ext.store.last_seq(ROUND)
     second.tick(ROUND)
     assert alert_keys(dashboard) == []
-    raised = ext.store.events(ROUND, types=[alertstore.ALERT_RAISED])
+    raised = ext.store.events(ROUND, types=[ALERT_RAISED])
     assert len({e.payload["key"] for e in raised}) == len(raised)  # nothing raised twice
 
 

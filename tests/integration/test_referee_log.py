@@ -23,8 +23,8 @@ from pace.clock import FakeClock
 from pace.rules.errors import FileFormatError
 from pace.services.live import LiveService
 from pace.services.referee_feed import RefereeFeed
-from pace.services.rounds import PaceService
-from pace.store import Store
+from pace.services.rounds import RoundService
+from pace.store import Store, open_store
 
 GOLDEN = Path(__file__).parents[1] / "golden" / "penalties"
 SCENARIOS = sorted(p.parent for p in GOLDEN.glob("*/expected.toml"))
@@ -65,10 +65,10 @@ def live_round(tmp_path):
         settings = scenario_settings(folder, tmp_path)
         tz = ZoneInfo(expected["timezone"])
         day = date.fromisoformat(expected["date"])
-        store = Store.open(settings.database.path)
+        store = open_store(settings.database.path)
         opened.append(store)
         clock = FakeClock(datetime.combine(day, time(23, 0), tzinfo=tz))
-        service = PaceService(store, settings, clock)
+        service = RoundService(store, settings, clock)
         read = lambda name: (folder / name).read_text(encoding="utf-8-sig")  # noqa: E731
         service.import_course(read("course.toml"), "course.toml")
         service.import_draw(

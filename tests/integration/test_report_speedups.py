@@ -13,10 +13,11 @@ import pytest
 from reportsupport import ROUND, report_database
 
 from pace import config
-from pace.reports import cli as reportcli
 from pace.reports import forked, html, pdf
-from pace.services.rounds import PaceService
-from pace.store import Store
+from pace.reports.build import build
+from pace.services.reports import ReportService
+from pace.services.rounds import RoundService
+from pace.store import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 GROUPS = 20  # at least pdf.SPLIT_MIN and html.PARALLEL_MIN: the long report's paths
@@ -25,9 +26,9 @@ GROUPS = 20  # at least pdf.SPLIT_MIN and html.PARALLEL_MIN: the long report's p
 @pytest.fixture(scope="module")
 def service(tmp_path_factory):
     db = report_database(tmp_path_factory.mktemp("speed"), groups=GROUPS)
-    store = Store.open(db)
+    store = open_store(db)
     try:
-        yield PaceService(store, config.Settings())
+        yield RoundService(store, config.Settings())
     finally:
         store.close()
 
@@ -99,11 +100,11 @@ def test_the_long_pdf_is_laid_out_in_two_parts_yet_numbered_and_ordered_as_one(s
 
 
 def test_the_html_export_has_every_groups_chart_drawn_in_two_processes(service):
-    page = reportcli.build(service, ROUND, "html", lang="en")
+    page = build(service, ROUND, "html", lang="en")
     kinds = re.findall(r'<img class="(\w+)" alt="" src="data:image/svg\+xml;base64,', page)
     assert kinds == ["field", "bands", "holes"] + ["group"] * GROUPS
 
 
 def _view(service):
-    view = reportcli._report(service, ROUND, None)
+    view = ReportService(service).round_report(ROUND)
     return view.meta, view.report

@@ -35,8 +35,8 @@ from pace import config
 from pace.cli import cli
 from pace.rules.model import Status
 from pace.services.reports import ReportService
-from pace.services.rounds import PaceService
-from pace.store import Store
+from pace.services.rounds import RoundService
+from pace.store import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "docs" / "report.schema.json").read_text(encoding="utf-8"))
@@ -123,8 +123,8 @@ def paper_db(tmp_path) -> Path:
 
 
 def report_of(db: Path):
-    with Store.open(db) as store:
-        return ReportService(PaceService(store, config.Settings())).round_report("P1")
+    with open_store(db) as store:
+        return ReportService(RoundService(store, config.Settings())).round_report("P1")
 
 
 def test_the_paper_round_is_reported_from_its_imported_times_and_referee_log(paper_db):

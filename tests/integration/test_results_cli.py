@@ -253,7 +253,7 @@ def test_net_scoring_on_a_course_without_stroke_indexes_names_the_course(tmp_pat
 def test_imported_course_and_draw_keep_what_scoring_needs(tmp_path):
     # issue 11: slope, rating and bogey survive `pace import course`; class, match and the
     # plus index survive `pace import draw`, so the live side scores what pace results does
-    from pace.store import Store
+    from pace.store import open_store
 
     db = tmp_path / "club.db"
     for args in (
@@ -263,7 +263,7 @@ def test_imported_course_and_draw_keep_what_scoring_needs(tmp_path):
     ):
         result = CliRunner().invoke(cli, [*map(str, args), "--db", str(db)])
         assert result.exit_code == 0, result.output
-    with Store.open(db) as store:
+    with open_store(db) as store:
         course = store.get_course("Neuf trous de Louiseville")
         players = [p for g in store.get_round("R1").groups for p in g.players]
     assert (course.slope, course.rating, course.hole(4).bogey, course.hole(1).bogey) == (

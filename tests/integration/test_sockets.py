@@ -25,7 +25,7 @@ from socketio import packet
 
 from pace.app import close_app, create_app
 from pace.scheduler import PaceScheduler
-from pace.store import Store
+from pace.store import open_store
 
 
 def utc(hhmm: str) -> str:
@@ -69,7 +69,7 @@ def test_a_tap_is_acked_only_once_it_is_committed(app, settings, marshal, monkey
     def spy(eio_sid, pkt):
         if pkt.packet_type == packet.ACK:
             # another connection on the file sees the event only once it is committed
-            with Store.open(settings.database.path) as other:
+            with open_store(settings.database.path) as other:
                 committed_at_ack.append(other.event(tap_id) is not None)
         send(eio_sid, pkt)
 

@@ -34,6 +34,7 @@ from pace.store import (
     UnknownCourseError,
     UnknownRoundError,
     is_database_url,
+    open_store,
 )
 
 REPO = Path(__file__).resolve().parents[2]
@@ -77,7 +78,7 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def store(target: str) -> Iterator[Store]:
-    with Store.open(target) as opened:
+    with open_store(target) as opened:
         make_round(opened)
         yield opened
 
@@ -123,9 +124,9 @@ MIGRATION_NAMES = [
 
 
 def test_open_applies_the_schema_once(target: str) -> None:
-    with Store.open(target) as store:
+    with open_store(target) as store:
         assert store.applied_migrations() == MIGRATION_NAMES
-    with Store.open(target) as store:
+    with open_store(target) as store:
         assert store.applied_migrations() == MIGRATION_NAMES
 
 
@@ -133,7 +134,7 @@ def test_open_applies_the_schema_once(target: str) -> None:
 
 
 def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_path: Path) -> None:
-    with Store.open(db_path) as store:
+    with open_store(db_path) as store:
         assert db_path.exists()
         assert store.applied_migrations() == [
             "m001_initial",
@@ -144,7 +145,7 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
             "m006_round_scoring",
             "m007_competitions",
         ]
-    with Store.open(db_path) as store:
+    with open_store(db_path) as store:
         assert store.applied_migrations() == [
             "m001_initial",
             "m002_round_play_and_format",
@@ -173,18 +174,18 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
 
 
 def test_reopening_keeps_the_setup_and_the_events(target: str) -> None:
-    with Store.open(target) as store:
+    with open_store(target) as store:
         make_round(store)
         store.append(hole_completed(1), recorded_at=RECORDED)
-    with Store.open(target) as store:
+    with open_store(target) as store:
         assert store.get_round("R1").course == COURSE
         assert [e.id for e in store.events("R1")] == ["evt-00001"]
 
 
 def test_the_file_is_in_wal_mode(db_path: Path) -> None:
-    store = Store.open(db_path)
+    store = open_store(db_path)
     store.close()
-    store = Store.open(db_path)
+    store = open_store(db_path)
     assert store.journal_mode == "wal"
     store.close()
     conn = raw(db_path)
@@ -196,7 +197,7 @@ def test_the_file_is_in_wal_mode(db_path: Path) -> None:
 
 @pytest.mark.parametrize("level", ["OFF", "NORMAL", "FULL", "EXTRA", "normal"])
 def test_synchronous_level_is_applied(db_path: Path, level: str) -> None:
-    with Store.open(db_path, synchronous=level) as store:
+    with open_store(db_path, synchronous=level) as store:
         assert store.synchronous == level.upper()
 
 
@@ -206,12 +207,12 @@ def test_synchronous_defaults_to_full(store: Store) -> None:
 
 def test_unknown_synchronous_level_is_refused(target: str, db_path: Path) -> None:
     with pytest.raises(ValueError, match="synchronous must be one of"):
-        Store.open(target, synchronous="SOMETIMES")
+        open_store(target, synchronous="SOMETIMES")
     assert not db_path.exists()
 
 
 def test_a_closed_store_refuses_work_with_a_storage_error(target: str) -> None:
-    store = Store.open(target)
+    store = open_store(target)
     store.close()
     store.close()
     assert store.closed
@@ -342,7 +343,7 @@ def test_the_event_log_refuses_update_and_delete_even_through_raw_sql(
 
 
 def test_postgresql_refuses_truncating_the_log_too(pg_url: str) -> None:
-    with Store.open(pg_url) as store:
+    with open_store(pg_url) as store:
         make_round(store)
         stored, _ = store.append(hole_completed(1), recorded_at=RECORDED)
         with pytest.raises(append_only_error(pg_url), match="append-only: TRUNCATE"):
@@ -354,23 +355,23 @@ def test_postgresql_refuses_truncating_the_log_too(pg_url: str) -> None:
 
 
 def test_every_committed_event_survives_a_restart_in_order(target: str) -> None:
-    with Store.open(target) as store:
+    with open_store(target) as store:
         make_round(store)
         appended = [store.append(hole_completed(n), recorded_at=RECORDED)[0] for n in range(200)]
-    with Store.open(target) as store:
+    with open_store(target) as store:
         assert store.events("R1") == appended
 
 
 def test_events_acked_by_a_process_killed_with_sigkill_are_kept(target: str) -> None:
-    with Store.open(target) as store:
+    with open_store(target) as store:
         make_round(store)
     child = textwrap.dedent(
         f"""
         import sys
         from datetime import datetime, timedelta, UTC
         from pace.rules.events import Event
-        from pace.store import Store
-        store = Store.open({target!r})
+        from pace.store import open_store
+        store = open_store({target!r})
         t0 = datetime(2025, 6, 1, 8, 0, tzinfo=UTC)
         for n in range(50):
             event = Event(f"kill-{{n:03d}}", "hole_completed", "R1", t0 + timedelta(minutes=n),
@@ -402,7 +403,7 @@ def test_events_acked_by_a_process_killed_with_sigkill_are_kept(target: str) -> 
         for stream in (proc.stdin, proc.stdout, proc.stderr):
             if stream is not None:
                 stream.close()
-    with Store.open(target) as store:
+    with open_store(target) as store:
         ids = [e.id for e in store.events("R1")]
     assert ids == [f"kill-{n:03d}" for n in range(50)]
 
@@ -580,7 +581,7 @@ def test_two_stores_on_one_database_append_together_without_errors(target: str) 
     # A CLI import while the server runs, or two workers: two connections (pools), each
     # behind its own lock; SQLite's BEGIN IMMEDIATE and busy timeout, PostgreSQL's round
     # lock, serialise their write transactions.
-    with Store.open(target) as server, Store.open(target) as cli:
+    with open_store(target) as server, open_store(target) as cli:
         make_round(server)
         errors: list[BaseException] = []
 
@@ -605,7 +606,7 @@ def test_two_stores_on_one_database_append_together_without_errors(target: str) 
 
 
 def test_a_round_keeps_its_form_of_play_and_scoring_format(target: str) -> None:
-    with Store.open(target) as store:
+    with open_store(target) as store:
         store.save_course(Course("c", (Hole(1, 4),)))
         r = store.create_round(
             "R", course="c", day=date(2025, 6, 14), timezone="UTC", play="match_play",
@@ -629,11 +630,11 @@ def test_scoring_setup_survives_the_store(target: str) -> None:
         Player("Ann", -1.2, "a", None, "AA", "m1"),
         Player("Bob", 20.1, "b", "Club", None, "m1"),
     )
-    with Store.open(target) as store:
+    with open_store(target) as store:
         store.save_course(course, imported_at=T0)
         store.create_round("S", course="Scored", day=DAY, timezone="Europe/Paris")
         store.save_draw("S", (Group("1", T0, 1, players),))
-    with Store.open(target) as store:
+    with open_store(target) as store:
         assert store.get_course("Scored") == course
         assert store.get_round("S").groups[0].players == players
         assert store.get_course("Scored").hole(2).bogey is None
@@ -645,7 +646,8 @@ def test_upgrading_a_file_keeps_its_codes_and_sessions_and_opens_the_scorer_role
     # a file as issue 9 shipped it (m001–m004), with a code and a session opened with it
     import sqlite_utils
 
-    from pace.store import SessionRecord, migrations
+    from pace.store import SessionRecord
+    from pace.store.sqlite import migrations
 
     db_path.parent.mkdir(parents=True)
     old = sqlite_utils.Database(db_path)
@@ -661,7 +663,7 @@ def test_upgrading_a_file_keeps_its_codes_and_sessions_and_opens_the_scorer_role
     )
     old.conn.commit()
     old.close()
-    with Store.open(db_path) as store:
+    with open_store(db_path) as store:
         assert store.applied_migrations() == MIGRATION_NAMES  # m005 onwards applied
         (code,) = store.access_codes(round="R1")
         assert (code.id, code.role, code.label, code.hash) == (1, "marshal", "hole 7", "scrypt$x")
@@ -690,7 +692,7 @@ def test_a_commit_runs_where_the_store_offloads_it_and_its_caller_resumes_once_d
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
-    from pace.store import db as dbmod
+    from pace.store.sqlite import db as dbmod
 
     shared = dbmod.open_db(tmp_path / "x.db")
     pool = ThreadPoolExecutor(1, thread_name_prefix="committer")

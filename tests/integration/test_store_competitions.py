@@ -16,7 +16,7 @@ import pytest
 from pace.rules.errors import SetupError
 from pace.rules.model import Course, Hole
 from pace.rules.scoring.competition import Cut
-from pace.store import Store, UnknownRoundError, is_database_url
+from pace.store import Store, UnknownRoundError, is_database_url, open_store
 from pace.store.competitions import CompetitionRecord
 from pace.store.errors import CompetitionExistsError, UnknownCompetitionError
 
@@ -27,7 +27,7 @@ ROUNDS = ("Club R1", "Club R2", "Club R3", "Club R4", "Club R5")
 
 @pytest.fixture
 def store(target: str) -> Iterator[Store]:
-    with Store.open(target) as opened:
+    with open_store(target) as opened:
         opened.save_course(COURSE, imported_at=T0)
         for n, name in enumerate(ROUNDS, start=1):
             opened.create_round(name, course=COURSE.name, day=date(2025, 6, n),
@@ -44,7 +44,7 @@ def test_a_competition_round_trips_with_its_rounds_in_order_and_its_cut(target, 
         "Championnat du club", ("Club R3", "Club R1"), "net", Cut(1, 10, None), T0
     )
     assert made == want
-    with Store.open(target) as again:  # what another process reads
+    with open_store(target) as again:  # what another process reads
         assert again.get_competition("Championnat du club") == want
         assert again.list_competitions() == [want]
 

@@ -8,6 +8,7 @@ from datetime import date, timedelta
 
 import pytest
 
+from pace.documents.report import ReportMeta
 from pace.reports import charts, document, html, letters, tables, words
 from pace.rules import policies, report
 from pace.rules.penalties import Penalty
@@ -47,7 +48,7 @@ def hostile_report():
     )
     facts = make_facts({HOSTILE: {1: "08:20", 2: "08:40"}, "=2+3": {1: "08:26"}})
     r = report.build_report(setup, facts, (), policies.FRBG, at("09:00"))
-    meta = document.ReportMeta(HOSTILE, HOSTILE, date(2025, 6, 14), "UTC", "frbg", "stroke_play",
+    meta = ReportMeta(HOSTILE, HOSTILE, date(2025, 6, 14), "UTC", "frbg", "stroke_play",
                                "individual")  # fmt: skip
     return meta, r
 

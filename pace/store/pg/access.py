@@ -1,7 +1,7 @@
 """The access tables on PostgreSQL: secrets, hashed access codes and sessions (docs/access.md).
 
 A mixin of :class:`pace.store.pg.repo.PostgresStore`, with the same rows as the SQLite
-tables (``pace.store.access``). Where SQLite's single writer makes a read-then-write safe,
+tables (``pace.store.sqlite.access``). Where SQLite's single writer makes a read-then-write safe,
 an upsert or an advisory lock does here: two workers starting together make one committee
 account and keep one cookie key.
 """
@@ -11,16 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from pace.store.access import (
-    _CODE_COLUMNS,
-    _SESSION_COLUMNS,
-    AccessCodeRecord,
-    SessionRecord,
-    _code_from_row,
-)
 from pace.store.errors import UnknownRoundError
 from pace.store.instants import from_iso, iso
 from pace.store.pg.db import ACCOUNT_LOCK, LOCK_CLASS, PgDatabase
+from pace.store.records import (
+    CODE_COLUMNS,
+    SESSION_COLUMNS,
+    AccessCodeRecord,
+    SessionRecord,
+    code_from_row,
+)
 
 
 class PgAccessTables:
@@ -29,10 +29,6 @@ class PgAccessTables:
     _pg: PgDatabase
 
     def secret(self, name: str, make: Callable[[], object] | None = None) -> str | None:
-        """Return the app secret ``name``; if missing and ``make`` is given, store ``make()``.
-
-        Two workers racing to make it keep the first one written.
-        """
         with self._pg.write() as cur:
             row = cur.execute("SELECT value FROM app_secrets WHERE name = %s", [name]).fetchone()
             if row is not None or make is None:
@@ -56,7 +52,6 @@ class PgAccessTables:
         created_at: datetime,
         only_if_no_account: bool = False,
     ) -> int | None:
-        """Store a hashed access code; return its id (``None``: the account exists already)."""
         with self._pg.write() as cur:
             if (
                 round is not None
@@ -80,8 +75,7 @@ class PgAccessTables:
     def access_codes(
         self, *, prefix: str | None = None, round: str | None = None
     ) -> list[AccessCodeRecord]:
-        """Return the access codes with that prefix, or of that round, oldest first."""
-        sql = f"SELECT {_CODE_COLUMNS} FROM access_codes WHERE TRUE"
+        sql = f"SELECT {CODE_COLUMNS} FROM access_codes WHERE TRUE"
         params: list[object] = []
         if prefix is not None:
             sql += " AND prefix = %s"
@@ -90,13 +84,12 @@ class PgAccessTables:
             sql += " AND round = %s"
             params.append(round)
         with self._pg.read(snapshot=False) as cur:
-            return [_code_from_row(r) for r in cur.execute(sql + " ORDER BY id", params)]
+            return [code_from_row(r) for r in cur.execute(sql + " ORDER BY id", params)]
 
     def add_session(self, record: SessionRecord) -> None:
-        """Store a session (its token only as a hash)."""
         with self._pg.write() as cur:
             cur.execute(
-                f"INSERT INTO sessions ({_SESSION_COLUMNS})"
+                f"INSERT INTO sessions ({SESSION_COLUMNS})"
                 " VALUES (%s, %s, %s, %s, %s, %s, %s, NULL)",
                 [
                     record.token_hash,
@@ -110,10 +103,9 @@ class PgAccessTables:
             )
 
     def session(self, token_hash: str) -> SessionRecord | None:
-        """Return the session whose token hashes to ``token_hash``, or ``None``."""
         with self._pg.read(snapshot=False) as cur:
             row = cur.execute(
-                f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE token_hash = %s", [token_hash]
+                f"SELECT {SESSION_COLUMNS} FROM sessions WHERE token_hash = %s", [token_hash]
             ).fetchone()
         if row is None:
             return None
@@ -124,7 +116,6 @@ class PgAccessTables:
         )  # fmt: skip
 
     def revoke_session(self, token_hash: str, *, at: datetime) -> None:
-        """End a session now (logging out)."""
         with self._pg.write() as cur:
             cur.execute(
                 "UPDATE sessions SET revoked_at = %s WHERE token_hash = %s AND revoked_at IS NULL",
@@ -132,7 +123,6 @@ class PgAccessTables:
             )
 
     def revoke_code(self, code_id: int, *, at: datetime) -> set[str]:
-        """Revoke an access code and end every session it opened; return those sessions' hashes."""
         when = iso(at, "revoked_at")
         with self._pg.write() as cur:
             cur.execute(

@@ -21,8 +21,7 @@ from typing import Any
 import psycopg
 import psycopg_pool
 
-from pace.store.base import describe
-from pace.store.db import validate_synchronous
+from pace.store.base import describe, validate_synchronous
 from pace.store.errors import StorageError
 
 log = logging.getLogger(__name__)

@@ -1,6 +1,6 @@
 """The PostgreSQL schema, as the same versioned migrations as the SQLite file's.
 
-Each migration bears the name of its SQLite twin (``pace.store.migrations``) and leaves the
+Each migration bears the name of its SQLite twin (``pace.store.sqlite.migrations``) and leaves the
 same tables, columns and rules, written in PostgreSQL: one list of names is the schema's
 version on both engines. Each runs once, in one transaction with its record in
 ``pace_migrations`` (PostgreSQL's DDL is transactional), under an advisory lock, so workers
@@ -14,15 +14,15 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from pace.store.migrations import (
-    _M003_ROLES,
-    _M005_ROLES,
+from pace.store.pg.db import LOCK_CLASS, MIGRATIONS_LOCK, PgDatabase
+from pace.store.records import (
     FORMATS,
+    M003_ROLES,
+    M005_ROLES,
     PLAYS,
     SCORINGS,
     competition_tables,
 )
-from pace.store.pg.db import LOCK_CLASS, MIGRATIONS_LOCK, PgDatabase
 
 #: fixed-width ISO 8601 UTC text, as on SQLite (text order is time order)
 _INSTANT = "'____-__-__T__:__:__.______+00:00'"
@@ -125,7 +125,7 @@ def m002_round_play_and_format() -> list[str]:
 
 def m003_access() -> list[str]:
     """Access: the app's secrets, hashed access codes per round and role, and sessions."""
-    roles = _listed(_M003_ROLES)
+    roles = _listed(M003_ROLES)
     return [
         "CREATE TABLE app_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
         f"""
@@ -168,7 +168,7 @@ def m004_scoring_setup() -> list[str]:
 
 def m005_scorer_role() -> list[str]:
     """Add the ``scorer`` role to access codes and sessions (a CHECK changes in place here)."""
-    roles = _listed(_M005_ROLES)
+    roles = _listed(M005_ROLES)
     return [
         "ALTER TABLE access_codes DROP CONSTRAINT access_codes_role,"
         f" ADD CONSTRAINT access_codes_role CHECK (role IN ({roles}))",

@@ -58,7 +58,7 @@ _ROUND_COLUMNS = (
 
 
 class PostgresStore(PgAccessTables, PgCompetitionTables, Store):
-    """The pace database on PostgreSQL: ``PostgresStore.open(url)`` (or ``Store.open``)."""
+    """The pace database on PostgreSQL: ``PostgresStore.open(url)`` (or ``open_store``)."""
 
     engine = "postgresql"
 
@@ -66,7 +66,7 @@ class PostgresStore(PgAccessTables, PgCompetitionTables, Store):
         self._pg = db
 
     @classmethod
-    def open(  # type: ignore[override]
+    def open(
         cls, url: str, *, synchronous: str = "FULL", wait_seconds: float = WAIT_SECONDS
     ) -> PostgresStore:
         """Connect to the database at ``url`` and apply the pending migrations.
@@ -86,17 +86,14 @@ class PostgresStore(PgAccessTables, PgCompetitionTables, Store):
     # -- lifecycle ---------------------------------------------------------------------
 
     def close(self) -> None:
-        """Close the pool's connections. Closing twice is a no-op."""
         self._pg.close()
 
     @property
     def closed(self) -> bool:
-        """Return whether the store was closed."""
         return self._pg.closed
 
     @property
     def location(self) -> str:
-        """Return the database URL without its password."""
         return self._pg.location
 
     @property
@@ -108,13 +105,11 @@ class PostgresStore(PgAccessTables, PgCompetitionTables, Store):
         return self
 
     def applied_migrations(self) -> list[str]:
-        """Return the names of the schema migrations recorded in the database, oldest first."""
         return migrations.applied(self._pg)
 
     # -- events ------------------------------------------------------------------------
 
     def append(self, event: Event, *, recorded_at: datetime) -> tuple[Event, bool]:
-        """Append ``event`` durably; return the stored event and whether it was new."""
         recorded = iso(recorded_at, "recorded_at")
         row = _event_row(event, recorded)
         with self._pg.write(event.round) as cur:
@@ -123,7 +118,6 @@ class PostgresStore(PgAccessTables, PgCompetitionTables, Store):
     def append_many(
         self, events: Iterable[Event], *, recorded_at: datetime, keep_recorded_at: bool = False
     ) -> list[tuple[Event, bool]]:
-        """Append ``events`` in order, all or nothing, in one transaction (``Store``'s rules)."""
         recorded = iso(recorded_at, "recorded_at")
         batch = [
             (
@@ -143,7 +137,6 @@ class PostgresStore(PgAccessTables, PgCompetitionTables, Store):
     def events(
         self, round: str, *, types: Iterable[str] | None = None, after_seq: int = 0
     ) -> list[Event]:
-        """Return the round's events in log order (``seq``), optionally of some types only."""
         sql = f"SELECT {EVENT_COLUMNS} FROM events WHERE round = %s AND seq > %s"
         params: list[object] = [round, after_seq]
         if types is not None:
@@ -157,13 +150,10 @@ class PostgresStore(PgAccessTables, PgCompetitionTables, Store):
             return [event_from_row(row) for row in cur.execute(sql, params)]
 
     def event(self, id: str) -> Event | None:
-        """Return the stored event with that id, or ``None``."""
         with self._pg.read(snapshot=False) as cur:
             return _find_event(cur, id)
 
     def last_seq(self, round: str) -> int:
-        """Return the sequence number of the round's last event (0 for none): the log's
-        position, which changes with every event appended to it."""
         with self._pg.read(snapshot=False) as cur:
             row = cur.execute(
                 "SELECT coalesce(max(seq), 0) FROM events WHERE round = %s", [round]
@@ -171,7 +161,6 @@ class PostgresStore(PgAccessTables, PgCompetitionTables, Store):
             return int(row[0]) if row else 0
 
     def count_events(self, round: str | None = None) -> int:
-        """Return how many events are stored, in all or in one round."""
         with self._pg.read(snapshot=False) as cur:
             if round is None:
                 row = cur.execute("SELECT count(*) FROM events").fetchone()
@@ -184,7 +173,6 @@ class PostgresStore(PgAccessTables, PgCompetitionTables, Store):
     # -- courses -----------------------------------------------------------------------
 
     def save_course(self, course: Course, *, imported_at: datetime | None = None) -> None:
-        """Store ``course``, replacing the course of that name (see ``Store.save_course``)."""
         if not isinstance(course.name, str) or not course.name.strip():
             raise SetupError(f"a course needs a name, not {course.name!r}", field="name")
         data = canonical_json(holes_to_json(course.holes))
@@ -224,12 +212,10 @@ class PostgresStore(PgAccessTables, PgCompetitionTables, Store):
             )
 
     def get_course(self, name: str) -> Course:
-        """Return the course of that name; raise ``UnknownCourseError`` if none."""
         with self._pg.read(snapshot=False) as cur:
             return _get_course(cur, name)
 
     def list_courses(self) -> list[Course]:
-        """Return every stored course, by name."""
         with self._pg.read(snapshot=False) as cur:
             rows = cur.execute(
                 'SELECT name, data, slope, rating FROM courses ORDER BY name COLLATE "C"'
@@ -254,7 +240,6 @@ class PostgresStore(PgAccessTables, PgCompetitionTables, Store):
         net: bool = False,
         allowance: Sequence[float] | None = None,
     ) -> RoundRecord:
-        """Create a round (with an empty draw) on a stored course; return it."""
         new = checked_new_round(name, day, timezone, policy, play, format, scoring, net,
                                 allowance, standard_interval, created_at)  # fmt: skip
         with self._pg.write(name) as cur:
@@ -288,7 +273,6 @@ class PostgresStore(PgAccessTables, PgCompetitionTables, Store):
         net: bool | Unset = UNSET,
         allowance: Sequence[float] | None | Unset = UNSET,
     ) -> RoundRecord:
-        """Change a round's setup; fields left ``UNSET`` keep their value."""
         changes: dict[str, object] = {}
         if not isinstance(policy, Unset):
             check_policy(policy)
@@ -321,7 +305,6 @@ class PostgresStore(PgAccessTables, PgCompetitionTables, Store):
             return _get_round(cur, name)
 
     def save_draw(self, round: str, groups: Sequence[Group]) -> RoundRecord:
-        """Replace the round's draw by ``groups``, all or nothing (refused once it has events)."""
         group_rows, player_rows = draw_rows(round, groups)
         with self._pg.write(round) as cur:
             if not _round_exists(cur, round):
@@ -352,17 +335,14 @@ class PostgresStore(PgAccessTables, PgCompetitionTables, Store):
             return _get_round(cur, round)
 
     def get_round(self, name: str) -> RoundRecord:
-        """Return the round's setup with its draw; raise ``UnknownRoundError`` if none."""
         with self._pg.read() as cur:
             return _get_round(cur, name)
 
     def has_round(self, name: str) -> bool:
-        """Return whether a round of that name exists."""
         with self._pg.read(snapshot=False) as cur:
             return _round_exists(cur, name)
 
     def list_rounds(self) -> list[RoundSummary]:
-        """Return a summary of every round, by day then name."""
         sql = """
             SELECT r.name, r.course, r.day,
                    (SELECT count(*) FROM groups g WHERE g.round = r.name),

@@ -267,7 +267,9 @@ class ReportJobs:
                 return
             began = builder.build(job)
             with self._lock:
-                if builder.alive() and not self._closed:
+                # a builder that did not begin is dead, even if the kernel has not reaped it
+                # yet (``poll()`` still None just after a SIGKILL): never kept for another try
+                if began and builder.alive() and not self._closed:
                     self._idle.append(builder)
                 else:
                     said = builder.said()

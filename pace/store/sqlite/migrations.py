@@ -9,7 +9,15 @@ from __future__ import annotations
 
 import sqlite_utils
 
-from pace.store.db import SharedDatabase
+from pace.store.records import (
+    FORMATS,
+    M003_ROLES,
+    M005_ROLES,
+    PLAYS,
+    SCORINGS,
+    competition_tables,
+)
+from pace.store.sqlite.db import SharedDatabase
 
 MIGRATIONS = sqlite_utils.Migrations("pace")
 
@@ -96,10 +104,6 @@ def m001_initial(db: sqlite_utils.Database) -> None:
         db.execute(sql)
 
 
-PLAYS = ("stroke_play", "match_play")
-FORMATS = ("individual", "foursome", "threesome", "greensome", "four_ball", "best_ball")
-
-
 @MIGRATIONS()
 def m002_round_play_and_format(db: sqlite_utils.Database) -> None:
     """Give each round its form of play and its scoring format (penalties depend on both)."""
@@ -115,11 +119,6 @@ def m002_round_play_and_format(db: sqlite_utils.Database) -> None:
     )
 
 
-#: the roles m003 knew (a shipped migration keeps its own list; the roles of a session are the
-#: access service's, ``pace.services.access.ROLES``)
-_M003_ROLES = ("committee", "referee", "marshal", "viewer")
-
-
 @MIGRATIONS()
 def m003_access(db: sqlite_utils.Database) -> None:
     """Access: the app's secrets, hashed access codes per round and role, and sessions.
@@ -127,7 +126,7 @@ def m003_access(db: sqlite_utils.Database) -> None:
     Codes and session tokens are stored only as hashes (docs/access.md). A code whose
     ``round`` is NULL opens every round: the committee account made on an empty database.
     """
-    roles = ", ".join(f"'{r}'" for r in _M003_ROLES)
+    roles = ", ".join(f"'{r}'" for r in M003_ROLES)
     statements = [
         """
         CREATE TABLE app_secrets (
@@ -178,10 +177,6 @@ def m004_scoring_setup(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE players ADD COLUMN match TEXT")
 
 
-#: the roles m005 knows: m003's and ``scorer``
-_M005_ROLES = ("committee", "referee", "scorer", "marshal", "viewer")
-
-
 @MIGRATIONS()
 def m005_scorer_role(db: sqlite_utils.Database) -> None:
     """Add the ``scorer`` role to access codes and sessions (issue 11).
@@ -191,7 +186,7 @@ def m005_scorer_role(db: sqlite_utils.Database) -> None:
     row refers to the old ``access_codes`` when it is dropped; renaming the new tables
     rewrites the foreign key to the new name.
     """
-    roles = ", ".join(f"'{r}'" for r in _M005_ROLES)
+    roles = ", ".join(f"'{r}'" for r in M005_ROLES)
     statements = [
         f"""
         CREATE TABLE access_codes_new (
@@ -231,10 +226,6 @@ def m005_scorer_role(db: sqlite_utils.Database) -> None:
         db.execute(sql)
 
 
-#: The ways a round may be scored (``pace.rules.scoring.SCORINGS``).
-SCORINGS = ("stroke", "stableford", "match", "bogey", "par")
-
-
 @MIGRATIONS()
 def m006_round_scoring(db: sqlite_utils.Database) -> None:
     """Give each round its scoring, net or gross, and an allowance of its own (issue 11).
@@ -250,40 +241,6 @@ def m006_round_scoring(db: sqlite_utils.Database) -> None:
         "ALTER TABLE rounds ADD COLUMN allowance TEXT"
         " CHECK (allowance IS NULL OR json_valid(allowance))"
     )
-
-
-#: the ways a competition of several rounds is scored
-#: (``pace.rules.scoring.competition.COMPETITION_SCORINGS``)
-COMPETITION_SCORINGS = ("gross", "net", "points")
-
-
-def competition_tables() -> list[str]:
-    """Return m007's statements, written for both engines (the same SQL runs on each)."""
-    scorings = ", ".join(f"'{s}'" for s in COMPETITION_SCORINGS)
-    return [
-        f"""
-        CREATE TABLE competitions (
-            name TEXT PRIMARY KEY NOT NULL,
-            scoring TEXT NOT NULL CHECK (scoring IN ({scorings})),
-            cut_after INTEGER CHECK (cut_after BETWEEN 1 AND 3),
-            cut_top INTEGER CHECK (cut_top >= 1),
-            cut_within INTEGER CHECK (cut_within >= 0),
-            created_at TEXT NOT NULL CHECK (created_at LIKE {_INSTANT}),
-            CHECK ((cut_after IS NULL AND cut_top IS NULL AND cut_within IS NULL)
-                   OR (cut_after IS NOT NULL AND (cut_top IS NULL) <> (cut_within IS NULL)))
-        )
-        """,
-        """
-        CREATE TABLE competition_rounds (
-            competition TEXT NOT NULL REFERENCES competitions(name) ON DELETE CASCADE,
-            position INTEGER NOT NULL CHECK (position BETWEEN 1 AND 4),
-            round TEXT NOT NULL REFERENCES rounds(name),
-            PRIMARY KEY (competition, position),
-            UNIQUE (competition, round)
-        )
-        """,
-        "CREATE INDEX competition_rounds_round ON competition_rounds(round)",
-    ]
 
 
 @MIGRATIONS()

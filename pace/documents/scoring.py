@@ -11,13 +11,30 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pace.reports.results import penalty_document
 from pace.rules.model import Course, Group
 from pace.rules.scoring import live as livemod
 from pace.rules.scoring.bogey import balance_text
 from pace.rules.scoring.records import Record
 from pace.rules.scoring.results import DQ, NR, Match
 from pace.rules.scoring.sides import CLASS_NAMES, Side
+from pace.rules.scoring.slowplay import PenaltyLine
+
+
+def penalty_document(p: PenaltyLine) -> dict[str, Any]:
+    """Return one counted penalty as it landed on the card."""
+    return {
+        "fault": p.fault,
+        "group": p.group,
+        "player": p.player,
+        "hole": p.hole,
+        "kind": p.kind,
+        "amount": p.amount,
+        "bearer": p.bearer,
+        "source": p.source,
+        "rank": p.rank,
+        "effect": p.effect,
+        "value": p.value,
+    }
 
 
 def _result(line: livemod.Line, scoring: str, final: bool) -> str:

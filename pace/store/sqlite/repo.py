@@ -20,11 +20,7 @@ from sqlite_utils.db import NotFoundError
 from pace.rules.errors import SetupError
 from pace.rules.events import Event, EventConflictError, canonical_json
 from pace.rules.model import Course, Group, Player
-from pace.store import db as dbmod
-from pace.store import migrations
-from pace.store.access import AccessTables
-from pace.store.base import Store
-from pace.store.competitions import CompetitionTables
+from pace.store.base import DEFAULT_SYNCHRONOUS, SYNCHRONOUS_LEVELS, Store
 from pace.store.errors import RoundExistsError, UnknownCourseError
 from pace.store.instants import from_iso as _from_iso
 from pace.store.instants import iso as _iso
@@ -43,10 +39,14 @@ from pace.store.records import event_json as _event_json
 from pace.store.records import holes_to_json as _holes_to_json
 from pace.store.records import interval_seconds as _interval_seconds
 from pace.store.records import unknown_round as _unknown_round
+from pace.store.sqlite import db as dbmod
+from pace.store.sqlite import migrations
+from pace.store.sqlite.access import AccessTables
+from pace.store.sqlite.competitions import CompetitionTables
 
 
 class SqliteStore(AccessTables, CompetitionTables, Store):
-    """The pace database in one SQLite file: ``SqliteStore.open(path)`` (or ``Store.open``)."""
+    """The pace database in one SQLite file: ``SqliteStore.open(path)`` (or ``open_store``)."""
 
     engine = "sqlite"
 
@@ -54,7 +54,7 @@ class SqliteStore(AccessTables, CompetitionTables, Store):
         self._db = shared
 
     @classmethod
-    def open(cls, path: str | Path, *, synchronous: str = dbmod.DEFAULT_SYNCHRONOUS) -> SqliteStore:
+    def open(cls, path: str | Path, *, synchronous: str = DEFAULT_SYNCHRONOUS) -> SqliteStore:
         """Open the database at ``path``, creating it if missing, and apply pending migrations."""
         shared = dbmod.open_db(path, synchronous=synchronous)
         try:
@@ -72,12 +72,10 @@ class SqliteStore(AccessTables, CompetitionTables, Store):
         self._db.offload = offload
 
     def close(self) -> None:
-        """Close the connection. Closing twice is a no-op."""
         self._db.close()
 
     @property
     def closed(self) -> bool:
-        """Return whether the store was closed."""
         return self._db.closed
 
     def __enter__(self) -> SqliteStore:
@@ -90,14 +88,13 @@ class SqliteStore(AccessTables, CompetitionTables, Store):
 
     @property
     def location(self) -> str:
-        """Return the database file's path, as text."""
         return str(self._db.path)
 
     @property
     def synchronous(self) -> str:
         """Return the connection's ``PRAGMA synchronous`` level (``"FULL"`` ...)."""
         value = self._db.pragma("synchronous")
-        return dbmod.SYNCHRONOUS_LEVELS[int(str(value))]
+        return SYNCHRONOUS_LEVELS[int(str(value))]
 
     @property
     def journal_mode(self) -> str:
@@ -105,20 +102,11 @@ class SqliteStore(AccessTables, CompetitionTables, Store):
         return str(self._db.pragma("journal_mode"))
 
     def applied_migrations(self) -> list[str]:
-        """Return the names of the schema migrations recorded in the file, oldest first."""
         return migrations.applied(self._db)
 
     # -- events ------------------------------------------------------------------------
 
     def append(self, event: Event, *, recorded_at: datetime) -> tuple[Event, bool]:
-        """Append ``event`` durably; return the stored event and whether it was new.
-
-        An id already stored with the same type, round, at and payload is a resend:
-        nothing is written and the stored event comes back with ``False``. The same id
-        with a different fact raises ``EventConflictError``; an unknown round raises
-        ``UnknownRoundError``. ``by``, ``seq`` and ``recorded_at`` of ``event`` are not
-        compared (``seq`` and ``recorded_at`` are the store's to set).
-        """
         recorded = _iso(recorded_at, "recorded_at")
         with self._db.write() as db:
             return _append_one(db, event, recorded)
@@ -126,11 +114,6 @@ class SqliteStore(AccessTables, CompetitionTables, Store):
     def append_many(
         self, events: Iterable[Event], *, recorded_at: datetime, keep_recorded_at: bool = False
     ) -> list[tuple[Event, bool]]:
-        """Append ``events`` in order, all or nothing, in one transaction.
-
-        Each event follows the rules of ``append``; one conflict or unknown round
-        writes none of them. ``keep_recorded_at``: see ``Store.append_many``.
-        """
         recorded = _iso(recorded_at, "recorded_at")
         with self._db.write() as db:
             return [
@@ -147,11 +130,6 @@ class SqliteStore(AccessTables, CompetitionTables, Store):
     def events(
         self, round: str, *, types: Iterable[str] | None = None, after_seq: int = 0
     ) -> list[Event]:
-        """Return the round's events in log order (``seq``), optionally of some types only.
-
-        ``after_seq`` skips the events up to and including that sequence number. An
-        unknown round has no events.
-        """
         sql = f"SELECT {_EVENT_COLUMNS} FROM events WHERE round = ? AND seq > ?"
         params: list[object] = [round, after_seq]
         if types is not None:
@@ -165,13 +143,10 @@ class SqliteStore(AccessTables, CompetitionTables, Store):
             return [_event_from_row(row) for row in db.execute(sql, params)]
 
     def event(self, id: str) -> Event | None:
-        """Return the stored event with that id, or ``None``."""
         with self._db.read(snapshot=False) as db:
             return _find_event(db, id)
 
     def last_seq(self, round: str) -> int:
-        """Return the sequence number of the round's last event (0 for none): the log's
-        position, which changes with every event appended to it."""
         with self._db.read(snapshot=False) as db:
             row = db.execute(
                 "SELECT coalesce(max(seq), 0) FROM events WHERE round = ?", [round]
@@ -179,7 +154,6 @@ class SqliteStore(AccessTables, CompetitionTables, Store):
             return int(row[0])
 
     def count_events(self, round: str | None = None) -> int:
-        """Return how many events are stored, in all or in one round."""
         with self._db.read(snapshot=False) as db:
             if round is None:
                 row = db.execute("SELECT count(*) FROM events").fetchone()
@@ -190,11 +164,6 @@ class SqliteStore(AccessTables, CompetitionTables, Store):
     # -- courses -----------------------------------------------------------------------
 
     def save_course(self, course: Course, *, imported_at: datetime | None = None) -> None:
-        """Store ``course``, replacing the course of that name.
-
-        Refused with ``SetupError`` if the holes change while a round on that course
-        already has events: the log would no longer match its setup.
-        """
         if not isinstance(course.name, str) or not course.name.strip():
             raise SetupError(f"a course needs a name, not {course.name!r}", field="name")
         data = canonical_json(_holes_to_json(course.holes))
@@ -226,12 +195,10 @@ class SqliteStore(AccessTables, CompetitionTables, Store):
             )
 
     def get_course(self, name: str) -> Course:
-        """Return the course of that name; raise ``UnknownCourseError`` if none."""
         with self._db.read(snapshot=False) as db:
             return _get_course(db, name)
 
     def list_courses(self) -> list[Course]:
-        """Return every stored course, by name."""
         with self._db.read(snapshot=False) as db:
             rows = db.execute(
                 "SELECT name, data, slope, rating FROM courses ORDER BY name"
@@ -256,11 +223,6 @@ class SqliteStore(AccessTables, CompetitionTables, Store):
         net: bool = False,
         allowance: Sequence[float] | None = None,
     ) -> RoundRecord:
-        """Create a round (with an empty draw) on a stored course; return it.
-
-        Raises ``RoundExistsError`` if the name is taken, ``UnknownCourseError`` if the
-        course is not stored and ``SetupError`` for an unknown time zone or a bad value.
-        """
         new = checked_new_round(name, day, timezone, policy, play, format, scoring, net,
                                 allowance, standard_interval, created_at)  # fmt: skip
         with self._db.write() as db:
@@ -300,12 +262,6 @@ class SqliteStore(AccessTables, CompetitionTables, Store):
         net: bool | _Unset = UNSET,
         allowance: Sequence[float] | None | _Unset = UNSET,
     ) -> RoundRecord:
-        """Change a round's policy, standard interval, form of play, format or scoring setup.
-
-        Fields left ``UNSET`` keep their value; ``standard_interval=None`` means "the
-        most common interval of the draw", ``scoring=None`` "the one the form of play
-        implies", ``allowance=None`` "the configuration's".
-        """
         changes: dict[str, object] = {}
         if not isinstance(policy, _Unset):
             _check_policy(policy)
@@ -337,11 +293,6 @@ class SqliteStore(AccessTables, CompetitionTables, Store):
             return _get_round(db, name)
 
     def save_draw(self, round: str, groups: Sequence[Group]) -> RoundRecord:
-        """Replace the round's draw by ``groups`` (in starting order), all or nothing.
-
-        Refused with ``SetupError`` once the round has events, and for two groups with
-        the same id; ``UnknownRoundError`` if the round is not stored.
-        """
         group_rows, player_rows = _draw_rows(round, groups)
         with self._db.write() as db:
             if not _round_exists(db, round):
@@ -363,17 +314,14 @@ class SqliteStore(AccessTables, CompetitionTables, Store):
             return _get_round(db, round)
 
     def get_round(self, name: str) -> RoundRecord:
-        """Return the round's setup with its draw; raise ``UnknownRoundError`` if none."""
         with self._db.read() as db:
             return _get_round(db, name)
 
     def has_round(self, name: str) -> bool:
-        """Return whether a round of that name exists."""
         with self._db.read(snapshot=False) as db:
             return _round_exists(db, name)
 
     def list_rounds(self) -> list[RoundSummary]:
-        """Return a summary of every round, by day then name."""
         sql = """
             SELECT r.name, r.course, r.day,
                    (SELECT count(*) FROM groups g WHERE g.round = r.name),

@@ -1,8 +1,8 @@
 """The report commands of the ``pace`` command line: ``report``, ``letters``, ``offenders``.
 
-Registered on the Click group by ``pace.cli`` (``register``). Long work shows a progress bar
-on the terminal; ``--progress lines`` prints ``progress N/M`` lines instead, which the web
-page's report jobs read (``pace.web.reports``).
+Registered on the Click group by ``pace.cli`` (``register``); the rendering is
+``pace.reports``' (``pace.reports.build``). Long work shows a progress bar on the terminal;
+``--progress lines`` prints ``progress N/M`` lines instead.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from typing import Any
 
 import click
 
-FORMATS = ("html", "pdf", "csv", "json")
+from pace.cli import common as climod
+from pace.reports.build import FORMATS, build
 
 
 class _Progress:
@@ -45,26 +46,18 @@ class _Progress:
             self.bar.__exit__(None, None, None)
 
 
-def _open(db: str | None) -> Any:
-    from pace.cli import common as climod
-
-    return climod.open_service(db)
-
-
-def _report(service: Any, round_name: str, at_text: str | None) -> Any:
+def _at(service: Any, round_name: str, at_text: str | None) -> datetime | None:
+    """Return the instant ``--at HH:MM[:SS]`` names on the round's day (None: not given)."""
     from pace import formats
-    from pace.cli import common as climod
-    from pace.services.reports import ReportService
 
-    now = None
-    if at_text is not None:
-        view = service.round_view(round_name)
-        try:
-            clock = formats.parse_clock(at_text)
-        except ValueError as e:
-            raise climod.InputError(f"--at {at_text!r}: {e}") from None
-        now = datetime.combine(view.record.day, clock, tzinfo=view.tz)
-    return ReportService(service).round_report(round_name, now)
+    if at_text is None:
+        return None
+    view = service.round_view(round_name)
+    try:
+        clock = formats.parse_clock(at_text)
+    except ValueError as e:
+        raise climod.InputError(f"--at {at_text!r}: {e}") from None
+    return datetime.combine(view.record.day, clock, tzinfo=view.tz)
 
 
 def _write(output: str | None, data: str | bytes, what: str) -> None:
@@ -79,51 +72,6 @@ def _write(output: str | None, data: str | bytes, what: str) -> None:
     else:
         Path(output).write_text(data, encoding="utf-8")
     click.echo(f"{what} written to {output}", err=True)
-
-
-def build(
-    service: Any,
-    round_name: str,
-    fmt: str,
-    *,
-    lang: str,
-    at_text: str | None = None,
-    excel: bool = False,
-    full_charts: bool = False,
-    letters_per: str | None = None,
-    progress: Callable[[int, int, str], None] | None = None,
-) -> str | bytes:
-    """Return the round's report (or letters) in ``fmt``: text, or the PDF's bytes."""
-    from pace.reports import document, html, pdf, tables
-
-    tell = progress or (lambda done, total, what: None)
-    view = _report(service, round_name, at_text)
-    meta, report = view.meta, view.report
-    steps = len(report.groups) + 3
-    tell(1, steps, "data")
-
-    def charts_progress(done: int, total: int, what: str) -> None:
-        tell(1 + done, steps, what)
-
-    if letters_per is not None:
-        page = html.letters_html(meta, report, lang, letters_per)
-        tell(steps - 1, steps, "letters")
-        if fmt == "pdf":
-            out: str | bytes = pdf.html_to_pdf(page)
-        else:
-            out = page
-        tell(steps, steps, "done")
-        return out
-    if fmt == "json":
-        out = json.dumps(document.report_document(meta, report), ensure_ascii=False, indent=1)
-    elif fmt == "csv":
-        out = tables.to_csv(meta, report, lang, excel=excel)
-    elif fmt == "html":
-        out = html.report_html(meta, report, lang, progress=charts_progress)
-    else:
-        out = pdf.report_pdf(meta, report, lang, progress=charts_progress, full_charts=full_charts)
-    tell(steps, steps, "done")
-    return out
 
 
 def _lang_option(f: Any) -> Any:
@@ -178,17 +126,17 @@ def register(cli: click.Group, db_option: Callable[[Any], Any]) -> None:
 
         Example: pace report --round R1 --format pdf -o R1-report.pdf
         """
-        from pace.cli import common as climod
         from pace.rules.errors import PaceError
 
         if fmt == "pdf" and output is None and sys.stdout.isatty():
             raise climod.InputError("--format pdf: give -o FILE (a PDF is not for the terminal)")
-        service = _open(db)
+        service = climod.open_service(db)
         progress = _Progress(progress_mode, "report")
         try:
             data = build(
                 service, round_name, fmt, lang=lang or service.settings.reports.language,
-                at_text=at_text, excel=excel, full_charts=full_charts, progress=progress,
+                now=_at(service, round_name, at_text), excel=excel, full_charts=full_charts,
+                progress=progress,
             )  # fmt: skip
         except PaceError as e:
             raise climod.fail(e) from None
@@ -217,17 +165,16 @@ def register(cli: click.Group, db_option: Callable[[Any], Any]) -> None:
 
         Example: pace letters --round R1 --format pdf --lang fr -o letters.pdf
         """
-        from pace.cli import common as climod
         from pace.rules.errors import PaceError
 
         if fmt == "pdf" and output is None and sys.stdout.isatty():
             raise climod.InputError("--format pdf: give -o FILE (a PDF is not for the terminal)")
-        service = _open(db)
+        service = climod.open_service(db)
         progress = _Progress(progress_mode, "letters")
         try:
             data = build(
                 service, round_name, fmt, lang=lang or service.settings.reports.language,
-                at_text=at_text, letters_per=per, progress=progress,
+                now=_at(service, round_name, at_text), letters_per=per, progress=progress,
             )  # fmt: skip
         except PaceError as e:
             raise climod.fail(e) from None
@@ -251,7 +198,7 @@ def register(cli: click.Group, db_option: Callable[[Any], Any]) -> None:
         from pace.reports.offenders import offenders_document, offenders_table
         from pace.services.reports import ReportService
 
-        service = _open(db)
+        service = climod.open_service(db)
         try:
             found = ReportService(service).offenders(days)
         finally:

@@ -1,52 +1,25 @@
 """The access tables: the app's secrets, hashed access codes and sessions (docs/access.md).
 
-A mixin of :class:`pace.store.repo.Store`: the same shared connection, its lock, and one
-committed transaction per write. Codes and session tokens are stored only as hashes.
+A mixin of :class:`pace.store.sqlite.repo.SqliteStore`: the same shared connection, its lock,
+and one committed transaction per write. Codes and session tokens are stored only as hashes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from pace.store import db as dbmod
 from pace.store.errors import UnknownRoundError
 from pace.store.instants import from_iso as _from_iso
 from pace.store.instants import iso as _iso
-
-
-@dataclass(frozen=True)
-class AccessCodeRecord:
-    """A stored access code: its role, its round (``None``: every round) and its hash."""
-
-    id: int
-    round: str | None
-    role: str
-    prefix: str
-    hash: str
-    label: str | None
-    created_at: datetime
-    revoked_at: datetime | None = None
-
-
-@dataclass(frozen=True)
-class SessionRecord:
-    """A stored session: who it is (role, round, name) and until when it holds."""
-
-    token_hash: str
-    role: str
-    round: str | None
-    code: int | None
-    name: str | None
-    created_at: datetime
-    expires_at: datetime
-    revoked_at: datetime | None = None
-
-
-_CODE_COLUMNS = "id, round, role, prefix, hash, label, created_at, revoked_at"
-_SESSION_COLUMNS = "token_hash, role, round, code, name, created_at, expires_at, revoked_at"
+from pace.store.records import (
+    CODE_COLUMNS,
+    SESSION_COLUMNS,
+    AccessCodeRecord,
+    SessionRecord,
+    code_from_row,
+)
+from pace.store.sqlite import db as dbmod
 
 
 class AccessTables:
@@ -57,10 +30,6 @@ class AccessTables:
     # -- access (docs/access.md) ----------------------------------------------------------
 
     def secret(self, name: str, make: Any = None) -> str | None:
-        """Return the app secret ``name``; if missing and ``make`` is given, store ``make()``.
-
-        Two processes racing to make it keep the first one written.
-        """
         with self._db.write() as db:
             row = db.execute("SELECT value FROM app_secrets WHERE name = ?", [name]).fetchone()
             if row is not None or make is None:
@@ -80,11 +49,6 @@ class AccessTables:
         created_at: datetime,
         only_if_no_account: bool = False,
     ) -> int | None:
-        """Store a hashed access code; return its id.
-
-        With ``only_if_no_account`` nothing is stored (``None``) when a code opening every
-        round already exists: the first committee account is made once.
-        """
         with self._db.write() as db:
             if (
                 round is not None
@@ -107,8 +71,7 @@ class AccessTables:
     def access_codes(
         self, *, prefix: str | None = None, round: str | None = None
     ) -> list[AccessCodeRecord]:
-        """Return the access codes with that prefix, or of that round, oldest first."""
-        sql = f"SELECT {_CODE_COLUMNS} FROM access_codes WHERE 1"
+        sql = f"SELECT {CODE_COLUMNS} FROM access_codes WHERE 1"
         params: list[object] = []
         if prefix is not None:
             sql += " AND prefix = ?"
@@ -117,13 +80,12 @@ class AccessTables:
             sql += " AND round = ?"
             params.append(round)
         with self._db.read(snapshot=False) as db:
-            return [_code_from_row(r) for r in db.execute(sql + " ORDER BY id", params)]
+            return [code_from_row(r) for r in db.execute(sql + " ORDER BY id", params)]
 
     def add_session(self, record: SessionRecord) -> None:
-        """Store a session (its token only as a hash)."""
         with self._db.write() as db:
             db.execute(
-                f"INSERT INTO sessions ({_SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
+                f"INSERT INTO sessions ({SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
                 [
                     record.token_hash,
                     record.role,
@@ -136,10 +98,9 @@ class AccessTables:
             )
 
     def session(self, token_hash: str) -> SessionRecord | None:
-        """Return the session whose token hashes to ``token_hash``, or ``None``."""
         with self._db.read(snapshot=False) as db:
             row = db.execute(
-                f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE token_hash = ?", [token_hash]
+                f"SELECT {SESSION_COLUMNS} FROM sessions WHERE token_hash = ?", [token_hash]
             ).fetchone()
         if row is None:
             return None
@@ -150,7 +111,6 @@ class AccessTables:
         )  # fmt: skip
 
     def revoke_session(self, token_hash: str, *, at: datetime) -> None:
-        """End a session now (logging out)."""
         with self._db.write() as db:
             db.execute(
                 "UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL",
@@ -158,7 +118,6 @@ class AccessTables:
             )
 
     def revoke_code(self, code_id: int, *, at: datetime) -> set[str]:
-        """Revoke an access code and end every session it opened; return those sessions' hashes."""
         when = _iso(at, "revoked_at")
         with self._db.write() as db:
             db.execute(
@@ -173,11 +132,3 @@ class AccessTables:
                 [when, code_id],
             )
         return {str(r[0]) for r in rows}
-
-
-def _code_from_row(row: Sequence[Any]) -> AccessCodeRecord:
-    id, round, role, prefix, hash, label, created, revoked = row
-    return AccessCodeRecord(
-        int(id), round, role, prefix, hash, label, _from_iso(created),
-        _from_iso(revoked) if revoked else None,
-    )  # fmt: skip

@@ -25,15 +25,10 @@ from pathlib import Path
 
 import sqlite_utils
 
+from pace.store.base import DEFAULT_SYNCHRONOUS, validate_synchronous
 from pace.store.errors import StorageError
 
 log = logging.getLogger(__name__)
-
-SYNCHRONOUS_LEVELS = ("OFF", "NORMAL", "FULL", "EXTRA")
-"""Accepted ``PRAGMA synchronous`` levels, weakest first."""
-
-DEFAULT_SYNCHRONOUS = "FULL"
-"""Every commit is on disk before it returns: a marshal's ack survives a power cut."""
 
 BUSY_TIMEOUT_MS = 5000
 
@@ -152,16 +147,6 @@ def translate_errors() -> Iterator[None]:
         else:
             log.exception("database error")
         raise StorageError(f"the database refused the operation: {exc}") from exc
-
-
-def validate_synchronous(level: str) -> str:
-    """Return ``level`` upper-cased if it is a ``PRAGMA synchronous`` level; else ValueError."""
-    upper = level.upper() if isinstance(level, str) else level
-    if upper not in SYNCHRONOUS_LEVELS:
-        raise ValueError(
-            f"synchronous must be one of {', '.join(SYNCHRONOUS_LEVELS)}, not {level!r}"
-        )
-    return upper
 
 
 def open_db(path: str | Path, *, synchronous: str = DEFAULT_SYNCHRONOUS) -> SharedDatabase:
