@@ -15,6 +15,7 @@ import click
 from pace import __version__
 from pace.cli import backup as backup_cli
 from pace.cli import competitions as competitions_cli
+from pace.cli import life as life_cli
 from pace.cli import offline
 from pace.cli import scoring as scoring_cli
 from pace.cli.common import (
@@ -526,5 +527,6 @@ cli.add_command(backup_cli.export_group)
 import_group.add_command(backup_cli.import_round)
 cli.add_command(scoring_cli.results)
 cli.add_command(competitions_cli.event_group)
+cli.add_command(life_cli.round_group)
 import_group.add_command(scoring_cli.import_scores)
 reports_cli.register(cli, db_option)  # pace report, pace letters, pace offenders

@@ -7,7 +7,7 @@ rounded to the hundredth (``*_min``) or seconds to the tenth (``*_s``); keys sta
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 from typing import Any
@@ -33,6 +33,8 @@ class ReportMeta:
     play: str
     format: str
     policy_known: bool = True
+    #: the round's life when the report was made (``pace.services.life.life_document``)
+    life: Mapping[str, Any] | None = None
 
     @property
     def tz(self) -> ZoneInfo:
@@ -224,6 +226,7 @@ def report_document(meta: ReportMeta, r: rp.RoundReport) -> dict[str, Any]:
         "play": meta.play,
         "format": meta.format,
         "at": instant(r.at, tz),
+        "life": None if meta.life is None else dict(meta.life),
         "standard_interval_min": minutes_value(r.standard_interval),
         "summary": {
             "groups": len(r.groups),

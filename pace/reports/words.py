@@ -28,6 +28,8 @@ TEXTS: dict[str, Source] = {
     "policy": "Pace policy",
     "as_of": "Facts logged up to",
     "in_play": "The round is still in play: groups not finished are reported as they stand.",
+    "results_final": "Results final since {at}, by {by}: scores and penalties are locked.",
+    "results_open": "Results not final yet: scores and penalties may still change.",
     "interval": "Standard starting interval",
     "summary": "The field",
     "groups": "Groups",

@@ -19,6 +19,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from pace.rules import alerts as alertsmod
+from pace.rules import facts as factsmod
+from pace.rules import life as lifemod
 from pace.rules.events import Event, check_resend
 from pace.rules.position import FieldStatus, GroupPlan, GroupStatus
 from pace.services import alerts as alertstore
@@ -99,10 +101,25 @@ class LiveService:
         return stored
 
     def append(self, event: Event) -> tuple[Event, bool]:
-        """Store ``event`` (committed on return) and fold it into the round's state."""
+        """Store ``event`` (committed on return) and fold it into the round's state.
+
+        Every live command appends here, after its own checks: a fact that would change
+        final results is refused here, once for all of them (``results_final``).
+        """
+        live = self.live(event.round)
+        target = None
+        if event.type == factsmod.EVENT_VOIDED:
+            target = live.by_id.get(str(event.payload.get("target")))
+        validation.check_open(live.view, self.life(event.round), event, target)
         stored, created = self.service.store.append(event, recorded_at=self.clock.now())
         self.live(event.round)
         return stored, created
+
+    def life(self, round: str) -> lifemod.Life:
+        """Return the committee's acts on the round's life, folded once per state of the log."""
+        live = self.live(round)
+        life: lifemod.Life = live.memo("life", lambda: lifemod.fold(live.events))
+        return life
 
     def check_instant(self, view: RoundView, at: datetime, field_name: str) -> None:
         """Refuse an instant beyond the tolerance ahead of the server's clock, or off the day

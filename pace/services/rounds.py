@@ -208,6 +208,7 @@ class PaceService:
         if problems:
             raise FileFormatError(problems)
         events = [self._imported_completion(round, c, by) for c in completions]
+        self._check_open(view, events)
         stored = self.store.append_many(events, recorded_at=self.clock.now())
         created = sum(1 for _, new in stored if new)
         return created, len(stored) - created
@@ -227,9 +228,16 @@ class PaceService:
             text, filename, day=rec.day, tz=view.tz, course=rec.course, groups=rec.groups
         )
         log = formats.referee_log.to_events(acts, round, by=by)
+        self._check_open(view, list(log.events))
         stored = self.store.append_many(log.events, recorded_at=self.clock.now())
         created = sum(1 for _, new in stored if new)
         return created, len(stored) - created
+
+    def _check_open(self, view: RoundView, events: list[Event]) -> None:
+        """Refuse a file's new facts while the round's results are final (``results_final``)."""
+        from pace.services.validation import check_open_import  # it imports this module
+
+        check_open_import(view, self.store.events(view.record.name), events)
 
     def _imported_completion(self, round: str, c: HoleCompletion, by: str) -> Event:
         key = f"{round}/{c.group}/{c.hole}/{c.at.isoformat()}"
