@@ -67,6 +67,11 @@ class PaceService:
         self._forget()
         return course
 
+    def export_course(self, name: str) -> str:
+        """Return the stored course ``name`` as course TOML that re-imports to the same course
+        (``unknown_course``): ``pace export course``, and the courses' download."""
+        return formats.course_toml(self.store.get_course(name), f"{name}.toml")
+
     def import_draw(
         self,
         text: str,
