@@ -95,12 +95,13 @@ class Life:
         return self.final is not None
 
 
-def fold(events: Iterable[Event]) -> Life:
-    """Return the round's life as its log says it (the clock is :func:`stage`'s)."""
-    finished: Act | None = None
-    final: Act | None = None
-    reopened: list[Act] = []
-    first_play: datetime | None = None
+def fold(events: Iterable[Event], start: Life | None = None) -> Life:
+    """Return the round's life as its log says it (the clock is :func:`stage`'s); ``start``:
+    the life of the log before ``events`` (a live round folds each new event once)."""
+    start = start or Life()
+    finished, final = start.finished, start.final
+    reopened = list(start.reopened)
+    first_play = start.first_play
     for e in events:
         if e.type in PLAY and (first_play is None or e.at < first_play):
             first_play = e.at

@@ -10,7 +10,7 @@ checked where every fact is appended (:func:`pace.services.validation.check_open
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from datetime import datetime, tzinfo
 from typing import Any
 
@@ -39,14 +39,14 @@ def _act(act: lifemod.Act | None, tz: tzinfo) -> dict[str, Any] | None:
 
 
 def life_document(
-    view: RoundView, events: Iterable[Event], now: datetime, done_at: datetime | None
+    view: RoundView, life: lifemod.Life, now: datetime, done_at: datetime | None
 ) -> dict[str, Any]:
-    """Return what is said of a round's life (docs/status.md, "A round's life").
+    """Return what is said of a round's life (docs/status.md, "A round's life"), folded from
+    its log (``pace.rules.life.fold``).
 
     ``done_at`` is when the last group finished (its last hole logged), None while a group
     still plays: the round is then finished without the committee's act (``implied``).
     """
-    life = lifemod.fold(events)
     tz = view.tz
     starts = [g.start for g in view.record.groups]
     stage = lifemod.stage(life, now, min(starts, default=None), done_at is not None)
@@ -85,7 +85,8 @@ class RoundLifeService:
         with self.live.lock:
             now = now or self.live.clock.now()
             live = self.live.live(round, now)
-            doc = life_document(live.view, live.events, now, self.done_at(round, now))
+            life = self.live.life(round)
+            doc = life_document(live.view, life, now, self.done_at(round, now))
             return {"round": live.view.record.name, **doc}
 
     def finish(self, round: str, by: Author) -> Outcome:

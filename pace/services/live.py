@@ -68,6 +68,8 @@ class LiveService:
         self.alerts = AlertDesk(self)
         self._companions: list[Companion] = []
         self._fixed: dict[str, tuple[RoundView, dict[str, dict[str, Any]]]] = {}
+        #: each round's life: (its live state, events folded, the fold), see :meth:`life`
+        self._life: dict[str, tuple[LiveRound, int, lifemod.Life]] = {}
 
     def extend(self, companion: Companion) -> None:
         """Add a companion's parts to every snapshot, and its deltas and alerts to the feed."""
@@ -118,8 +120,13 @@ class LiveService:
     def life(self, round: str) -> lifemod.Life:
         """Return the committee's acts on the round's life, folded once per state of the log."""
         live = self.live(round)
-        life: lifemod.Life = live.memo("life", lambda: lifemod.fold(live.events))
-        return life
+        kept = self._life.get(round)
+        if kept is None or kept[0] is not live or kept[1] > len(live.events):
+            kept = (live, 0, lifemod.Life())
+        if kept[1] < len(live.events):  # the log only grows: fold the new events alone
+            kept = (live, len(live.events), lifemod.fold(live.events[kept[1] :], kept[2]))
+        self._life[round] = kept
+        return kept[2]
 
     def check_instant(self, view: RoundView, at: datetime, field_name: str) -> None:
         """Refuse an instant beyond the tolerance ahead of the server's clock, or off the day

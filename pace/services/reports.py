@@ -17,6 +17,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any, TypeVar
 
 from pace.reports.document import ReportMeta, holdup_view
+from pace.rules import life as lifemod
 from pace.rules import report as rp
 from pace.rules.errors import SetupError
 from pace.rules.events import Event
@@ -163,7 +164,7 @@ class ReportService:
         done_at = None
         if view.plan.groups and not report.field.not_finished:
             done_at = max((c.at for c in facts.completions), default=None)
-        life = life_document(view, events, now, done_at)
+        life = life_document(view, lifemod.fold(events), now, done_at)
         return RoundReportView(replace(meta, life=life), report)
 
     def offenders(
