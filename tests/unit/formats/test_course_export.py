@@ -16,15 +16,17 @@ from hypothesis import strategies as st
 from pace import formats
 from pace.rules import errors, model
 
-DATA = Path(__file__).resolve().parents[2] / "data"
-FIXTURES = sorted(DATA.rglob("*.toml"))
+TESTS = Path(__file__).resolve().parents[2]
+DATA = TESTS / "data"
+#: every course file of the tests: tests/data's and the golden cases' (not their expected.toml)
+FIXTURES = sorted([*DATA.rglob("*.toml"), *(TESTS / "golden").rglob("course.toml")])
 
 
 def test_there_are_course_fixtures_to_go_round():
-    assert len(FIXTURES) >= 3
+    assert len(FIXTURES) >= 10
 
 
-@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: str(p.relative_to(DATA)))
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: str(p.relative_to(TESTS)))
 def test_every_course_fixture_reimports_to_the_same_course(path):
     course = formats.load_course(path)
     text = formats.course_toml(course)
