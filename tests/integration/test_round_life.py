@@ -14,7 +14,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from drivers import ROUND, ScorerDriver, assert_error, local
+from drivers import DAY, ROUND, TIMEZONE, ScorerDriver, assert_error, local
 
 from pace.reports.document import report_document
 from pace.services.commands import Author, CommandError
@@ -175,3 +175,45 @@ def test_the_audit_tells_the_acts_and_the_reason(app, life, client):
     text = client.get(f"/rounds/{ROUND}/audit").get_data(as_text=True)
     assert "Results made final" in text and "Results reopened: late card" in text
     assert "Round finished by the committee" in text
+
+
+def solo(app, name: str) -> None:
+    """Round ``name``: one player off tee 1 at 07:00, her first 17 holes logged by 10:07."""
+    service = app.extensions["pace"].live.service
+    draw = "group,start,tee,player\nA,07:00,1,Ann Lee\n"
+    service.import_draw(draw, "solo.csv", round=name, day=DAY, timezone=TIMEZONE)
+    times = "group,hole,completed\n" + "".join(
+        f"A,{h},{7 + (h * 11) // 60:02d}:{(h * 11) % 60:02d}\n" for h in range(1, 18)
+    )
+    service.import_times(times, "times.csv", round=name, by="desk")
+
+
+def test_the_last_groups_last_hole_finishes_the_round_without_the_committee(app, life, clock):
+    clock.set(local("10:30"))
+    solo(app, "Solo")
+    assert life.document("Solo")["stage"] == "in_play"
+    service = app.extensions["pace"].live.service
+    service.import_times("group,hole,completed\nA,18,10:20\n", "t.csv", round="Solo", by="desk")
+    doc = life.document("Solo")
+    assert doc["stage"] == "finished"
+    assert doc["finished"] == {"at": "2026-06-14T10:20:00+02:00", "by": None, "implied": True}
+    # the committee may make the results final at once, with no act of finishing
+    life.finalise("Solo", JANE)
+    assert life.document("Solo")["stage"] == "final"
+
+
+def test_a_file_of_hole_times_is_refused_while_the_results_are_final(app, life, clock):
+    clock.set(local("10:30"))
+    solo(app, "Solo")
+    final_of = RoundLifeService(app.extensions["pace"].live)
+    final_of.finish("Solo", JANE)
+    final_of.finalise("Solo", JANE)
+    service = app.extensions["pace"].live.service
+    last = "group,hole,completed\nA,18,10:20\n"
+    message = refused(
+        lambda: service.import_times(last, "t.csv", round="Solo", by="desk"), "results_final"
+    )
+    assert "a completed hole cannot be added" in message
+    # the same file again after a reopening is taken
+    final_of.reopen("Solo", JANE, "hole 18 of Ann's card was not logged")
+    assert service.import_times(last, "t.csv", round="Solo", by="desk") == (1, 0)
