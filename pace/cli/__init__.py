@@ -16,6 +16,7 @@ from pace import __version__
 from pace.cli import backup as backup_cli
 from pace.cli import changes as changes_cli
 from pace.cli import competitions as competitions_cli
+from pace.cli import life as life_cli
 from pace.cli import offline
 from pace.cli import reports as reports_cli
 from pace.cli import scoring as scoring_cli
@@ -131,6 +132,71 @@ def access_code(round_name, role, label, count, url, db) -> None:
         raise fail(e) from None
     finally:
         service.store.close()
+
+
+@access_group.command("cards")
+@click.option("--round", "round_name", required=True, help="Round the codes open.")
+@click.option(
+    "--role", "roles", multiple=True, required=True,
+    type=click.Choice(["committee", "referee", "scorer", "marshal", "viewer"]),
+    help="Role of a batch of cards; repeat for each role (--role marshal --count 8 --role "
+    "referee --count 2).",
+)  # fmt: skip
+@click.option(
+    "--count", "counts", multiple=True, type=click.IntRange(1, 100),
+    help="How many cards of the --role given in the same place (default 1 each).",
+)  # fmt: skip
+@click.option(
+    "--url", required=True,
+    help="Server address as the phones reach it (e.g. http://10.0.0.2:5000): the QR codes open "
+    "its /join page, which signs in and opens the role's page.",
+)  # fmt: skip
+@click.option(
+    "-o", "--output", required=True, type=click.Path(dir_okay=False), help="PDF file to write."
+)
+@click.option(
+    "--layout", type=click.Choice(["2x4", "3x3"]), default="2x4", show_default=True,
+    help="Cards per A4 page: 2 columns of 4, or 3 of 3.",
+)  # fmt: skip
+@click.option(
+    "--lang", type=click.Choice(["fr", "en"]), default=None,
+    help="Language of the cards (default: reports.language in config.toml).",
+)  # fmt: skip
+@db_option
+def access_cards(round_name, roles, counts, url, output, layout, lang, db) -> None:
+    """Make access codes and print them as an A4 sheet of cards to cut (PDF): one card per
+    code, with its role, its round, the QR code of its /join link and the code in large type.
+
+    The codes are shown only once, on these cards: they are stored hashed. Keep the PDF as you
+    would the cards, and revoke a lost card's code (pace access list: its label says "card N/M").
+
+    Example: pace access cards --round R1 --role marshal --count 8 --role referee --count 2
+    --url http://10.0.0.2:5000 -o cards.pdf
+    """
+    from pace.reports.cards import cards_pdf
+    from pace.services.access import AccessService
+    from pace.services.cards import make_cards
+
+    if len(counts) > len(roles):
+        raise InputError(
+            f"{len(counts)} --count for {len(roles)} --role: give each --count after its --role"
+        )
+    wanted = [(role, counts[i] if i < len(counts) else 1) for i, role in enumerate(roles)]
+    service = _open_service(db)
+    try:
+        access = AccessService(service.store, service.settings, service.clock)
+        round_name = service.round_view(round_name).record.name  # its canonical spelling
+        cards = make_cards(access, round_name, wanted, url)
+        pdf = cards_pdf(cards, lang or service.settings.reports.language, layout)
+    except PaceError as e:
+        raise fail(e) from None
+    finally:
+        service.store.close()
+    with open(output, "wb") as f:
+        f.write(pdf)
+    made = ", ".join(f"{n} {role}" for role, n in wanted)
+    click.echo(f"{len(cards)} codes made for round {round_name!r} ({made}); cards written to "
+               f"{output}. The codes are on these cards only.")  # fmt: skip
 
 
 @access_group.command("list")
@@ -529,4 +595,7 @@ cli.add_command(scoring_cli.results)
 cli.add_command(competitions_cli.event_group)
 import_group.add_command(scoring_cli.import_scores)
 reports_cli.register(cli, db_option)  # pace report, pace letters, pace offenders
-cli.add_command(changes_cli.round_group)  # pace round change …, pace round changes
+# one `pace round` group: the changes on the day, the status, and the round's life
+for _command in life_cli.round_group.commands.values():
+    changes_cli.round_group.add_command(_command)
+cli.add_command(changes_cli.round_group)

@@ -18,7 +18,8 @@ from pace.rules.errors import PaceError
 
 @click.group("export")
 def export_group() -> None:
-    """Export a round: its setup and its whole log, to back it up or to move it.
+    """Export a round (its setup and its whole log, to back it up or to move it) or a course
+    (the course TOML that pace import course reads back).
 
     Example: pace export round R1 --db club.db -o r1.pace.jsonl
     """
@@ -50,6 +51,32 @@ def export_round(round_name: str, output: str | None, db: str | None) -> None:
         f.write(text)
     events = text.count("\n") - 1
     click.echo(f"round {round_name!r}: {events} events written to {output}", err=True)
+
+
+@export_group.command("course")
+@click.argument("name")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="File to write (default: standard output).")  # fmt: skip
+@db_option
+def export_course(name: str, output: str | None, db: str | None) -> None:
+    """Write a stored course as course TOML (docs/formats.md §1): `pace import course` reads
+    it back to the same course.
+
+    Example: pace export course "Golf de Louiseville" --db club.db -o louiseville.toml
+    """
+    service = _open_service(db)
+    try:
+        text = service.export_course(name)
+    except PaceError as e:
+        raise fail(e) from None
+    finally:
+        service.store.close()
+    if output is None:
+        sys.stdout.write(text)
+        return
+    with open(output, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+    click.echo(f"course {name!r}: {text.count('[[holes]]')} holes written to {output}", err=True)
 
 
 @click.command("round")

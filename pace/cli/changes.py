@@ -43,7 +43,8 @@ by_opt = click.option("--by", default="committee", show_default=True,
 
 @click.group("round")
 def round_group() -> None:
-    """Work on a stored round: its changes on the day.
+    """Work on a stored round: its changes on the day, its status at an instant, and its life
+    (finish, results final, reopen).
 
     Example: pace round changes --round R1
     """

@@ -47,15 +47,16 @@ def _allowances(text, allowances, team_format, family):
         raise InputError(f"--allowance {text!r}: {e.message}") from None
 
 
-def _write(outcome, as_json: bool, as_csv: bool, excel: bool, output: str | None) -> None:
+def _write(outcome, as_json: bool, as_csv: bool, excel: bool, output: str | None,
+           life=None) -> None:  # fmt: skip
     from pace.reports import results as report
 
     if as_json:
-        text = json.dumps(report.results_document(outcome), ensure_ascii=False) + "\n"
+        text = json.dumps(report.results_document(outcome, life), ensure_ascii=False) + "\n"
     elif as_csv or excel:
-        text = report.results_csv(outcome, excel=excel)
+        text = report.results_csv(outcome, excel=excel, life=life)
     else:
-        text = report.results_table(outcome) + "\n"
+        text = report.results_table(outcome, life) + "\n"
     emit(text, output)
 
 
@@ -159,7 +160,9 @@ def results(
                 "--round scores a stored round as it is stored: its course, draw, scores, "
                 "scoring and referees' penalties; leave out the file and scoring options"
             )
-        outcome = _stored_results(round_name, db)
+        outcome, life = _stored_results(round_name, db)
+        _write(outcome, as_json, as_csv, excel, output, life)
+        return
     else:
         missing = [n for n, f in (("--course", course_file), ("--draw", draw_file),
                                   ("--scores", scores_file)) if not f]  # fmt: skip
@@ -176,6 +179,7 @@ def results(
 
 
 def _stored_results(round_name: str, db: str | None):
+    from pace.services.life import RoundLifeService
     from pace.services.live import LiveService
     from pace.services.referee_feed import RefereeFeed
     from pace.services.scores import ScoreService
@@ -186,11 +190,14 @@ def _stored_results(round_name: str, db: str | None):
         scores = ScoreService(live, RefereeFeed(live))
         # judged at the end of the round's day: every act of the day is in
         outcome, error = scores.judged_results(round_name, _end_of(service, round_name))
+        # its life as of now: final or not (the acts come after the day, often)
+        life = RoundLifeService(live).document(round_name)
+        life.pop("round")
     finally:
         service.store.close()
     if error:
         click.echo(f"warning: no pace penalty on the cards: {error}", err=True)
-    return outcome
+    return outcome, life
 
 
 def _end_of(service, round_name: str) -> datetime:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, tzinfo
 from typing import Any
@@ -24,6 +25,8 @@ class ReportMeta:
     play: str
     format: str
     policy_known: bool = True
+    #: the round's life when the report was made (``pace.services.life.life_document``)
+    life: Mapping[str, Any] | None = None
 
     @property
     def tz(self) -> ZoneInfo:

@@ -1,5 +1,5 @@
-"""A group's entry of the status document (docs/formats.md §4, ``pace status --json``): the one shape
-the status document and the live group rows share."""
+"""A group's entry of the status document (docs/formats.md §4, ``pace status --json``): the
+one shape the status document and the live group rows share."""
 
 from __future__ import annotations
 

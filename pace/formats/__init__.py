@@ -7,7 +7,7 @@ file. Every problem in a file is collected and raised at once as a
 """
 
 from pace.formats import referee_log
-from pace.formats.course import load_course, parse_course
+from pace.formats.course import course_toml, load_course, parse_course
 from pace.formats.csvfile import read_text
 from pace.formats.draw import load_draw, parse_draw
 from pace.formats.referee_log import load_referee_log, parse_referee_log
@@ -15,6 +15,7 @@ from pace.formats.scores import load_scores, parse_scores
 from pace.formats.times import load_times, parse_clock, parse_times
 
 __all__ = [
+    "course_toml",
     "load_course",
     "load_draw",
     "load_referee_log",

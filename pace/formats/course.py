@@ -5,11 +5,14 @@ handicaps), and per hole ``number``, ``par``, ``stroke_index``, ``length_m``, ``
 ``bogey`` and ``allotted``. Every key of a hole table is checked, so a typo such as
 ``walkmin`` is reported instead of silently ignored. Semantic problems point at the line
 of the hole's ``[[holes]]`` header when the holes are written that way.
+
+:func:`course_toml` is the parser's inverse: a stored course written back as this format.
 """
 
 from __future__ import annotations
 
 import difflib
+import json
 import math
 import os
 import re
@@ -152,6 +155,54 @@ def parse_course(text: str, filename: str, notes: list[str] | None = None) -> mo
 def load_course(path: str | os.PathLike[str], notes: list[str] | None = None) -> model.Course:
     """Return the course of the course TOML file at ``path``."""
     return parse_course(csvfile.read_text(path), str(path), notes)
+
+
+def course_toml(course: model.Course, filename: str | None = None) -> str:
+    """Return ``course`` as course TOML text that :func:`parse_course` reads back to it.
+
+    Written by hand: the format is one table per hole of numbers and one inline table, which
+    needs no TOML writer (and no new dependency). The text is read back by the parser before it
+    is returned, so a course the format cannot hold (a hole the parser would refuse) raises its
+    ``FileFormatError`` here rather than leaving a file the import refuses; one validation.
+    """
+    lines = [f"name = {_toml_string(course.name)}"]
+    if len(course.holes) not in HOLE_COUNTS:
+        lines.append(f"hole_count = {len(course.holes)}")
+    if course.slope is not None:
+        lines.append(f"slope = {_toml_number(course.slope)}")
+    if course.rating is not None:
+        lines.append(f"rating = {_toml_number(course.rating)}")
+    for h in course.holes:
+        lines += ["", "[[holes]]", f"number = {h.number}", f"par = {h.par}"]
+        if h.stroke_index is not None:
+            lines.append(f"stroke_index = {h.stroke_index}")
+        if h.length_m is not None:
+            lines.append(f"length_m = {_toml_number(h.length_m)}")
+        if h.walk:
+            lines.append(f"walk_min = {_toml_minutes(h.walk)}")
+        if h.bogey is not None:
+            lines.append(f"bogey = {h.bogey}")
+        if h.allotted:
+            sizes = ", ".join(f"{k} = {_toml_minutes(v)}" for k, v in sorted(h.allotted.items()))
+            lines.append(f"allotted = {{ {sizes} }}")
+    text = "\n".join(lines) + "\n"
+    parse_course(text, filename or f"{course.name}.toml")
+    return text
+
+
+def _toml_string(text: str) -> str:
+    """Return ``text`` as a TOML basic string: JSON's escapes are TOML's, but for DEL."""
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
+def _toml_number(value: float) -> str:
+    """Return a number as TOML: whole numbers without a decimal point, others exactly."""
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def _toml_minutes(d: timedelta) -> str:
+    """Return a duration in minutes as the parser reads it (to the second)."""
+    return _toml_number(d.total_seconds() / 60)
 
 
 def _read_hole(

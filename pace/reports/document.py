@@ -176,6 +176,7 @@ def report_document(meta: ReportMeta, r: rp.RoundReport) -> dict[str, Any]:
         "play": meta.play,
         "format": meta.format,
         "at": instant(r.at, tz),
+        "life": None if meta.life is None else dict(meta.life),
         "standard_interval_min": minutes(r.standard_interval),
         "summary": {
             "groups": len(r.groups),

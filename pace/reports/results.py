@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Mapping
 from typing import Any
 
 from pace.documents.scoring import penalty_document
@@ -121,18 +122,37 @@ def match_document(m: Match) -> dict[str, Any]:
     }
 
 
-def results_document(results: Results) -> dict[str, Any]:
-    """Return the ``pace results --json`` document of docs/formats.md §8."""
+def results_document(results: Results, life: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Return the ``pace results --json`` document of docs/formats.md §8; a stored round's
+    with its ``life`` (final or not, when and by whom: ``pace.services.life``)."""
     if results.scoring == "match":
         entries = [match_document(m) for m in results.matches]
     else:
         entries = [entry_document(e, results.scoring) for e in results.entries]
-    return {
+    doc = {
         "scoring": results.scoring,
         "format": results.format,
         "net": results.net,
         "entries": entries,
     }
+    if life is not None:
+        doc["life"] = dict(life)
+    return doc
+
+
+def final_stamp(life: Mapping[str, Any]) -> str:
+    """Return what a stored round's results are: final (when, by whom) or provisional."""
+    act = life.get("finalised")
+    if life.get("final") and act is not None:
+        return f"results final {act['at']} by {act['by']}"
+    return f"results provisional (round {str(life.get('stage', '?')).replace('_', ' ')})"
+
+
+def _final_cells(life: Mapping[str, Any] | None) -> list[str]:
+    if life is None:
+        return []
+    act = life.get("finalised") if life.get("final") else None
+    return ["final" if act else "provisional", act["at"] if act else "", act["by"] if act else ""]
 
 
 # -- the readable table and the spreadsheet ---------------------------------------------
@@ -177,8 +197,8 @@ def _card_rows(results: Results) -> list[list[str]]:
     return rows
 
 
-def results_table(results: Results) -> str:
-    """Return the results as a readable fixed-width table."""
+def results_table(results: Results, life: Mapping[str, Any] | None = None) -> str:
+    """Return the results as a readable fixed-width table (a stored round's: final or not)."""
     title = f"{results.scoring} {'net' if results.net else 'gross'}, {results.format}"
     if results.scoring == "match":
         rows = [["match", "side 1", "side 2", "result", "winner", "thru", "note"]]
@@ -189,15 +209,21 @@ def results_table(results: Results) -> str:
             )  # fmt: skip
     else:
         rows = _card_rows(results)
-    return f"results: {title}\n" + _table(rows)
+    stamp = "" if life is None else final_stamp(life) + "\n"
+    return f"results: {title}\n{stamp}" + _table(rows)
 
 
-def results_csv(results: Results, *, excel: bool = False) -> str:
+def results_csv(
+    results: Results, *, excel: bool = False, life: Mapping[str, Any] | None = None
+) -> str:
     """Return the results as CSV for the committee's spreadsheet.
 
     ``excel``: ``;``-separated with a byte order mark and decimal commas, as a French-locale
-    spreadsheet opens it directly.
+    spreadsheet opens it directly. A stored round's (``life``) end in three columns, the
+    same on every row: ``results`` (final or provisional), ``final_at``, ``final_by``.
     """
+    stamp = _final_cells(life)
+    stamp_head = ["results", "final_at", "final_by"] if life is not None else []
     out = io.StringIO()
     w = csv.writer(out, delimiter=";" if excel else ",", lineterminator="\r\n" if excel else "\n")
 
@@ -206,11 +232,12 @@ def results_csv(results: Results, *, excel: bool = False) -> str:
         return text.replace(".", ",") if excel else text
 
     if results.scoring == "match":
-        w.writerow(["match", "side_1", "side_2", "result", "winner", "status", "thru", "reason"])
+        w.writerow(["match", "side_1", "side_2", "result", "winner", "status", "thru", "reason",
+                    *stamp_head])  # fmt: skip
         for m in results.matches:
             w.writerow(
                 [m.match, m.sides[0].entry, m.sides[1].entry, m.result, _text(m.winner),
-                 m.status, m.thru, _text(m.reason)]
+                 m.status, m.thru, _text(m.reason), *stamp]
             )  # fmt: skip
     else:
         holes = [line.hole for line in results.entries[0].holes] if results.entries else []
@@ -218,7 +245,7 @@ def results_csv(results: Results, *, excel: bool = False) -> str:
             ["position", "tied", "class", "class_position", "entry", "group",
              "handicap_index", "playing_handicap", "gross", "net", "penalty_strokes", "points",
              "penalty_points", "result", "status", "reason", "countback",
-             *(f"hole_{h}" for h in holes)]
+             *(f"hole_{h}" for h in holes), *stamp_head]
         )  # fmt: skip
         for e in results.entries:
             w.writerow(
@@ -229,7 +256,7 @@ def results_csv(results: Results, *, excel: bool = False) -> str:
                                         else None),
                  e.result, e.status, _text(e.reason),
                  number_text(e.countback, excel),
-                 *(_card_cell(line) for line in e.holes)]
+                 *(_card_cell(line) for line in e.holes), *stamp]
             )  # fmt: skip
     text = out.getvalue()
     return BOM + text if excel else text

@@ -1,4 +1,5 @@
-"""The status document of docs/formats.md §4 (``pace status --json``, ``GET /api/rounds/<r>/status``)."""
+"""The status document of docs/formats.md §4 (``pace status --json``,
+``GET /api/rounds/<r>/status``)."""
 
 from __future__ import annotations
 

@@ -20,10 +20,12 @@ from typing import Any
 
 from pace.rules import alerts as alertsmod
 from pace.rules import changes as changesmod
+from pace.rules import facts as factsmod
+from pace.rules import life as lifemod
 from pace.rules.events import Event
 from pace.rules.position import FieldStatus, GroupPlan, GroupStatus
+from pace.services import finality, validation
 from pace.services import rows as rowsmod
-from pace.services import validation
 from pace.services.alerts import RESOLVED_SHOWN, AlertDesk
 from pace.services.rounds import RoundService, RoundView
 from pace.services.state import (
@@ -66,6 +68,8 @@ class LiveService:
         self.alerts = AlertDesk(self.rounds)
         self._companions: list[Companion] = []
         self._fixed: dict[str, tuple[RoundView, dict[str, dict[str, Any]]]] = {}
+        #: each round's life: (its live state, events folded, the fold), see :meth:`life`
+        self._life: dict[str, tuple[LiveRound, int, lifemod.Life]] = {}
 
     def extend(self, companion: Companion) -> None:
         """Add a companion's parts to every snapshot, and its deltas and alerts to the feed."""
@@ -93,8 +97,28 @@ class LiveService:
         return self.rounds.resent(event)
 
     def append(self, event: Event) -> tuple[Event, bool]:
-        """Store ``event`` (committed on return) and fold it into the round's state."""
+        """Store ``event`` (committed on return) and fold it into the round's state.
+
+        Every live command appends here, after its own checks: a fact that would change
+        final results is refused here, once for all of them (``results_final``).
+        """
+        live = self.live(event.round)
+        target = None
+        if event.type == factsmod.EVENT_VOIDED:
+            target = live.by_id.get(str(event.payload.get("target")))
+        finality.check_open(event.round, live.view.tz, self.life(event.round), event, target)
         return self.rounds.append(event)
+
+    def life(self, round: str) -> lifemod.Life:
+        """Return the committee's acts on the round's life, folded once per state of the log."""
+        live = self.live(round)
+        kept = self._life.get(round)
+        if kept is None or kept[0] is not live or kept[1] > len(live.events):
+            kept = (live, 0, lifemod.Life())
+        if kept[1] < len(live.events):  # the log only grows: fold the new events alone
+            kept = (live, len(live.events), lifemod.fold(live.events[kept[1] :], kept[2]))
+        self._life[round] = kept
+        return kept[2]
 
     def check_instant(self, view: RoundView, at: datetime, field_name: str) -> None:
         """Refuse an instant beyond the tolerance ahead of the server's clock, or off the day

@@ -12,15 +12,17 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta
 from typing import Any, TypeVar
 
 from pace.documents.report import ReportMeta, holdup_view
+from pace.rules import life as lifemod
 from pace.rules import report as rp
 from pace.rules.errors import SetupError
 from pace.rules.events import Event
 from pace.rules.report import offenders as offendersmod
+from pace.services.life import life_document
 from pace.services.rounds import RoundService, RoundView
 from pace.services.state import PARTS, LiveRound
 
@@ -158,7 +160,12 @@ class ReportService:
             format_name=view.record.format,
             plan=view.plan,
         )
-        return RoundReportView(_meta(view, policy is not None), report)
+        meta = _meta(view, policy is not None)
+        done_at = None
+        if view.plan.groups and not report.field.not_finished:
+            done_at = max((c.at for c in facts.completions), default=None)
+        life = life_document(view, lifemod.fold(events), now, done_at)
+        return RoundReportView(replace(meta, life=life), report)
 
     def offenders(
         self, days: int | None = None, today: date | None = None

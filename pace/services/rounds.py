@@ -25,6 +25,7 @@ from pace.rules.events import Event
 from pace.rules.model import Course, HoleCompletion, RoundFacts, RoundSetup
 from pace.rules.position import FieldPlan, FieldStatus, plan_field
 from pace.rules.position import evaluate_field as _evaluate
+from pace.services import finality
 from pace.services import scoring as scoringmod
 from pace.store import UNSET, RoundRecord, RoundSummary, Store, UnknownRoundError, open_store
 
@@ -80,6 +81,11 @@ class RoundService:
         self.store.save_course(course, imported_at=self.clock.now())
         self._forget()
         return course
+
+    def export_course(self, name: str) -> str:
+        """Return the stored course ``name`` as course TOML that re-imports to the same course
+        (``unknown_course``): ``pace export course``, and the courses' download."""
+        return formats.course_toml(self.store.get_course(name), f"{name}.toml")
 
     def import_draw(
         self,
@@ -222,6 +228,7 @@ class RoundService:
         if problems:
             raise FileFormatError(problems)
         events = [self._imported_completion(round, c, by) for c in completions]
+        self._check_open(view, events)
         stored = self.store.append_many(events, recorded_at=self.clock.now())
         created = sum(1 for _, new in stored if new)
         return created, len(stored) - created
@@ -241,9 +248,16 @@ class RoundService:
             text, filename, day=rec.day, tz=view.tz, course=rec.course, groups=rec.groups
         )
         log = formats.referee_log.to_events(acts, round, by=by)
+        self._check_open(view, list(log.events))
         stored = self.store.append_many(log.events, recorded_at=self.clock.now())
         created = sum(1 for _, new in stored if new)
         return created, len(stored) - created
+
+    def _check_open(self, view: RoundView, events: list[Event]) -> None:
+        """Refuse a file's new facts while the round's results are final (``results_final``)."""
+        finality.check_open_import(
+            view.record.name, view.tz, self.store.events(view.record.name), events
+        )
 
     def _imported_completion(self, round: str, c: HoleCompletion, by: str) -> Event:
         key = f"{round}/{c.group}/{c.hole}/{c.at.isoformat()}"

@@ -34,6 +34,7 @@ from pace.rules.scoring.competition import PlayedRound, score_competition
 from pace.rules.scoring.sides import Roster, Side, build_sides
 from pace.services import commands as cmd
 from pace.services.commands import CommandError, Outcome
+from pace.services.finality import check_open_import
 from pace.services.live import LiveService
 from pace.services.offline import end_of_day
 from pace.services.referee_feed import RefereeFeed
@@ -290,7 +291,13 @@ class ScoreService:
                 doc["events"] = leaderboard_events(self, round, now, final=doc["final"])
                 return doc
 
-            return self._kept(round, "leaderboard", now, rs, compute)
+            doc = self._kept(round, "leaderboard", now, rs, compute)
+            # the round's life follows the clock too (planned until its first tee time): read
+            # apart from the kept document, which only the log changes
+            from pace.services.life import RoundLifeService
+
+            life = RoundLifeService(self.live).document(round, now)
+            return {**doc, "life": {k: v for k, v in life.items() if k != "round"}}
 
     def card(self, round: str, group: str, now: datetime | None = None) -> dict[str, Any]:
         """Return one group's card as the scorer page shows it: every ball's scores (with
@@ -425,6 +432,7 @@ def import_scores(
             new.append(_imported(round, s, by, service.clock.now()))
     if problems:
         raise FileFormatError(problems)
+    check_open_import(view.record.name, view.tz, service.store.events(round), new)
     created = service.store.append_many(new, recorded_at=service.clock.now())
     return sum(1 for _, c in created if c), already
 

@@ -35,6 +35,7 @@ _HTTP_STATUS = {
     "unknown_policy": 409,
     "round_exists": 409,
     "round_has_events": 409,
+    "results_final": 409,
     "forbidden": 403,
     "unauthorized": 401,
     "rate_limited": 429,

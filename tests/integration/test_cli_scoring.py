@@ -87,6 +87,8 @@ def test_imported_cards_give_the_results_the_files_give(db):
     from_files = json.loads(run("results", *FILES, "--scores", DATA / "scores.csv",
                                 "--scoring", "stableford", "--net", "--allowance", "90",
                                 "--json", "--date", "2026-06-14"))  # fmt: skip
+    # a stored round also says whether its results are final (issue 28)
+    assert from_db.pop("life")["final"] is False
     assert from_db == from_files
     assert from_db["scoring"] == "stableford" and from_db["entries"][0]["points"] == 18
     csv = run("results", "--round", "R1", "--db", db, "--csv", "--excel")

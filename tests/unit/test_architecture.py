@@ -56,6 +56,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "__main__": frozenset({"cli", "config"}),
 }
 
+
 def _module_name(path: Path) -> str:
     parts = list(path.relative_to(PACE.parent).with_suffix("").parts)
     if parts[-1] == "__init__":
