@@ -32,7 +32,7 @@ from pace.services.rounds import PaceService
 from pace.services.scores import ScoreService
 from pace.services.taps import TapService
 from pace.store import Store
-from pace.web import access, audit, edge, errors, http, referee, reports, scoring
+from pace.web import access, assets, audit, edge, errors, http, referee, reports, scoring
 from pace.web import i18n as i18n_pages
 from pace.web.board import BoardCache
 from pace.web.broadcast import Broadcaster
@@ -99,6 +99,7 @@ def create_app(
     app = Flask(
         __name__, static_folder=str(ROOT / "static"), template_folder=str(ROOT / "templates")
     )
+    assets.install(app)  # versioned, long-cached, compressed static files (pace/web/assets.py)
     app.config["TESTING"] = testing
     app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
     app.config["MAX_CONTENT_LENGTH"] = edge.MAX_BODY
