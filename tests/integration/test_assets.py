@@ -138,3 +138,14 @@ def test_pages_and_the_worker_come_compressed_and_answer_304_when_unchanged(logi
         headers={"Accept-Encoding": "br", "If-None-Match": tags[f"/rounds/{ROUND}/marshal"]},
     )
     assert french.status_code == 200 and french.headers["ETag"] != tags[f"/rounds/{ROUND}/marshal"]
+
+
+def test_the_api_reads_come_compressed_and_its_commands_as_they_are(client):
+    read = client.get(f"/api/rounds/{ROUND}/snapshot", headers={"Accept-Encoding": "gzip"})
+    assert read.headers["Content-Encoding"] == "gzip" and "ETag" in read.headers
+    plain = client.get(f"/api/rounds/{ROUND}/snapshot").get_data()
+    assert gzip.decompress(read.get_data()) == plain
+    command = client.post(
+        "/api/commands/hole_completed", json={}, headers={"Accept-Encoding": "br, gzip"}
+    )
+    assert "Content-Encoding" not in command.headers and command.json["ok"] is False
