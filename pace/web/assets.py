@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import brotli
+import brotli  # type: ignore[import-untyped]
 from flask import Flask, Response, abort, current_app, request
 
 #: ``Cache-Control`` of an answer to the current version's URL, and of any other
@@ -204,7 +204,8 @@ class Assets:
         response.set_etag(f"{asset.version}-{chosen or 'identity'}")
         current = request.args.get("v") == asset.version
         response.headers["Cache-Control"] = IMMUTABLE if current else REVALIDATE
-        return response.make_conditional(request)
+        response.make_conditional(request)
+        return response
 
 
 #: brotli's quality for answers compressed as they go out (11, the files' once-only quality,
@@ -238,7 +239,8 @@ def revalidated(response: Response) -> Response:
     response.vary.add("Accept-Encoding")
     response.set_etag(f"{tag}-{chosen or 'identity'}")
     response.headers.setdefault("Cache-Control", "private, no-cache")
-    return response.make_conditional(request)
+    response.make_conditional(request)  # 304 and no body when the tag matches
+    return response
 
 
 def install(app: Flask) -> Assets:
