@@ -33,6 +33,7 @@ from zoneinfo import ZoneInfo
 import engines
 import pytest
 from livesupport import TIMEZONE, LiveServer, live_server, setup_round
+from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.e2e, pytest.mark.browser]
 
@@ -99,68 +100,65 @@ def socketio_handshake(url: str, origin: str, headers: dict | None = None) -> in
     return answer.status
 
 
-def test_behind_caddy_the_pages_work_over_https_offline_and_live(pace, caddy, tmp_path):
-    from playwright.sync_api import expect, sync_playwright
+def test_behind_caddy_the_pages_work_over_https_offline_and_live(pace, caddy, playwright):
+    # pytest-playwright's session (one per test run, shared with the browser suite); this
+    # test launches its own Chromium from it, with its own trust
+    # Chromium refuses a service worker from a page with a certificate error, ignored or
+    # not: this browser trusts the keys of this test's Caddy authority (and no other)
+    trusted = "--ignore-certificate-errors-spki-list=" + ",".join(caddy.authority_keys())
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, trusted])
+    try:
+        committee = browser.new_context(ignore_https_errors=True)
+        signed_in = committee.new_page().goto(f"{caddy.url}/join?code={pace.code('committee')}")
+        assert signed_in is not None and signed_in.url.rstrip("/") == caddy.url
+        cookie = next(c for c in committee.cookies() if c["name"] == "session")
+        assert cookie["secure"] and cookie["httpOnly"], cookie
+        home = committee.new_page().goto(caddy.url + "/")
+        assert home is not None
+        assert home.headers["strict-transport-security"].startswith("max-age=")
+        committee.close()
 
-    with sync_playwright() as p:
-        # Chromium refuses a service worker from a page with a certificate error, ignored or
-        # not: this browser trusts the keys of this test's Caddy authority (and no other)
-        trusted = "--ignore-certificate-errors-spki-list=" + ",".join(caddy.authority_keys())
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, trusted])
-        try:
-            committee = browser.new_context(ignore_https_errors=True)
-            signed_in = committee.new_page().goto(f"{caddy.url}/join?code={pace.code('committee')}")
-            assert signed_in is not None and signed_in.url.rstrip("/") == caddy.url
-            cookie = next(c for c in committee.cookies() if c["name"] == "session")
-            assert cookie["secure"] and cookie["httpOnly"], cookie
-            home = committee.new_page().goto(caddy.url + "/")
-            assert home is not None
-            assert home.headers["strict-transport-security"].startswith("max-age=")
-            committee.close()
+        marshal = browser.new_context(ignore_https_errors=True)
+        page = marshal.new_page()
+        sockets = []
+        page.on("websocket", lambda ws: sockets.append(ws))
+        page.goto(f"{caddy.url}/join?code={pace.code('marshal')}&next={MARSHAL}")
+        assert page.url == caddy.url + MARSHAL
+        expect(page.locator("#conn")).to_have_text("Online")
+        page.locator("label[for='hole-1']").click()
+        expect(page.locator("#app")).to_have_attribute("data-offline", "ready")
+        assert page.evaluate("navigator.serviceWorker.controller !== null || 'none'")
 
-            marshal = browser.new_context(ignore_https_errors=True)
-            page = marshal.new_page()
-            sockets = []
-            page.on("websocket", lambda ws: sockets.append(ws))
-            page.goto(f"{caddy.url}/join?code={pace.code('marshal')}&next={MARSHAL}")
-            assert page.url == caddy.url + MARSHAL
-            expect(page.locator("#conn")).to_have_text("Online")
-            page.locator("label[for='hole-1']").click()
-            expect(page.locator("#app")).to_have_attribute("data-offline", "ready")
-            assert page.evaluate("navigator.serviceWorker.controller !== null || 'none'")
+        # Socket.IO's transport is a websocket, through Caddy, opened and answered
+        live = [ws for ws in sockets if "/socket.io/" in ws.url and not ws.is_closed()]
+        assert live and live[0].url.startswith(f"wss://127.0.0.1:{caddy.port}/socket.io/")
+        assert "transport=websocket" in live[0].url
 
-            # Socket.IO's transport is a websocket, through Caddy, opened and answered
-            live = [ws for ws in sockets if "/socket.io/" in ws.url and not ws.is_closed()]
-            assert live and live[0].url.startswith(f"wss://127.0.0.1:{caddy.port}/socket.io/")
-            assert "transport=websocket" in live[0].url
+        marshal.set_offline(True)
+        expect(page.locator("#conn")).to_have_text("Offline")
+        reloaded = page.reload()
+        assert reloaded is not None and reloaded.ok and reloaded.from_service_worker
+        tapped = []
+        for i in range(3):
+            button = page.locator("button.tap").first
+            tapped.append(button.get_attribute("data-group"))
+            button.click()
+            expect(page.locator("#pending")).to_have_attribute("data-count", str(i + 1))
+        assert stored_taps(pace) == []
 
-            marshal.set_offline(True)
-            expect(page.locator("#conn")).to_have_text("Offline")
-            reloaded = page.reload()
-            assert reloaded is not None and reloaded.ok and reloaded.from_service_worker
-            tapped = []
-            for i in range(3):
-                button = page.locator("button.tap").first
-                tapped.append(button.get_attribute("data-group"))
-                button.click()
-                expect(page.locator("#pending")).to_have_attribute("data-count", str(i + 1))
-            assert stored_taps(pace) == []
-
-            marshal.set_offline(False)
-            expect(page.locator("#pending")).to_have_attribute(
-                "data-count", "0", timeout=RECONNECT_MS
-            )
-            expect(page.locator("li.entry[data-state='confirmed']")).to_have_count(3)
-            # the page sends its queue again on every reconnection: still once each
-            page.reload()
-            expect(page.locator("#conn")).to_have_text("Online")
-            stored = stored_taps(pace)
-            assert sorted((e["payload"]["group"], e["payload"]["hole"]) for e in stored) == sorted(
-                (g, 1) for g in tapped
-            )
-            assert len({e["id"] for e in stored}) == len(stored) == 3
-        finally:
-            browser.close()
+        marshal.set_offline(False)
+        expect(page.locator("#pending")).to_have_attribute("data-count", "0", timeout=RECONNECT_MS)
+        expect(page.locator("li.entry[data-state='confirmed']")).to_have_count(3)
+        # the page sends its queue again on every reconnection: still once each
+        page.reload()
+        expect(page.locator("#conn")).to_have_text("Online")
+        stored = stored_taps(pace)
+        assert sorted((e["payload"]["group"], e["payload"]["hole"]) for e in stored) == sorted(
+            (g, 1) for g in tapped
+        )
+        assert len({e["id"] for e in stored}) == len(stored) == 3
+    finally:
+        browser.close()
 
 
 def stored_taps(server: LiveServer) -> list[dict]:
