@@ -30,7 +30,7 @@ from pace.services.rounds import RoundService
 from pace.services.scores import ScoreService
 from pace.services.taps import TapService
 from pace.store import Store, open_store
-from pace.web import access, edge, errors, http, payloads
+from pace.web import access, assets, edge, errors, http, payloads
 from pace.web import i18n as i18n_pages
 from pace.web.board_cache import BoardCache
 from pace.web.broadcast import Broadcaster
@@ -79,6 +79,7 @@ def flask_app(testing: bool) -> Flask:
     app = Flask(
         __name__, static_folder=str(ROOT / "static"), template_folder=str(ROOT / "templates")
     )
+    assets.install(app)  # versioned, long-cached, compressed static files (pace/web/assets.py)
     app.config["TESTING"] = testing
     app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
     app.config["MAX_CONTENT_LENGTH"] = payloads.MAX_BODY

@@ -4,7 +4,11 @@
 // - Served at /sw.js (root scope) with Cache-Control: no-cache, so the browser checks for a new
 //   version at every visit. The server writes VERSION from the static files it serves: a new
 //   deployment is a new worker, which precaches the new assets and drops the old caches.
-// - Static assets (/static/...): cache first, network as fallback (and then cached).
+// - Static assets (/static/...?v=<version>): the server writes each PRECACHE entry below with
+//   its version (pace/web/assets.py), so the worker keeps exactly the URLs the pages and their
+//   module imports name. Cache first by the exact URL (a page of a newer release names new
+//   URLs: they come from the network, and are then kept); with no network, any kept version of
+//   the same file rather than nothing.
 // - Marshal and scorer pages (/rounds/<round>/marshal, .../scorecard): network first, so an online visit always gets the
 //   current page and refreshes the copy; the saved copy when the network fails or stalls.
 // - Everything else (the API, Socket.IO, other pages) goes to the network untouched: the
@@ -96,11 +100,17 @@ async function save(key, response) {
 }
 
 async function cacheFirst(request) {
-  const cached = await caches.match(request, { ignoreSearch: true });
+  const cached = await caches.match(request, { ignoreVary: true });
   if (cached) return cached;
-  const response = await fetch(request);
-  if (response.ok) await save(request, response.clone());
-  return response;
+  try {
+    const response = await fetch(request);
+    if (response.ok) await save(request, response.clone());
+    return response;
+  } catch (err) {
+    const older = await caches.match(request, { ignoreSearch: true, ignoreVary: true });
+    if (older) return older;
+    throw err;
+  }
 }
 
 async function savedPage(request) {

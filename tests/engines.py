@@ -1,10 +1,17 @@
-"""Real PostgreSQL and Redis servers for the tests and benches, each in its own temporary folder.
+"""Real PostgreSQL, Redis and Caddy servers for the tests and benches, each in its own temporary
+folder.
 
 A test session starts its own ``postgres`` (Debian's ``postgresql`` package; ``initdb`` as the
 ``postgres`` account when the tests run as root) and ``redis-server`` on free loopback ports,
 and stops them at the end: nothing depends on a service of the machine. When an engine cannot
 start (not installed, no account to run it as), ``EngineUnavailable`` says why, and the tests
-that need it are skipped with that reason (``.ci/run`` installs both, so CI runs them).
+that need it are skipped with that reason (``.ci/run`` installs them, so CI runs them).
+
+Caddy (Debian's ``caddy``) is the HTTPS front of tests/e2e/test_https_front.py: ``start_caddy``
+runs it on a free loopback port with ``tls internal`` and the repository's own
+``deploy/pace.caddy``, its certificates and state under its folder (``HOME``, ``XDG_*``), its
+admin endpoint off, no http:// listener for redirects, and its root never installed into the
+machine's trust store.
 
 The test cluster runs with ``fsync=off``: the tests kill pace's processes, never the
 database's, so durability across a crash of the machine is not what they check, and a test
@@ -28,6 +35,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 #: where Debian puts PostgreSQL's server programs (``/usr/lib/postgresql/15/bin``)
 DEBIAN_POSTGRES = Path("/usr/lib/postgresql")
@@ -35,7 +43,7 @@ START_SECONDS = 30.0
 
 
 class EngineUnavailable(RuntimeError):
-    """PostgreSQL or Redis cannot be started here; the message says why."""
+    """PostgreSQL, Redis or Caddy cannot be started here; the message says why."""
 
 
 def free_port() -> int:
@@ -186,14 +194,7 @@ class RedisServer:
 
     def stop(self) -> None:
         """Stop the server and remove its folder."""
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
-        shutil.rmtree(self.folder, ignore_errors=True)
+        _terminate(self.process, self.folder)
 
 
 def start_redis() -> RedisServer:
@@ -203,20 +204,12 @@ def start_redis() -> RedisServer:
         raise EngineUnavailable("redis-server is not installed (apt-get install redis-server)")
     folder = Path(tempfile.mkdtemp(prefix="pace-redis-"))
     port = free_port()
-    log = (folder / "redis.log").open("wb")
-    process = subprocess.Popen(
+    process = _spawn(
         [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
          "--dir", str(folder), "--daemonize", "no", "--protected-mode", "yes"],
-        stdout=log, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent,
+        folder / "redis.log", lambda: _redis_answers(port),
     )  # fmt: skip
-    log.close()
-    server = RedisServer(folder, port, process)
-    try:
-        _wait_for(lambda: _redis_answers(port), process, folder / "redis.log")
-    except EngineUnavailable:
-        server.stop()
-        raise
-    return server
+    return RedisServer(folder, port, process)
 
 
 def _redis_answers(port: int) -> bool:
@@ -226,6 +219,134 @@ def _redis_answers(port: int) -> bool:
             return s.recv(16).startswith(b"+PONG")
     except OSError:
         return False
+
+
+#: what Caddy passes on to pace, shipped with the Caddyfiles (docs/deploy.md, "Caddy")
+PACE_CADDY = Path(__file__).resolve().parents[1] / "deploy" / "pace.caddy"
+
+CADDYFILE = """\
+{{
+\tadmin off
+\tskip_install_trust
+\tauto_https disable_redirects
+\thttp_port {http_port}
+\thttps_port {port}
+\tlocal_certs
+}}
+
+https://127.0.0.1:{port} {{
+\ttls internal
+\timport {snippet}
+}}
+"""
+
+
+@dataclass
+class CaddyServer:
+    """A running ``caddy`` on loopback: ``url`` is its https address (``tls internal``)."""
+
+    folder: Path
+    port: int
+    process: subprocess.Popen[bytes]
+
+    @property
+    def url(self) -> str:
+        return f"https://127.0.0.1:{self.port}"
+
+    @property
+    def log(self) -> str:
+        return (self.folder / "caddy.log").read_text(errors="replace")
+
+    def authority_keys(self) -> list[str]:
+        """Return the SHA-256 of the public keys of Caddy's root and intermediate (base64), as
+        Chromium's ``--ignore-certificate-errors-spki-list`` takes them: a browser given them
+        trusts this Caddy's certificates, and no other's."""
+        import base64
+        import hashlib
+
+        from cryptography import x509
+        from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+        pki = self.folder / "data" / "caddy" / "pki" / "authorities" / "local"
+        keys = []
+        for name in ("root.crt", "intermediate.crt"):
+            cert = x509.load_pem_x509_certificate((pki / name).read_bytes())
+            spki = cert.public_key().public_bytes(Encoding.DER, PublicFormat.SubjectPublicKeyInfo)
+            keys.append(base64.b64encode(hashlib.sha256(spki).digest()).decode())
+        return keys
+
+    def stop(self) -> None:
+        """Stop Caddy and remove its folder (its certificates with it)."""
+        _terminate(self.process, self.folder)
+
+
+def start_caddy(upstream: str) -> CaddyServer:
+    """Start Caddy on a free loopback port in front of ``upstream`` (``127.0.0.1:5000``), with
+    ``tls internal``; ``EngineUnavailable`` if it can't."""
+    binary = shutil.which("caddy")
+    if binary is None:
+        raise EngineUnavailable("caddy is not installed (apt-get install caddy)")
+    folder = Path(tempfile.mkdtemp(prefix="pace-caddy-"))
+    port = free_port()
+    config = folder / "Caddyfile"
+    config.write_text(
+        CADDYFILE.format(port=port, http_port=free_port(), snippet=PACE_CADDY), encoding="utf-8"
+    )
+    home = {"HOME": str(folder), "XDG_DATA_HOME": str(folder / "data"),
+            "XDG_CONFIG_HOME": str(folder / "config")}  # fmt: skip
+    process = _spawn(
+        [binary, "run", "--config", str(config), "--adapter", "caddyfile"],
+        folder / "caddy.log", lambda: _tls_answers(port),
+        env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), **home, "PACE_UPSTREAM": upstream},
+    )  # fmt: skip
+    return CaddyServer(folder, port, process)
+
+
+def _tls_answers(port: int) -> bool:
+    """Whether a TLS handshake with 127.0.0.1:``port`` succeeds (its certificate is made)."""
+    import ssl
+
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1) as raw:
+            with context.wrap_socket(raw, server_hostname="127.0.0.1"):
+                return True
+    except (OSError, ssl.SSLError):
+        return False
+
+
+def _spawn(
+    command: list[str],
+    log: Path,
+    ready: Callable[[], bool],
+    env: dict[str, str] | None = None,
+) -> subprocess.Popen[bytes]:
+    """Start a server writing to ``log`` and wait until ``ready()``; if it does not get there,
+    stop it, remove its folder (``log``'s) and raise ``EngineUnavailable``."""
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            command, stdout=out, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent, env=env
+        )
+    try:
+        _wait_for(ready, process, log)
+    except EngineUnavailable:
+        _terminate(process, log.parent)
+        raise
+    return process
+
+
+def _terminate(process: subprocess.Popen[bytes], folder: Path) -> None:
+    """Stop a server (SIGTERM, then SIGKILL after 10 s) and remove its folder."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def _wait_for(ready: Callable[[], bool], process: subprocess.Popen[bytes], log: Path) -> None:
@@ -244,8 +365,13 @@ def _wait_for(ready: Callable[[], bool], process: subprocess.Popen[bytes], log: 
 
 
 def main() -> int:
-    """Say whether PostgreSQL and Redis start here (``.ci/run`` prints it before the tests)."""
-    for name, start in (("PostgreSQL", start_postgres), ("Redis", start_redis)):
+    """Say whether PostgreSQL, Redis and Caddy start here (``.ci/run`` prints it first)."""
+    engines: tuple[tuple[str, Callable[[], Any]], ...] = (
+        ("PostgreSQL", start_postgres),
+        ("Redis", start_redis),
+        ("Caddy", lambda: start_caddy(f"127.0.0.1:{free_port()}")),
+    )
+    for name, start in engines:
         try:
             start().stop()
             print(f"engines: {name} starts here; its tests run")

@@ -5,9 +5,7 @@ feature serves its own pages (pace/web/<feature>/pages.py)."""
 
 from __future__ import annotations
 
-import hashlib
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
@@ -16,6 +14,7 @@ from pace import formats
 from pace.reports.status import status_document
 from pace.services import commands as cmd
 from pace.web import access, edge, payloads
+from pace.web.assets import current_assets, revalidated
 from pace.web.broadcast import event_view
 from pace.web.i18n import page_context
 from pace.web.parts import parts
@@ -128,24 +127,14 @@ def api_command(name: str) -> Any:
 # -- the offline marshal page (docs/offline.md) ---------------------------------------------
 
 
-def _assets_version(folder: Path) -> str:
-    """Return a digest of the static files: a new one makes browsers install a new worker."""
-    digest = hashlib.sha256()
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        digest.update(path.relative_to(folder).as_posix().encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
 @bp.get("/sw.js")
 def service_worker() -> Response:
-    """The service worker, at the root so its scope covers the marshal pages; never cached."""
-    folder = Path(current_app.static_folder or "static")
-    script = (folder / "sw.js").read_text(encoding="utf-8")
-    script = script.replace("__PACE_VERSION__", _assets_version(folder), 1)
-    response = Response(script, mimetype="text/javascript")
+    """The service worker, at the root so its scope covers the marshal pages; never cached.
+
+    Its precache names the static files' versioned URLs (pace/web/assets.py)."""
+    response = Response(current_assets().worker_script(), mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
-    return response
+    return revalidated(response)  # the browser's check at every visit: 304 when unchanged
 
 
 # -- every answer --------------------------------------------------------------------------------
