@@ -39,6 +39,7 @@ MESSAGES: dict[str, Source] = {
     "page.marshal": "Marshal",
     "page.dashboard": "Referee dashboard",
     "lang.switch": "Français",
+    "sun.toggle": "Sun mode",
     "live.online": "Online",
     "live.offline": "Offline: taps are kept on this phone and sent when the signal returns",
     "live.offline_short": "Offline",
