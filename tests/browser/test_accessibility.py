@@ -285,7 +285,9 @@ def marshal(open_page, url, scan_as):
     page = open_page()
     page.goto(f"{url}/rounds/{PLAY}/marshal")
     online(page)
-    page.locator("label[for='hole-1']").click()
+    # a hole of its own for each case: the groups due there are not logged by another case
+    hole = 3 + CASES.index((open_page.lang, open_page.width))
+    page.locator(f"label[for='hole-{hole}']").click()
     page.locator("button.tap").first.click()
     expect(page.locator("li.entry[data-state='confirmed']")).to_have_count(1)
     scan_as(page, "in play")
@@ -501,8 +503,9 @@ def tap_target_faults(page: Page) -> tuple[int, list[str]]:
 def marshal_in_play(page: Page, url: str) -> None:
     page.goto(f"{url}/rounds/{PLAY}/marshal")
     online(page)
-    page.locator("label[for='hole-1']").click()
-    page.locator("label[for='hole-2']").click()
+    # holes of their own (the axe cases log on 3 to 6): groups are still due there
+    page.locator("label[for='hole-9']").click()
+    page.locator("label[for='hole-10']").click()
     page.locator("button.tap").first.click()
     expect(page.locator("li.entry[data-state='confirmed']").first).to_be_visible()
     page.locator("li.entry[data-state='confirmed'] button").first.click()  # its panel open
