@@ -405,7 +405,8 @@ def access(open_page, url, scan_as):
     page = open_page()
     page.goto(f"{url}/rounds/{EMPTY}/access")
     scan_as(page, "form")
-    page.locator("form button[type='submit']").last.click()
+    # the form that makes codes (the table below has a revoke form per code made earlier)
+    page.locator("form:has(input[name='label']) button[type='submit']").click()
     expect(page.locator(".access-card").first).to_be_visible()
     scan_as(page, "a code made")
 
