@@ -417,3 +417,19 @@ export function errorText(ack) {
   const e = ack && ack.error;
   return (e && e.message) || (e && e.code) || "?";
 }
+
+// -- screen readers ---------------------------------------------------------------------
+
+let announced = "";
+
+/**
+ * Say `text` through the page's assertive live region (#announce, base.html): what a referee
+ * must not miss (a new alert, a bad time, the clock's expiry). The same words twice are made to
+ * differ by a no-break space, so a screen reader speaks the second time too.
+ */
+export function announce(text) {
+  const node = document.getElementById("announce");
+  if (!node || !text) return;
+  announced = text === announced.trim() && !announced.endsWith("\u00a0") ? `${text}\u00a0` : text;
+  node.textContent = announced;
+}

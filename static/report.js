@@ -60,3 +60,20 @@ async function follow(id) {
 for (const button of document.querySelectorAll("button.job")) {
   button.addEventListener("click", () => start(button.dataset.kind));
 }
+
+// A table wider than the phone scrolls inside itself: then it takes the focus, so that it can
+// be scrolled from the keyboard too (axe's scrollable-region-focusable). Checked again when
+// the width or sun mode's larger type changes what overflows.
+function focusableScrollers() {
+  for (const node of document.querySelectorAll("table, .wide")) {
+    const scrolls = node.scrollWidth > node.clientWidth + 1;
+    if (scrolls) node.setAttribute("tabindex", "0");
+    else node.removeAttribute("tabindex");
+  }
+}
+focusableScrollers();
+window.addEventListener("resize", focusableScrollers);
+new MutationObserver(focusableScrollers).observe(document.documentElement, {
+  attributes: true,
+  attributeFilter: ["class"],
+});

@@ -18,6 +18,7 @@ const VERSION = "__PACE_VERSION__";
 const CACHE = `pace-${VERSION}`;
 const PRECACHE = [
   "/static/pace.css",
+  "/static/sun.js",
   "/static/common.js",
   "/static/queue.js",
   "/static/marshal.js",

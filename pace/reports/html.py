@@ -307,6 +307,7 @@ def report_html(
     css_href: str | None = None,
     screen_css_href: str | None = None,
     script_src: str | None = None,
+    sun_src: str | None = None,
     messages: Mapping[str, str] | None = None,
     progress: Progress = no_progress,
     for_pdf: bool = False,
@@ -319,7 +320,8 @@ def report_html(
 ) -> str:
     """Return the report as one HTML page (its style inlined unless ``css_href`` is given).
 
-    ``links`` (the page's export links), ``script_src`` (the page's script) and
+    ``links`` (the page's export links), ``script_src`` (the page's script), ``sun_src``
+    (sun mode's script, with its toggle: docs/accessibility.md) and
     ``chart_src`` (where its group charts are fetched from) are for the web page; the HTML
     export and the PDF have none and carry every chart. ``for_pdf`` lays the holes and the
     tables of figures out as aligned text (what WeasyPrint lays out fastest) and each group's
@@ -346,6 +348,7 @@ def report_html(
         screen_css_href=screen_css_href,
         css="" if css_href else css(),
         script_src=script_src,
+        sun_src=sun_src,
         messages=dict(messages or {}),
         for_pdf=for_pdf,
         first_group=first,

@@ -42,6 +42,7 @@ MESSAGES: dict[str, Source] = {
     "round.groups": "Groups",
     "round.events": "Events",
     "lang.switch": "Français",
+    "sun.toggle": "Sun mode",
     "live.online": "Online",
     "live.offline": "Offline: taps are kept on this phone and sent when the signal returns",
     "live.offline_short": "Offline",

@@ -2,7 +2,7 @@
 // with its minutes when raised and now, and Acknowledge; the resolved ones below; and what
 // the round's deltas change in them. A prompt to stop timing that came as
 // stop_timing_prompted without an alert of the server is this page's own.
-import { clock, el, errorText, minutes, request, t, uuid4 } from "../common.js";
+import { announce, clock, el, errorText, minutes, request, t, uuid4 } from "../common.js";
 import { $, ROUND, isTimed, showError, shown, state, tz } from "./state.js";
 
 /**
@@ -42,6 +42,7 @@ export function alertRaised(msg) {
   }
   state.alerts = arrange([{ ...msg.alert, fresh: true }, ...state.alerts]);
   renderAlerts();
+  announce(alertText(msg.alert)); // heard without looking at the list
 }
 
 export function alertResolved(msg) {
@@ -67,6 +68,7 @@ export function stopTimingPrompted(msg) {
     fresh: true,
   });
   renderAlerts();
+  announce(alertText(state.alerts[0]));
 }
 
 /** `group` is no longer timed: this page's own prompts to stop timing it go. */

@@ -1,7 +1,7 @@
 // The shot clock itself: the kind of stroke, the hole, START and STOP (one tap each, a bounce
 // ignored), the countdown with its buzz at the limit, and the verdict and penalty the server
 // judged from the stroke's answer.
-import { el, isoWithOffset, pageInstant, t } from "../common.js";
+import { announce, el, isoWithOffset, pageInstant, t } from "../common.js";
 import { timingOf } from "../live.js";
 import { outcomeText, penaltyRow, seconds } from "../penalties.js";
 import { command, outbox, pendingFor } from "./commands.js";
@@ -163,6 +163,7 @@ export function tick() {
   if (over && !run.stopped && !run.buzzed) {
     run.buzzed = true;
     if (navigator.vibrate) navigator.vibrate([400, 100, 400]);
+    announce(t("clock.expired", { player: run.player, n: allowed }));
   }
 }
 
@@ -201,6 +202,10 @@ function renderResult() {
     }
     if (!v) return [el("p", { class: "verdict" }, `${p.player}: ${duration} s`)];
     const vars = { duration: seconds(v.duration_s), allowed: seconds(v.allowed_s) };
+    if (v.bad_time && run.told !== entry.id) {
+      run.told = entry.id; // once per stroke, not at every redraw
+      announce(`${p.player}: ${t("clock.verdict.bad", vars)}`);
+    }
     const parts = [
       el(
         "p",

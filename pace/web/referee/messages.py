@@ -93,6 +93,7 @@ MESSAGES: dict[str, Source] = {
     "clock.between": "Between holes (a penalty goes to the next hole)",
     "clock.left": "seconds left",
     "clock.over": "seconds over",
+    "clock.expired": "Time is up: {player}, {n} s",
     "clock.of": "allowed {n} s · elapsed {elapsed} s",
     "clock.start": "START",
     "clock.stop": "STOP",

@@ -67,8 +67,9 @@ def report_page(round: str) -> Response:
         css_href=url_for("static", filename="report.css"),
         screen_css_href=url_for("static", filename="report-screen.css"),
         script_src=url_for("static", filename="report.js"),
+        sun_src=url_for("static", filename="sun.js"),
         messages={
-            **{k: v for k, v in catalogue(lang).items() if k.startswith("report.")},
+            **{k: v for k, v in catalogue(lang).items() if k.startswith(("report.", "sun."))},
             "csrf": access.csrf_token(),
             "jobs": links["jobs"],
         },
