@@ -7,7 +7,6 @@ import logging
 import os
 import secrets
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,6 @@ from pace import config, i18n
 from pace.clock import Clock, SystemClock
 from pace.rules.errors import PaceError
 from pace.services.access import AccessService, secret_notice
-from pace.services.alerts import AlertDesk
 from pace.services.board import BoardFeed
 from pace.services.live import LiveService
 from pace.services.referee_feed import RefereeFeed
@@ -32,56 +30,23 @@ from pace.services.rounds import PaceService
 from pace.services.scores import ScoreService
 from pace.services.taps import TapService
 from pace.store import Store
-from pace.web import access, audit, edge, errors, http, referee, reports, scoring
+from pace.web import access, edge, errors, http, payloads
 from pace.web import i18n as i18n_pages
 from pace.web.board import BoardCache
 from pace.web.broadcast import Broadcaster
 from pace.web.derived import Derived
-from pace.web.report_jobs import ReportJobs
+from pace.web.parts import EXTENSION, AppParts, parts_of
+from pace.web.referee.announce import RefereeBroadcaster
+from pace.web.reports.jobs import ReportJobs
+from pace.web.scoring.announce import ScoreBroadcaster
 from pace.web.sockets import PaceNamespace, WirePacket
 from pace.web.timesync import ClockOffsets
 
 log = logging.getLogger(__name__)
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@dataclass
-class Extension:
-    """What the app holds at ``app.extensions["pace"]``."""
-
-    settings: config.Settings
-    store: Store
-    live: LiveService
-    broadcaster: Broadcaster
-    namespace: PaceNamespace
-    socketio: SocketIO
-    scheduler: Any = None
-    #: the marshals' commands (taps, corrections, voids, sirens)
-    taps: TapService | None = None
-    #: the alerts raised, resolved and acknowledged (``live.alerts``)
-    alerts: AlertDesk | None = None
-    #: the referees' commands, and what their pages are shown (timing, penalty rows)
-    referee: RefereeService | None = None
-    referee_feed: RefereeFeed | None = None
-    referee_broadcaster: referee.RefereeBroadcaster | None = None
-    access: AccessService | None = None
-    scores: ScoreService | None = None
-    score_broadcaster: scoring.ScoreBroadcaster | None = None
-    report_jobs: ReportJobs | None = None
-    #: what a round's log implies (rows, penalties, cards): announced here or by the round's
-    #: ticking worker (pace/web/derived.py)
-    derived: Derived | None = None
-    #: this worker among the others of its deployment (``server.message_queue``), or None
-    cluster: Any = None
-    #: the report service of the pages, with its cache of the last reports and charts
-    reports: ReportService | None = None
-    #: the facts-only board's snapshot and its own numbered feed (pace/services/board.py)
-    boards: BoardFeed | None = None
-    #: the facts-only board, made once per log position for all its viewers
-    board: BoardCache | None = None
-    #: who holds the field up, on the dashboard (read by the scheduler before its tick)
-    holdups: HoldUpPanel | None = None
+#: where the running scheduler is kept in ``app.extensions`` (none until ``start_scheduler``)
+SCHEDULER = "pace.scheduler"
 
 
 def create_app(
@@ -96,63 +61,127 @@ def create_app(
     ``tmp_path`` and ``async_mode = "threading"``.
     """
     settings = settings or config.load()
+    app = flask_app(testing)
+    store = Store.open(settings.database.path, synchronous=settings.database.synchronous)
+    app.config["SECRET_KEY"] = secret_key(store)
+    cluster = join_cluster(settings, store)
+    socketio = socket_server(app, settings.server, cluster)
+    app_parts = assemble(app, settings, store, socketio, cluster, clock or SystemClock())
+    harden(app, settings.server)
+    answer_errors(app, socketio, testing)
+    serve_pages(app)
+    app.extensions[EXTENSION] = app_parts
+    return app
+
+
+def flask_app(testing: bool) -> Flask:
+    """Return the Flask app with pace's templates, static files and request limits."""
     app = Flask(
         __name__, static_folder=str(ROOT / "static"), template_folder=str(ROOT / "templates")
     )
     app.config["TESTING"] = testing
     app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
-    app.config["MAX_CONTENT_LENGTH"] = edge.MAX_BODY
+    app.config["MAX_CONTENT_LENGTH"] = payloads.MAX_BODY
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    return app
 
-    store = Store.open(settings.database.path, synchronous=settings.database.synchronous)
-    # the key signing session cookies: from the environment, else made once and kept in the
-    # database, so sessions survive a restart (docs/access.md)
-    app.config["SECRET_KEY"] = os.environ.get("PACE_SECRET_KEY") or store.secret(
+
+def secret_key(store: Store) -> str:
+    """Return the key signing session cookies: from the environment, else made once and kept
+    in the database, so sessions survive a restart (docs/access.md)."""
+    key: str = os.environ.get("PACE_SECRET_KEY") or store.secret(
         "flask_secret_key", make=lambda: secrets.token_hex(32)
     )
-    service = PaceService(store, settings, clock or SystemClock())
+    return key
+
+
+def socket_server(app: Flask, server: config.ServerSettings, cluster: Any) -> SocketIO:
+    """Return the Socket.IO server of ``app`` (sharing the cluster's message queue, if any)."""
+    queue: dict[str, Any] = {}
+    if cluster is not None:
+        queue = {"message_queue": cluster.url, "channel": cluster.socketio_channel}
+    return SocketIO(
+        app,
+        async_mode=server.async_mode,
+        cors_allowed_origins=origin_check(server),
+        json=app.json,
+        serializer=WirePacket,
+        max_http_buffer_size=payloads.MAX_MESSAGE,
+        logger=False,
+        engineio_logger=False,
+        **queue,
+    )
+
+
+def assemble(
+    app: Flask,
+    settings: config.Settings,
+    store: Store,
+    socketio: SocketIO,
+    cluster: Any,
+    clock: Clock,
+) -> AppParts:
+    """Return the app's parts: the use cases over the store, the web adapter's over the
+    socket server; register the live endpoint."""
+    service = PaceService(store, settings, clock)
     access_service = AccessService(store, settings, service.clock)
     live = LiveService(service)
     referee_feed = RefereeFeed(live)
     scores = ScoreService(live, referee_feed)
     holdups = HoldUpPanel(live)
-    boards = BoardFeed(live)
-    cluster = join_cluster(settings, store)
-    queue: dict[str, Any] = {}
-    if cluster is not None:
-        queue = {"message_queue": cluster.url, "channel": cluster.socketio_channel}
-    socketio = SocketIO(
-        app,
-        async_mode=settings.server.async_mode,
-        cors_allowed_origins=origin_check(settings.server),
-        json=app.json,
-        serializer=WirePacket,
-        max_http_buffer_size=edge.MAX_MESSAGE,
-        logger=False,
-        engineio_logger=False,
-        **queue,
-    )
-    # a reading of who holds the field up lets the taps in between its groups (under gevent
-    # it runs on the hub: docs/architecture.md, "The hub is not held by slow parts")
-    if settings.server.async_mode == "gevent":
-        from pace.web.server import hub_pause
-
-        holdups.pause = hub_pause
-    else:
-        holdups.pause = lambda: socketio.sleep(0)
-    broadcaster = Broadcaster(socketio, boards)
-    offsets = ClockOffsets()
-    namespace = PaceNamespace(live, broadcaster, offsets, access_service)
-    score_broadcaster = scoring.ScoreBroadcaster(socketio, scores)
+    holdups.pause = hub_yield(settings.server, socketio)
+    board_feed = BoardFeed(live)
+    broadcaster = Broadcaster(socketio, board_feed)
+    namespace = PaceNamespace(live, broadcaster, ClockOffsets(), access_service)
+    score_broadcaster = ScoreBroadcaster(socketio, scores)
     derived = Derived(live, score_broadcaster.changed, cluster)
     if cluster is not None:
         # a feed's numbers are one worker's: a page of another worker cannot follow them
         live.numbered = False
         live.early_alerts = False
-    referee_broadcaster = referee.RefereeBroadcaster(socketio, broadcaster, cards=derived.cards)
     socketio.on_namespace(namespace)
-    harden(app, settings.server)
+    return AppParts(
+        settings=settings,
+        store=store,
+        socketio=socketio,
+        namespace=namespace,
+        access=access_service,
+        live=live,
+        taps=TapService(live),
+        alerts=live.alerts,
+        referee=RefereeService(live),
+        referee_feed=referee_feed,
+        scores=scores,
+        board_feed=board_feed,
+        holdups=holdups,
+        reports=ReportService(live.service, ReportCache()),
+        broadcaster=broadcaster,
+        referee_broadcaster=RefereeBroadcaster(socketio, broadcaster, cards=derived.cards),
+        score_broadcaster=score_broadcaster,
+        derived=derived,
+        board_cache=BoardCache(board_feed, app.json.dumps),
+        report_jobs=ReportJobs(
+            str(settings.database.path), settings.source, socketio.start_background_task
+        ),
+        cluster=cluster,
+    )
+
+
+def hub_yield(server: config.ServerSettings, socketio: SocketIO) -> Any:
+    """Return how a reading of who holds the field up lets the taps in between its groups
+    (under gevent it runs on the hub: docs/architecture.md, "The hub is not held by slow
+    parts")."""
+    if server.async_mode == "gevent":
+        from pace.web.server import hub_pause
+
+        return hub_pause
+    return lambda: socketio.sleep(0)
+
+
+def answer_errors(app: Flask, socketio: SocketIO, testing: bool) -> None:
+    """Answer every failure with the shared error shape: Socket.IO acks and HTTP alike
+    (pace/web/errors.py)."""
 
     @socketio.on_error_default
     def socket_error(e: BaseException) -> dict[str, Any]:
@@ -178,7 +207,7 @@ def create_app(
     @app.errorhandler(413)
     def too_large(e: Any) -> Any:
         body = errors.error_body(
-            "payload_too_large", f"the body is larger than {edge.MAX_BODY // 1024} KiB"
+            "payload_too_large", f"the body is larger than {payloads.MAX_BODY // 1024} KiB"
         )
         return jsonify(body), 413
 
@@ -190,46 +219,23 @@ def create_app(
         body = errors.from_exception(e, context=request.path, testing=testing)
         return jsonify(body), 500
 
+
+def serve_pages(app: Flask) -> None:
+    """Register the pages: every request checked (``access.guard_request``), in the language
+    it asks for (the gettext catalogues of pace/translations), the live round's and signing
+    in's pages, then each feature's."""
     app.before_request(access.guard_request)
     app.context_processor(access.template_globals)
-    # the pages' gettext catalogues (pace/translations), in the language the request asks for
     flask_babel.Babel(
         app,
         locale_selector=i18n_pages.current_language,
         default_translation_directories=str(i18n.DIRECTORY),
     )
     app.register_blueprint(http.bp)
-    app.register_blueprint(referee.bp)
     app.register_blueprint(access.bp)
-    app.register_blueprint(audit.bp)
-    app.register_blueprint(scoring.bp)
-    app.register_blueprint(reports.bp)
-    app.extensions["pace"] = Extension(
-        settings,
-        store,
-        live,
-        broadcaster,
-        namespace,
-        socketio,
-        taps=TapService(live),
-        alerts=live.alerts,
-        referee=RefereeService(live),
-        referee_feed=referee_feed,
-        referee_broadcaster=referee_broadcaster,
-        access=access_service,
-        scores=scores,
-        score_broadcaster=score_broadcaster,
-        report_jobs=ReportJobs(
-            str(settings.database.path), settings.source, socketio.start_background_task
-        ),
-        derived=derived,
-        cluster=cluster,
-        reports=ReportService(live.service, ReportCache()),
-        boards=boards,
-        board=BoardCache(boards, app.json.dumps),
-        holdups=holdups,
-    )
-    return app
+    for feature in edge.FEATURES:
+        if feature.pages is not None:
+            app.register_blueprint(feature.pages)
 
 
 def join_cluster(settings: config.Settings, store: Store) -> Any:
@@ -313,43 +319,41 @@ def start_scheduler(app: Flask) -> Any:
     """Start the scheduler of this serving process; return it (call once)."""
     from pace.scheduler import PaceScheduler
 
-    ext: Extension = app.extensions["pace"]
-    cluster = ext.cluster
+    app_parts = parts_of(app)
+    cluster = app_parts.cluster
     scheduler = PaceScheduler(
-        ext.live,
-        ext.broadcaster,
-        tick_seconds=ext.settings.scheduler.tick_seconds,
-        probe=ext.namespace.probe_clocks,
-        after_tick=tick_announcer(ext),
+        app_parts.live,
+        app_parts.broadcaster,
+        tick_seconds=app_parts.settings.scheduler.tick_seconds,
+        probe=app_parts.namespace.probe_clocks,
+        after_tick=tick_announcer(app_parts),
         leases=cluster.leases if cluster is not None else None,
     )
     scheduler.start()
-    ext.scheduler = scheduler
+    app.extensions[SCHEDULER] = scheduler
     if cluster is not None:
         # another worker stored an event of a round this one ticks: tick it now
-        ext.socketio.start_background_task(cluster.listen, scheduler.poke, ext.socketio.sleep)
+        app_parts.socketio.start_background_task(
+            cluster.listen, scheduler.poke, app_parts.socketio.sleep
+        )
     return scheduler
 
 
-def tick_announcer(ext: Extension) -> Any:
+def tick_announcer(app_parts: AppParts) -> Any:
     """Return what the scheduler calls after each tick's deltas: the cards that changed."""
-    cards = ext.score_broadcaster
-    if cards is None:
-        return None
-    return cards.changed
+    return app_parts.score_broadcaster.changed
 
 
 def close_app(app: Flask) -> None:
     """Stop the scheduler and close the database."""
-    ext: Extension = app.extensions["pace"]
-    if ext.scheduler is not None:
-        ext.scheduler.shutdown()
-        ext.scheduler = None
-    if ext.report_jobs is not None:
-        ext.report_jobs.close()
-    if ext.cluster is not None:
-        ext.cluster.close()
-    ext.store.close()
+    app_parts = parts_of(app)
+    scheduler = app.extensions.pop(SCHEDULER, None)
+    if scheduler is not None:
+        scheduler.shutdown()
+    app_parts.report_jobs.close()
+    if app_parts.cluster is not None:
+        app_parts.cluster.close()
+    app_parts.store.close()
 
 
 def configure_logging() -> None:
@@ -363,29 +367,29 @@ def configure_logging() -> None:
 
 def run_server(app: Flask) -> None:
     """Serve ``app`` on its configured host and port until interrupted (blocks)."""
-    ext: Extension = app.extensions["pace"]
-    server = ext.settings.server
+    app_parts = parts_of(app)
+    server = app_parts.settings.server
     if server.async_mode == "gevent":
         from pace.web.server import wsgi_server  # gevent only where it serves
 
         # Flask-SocketIO's run() would build the same server with Nagle's algorithm on
         # (pace/web/server.py); stop() finds it where run() keeps it
-        ext.socketio.wsgi_server = wsgi_server(app, server.host, server.port)
+        app_parts.socketio.wsgi_server = wsgi_server(app, server.host, server.port)
         # a commit's wait on the disk in a real thread: the hub serves the others meanwhile,
         # the committing greenlet resumes (and acks) once it is done
         # (only with the standard library patched: the store's lock must be gevent's, or a
         # greenlet waiting for it would hold the hub while the commit's owner cannot resume)
         from gevent import monkey
 
-        offload = getattr(ext.store, "offload_commits", None)  # SQLite's (PostgreSQL: none)
+        offload = getattr(app_parts.store, "offload_commits", None)  # SQLite's (PostgreSQL: none)
         if offload is not None and monkey.is_module_patched("threading"):
             offload(off_the_hub)
-        ext.socketio.wsgi_server.serve_forever()
+        app_parts.socketio.wsgi_server.serve_forever()
         return
     kwargs: dict[str, Any] = {"host": server.host, "port": server.port, "log_output": False}
     if server.async_mode == "threading":
         kwargs["allow_unsafe_werkzeug"] = True
-    ext.socketio.run(app, **kwargs)
+    app_parts.socketio.run(app, **kwargs)
 
 
 def off_the_hub(fn: Any) -> Any:
@@ -412,8 +416,8 @@ def serve(settings: config.Settings, *, clock: Clock | None = None, banner: str 
     """Serve the app until interrupted: the pages, Socket.IO and the scheduler."""
     configure_logging()
     app = create_app(settings, clock=clock)
-    ext: Extension = app.extensions["pace"]
-    secret = ext.access.ensure_committee_account() if ext.access else None
+    app_parts = parts_of(app)
+    secret = app_parts.access.ensure_committee_account()
     if secret is not None:
         notice = secret_notice(secret, settings.database.path, interactive=sys.stdout.isatty())
         print(notice, flush=True)
@@ -421,7 +425,7 @@ def serve(settings: config.Settings, *, clock: Clock | None = None, banner: str 
         start_scheduler(app)
     host, port = settings.server.host, settings.server.port
     print(
-        banner or f"pace serving http://{host}:{port}/ (database {ext.store.location})",
+        banner or f"pace serving http://{host}:{port}/ (database {app_parts.store.location})",
         flush=True,
     )
     # what the process has made so far (modules, the app, the rounds folded at start) lives

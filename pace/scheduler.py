@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from apscheduler.schedulers.background import BackgroundScheduler
@@ -29,9 +29,17 @@ from pace.rules.errors import PaceError
 from pace.services import alerts as alertstore
 from pace.services.live import LiveService
 from pace.services.state import ALERT, RESOLVED, Delta
-from pace.web.broadcast import Broadcaster
 
 log = logging.getLogger(__name__)
+
+
+class DeltaFeed(Protocol):
+    """Where a tick's deltas go: the web adapter's broadcaster, handed in by the composition
+    root (pace/app.py), so the scheduler knows no web module."""
+
+    def feed(self, round: str, changes: Callable[[], Iterable[Delta]]) -> None:
+        """Work out the round's deltas (``changes()``) and send them in their numbers' order."""
+
 
 SUPERVISOR_SECONDS = 15.0
 CLOCK_PROBE_SECONDS = 60.0
@@ -43,7 +51,7 @@ class PaceScheduler:
     def __init__(
         self,
         live: LiveService,
-        broadcaster: Broadcaster,
+        broadcaster: DeltaFeed,
         *,
         tick_seconds: float,
         probe: Any = None,

@@ -23,7 +23,7 @@ from flask.testing import FlaskClient  # noqa: E402
 from flask_socketio.test_client import SocketIOTestClient  # noqa: E402
 
 from pace import config  # noqa: E402
-from pace.app import close_app, create_app  # noqa: E402
+from pace.app import SCHEDULER, close_app, create_app  # noqa: E402
 from pace.clock import FakeClock  # noqa: E402
 
 
@@ -56,7 +56,7 @@ def app(settings, clock) -> Iterator[Flask]:
         yield app
     finally:
         close_app(app)
-        assert app.extensions["pace"].scheduler is None, "the scheduler was left running"
+        assert SCHEDULER not in app.extensions, "the scheduler was left running"
         assert app.extensions["pace"].store.closed, "the database was left open"
 
 

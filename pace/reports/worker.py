@@ -1,6 +1,6 @@
 """A warm PDF builder: one process that keeps WeasyPrint, Pygal and pace loaded between PDFs.
 
-The server's report jobs (``pace.web.report_jobs``) build their PDFs outside the server's
+The server's report jobs (``pace.web.reports.jobs``) build their PDFs outside the server's
 process, so seconds of layout never hold up taps and broadcasts. Starting ``pace report``
 for each PDF pays, every time, about 1.5 s of imports and 0.5 s of fonts and style sheets
 parsed by the first PDF of a process. This process pays them once, at its start, then

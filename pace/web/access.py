@@ -24,7 +24,6 @@ from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
-    current_app,
     g,
     jsonify,
     redirect,
@@ -39,6 +38,7 @@ from pace.services.access import ROLES, AccessError, Session, join_link
 from pace.store import UnknownRoundError
 from pace.web import errors, payloads
 from pace.web.i18n import page_context
+from pace.web.parts import parts
 
 COMMITTEE = frozenset({"committee"})
 REFEREE = frozenset({"committee", "referee"})
@@ -91,7 +91,7 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "pace.api_rounds": ANY_ROLE,
     "referee.board_page": ANY_ROLE,
     "pace.api_board": ANY_ROLE,
-    "pace.marshal_page": MARSHAL,
+    "marshal.marshal_page": MARSHAL,
     "pace.api_snapshot": MARSHAL,
     "pace.api_status": MARSHAL,
     "pace.api_events": MARSHAL,
@@ -102,7 +102,7 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "scoring.api_card": SCORER,
     "scoring.api_results": SCORER,
     "scoring.scoring_setting": COMMITTEE,
-    "pace.dashboard_page": REFEREE,
+    "dashboard.dashboard_page": REFEREE,
     "referee.shotclock_page": REFEREE,
     "audit.audit_page": REFEREE,
     "audit.audit_csv": REFEREE,
@@ -130,8 +130,8 @@ ROLE_WORDS = {
 #: what a refused page is, in the sentence of its refusal (issue 14: full sentences), and the
 #: catalogue key of its name for the translated page
 PAGES: dict[str, tuple[str, str]] = {
-    "pace.marshal_page": ("the marshal page", "page.marshal"),
-    "pace.dashboard_page": ("the referees' dashboard", "page.dashboard"),
+    "marshal.marshal_page": ("the marshal page", "page.marshal"),
+    "dashboard.dashboard_page": ("the referees' dashboard", "page.dashboard"),
     "referee.shotclock_page": ("the shot clock", "page.shotclock"),
     "referee.board_page": ("the pace board", "page.board"),
     "audit.audit_page": ("the audit of the round", "page.audit"),
@@ -142,10 +142,6 @@ PAGES: dict[str, tuple[str, str]] = {
     "access.access_page": ("the access codes of the round", "page.access"),
     "scoring.scorecard_page": ("the scorer's card", "page.scorecard"),
 }
-
-
-def _ext() -> Any:
-    return current_app.extensions["pace"]
 
 
 def _who(roles: frozenset[str]) -> str:
@@ -254,7 +250,7 @@ def request_token() -> str | None:
 def current_session() -> Session | None:
     """Return this request's live session, or ``None``."""
     if "pace_session" not in g:
-        g.pace_session = _ext().access.resolve(request_token())
+        g.pace_session = parts().access.resolve(request_token())
     return g.pace_session
 
 
@@ -322,7 +318,7 @@ def guard_request() -> Any:
             return None
         try:  # anybody may open it, for a round that exists
             view_args["round"] = payloads.text(view_args, "round")
-            check_exists(view_args["round"], _ext().store, field=None)
+            check_exists(view_args["round"], parts().store, field=None)
         except PaceError as e:
             return _refuse(e)
         return None
@@ -335,7 +331,7 @@ def guard_request() -> Any:
         _refuse_role(endpoint, roles, s)
         if "round" in view_args and s is not None:
             view_args["round"] = payloads.text(view_args, "round")
-            check_round(s, view_args["round"], _ext().store)
+            check_round(s, view_args["round"], parts().store)
     except PaceError as e:
         return _refuse(e)
     return None
@@ -391,7 +387,7 @@ def _safe_next(target: str | None) -> str:
 
 
 def _sign_in(code: str) -> Any:
-    opened = _ext().access.open_with_code(code, remote=_remote())
+    opened = parts().access.open_with_code(code, remote=_remote())
     session.clear()
     session["token"] = opened.token
     csrf_token()
@@ -446,23 +442,21 @@ def logout() -> Any:
         check_csrf()
     except AccessError as e:
         return _refuse(e)
-    ext = _ext()
-    ended = ext.access.end(session.get("token"))
+    app_parts = parts()
+    ended = app_parts.access.end(session.get("token"))
     session.clear()
     if ended is not None:
-        ext.namespace.close_sessions({ended})  # its open sockets stop hearing the round
+        app_parts.namespace.close_sessions({ended})  # its open sockets stop hearing the round
     return redirect(url_for("pace.home"))
 
 
 @bp.post("/api/session")
 def api_session() -> Any:
     """Exchange a code for a session token (python clients): ``{"code": "ABCD-EFGH"}``."""
-    from pace.web.edge import json_body
-
-    body = json_body()
+    body = payloads.json_body()
     code = body.get("code") if isinstance(body, Mapping) else None
     name = payloads.text(body, "name", required=False) if isinstance(body, Mapping) else ""
-    opened = _ext().access.open_with_code(
+    opened = parts().access.open_with_code(
         code if isinstance(code, str) else "", remote=_remote(), name=name or None
     )
     s = opened.session
@@ -481,8 +475,8 @@ def api_session() -> Any:
 def access_page(round: str) -> Any:
     """The committee makes access codes for a round (each shown once, with its link) and
     revokes them: a revoked code opens nothing, and its sessions end at once, sockets too."""
-    ext = _ext()
-    view = ext.live.service.round_view(round)
+    app_parts = parts()
+    view = app_parts.live.service.round_view(round)
     made: list[dict[str, str | None]] = []
     error: PaceError | None = None
     if request.method == "POST":
@@ -490,17 +484,19 @@ def access_page(round: str) -> Any:
             check_csrf()
             if request.form.get("revoke"):
                 revoked = payloads.integer(request.form, "revoke", 1, 2**62)
-                ext.namespace.close_sessions(ext.access.revoke_code(revoked, round=round))
+                app_parts.namespace.close_sessions(
+                    app_parts.access.revoke_code(revoked, round=round)
+                )
             else:
                 roles = [r for r in request.form.getlist("role") if r in ROLES] or ["marshal"]
                 label = payloads.text(request.form, "label", limit=100, required=False) or None
                 for role in roles:
-                    code = ext.access.create_code(round, role, label)
+                    code = app_parts.access.create_code(round, role, label)
                     link = join_link(request.host_url, code, role, round)
                     made.append({"role": role, "code": code, "link": link, "qr": qr_svg(link)})
         except PaceError as e:
             error = e
-    codes = ext.store.access_codes(round=round)
+    codes = app_parts.store.access_codes(round=round)
     return render_template(
         "access.html",
         round=round,

@@ -29,13 +29,13 @@ class BoardCache:
 
     def __init__(
         self,
-        boards: BoardFeed,
+        board_feed: BoardFeed,
         dumps: Callable[[Any], str],
         *,
         max_age: float = MAX_AGE_SECONDS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.boards = boards
+        self.board_feed = board_feed
         self.dumps = dumps
         self.max_age = max_age
         self.clock = clock
@@ -45,16 +45,16 @@ class BoardCache:
 
     def body(self, round: str) -> str:
         """Return the JSON of ``{"ok": true, "snapshot": <the board>}`` for ``round``."""
-        seq = self.boards.live.service.store.last_seq(round)
+        seq = self.board_feed.live.service.store.last_seq(round)
         with self._lock:
             making = self._locks.setdefault(round, threading.Lock())
         with making:
             known = self._made.get(round)
             now = self.clock()
-            rev = self.boards.rev(round)
+            rev = self.board_feed.rev(round)
             if known is not None and known[:2] == (seq, rev) and now - known[2] < self.max_age:
                 return known[3]
-            board = self.boards.snapshot(round)
+            board = self.board_feed.snapshot(round)
             text = self.dumps({"ok": True, "snapshot": board})
             self._made[round] = (seq, board["rev"], now, text)
             return text

@@ -74,12 +74,12 @@ class Broadcaster:
     it changed for the pages goes out as deltas, each carrying the round's ``rev`` (see
     docs/protocol.md, "Deltas"), in the order the service numbered them; what they changed of
     the facts-only board goes to the board's room as one ``board_changed``, numbered in the
-    board's own feed (``boards``; docs/protocol.md, "The board's feed").
+    board's own feed (``board_feed``; docs/protocol.md, "The board's feed").
     """
 
-    def __init__(self, socketio: Any, boards: BoardFeed | None = None):
+    def __init__(self, socketio: Any, board_feed: BoardFeed | None = None):
         self.socketio = socketio
-        self.boards = boards
+        self.board_feed = board_feed
         # deltas leave in the order they are numbered: working them out and sending them is
         # one step (two greenlets could otherwise send 7 before 6, and every page re-read)
         self._feed = threading.RLock()
@@ -94,11 +94,11 @@ class Broadcaster:
         """:meth:`feed`, sending each stage of the deltas (``stages()``) as soon as it is
         worked out: a command's rows leave before its alerts are stored and sent."""
         with self._feed:
-            if self.boards is None:
+            if self.board_feed is None:
                 for stage in stages():
                     self.send(round, stage)
                 return
-            board = self.boards.stream(round, stages, lambda stage: self.send(round, stage))
+            board = self.board_feed.stream(round, stages, lambda stage: self.send(round, stage))
             if board is not None:
                 self.board(round, board)
 

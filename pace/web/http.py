@@ -1,4 +1,7 @@
-"""HTTP: the pages and a JSON mirror of the Socket.IO commands. Routes stay thin."""
+"""HTTP: the home page, the live round's JSON reads (its rounds, status, snapshot, board and
+log, which the marshal page and the dashboard share), a JSON mirror of the Socket.IO commands
+(the edge pipeline's), the service worker, and what every answer gets. Routes stay thin; each
+feature serves its own pages (pace/web/<feature>/pages.py)."""
 
 from __future__ import annotations
 
@@ -15,40 +18,24 @@ from pace.services import commands as cmd
 from pace.web import access, edge, payloads
 from pace.web.broadcast import event_view
 from pace.web.i18n import page_context
+from pace.web.parts import parts
+from pace.web.routing import Sender
 
 bp = Blueprint("pace", __name__)
-
-
-def _ext() -> Any:
-    return current_app.extensions["pace"]
 
 
 @bp.get("/")
 def home() -> str:
     """List the rounds with the pages the session's role may open, or ask to sign in."""
     s = access.current_session()
-    rounds = [r for r in _ext().live.service.list_rounds() if s is not None and s.covers(r.name)]
+    rounds = [r for r in parts().live.service.list_rounds() if s is not None and s.covers(r.name)]
     return render_template("home.html", rounds=rounds, **page_context())
-
-
-@bp.get("/rounds/<round>/marshal")
-def marshal_page(round: str) -> str:
-    """The marshal's page: taps when groups complete the holes covered."""
-    _ext().live.service.round_view(round)
-    return render_template("marshal.html", round=round, **page_context())
-
-
-@bp.get("/rounds/<round>/dashboard")
-def dashboard_page(round: str) -> str:
-    """The referees' dashboard: the field, the alerts, the sirens."""
-    _ext().live.service.round_view(round)
-    return render_template("dashboard.html", round=round, **page_context())
 
 
 @bp.get("/api/rounds")
 def api_rounds() -> Any:
     """List the rounds as JSON."""
-    rounds = _ext().live.service.list_rounds()
+    rounds = parts().live.service.list_rounds()
     return jsonify(
         {
             "ok": True,
@@ -70,7 +57,7 @@ def _instant(round: str, text: str | None) -> datetime | None:
     """Return ``?at=`` as an instant: ``HH:MM[:SS]`` local on the round's day, or ISO 8601."""
     if not text:
         return None
-    view = _ext().live.service.round_view(round)
+    view = parts().live.service.round_view(round)
     try:
         clock = formats.parse_clock(text)
     except ValueError:
@@ -81,7 +68,7 @@ def _instant(round: str, text: str | None) -> datetime | None:
 @bp.get("/api/rounds/<round>/status")
 def api_status(round: str) -> Any:
     """The status document of ``pace status --json``, at the server's now or ``?at=``."""
-    live = _ext().live
+    live = parts().live
     field = live.field(round, _instant(round, request.args.get("at")))
     return jsonify(status_document(field, live.service.round_view(round).tz))
 
@@ -89,30 +76,27 @@ def api_status(round: str) -> Any:
 @bp.get("/api/rounds/<round>/snapshot")
 def api_snapshot(round: str) -> Any:
     """Everything a dashboard shows of the round (as ``join_round`` answers)."""
-    return jsonify({"ok": True, "snapshot": _ext().live.snapshot(round)})
+    return jsonify({"ok": True, "snapshot": parts().live.snapshot(round)})
 
 
 @bp.get("/api/rounds/<round>/board")
 def api_board(round: str) -> Any:
     """What the facts-only pace board shows of the round (viewers may read only this)."""
-    ext = _ext()
-    if ext.board is not None:
-        body = ext.board.body(round)
-        return current_app.response_class(body + "\n", mimetype="application/json")
-    return jsonify({"ok": True, "snapshot": ext.boards.snapshot(round)})
+    body = parts().board_cache.body(round)
+    return current_app.response_class(body + "\n", mimetype="application/json")
 
 
 @bp.get("/api/rounds/<round>/events")
 def api_events(round: str) -> Any:
     """The round's event log, in order."""
-    return jsonify({"ok": True, "events": [event_view(e) for e in _ext().live.events(round)]})
+    return jsonify({"ok": True, "events": [event_view(e) for e in parts().live.events(round)]})
 
 
 #: every command the mirror accepts: the edge pipeline's (pace/web/edge.py)
-_COMMANDS = tuple(edge.ROUTES)
+COMMANDS = tuple(edge.ROUTES)
 
 
-def _sender() -> edge.Sender:
+def _sender() -> Sender:
     """Return who sends an HTTP command: the session; the device from the headers.
 
     Over HTTP there is no ping exchange: instants are corrected with ``device_time``.
@@ -127,7 +111,7 @@ def _sender() -> edge.Sender:
     )
     name = device.name or (s.name if s else None)
     by = cmd.Author(s.role if s else "viewer", device.device, name)
-    return edge.Sender(s, by, _ext().live.clock.now())
+    return Sender(s, by, parts().live.clock.now())
 
 
 @bp.post("/api/commands/<name>")
@@ -135,10 +119,10 @@ def api_command(name: str) -> Any:
     """Run a command with the same payload and answer as its Socket.IO event."""
     if name not in edge.ROUTES:
         raise payloads.PayloadError(
-            f"unknown command {name[:40]!r}; expected one of {', '.join(_COMMANDS)}",
+            f"unknown command {name[:40]!r}; expected one of {', '.join(COMMANDS)}",
             code="unknown_command",
         )
-    return jsonify(edge.handle(name, edge.json_body(), _sender(), _ext()))
+    return jsonify(edge.handle(name, payloads.json_body(), _sender(), parts()))
 
 
 # -- the offline marshal page (docs/offline.md) ---------------------------------------------

@@ -2,8 +2,8 @@
 
 The language is ``?lang=fr`` (or ``en``), remembered in a cookie; otherwise the browser's
 ``Accept-Language``. Every text of the pages has a stable key (its gettext context) and its
-English here or in the modules joined below (``referee_messages``, ``report_messages``,
-``audit_words``); the French is in ``pace/translations/fr/LC_MESSAGES/messages.po``. Templates
+English here (the shared texts) or in the ``messages`` module of its feature (pace/web/<feature>/,
+joined below); the French is in ``pace/translations/fr/LC_MESSAGES/messages.po``. Templates
 get ``t(key)``, ``tn(key, n)`` (plurals) and dates and times formatted by Babel in the page's
 language and the round's time zone; the JavaScript gets the page's texts from the same
 catalogue as JSON (a plural as ``{one, other}``, picked with ``Intl.PluralRules``).
@@ -20,7 +20,12 @@ from flask import request
 
 from pace import i18n
 from pace.i18n import Source
-from pace.web import audit_words, referee_messages, report_messages, scoring_messages
+from pace.web.audit import messages as audit_messages
+from pace.web.dashboard import messages as dashboard_messages
+from pace.web.marshal import messages as marshal_messages
+from pace.web.referee import messages as referee_messages
+from pace.web.reports import messages as reports_messages
+from pace.web.scoring import messages as scoring_messages
 
 LANGUAGES = i18n.LANGUAGES
 COOKIE = "pace_lang"
@@ -36,8 +41,6 @@ MESSAGES: dict[str, Source] = {
     "round.course": "Course",
     "round.groups": "Groups",
     "round.events": "Events",
-    "page.marshal": "Marshal",
-    "page.dashboard": "Referee dashboard",
     "lang.switch": "Français",
     "live.online": "Online",
     "live.offline": "Offline: taps are kept on this phone and sent when the signal returns",
@@ -57,92 +60,6 @@ MESSAGES: dict[str, Source] = {
     "status.out_of_position": "Out of position",
     "status.finished": "Finished",
     "status.withdrawn": "Withdrawn",
-    "marshal.title": "Marshal · {round}",
-    "marshal.holes": "Holes I cover",
-    "marshal.holes_hint": "Choose the hole(s) you watch; this phone remembers them.",
-    "marshal.choose_holes": "Choose at least one hole above to see the groups due.",
-    "marshal.due": "Groups due next",
-    "marshal.none_due": "Every group has been logged on these holes.",
-    "marshal.tap": "Group {group} holed out on {hole}",
-    "marshal.due_at": "due {time}",
-    "marshal.more": "Show {count} more",
-    "marshal.pending_none": "All taps sent",
-    "marshal.pending": "{count} waiting to be sent · oldest since {time}",
-    "marshal.taps": "My taps",
-    "marshal.no_taps": "No tap yet.",
-    "marshal.state.queued": "queued",
-    "marshal.state.sent": "sent",
-    "marshal.state.confirmed": "confirmed",
-    "marshal.state.refused": "refused",
-    "marshal.kind.hole_completed": "{group} · hole {hole}",
-    "marshal.kind.void_event": "Undo: {target}",
-    "marshal.kind.correct_hole_time": "Time corrected: {target} → {time}",
-    "marshal.undone": "undone",
-    "marshal.corrected": "corrected to {time}",
-    "marshal.undo": "Undo",
-    "marshal.correct": "Correct the time",
-    "marshal.remove": "Remove",
-    "marshal.reason": "Reason",
-    "marshal.reason.undo": "tapped by mistake",
-    "marshal.reason.wrong_group": "wrong group",
-    "marshal.reason.wrong_hole": "wrong hole",
-    "marshal.reason.late_tap": "tapped late",
-    "marshal.confirm_undo": "Undo this tap",
-    "marshal.new_time": "Real time (round's local time)",
-    "marshal.save_time": "Save the new time",
-    "marshal.bad_time": "Enter a time such as 10:42",
-    "marshal.check": "Please check group {group} near hole {hole}: it is overdue",
-    "marshal.dismiss": "Seen",
-    "marshal.me": "My name (optional)",
-    "marshal.save": "Save",
-    "dash.title": "Dashboard · {round}",
-    "dash.field": "The field",
-    "dash.col.group": "Group",
-    "dash.col.status": "Status",
-    "dash.col.over": "Over",
-    "dash.col.gap": "Gap",
-    "dash.col.interval": "Interval",
-    "dash.col.finish": "Finish",
-    "dash.col.hole": "Hole {hole}, par {par}",
-    "dash.minutes_hint": (
-        "Over: minutes over the allotted time (+ late, − early). Gap and interval: minutes. "
-        "Finish: projected."
-    ),
-    "dash.legend": "Hole times against the allotment",
-    "dash.legend.ok": "on time or early",
-    "dash.legend.warn": "up to 2 min over",
-    "dash.legend.late": "more than 2 min over",
-    "dash.legend.due": "hole in play",
-    "dash.alerts": "Alerts",
-    "dash.no_alerts": "No open alert.",
-    "dash.ack": "Acknowledge",
-    "dash.alert.out_of_position": "Group {group} out of position (hole {hole})",
-    "dash.alert.overdue": "Group {group} overdue on hole {hole}",
-    "dash.alert.back_in_position": "Group {group} back in position (hole {hole})",
-    "dash.alert.other": "Group {group}: {kind}",
-    "dash.alert.over": "over {over} min",
-    "dash.alert.gap": "gap {gap} min",
-    "dash.alert.when_raised": "when raised: {numbers}",
-    "dash.alert.now": "now: {numbers}",
-    "dash.alert.resolved_at": "over at {time}: the situation has ended",
-    "dash.resolved": "Resolved alerts",
-    "dash.resolved_hint": (
-        "Their situation has ended (the group back in position, a time corrected); kept here to "
-        "read."
-    ),
-    "dash.suspended": "Play suspended: the clocks are stopped",
-    "dash.sirens": "Sirens (committee)",
-    "dash.siren.interruption": "Interruption · one long siren",
-    "dash.siren.suspension": "Suspension · three sirens",
-    "dash.siren.resume": "Resume · two sirens",
-    "dash.siren.confirm": "Record “{kind}” now, at {time}?",
-    "dash.siren.recorded": "Recorded: {kind} at {time}",
-    "dash.detail.players": "Players",
-    "dash.detail.tee": "Tee {tee}, start {time}",
-    "dash.detail.due": "Due",
-    "dash.detail.logged": "Logged",
-    "dash.detail.over": "Over (min)",
-    "dash.detail.hint": "Click a group for its detail.",
     "board.col.group": "Group",
     "board.col.players": "Players",
     "board.col.tee": "Tee",
@@ -173,7 +90,6 @@ MESSAGES: dict[str, Source] = {
     "page.join": "Access code",
     "page.login": "Committee",
     "page.access": "Access",
-    "page.audit": "Audit",
     "join.title": "Enter your access code",
     "join.hint": (
         "The committee gives each marshal, referee and viewer a code for the round (on the "
@@ -213,26 +129,6 @@ MESSAGES: dict[str, Source] = {
     "access.col.state": "State",
     "access.revoke": "Revoke (ends its sessions)",
     "access.revoked": "revoked",
-    "audit.title": "Event log of {round}",
-    "audit.type": "Type",
-    "audit.group": "Group",
-    "audit.all_types": "all",
-    "audit.all_groups": "all",
-    "audit.filter": "Filter",
-    "audit.csv": "CSV export",
-    "audit.none": "No events.",
-    "audit.col.seq": "#",
-    "audit.col.at": "At",
-    "audit.col.recorded_at": "Recorded at",
-    "audit.col.type": "Type",
-    "audit.col.group": "Group",
-    "audit.col.hole": "Hole",
-    "audit.col.role": "Role",
-    "audit.col.name": "Name",
-    "audit.col.device": "Device",
-    "audit.col.target": "Target",
-    "audit.col.reason": "Reason",
-    "audit.col.details": "Details",
     "message.title.forbidden": "Access refused",
     "message.forbidden": (
         "Your access does not open this page: ask the committee for an access code of the right "
@@ -265,10 +161,12 @@ MESSAGES: dict[str, Source] = {
 #: every module of the pages' texts, for the catalogue's extraction (``pace.i18n.catalog``)
 MODULES: dict[str, dict[str, Source]] = {
     "pace/web/i18n.py": MESSAGES,
-    "pace/web/referee_messages.py": referee_messages.MESSAGES,
-    "pace/web/report_messages.py": report_messages.MESSAGES,
-    "pace/web/audit_words.py": audit_words.MESSAGES,
-    "pace/web/scoring_messages.py": scoring_messages.MESSAGES,
+    "pace/web/marshal/messages.py": marshal_messages.MESSAGES,
+    "pace/web/dashboard/messages.py": dashboard_messages.MESSAGES,
+    "pace/web/referee/messages.py": referee_messages.MESSAGES,
+    "pace/web/reports/messages.py": reports_messages.MESSAGES,
+    "pace/web/audit/messages.py": audit_messages.MESSAGES,
+    "pace/web/scoring/messages.py": scoring_messages.MESSAGES,
 }
 #: the English of every page text, by key
 ENGLISH: dict[str, Source] = {k: v for texts in MODULES.values() for k, v in texts.items()}

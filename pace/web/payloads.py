@@ -1,4 +1,7 @@
-"""Parse and validate client payloads into typed commands; dicts never travel inward.
+"""The payload primitives: fields parsed and validated into typed values; dicts never travel
+inward. Each feature's parsers (pace/web/<feature>/parsers.py) build its commands from them;
+the connection's own payloads (``join_round``, ``join_board``, ``auth``, the clock's reply)
+and an HTTP command's body (``json_body``, its size and depth) are read here.
 
 Every refusal is a ``PayloadError`` naming the field and saying what is expected.
 Unknown fields are refused too: a typo must not be silently ignored. Every name and id
@@ -9,10 +12,13 @@ same text; text that is not valid Unicode, or holds control characters, is refus
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
+
+from flask import request
 
 from pace.rules import names
 from pace.rules.errors import PaceError
@@ -20,7 +26,6 @@ from pace.services import commands as cmd
 
 MAX_TEXT = 200
 MAX_REASON = 500
-SIREN_KINDS = ("interruption", "suspension", "resume")
 
 
 class PayloadError(PaceError, ValueError):
@@ -29,7 +34,7 @@ class PayloadError(PaceError, ValueError):
     code = "invalid_payload"
 
 
-def _mapping(payload: object, allowed: tuple[str, ...]) -> Mapping[str, Any]:
+def mapping(payload: object, allowed: tuple[str, ...]) -> Mapping[str, Any]:
     if not isinstance(payload, Mapping):
         raise PayloadError(
             f"expected a JSON object with fields {', '.join(allowed)}, not {type(payload).__name__}"
@@ -45,7 +50,7 @@ def _mapping(payload: object, allowed: tuple[str, ...]) -> Mapping[str, Any]:
     return payload
 
 
-def _required(p: Mapping[str, Any], name: str) -> Any:
+def required_value(p: Mapping[str, Any], name: str) -> Any:
     if name not in p or p[name] is None:
         raise PayloadError(f"{name} is required", field=name, code="missing_field")
     return p[name]
@@ -66,7 +71,7 @@ def text(
     """
     if not required and p.get(name) in (None, ""):
         return ""
-    value = _required(p, name)
+    value = required_value(p, name)
     if not isinstance(value, str):
         raise PayloadError(f"{name} must be a non-empty string", field=name)
     if len(value) > limit:
@@ -84,7 +89,7 @@ def text(
 
 def event_id(p: Mapping[str, Any], name: str = "id") -> str:
     """Return a UUID made on the device, in its canonical text form (lower case, dashes)."""
-    value = _required(p, name)
+    value = required_value(p, name)
     if not isinstance(value, str) or len(value) > 64:
         raise PayloadError(f"{name} must be a UUID made on the device", field=name)
     canonical = names.canonical_uuid(value)
@@ -95,7 +100,7 @@ def event_id(p: Mapping[str, Any], name: str = "id") -> str:
 
 def integer(p: Mapping[str, Any], name: str, lo: int, hi: int) -> int:
     """Return a whole number field between ``lo`` and ``hi``."""
-    value = _required(p, name)
+    value = required_value(p, name)
     if isinstance(value, bool) or not isinstance(value, int):
         if isinstance(value, str) and re.fullmatch(r"[0-9]{1,9}", value.strip()):
             value = int(value)
@@ -108,7 +113,7 @@ def integer(p: Mapping[str, Any], name: str, lo: int, hi: int) -> int:
 
 def instant(p: Mapping[str, Any], name: str) -> datetime:
     """Return an ISO 8601 instant with its UTC offset (``2026-06-14T10:42:05+02:00``)."""
-    value = _required(p, name)
+    value = required_value(p, name)
     if not isinstance(value, str) or len(value) > 40:
         raise PayloadError(f"{name} must be an ISO 8601 time with offset", field=name)
     try:
@@ -142,7 +147,7 @@ def device_time(
 
 def join_round(payload: object) -> cmd.JoinRound:
     """Parse ``join_round``: a round and, for a marshal, the holes covered."""
-    p = _mapping(payload, ("round", "holes"))
+    p = mapping(payload, ("round", "holes"))
     holes = p.get("holes") or []
     if not isinstance(holes, list) or len(holes) > 36:
         raise PayloadError("holes must be a list of hole numbers", field="holes")
@@ -152,97 +157,19 @@ def join_round(payload: object) -> cmd.JoinRound:
 
 def join_board(payload: object) -> cmd.JoinRound:
     """Parse ``join_board``: the round whose facts-only board a page follows."""
-    p = _mapping(payload, ("round",))
+    p = mapping(payload, ("round",))
     return cmd.JoinRound(text(p, "round"))
 
 
-_TAP = ("id", "round", "group", "hole", "at", "device_time")
-
-
-def hole_completed(
-    payload: object, by: cmd.Author, received: datetime, ping_offset: timedelta | None
-) -> cmd.LogHoleCompleted:
-    """Parse ``hole_completed``: id, round, group, hole, at, device_time."""
-    p = _mapping(payload, _TAP)
-    return cmd.LogHoleCompleted(
-        id=event_id(p),
-        round=text(p, "round"),
-        group=text(p, "group", limit=50),
-        hole=integer(p, "hole", 1, 99),
-        at=device_time(p, "at", received, ping_offset),
-        by=by,
-    )
-
-
-def correct_hole_time(
-    payload: object, by: cmd.Author, received: datetime, ping_offset: timedelta | None
-) -> cmd.CorrectHoleTime:
-    """Parse ``correct_hole_time``: id, round, target, at, device_time, reason."""
-    p = _mapping(payload, ("id", "round", "target", "at", "device_time", "reason"))
-    return cmd.CorrectHoleTime(
-        id=event_id(p),
-        round=text(p, "round"),
-        target=event_id(p, "target"),
-        at=device_time(p, "at", received, ping_offset),
-        reason=text(p, "reason", limit=MAX_REASON, prose=True),
-        by=by,
-    )
-
-
-def _optional_instant(p: Mapping[str, Any], name: str) -> None:
+def optional_instant(p: Mapping[str, Any], name: str) -> None:
     """Check an optional instant the command does not use (still of the documented form)."""
     if p.get(name) is not None:
         instant(p, name)
 
 
-def void_event(payload: object, by: cmd.Author) -> cmd.VoidEvent:
-    """Parse ``void_event``: id, round, target, reason."""
-    p = _mapping(payload, ("id", "round", "target", "reason", "device_time"))
-    _optional_instant(p, "device_time")
-    return cmd.VoidEvent(
-        id=event_id(p),
-        round=text(p, "round"),
-        target=event_id(p, "target"),
-        reason=text(p, "reason", limit=MAX_REASON, prose=True),
-        by=by,
-    )
-
-
-def record_siren(
-    payload: object, by: cmd.Author, received: datetime, ping_offset: timedelta | None
-) -> cmd.RecordSiren:
-    """Parse ``record_siren``: id, round, kind, at, device_time."""
-    p = _mapping(payload, ("id", "round", "kind", "at", "device_time"))
-    kind = text(p, "kind")
-    if kind not in SIREN_KINDS:
-        raise PayloadError(
-            f"kind {kind[:40]!r} must be one of {', '.join(SIREN_KINDS)}", field="kind"
-        )
-    return cmd.RecordSiren(
-        id=event_id(p),
-        round=text(p, "round"),
-        kind=kind,
-        at=device_time(p, "at", received, ping_offset),
-        by=by,
-    )
-
-
-def acknowledge_alert(payload: object, by: cmd.Author) -> cmd.AcknowledgeAlert:
-    """Parse ``acknowledge_alert``: id, round, alert (its key), optional note."""
-    p = _mapping(payload, ("id", "round", "alert", "note", "device_time"))
-    _optional_instant(p, "device_time")
-    return cmd.AcknowledgeAlert(
-        id=event_id(p),
-        round=text(p, "round"),
-        alert=text(p, "alert", limit=300),
-        note=text(p, "note", limit=MAX_REASON, required=False, prose=True),
-        by=by,
-    )
-
-
 def clock_reply(payload: object) -> datetime:
     """Parse a device's answer to ``clock_probe``: its clock, ``device_time``."""
-    p = _mapping(payload, ("device_time",))
+    p = mapping(payload, ("device_time",))
     return instant(p, "device_time")
 
 
@@ -290,3 +217,25 @@ def check_depth(payload: object, limit: int = MAX_DEPTH) -> None:
         if not level:
             return
     raise PayloadError(f"the payload nests objects or lists deeper than {limit} levels")
+
+
+#: the largest HTTP body pace reads (a command is well under 2 KiB)
+MAX_BODY = 64 * 1024
+#: the largest Socket.IO message: a bigger one closes its connection (Engine.IO's limit)
+MAX_MESSAGE = 512 * 1024
+
+
+def json_body() -> object:
+    """Return this request's JSON body, or raise ``invalid_json`` (any body, any depth).
+
+    The size is capped by ``MAX_CONTENT_LENGTH`` (``payload_too_large``) before this runs;
+    a body nested deeper than the parser's recursion limit is ``invalid_json``, not a 500.
+    """
+    data = request.get_data(cache=True)
+    try:
+        body = json.loads(data)
+    except (ValueError, RecursionError):
+        body = None
+    if body is None:
+        raise PayloadError("the body must be a JSON object", code="invalid_json")
+    return body

@@ -1,11 +1,12 @@
 """Socket.IO: every event goes through the edge pipeline (pace/web/edge.py). No golf here.
 
-``ROUTES`` are the edge's commands plus the events of a connection's own (``join_round``,
-``clock_sync``). ``PaceNamespace.trigger_event`` hands each event with its one payload to
-``edge.handle`` (who → shape → parse → scope → run) inside Flask-SocketIO's handling, so every
-refusal is acked with the shared error shape. ``WirePacket`` keeps a packet that cannot be
-decoded (JSON nested deeper than the parser goes, broken text) from becoming a traceback: the
-event is answered ``invalid_payload`` instead.
+``ROUTES`` are the edge's commands, the features' joins (``join_scores``...) and the events of
+a connection's own (``join_round``, ``join_board``, ``clock_sync``).
+``PaceNamespace.trigger_event`` hands each event with its one payload to ``edge.handle``
+(who → shape → parse → scope → run) inside Flask-SocketIO's handling, so every refusal is
+acked with the shared error shape. ``WirePacket`` keeps a packet that cannot be decoded (JSON
+nested deeper than the parser goes, broken text) from becoming a traceback: the event is
+answered ``invalid_payload`` instead.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import current_app, request, session
+from flask import request, session
 from flask_socketio import Namespace, join_room, leave_room, rooms
 from socketio import exceptions, packet
 
@@ -21,8 +22,10 @@ from pace import clock as clockmod
 from pace.services import commands as cmd
 from pace.services.access import AccessService, Session
 from pace.services.live import LiveService
-from pace.web import edge, errors, payloads, scoring
+from pace.web import edge, errors, payloads
 from pace.web.broadcast import Broadcaster, board_room, hole_room, marshal_room, round_room
+from pace.web.parts import AppParts, parts
+from pace.web.routing import Route, Sender, unsigned
 from pace.web.timesync import ClockOffsets, sample
 
 log = logging.getLogger(__name__)
@@ -60,7 +63,7 @@ BOARD_ROLES = ("viewer", "scorer")
 MARSHAL_ROLE = "marshal"
 
 
-def join_round(command: cmd.JoinRound, sender: edge.Sender, ext: Any) -> dict[str, Any]:
+def join_round(command: cmd.JoinRound, sender: Sender, app_parts: AppParts) -> dict[str, Any]:
     """Follow a round (and, for a marshal, some holes); answer its snapshot.
 
     A marshal's session joins the marshals' room, which hears only what the marshal page uses
@@ -71,48 +74,49 @@ def join_round(command: cmd.JoinRound, sender: edge.Sender, ext: Any) -> dict[st
     """
     if sender.session is not None and sender.session.role in BOARD_ROLES:
         # viewers follow the facts-only board: statuses and alerts never reach them
-        return join_board(command, sender, ext)
-    _leave_rounds(ext, command.round)
+        return join_board(command, sender, app_parts)
+    _leave_rounds(app_parts, command.round)
     marshal = sender.session is not None and sender.session.role == MARSHAL_ROLE
     join_room((marshal_room if marshal else round_room)(command.round))
     for hole in command.holes:
         join_room(hole_room(command.round, hole))
-    return {"ok": True, "snapshot": ext.live.snapshot(command.round)}
+    return {"ok": True, "snapshot": app_parts.live.snapshot(command.round)}
 
 
-def join_board(command: cmd.JoinRound, sender: edge.Sender, ext: Any) -> dict[str, Any]:
+def join_board(command: cmd.JoinRound, sender: Sender, app_parts: AppParts) -> dict[str, Any]:
     """Follow a round's facts-only board (the board page, whoever opens it): join its room,
     which hears the board's own feed only, and answer the board with the number it holds."""
-    _leave_rounds(ext, command.round)
+    _leave_rounds(app_parts, command.round)
     join_room(board_room(command.round))
-    return {"ok": True, "snapshot": ext.boards.snapshot(command.round)}
+    return {"ok": True, "snapshot": app_parts.board_feed.snapshot(command.round)}
 
 
-def _leave_rounds(ext: Any, round: str) -> None:
+def _leave_rounds(app_parts: AppParts, round: str) -> None:
     """Leave the rooms of any round followed before (``unknown_round`` first: none left)."""
-    ext.live.service.round_view(round)
+    app_parts.live.service.round_view(round)
     for room in rooms():
         if room.startswith(("round:", "marshals:", "hole:", "board:")):
             leave_room(room)
 
 
-def clock_sync(command: None, sender: edge.Sender, ext: Any) -> dict[str, Any]:
+def clock_sync(command: None, sender: Sender, app_parts: AppParts) -> dict[str, Any]:
     """Answer the server's time and its rate, for pages that work on the server's clock."""
     offset = sender.ping_offset
     return {
         "ok": True,
         "server_time": sender.received.isoformat(),
         "offset_ms": None if offset is None else offset.total_seconds() * 1000,
-        "rate": clockmod.rate(ext.live.clock),
+        "rate": clockmod.rate(app_parts.live.clock),
     }
 
 
-#: every client → server event: the edge's commands and the connection's own events
-ROUTES: dict[str, edge.Route] = {
-    "clock_sync": edge.Route(lambda payload, s: None, clock_sync),
-    "join_round": edge.Route(lambda payload, s: payloads.join_round(payload), join_round),
-    "join_board": edge.Route(lambda payload, s: payloads.join_board(payload), join_board),
-    **{name: edge.Route(parse, run) for name, (parse, run) in scoring.JOINS.items()},
+#: every client → server event: the connection's own events, the features' joins and the
+#: edge's commands
+ROUTES: dict[str, Route] = {
+    "clock_sync": Route(lambda payload, s: None, clock_sync),
+    "join_round": Route(unsigned(payloads.join_round), join_round),
+    "join_board": Route(unsigned(payloads.join_board), join_board),
+    **edge.JOINS,
     **edge.ROUTES,
 }
 
@@ -141,14 +145,14 @@ class PaceNamespace(Namespace):
         """Return the live session of this connection (checked again at every event)."""
         return self.access.resolve(self._tokens.get(request.sid))  # type: ignore[attr-defined]
 
-    def sender(self) -> edge.Sender:
+    def sender(self) -> Sender:
         """Return who sends this connection's event, and when (for the edge pipeline)."""
         sid = request.sid  # type: ignore[attr-defined]
         s = self.session_of()
         device = self._authors.get(sid) or cmd.Author("viewer", f"sid:{sid[:12]}")
         name = device.name or (s.name if s else None)
         by = cmd.Author(s.role if s else "viewer", device.device, name)
-        return edge.Sender(s, by, self.live.clock.now(), self.offsets.offset(sid), sid)
+        return Sender(s, by, self.live.clock.now(), self.offsets.offset(sid), sid)
 
     def trigger_event(self, event: str, *args: Any) -> Any:
         """Run every event through the edge pipeline, inside Flask-SocketIO's handling.
@@ -174,8 +178,7 @@ class PaceNamespace(Namespace):
                 raise payloads.PayloadError(
                     f"{event} carries one payload (a JSON object), not {len(sent)} arguments"
                 )
-            ext = current_app.extensions["pace"]
-            return edge.handle(event, sent[0] if sent else None, self.sender(), ext, ROUTES)
+            return edge.handle(event, sent[0] if sent else None, self.sender(), parts(), ROUTES)
 
         return self.socketio._handle_event(guarded, event, self.namespace, *args)
 

@@ -28,8 +28,8 @@ def made(app, monkeypatch) -> list[str]:
         return snapshot(round, now)
 
     monkeypatch.setattr(ext.live, "snapshot", counted)
-    ext.board.t = 100.0
-    ext.board.clock = lambda: ext.board.t
+    ext.board_cache.t = 100.0
+    ext.board_cache.clock = lambda: ext.board_cache.t
     return calls
 
 
@@ -44,7 +44,7 @@ def board(viewer) -> dict:
 def test_viewers_share_one_board_until_the_log_grows(app, viewer, made, connect, clock):
     ext = app.extensions["pace"]
     first = board(viewer)
-    assert first == ext.boards.snapshot(ROUND)  # the board of the log as it is
+    assert first == ext.board_feed.snapshot(ROUND)  # the board of the log as it is
     made.clear()
     for _ in range(5):
         assert board(viewer) == first
@@ -62,11 +62,11 @@ def test_a_board_is_made_again_once_it_is_older_than_max_age(app, viewer, made, 
     ext = app.extensions["pace"]
     board(viewer)
     made.clear()
-    ext.board.t += ext.board.max_age - 0.01
+    ext.board_cache.t += ext.board_cache.max_age - 0.01
     board(viewer)
     assert made == []
     clock.advance(minutes=1)
-    ext.board.t += 0.02
+    ext.board_cache.t += 0.02
     again = board(viewer)
     assert made == [ROUND]
-    assert again == ext.boards.snapshot(ROUND)  # its clock a minute on
+    assert again == ext.board_feed.snapshot(ROUND)  # its clock a minute on

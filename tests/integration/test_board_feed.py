@@ -38,7 +38,7 @@ def disqualify(referee, clock, group: str, player: str) -> None:
 
 def test_the_board_feed_sends_only_what_the_board_shows(app, marshal, referee, clock):
     ext = app.extensions["pace"]
-    boards: BoardFeed = ext.boards
+    boards: BoardFeed = ext.board_feed
     start = boards.snapshot(ROUND)["rev"]
 
     marshal.tap("1", 1, "08:40")  # a status, an alert, a row: the row's facts only
@@ -68,7 +68,7 @@ def test_a_restarted_server_tells_the_board_nothing_the_stored_log_held(
     referee.decide("1")
     clock.advance(minutes=2)
     disqualify(referee, clock, "1", MARIE)
-    before = ext.boards.snapshot(ROUND)
+    before = ext.board_feed.snapshot(ROUND)
 
     # a new process over the same database: its first tick tells the dashboards every row,
     # timing and penalty again (they were never told by it), and the board nothing

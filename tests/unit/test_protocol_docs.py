@@ -9,7 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from pace.web import broadcast, errors, payloads, referee_payloads, scoring_payloads, sockets
+from pace.web import broadcast, errors, payloads, sockets
+from pace.web.dashboard import parsers as dashboard_parsers
+from pace.web.marshal import parsers as marshal_parsers
+from pace.web.referee import parsers as referee_parsers
+from pace.web.scoring import parsers as scoring_parsers
 from pace.web.sockets import PaceNamespace
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -18,6 +22,8 @@ WEB = ROOT / "pace" / "web"
 LIVE = ROOT / "pace" / "services" / "taps.py"
 REFEREEING = ROOT / "pace" / "services" / "referees.py"
 SCORES = ROOT / "pace" / "services" / "scores.py"
+#: where the parsers are: the connection's own payloads, then each feature's parsers
+PARSERS = (payloads, marshal_parsers, dashboard_parsers, referee_parsers, scoring_parsers)
 
 CLIENT_EVENTS = "Client → server events"
 SERVER_EVENTS = "Server → client events"
@@ -100,21 +106,25 @@ def test_every_documented_client_event_has_a_handler():
 
 
 def allowed_fields(event: str) -> set[str] | None:
-    """Return the fields ``payloads.<event>`` (or ``referee_payloads``', ``scoring_payloads``')
-    accepts.
+    """Return the fields the parser of ``event`` accepts: ``payloads.<event>`` (a connection's
+    own) or a feature's ``parsers.<event>``.
 
-    They are read from the parser's ``_mapping`` call.
+    They are read from the parser's ``mapping`` call.
     """
     module = next(
-        (m for m in (payloads, referee_payloads, scoring_payloads) if hasattr(m, event)),
-        referee_payloads,
+        (m for m in PARSERS if hasattr(m, event)),
+        referee_parsers,
     )
     parse = getattr(module, event, None)
     if parse is None:
         return None
     tree = ast.parse(inspect.getsource(parse))
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "_mapping":
+        called = getattr(node, "func", None)
+        if isinstance(node, ast.Call) and "mapping" in (
+            getattr(called, "id", None),
+            getattr(called, "attr", None),
+        ):
             arg = node.args[1]
             if isinstance(arg, ast.Name):
                 return set(getattr(module, arg.id))
@@ -128,7 +138,7 @@ NO_PAYLOAD = {"connect", "disconnect", "clock_sync"}
 @pytest.mark.parametrize("event", sorted(set(client_events()) - NO_PAYLOAD))
 def test_documented_payload_fields_are_the_parsers_fields(event):
     allowed = allowed_fields(event)
-    assert allowed is not None, f"payloads.{event} should parse the payload with _mapping"
+    assert allowed is not None, f"the parser of {event} should read the payload with mapping"
     payload = client_events()[event][1]
     documented = {f.strip().rstrip("?") for f in payload.strip("`{} ").split(",")}
     assert documented == allowed
@@ -149,7 +159,7 @@ def test_every_error_code_in_the_event_table_is_explained():
 def emitted_events() -> set[str]:
     """Return every event name pace/web emits: literal ``emit("name", ...)`` and announcements."""
     names = set(broadcast.ANNOUNCED_AS.values())
-    for path in WEB.glob("*.py"):
+    for path in WEB.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (
                 isinstance(node, ast.Call)
@@ -215,8 +225,8 @@ def test_the_documented_commands_are_the_http_mirrors_commands():
     text = sections(DOC.read_text(encoding="utf-8"))[HTTP]
     paragraph = next(x for x in text.split("\n\n") if x.startswith("`<name>` is one of"))
     line = paragraph.split(". ", 1)[0]
-    assert backticked(line) - {"<name>"} == set(http._COMMANDS)
-    assert set(http._COMMANDS) <= set(client_events())
+    assert backticked(line) - {"<name>"} == set(http.COMMANDS)
+    assert set(http.COMMANDS) <= set(client_events())
 
 
 # -- errors ------------------------------------------------------------------------------------
@@ -240,7 +250,7 @@ def test_documented_http_statuses_are_the_servers(client):
 def raised_codes() -> set[str]:
     """Return the error codes the taps and referees services and pace/web raise by name."""
     found = set()
-    for path in [LIVE, REFEREEING, SCORES, *WEB.glob("*.py")]:
+    for path in [LIVE, REFEREEING, SCORES, *WEB.rglob("*.py")]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.keyword) and node.arg == "code":
                 if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):

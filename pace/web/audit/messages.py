@@ -1,7 +1,7 @@
-"""The audit's sentences in English (issue 14, point 15): one per kind of event; the French is
-in the gettext catalogue (pace.i18n).
+"""The audit's words in English: its page and columns, and its sentences (issue 14, point 15),
+one per kind of event; the French is in the gettext catalogue (pace.i18n).
 
-Part of the pages' catalogue (``pace.web.i18n.MESSAGES``). ``{what}`` is the event's own
+Part of the pages' catalogue (``pace.web.i18n.MODULES``). ``{what}`` is the event's own
 sentence, ``{who}`` its author ("marshal Paul"), ``{clock}`` the phone's clock offset.
 """
 
@@ -10,6 +10,27 @@ from __future__ import annotations
 from pace.i18n import Source
 
 MESSAGES: dict[str, Source] = {
+    "page.audit": "Audit",
+    "audit.title": "Event log of {round}",
+    "audit.type": "Type",
+    "audit.group": "Group",
+    "audit.all_types": "all",
+    "audit.all_groups": "all",
+    "audit.filter": "Filter",
+    "audit.csv": "CSV export",
+    "audit.none": "No events.",
+    "audit.col.seq": "#",
+    "audit.col.at": "At",
+    "audit.col.recorded_at": "Recorded at",
+    "audit.col.type": "Type",
+    "audit.col.group": "Group",
+    "audit.col.hole": "Hole",
+    "audit.col.role": "Role",
+    "audit.col.name": "Name",
+    "audit.col.device": "Device",
+    "audit.col.target": "Target",
+    "audit.col.reason": "Reason",
+    "audit.col.details": "Details",
     "audit.raw": "Raw log",
     "audit.readable": "Readable log",
     "audit.excel": "CSV for Excel (;)",

@@ -1,7 +1,7 @@
 """The report's pages and exports: the round's report, its letters, repeat offenders.
 
 Routes stay thin: the report service builds the data, ``pace.reports`` renders it, exactly
-as ``pace report`` does. The PDFs are built by report jobs (``report_jobs``) whose progress
+as ``pace report`` does. The PDFs are built by report jobs (``jobs``) whose progress
 the page shows. The page comes with the field's charts; each group's chart is an image the
 browser fetches from ``report/chart.svg`` as it scrolls to it, drawn from the same report
 (kept by the app's report service for the page's instant and log position).
@@ -20,20 +20,16 @@ from pace.reports import offenders as offenders_render
 from pace.rules.errors import PaceError
 from pace.services.reports import ReportService, RoundReportView
 from pace.web import access
-from pace.web.audit import _safe
+from pace.web.downloads import attachment
 from pace.web.i18n import catalogue, page_context
-from pace.web.report_jobs import KINDS, ReportJobError
+from pace.web.parts import parts
+from pace.web.reports.jobs import KINDS, ReportJobError
 
 bp = Blueprint("reports", __name__)
 
 
-def _ext() -> Any:
-    return current_app.extensions["pace"]
-
-
 def _service() -> ReportService:
-    service: ReportService = _ext().reports
-    return service
+    return parts().reports
 
 
 def _field_charts(view: RoundReportView, lang: str) -> dict[str, str]:
@@ -45,10 +41,6 @@ def _lang() -> str:
     return lang
 
 
-def _file_name(round: str, what: str, ext: str) -> str:
-    return f"{what}-{_safe(round)}.{ext}"
-
-
 @bp.get("/rounds/<round>/report")
 def report_page(round: str) -> Response:
     """The round's report: field summary, charts, and every group's facts."""
@@ -57,7 +49,7 @@ def report_page(round: str) -> Response:
     view = service.round_report(round, at)
     lang = _lang()
     if not current_app.testing:  # its PDF button is likely next: a builder gets ready
-        _ext().report_jobs.prewarm()
+        parts().report_jobs.prewarm()
     field = service.drawn(round, ("field", lang), lambda v: _field_charts(v, lang), at)
     seq = service.service.store.last_seq(round)
     links = {
@@ -127,10 +119,7 @@ def report_csv(round: str) -> Response:
     view = _service().round_report(round)
     excel = request.args.get("excel") in ("1", "yes", "true")
     text = tables.to_csv(view.meta, view.report, _lang(), excel=excel)
-    response = Response(text.encode("utf-8"), mimetype="text/csv")
-    name = _file_name(round, "report", "csv")
-    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
-    return response
+    return attachment(Response(text.encode("utf-8"), mimetype="text/csv"), round, "report", "csv")
 
 
 @bp.get("/rounds/<round>/report.json")
@@ -138,10 +127,7 @@ def report_json(round: str) -> Response:
     """The report's JSON document (docs/reports.md)."""
     view = _service().round_report(round)
     body = json.dumps(document.report_document(view.meta, view.report), ensure_ascii=False)
-    response = Response(body, mimetype="application/json")
-    name = _file_name(round, "report", "json")
-    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
-    return response
+    return attachment(Response(body, mimetype="application/json"), round, "report", "json")
 
 
 @bp.get("/rounds/<round>/letters")
@@ -159,13 +145,13 @@ def letters_page(round: str) -> Response:
 def start_job(round: str) -> Any:
     """Start building the PDF of the report (``kind=report``) or of the letters."""
     access.check_csrf()
-    _ext().live.service.round_view(round)  # unknown_round before anything starts
+    parts().live.service.round_view(round)  # unknown_round before anything starts
     kind = request.form.get("kind", "report")
     if kind not in KINDS:
         raise ReportJobError(f"kind {kind[:20]!r}: expected one of {', '.join(KINDS)}",
                              code="invalid_payload", field="kind")  # fmt: skip
     per = "group" if request.form.get("per") == "group" else "player"
-    job = _ext().report_jobs.start(round, kind, _lang(), per)
+    job = parts().report_jobs.start(round, kind, _lang(), per)
     return jsonify({"ok": True, "job": _job_view(round, job)})
 
 
@@ -180,19 +166,17 @@ def _job_view(round: str, job: Any) -> dict[str, Any]:
 @bp.get("/rounds/<round>/report/jobs/<job>")
 def job_status(round: str, job: str) -> Any:
     """How far a PDF is: ``{state, done, total, file}``."""
-    return jsonify({"ok": True, "job": _job_view(round, _ext().report_jobs.get(round, job))})
+    return jsonify({"ok": True, "job": _job_view(round, parts().report_jobs.get(round, job))})
 
 
 @bp.get("/rounds/<round>/report/jobs/<job>/file")
 def job_file(round: str, job: str) -> Response:
     """The PDF a finished job built."""
-    found = _ext().report_jobs.get(round, job)
+    found = parts().report_jobs.get(round, job)
     if found.state != "done" or found.path is None:
         raise ReportJobError(f"report job {job[:40]!r} has no PDF yet ({found.state})")
-    response = Response(found.path.read_bytes(), mimetype="application/pdf")
-    name = _file_name(round, found.kind, "pdf")
-    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
-    return response
+    pdf = Response(found.path.read_bytes(), mimetype="application/pdf")
+    return attachment(pdf, round, found.kind, "pdf")
 
 
 @bp.get("/offenders")

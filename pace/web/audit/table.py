@@ -1,28 +1,16 @@
-"""The audit of a round: its event log for the committee and referees, as a page and as CSV.
-
-Who (role, name, device), what, when (local time of the round), and for corrections and
-voids their target and reason. The page says each event in words ("Hole 4 completed by group
-6 — marshal Paul, phone clock +2 s"), the raw columns on demand (``?raw=1``); the CSV has both,
-``?excel=1`` with ``;`` and a byte order mark for French spreadsheets (issue 14). Everything
-is text put in the page by Jinja's escaping, and CSV cells that a spreadsheet would read as a
-formula are prefixed with ``'``.
-"""
+"""The audit's table: its columns, and one row per event of a round's log, every cell text:
+what it says in words ("Hole 4 completed by group 6"), who recorded it ("marshal Paul, phone
+clock +2 s") and its raw columns."""
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from flask import Blueprint, Response, current_app, render_template, request
-
 from pace.rules.events import Event
-from pace.web.i18n import current_language, page_context, translate
-
-bp = Blueprint("audit", __name__)
+from pace.web.i18n import translate
 
 COLUMNS = (
     "seq", "at", "recorded_at", "type", "group", "hole", "role", "name", "device",
@@ -33,10 +21,6 @@ READABLE = ("seq", "at", "what", "who", "reason")
 
 #: payload fields shown in their own column, not among the details
 _OWN = ("group", "hole", "target", "reason", "device_at", "offset_s", "offset_source")
-
-
-def _ext() -> Any:
-    return current_app.extensions["pace"]
 
 
 def _local(instant: datetime | None, tz: ZoneInfo) -> str:
@@ -172,66 +156,3 @@ def author(e: Event, lang: str = "en") -> str:
         signed = f"+{seconds}" if seconds > 0 else ("0" if seconds == 0 else f"−{-seconds}")
         who = f"{who.strip()}, {_t('audit.clock', lang, offset=signed)}"
     return who.strip()
-
-
-def _selected(round: str) -> tuple[list[dict[str, str]], list[str], list[str]]:
-    """Return the round's rows filtered by ``?type=`` and ``?group=``, and the choices."""
-    ext = _ext()
-    view = ext.live.service.round_view(round)
-    all_rows = rows(ext.live.events(round), view.tz, current_language())
-    types = sorted({r["type"] for r in all_rows})
-    groups = [g.id for g in view.record.groups]
-    wanted_type = request.args.get("type") or ""
-    wanted_group = request.args.get("group") or ""
-    chosen = [
-        r
-        for r in all_rows
-        if (not wanted_type or r["type"] == wanted_type)
-        and (not wanted_group or r["group"] == wanted_group)
-    ]
-    return chosen, types, groups
-
-
-@bp.get("/rounds/<round>/audit")
-def audit_page(round: str) -> str:
-    """The round's event log: who did what and when, corrections and voids with reasons."""
-    chosen, types, groups = _selected(round)
-    raw = request.args.get("raw") == "1"
-    return render_template(
-        "audit.html",
-        round=round,
-        rows=chosen,
-        columns=COLUMNS[:12] if raw else READABLE,
-        raw=raw,
-        types=types,
-        groups=groups,
-        type=request.args.get("type") or "",
-        group=request.args.get("group") or "",
-        **page_context(),
-    )
-
-
-def _cell(value: str) -> str:
-    """Keep a spreadsheet from reading a name or reason as a formula."""
-    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
-
-
-@bp.get("/rounds/<round>/audit.csv")
-def audit_csv(round: str) -> Response:
-    """The same log (and filters) as CSV, UTF-8; ``?excel=1``: ``;`` and a byte order mark,
-    as a French spreadsheet opens it (pace's imports accept both)."""
-    chosen, _, _ = _selected(round)
-    excel = request.args.get("excel") == "1"
-    out = io.StringIO()
-    writer = csv.writer(out, delimiter=";" if excel else ",")
-    writer.writerow(COLUMNS)
-    for r in chosen:
-        writer.writerow([_cell(r[c]) for c in COLUMNS])
-    text = ("\ufeff" if excel else "") + out.getvalue()
-    response = Response(text, mimetype="text/csv")
-    response.headers["Content-Disposition"] = f'attachment; filename="audit-{_safe(round)}.csv"'
-    return response
-
-
-def _safe(name: str) -> str:
-    return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in name)[:60] or "round"

@@ -16,10 +16,10 @@ from pace.services import commands as cmd
 from pace.web.payloads import (
     MAX_REASON,
     PayloadError,
-    _mapping,
-    _optional_instant,
     event_id,
     integer,
+    mapping,
+    optional_instant,
     text,
 )
 
@@ -54,8 +54,8 @@ def _conceded(p: Mapping[str, Any]) -> bool:
 
 def record_score(payload: object, by: cmd.Author) -> cmd.RecordScore:
     """Parse ``record_score``: id, round, group, player, hole, strokes (or null), conceded."""
-    p = _mapping(payload, _SCORE)
-    _optional_instant(p, "device_time")
+    p = mapping(payload, _SCORE)
+    optional_instant(p, "device_time")
     return cmd.RecordScore(
         id=event_id(p),
         round=text(p, "round"),
@@ -70,8 +70,8 @@ def record_score(payload: object, by: cmd.Author) -> cmd.RecordScore:
 
 def correct_score(payload: object, by: cmd.Author) -> cmd.CorrectScore:
     """Parse ``correct_score``: id, round, target (the score), strokes (or null), reason."""
-    p = _mapping(payload, _CORRECTION)
-    _optional_instant(p, "device_time")
+    p = mapping(payload, _CORRECTION)
+    optional_instant(p, "device_time")
     return cmd.CorrectScore(
         id=event_id(p),
         round=text(p, "round"),
@@ -85,11 +85,11 @@ def correct_score(payload: object, by: cmd.Author) -> cmd.CorrectScore:
 
 def join_scores(payload: object) -> cmd.JoinRound:
     """Parse ``join_scores``: the round whose cards a scorer page follows."""
-    p = _mapping(payload, ("round",))
+    p = mapping(payload, ("round",))
     return cmd.JoinRound(text(p, "round"))
 
 
 def join_leaderboard(payload: object) -> cmd.JoinRound:
     """Parse ``join_leaderboard``: the round whose leaderboard a page follows (public)."""
-    p = _mapping(payload, ("round",))
+    p = mapping(payload, ("round",))
     return cmd.JoinRound(text(p, "round"))

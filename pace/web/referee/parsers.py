@@ -22,8 +22,6 @@ STROKE_KINDS = tuple(k.value for k in timing.StrokeKind)
 MAX_CREDIT_MIN = 60
 MAX_FAULT_ID = 100
 
-_mapping = payloads._mapping  # shared with the live payloads: unknown fields are refused
-
 
 def _choice(p: Mapping[str, Any], name: str, choices: tuple[str, ...], required=True) -> str:
     value = payloads.text(p, name, limit=40, required=required)
@@ -51,7 +49,7 @@ def _at(
 def _flag(p: Mapping[str, Any], name: str, *, required: bool) -> bool:
     if not required and p.get(name) is None:
         return False
-    value = payloads._required(p, name)
+    value = payloads.required_value(p, name)
     if not isinstance(value, bool):
         raise PayloadError(f"{name} must be true or false", field=name)
     return value
@@ -62,7 +60,7 @@ def decide_timing(
 ) -> cmd.DecideTiming:
     """Parse ``decide_timing``: id, round, group, decision, reason (required for not_time), note."""
     p = _checked(
-        _mapping(
+        payloads.mapping(
             payload, ("id", "round", "group", "decision", "reason", "note", "at", "device_time")
         )
     )
@@ -84,7 +82,7 @@ def tell_player_timed(
     payload: object, by: cmd.Author, received: datetime, ping_offset: timedelta | None
 ) -> cmd.TellPlayerTimed:
     """Parse ``tell_player_timed``: id, round, group, player (his name as in the draw)."""
-    p = _checked(_mapping(payload, ("id", "round", "group", "player", "at", "device_time")))
+    p = _checked(payloads.mapping(payload, ("id", "round", "group", "player", "at", "device_time")))
     return cmd.TellPlayerTimed(
         id=payloads.event_id(p),
         round=payloads.text(p, "round"),
@@ -99,7 +97,7 @@ def record_stroke(
     payload: object, by: cmd.Author, received: datetime, ping_offset: timedelta | None
 ) -> cmd.RecordStroke:
     """Parse ``record_stroke``: the shot clock's start and stop taps, read on the device."""
-    p = _mapping(
+    p = payloads.mapping(
         payload,
         (
             "id",
@@ -135,7 +133,7 @@ def notify_player(
 ) -> cmd.NotifyPlayer:
     """Parse ``notify_player``: id, round, group, player, fault (the fault's id)."""
     p = _checked(
-        _mapping(payload, ("id", "round", "group", "player", "fault", "at", "device_time"))
+        payloads.mapping(payload, ("id", "round", "group", "player", "fault", "at", "device_time"))
     )
     return cmd.NotifyPlayer(
         id=payloads.event_id(p),
@@ -153,9 +151,11 @@ def grant_time_credit(
 ) -> cmd.GrantTimeCredit:
     """Parse ``grant_time_credit``: id, round, group, minutes (0 < m ≤ 60), reason."""
     p = _checked(
-        _mapping(payload, ("id", "round", "group", "minutes", "reason", "at", "device_time"))
+        payloads.mapping(
+            payload, ("id", "round", "group", "minutes", "reason", "at", "device_time")
+        )
     )
-    minutes = payloads._required(p, "minutes")
+    minutes = payloads.required_value(p, "minutes")
     if isinstance(minutes, bool) or not isinstance(minutes, int | float):
         raise PayloadError("minutes must be a number such as 6 or 2.5", field="minutes")
     if not 0 < minutes <= MAX_CREDIT_MIN:
@@ -178,7 +178,7 @@ def stop_timing(
     payload: object, by: cmd.Author, received: datetime, ping_offset: timedelta | None
 ) -> cmd.StopTiming:
     """Parse ``stop_timing``: id, round, group, optional reason."""
-    p = _checked(_mapping(payload, ("id", "round", "group", "reason", "at", "device_time")))
+    p = _checked(payloads.mapping(payload, ("id", "round", "group", "reason", "at", "device_time")))
     return cmd.StopTiming(
         id=payloads.event_id(p),
         round=payloads.text(p, "round"),

@@ -1,0 +1,80 @@
+"""The audit of a round: its event log for the committee and referees, as a page and as CSV.
+
+Who (role, name, device), what, when (local time of the round), and for corrections and
+voids their target and reason. The page says each event in words ("Hole 4 completed by group
+6 — marshal Paul, phone clock +2 s"), the raw columns on demand (``?raw=1``); the CSV has both,
+``?excel=1`` with ``;`` and a byte order mark for French spreadsheets (issue 14). Everything
+is text put in the page by Jinja's escaping, and CSV cells that a spreadsheet would read as a
+formula are prefixed with ``'``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from flask import Blueprint, Response, render_template, request
+
+from pace.web.audit import table
+from pace.web.downloads import attachment
+from pace.web.i18n import current_language, page_context
+from pace.web.parts import parts
+
+bp = Blueprint("audit", __name__)
+
+
+def _selected(round: str) -> tuple[list[dict[str, str]], list[str], list[str]]:
+    """Return the round's rows filtered by ``?type=`` and ``?group=``, and the choices."""
+    live = parts().live
+    view = live.service.round_view(round)
+    all_rows = table.rows(live.events(round), view.tz, current_language())
+    types = sorted({r["type"] for r in all_rows})
+    groups = [g.id for g in view.record.groups]
+    wanted_type = request.args.get("type") or ""
+    wanted_group = request.args.get("group") or ""
+    chosen = [
+        r
+        for r in all_rows
+        if (not wanted_type or r["type"] == wanted_type)
+        and (not wanted_group or r["group"] == wanted_group)
+    ]
+    return chosen, types, groups
+
+
+@bp.get("/rounds/<round>/audit")
+def audit_page(round: str) -> str:
+    """The round's event log: who did what and when, corrections and voids with reasons."""
+    chosen, types, groups = _selected(round)
+    raw = request.args.get("raw") == "1"
+    return render_template(
+        "audit.html",
+        round=round,
+        rows=chosen,
+        columns=table.COLUMNS[:12] if raw else table.READABLE,
+        raw=raw,
+        types=types,
+        groups=groups,
+        type=request.args.get("type") or "",
+        group=request.args.get("group") or "",
+        **page_context(),
+    )
+
+
+def _cell(value: str) -> str:
+    """Keep a spreadsheet from reading a name or reason as a formula."""
+    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+
+
+@bp.get("/rounds/<round>/audit.csv")
+def audit_csv(round: str) -> Response:
+    """The same log (and filters) as CSV, UTF-8; ``?excel=1``: ``;`` and a byte order mark,
+    as a French spreadsheet opens it (pace's imports accept both)."""
+    chosen, _, _ = _selected(round)
+    excel = request.args.get("excel") == "1"
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=";" if excel else ",")
+    writer.writerow(table.COLUMNS)
+    for r in chosen:
+        writer.writerow([_cell(r[c]) for c in table.COLUMNS])
+    text = ("\ufeff" if excel else "") + out.getvalue()
+    return attachment(Response(text, mimetype="text/csv"), round, "audit", "csv")

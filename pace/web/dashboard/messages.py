@@ -1,0 +1,63 @@
+"""The dashboard's words in English: the field, its alerts, the sirens, a group's detail; the
+French is in the gettext catalogue (``pace.i18n``). The referees' timing and penalties on the
+dashboard speak through ``pace.web.referee.messages``, its hold-up panel through
+``pace.web.reports.messages``.
+
+Part of the pages' catalogue (``pace.web.i18n.MODULES``).
+"""
+
+from __future__ import annotations
+
+from pace.i18n import Source
+
+MESSAGES: dict[str, Source] = {
+    "page.dashboard": "Referee dashboard",
+    "dash.title": "Dashboard · {round}",
+    "dash.field": "The field",
+    "dash.col.group": "Group",
+    "dash.col.status": "Status",
+    "dash.col.over": "Over",
+    "dash.col.gap": "Gap",
+    "dash.col.interval": "Interval",
+    "dash.col.finish": "Finish",
+    "dash.col.hole": "Hole {hole}, par {par}",
+    "dash.minutes_hint": (
+        "Over: minutes over the allotted time (+ late, − early). Gap and interval: minutes. "
+        "Finish: projected."
+    ),
+    "dash.legend": "Hole times against the allotment",
+    "dash.legend.ok": "on time or early",
+    "dash.legend.warn": "up to 2 min over",
+    "dash.legend.late": "more than 2 min over",
+    "dash.legend.due": "hole in play",
+    "dash.alerts": "Alerts",
+    "dash.no_alerts": "No open alert.",
+    "dash.ack": "Acknowledge",
+    "dash.alert.out_of_position": "Group {group} out of position (hole {hole})",
+    "dash.alert.overdue": "Group {group} overdue on hole {hole}",
+    "dash.alert.back_in_position": "Group {group} back in position (hole {hole})",
+    "dash.alert.other": "Group {group}: {kind}",
+    "dash.alert.over": "over {over} min",
+    "dash.alert.gap": "gap {gap} min",
+    "dash.alert.when_raised": "when raised: {numbers}",
+    "dash.alert.now": "now: {numbers}",
+    "dash.alert.resolved_at": "over at {time}: the situation has ended",
+    "dash.resolved": "Resolved alerts",
+    "dash.resolved_hint": (
+        "Their situation has ended (the group back in position, a time corrected); kept here to "
+        "read."
+    ),
+    "dash.suspended": "Play suspended: the clocks are stopped",
+    "dash.sirens": "Sirens (committee)",
+    "dash.siren.interruption": "Interruption · one long siren",
+    "dash.siren.suspension": "Suspension · three sirens",
+    "dash.siren.resume": "Resume · two sirens",
+    "dash.siren.confirm": "Record “{kind}” now, at {time}?",
+    "dash.siren.recorded": "Recorded: {kind} at {time}",
+    "dash.detail.players": "Players",
+    "dash.detail.tee": "Tee {tee}, start {time}",
+    "dash.detail.due": "Due",
+    "dash.detail.logged": "Logged",
+    "dash.detail.over": "Over (min)",
+    "dash.detail.hint": "Click a group for its detail.",
+}
