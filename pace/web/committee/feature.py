@@ -62,15 +62,15 @@ def _route(parse: Any) -> Route:
 FEATURE = Feature(
     "committee",
     commands={
-        "change_withdraw": _route(parsers.withdraw),
-        "change_add_player": _route(parsers.add_player),
-        "change_move_player": _route(parsers.move_player),
-        "change_swap": _route(parsers.swap),
+        "change_withdraw": _route(parsers.change_withdraw),
+        "change_add_player": _route(parsers.change_add_player),
+        "change_move_player": _route(parsers.change_move_player),
+        "change_swap": _route(parsers.change_swap),
         "change_start": _route(parsers.change_start),
         "change_tee": _route(parsers.change_tee),
-        "change_add_group": _route(parsers.add_group),
-        "change_remove_group": _route(parsers.remove_group),
-        "change_void": _route(parsers.void_change),
+        "change_add_group": _route(parsers.change_add_group),
+        "change_remove_group": _route(parsers.change_remove_group),
+        "change_void": _route(parsers.change_void),
     },
     pages=pages.bp,
 )

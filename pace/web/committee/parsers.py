@@ -23,7 +23,15 @@ from pace.rules.model import Player
 from pace.rules.scoring import SCORINGS
 from pace.rules.scoring.teams import FORMATS
 from pace.services import commands as cmd
-from pace.web.payloads import MAX_REASON, PayloadError, event_id, integer, mapping, text
+from pace.web.payloads import (
+    MAX_REASON,
+    PayloadError,
+    event_id,
+    integer,
+    mapping,
+    optional_instant,
+    text,
+)
 
 #: the group ids and player names of a change, as long as the service keeps them
 GROUP_MAX, NAME_MAX = 50, 200
@@ -86,7 +94,11 @@ def _handicap(p: Mapping[str, Any], name: str = "handicap") -> float | None:
     return number
 
 
-def _player(p: Mapping[str, Any], field: str) -> Player:
+def _player(p: object, field: str) -> Player:
+    if isinstance(p, str):
+        p = {"name": p}
+    if not isinstance(p, Mapping):
+        raise PayloadError(f"{field}: expected a name, or {{name, handicap, club}}", field=field)
     q = mapping(p, ("name", "handicap", "club"))
     return Player(
         text(q, "name", limit=NAME_MAX),
@@ -95,16 +107,25 @@ def _player(p: Mapping[str, Any], field: str) -> Player:
     )
 
 
-def _change(kind: str, payload: object, by: cmd.Author, allowed: tuple[str, ...]) -> tuple[
-    Mapping[str, Any], str, str
-]:  # fmt: skip
-    p = mapping(payload, ("id", "round", *allowed))
-    return p, event_id(p), text(p, "round")
+_WITHDRAW = ("id", "round", "player", "reason", "note", "at", "device_time")
+_ADD_PLAYER = ("id", "round", "group", "player", "reason", "device_time")
+_MOVE_PLAYER = ("id", "round", "player", "to", "reason", "device_time")
+_SWAP = ("id", "round", "player", "other", "reason", "device_time")
+_START = ("id", "round", "group", "start", "reason", "device_time")
+_TEE = ("id", "round", "group", "tee", "reason", "device_time")
+_ADD_GROUP = ("id", "round", "group", "start", "tee", "players", "reason", "device_time")
+_REMOVE_GROUP = ("id", "round", "group", "reason", "device_time")
+_VOID = ("id", "round", "target", "reason", "device_time")
 
 
-def withdraw(payload: object, by: cmd.Author) -> Change:
+def _made(kind: str, p: Mapping[str, Any], by: cmd.Author, fields: dict[str, Any]) -> Change:
+    optional_instant(p, "device_time")  # allowed on every command, as the docs say; not kept
+    return Change(kind, event_id(p), text(p, "round"), by, fields)
+
+
+def change_withdraw(payload: object, by: cmd.Author) -> Change:
     """``change_withdraw``: player, reason ``no_show``|``retired``, note, at (``HH:MM``)."""
-    p, id, round = _change("withdraw", payload, by, ("player", "reason", "note", "at"))
+    p = mapping(payload, _WITHDRAW)
     reason = text(p, "reason", limit=20)
     if reason not in changesmod.WITHDRAWALS:
         raise PayloadError(
@@ -118,78 +139,77 @@ def withdraw(payload: object, by: cmd.Author) -> Change:
         "note": _reason(p, "note", required=False),
         "at": clock(p, "at", required=False),
     }
-    return Change("withdraw", id, round, by, fields)
+    return _made("withdraw", p, by, fields)
 
 
-def add_player(payload: object, by: cmd.Author) -> Change:
+def change_add_player(payload: object, by: cmd.Author) -> Change:
     """``change_add_player``: group, player ``{name, handicap, club}``, reason."""
-    p, id, round = _change("add_player", payload, by, ("group", "player", "reason"))
-    player = p.get("player")
-    if isinstance(player, str):
-        player = {"name": player}
-    fields = {"group": text(p, "group", limit=GROUP_MAX), "player": _player(player, "player"),
-              "reason": _reason(p)}  # fmt: skip
-    return Change("add_player", id, round, by, fields)
+    p = mapping(payload, _ADD_PLAYER)
+    fields = {
+        "group": text(p, "group", limit=GROUP_MAX),
+        "player": _player(p.get("player"), "player"),
+        "reason": _reason(p),
+    }
+    return _made("add_player", p, by, fields)
 
 
-def move_player(payload: object, by: cmd.Author) -> Change:
+def change_move_player(payload: object, by: cmd.Author) -> Change:
     """``change_move_player``: player, to (a group), reason."""
-    p, id, round = _change("move_player", payload, by, ("player", "to", "reason"))
+    p = mapping(payload, _MOVE_PLAYER)
     fields = {"player": text(p, "player", limit=NAME_MAX), "to": text(p, "to", limit=GROUP_MAX),
               "reason": _reason(p)}  # fmt: skip
-    return Change("move_player", id, round, by, fields)
+    return _made("move_player", p, by, fields)
 
 
-def swap(payload: object, by: cmd.Author) -> Change:
+def change_swap(payload: object, by: cmd.Author) -> Change:
     """``change_swap``: player, other, reason."""
-    p, id, round = _change("swap", payload, by, ("player", "other", "reason"))
+    p = mapping(payload, _SWAP)
     fields = {"player": text(p, "player", limit=NAME_MAX),
               "other": text(p, "other", limit=NAME_MAX), "reason": _reason(p)}  # fmt: skip
-    return Change("swap", id, round, by, fields)
+    return _made("swap", p, by, fields)
 
 
 def change_start(payload: object, by: cmd.Author) -> Change:
     """``change_start``: group, start (``HH:MM``), reason."""
-    p, id, round = _change("change_start", payload, by, ("group", "start", "reason"))
+    p = mapping(payload, _START)
     fields = {"group": text(p, "group", limit=GROUP_MAX), "start": clock(p, "start"),
               "reason": _reason(p)}  # fmt: skip
-    return Change("change_start", id, round, by, fields)
+    return _made("change_start", p, by, fields)
 
 
 def change_tee(payload: object, by: cmd.Author) -> Change:
     """``change_tee``: group, tee (a hole), reason."""
-    p, id, round = _change("change_tee", payload, by, ("group", "tee", "reason"))
+    p = mapping(payload, _TEE)
     fields = {"group": text(p, "group", limit=GROUP_MAX), "tee": integer(p, "tee", 1, 99),
               "reason": _reason(p)}  # fmt: skip
-    return Change("change_tee", id, round, by, fields)
+    return _made("change_tee", p, by, fields)
 
 
-def add_group(payload: object, by: cmd.Author) -> Change:
+def change_add_group(payload: object, by: cmd.Author) -> Change:
     """``change_add_group``: group, start (``HH:MM``), tee, players (1–6), reason."""
-    p, id, round = _change("add_group", payload, by, ("group", "start", "tee", "players",
-                                                       "reason"))  # fmt: skip
+    p = mapping(payload, _ADD_GROUP)
     players = p.get("players")
     if not isinstance(players, list) or not 1 <= len(players) <= MAX_PLAYERS:
         raise PayloadError(f"players must be a list of 1 to {MAX_PLAYERS} players",
                            field="players")  # fmt: skip
-    people = [_player({"name": x} if isinstance(x, str) else x, "players") for x in players]
+    people = [_player(x, "players") for x in players]
     fields = {"group": text(p, "group", limit=GROUP_MAX), "start": clock(p, "start"),
               "tee": integer(p, "tee", 1, 99), "players": people, "reason": _reason(p)}  # fmt: skip
-    return Change("add_group", id, round, by, fields)
+    return _made("add_group", p, by, fields)
 
 
-def remove_group(payload: object, by: cmd.Author) -> Change:
+def change_remove_group(payload: object, by: cmd.Author) -> Change:
     """``change_remove_group``: group, reason."""
-    p, id, round = _change("remove_group", payload, by, ("group", "reason"))
+    p = mapping(payload, _REMOVE_GROUP)
     fields = {"group": text(p, "group", limit=GROUP_MAX), "reason": _reason(p)}
-    return Change("remove_group", id, round, by, fields)
+    return _made("remove_group", p, by, fields)
 
 
-def void_change(payload: object, by: cmd.Author) -> Change:
+def change_void(payload: object, by: cmd.Author) -> Change:
     """``change_void``: target (the change's id), reason."""
-    p, id, round = _change("void", payload, by, ("target", "reason"))
+    p = mapping(payload, _VOID)
     fields = {"target": event_id(p, "target"), "reason": _reason(p)}
-    return Change("void", id, round, by, fields)
+    return _made("void", p, by, fields)
 
 
 # -- the new round's setup (a form, and the draw's file) -----------------------------------
