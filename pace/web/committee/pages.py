@@ -143,7 +143,7 @@ def round_new() -> str:
         policies=settings.policy_names,
         default_policy=settings.round.policy,
         zones=zones,
-        today=app_parts.live.clock.now().date().isoformat(),
+        today=app_parts.live.clock.now().astimezone(ZoneInfo(zones[0])).date().isoformat(),
         plays=parsers.PLAYS,
         formats=parsers.FORMAT_NAMES,
         scorings=parsers.SCORING_NAMES,
