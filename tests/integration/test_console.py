@@ -180,3 +180,24 @@ def test_only_the_committee_opens_the_console_or_sends_its_commands(login):
     answer = referee.post("/api/commands/change_withdraw", json={"id": str(uuid.uuid4()),
                           "round": ROUND, "player": "Luc Côté", "reason": "no_show"})  # fmt: skip
     assert answer.status_code == 403
+
+
+@pytest.mark.parametrize(
+    ("name", "fields"),
+    [
+        ("change_withdraw", {"player": "Lise Dion", "reason": "no_show"}),
+        ("change_move_player", {"player": "Lise Dion", "to": "6", "reason": "car"}),
+        ("change_swap", {"player": "Lise Dion", "other": "Paul Martel", "reason": "car"}),
+    ],
+)
+def test_a_resent_change_is_the_same_change_though_the_draw_moved(desk, name, fields):
+    """The first send moved the player: the resend (a phone that lost the ack) is compared
+    with the change as made, and answers ``duplicate``, storing nothing twice."""
+    body = {"id": str(uuid.uuid4()), "round": ROUND, **fields}
+    first = desk.post(f"/api/commands/{name}", json=body).get_json()
+    again = desk.post(f"/api/commands/{name}", json=body).get_json()
+    assert first["ok"] and again["ok"] and again["duplicate"] is True, again
+    assert again["seq"] == first["seq"]
+    key = "note" if name == "change_withdraw" else "reason"
+    other = desk.post(f"/api/commands/{name}", json={**body, key: "another"}).get_json()
+    assert other["error"]["code"] == "event_conflict"
