@@ -201,3 +201,24 @@ def test_a_resent_change_is_the_same_change_though_the_draw_moved(desk, name, fi
     key = "note" if name == "change_withdraw" else "reason"
     other = desk.post(f"/api/commands/{name}", json={**body, key: "another"}).get_json()
     assert other["error"]["code"] == "event_conflict"
+
+
+def test_a_change_of_the_console_reaches_the_board_and_the_leaderboard(desk, connect, app):
+    """The facts-only board and the public leaderboard follow a change made in the console
+    (the leaderboard's cards were announced once before, as the scheduler's tick does)."""
+    app.extensions["pace"].score_broadcaster.changed(ROUND)
+    board = connect("viewer", "board-screen")
+    assert board.emit("join_board", {"round": ROUND}, callback=True)["ok"]
+    public = connect(None, "clubhouse-screen")
+    answer = public.emit("join_leaderboard", {"round": ROUND}, callback=True)
+    assert answer["ok"]
+    board.get_received()
+    public.get_received()
+    status, ack = command(desk, "change_withdraw", player="Lise Dion", reason="no_show")
+    assert status == 200, ack
+    boards = [e["args"][0] for e in board.get_received() if e["name"] == "board_changed"]
+    assert boards, "the board heard nothing of the change"
+    shown = json.dumps(boards, ensure_ascii=False)
+    assert "Lise Dion" not in shown and "Chantal Paquette" in shown
+    heard = [e["name"] for e in public.get_received()]
+    assert "leaderboard_changed" in heard, heard
