@@ -22,7 +22,7 @@ from datetime import timedelta
 from typing import TypeGuard
 
 from pace.formats import csvfile
-from pace.rules import errors, model
+from pace.rules import errors, model, names
 
 TOP_KEYS = ("name", "slope", "rating", "hole_count", "holes")
 HOLE_KEYS = ("number", "par", "stroke_index", "length_m", "walk_min", "bogey", "allotted")
@@ -34,6 +34,8 @@ USUAL_PARS = range(3, 6)
 #: a round is played on 9 or 18 holes (docs/formats.md §1)
 HOLE_COUNTS = (9, 18)
 GROUP_SIZES = range(1, 7)
+#: the longest course name
+MAX_NAME = 200
 
 _HOLES_HEADER = re.compile(r"\s*\[\[\s*holes\s*\]\]")
 _TOML_POSITION = re.compile(r"\s*\(at (?:line (\d+), column \d+|end of document)\)$")
@@ -52,6 +54,10 @@ def parse_course(text: str, filename: str, notes: list[str] | None = None) -> mo
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise errors.FileFormatError([_syntax_problem(e, text, filename)]) from None
+    except RecursionError:  # arrays or tables nested thousands deep: no course, a bomb
+        raise errors.FileFormatError(
+            [errors.Problem(filename, None, None, "not a course TOML: values nested too deeply")]
+        ) from None
 
     problems: list[errors.Problem] = []
 
@@ -76,6 +82,15 @@ def parse_course(text: str, filename: str, notes: list[str] | None = None) -> mo
             "name",
             f"name {name!r} is not a course name; expected a non-empty text in quotes",
         )
+    else:
+        try:  # the one spelling rounds and pages compare with: no control character
+            name = names.canonical(name)
+        except names.SpellingError as e:
+            report(_top_key_line(text, "name"), "name", f"name {name[:60]!r} {e.reason}")
+        else:
+            if len(name) > MAX_NAME:
+                report(_top_key_line(text, "name"), "name",
+                       f"name is longer than {MAX_NAME} characters")  # fmt: skip
 
     slope = data.get("slope")
     if slope is not None and not (_is_number(slope) and SLOPES[0] <= slope <= SLOPES[1]):

@@ -66,9 +66,13 @@ class Table:
 
 def read_text(path: str | os.PathLike[str]) -> str:
     """Return the text of a UTF-8 file, with or without a byte order mark."""
-    filename = str(path)
     with open(path, "rb") as f:
-        data = f.read()
+        return decode(f.read(), str(path))
+
+
+def decode(data: bytes, filename: str) -> str:
+    """Return the text of a UTF-8 file's bytes (an upload's too), with or without a byte
+    order mark; UTF-16 or bytes that are not UTF-8 are a ``FileFormatError`` saying so."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise errors.FileFormatError(
             [

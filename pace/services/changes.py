@@ -67,12 +67,14 @@ class ChangeService:
             )
         player = _name(player, "player")
         with self.live.lock:
-            group = self._group_of_player(self._view(round), player)
-            payload = {"group": group.id, "player": player, "reason": reason,
+            group = self._earlier(id, changesmod.PLAYER_WITHDRAWN, "group") or (
+                self._group_of_player(self._view(round), player).id
+            )
+            payload = {"group": group, "player": player, "reason": reason,
                        "note": _reason(note, "note", required=False)}  # fmt: skip
             outcome = self._record(round, changesmod.PLAYER_WITHDRAWN, payload, by, at, id)
             if outcome.created and reason == changesmod.RETIRED:
-                g = self._view(round).plan.by_id[group.id].group
+                g = self._view(round).plan.by_id[group].group
                 if g.size_at(outcome.event.at) == 0:
                     self.live.append(
                         Event(
@@ -108,8 +110,10 @@ class ChangeService:
         """Move ``player`` to group ``to`` (before either group completes a hole)."""
         player, to = _name(player, "player"), _name(to, "to", GROUP_MAX)
         with self.live.lock:
-            source = self._group_of_player(self._view(round), player)
-            payload = {"player": player, "from": source.id, "to": to, "reason": _reason(reason)}
+            source = self._earlier(kw.get("id"), changesmod.PLAYER_MOVED, "from") or (
+                self._group_of_player(self._view(round), player).id
+            )
+            payload = {"player": player, "from": source, "to": to, "reason": _reason(reason)}
             return self._record(round, changesmod.PLAYER_MOVED, payload, by, **kw)
 
     def swap(
@@ -119,9 +123,14 @@ class ChangeService:
         player, other = _name(player, "player"), _name(other, "other")
         with self.live.lock:
             view = self._view(round)
-            a = self._group_of_player(view, player)
-            b = self._group_of_player(view, other, "other")
-            payload = {"group": a.id, "player": player, "other_group": b.id, "other": other,
+            id = kw.get("id")
+            a = self._earlier(id, changesmod.PLAYERS_SWAPPED, "group") or (
+                self._group_of_player(view, player).id
+            )
+            b = self._earlier(id, changesmod.PLAYERS_SWAPPED, "other_group") or (
+                self._group_of_player(view, other, "other").id
+            )
+            payload = {"group": a, "player": player, "other_group": b, "other": other,
                        "reason": _reason(reason)}  # fmt: skip
             return self._record(round, changesmod.PLAYERS_SWAPPED, payload, by, **kw)
 
@@ -249,6 +258,15 @@ class ChangeService:
                 self.live.check_instant(view, event.at, "at")
             changesmod.check(view.setup, live.field.facts(), event, lambda t: local(view, t))
             return Outcome(*self.live.append(event))
+
+    def _earlier(self, id: str | None, kind: str, key: str) -> str | None:
+        """Return what a stored change of id ``id`` named under ``key`` (its player's group):
+        a resend is compared with the change as it was made, not with the draw it changed
+        (after a move, the player is no longer in the group the first send named)."""
+        stored = self.live.service.store.event(id) if id else None
+        if stored is None or stored.type != kind or key not in stored.payload:
+            return None
+        return str(stored.payload[key])
 
     @staticmethod
     def _group_of_player(view: RoundView, name: str, field: str = "player") -> Group:

@@ -12,6 +12,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from pace import formats
@@ -22,7 +23,7 @@ from pace.rules import facts as factsmod
 from pace.rules import names
 from pace.rules.errors import FileFormatError, Problem, SetupError
 from pace.rules.events import Event
-from pace.rules.model import Course, HoleCompletion, RoundFacts, RoundSetup
+from pace.rules.model import Course, Group, HoleCompletion, RoundFacts, RoundSetup
 from pace.rules.position import FieldPlan, FieldStatus, plan_field
 from pace.rules.position import evaluate_field as _evaluate
 from pace.services import finality
@@ -62,6 +63,24 @@ class RoundView:
         return ZoneInfo(self.record.timezone)
 
 
+@dataclass(frozen=True)
+class PreparedDraw:
+    """A round's setup and draw, checked and parsed, not stored yet (``prepare_draw``)."""
+
+    round: str
+    new: bool
+    course: Course
+    day: date
+    timezone: str
+    groups: tuple[Group, ...]
+    policy: str | None
+    play: str | None
+    format: str | None
+    scoring: str | None
+    net: bool | None
+    allowance: Sequence[float] | None
+
+
 class RoundService:
     """The use cases of pace over one store, one configuration and one clock."""
 
@@ -93,6 +112,27 @@ class RoundService:
         filename: str,
         *,
         round: str,
+        notes: list[str] | None = None,
+        **setup: Any,
+    ) -> RoundRecord:
+        """Parse a draw CSV into round ``round``, creating the round if it is new.
+
+        A new round needs its course (default: the only stored course) and its day
+        (default: today in the round's time zone). An existing round keeps its course,
+        day and time zone; its draw is replaced while it has no events. ``policy`` (a
+        preset or a custom policy of the configuration), ``play``, ``format``, ``scoring``
+        (which implies ``play``), ``net`` and ``allowance`` are set on a new round, and
+        changed on an existing one when given (the keywords of :meth:`prepare_draw`).
+        Columns the draw does not know are named in ``notes``.
+        """
+        return self.store_draw(self.prepare_draw(text, filename, round=round, notes=notes, **setup))
+
+    def prepare_draw(
+        self,
+        text: str,
+        filename: str,
+        *,
+        round: str,
         course: str | None = None,
         day: date | None = None,
         timezone: str | None = None,
@@ -103,17 +143,11 @@ class RoundService:
         net: bool | None = None,
         allowance: Sequence[float] | None = None,
         notes: list[str] | None = None,
-    ) -> RoundRecord:
-        """Parse a draw CSV into round ``round``, creating the round if it is new.
-
-        A new round needs its course (default: the only stored course) and its day
-        (default: today in the round's time zone). An existing round keeps its course,
-        day and time zone; its draw is replaced while it has no events. ``policy`` (a
-        preset or a custom policy of the configuration), ``play``, ``format``, ``scoring``
-        (which implies ``play``), ``net`` and ``allowance`` are set on a new round, and
-        changed on an existing one when given. Columns the draw does not know are named in
-        ``notes``.
-        """
+        new: bool = False,
+    ) -> PreparedDraw:
+        """Check a round's setup and parse its draw CSV, storing nothing: what
+        :meth:`store_draw` stores (the console's preview, then its confirmation, parse the
+        same way). ``new``: refuse a round that exists (``round_exists``)."""
         if policy is not None:
             self.settings.policy(policy)  # SetupError naming the known policies
         try:  # the one spelling pages and payloads will compare with (pace.rules.names)
@@ -123,6 +157,13 @@ class RoundService:
         if not round:
             raise SetupError("a round needs a name", field="round")
         existing = self._existing_round(round)
+        if new and existing is not None:
+            raise SetupError(
+                f"round {round!r} exists already; choose another name (its draw changes on the "
+                "day on its changes page)",
+                field="round",
+                code="round_exists",
+            )
         if scoring is None and play and existing is not None and existing.scoring:
             scoring = existing.scoring  # a play that contradicts the stored scoring is refused
         scoring, play = scoringmod.check_setup(
@@ -141,32 +182,44 @@ class RoundService:
             course_obj, tz, day = existing.course, ZoneInfo(existing.timezone), existing.day
             tzname = existing.timezone
         groups = formats.parse_draw(text, filename, day=day, tz=tz, course=course_obj, notes=notes)
-        if existing is None:
+        return PreparedDraw(round, existing is None, course_obj, day, tzname, groups, policy,
+                            play, format, scoring, net, allowance)  # fmt: skip
+
+    def store_draw(self, p: PreparedDraw) -> RoundRecord:
+        """Store a prepared draw: create its round, or replace the draw of one without events."""
+        if p.new:
             self.store.create_round(
-                round,
-                course=course_obj.name,
-                day=day,
-                timezone=tzname,
-                policy=policy or self.settings.round.policy,
+                p.round,
+                course=p.course.name,
+                day=p.day,
+                timezone=p.timezone,
+                policy=p.policy or self.settings.round.policy,
                 created_at=self.clock.now(),
-                play=play or "stroke_play",
-                format=format or "individual",
-                scoring=scoring,
-                net=bool(net),
-                allowance=allowance,
+                play=p.play or "stroke_play",
+                format=p.format or "individual",
+                scoring=p.scoring,
+                net=bool(p.net),
+                allowance=p.allowance,
             )
-        elif policy or play or format or scoring or net is not None or allowance is not None:
+        elif (
+            p.policy
+            or p.play
+            or p.format
+            or p.scoring
+            or p.net is not None
+            or p.allowance is not None
+        ):
             self.store.update_round(
-                round,
-                policy=policy or UNSET,
-                play=play or UNSET,
-                format=format or UNSET,
-                scoring=scoring or UNSET,
-                net=UNSET if net is None else net,
-                allowance=UNSET if allowance is None else allowance,
+                p.round,
+                policy=p.policy or UNSET,
+                play=p.play or UNSET,
+                format=p.format or UNSET,
+                scoring=p.scoring or UNSET,
+                net=UNSET if p.net is None else p.net,
+                allowance=UNSET if p.allowance is None else p.allowance,
             )
-        record = self.store.save_draw(round, groups)
-        self._forget(round)
+        record = self.store.save_draw(p.round, p.groups)
+        self._forget(p.round)
         return record
 
     def set_scoring(

@@ -69,6 +69,16 @@ EVENTS: dict[str, frozenset[str] | None] = {
     "grant_time_credit": REFEREE,
     "stop_timing": REFEREE,
     "record_siren": COMMITTEE,
+    # the console's changes on the day (pace/web/committee)
+    "change_withdraw": COMMITTEE,
+    "change_add_player": COMMITTEE,
+    "change_move_player": COMMITTEE,
+    "change_swap": COMMITTEE,
+    "change_start": COMMITTEE,
+    "change_tee": COMMITTEE,
+    "change_add_group": COMMITTEE,
+    "change_remove_group": COMMITTEE,
+    "change_void": COMMITTEE,
 }
 
 #: The event types a marshal, or a scorer, may void: their own kind of fact.
@@ -116,6 +126,17 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "reports.job_file": REFEREE,
     "reports.offenders_page": COMMITTEE,
     "access.access_page": COMMITTEE,
+    # the committee's console (pace/web/committee)
+    "committee.console": COMMITTEE,
+    "committee.courses_page": COMMITTEE,
+    "committee.course_form": COMMITTEE,
+    "committee.save_course": COMMITTEE,
+    "committee.upload_course": COMMITTEE,
+    "committee.round_new": COMMITTEE,
+    "committee.round_preview": COMMITTEE,
+    "committee.round_create": COMMITTEE,
+    "committee.changes_page": COMMITTEE,
+    "committee.api_changes": COMMITTEE,
     "pace.api_command": MARSHAL | SCORER,  # narrowed per command by EVENTS
 }
 
@@ -141,6 +162,11 @@ PAGES: dict[str, tuple[str, str]] = {
     "reports.offenders_page": ("the repeat offenders", "page.offenders"),
     "access.access_page": ("the access codes of the round", "page.access"),
     "scoring.scorecard_page": ("the scorer's card", "page.scorecard"),
+    "committee.console": ("the committee's console", "page.console"),
+    "committee.courses_page": ("the courses", "page.courses"),
+    "committee.course_form": ("the course form", "page.courses"),
+    "committee.round_new": ("the new round", "page.round_new"),
+    "committee.changes_page": ("the changes on the day", "page.changes"),
 }
 
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from pace.web import access, payloads
 from pace.web.audit import feature as audit
+from pace.web.committee import feature as committee
 from pace.web.dashboard import feature as dashboard
 from pace.web.marshal import feature as marshal
 from pace.web.parts import AppParts
@@ -40,6 +41,7 @@ FEATURES: tuple[Feature, ...] = (
     scoring.FEATURE,
     reports.FEATURE,
     audit.FEATURE,
+    committee.FEATURE,
 )
 
 

@@ -103,6 +103,17 @@ def payload(event: str, stage: dict, clock, role: str | None = None) -> dict:
         "notify_player": {**base, "group": "1", "player": MARIE, "fault": stage["fault"]},
         "grant_time_credit": {**base, "group": "2", "minutes": 2, "reason": "ruling"},
         "stop_timing": {**base, "group": "1", "reason": "back in position"},
+        # the console's changes on the day: groups 4-6 have not played
+        "change_withdraw": {**base, "player": "Lise Dion", "reason": "no_show"},
+        "change_add_player": {**base, "group": "5", "player": {"name": "Zoe Ng"}, "reason": "late"},
+        "change_move_player": {**base, "player": "Yves Girard", "to": "5", "reason": "car"},
+        "change_swap": {**base, "player": "Yves Girard", "other": "Paul Martel", "reason": "car"},
+        "change_start": {**base, "group": "6", "start": "09:40", "reason": "traffic"},
+        "change_tee": {**base, "group": "6", "tee": 10, "reason": "tee 1 full"},
+        "change_add_group": {**base, "group": "9", "start": "10:30", "tee": 1,
+                             "players": ["Tom Ruiz"], "reason": "late entries"},
+        "change_remove_group": {**base, "group": "6", "reason": "all withdrew"},
+        "change_void": {**base, "target": stage["spare"], "reason": "a tap is no change"},
     }[event]  # fmt: skip
 
 
@@ -111,7 +122,8 @@ ALWAYS_OK = {
     "clock_sync", "join_round", "join_board", "hole_completed", "correct_hole_time", "void_event",
     "record_siren", "acknowledge_alert", "tell_player_timed", "record_stroke", "stop_timing",
     "grant_time_credit", "notify_player", "join_scores", "join_leaderboard", "record_score",
-    "correct_score",
+    "correct_score", "change_withdraw", "change_add_player", "change_move_player", "change_swap",
+    "change_start", "change_tee", "change_add_group", "change_remove_group",
 }  # fmt: skip
 
 

@@ -194,7 +194,11 @@ CHANGED = {
     "stop_timing": ("reason", lambda v: "another reason"),
     "record_score": ("strokes", lambda v: 6),
     "correct_score": ("reason", lambda v: v + " (2)"),
-}
+    "change_withdraw": ("note", lambda v: v + " (2)"),
+    **{name: ("reason", lambda v: v + " (2)") for name in (
+        "change_add_player", "change_move_player", "change_swap", "change_start", "change_tee",
+        "change_add_group", "change_remove_group", "change_void")},
+}  # fmt: skip
 
 
 @pytest.mark.parametrize("event", sorted(CHANGED))

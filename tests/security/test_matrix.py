@@ -78,6 +78,9 @@ def payload(
                             refusal="already_timed")  # fmt: skip
             if decided.get("ok"):  # a new spell from now: the stroke is timed within it
                 stroke_from = datetime.fromisoformat(decided["at"]) + timedelta(seconds=1)
+    if event.startswith("change_"):
+        fields = change_stage(arena, event) if round == OWN else OTHER_CHANGE[event]
+        return {**base, **fields}
     group, hole = next(_slots) if event == "hole_completed" and round == OWN else ("5", 1)
     scored = next(_scores) if event == "record_score" and round == OWN else ("2", MARIE, 2)
     return {
@@ -105,6 +108,53 @@ def payload(
         "grant_time_credit": {**base, "group": "2", "minutes": 2, "reason": "ruling"},
         "stop_timing": {**base, "group": "1", "reason": "back in position"},
     }[event]  # fmt: skip
+
+
+#: fresh group ids and player names for the changes on the day (each success needs its own)
+_fresh = itertools.count(1)
+
+
+def change_stage(arena: Arena, event: str) -> dict[str, Any]:
+    """Return the fields of a change ``event`` that succeeds on the own round now: it aims at
+    a group added for it (as admin) at 10:30, so no group of the staged facts is touched."""
+    n = next(_fresh)
+    a, b, c = f"Late {n}a", f"Late {n}b", f"Late {n}c"
+    g, h = f"X{n}", f"Y{n}"
+    if event == "change_add_group":
+        return {"group": g, "start": "10:30", "tee": 1, "players": [a, {"name": b}],
+                "reason": "late entries"}  # fmt: skip
+    admin(arena, "change_add_group", group=g, start="10:30", tee=1, players=[a, b],
+          reason="stage")  # fmt: skip
+    if event in ("change_move_player", "change_swap"):
+        admin(arena, "change_add_group", group=h, start="10:40", tee=1, players=[c],
+              reason="stage")  # fmt: skip
+    return {
+        "change_withdraw": {"player": a, "reason": "no_show", "note": "called in sick"},
+        "change_add_player": {"group": g, "player": {"name": c, "handicap": "12,4"},
+                              "reason": "late entry"},
+        "change_move_player": {"player": a, "to": h, "reason": "car sharing"},
+        "change_swap": {"player": a, "other": c, "reason": "car sharing"},
+        "change_start": {"group": g, "start": "10:50", "reason": "traffic"},
+        "change_tee": {"group": g, "tee": 10, "reason": "tee 1 full"},
+        "change_remove_group": {"group": g, "reason": "all withdrew"},
+        "change_void": {"target": admin(arena, "change_tee", group=g, tee=10,
+                                        reason="stage")["id"], "reason": "wrong group"},
+    }[event]  # fmt: skip
+
+
+#: a change's fields on another round (valid in shape: refused for its round, after parsing)
+OTHER_CHANGE = {
+    "change_withdraw": {"player": MARIE, "reason": "no_show"},
+    "change_add_player": {"group": "1", "player": {"name": "Zed"}, "reason": "x"},
+    "change_move_player": {"player": MARIE, "to": "2", "reason": "x"},
+    "change_swap": {"player": MARIE, "other": "Luc Côté", "reason": "x"},
+    "change_start": {"group": "1", "start": "10:00", "reason": "x"},
+    "change_tee": {"group": "1", "tee": 10, "reason": "x"},
+    "change_add_group": {"group": "Z", "start": "10:00", "tee": 1, "players": ["Zed"],
+                         "reason": "x"},
+    "change_remove_group": {"group": "1", "reason": "x"},
+    "change_void": {"target": "6f1d3c52-5c2a-4f0e-9d0b-3a1c2b7d9e10", "reason": "x"},
+}  # fmt: skip
 
 
 def admin(arena: Arena, name: str, refusal: str | None = None, **fields: Any) -> dict:

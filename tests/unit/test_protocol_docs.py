@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from pace.web import broadcast, errors, payloads, sockets
+from pace.web.committee import parsers as committee_parsers
 from pace.web.dashboard import parsers as dashboard_parsers
 from pace.web.marshal import parsers as marshal_parsers
 from pace.web.referee import parsers as referee_parsers
@@ -23,7 +24,8 @@ LIVE = ROOT / "pace" / "services" / "taps.py"
 REFEREEING = ROOT / "pace" / "services" / "referees.py"
 SCORES = ROOT / "pace" / "services" / "scores.py"
 #: where the parsers are: the connection's own payloads, then each feature's parsers
-PARSERS = (payloads, marshal_parsers, dashboard_parsers, referee_parsers, scoring_parsers)
+PARSERS = (payloads, marshal_parsers, dashboard_parsers, referee_parsers, scoring_parsers,
+           committee_parsers)  # fmt: skip
 
 CLIENT_EVENTS = "Client → server events"
 SERVER_EVENTS = "Server → client events"

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from pace import formats
 from pace.rules import errors, model
+from pace.rules import names as pace_names
 
 TESTS = Path(__file__).resolve().parents[2]
 DATA = TESTS / "data"
@@ -68,8 +69,18 @@ def test_a_course_the_parser_refuses_is_refused_on_the_way_out():
 
 
 minutes = st.integers(1, 3600).map(lambda s: timedelta(seconds=s))
+
+
+def _canonical_name(s: str) -> bool:
+    """A name as pace stores it (docs: pace.rules.names): its own canonical spelling."""
+    try:
+        return s != "" and pace_names.canonical(s) == s
+    except pace_names.SpellingError:
+        return False
+
+
 names = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=40).filter(
-    lambda s: s.strip() == s and s != ""
+    _canonical_name
 )
 
 

@@ -1,0 +1,166 @@
+"""The course form as the course TOML ``pace import course`` reads: one validation, not two.
+
+The form's fields are written as the TOML text of docs/formats.md §1 (one ``[[holes]]`` table
+per hole, each key on its own line) and parsed by ``pace.formats.parse_course``: its problems,
+which name a line and a field, are put back beside the form's field at fault (``holes.3.par``)
+with the parser's own message. A value typed in a number field that is not a number is written
+as a TOML string, so the parser's sentence about it ("par 'x' is not allowed") is the one shown.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pace.rules import errors, model
+
+#: the hole counts the form offers (a course of 6 or 12 holes says so with ``hole_count``)
+HOLE_COUNTS = (6, 9, 12, 18)
+#: the keys of a hole the form edits (``number`` is the row's; ``allotted`` stays the file's)
+HOLE_FIELDS = ("par", "stroke_index", "length_m", "bogey", "walk_min")
+TOP_FIELDS = ("name", "slope", "rating")
+#: the longest value of a field of the form (a course name, a number as typed)
+MAX_VALUE = 200
+FORM = "course form"
+
+_NUMBER = re.compile(r"[+-]?[0-9]+(?:[.,][0-9]+)?")
+
+
+class FormError(errors.PaceError, ValueError):
+    """The course form's payload is not a form at all (not its problems: those are kept)."""
+
+    code = "invalid_payload"
+
+
+@dataclass(frozen=True)
+class CourseForm:
+    """The course form as TOML text, and which line is which field."""
+
+    text: str
+    #: line → the form's field of a top key (``name``), or the index of a hole's table
+    top_lines: dict[int, str]
+    hole_lines: dict[int, int]
+
+
+def _value(raw: object, field: str) -> str | None:
+    """Return a form value as a TOML value (None: left empty, the key is not written)."""
+    if raw is None or isinstance(raw, bool):
+        if isinstance(raw, bool):
+            raise FormError(f"{field}: expected a number or a text, not true/false", field=field)
+        return None
+    if isinstance(raw, int | float):
+        if isinstance(raw, float) and not math.isfinite(raw):
+            raise FormError(f"{field}: expected a finite number", field=field)
+        return json.dumps(raw)
+    if not isinstance(raw, str):
+        raise FormError(f"{field}: expected a number or a text", field=field)
+    text = raw.strip()
+    if len(text) > MAX_VALUE:
+        raise FormError(f"{field}: at most {MAX_VALUE} characters", field=field)
+    if not text:
+        return None
+    if _NUMBER.fullmatch(text):
+        return text.replace(",", ".").lstrip("+")
+    # not a number: a TOML string, so the parser names it in its own sentence
+    return json.dumps(text)
+
+
+def to_toml(form: object) -> CourseForm:
+    """Return the course form ``{name, slope, rating, hole_count, holes: [{par, …}]}`` as
+    course TOML text; ``FormError`` if it is not shaped as the form at all."""
+    if not isinstance(form, Mapping):
+        raise FormError("expected the course form as a JSON object")
+    unknown = [k for k in form if k not in (*TOP_FIELDS, "hole_count", "holes")]
+    if unknown:
+        raise FormError(f"unknown field {str(unknown[0])[:40]!r}", field=str(unknown[0])[:40])
+    count = form.get("hole_count")
+    if isinstance(count, str) and count.strip().isdigit():
+        count = int(count.strip())
+    if count not in HOLE_COUNTS or isinstance(count, bool):
+        raise FormError("hole_count: expected 6, 9, 12 or 18 holes", field="hole_count")
+    holes = form.get("holes")
+    if not isinstance(holes, list) or len(holes) != count:
+        raise FormError(f"holes: expected {count} holes, one per row", field="holes")
+    lines: list[str] = []
+    top_lines: dict[int, str] = {}
+    name = form.get("name")
+    if name is not None and not isinstance(name, str):
+        raise FormError("name: expected a text", field="name")
+    if isinstance(name, str) and len(name) > MAX_VALUE:
+        raise FormError(f"name: at most {MAX_VALUE} characters", field="name")
+    if name is not None and name.strip():
+        lines.append(f"name = {json.dumps(name.strip())}")
+        top_lines[len(lines)] = "name"
+    for key in ("slope", "rating"):
+        value = _value(form.get(key), key)
+        if value is not None:
+            lines.append(f"{key} = {value}")
+            top_lines[len(lines)] = key
+    lines.append(f"hole_count = {count}")
+    top_lines[len(lines)] = "hole_count"
+    hole_lines: dict[int, int] = {}
+    for i, hole in enumerate(holes):
+        if not isinstance(hole, Mapping):
+            raise FormError(f"holes: row {i + 1} is not a hole", field=f"holes.{i}")
+        extra = [k for k in hole if k not in HOLE_FIELDS]
+        if extra:
+            raise FormError(f"holes: unknown field {str(extra[0])[:40]!r}", field=f"holes.{i}")
+        lines.append("")
+        lines.append("[[holes]]")
+        hole_lines[len(lines)] = i
+        lines.append(f"number = {i + 1}")
+        for key in HOLE_FIELDS:
+            value = _value(hole.get(key), f"holes.{i}.{key}")
+            if value is not None:
+                lines.append(f"{key} = {value}")
+    return CourseForm("\n".join(lines) + "\n", top_lines, hole_lines)
+
+
+def field_of(problem: errors.Problem, form: CourseForm) -> str:
+    """Return the form's field a problem of the parser is about: ``name``, ``holes.3.par``,
+    or ``holes`` (the course as a whole)."""
+    if problem.line is not None and problem.line in form.hole_lines:
+        index = form.hole_lines[problem.line]
+        return f"holes.{index}.{problem.field}" if problem.field else f"holes.{index}"
+    if problem.line is not None and problem.line in form.top_lines:
+        return form.top_lines[problem.line]
+    return problem.field or "holes"
+
+
+def problems_of(e: errors.FileFormatError, form: CourseForm | None = None) -> list[dict[str, Any]]:
+    """Return a refused file's problems as the page shows them: where (line, field, and the
+    form's field when it came from the form), the parser's message, and the CLI's line."""
+    return [
+        {
+            "line": p.line,
+            "field": p.field,
+            "form_field": field_of(p, form) if form is not None else None,
+            "message": p.message,
+            "text": str(p),
+        }
+        for p in e.problems
+    ]
+
+
+def to_form(course: model.Course) -> dict[str, Any]:
+    """Return a stored course as the form's values (to edit it)."""
+    return {
+        "name": course.name,
+        "slope": course.slope,
+        "rating": course.rating,
+        "hole_count": len(course.holes),
+        "holes": [
+            {
+                "par": h.par,
+                "stroke_index": h.stroke_index,
+                "length_m": h.length_m,
+                "bogey": h.bogey,
+                "walk_min": h.walk.total_seconds() / 60 if h.walk else None,
+            }
+            for h in course.holes
+        ],
+    }

@@ -1,0 +1,292 @@
+"""The console's pages (committee only): its home, the courses (a form and a TOML upload),
+a new round from its draw CSV (preview, then create), and a round's changes on the day.
+
+The uploads and the course form are ``multipart/form-data`` POSTs with the page's form token
+(``csrf``), answered as JSON. A refused file stores nothing and answers every problem at once
+(``problems``: line, field, the parser's message, and the CLI's line ``file, line N, field
+'x': …``); the preview and the creation parse the same file the same way, server-side.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo, available_timezones
+
+from flask import Blueprint, jsonify, render_template, request
+
+from pace.formats import csvfile
+from pace.rules.errors import FileFormatError, PaceError
+from pace.services.changes import ChangeService
+from pace.web import access, payloads
+from pace.web.committee import courses, parsers
+from pace.web.errors import error_body, http_status
+from pace.web.i18n import current_language, local_time, page_context
+from pace.web.parts import parts
+
+bp = Blueprint("committee", __name__)
+
+#: the largest course file the console reads
+MAX_COURSE = 64 * 1024
+#: the time zones offered first (the others follow in the list)
+USUAL_ZONES = ("Europe/Brussels", "Europe/Paris", "America/Toronto", "UTC")
+
+
+def _check_form() -> None:
+    """A form carried by the session cookie must hold this browser's token (``csrf``); a
+    Bearer token is never sent by a browser on its own (scripts, tests): no forgery there."""
+    if not request.headers.get("Authorization", "").startswith("Bearer "):
+        access.check_csrf()
+
+
+def _refused(e: PaceError, problems: list[dict[str, Any]] | None = None) -> Any:
+    body = error_body(e.code, e.message, e.field)
+    if problems is not None:
+        body["problems"] = problems
+    return jsonify(body), http_status(body)
+
+
+# -- the console's home --------------------------------------------------------------------
+
+
+@bp.get("/committee")
+def console() -> str:
+    """The console's home: courses, a new round, each round's changes, access and dashboard."""
+    app_parts = parts()
+    return render_template(
+        "committee/home.html",
+        rounds=app_parts.live.service.list_rounds(),
+        courses=app_parts.store.list_courses(),
+        **page_context(),
+    )
+
+
+# -- courses -------------------------------------------------------------------------------
+
+
+@bp.get("/courses")
+def courses_page() -> str:
+    """The stored courses, each with its edit link; a new one by hand or from a TOML file."""
+    return render_template(
+        "committee/courses.html", courses=parts().store.list_courses(), **page_context()
+    )
+
+
+@bp.get("/courses/edit")
+def course_form() -> str:
+    """The course form: empty (a new course), or ``?name=`` a stored course's values."""
+    name = payloads.text(request.args, "name", required=False)
+    values = courses.to_form(parts().store.get_course(name)) if name else None
+    return render_template(
+        "committee/course.html",
+        values=values,
+        hole_counts=courses.HOLE_COUNTS,
+        **page_context(),
+    )
+
+
+@bp.post("/api/courses")
+def save_course() -> Any:
+    """Store the course form (``course``: its fields as JSON) after the checks of
+    ``pace import course``; refused: every problem, each with the form's field at fault."""
+    _check_form()
+    raw = payloads.text(request.form, "course", limit=payloads.MAX_BODY, prose=True)
+    try:
+        form = courses.to_toml(json.loads(raw))
+    except (ValueError, RecursionError) as e:
+        if isinstance(e, PaceError):
+            raise
+        raise payloads.PayloadError("course: expected the form's fields as JSON",
+                                    field="course") from None  # fmt: skip
+    return _import_course(form.text, courses.FORM, form)
+
+
+@bp.post("/api/courses/upload")
+def upload_course() -> Any:
+    """Store a course TOML file (``file``), as ``pace import course`` does."""
+    _check_form()
+    file = request.files.get("file")
+    if file is None or not file.filename:
+        raise payloads.PayloadError("choose the course's TOML file", field="file",
+                                    code="missing_field")  # fmt: skip
+    data = file.read(MAX_COURSE + 1)
+    if len(data) > MAX_COURSE:
+        raise payloads.PayloadError(f"the course file is larger than {MAX_COURSE // 1024} KiB",
+                                    field="file", code="payload_too_large")  # fmt: skip
+    filename = payloads.text({"f": file.filename}, "f").rsplit("/", 1)[-1]
+    try:
+        text = csvfile.decode(data, filename)
+    except FileFormatError as e:
+        return _refused(e, courses.problems_of(e))
+    return _import_course(text, filename, None)
+
+
+def _import_course(text: str, filename: str, form: courses.CourseForm | None) -> Any:
+    notes: list[str] = []
+    try:
+        course = parts().live.service.import_course(text, filename, notes)
+    except FileFormatError as e:
+        return _refused(e, courses.problems_of(e, form))
+    return jsonify({"ok": True, "course": course.name, "holes": len(course.holes),
+                    "notes": notes})  # fmt: skip
+
+
+# -- a new round -----------------------------------------------------------------------------
+
+
+@bp.get("/rounds/new")
+def round_new() -> str:
+    """Create a round: its setup from lists that say what each choice means, its draw CSV
+    (file picker or drop), a preview, then the committee's confirmation."""
+    app_parts = parts()
+    settings = app_parts.settings
+    zones = [z for z in USUAL_ZONES if z != settings.round.timezone]
+    zones = [settings.round.timezone, *zones, *sorted(available_timezones() - {*zones,
+             settings.round.timezone})]  # fmt: skip
+    return render_template(
+        "committee/round_new.html",
+        courses=app_parts.store.list_courses(),
+        policies=settings.policy_names,
+        default_policy=settings.round.policy,
+        zones=zones,
+        today=app_parts.live.clock.now().astimezone(ZoneInfo(zones[0])).date().isoformat(),
+        plays=parsers.PLAYS,
+        formats=parsers.FORMAT_NAMES,
+        scorings=parsers.SCORING_NAMES,
+        **page_context(),
+    )
+
+
+def _prepare() -> Any:
+    _check_form()
+    app_parts = parts()
+    setup = parsers.round_setup(
+        request.form, request.files.get("draw"), app_parts.settings.policy_names
+    )
+    notes: list[str] = []
+    prepared = app_parts.live.service.prepare_draw(
+        setup.draw,
+        setup.filename,
+        round=setup.round,
+        course=setup.course,
+        day=setup.day,
+        timezone=setup.timezone,
+        policy=setup.policy,
+        play=setup.play,
+        format=setup.format,
+        scoring=setup.scoring,
+        net=setup.net,
+        allowance=setup.allowance,
+        notes=notes,
+        new=True,
+    )
+    return prepared, notes
+
+
+def _draw_step(store: bool) -> Any:
+    try:
+        prepared, notes = _prepare()
+    except FileFormatError as e:
+        return _refused(e, courses.problems_of(e))
+    app_parts = parts()
+    if store:
+        app_parts.live.service.store_draw(prepared)
+    lang = current_language()
+    tz = ZoneInfo(prepared.timezone)
+    groups = [
+        {
+            "group": g.id,
+            "start": local_time(g.start, tz, lang),
+            "tee": g.tee,
+            "players": [
+                {"name": p.name, "handicap": p.handicap, "club": p.club} for p in g.players
+            ],
+        }
+        for g in prepared.groups
+    ]
+    return jsonify(
+        {
+            "ok": True,
+            "stored": store,
+            "round": prepared.round,
+            "course": prepared.course.name,
+            "day": prepared.day.isoformat(),
+            "timezone": prepared.timezone,
+            "groups": groups,
+            "players": sum(len(g.players) for g in prepared.groups),
+            "notes": notes,
+        }
+    )
+
+
+@bp.post("/api/rounds/preview")
+def round_preview() -> Any:
+    """Parse the new round's form and draw, store nothing: its groups, or every problem."""
+    return _draw_step(store=False)
+
+
+@bp.post("/api/rounds/create")
+def round_create() -> Any:
+    """Parse the same form and draw again, and store the round (refused: nothing stored)."""
+    return _draw_step(store=True)
+
+
+# -- the changes on the day ------------------------------------------------------------------
+
+
+def _changes(round: str) -> dict[str, Any]:
+    """Return the draw as it is now and the round's changes, as the page shows them."""
+    app_parts = parts()
+    with app_parts.live.lock:
+        live = app_parts.live.live(round)
+    view = live.view
+    lang = current_language()
+    played = {c.group for c in live.field.facts().completions}
+    groups = [
+        {
+            "group": g.id,
+            "start": local_time(g.start, view.tz, lang),
+            "tee": g.tee,
+            "played": g.id in played,
+            "players": [
+                {
+                    "name": p.name,
+                    "handicap": p.handicap,
+                    "retired": local_time(g.retired_at(p.name), view.tz, lang) or None,
+                }
+                for p in g.players
+            ],
+        }
+        for g in view.setup.groups
+    ]
+    rows = []
+    for r in ChangeService(app_parts.live).listing(round):
+        p: dict[str, Any] = dict(r["payload"])  # type: ignore[call-overload]
+        by: dict[str, Any] = dict(r["by"])  # type: ignore[call-overload]
+        if "start" in p:
+            p["start"] = _local_iso(str(p["start"]), view.tz, lang)
+        rows.append({"id": r["id"], "type": r["type"], "voided": r["voided"],
+                     "at": _local_iso(str(r["at"]), view.tz, lang),
+                     "by": by.get("name") or by.get("role") or "", "payload": p})  # fmt: skip
+    return {"round": round, "day": view.record.day.isoformat(), "groups": groups,
+            "changes": rows, "holes": [h.number for h in view.setup.course.holes]}  # fmt: skip
+
+
+def _local_iso(text: str, tz: Any, lang: str) -> str:
+    return local_time(datetime.fromisoformat(text), tz, lang)
+
+
+@bp.get("/rounds/<round>/changes")
+def changes_page(round: str) -> str:
+    """The round's draw as it is now, its changes (who, why, when, voided) and the forms of
+    the changes on the day (each a command of the edge pipeline)."""
+    return render_template(
+        "committee/changes.html", round=round, data=_changes(round), **page_context()
+    )
+
+
+@bp.get("/api/rounds/<round>/changes")
+def api_changes(round: str) -> Any:
+    """The draw as it is now and the changes, as the changes page shows them."""
+    return jsonify({"ok": True, **_changes(round)})

@@ -1,0 +1,224 @@
+"""The committee's console through the real app (issue 28): its pages, the course form and
+upload (the same checks and messages as ``pace import course``), a new round in two steps
+(preview stores nothing, create stores the same parse), and the change commands over
+``POST /api/commands/<name>`` (the edge pipeline), each reaching the dashboard's socket.
+
+Round R1 of the shared test data on a real SQLite file; the clock at 09:10 local.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import uuid
+
+import pytest
+from drivers import COURSE, DRAW, ROUND
+
+from pace.rules.errors import FileFormatError
+
+
+@pytest.fixture
+def desk(client):
+    """The committee's test client with a form token in its session."""
+    with client.session_transaction() as s:
+        s["csrf"] = "tok"
+    return client
+
+
+def course_form(holes: int = 9, **top) -> dict:
+    rows = [{"par": 4, "stroke_index": i + 1, "length_m": 350, "bogey": 5, "walk_min": 1}
+            for i in range(holes)]  # fmt: skip
+    return {"name": "Pine Hills", "hole_count": holes, "slope": 120, "rating": 70.1,
+            "holes": rows, **top}  # fmt: skip
+
+
+def post_course(desk, form: dict):
+    return desk.post("/api/courses", data={"csrf": "tok", "course": json.dumps(form)})
+
+
+def test_the_console_home_and_pages_open_for_the_committee(desk):
+    home = desk.get("/").get_data(as_text=True)
+    assert 'id="console-link"' in home
+    page = desk.get("/committee").get_data(as_text=True)
+    assert "/rounds/R1/changes" in page and "/courses" in page and "/rounds/new" in page
+    for path in ("/courses", "/courses/edit", "/rounds/new", f"/rounds/{ROUND}/changes"):
+        assert desk.get(path).status_code == 200, path
+    assert "Nouveau parcours" in desk.get("/courses?lang=fr").get_data(as_text=True)
+
+
+def test_a_course_from_the_form_is_stored_as_pace_import_course_would(desk, app):
+    answer = post_course(desk, course_form(12))
+    assert answer.status_code == 200, answer.get_json()
+    course = app.extensions["pace"].store.get_course("Pine Hills")
+    assert len(course.holes) == 12 and course.slope == 120 and course.holes[3].par == 4
+    # it edits: the form shows the stored values
+    page = desk.get("/courses/edit?name=Pine%20Hills").get_data(as_text=True)
+    assert "Pine Hills" in page and '"hole_count": 12' in page
+
+
+def test_the_forms_problems_are_the_parsers_beside_their_fields(desk, app):
+    form = course_form(9)
+    form["holes"][2]["par"] = "x"
+    form["holes"][4]["stroke_index"] = 1  # also hole 1's
+    form["slope"] = 300
+    answer = post_course(desk, form)
+    assert answer.status_code == 400
+    body = answer.get_json()
+    by_field = {p["form_field"]: p["message"] for p in body["problems"]}
+    assert "par 'x' is not allowed" in by_field["holes.2.par"]
+    assert "stroke_index 1 is also given to hole 1" in by_field["holes.4.stroke_index"]
+    assert by_field["slope"].startswith("slope 300 is not a slope rating")
+    # the same messages as the parser of `pace import course` gives for the same course
+    from pace.web.committee.courses import to_toml
+
+    with pytest.raises(FileFormatError) as e:
+        from pace.formats import parse_course
+
+        parse_course(to_toml(form).text, "f")
+    assert sorted(p.message for p in e.value.problems) == sorted(by_field.values())
+    assert all(c.name != "Pine Hills" for c in app.extensions["pace"].store.list_courses())
+
+
+def test_a_course_toml_upload_stores_it_or_says_every_problem(desk, app):
+    good = COURSE.read_bytes()
+    ok = desk.post("/api/courses/upload", data={"csrf": "tok", "file": (io.BytesIO(good),
+                                                                        "c.toml")})  # fmt: skip
+    assert ok.status_code == 200 and ok.get_json()["holes"] == 18
+    bad = b'name = "Bad"\n[[holes]]\nnumber = 1\npar = 9\n'
+    upload = {"csrf": "tok", "file": (io.BytesIO(bad), "bad.toml")}
+    refused = desk.post("/api/courses/upload", data=upload)
+    problems = refused.get_json()["problems"]
+    assert refused.status_code == 400 and any(
+        p["text"].startswith("bad.toml, line 2") for p in problems
+    )
+    assert all(c.name != "Bad" for c in app.extensions["pace"].store.list_courses())
+
+
+def draw_form(text: str, round: str = "Spring cup", **extra) -> dict:
+    return {"csrf": "tok", "round": round, "course": "Golf de Louiseville", "date": "2026-06-20",
+            "timezone": "Europe/Brussels", "policy": "frbg", "format": "individual",
+            "net": "gross", "draw": (io.BytesIO(text.encode()), "draw.csv"), **extra}  # fmt: skip
+
+
+def test_a_new_round_is_previewed_then_created_from_the_same_parse(desk, app):
+    store = app.extensions["pace"].store
+    text = DRAW.read_text(encoding="utf-8")
+    preview = desk.post("/api/rounds/preview", data=draw_form(text))
+    body = preview.get_json()
+    assert preview.status_code == 200, body
+    assert body["stored"] is False and body["groups"][0]["start"] == "08:00"
+    assert not store.has_round("Spring cup")
+    created = desk.post("/api/rounds/create", data=draw_form(text)).get_json()
+    assert created["groups"] == body["groups"] and store.has_round("Spring cup")
+    again = desk.post("/api/rounds/create", data=draw_form(text))
+    assert again.status_code == 409 and again.get_json()["error"]["code"] == "round_exists"
+
+
+def test_a_refused_draw_names_every_problem_and_stores_nothing(desk, app):
+    text = "group,start,tee,player\n1,soon,1,Ann\n1,08:00,99,Bea\n2,08:10,1,\n"
+    answer = desk.post("/api/rounds/preview", data=draw_form(text))
+    problems = answer.get_json()["problems"]
+    assert [(p["line"], p["field"]) for p in problems] == [(2, "start"), (3, "tee"),
+                                                            (4, "player")]  # fmt: skip
+    assert problems[0]["text"].startswith("draw.csv, line 2, field 'start'")
+    answer = desk.post("/api/rounds/create", data=draw_form(text))
+    assert answer.status_code == 400 and not app.extensions["pace"].store.has_round("Spring cup")
+
+
+def command(desk, name: str, **payload):
+    answer = desk.post(f"/api/commands/{name}", json={"id": str(uuid.uuid4()), "round": ROUND,
+                                                      **payload})  # fmt: skip
+    return answer.status_code, answer.get_json()
+
+
+def test_the_change_commands_run_on_the_service_and_reach_the_dashboard(desk, dashboard, app):
+    assert dashboard.emit("join_round", {"round": ROUND}, callback=True)["ok"]
+    dashboard.get_received()
+    status, ack = command(desk, "change_withdraw", player="Luc Côté", reason="no_show",
+                          note="called in sick")  # fmt: skip
+    assert status == 200 and ack["ok"], ack
+    status, ack = command(desk, "change_swap", player="Marie Lavoie", other="Marc Bélanger",
+                          reason="car sharing")  # fmt: skip
+    assert status == 200, ack
+    heard = [
+        e["args"][0]["parts"] for e in dashboard.get_received() if e["name"] == "round_changed"
+    ]
+    assert any("groups" in p for p in heard), "the dashboard did not hear the new draw"
+    data = desk.get(f"/api/rounds/{ROUND}/changes").get_json()
+    kinds = [c["type"] for c in data["changes"]]
+    assert kinds == ["player_withdrawn", "players_swapped"]
+    g1 = next(g for g in data["groups"] if g["group"] == "1")
+    assert "Marc Bélanger" in [p["name"] for p in g1["players"]]
+    # void, then a refusal in the service's sentence
+    status, ack = command(desk, "change_void", target=data["changes"][1]["id"], reason="mistake")
+    assert status == 200, ack
+    status, ack = command(desk, "change_move_player", player="Nobody Here", to="2", reason="x")
+    assert status == 404 and ack["error"]["code"] == "unknown_player"
+    assert "not in the draw" in ack["error"]["message"]
+
+
+def test_start_tee_groups_and_late_entries(desk, app):
+    assert command(desk, "change_start", group="6", start="09:40", reason="traffic")[0] == 200
+    assert command(desk, "change_tee", group="6", tee=10, reason="tee 1 full")[0] == 200
+    players = ["Tom Ruiz", {"name": "Lea Martin", "handicap": "20,5"}]
+    ok = command(desk, "change_add_group", group="9", start="10:30", tee=1, players=players,
+                 reason="late")  # fmt: skip
+    assert ok[0] == 200, ok
+    assert command(desk, "change_add_player", group="9", player={"name": "Zoe Ng"},
+                   reason="late")[0] == 200  # fmt: skip
+    assert command(desk, "change_remove_group", group="9", reason="all withdrew")[0] == 200
+    data = desk.get(f"/api/rounds/{ROUND}/changes").get_json()
+    six = next(g for g in data["groups"] if g["group"] == "6")
+    assert (six["start"], six["tee"]) == ("09:40", 10)
+    assert "9" not in [g["group"] for g in data["groups"]]
+
+
+def test_only_the_committee_opens_the_console_or_sends_its_commands(login):
+    referee = login("referee")
+    assert referee.get("/committee").status_code == 403
+    answer = referee.post("/api/commands/change_withdraw", json={"id": str(uuid.uuid4()),
+                          "round": ROUND, "player": "Luc Côté", "reason": "no_show"})  # fmt: skip
+    assert answer.status_code == 403
+
+
+@pytest.mark.parametrize(
+    ("name", "fields"),
+    [
+        ("change_withdraw", {"player": "Lise Dion", "reason": "no_show"}),
+        ("change_move_player", {"player": "Lise Dion", "to": "6", "reason": "car"}),
+        ("change_swap", {"player": "Lise Dion", "other": "Paul Martel", "reason": "car"}),
+    ],
+)
+def test_a_resent_change_is_the_same_change_though_the_draw_moved(desk, name, fields):
+    """The first send moved the player: the resend (a phone that lost the ack) is compared
+    with the change as made, and answers ``duplicate``, storing nothing twice."""
+    body = {"id": str(uuid.uuid4()), "round": ROUND, **fields}
+    first = desk.post(f"/api/commands/{name}", json=body).get_json()
+    again = desk.post(f"/api/commands/{name}", json=body).get_json()
+    assert first["ok"] and again["ok"] and again["duplicate"] is True, again
+    assert again["seq"] == first["seq"]
+    key = "note" if name == "change_withdraw" else "reason"
+    other = desk.post(f"/api/commands/{name}", json={**body, key: "another"}).get_json()
+    assert other["error"]["code"] == "event_conflict"
+
+
+def test_a_change_of_the_console_reaches_the_board_and_the_leaderboard(desk, connect, app):
+    """The facts-only board and the public leaderboard follow a change made in the console
+    (the leaderboard's cards were announced once before, as the scheduler's tick does)."""
+    app.extensions["pace"].score_broadcaster.changed(ROUND)
+    board = connect("viewer", "board-screen")
+    assert board.emit("join_board", {"round": ROUND}, callback=True)["ok"]
+    public = connect(None, "clubhouse-screen")
+    answer = public.emit("join_leaderboard", {"round": ROUND}, callback=True)
+    assert answer["ok"]
+    board.get_received()
+    public.get_received()
+    status, ack = command(desk, "change_withdraw", player="Lise Dion", reason="no_show")
+    assert status == 200, ack
+    boards = [e["args"][0] for e in board.get_received() if e["name"] == "board_changed"]
+    assert boards, "the board heard nothing of the change"
+    shown = json.dumps(boards, ensure_ascii=False)
+    assert "Lise Dion" not in shown and "Chantal Paquette" in shown
+    heard = [e["name"] for e in public.get_received()]
+    assert "leaderboard_changed" in heard, heard

@@ -1,0 +1,273 @@
+"""Hostile input to the committee's console over the wire (issue 28): a real ``pace serve``
+(the arena), real HTTP clients, from the committee that may send it. Every form and upload
+(the course form, a course TOML, a new round's preview and creation) and every change command
+gets malformed JSON, wrong types, huge strings, unknown rounds, groups and players, an instant
+in the future, a TOML bomb, oversized files, a CSV with formulas, a byte order mark or the
+wrong encoding, and the wrong role: each is answered with a clear error in the shared shape
+and stores nothing; the server's log stays clean.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from typing import Any
+
+import pytest
+from livesupport import DRAW
+from security.arena import OWN, Arena, is_refusal
+
+pytestmark = pytest.mark.e2e
+
+COURSE = "Golf de Louiseville"
+ROLES_REFUSED = ("referee", "scorer", "marshal", "viewer")
+
+
+def multipart(fields: dict[str, str], files: dict[str, tuple[str, bytes]]) -> tuple[bytes, str]:
+    """Return a multipart/form-data body and its content type."""
+    boundary = uuid.uuid4().hex
+    out = b""
+    for name, value in fields.items():
+        out += (f"--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n"
+                f"{value}\r\n").encode()  # fmt: skip
+    for name, (filename, data) in files.items():
+        out += (f"--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"; "
+                f"filename=\"{filename}\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+                ).encode() + data + b"\r\n"  # fmt: skip
+    return out + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
+
+
+def post(arena: Arena, path: str, role: str | None, fields: dict[str, str],
+         files: dict[str, tuple[str, bytes]] | None = None) -> tuple[int, dict]:  # fmt: skip
+    body, kind = multipart(fields, files or {})
+    status, _, answer = arena.request("POST", path, role, body, {"Content-Type": kind})
+    return status, json.loads(answer)
+
+
+def courses(arena: Arena) -> list[str]:
+    status, _, page = arena.request("GET", "/courses", "admin")
+    assert status == 200
+    return re.findall(r'data-course="([^"]*)"', page.decode())
+
+
+def rounds(arena: Arena) -> list[str]:
+    return [r["name"] for r in arena.get("/api/rounds", "admin")["rounds"]]
+
+
+def refused(status: int, answer: dict, code: str | None = None) -> None:
+    assert 400 <= status < 500, (status, answer)
+    assert is_refusal(answer), answer
+    assert answer["error"]["message"], answer
+    if code is not None:
+        assert answer["error"]["code"] == code, answer
+
+
+def course_form(**changes: Any) -> dict[str, Any]:
+    holes = [{"par": 4, "stroke_index": i + 1} for i in range(9)]
+    return {"name": "Hostile Links", "hole_count": 9, "holes": holes, **changes}
+
+
+HOSTILE_FORMS = {
+    "not json": "{",
+    "a list": "[]",
+    "a string": '"x"',
+    "deep": "[" * 5000 + "]" * 5000,
+    "unknown field": json.dumps(course_form(evil=1)),
+    "hole_count text": json.dumps(course_form(hole_count="nine")),
+    "hole_count 7": json.dumps(course_form(hole_count=7)),
+    "holes not a list": json.dumps(course_form(holes={"par": 4})),
+    "too few holes": json.dumps(course_form(holes=[{"par": 4}])),
+    "par an object": json.dumps(course_form(holes=[{"par": {"x": 1}}] * 9)),
+    "par true": json.dumps(course_form(holes=[{"par": True}] * 9)),
+    "huge name": json.dumps(course_form(name="é" * 100_000))[:60_000],
+    "long name": json.dumps(course_form(name="é" * 5_000)),
+    "control name": json.dumps(course_form(name="a\x00b")),
+    "surrogate name": '{"name": "\\ud800", "hole_count": 9, "holes": []}',
+    "nan slope": json.dumps(course_form(slope=float("nan"))),
+    "par slip": json.dumps(course_form(holes=[{"par": "x"}] * 9)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_FORMS))
+def test_the_course_form_refuses_hostile_input_and_stores_nothing(arena, case):
+    before = courses(arena)
+    status, answer = post(arena, "/api/courses", "committee", {"course": HOSTILE_FORMS[case]})
+    refused(status, answer)
+    assert courses(arena) == before
+    arena.assert_log_clean()
+
+
+BOMB = b"a = " + b"[" * 30_000 + b"]" * 30_000
+HOSTILE_TOML = {
+    "bomb": (BOMB, "invalid_file"),
+    "table bomb": (b"a = " + b"{b=" * 8_000 + b"1" + b"}" * 8_000, None),
+    "oversized": (b"# " + b"x" * 70_000 + b"\n", "payload_too_large"),
+    "utf-16": ('name = "X"\n'.encode("utf-16"), "invalid_file"),
+    "latin-1": ('name = "Été"\n'.encode("latin-1"), "invalid_file"),
+    "not toml": (b"name = \n[[holes", "invalid_file"),
+    "no holes": (b'name = "X"\n', "invalid_file"),
+    "binary": (bytes(range(256)) * 10, "invalid_file"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_TOML))
+def test_a_hostile_course_upload_is_refused_and_stores_nothing(arena, case):
+    data, code = HOSTILE_TOML[case]
+    before = courses(arena)
+    status, answer = post(arena, "/api/courses/upload", "committee", {}, {"file": ("c.toml", data)})
+    refused(status, answer, code)
+    assert courses(arena) == before
+    arena.assert_log_clean()
+
+
+def draw_fields(**changes: str) -> dict[str, str]:
+    return {"round": "Hostile cup", "course": COURSE, "date": "2026-06-20",
+            "timezone": "Europe/Brussels", "policy": "frbg", "format": "individual",
+            "net": "gross", **changes}  # fmt: skip
+
+
+GOOD_DRAW = DRAW.read_bytes()
+HOSTILE_SETUPS = {
+    "bad date": (draw_fields(date="2026-02-30"), GOOD_DRAW, "invalid_payload"),
+    "ancient date": (draw_fields(date="1066-10-14"), GOOD_DRAW, "invalid_payload"),
+    "path as zone": (draw_fields(timezone="../../etc/passwd"), GOOD_DRAW, "invalid_payload"),
+    "unknown policy": (draw_fields(policy="fast"), GOOD_DRAW, "invalid_payload"),
+    "unknown scoring": (draw_fields(scoring="golf"), GOOD_DRAW, "invalid_payload"),
+    "bad allowance": (draw_fields(allowance="lots"), GOOD_DRAW, "invalid_payload"),
+    "net maybe": (draw_fields(net="maybe"), GOOD_DRAW, "invalid_payload"),
+    "unknown field": ({**draw_fields(), "admin": "1"}, GOOD_DRAW, "unknown_field"),
+    "control round": (draw_fields(round="R\x00"), GOOD_DRAW, "invalid_payload"),
+    "huge round": (draw_fields(round="é" * 20_000), GOOD_DRAW, "invalid_payload"),
+    "empty round": (draw_fields(round="   "), GOOD_DRAW, None),
+    "unknown course": (draw_fields(course="Nowhere"), GOOD_DRAW, "unknown_course"),
+    "existing round": (draw_fields(round=OWN), GOOD_DRAW, "round_exists"),
+    "no file": (draw_fields(), None, "missing_field"),
+    "oversized": (draw_fields(), b"group,start,tee,player\n" + b"1,08:00,1,A\n" * 8_000,
+                  "payload_too_large"),
+    "utf-16": (draw_fields(), GOOD_DRAW.decode().encode("utf-16"), "invalid_file"),
+    "latin-1": (draw_fields(), GOOD_DRAW.decode().encode("latin-1", "replace"), "invalid_file"),
+    "no columns": (draw_fields(), b"a,b\n1,2\n", "invalid_file"),
+    "binary": (draw_fields(), bytes(range(1, 256)) * 10, "invalid_file"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("step", ["preview", "create"])
+@pytest.mark.parametrize("case", sorted(HOSTILE_SETUPS))
+def test_a_hostile_new_round_is_refused_and_stores_nothing(arena, case, step):
+    fields, data, code = HOSTILE_SETUPS[case]
+    before = rounds(arena)
+    files = {"draw": ("draw.csv", data)} if data is not None else {}
+    status, answer = post(arena, f"/api/rounds/{step}", "committee", fields, files)
+    refused(status, answer, code)
+    assert rounds(arena) == before
+    arena.assert_log_clean()
+
+
+def test_a_draw_with_formulas_and_a_bom_is_read_as_text_never_as_formulas(arena):
+    """A byte order mark is how a French spreadsheet saves CSV: read. A cell that a spreadsheet
+    would read as a formula is a name like any other: kept as text, shown as text (the audit's
+    CSV export prefixes it with ')."""
+    text = ("\ufeffgroup,start,tee,player,club\n1,08:00,1,=HYPERLINK(\"http://x\"),@SUM(A1)\n"
+            "1,08:00,1,+Ann,-Club\n")  # fmt: skip
+    before = rounds(arena)
+    status, answer = post(arena, "/api/rounds/preview", "committee",
+                          draw_fields(round="Formula cup"),
+                          {"draw": ("f.csv", text.encode())})  # fmt: skip
+    assert status == 200, answer
+    names = [p["name"] for g in answer["groups"] for p in g["players"]]
+    assert names == ['=HYPERLINK("http://x")', "+Ann"]
+    assert rounds(arena) == before  # a preview stores nothing
+
+
+@pytest.mark.parametrize("path", ["/api/courses", "/api/courses/upload", "/api/rounds/preview",
+                                  "/api/rounds/create"])  # fmt: skip
+@pytest.mark.parametrize("role", (*ROLES_REFUSED, None), ids=lambda r: r or "no-session")
+def test_the_console_refuses_every_other_role(arena, path, role):
+    before = (courses(arena), rounds(arena))
+    fields = {"course": json.dumps(course_form())} if path == "/api/courses" else draw_fields()
+    files = {"file": ("c.toml", b'name = "X"'), "draw": ("d.csv", GOOD_DRAW)}
+    status, answer = post(arena, path, role, fields, files)
+    refused(status, answer, "unauthorized" if role is None else "forbidden")
+    assert (courses(arena), rounds(arena)) == before
+
+
+def test_a_cookie_form_without_its_token_is_refused(arena):
+    body, kind = multipart({"course": json.dumps(course_form())}, {})
+    headers = {"Content-Type": kind, "Cookie": "session=forged"}
+    status, _, answer = arena.request("POST", "/api/courses", None, body, headers)
+    refused(status, json.loads(answer))
+
+
+def change(name: str, **fields: Any) -> dict[str, Any]:
+    return {"id": str(uuid.uuid4()), "round": OWN, **fields}
+
+
+HOSTILE_CHANGES = {
+    "unknown round": ("change_withdraw", change("change_withdraw", round="Nope",
+                      player="Lise Dion", reason="no_show"), "unknown_round"),
+    "unknown player": ("change_withdraw", change("w", player="Nobody", reason="no_show"),
+                       "unknown_player"),
+    "unknown group": ("change_start", change("s", group="99", start="10:00", reason="x"),
+                      "unknown_group"),
+    "unknown target": ("change_void", change("v", target=str(uuid.uuid4()), reason="x"),
+                       "unknown_target"),
+    "a tap is no change": ("change_void", change("v", target=None, reason="x"), None),
+    "future instant": ("change_withdraw", change("w", player="Lise Dion", reason="retired",
+                       at="23:59"), "time_in_future"),
+    "hour 25": ("change_start", change("s", group="6", start="25:00", reason="x"),
+                "invalid_payload"),
+    "tee as text": ("change_tee", change("t", group="6", tee="ten", reason="x"),
+                    "invalid_payload"),
+    "tee off the course": ("change_tee", change("t", group="6", tee=40, reason="x"), None),
+    "players not a list": ("change_add_group", change("g", group="Z", start="10:00", tee=1,
+                           players="Ann", reason="x"), "invalid_payload"),
+    "seven players": ("change_add_group", change("g", group="Z", start="10:00", tee=1,
+                      players=[f"P{i}" for i in range(7)], reason="x"), "invalid_payload"),
+    "player an int": ("change_add_player", change("p", group="6", player=5, reason="x"),
+                      "invalid_payload"),
+    "handicap text": ("change_add_player", change("p", group="6",
+                      player={"name": "Zed", "handicap": "lots"}, reason="x"), "invalid_payload"),
+    "huge reason": ("change_swap", change("s", player="Lise Dion", other="Paul Martel",
+                    reason="é" * 1_000), "invalid_payload"),
+    "no reason": ("change_swap", change("s", player="Lise Dion", other="Paul Martel",
+                  reason=""), None),
+    "withdrawal kind": ("change_withdraw", change("w", player="Lise Dion", reason="bored"),
+                        "invalid_payload"),
+    "a played group": ("change_swap", change("s", player="Marie Lavoie", other="Paul Martel",
+                       reason="x"), "group_has_played"),
+    "himself": ("change_swap", change("s", player="Lise Dion", other="Lise Dion", reason="x"),
+                None),
+    "not an object": ("change_remove_group", [1, 2], "invalid_payload"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_CHANGES))
+def test_hostile_changes_are_refused_with_the_services_sentence_and_store_nothing(arena, case):
+    name, body, code = HOSTILE_CHANGES[case]
+    if isinstance(body, dict) and "target" in body and body["target"] is None:
+        body["target"] = arena.facts[OWN]["spare"]  # a tap: not a change
+    before = arena.people_events()
+    status, answer = arena.command(name, body, "committee")
+    refused(status, answer, code)
+    assert arena.people_events() == before
+    arena.assert_log_clean()
+
+
+def test_malformed_json_to_a_change_command_is_invalid_json(arena):
+    before = arena.people_events()
+    for raw in (b"{", b"[" * 5000, b"\xff\xfe", b'{"id": NaN}'):
+        status, _, answer = arena.request("POST", "/api/commands/change_withdraw", "committee",
+                                          raw, {"Content-Type": "application/json"})  # fmt: skip
+        refused(status, json.loads(answer))
+    assert arena.people_events() == before
+
+
+@pytest.mark.parametrize("role", (*ROLES_REFUSED, None), ids=lambda r: r or "no-session")
+def test_a_change_from_another_role_is_refused(arena, role):
+    before = arena.people_events()
+    status, answer = arena.command(
+        "change_withdraw", change("w", player="Lise Dion", reason="no_show"), role
+    )
+    refused(status, answer, "unauthorized" if role is None else "forbidden")
+    assert arena.people_events() == before
