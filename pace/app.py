@@ -30,12 +30,12 @@ from pace.services.rounds import RoundService
 from pace.services.scores import ScoreService
 from pace.services.taps import TapService
 from pace.store import Store, open_store
-from pace.web import access, assets, edge, errors, http, payloads
+from pace.web import access, assets, edge, errors, health, http, payloads
 from pace.web import i18n as i18n_pages
 from pace.web.board_cache import BoardCache
 from pace.web.broadcast import Broadcaster
 from pace.web.derived import Derived
-from pace.web.parts import EXTENSION, AppParts, parts_of
+from pace.web.parts import EXTENSION, SCHEDULER, AppParts, parts_of
 from pace.web.referee.announce import RefereeBroadcaster
 from pace.web.reports.jobs import ReportJobs
 from pace.web.scoring.announce import ScoreBroadcaster
@@ -45,8 +45,6 @@ from pace.web.timesync import ClockOffsets
 log = logging.getLogger(__name__)
 
 ROOT = Path(__file__).resolve().parent.parent
-#: where the running scheduler is kept in ``app.extensions`` (none until ``start_scheduler``)
-SCHEDULER = "pace.scheduler"
 
 
 def create_app(
@@ -234,6 +232,7 @@ def serve_pages(app: Flask) -> None:
         default_translation_directories=str(i18n.DIRECTORY),
     )
     app.register_blueprint(http.bp)
+    app.register_blueprint(health.bp)  # /healthz, /readyz (pace/web/health.py)
     app.register_blueprint(access.bp)
     for feature in edge.FEATURES:
         if feature.pages is not None:

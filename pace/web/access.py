@@ -98,6 +98,8 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "access.login": PUBLIC,
     "access.logout": PUBLIC,
     "access.api_session": PUBLIC,
+    "health.healthz": PUBLIC,  # the operator's probes (pace/web/health.py): no detail in them
+    "health.readyz": PUBLIC,
     "pace.api_rounds": ANY_ROLE,
     "referee.board_page": ANY_ROLE,
     "pace.api_board": ANY_ROLE,

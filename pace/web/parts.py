@@ -33,6 +33,9 @@ from pace.web.scoring.announce import ScoreBroadcaster
 
 #: where the parts are kept in ``app.extensions``
 EXTENSION = "pace"
+#: where the running scheduler is kept in ``app.extensions`` (none until
+#: ``pace.app.start_scheduler``; the readiness check reads it)
+SCHEDULER = "pace.scheduler"
 
 
 class Connections(Protocol):
