@@ -59,6 +59,7 @@ class PaceScheduler:
         after_tick: Callable[[str], None] | None = None,
         leases: Any = None,
         monotonic: Callable[[], float] = time.monotonic,
+        ticked: Callable[[float], None] | None = None,
     ):
         self.live = live
         self.broadcaster = broadcaster
@@ -83,6 +84,8 @@ class PaceScheduler:
         #: a tick ended or the supervisor ran (``monotonic()`` seconds; None: never started)
         self.monotonic = monotonic
         self.last_tick: float | None = None
+        #: told each tick's seconds (the operator's metrics; None: nobody listens)
+        self.ticked = ticked
 
     def start(self) -> None:
         """Start the scheduler and its supervisor (which schedules the rounds at once)."""
@@ -213,10 +216,13 @@ class PaceScheduler:
                     return
 
     def _tick_once(self, round: str) -> None:
+        started = time.perf_counter()
         try:
             self._evaluate(round)
         finally:
             self.last_tick = self.monotonic()  # a tick that failed still shows it runs
+            if self.ticked is not None:
+                self.ticked(time.perf_counter() - started)
 
     def _evaluate(self, round: str) -> None:
         if self.leases is not None and not self.leases.owns(round):

@@ -84,6 +84,8 @@ class AppParts:
     report_jobs: ReportJobs
     #: this worker among the others of its deployment (``server.message_queue``), or None
     cluster: Any = None
+    #: the Prometheus metrics (``server.metrics``; pace/web/metrics.py), or None when off
+    metrics: Any = None
 
 
 def parts_of(app: Flask) -> AppParts:
