@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import sqlite3
 
+import engines
+import pytest
 from drivers import ROUND
 
+from pace.app import close_app, create_app
 from pace.scheduler import SUPERVISOR_SECONDS, PaceScheduler
 from pace.store.records import PROBE
 from pace.web.parts import SCHEDULER
@@ -66,3 +69,27 @@ def test_readyz_is_503_once_the_scheduler_missed_two_periods(app, login):
     }
     scheduler.tick(ROUND)
     assert anybody.get("/readyz").status_code == 200
+
+
+def test_readyz_checks_the_deployments_redis(settings, clock, tmp_path):
+    try:
+        server = engines.start_redis()
+    except engines.EngineUnavailable as e:
+        pytest.skip(f"Redis cannot start here: {e}")
+    shared = settings.replace(
+        server={"message_queue": server.url}, database={"path": str(tmp_path / "w.db")}
+    )
+    app = create_app(shared, clock=clock, testing=True)
+    try:
+        probe = app.test_client()
+        ready = probe.get("/readyz")
+        assert ready.status_code == 200, ready.get_json()
+        assert ready.get_json()["checks"]["redis"] == {"ok": True}
+        server.stop()  # Redis goes away
+        gone = probe.get("/readyz")
+        assert gone.status_code == 503
+        assert gone.get_json()["checks"] == {"store": {"ok": True}, "redis": {"ok": False}}
+        assert server.url not in gone.get_data(as_text=True)
+    finally:
+        close_app(app)
+        server.stop()
