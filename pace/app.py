@@ -30,12 +30,12 @@ from pace.services.rounds import RoundService
 from pace.services.scores import ScoreService
 from pace.services.taps import TapService
 from pace.store import Store, open_store
-from pace.web import access, assets, edge, errors, http, payloads
+from pace.web import access, assets, edge, errors, health, http, metrics, payloads
 from pace.web import i18n as i18n_pages
 from pace.web.board_cache import BoardCache
 from pace.web.broadcast import Broadcaster
 from pace.web.derived import Derived
-from pace.web.parts import EXTENSION, AppParts, parts_of
+from pace.web.parts import EXTENSION, SCHEDULER, AppParts, parts_of
 from pace.web.referee.announce import RefereeBroadcaster
 from pace.web.reports.jobs import ReportJobs
 from pace.web.scoring.announce import ScoreBroadcaster
@@ -45,8 +45,6 @@ from pace.web.timesync import ClockOffsets
 log = logging.getLogger(__name__)
 
 ROOT = Path(__file__).resolve().parent.parent
-#: where the running scheduler is kept in ``app.extensions`` (none until ``start_scheduler``)
-SCHEDULER = "pace.scheduler"
 
 
 def create_app(
@@ -143,6 +141,10 @@ def assemble(
         live.numbered = False
         live.early_alerts = False
     socketio.on_namespace(namespace)
+    counted = None
+    if settings.server.metrics:
+        counted = metrics.Metrics(live.rounds.open_alerts)
+        live.rounds.committed = counted.commits.observe
     return AppParts(
         settings=settings,
         store=store,
@@ -167,6 +169,7 @@ def assemble(
             str(settings.database.path), settings.source, socketio.start_background_task
         ),
         cluster=cluster,
+        metrics=counted,
     )
 
 
@@ -234,6 +237,8 @@ def serve_pages(app: Flask) -> None:
         default_translation_directories=str(i18n.DIRECTORY),
     )
     app.register_blueprint(http.bp)
+    app.register_blueprint(health.bp)  # /healthz, /readyz (pace/web/health.py)
+    app.register_blueprint(metrics.bp)  # /metrics, when server.metrics is on
     app.register_blueprint(access.bp)
     for feature in edge.FEATURES:
         if feature.pages is not None:
@@ -330,6 +335,7 @@ def start_scheduler(app: Flask) -> Any:
         probe=app_parts.namespace.probe_clocks,
         after_tick=tick_announcer(app_parts),
         leases=cluster.leases if cluster is not None else None,
+        ticked=app_parts.metrics.ticks.observe if app_parts.metrics is not None else None,
     )
     scheduler.start()
     app.extensions[SCHEDULER] = scheduler

@@ -7,6 +7,7 @@ expected. ``PACE_CONFIG`` may point to another file.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 import tomllib
@@ -51,6 +52,10 @@ class ServerSettings:
     #: the Redis that several workers share (``redis://host:6379/0``): Socket.IO emits go
     #: through it to every worker's clients, and the tick's leases live there ("": one worker)
     message_queue: str = ""
+    #: Prometheus metrics at ``/metrics`` (docs/deploy.md, "Health and metrics"): off unless
+    #: set, and then only to ``metrics_from`` (addresses or networks; 404 to anybody else)
+    metrics: bool = False
+    metrics_from: tuple[str, ...] = ("127.0.0.1", "::1")
 
 
 @dataclass(frozen=True)
@@ -299,6 +304,10 @@ def _coerce(source: str, key: str, default: Any, value: Any) -> Any:
         if not isinstance(value, str):
             raise bad("a string in quotes")
         return value
+    if isinstance(default, tuple):
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise bad('a list of strings such as ["127.0.0.1", "::1"]')
+        return tuple(value)
     if isinstance(default, dict):
         if not isinstance(value, dict):
             raise bad("a table such as { 2 = 12, 3 = 14, 4 = 15 }")
@@ -342,6 +351,12 @@ def _check(s: Settings) -> None:
     ):
         fail("server.message_queue", "a URL such as 'redis://127.0.0.1:6379/0' (or empty)",
              s.server.message_queue)  # fmt: skip
+    for source in s.server.metrics_from:
+        try:
+            ipaddress.ip_network(source, strict=False)
+        except ValueError:
+            fail("server.metrics_from", "addresses or networks such as '127.0.0.1' or "
+                 "'10.0.0.0/8'", source)  # fmt: skip
     if s.database.synchronous.upper() not in SYNCHRONOUS_LEVELS:
         fail("database.synchronous", ", ".join(SYNCHRONOUS_LEVELS), s.database.synchronous)
     if not 0.05 <= s.scheduler.tick_seconds <= 3600:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any, Protocol
@@ -57,6 +58,8 @@ class PaceScheduler:
         probe: Any = None,
         after_tick: Callable[[str], None] | None = None,
         leases: Any = None,
+        monotonic: Callable[[], float] = time.monotonic,
+        ticked: Callable[[float], None] | None = None,
     ):
         self.live = live
         self.broadcaster = broadcaster
@@ -77,9 +80,16 @@ class PaceScheduler:
         self._taken: set[str] = set()
         #: the log position last marked announced, by round (the mark moves only with it)
         self._marked: dict[str, int] = {}
+        #: the operator's readiness check (``/readyz``) reads when this scheduler last worked:
+        #: a tick ended or the supervisor ran (``monotonic()`` seconds; None: never started)
+        self.monotonic = monotonic
+        self.last_tick: float | None = None
+        #: told each tick's seconds (the operator's metrics; None: nobody listens)
+        self.ticked = ticked
 
     def start(self) -> None:
         """Start the scheduler and its supervisor (which schedules the rounds at once)."""
+        self.last_tick = self.monotonic()  # its first period runs from now
         self.scheduler.add_job(
             self.supervise,
             "interval",
@@ -120,6 +130,18 @@ class PaceScheduler:
         if self.leases is not None:
             self.leases.release()
 
+    def period(self) -> float:
+        """Return how often this scheduler should have worked: a tick's period while it ticks
+        a round, else the supervisor's."""
+        ticking = any(job.id.startswith("tick:") for job in self.scheduler.get_jobs())
+        return self.tick_seconds if ticking else SUPERVISOR_SECONDS
+
+    def ticked_within(self, periods: float) -> bool:
+        """Return whether the scheduler worked (ticked, or supervised) in the last ``periods``
+        periods: a stuck or dead scheduler stops ticking without a word."""
+        last = self.last_tick
+        return last is not None and self.monotonic() - last <= periods * self.period()
+
     def rounds_in_play(self) -> list[str]:
         """Return the rounds whose day is today on the service's clock and that have groups."""
         now = self.live.clock.now()
@@ -137,6 +159,7 @@ class PaceScheduler:
             self._schedule(self.in_play)
         else:
             self.claim()
+        self.last_tick = self.monotonic()
 
     def claim(self) -> None:
         """Take or renew the leases of the rounds in play; tick those held, and only those."""
@@ -193,6 +216,15 @@ class PaceScheduler:
                     return
 
     def _tick_once(self, round: str) -> None:
+        started = time.perf_counter()
+        try:
+            self._evaluate(round)
+        finally:
+            self.last_tick = self.monotonic()  # a tick that failed still shows it runs
+            if self.ticked is not None:
+                self.ticked(time.perf_counter() - started)
+
+    def _evaluate(self, round: str) -> None:
         if self.leases is not None and not self.leases.owns(round):
             return  # the lease ran out or moved: the new holder ticks it
         with self._lock:

@@ -17,6 +17,7 @@ snapshot once (docs/protocol.md, "Deltas").
 from __future__ import annotations
 
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -189,6 +190,13 @@ class LiveRounds:
         self.lock = threading.RLock()
         self.seeders: list[Callable[[LiveRound, datetime], None]] = []
         self._rounds: dict[str, LiveRound] = {}
+        #: told each commit's seconds (the operator's metrics; None: nobody listens)
+        self.committed: Callable[[float], None] | None = None
+
+    def open_alerts(self) -> dict[str, int]:
+        """Return how many alerts are open in each round folded so far (nothing read)."""
+        with self.lock:
+            return {name: len(live.alerts.open()) for name, live in self._rounds.items()}
 
     def held(self, round: str) -> LiveRound | None:
         """Return ``round``'s state as folded so far (nothing read from the store), if any."""
@@ -249,7 +257,10 @@ class LiveRounds:
 
     def append(self, event: Event) -> tuple[Event, bool]:
         """Store ``event`` (committed on return) and fold it into the round's state."""
+        started = time.perf_counter()
         stored, created = self.service.store.append(event, recorded_at=self.service.clock.now())
+        if self.committed is not None:
+            self.committed(time.perf_counter() - started)
         self.get(event.round, self.service.clock.now())
         return stored, created
 

@@ -266,6 +266,11 @@ class Store(ABC):
         (two processes racing to make it keep the first one written)."""
 
     @abstractmethod
+    def probe_write(self, at: str) -> None:
+        """Write one row that nothing reads, the instant ``at`` (``/readyz`` asks whether the
+        store takes a write now; never the event log)."""
+
+    @abstractmethod
     def add_access_code(
         self,
         *,

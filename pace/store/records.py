@@ -27,6 +27,9 @@ from pace.store.instants import iso as _iso
 PLAYS = ("stroke_play", "match_play")
 FORMATS = ("individual", "foursome", "threesome", "greensome", "four_ball", "best_ball")
 
+#: the row of ``app_secrets`` the readiness check (``/readyz``) rewrites: an instant, no secret
+PROBE = "readyz_probe"
+
 #: The ways a round may be scored (``pace.rules.scoring.SCORINGS``).
 SCORINGS = ("stroke", "stableford", "match", "bogey", "par")
 

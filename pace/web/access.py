@@ -98,6 +98,9 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "access.login": PUBLIC,
     "access.logout": PUBLIC,
     "access.api_session": PUBLIC,
+    "health.healthz": PUBLIC,  # the operator's probes (pace/web/health.py): no detail in them
+    "health.readyz": PUBLIC,
+    "metrics.metrics": PUBLIC,  # off by default; then only to server.metrics_from (404 else)
     "pace.api_rounds": ANY_ROLE,
     "referee.board_page": ANY_ROLE,
     "pace.api_board": ANY_ROLE,

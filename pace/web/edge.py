@@ -22,11 +22,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from pace.rules.errors import PaceError
 from pace.web import access, payloads
 from pace.web.audit import feature as audit
 from pace.web.committee import feature as committee
 from pace.web.dashboard import feature as dashboard
 from pace.web.marshal import feature as marshal
+from pace.web.metrics import outcome
 from pace.web.parts import AppParts
 from pace.web.referee import feature as referee
 from pace.web.reports import feature as reports
@@ -76,6 +78,24 @@ def handle(
     the last step.
     """
     route = routes[name]
+    counted = app_parts.metrics
+    if counted is None:
+        return _run(name, route, payload, sender, app_parts)
+    try:  # every command's outcome passes here once: the operator's metrics count it
+        ack = _run(name, route, payload, sender, app_parts)
+    except PaceError as e:
+        counted.command(name, e.code)
+        raise
+    except Exception:
+        counted.command(name, "internal_error")
+        raise
+    counted.command(name, outcome(ack))
+    return ack
+
+
+def _run(
+    name: str, route: Route, payload: object, sender: Sender, app_parts: AppParts
+) -> dict[str, Any]:
     access.check_role(name, sender.session)
     payloads.check_depth(payload)
     command = route.parse(payload, sender)

@@ -33,6 +33,9 @@ from pace.web.scoring.announce import ScoreBroadcaster
 
 #: where the parts are kept in ``app.extensions``
 EXTENSION = "pace"
+#: where the running scheduler is kept in ``app.extensions`` (none until
+#: ``pace.app.start_scheduler``; the readiness check reads it)
+SCHEDULER = "pace.scheduler"
 
 
 class Connections(Protocol):
@@ -81,6 +84,8 @@ class AppParts:
     report_jobs: ReportJobs
     #: this worker among the others of its deployment (``server.message_queue``), or None
     cluster: Any = None
+    #: the Prometheus metrics (``server.metrics``; pace/web/metrics.py), or None when off
+    metrics: Any = None
 
 
 def parts_of(app: Flask) -> AppParts:

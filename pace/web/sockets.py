@@ -140,6 +140,8 @@ class PaceNamespace(Namespace):
         self._tokens: dict[str, str | None] = {}
         #: the session each connection had when it connected (to close it when it ends)
         self._sessions: dict[str, str] = {}
+        #: the role each connection counts under in the metrics ("none": no session)
+        self._roles: dict[str, str] = {}
 
     def session_of(self) -> Session | None:
         """Return the live session of this connection (checked again at every event)."""
@@ -208,6 +210,10 @@ class PaceNamespace(Namespace):
         live = self.access.resolve(self._tokens[sid])
         if live is not None:
             self._sessions[sid] = live.token_hash
+        self._roles[sid] = live.role if live is not None else "none"
+        counted = parts().metrics
+        if counted is not None:
+            counted.connected(self._roles[sid])
         self.probe_clock(sid)
 
     def on_disconnect(self, *args: Any) -> None:
@@ -217,6 +223,10 @@ class PaceNamespace(Namespace):
         self._authors.pop(sid, None)
         self._tokens.pop(sid, None)
         self._sessions.pop(sid, None)
+        role = self._roles.pop(sid, None)
+        counted = parts().metrics
+        if counted is not None and role is not None:
+            counted.disconnected(role)
 
     def close_sessions(self, ended: set[str]) -> None:
         """Disconnect every connection of the sessions ``ended`` (token hashes): logout, revoke."""

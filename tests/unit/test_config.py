@@ -181,6 +181,10 @@ INVALID = [
     pytest.param("[allotment]\nsingle_player_column = 1\n", "allotment.single_player_column",
                  "a group size listed in allotment.average_min", id="column without average"),
     pytest.param("server = 5\n", "server", "a table [server]", id="section not a table"),
+    pytest.param('[server]\nmetrics_from = "127.0.0.1"\n', "server.metrics_from",
+                 "a list of strings", id="metrics_from not a list"),
+    pytest.param('[server]\nmetrics_from = ["localhost"]\n', "server.metrics_from",
+                 "addresses or networks", id="metrics_from a host name"),
     pytest.param("[handicap]\nstableford = 105\n", "handicap.stableford",
                  "a percentage from 0 to 100", id="allowance above 100"),
     pytest.param('[handicap]\nfoursome = "half"\n', "handicap.foursome", "a number",
@@ -225,6 +229,13 @@ def test_file_not_in_utf8_names_the_file(tmp_path):
     path.write_bytes('[round]\ntimezone = "Europe/Brussels" # déjà\n'.encode("latin-1"))
     with pytest.raises(config.ConfigError, match="not UTF-8"):
         config.load(path)
+
+
+def test_metrics_settings_read_a_list_of_addresses_and_networks(tmp_path):
+    text = '[server]\nmetrics = true\nmetrics_from = ["10.0.0.0/8", "::1"]\n'
+    s = config.load(write(tmp_path, text))
+    assert s.server.metrics is True and s.server.metrics_from == ("10.0.0.0/8", "::1")
+    assert config.Settings().server.metrics is False  # off unless set
 
 
 def test_settings_are_frozen():

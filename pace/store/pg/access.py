@@ -16,6 +16,7 @@ from pace.store.instants import from_iso, iso
 from pace.store.pg.db import ACCOUNT_LOCK, LOCK_CLASS, PgDatabase
 from pace.store.records import (
     CODE_COLUMNS,
+    PROBE,
     SESSION_COLUMNS,
     AccessCodeRecord,
     SessionRecord,
@@ -40,6 +41,14 @@ class PgAccessTables:
             )
             row = cur.execute("SELECT value FROM app_secrets WHERE name = %s", [name]).fetchone()
             return None if row is None else str(row[0])
+
+    def probe_write(self, at: str) -> None:
+        with self._pg.write() as cur:
+            cur.execute(
+                "INSERT INTO app_secrets (name, value) VALUES (%s, %s)"
+                " ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value",
+                [PROBE, at],
+            )
 
     def add_access_code(
         self,

@@ -14,6 +14,7 @@ from pace.store.instants import from_iso as _from_iso
 from pace.store.instants import iso as _iso
 from pace.store.records import (
     CODE_COLUMNS,
+    PROBE,
     SESSION_COLUMNS,
     AccessCodeRecord,
     SessionRecord,
@@ -37,6 +38,11 @@ class AccessTables:
             value = str(make())
             db.execute("INSERT INTO app_secrets (name, value) VALUES (?, ?)", [name, value])
             return value
+
+    def probe_write(self, at: str) -> None:
+        with self._db.write() as db:
+            db.execute("INSERT OR REPLACE INTO app_secrets (name, value) VALUES (?, ?)",
+                       [PROBE, at])  # fmt: skip
 
     def add_access_code(
         self,

@@ -1,0 +1,129 @@
+"""Prometheus metrics at ``GET /metrics`` (``prometheus-client``): off unless
+``server.metrics = true``, and then readable only from ``server.metrics_from`` addresses; any
+other asker gets the same 404 as a page that does not exist (docs/deploy.md, "Health and
+metrics").
+
+What is counted, where it passes once: each command by name and outcome (``edge.handle``),
+the commit of each event a command stores (``LiveRounds.append``), each scheduler tick, the
+Socket.IO connections by role (connect and disconnect), and, read when scraped, the alerts
+open in the rounds folded in memory. Each app has a registry of its own: several apps in one
+process (the tests) never mix their numbers.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any
+
+from flask import Blueprint, Response, abort, request
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+
+from pace.web.parts import parts
+
+bp = Blueprint("metrics", __name__)
+
+#: a commit waits for the disk (an fsync): from a fraction of a millisecond to a stalled disk
+COMMIT_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+#: a tick folds and judges a round: milliseconds on a small field, more on a long day
+TICK_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+
+
+class Metrics:
+    """The app's metrics, in a registry of its own."""
+
+    def __init__(self, open_alerts: Callable[[], Mapping[str, int]]) -> None:
+        self.registry = CollectorRegistry()
+        self.commands = Counter(
+            "pace_commands",
+            "Commands handled, by command and outcome (ok, duplicate, or the error code)",
+            ["command", "outcome"],
+            registry=self.registry,
+        )
+        self.commits = Histogram(
+            "pace_commit_seconds",
+            "Seconds to store (commit) one event of a command",
+            buckets=COMMIT_BUCKETS,
+            registry=self.registry,
+        )
+        self.ticks = Histogram(
+            "pace_tick_seconds",
+            "Seconds one scheduler tick of a round took",
+            buckets=TICK_BUCKETS,
+            registry=self.registry,
+        )
+        self.sockets = Gauge(
+            "pace_sockets",
+            "Socket.IO connections open on this worker, by the role of their session",
+            ["role"],
+            registry=self.registry,
+        )
+        self.registry.register(OpenAlerts(open_alerts))
+
+    def command(self, name: str, outcome: str) -> None:
+        """Count one command ``name`` answered with ``outcome``."""
+        self.commands.labels(command=name, outcome=outcome).inc()
+
+    def connected(self, role: str) -> None:
+        """Count a connection of ``role`` opened."""
+        self.sockets.labels(role=role).inc()
+
+    def disconnected(self, role: str) -> None:
+        """Count a connection of ``role`` closed."""
+        self.sockets.labels(role=role).dec()
+
+    def scrape(self) -> bytes:
+        """Return the registry in Prometheus's text format."""
+        return generate_latest(self.registry)
+
+
+class OpenAlerts:
+    """``pace_alerts_open{round}``: read from the folded rounds at each scrape, never kept
+    twice."""
+
+    def __init__(self, open_alerts: Callable[[], Mapping[str, int]]) -> None:
+        self.open_alerts = open_alerts
+
+    def describe(self) -> Iterable[Any]:
+        help = "Alerts open (raised, neither acknowledged nor resolved), by round"
+        return [GaugeMetricFamily("pace_alerts_open", help, labels=["round"])]
+
+    def collect(self) -> Iterator[Any]:
+        family = self.describe()[0]  # type: ignore[index]
+        for round, n in sorted(self.open_alerts().items()):
+            family.add_metric([round], n)
+        yield family
+
+
+def outcome(ack: Mapping[str, Any]) -> str:
+    """Return what a command's ack says of it: ``ok``, ``duplicate`` (a resend, nothing
+    stored) or its error's code."""
+    if ack.get("ok") is False:
+        error = ack.get("error")
+        return str(error.get("code", "error")) if isinstance(error, Mapping) else "error"
+    return "duplicate" if ack.get("duplicate") else "ok"
+
+
+def allowed(remote: str | None, sources: Iterable[str]) -> bool:
+    """Return whether ``remote`` is one of ``sources`` (addresses or networks)."""
+    if not remote:
+        return False
+    try:
+        address = ipaddress.ip_address(remote)
+    except ValueError:
+        return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return any(address in ipaddress.ip_network(s, strict=False) for s in sources)
+
+
+@bp.get("/metrics")
+def metrics() -> Any:
+    """The metrics in Prometheus's text format, to the allowed addresses only (404 else)."""
+    app_parts = parts()
+    server = app_parts.settings.server
+    if app_parts.metrics is None or not allowed(request.remote_addr, server.metrics_from):
+        abort(404)  # the same answer as no page at all: nothing tells the page is here
+    return Response(app_parts.metrics.scrape(), content_type=CONTENT_TYPE_LATEST)

@@ -1,0 +1,121 @@
+"""Prometheus metrics at /metrics through the test clients (issue 29, part 4): a few taps and
+commands played, the scrape's counts equal the stored log's; off by default; 404 to an address
+not in ``server.metrics_from``."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections import Counter
+
+import pytest
+from drivers import ROUND, new_id
+from prometheus_client.parser import text_string_to_metric_families
+
+from pace.app import close_app, create_app
+from pace.scheduler import PaceScheduler
+
+#: the event each command stores when it is accepted
+STORES = {
+    "hole_completed": "hole_completed",
+    "correct_hole_time": "hole_time_corrected",
+    "record_siren": "siren",
+    "void_event": "event_voided",
+}
+
+
+@pytest.fixture
+def settings(settings):
+    """The shared settings, with the metrics on (for the default addresses)."""
+    return settings.replace(server={"async_mode": "threading", "metrics": True})
+
+
+def scrape(client) -> dict[tuple[str, tuple], float]:
+    """GET /metrics and return every sample by (name, sorted labels)."""
+    answer = client.get("/metrics")
+    assert answer.status_code == 200, answer.get_data(as_text=True)[:300]
+    assert answer.content_type.startswith("text/plain")
+    out = {}
+    for family in text_string_to_metric_families(answer.get_data(as_text=True)):
+        for s in family.samples:
+            out[(s.name, tuple(sorted(s.labels.items())))] = s.value
+    return out
+
+
+def post(client, name: str, body: dict) -> dict:
+    answer = client.post(f"/api/commands/{name}", data=json.dumps(body),
+                         headers={"Content-Type": "application/json"})  # fmt: skip
+    return answer.get_json()
+
+
+def test_the_counts_scraped_equal_the_stored_log(app, marshal, client, login, connect):
+    ext = app.extensions["pace"]
+    referee_socket = connect("referee", "referee-phone")
+    taps = [marshal.tap(group, 1, at) for group, at in (("1", "08:13"), ("2", "08:22"))]
+    resend = marshal.tap("1", 1, "08:13", id=taps[0]["id"])
+    assert resend["duplicate"] is True
+    unknown = {"id": new_id(), "round": ROUND, "group": "99", "hole": 1,
+               "at": marshal.instant("08:30")}  # fmt: skip
+    refused = marshal.send("hole_completed", unknown)
+    assert refused["ok"] is False
+    correction = {"id": new_id(), "round": ROUND, "target": taps[1]["id"],
+                  "at": marshal.instant("08:21"), "device_time": marshal.now(),
+                  "reason": "tapped late"}  # fmt: skip
+    assert post(client, "correct_hole_time", correction)["ok"] is True
+    siren = {"id": new_id(), "round": ROUND, "kind": "suspension",
+             "at": marshal.instant("09:00"), "device_time": marshal.now()}  # fmt: skip
+    assert post(client, "record_siren", siren)["ok"] is True
+    void = {"id": new_id(), "round": ROUND, "target": siren["id"], "reason": "wrong button"}
+    assert post(client, "void_event", void)["ok"] is True
+    ticked = PaceScheduler(ext.live, ext.broadcaster, tick_seconds=5,
+                           ticked=ext.metrics.ticks.observe)  # fmt: skip
+    ticked.tick(ROUND)
+    ticked.tick(ROUND)
+
+    samples = scrape(client)
+    stored = ext.store.events(ROUND)
+    kinds = Counter(e.type for e in stored)
+    for command, kind in STORES.items():
+        ok = samples.get(("pace_commands_total", (("command", command), ("outcome", "ok"))), 0)
+        assert ok == kinds[kind], (command, ok, kinds)
+    duplicate = (("command", "hole_completed"), ("outcome", "duplicate"))
+    assert samples[("pace_commands_total", duplicate)] == 1
+    code = refused["error"]["code"]
+    assert samples[("pace_commands_total", (("command", "hole_completed"), ("outcome", code)))] == 1
+    # one commit measured per event a command stored
+    assert samples[("pace_commit_seconds_count", ())] == sum(kinds[k] for k in STORES.values())
+    assert samples[("pace_tick_seconds_count", ())] == 2
+    assert samples[("pace_sockets", (("role", "marshal"),))] == 1
+    assert samples[("pace_sockets", (("role", "referee"),))] == 1
+    # the alerts open: raised in the log, neither acknowledged nor resolved
+    closed = {
+        e.payload["alert"] for e in stored if e.type in ("alert_acknowledged", "alert_resolved")
+    }
+    raised = [e for e in stored if e.type == "alert_raised" and e.payload["key"] not in closed]
+    assert raised, "the late tap of group 2 raises an alert"
+    assert samples[("pace_alerts_open", (("round", ROUND),))] == len(raised)
+
+    referee_socket.disconnect()
+    assert scrape(client)[("pace_sockets", (("role", "referee"),))] == 0
+
+
+def test_metrics_answer_only_the_allowed_addresses(app, login):
+    anybody = login(None)
+    assert anybody.get("/metrics").status_code == 200  # 127.0.0.1, no session needed
+    far = anybody.get("/metrics", environ_base={"REMOTE_ADDR": "192.0.2.7"})
+    assert far.status_code == 404
+    assert far.get_json()["error"]["code"] == "not_found"  # as a page that does not exist
+    lan = app.extensions["pace"].settings.replace(server={"metrics_from": ["192.0.2.0/24"]})
+    app.extensions["pace"] = dataclasses.replace(app.extensions["pace"], settings=lan)
+    assert anybody.get("/metrics", environ_base={"REMOTE_ADDR": "192.0.2.7"}).status_code == 200
+    assert anybody.get("/metrics").status_code == 404
+
+
+def test_metrics_are_off_unless_configured(settings, clock, tmp_path):
+    off = settings.replace(server={"metrics": False}, database={"path": str(tmp_path / "o.db")})
+    app = create_app(off, clock=clock, testing=True)
+    try:
+        assert app.extensions["pace"].metrics is None
+        assert app.test_client().get("/metrics").status_code == 404
+    finally:
+        close_app(app)
