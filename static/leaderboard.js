@@ -87,6 +87,7 @@ function render() {
   $("scoring").textContent = scoringLabel(b.scoring, b.net, b.format);
   $("mode").textContent = t(b.final ? "leaderboard.final" : "leaderboard.live");
   app.dataset.final = b.final ? "yes" : "no";
+  renderLife(b.life);
   const warning = $("warning");
   warning.hidden = !b.penalties_error;
   warning.textContent = b.penalties_error
@@ -117,6 +118,21 @@ function render() {
   $("lb-body").replaceChildren(...rows);
   $("leaderboard").hidden = !b.entries.length && b.matches.length > 0;
   renderMatches(b);
+}
+
+// the round's life: "results final" (when, by whom), stamped by the committee's act
+function renderLife(life) {
+  const box = $("life");
+  const clock = (iso) => (iso ? iso.slice(11, 16) : "");
+  let text = "";
+  if (life && life.final && life.finalised) {
+    text = t("leaderboard.results_final", { at: clock(life.finalised.at), by: life.finalised.by });
+  } else if (life && life.finished) {
+    text = t("leaderboard.round_finished", { at: clock(life.finished.at) });
+  }
+  box.textContent = text;
+  box.hidden = !text;
+  app.dataset.life = life ? life.stage : "";
 }
 
 function renderClasses(b) {

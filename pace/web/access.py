@@ -79,6 +79,9 @@ EVENTS: dict[str, frozenset[str] | None] = {
     "change_add_group": COMMITTEE,
     "change_remove_group": COMMITTEE,
     "change_void": COMMITTEE,
+    "round_finish": COMMITTEE,
+    "round_final": COMMITTEE,
+    "round_reopen": COMMITTEE,
 }
 
 #: The event types a marshal, or a scorer, may void: their own kind of fact.
@@ -129,6 +132,7 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     # the committee's console (pace/web/committee)
     "committee.console": COMMITTEE,
     "committee.courses_page": COMMITTEE,
+    "committee.download_course": COMMITTEE,
     "committee.course_form": COMMITTEE,
     "committee.save_course": COMMITTEE,
     "committee.upload_course": COMMITTEE,

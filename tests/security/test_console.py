@@ -271,3 +271,66 @@ def test_a_change_from_another_role_is_refused(arena, role):
     )
     refused(status, answer, "unauthorized" if role is None else "forbidden")
     assert arena.people_events() == before
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["..%2F..%2Fetc%2Fpasswd", "a%00b", "x%0D%0ASet-Cookie:%20a=b", "%22%3B%20evil", "%C3%A9" * 300,
+     "..", "Nowhere"],
+)  # fmt: skip
+def test_a_hostile_course_name_to_download_is_refused_cleanly(arena, name):
+    status, headers, answer = arena.request("GET", f"/courses/{name}.toml", "committee")
+    assert 400 <= status < 500, (status, answer[:200])
+    assert "Content-Disposition" not in headers and b"[[holes]]" not in answer
+    arena.assert_log_clean()
+
+
+@pytest.mark.parametrize("role", (*ROLES_REFUSED, None), ids=lambda r: r or "no-session")
+def test_a_course_download_is_the_committees(arena, role):
+    status, headers, answer = arena.request("GET", f"/courses/{COURSE}.toml".replace(" ", "%20"),
+                                            role)  # fmt: skip
+    assert status in (302, 401, 403), status  # no session: the sign-in page
+    assert b"[[holes]]" not in answer
+    status, headers, answer = arena.request("GET", "/courses/Golf%20de%20Louiseville.toml",
+                                            "committee")  # fmt: skip
+    assert status == 200 and b"[[holes]]" in answer
+    assert headers["Content-Disposition"].startswith('attachment; filename="course-')
+
+
+HOSTILE_LIFE = {
+    "unknown round": ("round_finish", {"round": "Nope"}, "unknown_round"),
+    "round an int": ("round_finish", {"round": 7}, "invalid_payload"),
+    "unknown field": ("round_final", {"round": OWN, "by": "admin"}, "unknown_field"),
+    "not an object": ("round_finish", [OWN], "invalid_payload"),
+    "bad id": ("round_finish", {"round": OWN, "id": "x" * 300}, "invalid_payload"),
+    "final before finish": ("round_final", {"round": OWN}, "not_finished"),
+    "reopen not final": ("round_reopen", {"round": OWN, "reason": "x"}, "not_final"),
+    "reopen no reason": ("round_reopen", {"round": OWN}, None),
+    "reopen huge reason": ("round_reopen", {"round": OWN, "reason": "é" * 1_000},
+                           "invalid_payload"),
+    "reopen reason object": ("round_reopen", {"round": OWN, "reason": {"a": 1}},
+                             "invalid_payload"),
+}  # fmt: skip
+
+
+def life_of(arena: Arena) -> dict:
+    return arena.get(f"/api/rounds/{OWN}/leaderboard", "admin")["leaderboard"]["life"]
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_LIFE))
+def test_hostile_acts_on_a_rounds_life_are_refused_and_store_nothing(arena, case):
+    name, body, code = HOSTILE_LIFE[case]
+    before = (arena.people_events(), life_of(arena))
+    status, answer = arena.command(name, body, "committee")
+    refused(status, answer, code)
+    assert (arena.people_events(), life_of(arena)) == before
+    arena.assert_log_clean()
+
+
+@pytest.mark.parametrize("name", ["round_finish", "round_final", "round_reopen"])
+@pytest.mark.parametrize("role", (*ROLES_REFUSED, None), ids=lambda r: r or "no-session")
+def test_an_act_on_a_rounds_life_from_another_role_is_refused(arena, name, role):
+    before = life_of(arena)
+    status, answer = arena.command(name, {"round": OWN, "reason": "x"}, role)
+    refused(status, answer, "unauthorized" if role is None else "forbidden")
+    assert life_of(arena) == before

@@ -14,13 +14,15 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo, available_timezones
 
-from flask import Blueprint, jsonify, render_template, request
+from flask import Blueprint, Response, jsonify, render_template, request
 
 from pace.formats import csvfile
 from pace.rules.errors import FileFormatError, PaceError
 from pace.services.changes import ChangeService
+from pace.services.life import RoundLifeService
 from pace.web import access, payloads
 from pace.web.committee import courses, parsers
+from pace.web.downloads import attachment
 from pace.web.errors import error_body, http_status
 from pace.web.i18n import current_language, local_time, page_context
 from pace.web.parts import parts
@@ -84,6 +86,15 @@ def course_form() -> str:
         hole_counts=courses.HOLE_COUNTS,
         **page_context(),
     )
+
+
+@bp.get("/courses/<path:name>.toml")
+def download_course(name: str) -> Any:
+    """A stored course as its TOML file (``pace export course``): it re-imports to the same
+    course."""
+    text = parts().live.service.export_course(payloads.text({"name": name}, "name", limit=200))
+    response = Response(text, mimetype="application/toml")
+    return attachment(response, name, "course", "toml")
 
 
 @bp.post("/api/courses")
@@ -269,8 +280,13 @@ def _changes(round: str) -> dict[str, Any]:
         rows.append({"id": r["id"], "type": r["type"], "voided": r["voided"],
                      "at": _local_iso(str(r["at"]), view.tz, lang),
                      "by": by.get("name") or by.get("role") or "", "payload": p})  # fmt: skip
+    life = RoundLifeService(app_parts.live).document(round)
+    for act in (life["finished"], life["finalised"], *life["reopened"]):
+        if act is not None and act.get("at"):
+            act["at"] = _local_iso(act["at"], view.tz, lang)
     return {"round": round, "day": view.record.day.isoformat(), "groups": groups,
-            "changes": rows, "holes": [h.number for h in view.setup.course.holes]}  # fmt: skip
+            "changes": rows, "holes": [h.number for h in view.setup.course.holes],
+            "life": life}  # fmt: skip
 
 
 def _local_iso(text: str, tz: Any, lang: str) -> str:

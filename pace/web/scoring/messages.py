@@ -68,6 +68,8 @@ MESSAGES: dict[str, Source] = {
     "leaderboard.classes": "Classes",
     "leaderboard.live": "Live: cards in play rank on their score so far",
     "leaderboard.final": "Final: every card is in",
+    "leaderboard.results_final": "Results final: {at}, by {by}",
+    "leaderboard.round_finished": "Round finished {at}; results not final yet",
     "leaderboard.col.pos": "Pos.",
     "leaderboard.col.player": "Player",
     "leaderboard.col.thru": "Thru",
