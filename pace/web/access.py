@@ -141,6 +141,7 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "committee.round_create": COMMITTEE,
     "committee.changes_page": COMMITTEE,
     "committee.api_changes": COMMITTEE,
+    "committee.access_cards": COMMITTEE,
     "pace.api_command": MARSHAL | SCORER,  # narrowed per command by EVENTS
 }
 

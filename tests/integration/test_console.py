@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import io
 import json
+import re
+import shutil
+import subprocess
 import uuid
 
 import pytest
@@ -286,3 +289,48 @@ def test_only_the_committee_acts_on_a_rounds_life(login):
     referee = login("referee")
     answer = referee.post("/api/commands/round_finish", json={"round": ROUND})
     assert answer.status_code == 403
+
+
+CARD_CODE = re.compile(r"\b[A-Z0-9]{4}-[A-Z0-9]{4}\b")
+
+
+@pytest.mark.skipif(not shutil.which("pdftotext"), reason="poppler-utils missing")
+def test_access_cards_in_bulk_sign_in_with_their_roles(desk, app, tmp_path):
+    """The round's page makes codes for N marshals, referees and scorers at once and answers
+    their A4 sheet of cards; each code printed signs in with its card's role, and a marshal's
+    card link opens the marshal page."""
+    page = desk.get(f"/rounds/{ROUND}/changes").get_data(as_text=True)
+    assert f'action="/rounds/{ROUND}/cards"' in page and 'value="http://localhost"' in page
+    answer = desk.post(f"/rounds/{ROUND}/cards", data={"csrf": "tok", "marshal": "3",
+                       "referee": "2", "scorer": "1", "url": "http://10.0.0.2:5000"})  # fmt: skip
+    assert answer.status_code == 200, answer.get_data()[:300]
+    assert answer.mimetype == "application/pdf"
+    assert answer.headers["Content-Disposition"] == 'attachment; filename="cards-R1.pdf"'
+    pdf = tmp_path / "cards.pdf"
+    pdf.write_bytes(answer.get_data())
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True).stdout
+    codes = list(dict.fromkeys(CARD_CODE.findall(text)))
+    assert len(codes) == 6, text
+    access = app.extensions["pace"].access
+    roles = [access.open_with_code(code).session.role for code in codes]
+    assert sorted(roles) == ["marshal"] * 3 + ["referee"] * 2 + ["scorer"]
+    links = "".join(text.split())
+    marshal = codes[roles.index("marshal")]
+    link = re.search(rf"http://10\.0\.0\.2:5000(/join\?code={marshal}&next=[^\s]*?marshal)",
+                     links)  # fmt: skip
+    assert link, links
+    phone = app.test_client()
+    opened = phone.get(link[1], follow_redirects=True)
+    assert opened.status_code == 200 and opened.request.path == f"/rounds/{ROUND}/marshal"
+    # refused: nothing asked, too many, an address that is not http, another role
+    before = len(app.extensions["pace"].store.access_codes(round=ROUND))
+    for form, code in (({}, "missing_field"), ({"marshal": "201"}, "invalid_payload"),
+                       ({"marshal": "150", "referee": "100"}, "invalid_payload"),
+                       ({"marshal": "1", "url": "javascript:alert(1)"}, "invalid_payload"),
+                       ({"marshal": "x"}, "invalid_payload"), ({"role": "committee"},
+                                                               "unknown_field")):  # fmt: skip
+        refused = desk.post(f"/rounds/{ROUND}/cards", data={"csrf": "tok", **form},
+                            headers={"Accept": "application/json"})  # fmt: skip
+        assert refused.status_code == 400, (form, refused.get_data()[:200])
+        assert refused.get_json()["error"]["code"] == code, (form, refused.get_json())
+    assert len(app.extensions["pace"].store.access_codes(round=ROUND)) == before

@@ -334,3 +334,56 @@ def test_an_act_on_a_rounds_life_from_another_role_is_refused(arena, name, role)
     status, answer = arena.command(name, {"round": OWN, "reason": "x"}, role)
     refused(status, answer, "unauthorized" if role is None else "forbidden")
     assert life_of(arena) == before
+
+
+def codes_made(arena: Arena) -> int:
+    status, _, page = arena.request("GET", f"/rounds/{OWN}/access", "admin")
+    assert status == 200
+    return page.count(b"<code>")
+
+
+HOSTILE_CARDS = {
+    "nothing asked": ({}, "missing_field"),
+    "negative": ({"marshal": "-1"}, "invalid_payload"),
+    "huge count": ({"marshal": "9" * 40}, "invalid_payload"),
+    "too many in all": ({"marshal": "200", "scorer": "1"}, "invalid_payload"),
+    "count text": ({"referee": "ten"}, "invalid_payload"),
+    "committee cards": ({"committee": "1"}, "unknown_field"),
+    "javascript url": ({"marshal": "1", "url": "javascript:alert(1)"}, "invalid_payload"),
+    "long url": ({"marshal": "1", "url": "http://" + "x" * 400}, "invalid_payload"),
+    "control url": ({"marshal": "1", "url": "http://a\x00b"}, None),
+    "bad layout": ({"marshal": "1", "layout": "../x"}, "invalid_payload"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_CARDS))
+def test_hostile_access_card_forms_make_no_code(arena, case):
+    fields, code = HOSTILE_CARDS[case]
+    before = codes_made(arena)
+    status, answer = post(arena, f"/rounds/{OWN}/cards", "committee", fields)
+    refused(status, answer, code)
+    assert codes_made(arena) == before
+    arena.assert_log_clean()
+
+
+def test_access_cards_of_an_unknown_round_make_no_code(arena):
+    status, answer = post(arena, "/rounds/Nope/cards", "committee", {"marshal": "1"})
+    refused(status, answer, "unknown_round")
+
+
+@pytest.mark.parametrize("role", (*ROLES_REFUSED, None), ids=lambda r: r or "no-session")
+def test_access_cards_from_another_role_make_no_code(arena, role):
+    before = codes_made(arena)
+    status, answer = post(arena, f"/rounds/{OWN}/cards", role, {"marshal": "2"})
+    refused(status, answer, "unauthorized" if role is None else "forbidden")
+    assert codes_made(arena) == before
+
+
+def test_access_cards_over_the_wire_are_a_pdf_of_new_codes(arena):
+    before = codes_made(arena)
+    body, kind = multipart({"marshal": "2", "referee": "1"}, {})
+    status, headers, answer = arena.request("POST", f"/rounds/{OWN}/cards", "committee", body,
+                                            {"Content-Type": kind})  # fmt: skip
+    assert status == 200 and answer.startswith(b"%PDF"), answer[:200]
+    assert headers["Content-Disposition"].startswith('attachment; filename="cards-')
+    assert codes_made(arena) == before + 3

@@ -159,6 +159,14 @@ MESSAGES: dict[str, Source] = {
     "life.final": "Make results final",
     "life.reopen": "Reopen the results",
     "life.reopen_reason": "Why reopen (kept in the audit)",
+    # access cards in bulk
+    "cards.title": "Access cards",
+    "cards.count.marshal": "Marshals",
+    "cards.count.referee": "Referees",
+    "cards.count.scorer": "Scorers",
+    "cards.url": "The server's address, as the phones reach it",
+    "cards.make": "Make the codes and print the cards (PDF)",
+    "cards.hint": "The codes are shown on these cards only: keep the PDF as you would the cards.",
     # shared
     "upload.drop": "Drop the file here",
     "upload.chosen": "File: {name}",
