@@ -87,6 +87,7 @@ function render() {
   $("scoring").textContent = scoringLabel(b.scoring, b.net, b.format);
   $("mode").textContent = t(b.final ? "leaderboard.final" : "leaderboard.live");
   app.dataset.final = b.final ? "yes" : "no";
+  renderLife(b.life);
   const warning = $("warning");
   warning.hidden = !b.penalties_error;
   warning.textContent = b.penalties_error
@@ -117,6 +118,67 @@ function render() {
   $("lb-body").replaceChildren(...rows);
   $("leaderboard").hidden = !b.entries.length && b.matches.length > 0;
   renderMatches(b);
+  renderEvents(b.events || []);
+}
+
+// -- the competitions of several rounds this round is a round of: the standings over the
+// rounds counted so far (round by round, the total), the cut and who made it
+
+function eventTable(ev) {
+  const counted = ev.rounds.slice(0, ev.counted);
+  const head = el("tr", {},
+    el("th", { scope: "col" }, t("leaderboard.col.pos")),
+    el("th", { scope: "col" }, t("leaderboard.col.player")),
+    ...counted.map((r) => el("th", { scope: "col", class: "lb-round" }, r)),
+    el("th", { scope: "col" }, t("leaderboard.event.total")),
+    el("th", { scope: "col" }, t("leaderboard.event.cut")));
+  const rows = ev.entries.map((e) => {
+    const cut = e.made_cut === true ? t("leaderboard.event.made_cut")
+      : e.made_cut === false ? t("leaderboard.event.missed_cut") : "";
+    const pos = e.position == null ? "" : e.tied ? t("leaderboard.tied", { position: e.position }) : String(e.position);
+    return el("tr", { class: e.made_cut === false ? "event-entry missed-cut" : "event-entry",
+                      dataset: { entry: e.entry, cut: String(e.made_cut) } },
+      el("td", {}, pos),
+      el("td", {}, e.entry),
+      ...counted.map((_, i) => el("td", { class: "lb-round" }, e.rounds[i] == null ? "–" : String(e.rounds[i]))),
+      el("td", { class: "event-total" }, e.total == null ? (e.result || "") : String(e.total)),
+      el("td", { class: "event-cut" }, cut));
+  });
+  return el("table", { class: "lb-table event-table" }, el("thead", {}, head), el("tbody", {}, rows));
+}
+
+function renderEvents(events) {
+  const box = $("events");
+  box.hidden = !events.length;
+  box.replaceChildren(...events.map((ev) => {
+    const parts = [el("h2", {}, t("leaderboard.event.title",
+      { event: ev.event, number: ev.round_number, count: ev.rounds.length }))];
+    if (ev.error) parts.push(el("p", { class: "error" }, t("leaderboard.event.error", { message: ev.error })));
+    if (ev.cut) {
+      parts.push(el("p", { class: "event-cut-rule" }, ev.cut.applied
+        ? t("leaderboard.event.cut_applied", { rule: ev.cut.rule, made: ev.cut.made })
+        : t("leaderboard.event.cut_rule", { rule: ev.cut.rule })));
+    }
+    parts.push(ev.counted
+      ? el("div", { class: "board-wrap", tabindex: "0", role: "region", "aria-label": ev.event }, eventTable(ev))
+      : el("p", { class: "hint" }, t("leaderboard.event.waiting")));
+    return el("section", { class: "event", dataset: { event: ev.event, counted: String(ev.counted) } }, ...parts);
+  }));
+}
+
+// the round's life: "results final" (when, by whom), stamped by the committee's act
+function renderLife(life) {
+  const box = $("life");
+  const clock = (iso) => (iso ? iso.slice(11, 16) : "");
+  let text = "";
+  if (life && life.final && life.finalised) {
+    text = t("leaderboard.results_final", { at: clock(life.finalised.at), by: life.finalised.by });
+  } else if (life && life.finished) {
+    text = t("leaderboard.round_finished", { at: clock(life.finished.at) });
+  }
+  box.textContent = text;
+  box.hidden = !text;
+  app.dataset.life = life ? life.stage : "";
 }
 
 function renderClasses(b) {

@@ -79,6 +79,9 @@ EVENTS: dict[str, frozenset[str] | None] = {
     "change_add_group": COMMITTEE,
     "change_remove_group": COMMITTEE,
     "change_void": COMMITTEE,
+    "round_finish": COMMITTEE,
+    "round_final": COMMITTEE,
+    "round_reopen": COMMITTEE,
 }
 
 #: The event types a marshal, or a scorer, may void: their own kind of fact.
@@ -132,6 +135,7 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     # the committee's console (pace/web/committee)
     "committee.console": COMMITTEE,
     "committee.courses_page": COMMITTEE,
+    "committee.download_course": COMMITTEE,
     "committee.course_form": COMMITTEE,
     "committee.save_course": COMMITTEE,
     "committee.upload_course": COMMITTEE,
@@ -140,6 +144,7 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "committee.round_create": COMMITTEE,
     "committee.changes_page": COMMITTEE,
     "committee.api_changes": COMMITTEE,
+    "committee.access_cards": COMMITTEE,
     "pace.api_command": MARSHAL | SCORER,  # narrowed per command by EVENTS
 }
 

@@ -15,6 +15,10 @@ from pace.rules.errors import PaceError
 log = logging.getLogger(__name__)
 
 _HTTP_STATUS = {
+    # a round's life: the act does not fit the round's stage (docs/status.md)
+    "not_started": 409,
+    "not_finished": 409,
+    "not_final": 409,
     "unknown_round": 404,
     "unknown_group": 404,
     "unknown_hole": 404,

@@ -91,6 +91,7 @@ async function refresh() {
   if (body.ok) {
     data = body;
     drawDraw();
+    drawLife();
   }
 }
 
@@ -134,4 +135,38 @@ for (const form of document.querySelectorAll("form[data-kind]")) {
   });
 }
 
+// -- the round's life: its stage, who finished it or made its results final, and the acts
+// (`round_finish`, `round_final`, `round_reopen`), refused with the service's sentence
+
+function drawLife() {
+  const life = data.life;
+  const lines = [t(`life.stage.${life.stage}`)];
+  const f = life.finished;
+  if (f) lines.push(f.implied ? t("life.finished_implied", { at: f.at }) : t("life.finished_by", f));
+  if (life.finalised) lines.push(t("life.final_by", life.finalised));
+  for (const r of life.reopened) lines.push(t("life.reopened_by", r));
+  const box = document.getElementById("life");
+  box.textContent = lines.join(" ");
+  box.dataset.stage = life.stage;
+  document.getElementById("life-finish").disabled = Boolean(f && !f.implied);
+  document.getElementById("life-final").disabled = life.final;
+  document.getElementById("life-reopen").hidden = !life.final;
+}
+
+async function lifeAct(name, payload = {}) {
+  const ack = await command(name, payload);
+  const error = document.getElementById("life-error");
+  done(ack, error); // on success it reads the page's data again, the life with it
+  return ack.ok;
+}
+
+document.getElementById("life-finish").addEventListener("click", () => lifeAct("round_finish"));
+document.getElementById("life-final").addEventListener("click", () => lifeAct("round_final"));
+document.getElementById("life-reopen").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const form = e.currentTarget;
+  if (await lifeAct("round_reopen", { reason: form.elements.reason.value })) form.reset();
+});
+
 drawDraw();
+drawLife();

@@ -1,7 +1,8 @@
 """The committee's console in headless Chromium (issue 28): from an empty database and the
 committee secret, with no terminal command after ``pace serve``, the committee creates a course
 by hand, a round from a draw CSV (three errors shown, nothing stored; fixed, previewed,
-confirmed), then withdraws and swaps players on the changes page while the dashboard follows.
+confirmed), then withdraws and swaps players on the changes page while the dashboard follows,
+and finishes the round and makes its results final, which the leaderboard stamps.
 """
 
 from __future__ import annotations
@@ -134,4 +135,27 @@ def test_the_console_from_an_empty_database_to_the_changes_on_the_day(empty_serv
     form.locator("input[name=reason]").fill("")
     form.locator("button[type=submit]").click()
     expect(form.locator("p.error")).to_contain_text("reason")
+
+    # the round's life from the page: Finish, then Make results final; the leaderboard follows
+    leaderboard = context.new_page()
+    leaderboard.goto(empty_server.url + "/rounds/Spring%20cup/leaderboard")
+    expect(leaderboard.locator("#app")).to_have_attribute("data-life", re.compile(r"\w"))
+    life = page.locator("#life")
+    page.locator("#life-final").click()  # not finished yet: the service's sentence
+    expect(page.locator("#life-error")).to_contain_text("finish it first")
+    if life.get_attribute("data-stage") == "planned":
+        # before the first tee time (the round is today's, its groups from 09:00): a round
+        # not played is not finished, and the page says why
+        page.locator("#life-finish").click()
+        expect(page.locator("#life-error")).to_contain_text("has not started")
+    else:
+        page.locator("#life-finish").click()
+        expect(life).to_have_attribute("data-stage", "finished")
+        page.locator("#life-final").click()
+        expect(life).to_have_attribute("data-stage", "final")
+        expect(life).to_contain_text("Results final")
+        expect(page.locator("#life-final")).to_be_disabled()
+        expect(page.locator("#life-reopen")).to_be_visible()
+        expect(leaderboard.locator("#life")).to_contain_text("Results final")
+        expect(leaderboard.locator("#app")).to_have_attribute("data-life", "final")
     context.close()

@@ -114,6 +114,11 @@ def payload(event: str, stage: dict, clock, role: str | None = None) -> dict:
                              "players": ["Tom Ruiz"], "reason": "late entries"},
         "change_remove_group": {**base, "group": "6", "reason": "all withdrew"},
         "change_void": {**base, "target": stage["spare"], "reason": "a tap is no change"},
+        # the round's life: the round is in play, so it finishes; final and reopen then meet
+        # the rule of the round's stage (not finished, not final)
+        "round_finish": {**base},
+        "round_final": {**base},
+        "round_reopen": {**base, "reason": "a card mis-added"},
     }[event]  # fmt: skip
 
 
@@ -123,7 +128,7 @@ ALWAYS_OK = {
     "record_siren", "acknowledge_alert", "tell_player_timed", "record_stroke", "stop_timing",
     "grant_time_credit", "notify_player", "join_scores", "join_leaderboard", "record_score",
     "correct_score", "change_withdraw", "change_add_player", "change_move_player", "change_swap",
-    "change_start", "change_tee", "change_add_group", "change_remove_group",
+    "change_start", "change_tee", "change_add_group", "change_remove_group", "round_finish",
 }  # fmt: skip
 
 

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import io
 import json
+import re
+import shutil
+import subprocess
 import uuid
 
 import pytest
@@ -222,3 +225,112 @@ def test_a_change_of_the_console_reaches_the_board_and_the_leaderboard(desk, con
     assert "Lise Dion" not in shown and "Chantal Paquette" in shown
     heard = [e["name"] for e in public.get_received()]
     assert "leaderboard_changed" in heard, heard
+
+
+def test_a_course_downloaded_as_toml_re_imports_to_the_same_course(desk, app):
+    """The courses page links each course's TOML file; the file is the course again."""
+    from pace.formats import parse_course
+
+    store = app.extensions["pace"].store
+    stored = store.get_course("Golf de Louiseville")
+    page = desk.get("/courses").get_data(as_text=True)
+    assert "/courses/Golf%20de%20Louiseville.toml" in page
+    answer = desk.get("/courses/Golf%20de%20Louiseville.toml")
+    assert answer.status_code == 200
+    assert answer.headers["Content-Disposition"] == (
+        'attachment; filename="course-Golf_de_Louiseville.toml"'
+    )
+    assert parse_course(answer.get_data(as_text=True), "c.toml") == stored
+    # uploaded again through the console, it is stored as the same course
+    upload = {"csrf": "tok", "file": (io.BytesIO(answer.get_data()), "c.toml")}
+    assert desk.post("/api/courses/upload", data=upload).status_code == 200
+    assert store.get_course("Golf de Louiseville") == stored
+    assert desk.get("/courses/Nowhere.toml").status_code == 404
+
+
+def test_only_the_committee_downloads_a_course(login):
+    assert login("referee").get("/courses/Golf%20de%20Louiseville.toml").status_code == 403
+
+
+def test_a_rounds_life_from_the_console_reaches_the_leaderboard_and_the_results(desk, connect):
+    """Finish, make final, reopen: each a command of the console on ``RoundLifeService``; the
+    leaderboard's clients are told, and its JSON and the results JSON say "final", by whom."""
+    public = connect(None, "clubhouse-screen")
+    assert public.emit("join_leaderboard", {"round": ROUND}, callback=True)["ok"]
+    public.get_received()
+    life = desk.get(f"/api/rounds/{ROUND}/changes").get_json()["life"]
+    assert life["stage"] == "in_play" and life["final"] is False
+    status, ack = command(desk, "round_final")
+    assert status == 409 and ack["error"]["code"] == "not_finished", ack
+    assert "finish it first" in ack["error"]["message"]
+    status, ack = command(desk, "round_finish")
+    assert status == 200 and ack["life"]["stage"] == "finished", ack
+    assert ack["life"]["finished"]["implied"] is False
+    status, ack = command(desk, "round_final")
+    assert status == 200 and ack["life"]["final"] is True, ack
+    heard = [e["name"] for e in public.get_received()]
+    assert heard.count("leaderboard_changed") >= 2, heard
+    board = desk.get(f"/api/rounds/{ROUND}/leaderboard").get_json()["leaderboard"]
+    assert board["life"]["final"] is True and board["life"]["finalised"]["by"]
+    results = desk.get(f"/api/rounds/{ROUND}/results").get_json()
+    assert results["life"]["stage"] == "final"
+    assert results["life"]["finalised"] == board["life"]["finalised"]
+    page = desk.get(f"/rounds/{ROUND}/changes").get_data(as_text=True)
+    assert 'id="life-finish"' in page and '"stage": "final"' in page
+    status, ack = command(desk, "round_reopen", reason="")
+    assert status == 400 and ack["error"]["field"] == "reason"
+    status, ack = command(desk, "round_reopen", reason="card of group 4 mis-added")
+    assert status == 200 and ack["life"]["final"] is False
+    assert ack["life"]["reopened"][0]["reason"] == "card of group 4 mis-added"
+    assert desk.get(f"/api/rounds/{ROUND}/results").get_json()["life"]["final"] is False
+
+
+def test_only_the_committee_acts_on_a_rounds_life(login):
+    referee = login("referee")
+    answer = referee.post("/api/commands/round_finish", json={"round": ROUND})
+    assert answer.status_code == 403
+
+
+CARD_CODE = re.compile(r"\b[A-Z0-9]{4}-[A-Z0-9]{4}\b")
+
+
+@pytest.mark.skipif(not shutil.which("pdftotext"), reason="poppler-utils missing")
+def test_access_cards_in_bulk_sign_in_with_their_roles(desk, app, tmp_path):
+    """The round's page makes codes for N marshals, referees and scorers at once and answers
+    their A4 sheet of cards; each code printed signs in with its card's role, and a marshal's
+    card link opens the marshal page."""
+    page = desk.get(f"/rounds/{ROUND}/changes").get_data(as_text=True)
+    assert f'action="/rounds/{ROUND}/cards"' in page and 'value="http://localhost"' in page
+    answer = desk.post(f"/rounds/{ROUND}/cards", data={"csrf": "tok", "marshal": "3",
+                       "referee": "2", "scorer": "1", "url": "http://10.0.0.2:5000"})  # fmt: skip
+    assert answer.status_code == 200, answer.get_data()[:300]
+    assert answer.mimetype == "application/pdf"
+    assert answer.headers["Content-Disposition"] == 'attachment; filename="cards-R1.pdf"'
+    pdf = tmp_path / "cards.pdf"
+    pdf.write_bytes(answer.get_data())
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True).stdout
+    codes = list(dict.fromkeys(CARD_CODE.findall(text)))
+    assert len(codes) == 6, text
+    access = app.extensions["pace"].access
+    roles = [access.open_with_code(code).session.role for code in codes]
+    assert sorted(roles) == ["marshal"] * 3 + ["referee"] * 2 + ["scorer"]
+    links = "".join(text.split())
+    marshal = codes[roles.index("marshal")]
+    link = re.search(rf"http://10\.0\.0\.2:5000(/join\?code={marshal}&next=[^\s]*?marshal)",
+                     links)  # fmt: skip
+    assert link, links
+    phone = app.test_client()
+    opened = phone.get(link[1], follow_redirects=True)
+    assert opened.status_code == 200 and opened.request.path == f"/rounds/{ROUND}/marshal"
+    # refused: nothing asked, too many, an address that is not http, another role
+    before = len(app.extensions["pace"].store.access_codes(round=ROUND))
+    for form, code in (({}, "missing_field"), ({"marshal": "201"}, "invalid_payload"),
+                       ({"marshal": "150", "referee": "100"}, "invalid_payload"),
+                       ({"marshal": "1", "url": "javascript:alert(1)"}, "invalid_payload"),
+                       ({"marshal": "x"}, "invalid_payload"), ({"role": "committee"},
+                                                               "unknown_field")):  # fmt: skip
+        refused = desk.post(f"/rounds/{ROUND}/cards", data={"csrf": "tok", **form},
+                            headers={"Accept": "application/json"})  # fmt: skip
+        assert refused.status_code == 400, (form, refused.get_data()[:200])
+        assert refused.get_json()["error"]["code"] == code, (form, refused.get_json())
+    assert len(app.extensions["pace"].store.access_codes(round=ROUND)) == before

@@ -271,3 +271,119 @@ def test_a_change_from_another_role_is_refused(arena, role):
     )
     refused(status, answer, "unauthorized" if role is None else "forbidden")
     assert arena.people_events() == before
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["..%2F..%2Fetc%2Fpasswd", "a%00b", "x%0D%0ASet-Cookie:%20a=b", "%22%3B%20evil", "%C3%A9" * 300,
+     "..", "Nowhere"],
+)  # fmt: skip
+def test_a_hostile_course_name_to_download_is_refused_cleanly(arena, name):
+    status, headers, answer = arena.request("GET", f"/courses/{name}.toml", "committee")
+    assert 400 <= status < 500, (status, answer[:200])
+    assert "Content-Disposition" not in headers and b"[[holes]]" not in answer
+    arena.assert_log_clean()
+
+
+@pytest.mark.parametrize("role", (*ROLES_REFUSED, None), ids=lambda r: r or "no-session")
+def test_a_course_download_is_the_committees(arena, role):
+    status, headers, answer = arena.request("GET", f"/courses/{COURSE}.toml".replace(" ", "%20"),
+                                            role)  # fmt: skip
+    assert status in (302, 401, 403), status  # no session: the sign-in page
+    assert b"[[holes]]" not in answer
+    status, headers, answer = arena.request("GET", "/courses/Golf%20de%20Louiseville.toml",
+                                            "committee")  # fmt: skip
+    assert status == 200 and b"[[holes]]" in answer
+    assert headers["Content-Disposition"].startswith('attachment; filename="course-')
+
+
+HOSTILE_LIFE = {
+    "unknown round": ("round_finish", {"round": "Nope"}, "unknown_round"),
+    "round an int": ("round_finish", {"round": 7}, "invalid_payload"),
+    "unknown field": ("round_final", {"round": OWN, "by": "admin"}, "unknown_field"),
+    "not an object": ("round_finish", [OWN], "invalid_payload"),
+    "bad id": ("round_finish", {"round": OWN, "id": "x" * 300}, "invalid_payload"),
+    "final before finish": ("round_final", {"round": OWN}, "not_finished"),
+    "reopen not final": ("round_reopen", {"round": OWN, "reason": "x"}, "not_final"),
+    "reopen no reason": ("round_reopen", {"round": OWN}, None),
+    "reopen huge reason": ("round_reopen", {"round": OWN, "reason": "é" * 1_000},
+                           "invalid_payload"),
+    "reopen reason object": ("round_reopen", {"round": OWN, "reason": {"a": 1}},
+                             "invalid_payload"),
+}  # fmt: skip
+
+
+def life_of(arena: Arena) -> dict:
+    return arena.get(f"/api/rounds/{OWN}/leaderboard", "admin")["leaderboard"]["life"]
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_LIFE))
+def test_hostile_acts_on_a_rounds_life_are_refused_and_store_nothing(arena, case):
+    name, body, code = HOSTILE_LIFE[case]
+    before = (arena.people_events(), life_of(arena))
+    status, answer = arena.command(name, body, "committee")
+    refused(status, answer, code)
+    assert (arena.people_events(), life_of(arena)) == before
+    arena.assert_log_clean()
+
+
+@pytest.mark.parametrize("name", ["round_finish", "round_final", "round_reopen"])
+@pytest.mark.parametrize("role", (*ROLES_REFUSED, None), ids=lambda r: r or "no-session")
+def test_an_act_on_a_rounds_life_from_another_role_is_refused(arena, name, role):
+    before = life_of(arena)
+    status, answer = arena.command(name, {"round": OWN, "reason": "x"}, role)
+    refused(status, answer, "unauthorized" if role is None else "forbidden")
+    assert life_of(arena) == before
+
+
+def codes_made(arena: Arena) -> int:
+    status, _, page = arena.request("GET", f"/rounds/{OWN}/access", "admin")
+    assert status == 200
+    return page.count(b"<code>")
+
+
+HOSTILE_CARDS = {
+    "nothing asked": ({}, "missing_field"),
+    "negative": ({"marshal": "-1"}, "invalid_payload"),
+    "huge count": ({"marshal": "9" * 40}, "invalid_payload"),
+    "too many in all": ({"marshal": "200", "scorer": "1"}, "invalid_payload"),
+    "count text": ({"referee": "ten"}, "invalid_payload"),
+    "committee cards": ({"committee": "1"}, "unknown_field"),
+    "javascript url": ({"marshal": "1", "url": "javascript:alert(1)"}, "invalid_payload"),
+    "long url": ({"marshal": "1", "url": "http://" + "x" * 400}, "invalid_payload"),
+    "control url": ({"marshal": "1", "url": "http://a\x00b"}, None),
+    "bad layout": ({"marshal": "1", "layout": "../x"}, "invalid_payload"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_CARDS))
+def test_hostile_access_card_forms_make_no_code(arena, case):
+    fields, code = HOSTILE_CARDS[case]
+    before = codes_made(arena)
+    status, answer = post(arena, f"/rounds/{OWN}/cards", "committee", fields)
+    refused(status, answer, code)
+    assert codes_made(arena) == before
+    arena.assert_log_clean()
+
+
+def test_access_cards_of_an_unknown_round_make_no_code(arena):
+    status, answer = post(arena, "/rounds/Nope/cards", "committee", {"marshal": "1"})
+    refused(status, answer, "unknown_round")
+
+
+@pytest.mark.parametrize("role", (*ROLES_REFUSED, None), ids=lambda r: r or "no-session")
+def test_access_cards_from_another_role_make_no_code(arena, role):
+    before = codes_made(arena)
+    status, answer = post(arena, f"/rounds/{OWN}/cards", role, {"marshal": "2"})
+    refused(status, answer, "unauthorized" if role is None else "forbidden")
+    assert codes_made(arena) == before
+
+
+def test_access_cards_over_the_wire_are_a_pdf_of_new_codes(arena):
+    before = codes_made(arena)
+    body, kind = multipart({"marshal": "2", "referee": "1"}, {})
+    status, headers, answer = arena.request("POST", f"/rounds/{OWN}/cards", "committee", body,
+                                            {"Content-Type": kind})  # fmt: skip
+    assert status == 200 and answer.startswith(b"%PDF"), answer[:200]
+    assert headers["Content-Disposition"].startswith('attachment; filename="cards-')
+    assert codes_made(arena) == before + 3

@@ -107,6 +107,9 @@ def payload(
         "notify_player": {**base, "group": "1", "player": MARIE, "fault": facts["fault"]},
         "grant_time_credit": {**base, "group": "2", "minutes": 2, "reason": "ruling"},
         "stop_timing": {**base, "group": "1", "reason": "back in position"},
+        "round_finish": {**base},
+        "round_final": {**base},
+        "round_reopen": {**base, "reason": "a card mis-added"},
     }[event]  # fmt: skip
 
 
@@ -174,6 +177,11 @@ def open_alerts(arena: Arena) -> list[str]:
 
 COMMANDS = sorted(edge.ROUTES)  # the HTTP mirror's; the joins are Socket.IO's only
 ROUND_EVENTS = sorted(set(ROUTES) - {"clock_sync"})
+#: the round's life: on the own round an allowed role's act would finish the shared arena's
+#: round and lock its scores for every later test; those are refused on another round here,
+#: their refusals by role over the wire are in tests/security/test_console.py, their success
+#: on a round of its own in tests/integration/test_console.py
+LIFE = {"round_finish", "round_final", "round_reopen"}
 PUBLIC_EVENTS = {e for e, roles in access.EVENTS.items() if roles is access.PUBLIC}
 
 
@@ -205,7 +213,7 @@ def test_socket_events_on_another_round_are_refused_however_it_is_spelt(arena, e
 
 
 @pytest.mark.parametrize("role", SESSIONS, ids=lambda r: r or "no-session")
-@pytest.mark.parametrize("event", sorted(ROUTES))
+@pytest.mark.parametrize("event", sorted(set(ROUTES) - LIFE))
 def test_socket_events_on_the_own_round_follow_the_permission_table(arena, event, role):
     body = payload(arena, event, OWN, OWN, role)  # (may record what it aims at, as admin)
     before = arena.people_events()
@@ -233,7 +241,7 @@ def test_http_commands_on_another_round_are_refused_however_it_is_spelt(arena, e
 
 
 @pytest.mark.parametrize("role", SESSIONS, ids=lambda r: r or "no-session")
-@pytest.mark.parametrize("event", COMMANDS)
+@pytest.mark.parametrize("event", sorted(set(COMMANDS) - LIFE))
 def test_http_commands_on_the_own_round_follow_the_permission_table(arena, event, role):
     body = payload(arena, event, OWN, OWN, role)
     before = arena.people_events()

@@ -8,9 +8,10 @@ from datetime import datetime
 from typing import Any
 
 from pace.services.changes import ChangeService
+from pace.services.life import RoundLifeService
 from pace.web import routing
 from pace.web.committee import pages, parsers
-from pace.web.committee.parsers import Change
+from pace.web.committee.parsers import Change, LifeAct
 from pace.web.parts import AppParts
 from pace.web.routing import Feature, Route, Sender, authored
 
@@ -55,6 +56,22 @@ def run_change(change: Change, sender: Sender, app_parts: AppParts) -> dict[str,
     return routing.ack(outcome)
 
 
+def run_life(act: LifeAct, sender: Sender, app_parts: AppParts) -> dict[str, Any]:
+    """Run an act on the round's life; announce it, and tell the leaderboards (their "final"
+    follows); answer the ack with the round's life as it is now."""
+    service = RoundLifeService(app_parts.live)
+    if act.act == "finish":
+        outcome = service.finish(act.round, act.by)
+    elif act.act == "final":
+        outcome = service.finalise(act.round, act.by)
+    else:
+        outcome = service.reopen(act.round, act.by, act.reason)
+    app_parts.broadcaster.outcome(outcome, app_parts.derived.stages)
+    app_parts.score_broadcaster.life_changed(act.round)
+    life = service.document(act.round)
+    return {**routing.ack(outcome), "life": {k: v for k, v in life.items() if k != "round"}}
+
+
 def _route(parse: Any) -> Route:
     return Route(authored(parse), run_change)
 
@@ -71,6 +88,9 @@ FEATURE = Feature(
         "change_add_group": _route(parsers.change_add_group),
         "change_remove_group": _route(parsers.change_remove_group),
         "change_void": _route(parsers.change_void),
+        "round_finish": Route(authored(parsers.round_finish), run_life),
+        "round_final": Route(authored(parsers.round_final), run_life),
+        "round_reopen": Route(authored(parsers.round_reopen), run_life),
     },
     pages=pages.bp,
 )

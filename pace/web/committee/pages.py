@@ -14,13 +14,15 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo, available_timezones
 
-from flask import Blueprint, jsonify, render_template, request
+from flask import Blueprint, Response, jsonify, render_template, request
 
 from pace.formats import csvfile
 from pace.rules.errors import FileFormatError, PaceError
 from pace.services.changes import ChangeService
+from pace.services.life import RoundLifeService
 from pace.web import access, payloads
 from pace.web.committee import courses, parsers
+from pace.web.downloads import attachment
 from pace.web.errors import error_body, http_status
 from pace.web.i18n import current_language, local_time, page_context
 from pace.web.parts import parts
@@ -84,6 +86,15 @@ def course_form() -> str:
         hole_counts=courses.HOLE_COUNTS,
         **page_context(),
     )
+
+
+@bp.get("/courses/<path:name>.toml")
+def download_course(name: str) -> Any:
+    """A stored course as its TOML file (``pace export course``): it re-imports to the same
+    course."""
+    text = parts().live.service.export_course(payloads.text({"name": name}, "name", limit=200))
+    response = Response(text, mimetype="application/toml")
+    return attachment(response, name, "course", "toml")
 
 
 @bp.post("/api/courses")
@@ -269,8 +280,13 @@ def _changes(round: str) -> dict[str, Any]:
         rows.append({"id": r["id"], "type": r["type"], "voided": r["voided"],
                      "at": _local_iso(str(r["at"]), view.tz, lang),
                      "by": by.get("name") or by.get("role") or "", "payload": p})  # fmt: skip
+    life = RoundLifeService(app_parts.live).document(round)
+    for act in (life["finished"], life["finalised"], *life["reopened"]):
+        if act is not None and act.get("at"):
+            act["at"] = _local_iso(act["at"], view.tz, lang)
     return {"round": round, "day": view.record.day.isoformat(), "groups": groups,
-            "changes": rows, "holes": [h.number for h in view.setup.course.holes]}  # fmt: skip
+            "changes": rows, "holes": [h.number for h in view.setup.course.holes],
+            "life": life}  # fmt: skip
 
 
 def _local_iso(text: str, tz: Any, lang: str) -> str:
@@ -280,9 +296,16 @@ def _local_iso(text: str, tz: Any, lang: str) -> str:
 @bp.get("/rounds/<round>/changes")
 def changes_page(round: str) -> str:
     """The round's draw as it is now, its changes (who, why, when, voided) and the forms of
-    the changes on the day (each a command of the edge pipeline)."""
+    the changes on the day (each a command of the edge pipeline); its life, and its access
+    cards in bulk."""
+    app_parts = parts()
     return render_template(
-        "committee/changes.html", round=round, data=_changes(round), **page_context()
+        "committee/changes.html",
+        round=round,
+        data=_changes(round),
+        card_roles=CARD_ROLES,
+        public_url=app_parts.settings.server.public_url or request.host_url.rstrip("/"),
+        **page_context(),
     )
 
 
@@ -290,3 +313,43 @@ def changes_page(round: str) -> str:
 def api_changes(round: str) -> Any:
     """The draw as it is now and the changes, as the changes page shows them."""
     return jsonify({"ok": True, **_changes(round)})
+
+
+# -- access cards in bulk ----------------------------------------------------------------------
+
+#: the roles whose cards the console makes in bulk, in the order of the sheet
+CARD_ROLES = ("marshal", "referee", "scorer")
+_CARD_FIELDS = frozenset({"csrf", *CARD_ROLES, "url", "layout"})
+
+
+@bp.post("/rounds/<round>/cards")
+def access_cards(round: str) -> Any:
+    """Make codes for N marshals, referees and scorers at once and answer the A4 sheet of their
+    cards (PDF), as ``pace access cards`` does (``make_cards``, then WeasyPrint). The codes are
+    shown on these cards only; the address on the cards is the form's, else
+    ``server.public_url``, else the address this request came to."""
+    from pace.reports.cards import LAYOUTS, cards_pdf
+    from pace.services.cards import MAX_CARDS, make_cards
+
+    _check_form()
+    form = request.form
+    unknown = sorted(set(form) - _CARD_FIELDS)
+    if unknown:
+        raise payloads.PayloadError(f"unknown field {unknown[0][:40]!r}", field=unknown[0][:40],
+                                    code="unknown_field")  # fmt: skip
+    counts = {r: payloads.integer(form, r, 0, MAX_CARDS) if form.get(r, "").strip() else 0
+              for r in CARD_ROLES}  # fmt: skip
+    wanted = [(role, n) for role, n in counts.items() if n]
+    if not wanted:
+        raise payloads.PayloadError("say how many cards to make for marshals, referees or "
+                                    "scorers", field="marshal", code="missing_field")  # fmt: skip
+    layout = payloads.text(form, "layout", limit=10, required=False) or "2x4"
+    if layout not in LAYOUTS:
+        raise payloads.PayloadError(f"layout must be one of {', '.join(LAYOUTS)}", field="layout")
+    app_parts = parts()
+    url = (payloads.text(form, "url", limit=300, required=False)
+           or app_parts.settings.server.public_url or request.host_url)  # fmt: skip
+    name = app_parts.live.service.round_view(round).record.name  # its canonical spelling
+    cards = make_cards(app_parts.access, name, wanted, url)
+    pdf = cards_pdf(cards, current_language(), layout)
+    return attachment(Response(pdf, mimetype="application/pdf"), name, "cards", "pdf")

@@ -212,6 +212,44 @@ def change_void(payload: object, by: cmd.Author) -> Change:
     return _made("void", p, by, fields)
 
 
+@dataclass(frozen=True)
+class LifeAct:
+    """A committee's act on a round's life: ``finish``, ``final`` or ``reopen`` (with its
+    reason); ``RoundLifeService`` refuses an act already done, so a resend stores nothing."""
+
+    act: str
+    round: str
+    by: cmd.Author
+    reason: str = ""
+
+
+_LIFE = ("id", "round", "device_time")
+_REOPEN = ("id", "round", "reason", "device_time")
+
+
+def _life(act: str, p: Mapping[str, Any], by: cmd.Author) -> LifeAct:
+    if p.get("id") is not None:
+        event_id(p)  # a page sends one with every command; its shape is checked, not kept
+    optional_instant(p, "device_time")
+    reason = _reason(p) if act == "reopen" else ""
+    return LifeAct(act, text(p, "round"), by, reason)
+
+
+def round_finish(payload: object, by: cmd.Author) -> LifeAct:
+    """``round_finish``: round."""
+    return _life("finish", mapping(payload, _LIFE), by)
+
+
+def round_final(payload: object, by: cmd.Author) -> LifeAct:
+    """``round_final``: round."""
+    return _life("final", mapping(payload, _LIFE), by)
+
+
+def round_reopen(payload: object, by: cmd.Author) -> LifeAct:
+    """``round_reopen``: round, reason (required, audited)."""
+    return _life("reopen", mapping(payload, _REOPEN), by)
+
+
 # -- the new round's setup (a form, and the draw's file) -----------------------------------
 
 

@@ -38,3 +38,8 @@ class ScoreBroadcaster:
             )
         if groups:
             self.socketio.emit("leaderboard_changed", {"round": round}, to=leaderboard_room(round))
+
+    def life_changed(self, round: str) -> None:
+        """Tell the round's leaderboards that its life changed (finished, results final or
+        reopened): the page reads it again and shows "final", when and by whom."""
+        self.socketio.emit("leaderboard_changed", {"round": round}, to=leaderboard_room(round))

@@ -8,6 +8,7 @@ from typing import Any
 from flask import Blueprint, jsonify, redirect, render_template, request, url_for
 
 from pace.reports.results import results_document
+from pace.services.life import RoundLifeService
 from pace.web import access, payloads
 from pace.web.i18n import page_context
 from pace.web.parts import parts
@@ -44,8 +45,12 @@ def api_card(round: str, group: str) -> Any:
 
 @bp.get("/api/rounds/<round>/results")
 def api_results(round: str) -> Any:
-    """The round's results as ``pace results --json`` prints them (docs/formats.md §8)."""
-    return jsonify(results_document(parts().scores.results(round)))
+    """The round's results as ``pace results --json`` prints them (docs/formats.md §8), with
+    the round's life (final or not, when and by whom)."""
+    app_parts = parts()
+    results = app_parts.scores.results(round)
+    life = RoundLifeService(app_parts.live).document(round)
+    return jsonify(results_document(results, {k: v for k, v in life.items() if k != "round"}))
 
 
 @bp.post("/rounds/<round>/scoring")
