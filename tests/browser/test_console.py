@@ -2,16 +2,23 @@
 committee secret, with no terminal command after ``pace serve``, the committee creates a course
 by hand, a round from a draw CSV (three errors shown, nothing stored; fixed, previewed,
 confirmed), then withdraws and swaps players on the changes page while the dashboard follows,
-and finishes the round and makes its results final, which the leaderboard stamps.
+makes and downloads the access cards (A4 PDF) whose marshal card's link opens the marshal page
+on a phone, where a tap on the first hole is stored and reaches the dashboard; then finishes the
+round and makes its results final, which the leaderboard stamps.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import subprocess
+from datetime import datetime
+from urllib.parse import quote
+from zoneinfo import ZoneInfo
 
 import pytest
-from livesupport import live_server
+from browser.conftest import local_today
+from livesupport import TIMEZONE, live_server
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -34,10 +41,21 @@ BAD = """group,start,tee,player,handicap
 """
 
 
+#: a phone, as the marshals hold them
+PHONE = {"width": 390, "height": 800}
+
+
 @pytest.fixture
 def empty_server(tmp_path):
-    """``pace serve`` on a database that does not exist yet: it makes the committee secret."""
-    with live_server(tmp_path, db=tmp_path / "club.db", extra_args=["--tick", "0.2"]) as s:
+    """``pace serve`` on a database that does not exist yet: it makes the committee secret.
+
+    Its clock starts at noon on the round's day (Europe/Brussels, the form's default zone), so
+    the draw's groups (09:00, 09:10) have teed off whatever the hour the test runs: the round
+    is in play and a marshal's tap on the first hole is accepted.
+    """
+    origin = local_today(12).isoformat()
+    args = ["--clock-origin", origin, "--tick", "0.2"]
+    with live_server(tmp_path, db=tmp_path / "club.db", extra_args=args) as s:
         yield s
 
 
@@ -52,7 +70,78 @@ def draw_file(text: str) -> dict:
     return {"name": "draw.csv", "mimeType": "text/csv", "buffer": text.encode()}
 
 
-def test_the_console_from_an_empty_database_to_the_changes_on_the_day(empty_server, browser):
+def printed_links(pdf: bytes, tmp_path) -> list[str]:
+    """Return the ``/join`` links printed on the cards of ``pdf``, as ``pdftotext`` reads them.
+
+    A card prints its link in small type, broken across lines where the card's width ends
+    (``word-break: break-all``): a link runs on until the blank line after it.
+    """
+    path = tmp_path / "cards.pdf"
+    path.write_bytes(pdf)
+    text = subprocess.run(
+        ["pdftotext", str(path), "-"], capture_output=True, text=True, check=True, timeout=60
+    ).stdout
+    return [m.replace("\n", "") for m in re.findall(r"https?://\S+(?:\n\S+)*", text)]
+
+
+def cards_to_a_marshals_tap(page, dashboard, browser, server, tmp_path) -> None:
+    """On the round's changes page: the access cards for 2 marshals, a referee and a scorer,
+    downloaded as the A4 PDF; a marshal card's printed link opened on a phone (a context of its
+    own, no session) lands on the marshal page signed in as a marshal; a tap on the first hole
+    is confirmed, stored as the marshal's and shown on the committee's dashboard."""
+    cards = page.locator("form#cards")
+    cards.locator("input[name=marshal]").fill("2")
+    cards.locator("input[name=referee]").fill("1")
+    cards.locator("input[name=scorer]").fill("1")
+    expect(cards.locator("input[name=url]")).to_have_value(server.url)
+    with page.expect_download() as download:
+        cards.locator("button[type=submit]").click()
+    pdf = download.value.path().read_bytes()
+    assert pdf.startswith(b"%PDF"), pdf[:40]
+    links = printed_links(pdf, tmp_path)
+    # ``next`` is a query value: the round's path, quoted again (``%20`` → ``%2520``)
+    round_path = quote(quote("/rounds/Spring cup/", safe="/"), safe="/")
+    join = re.compile(
+        re.escape(server.url) + r"/join\?code=([A-Z0-9]{4}-[A-Z0-9]{4})&next="
+        + re.escape(round_path) + r"(marshal|dashboard|scorecard)"
+    )  # fmt: skip
+    assert len(links) == 4 and all(join.fullmatch(link) for link in links), links
+    landing = [join.fullmatch(link)[2] for link in links]  # type: ignore[index]
+    assert sorted(landing) == ["dashboard", "marshal", "marshal", "scorecard"], landing
+    # the codes are on the cards only: four different ones, each its own card
+    assert len({join.fullmatch(link)[1] for link in links}) == 4  # type: ignore[index]
+    marshal_link = links[landing.index("marshal")]
+
+    # a marshal's phone: no session of its own before the link
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        marshal = phone.new_page()
+        marshal.goto(marshal_link)
+        expect(marshal).to_have_url(server.url + "/rounds/Spring%20cup/marshal")
+        expect(marshal.locator("#app")).to_have_attribute("data-round", "Spring cup")
+        expect(marshal.locator("#conn")).to_have_text("Online")
+        marshal.locator("label[for='hole-1']").click()
+        marshal.get_by_role("button", name="Group 1 holed out on 1").click()
+        tap = marshal.locator("li.entry[data-kind='hole_completed']")
+        expect(tap).to_have_attribute("data-state", "confirmed")
+        expect(marshal.locator("#pending")).to_have_attribute("data-count", "0")
+    finally:
+        phone.close()
+
+    # stored, as the marshal's, and on the committee's dashboard at its stored instant
+    answer = page.request.get(server.url + "/api/rounds/Spring%20cup/events")
+    events = json.loads(answer.text())["events"]
+    (logged,) = [e for e in events if e["type"] == "hole_completed"]
+    assert (logged["payload"]["group"], logged["payload"]["hole"]) == ("1", 1), logged
+    assert logged["by"]["role"] == "marshal", logged
+    at = datetime.fromisoformat(logged["at"]).astimezone(ZoneInfo(TIMEZONE))
+    cell = dashboard.locator("td.hole[data-group='1'][data-hole='1']")
+    expect(cell).to_have_text(at.strftime("%H:%M"))
+
+
+def test_the_console_from_an_empty_database_to_the_changes_on_the_day(
+    empty_server, browser, tmp_path
+):
     secret = (empty_server.db.parent / "club.db.committee-secret").read_text().strip()
     context = browser.new_context()
     page = context.new_page()
@@ -136,6 +225,9 @@ def test_the_console_from_an_empty_database_to_the_changes_on_the_day(empty_serv
     form.locator("button[type=submit]").click()
     expect(form.locator("p.error")).to_contain_text("reason")
 
+    # the access cards, printed; a marshal's phone opens its card's link and taps hole 1
+    cards_to_a_marshals_tap(page, dashboard, browser, empty_server, tmp_path)
+
     # the round's life from the page: Finish, then Make results final; the leaderboard follows
     leaderboard = context.new_page()
     leaderboard.goto(empty_server.url + "/rounds/Spring%20cup/leaderboard")
@@ -143,19 +235,15 @@ def test_the_console_from_an_empty_database_to_the_changes_on_the_day(empty_serv
     life = page.locator("#life")
     page.locator("#life-final").click()  # not finished yet: the service's sentence
     expect(page.locator("#life-error")).to_contain_text("finish it first")
-    if life.get_attribute("data-stage") == "planned":
-        # before the first tee time (the round is today's, its groups from 09:00): a round
-        # not played is not finished, and the page says why
-        page.locator("#life-finish").click()
-        expect(page.locator("#life-error")).to_contain_text("has not started")
-    else:
-        page.locator("#life-finish").click()
-        expect(life).to_have_attribute("data-stage", "finished")
-        page.locator("#life-final").click()
-        expect(life).to_have_attribute("data-stage", "final")
-        expect(life).to_contain_text("Results final")
-        expect(page.locator("#life-final")).to_be_disabled()
-        expect(page.locator("#life-reopen")).to_be_visible()
-        expect(leaderboard.locator("#life")).to_contain_text("Results final")
-        expect(leaderboard.locator("#app")).to_have_attribute("data-life", "final")
+    # in play: its groups teed off at 09:00 and 09:10 (the server's clock is at noon)
+    expect(life).to_have_attribute("data-stage", "in_play")
+    page.locator("#life-finish").click()
+    expect(life).to_have_attribute("data-stage", "finished")
+    page.locator("#life-final").click()
+    expect(life).to_have_attribute("data-stage", "final")
+    expect(life).to_contain_text("Results final")
+    expect(page.locator("#life-final")).to_be_disabled()
+    expect(page.locator("#life-reopen")).to_be_visible()
+    expect(leaderboard.locator("#life")).to_contain_text("Results final")
+    expect(leaderboard.locator("#app")).to_have_attribute("data-life", "final")
     context.close()
