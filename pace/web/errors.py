@@ -40,6 +40,17 @@ _HTTP_STATUS = {
     "round_exists": 409,
     "round_has_events": 409,
     "results_final": 409,
+    # a change on the day that the round as it stands refuses, though the same request could
+    # be made on another state of it: a group that has played (the change would rewrite what
+    # happened), a player who has withdrawn, a name or id already in the draw, a group's last
+    # player, a move to the player's own group. Malformed or self-contradictory changes
+    # (invalid_change, reason_required, same_player, wrong_day) stay 400.
+    "group_has_played": 409,
+    "already_withdrawn": 409,
+    "player_exists": 409,
+    "group_exists": 409,
+    "last_player": 409,
+    "same_group": 409,
     "forbidden": 403,
     "unauthorized": 401,
     "rate_limited": 429,

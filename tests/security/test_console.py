@@ -236,10 +236,36 @@ HOSTILE_CHANGES = {
                         "invalid_payload"),
     "a played group": ("change_swap", change("s", player="Marie Lavoie", other="Paul Martel",
                        reason="x"), "group_has_played"),
+    "a played group's start": ("change_start", change("s", group="1", start="10:00",
+                                reason="x"), "group_has_played"),
     "himself": ("change_swap", change("s", player="Lise Dion", other="Lise Dion", reason="x"),
                 None),
     "not an object": ("change_remove_group", [1, 2], "invalid_payload"),
 }  # fmt: skip
+
+
+#: the HTTP status of each refusal: 409 for a change the round as it stands refuses (it would
+#: rewrite what a group played: the same change was fine before), 404 for what is not in the
+#: round, 400 for a malformed or self-contradictory change (no state of the round takes it)
+CHANGE_STATUS = {
+    "a played group": 409,
+    "a played group's start": 409,
+    "unknown round": 404,
+    "unknown player": 404,
+    "unknown group": 404,
+    "unknown target": 404,
+    "tee off the course": 404,
+    **dict.fromkeys(
+        ("a tap is no change", "future instant", "hour 25", "tee as text", "players not a list",
+         "seven players", "player an int", "handicap text", "huge reason", "no reason",
+         "withdrawal kind", "himself", "not an object"),
+        400,
+    ),
+}  # fmt: skip
+
+
+def test_every_hostile_change_has_its_status():
+    assert sorted(CHANGE_STATUS) == sorted(HOSTILE_CHANGES)
 
 
 @pytest.mark.parametrize("case", sorted(HOSTILE_CHANGES))
@@ -250,6 +276,7 @@ def test_hostile_changes_are_refused_with_the_services_sentence_and_store_nothin
     before = arena.people_events()
     status, answer = arena.command(name, body, "committee")
     refused(status, answer, code)
+    assert status == CHANGE_STATUS[case], (case, status, answer)
     assert arena.people_events() == before
     arena.assert_log_clean()
 
