@@ -4,6 +4,7 @@ files alone, with no server and no database (docs/formats.md; docs/status.md, do
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from datetime import date, datetime
@@ -54,31 +55,32 @@ def _day_option(f):
     )(f)
 
 
-def _course_and_draw_options(f):
+def _course_and_draw_options(f, *, required: bool = True):
     """Add the --course and --draw options of the offline commands."""
     f = click.option(
         "--draw",
         "draw_file",
-        required=True,
+        required=required,
         type=click.Path(exists=True, dir_okay=False),
         help="Draw CSV file, one row per player (docs/formats.md §2).",
     )(f)
     return click.option(
         "--course",
         "course_file",
-        required=True,
+        required=required,
         type=click.Path(exists=True, dir_okay=False),
         help="Course TOML file (docs/formats.md §1).",
     )(f)
 
 
-_times_option = click.option(
-    "--times",
-    "times_file",
-    required=True,
-    type=click.Path(exists=True, dir_okay=False),
-    help="Hole times CSV file: group, hole, completed (docs/formats.md §3).",
-)
+def _times_option(*, required: bool = True):
+    return click.option(
+        "--times",
+        "times_file",
+        required=required,
+        type=click.Path(exists=True, dir_okay=False),
+        help="Hole times CSV file: group, hole, completed (docs/formats.md §3).",
+    )
 
 
 def _referee_option(*, required: bool):
@@ -114,8 +116,16 @@ def _offline_files(setup, times_file, referee_file, day, tz):
 
 
 @click.command()
-@_course_and_draw_options
-@_times_option
+@functools.partial(_course_and_draw_options, required=False)
+@_times_option(required=False)
+@click.option(
+    "--backup",
+    "backup_file",
+    default=None,
+    type=click.Path(exists=True, dir_okay=False),
+    help="A round's export (pace export round; docs/formats.md §10) instead of the course, draw "
+    "and times: judged with its changes on the day, as the stored round.",
+)
 @click.option("--at", "at_text", required=True, help="Instant to evaluate, HH:MM[:SS] local.")
 @_referee_option(required=False)
 @click.option(
@@ -126,37 +136,74 @@ def _offline_files(setup, times_file, referee_file, day, tz):
 @click.option("--timezone", default=None, help="Time zone of the round (default: config).")
 @_day_option
 def status(
-    course_file, draw_file, times_file, at_text, referee_file, policy, interval, as_json,
-    timezone, day,
+    course_file, draw_file, times_file, backup_file, at_text, referee_file, policy, interval,
+    as_json, timezone, day,
 ):  # fmt: skip
     """Evaluate a round from files at an instant, as the live scheduler would; with
-    --referee, the log's sirens and time credits count.
+    --referee, the log's sirens and time credits count. With --backup, a round's export
+    (pace export round) is judged instead, its changes on the day included.
 
     Example: pace status --course c.toml --draw d.csv --times t.csv --at 10:42 --json
+
+    Example: pace status --backup r1.pace.jsonl --at 10:42 --json
     """
     from pace.reports.status import status_document, status_table
     from pace.rules.position import evaluate_field
     from pace.services import offline
 
     check_policy(policy)
-    setup, tz, the_day = _offline_round(course_file, draw_file, timezone, day, interval)
-    try:
-        clock = formats.parse_clock(at_text)
-    except ValueError as e:
-        raise InputError(f"--at {at_text!r}: {e}") from None
-    now = datetime.combine(the_day, clock, tzinfo=tz)
-    completions, acts = _offline_files(setup, times_file, referee_file, the_day, tz)
-    log = formats.referee_log.to_events(acts, offline.OFFLINE_ROUND) if referee_file else None
-    field = evaluate_field(setup, offline.offline_facts(completions, log), now)
+    if backup_file is not None:
+        field, tz = _backup_status(backup_file, at_text, course=course_file, draw=draw_file,
+                                   times=times_file, referee=referee_file, interval=interval,
+                                   timezone=timezone, date=day)  # fmt: skip
+    else:
+        missing = [f"--{name}" for name, value in (("course", course_file),
+                   ("draw", draw_file), ("times", times_file)) if value is None]  # fmt: skip
+        if missing:
+            raise InputError(f"give {', '.join(missing)} (the committee's files), or --backup "
+                             "(a round's export, pace export round)")  # fmt: skip
+        setup, tz, the_day = _offline_round(course_file, draw_file, timezone, day, interval)
+        now = datetime.combine(the_day, _at(at_text), tzinfo=tz)
+        completions, acts = _offline_files(setup, times_file, referee_file, the_day, tz)
+        log = formats.referee_log.to_events(acts, offline.OFFLINE_ROUND) if referee_file else None
+        field = evaluate_field(setup, offline.offline_facts(completions, log), now)
     if as_json:
         click.echo(json.dumps(status_document(field, tz), ensure_ascii=False))
     else:
         click.echo(status_table(field, tz))
 
 
+def _at(text: str):
+    try:
+        return formats.parse_clock(text)
+    except ValueError as e:
+        raise InputError(f"--at {text!r}: {e}") from None
+
+
+def _backup_status(path: str, at_text: str, **others):
+    """Return the statuses at ``--at`` (on the round's day, in its zone) of the round a backup
+    holds, and its zone; the backup carries its course, draw, log, day, zone and interval,
+    so the options that would give them again are refused."""
+    from pace.formats import backup as backupfmt
+    from pace.services import offline
+
+    given = [f"--{name}" for name, value in others.items() if value is not None]
+    if given:
+        raise InputError(f"--backup holds the round's course, draw, log, day, time zone and "
+                         f"interval: drop {', '.join(given)}")  # fmt: skip
+    try:
+        backup = backupfmt.parse(read(path), path)
+    except PaceError as e:
+        raise fail(e) from None
+    tz = zone(backup.round.timezone)
+    now = datetime.combine(backup.round.day, _at(at_text), tzinfo=tz)
+    pace = load_settings().pace_settings(backup.round.standard_interval)
+    return offline.backup_status(backup, pace, now), tz
+
+
 @click.command()
 @_course_and_draw_options
-@_times_option
+@_times_option()
 @_referee_option(required=True)
 @click.option(
     "--policy", default=None, help="Pace policy: frbg, mauricie, swin or a custom one (default: "

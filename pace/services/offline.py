@@ -5,6 +5,10 @@ The referee log's acts become the events the live commands record
 are folded into facts as the live log is; and the round is judged by the same pure
 function as the live service, :func:`pace.rules.refereeing.judge_round`. ``pace penalties``,
 ``pace status --referee`` and ``pace results --referee`` all start here.
+
+A round's export (``pace export round``: its course, imported draw and whole log) is judged as
+the stored round is, with no database: the draw as changed on the day, the log's facts
+(:func:`backup_status`, ``pace status --backup``).
 """
 
 from __future__ import annotations
@@ -15,12 +19,15 @@ from datetime import date, datetime, time, tzinfo
 from pathlib import Path
 
 from pace import formats
+from pace.formats.backup import Backup
 from pace.formats.referee_log import LogEvents, RefereeAct, to_events
+from pace.rules import changes as changesmod
 from pace.rules import facts as factsmod
 from pace.rules import penalties
 from pace.rules import refereeing as rr
-from pace.rules.model import HoleCompletion, RoundFacts, RoundSetup
+from pace.rules.model import HoleCompletion, PaceSettings, RoundFacts, RoundSetup
 from pace.rules.policies import Policy
+from pace.rules.position import FieldStatus, evaluate_field
 
 #: The round's name given to the events of a paper log judged offline.
 OFFLINE_ROUND = "offline"
@@ -66,6 +73,20 @@ def offline_facts(
         suspensions=folded.suspensions,
         credits=folded.credits,
     )
+
+
+def backup_status(backup: Backup, pace: PaceSettings, now: datetime) -> FieldStatus:
+    """Return the statuses at ``now`` of the round a backup holds, as the live service and
+    ``pace round status`` judge the stored round (docs/status.md, "Changes on the day").
+
+    The draw is the imported one with every standing change of the log applied in log order
+    (a retirement from its instant, the others from the group's start); the facts are the
+    whole log's (taps, corrections, voids, sirens, credits, groups withdrawn). ``pace`` holds
+    the rules' numbers with the round's own standard interval.
+    """
+    drawn = RoundSetup(backup.course, backup.groups, pace)
+    setup = changesmod.apply(drawn, backup.events)
+    return evaluate_field(setup, factsmod.fold(backup.events), now)
 
 
 def judge(
