@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pace.rules import errors, model
+from pace.web.committee import problems
 
 #: the hole counts the form offers (a course of 6 or 12 holes says so with ``hole_count``)
 HOLE_COUNTS = (6, 9, 12, 18)
@@ -131,15 +132,19 @@ def field_of(problem: errors.Problem, form: CourseForm) -> str:
     return problem.field or "holes"
 
 
-def problems_of(e: errors.FileFormatError, form: CourseForm | None = None) -> list[dict[str, Any]]:
+def problems_of(
+    e: errors.FileFormatError, form: CourseForm | None = None, lang: str = "en"
+) -> list[dict[str, Any]]:
     """Return a refused file's problems as the page shows them: where (line, field, and the
-    form's field when it came from the form), the parser's message, and the CLI's line."""
+    form's field when it came from the form), the parser's message in the page's language
+    ``lang`` (:func:`pace.web.committee.problems.translate`), and the CLI's line (English, as
+    ``pace import`` prints it)."""
     return [
         {
             "line": p.line,
             "field": p.field,
             "form_field": field_of(p, form) if form is not None else None,
-            "message": p.message,
+            "message": problems.translate(p.message, lang),
             "text": str(p),
         }
         for p in e.problems

@@ -2,7 +2,9 @@
 each means, a change in words); the French is in the gettext catalogue (pace.i18n).
 
 Part of the pages' catalogue (``pace.web.i18n.MODULES``). The refusals are the services' own
-sentences (those of ``pace import`` and ``pace round change``), shown as they come.
+sentences (those of ``pace import`` and ``pace round change``); the problems of a course or a
+draw file (``problem.*``: the parsers' sentences, ``{name}`` where a value goes) are shown in
+the page's language by ``pace.web.committee.problems``.
 """
 
 from __future__ import annotations
@@ -167,6 +169,66 @@ MESSAGES: dict[str, Source] = {
     "cards.url": "The server's address, as the phones reach it",
     "cards.make": "Make the codes and print the cards (PDF)",
     "cards.hint": "The codes are shown on these cards only: keep the PDF as you would the cards.",
+    # the parsers' sentences about a course or a draw file (pace/formats/course.py, draw.py,
+    # csvfile.py), each word for word as the parser writes it, ``{name}`` where a value goes
+    "problem.draw.start_empty": "start is empty; expected the scheduled start as HH:MM",
+    "problem.draw.start": "start {value} is not a time; expected HH:MM",
+    "problem.draw.tee_empty": "tee is empty; expected the starting hole, normally 1",
+    "problem.draw.tee": "tee {value} is not a hole number; expected the starting hole, normally 1 "
+    "(10 for a two-tee start)",
+    "problem.draw.tee_course": "tee {tee} does not exist on this course; holes are {holes}",
+    "problem.draw.player_empty": "player is empty; expected the player's name",
+    "problem.draw.handicap": "handicap {value} is not a handicap index; expected a number such "
+    "as 12.4 or 12,4 (+2.1 for a plus handicap), or nothing",
+    "problem.draw.class": "class {value} is not a class; expected AA, A, BB or B, or nothing "
+    "(the class then comes from the handicap index)",
+    "problem.draw.group_empty": "group is empty; expected the group id as on the draw",
+    "problem.draw.group_start": "group {group} starts at {start} here but at {then} on line "
+    "{line}; all rows of a group share start and tee",
+    "problem.draw.group_tee": "group {group} starts on tee {tee} here but on tee {then} on line "
+    "{line}; all rows of a group share start and tee",
+    "problem.draw.player_twice": "player {name} is already in group {group} on line {line}",
+    "problem.draw.player_groups": "player {name} is in group {group} here and in group {then} "
+    "on line {line}; a player plays in one group (for two players of the same name, tell them "
+    "apart, e.g. with an initial)",
+    "problem.draw.no_players": "the draw has no players; expected one row per player under the "
+    "header",
+    "problem.csv.missing_alias": "missing column {name} (or {alias}); the header has {found}",
+    "problem.csv.cells": "the row has {cells} cells but the header has {width} columns (extra "
+    "{extra}); check the separator and quote cells that contain it",
+    "problem.course.no_name": 'the course has no name; expected name = "..." at the top',
+    "problem.course.name": "name {value} is not a course name; expected a non-empty text in quotes",
+    "problem.course.name_long": "name is longer than {n} characters",
+    "problem.course.slope": "slope {value} is not a slope rating; expected a number from {low} "
+    "to {high} (113 for a course of standard difficulty), or no slope",
+    "problem.course.rating": "rating {value} is not a course rating; expected strokes such as "
+    "70.4 (the course's par when there is no rating)",
+    "problem.course.no_number": "{label} has no number; expected number = 1 to {count}",
+    "problem.course.number": "{label}: number {value} is not a hole number; with {count} holes "
+    "the numbers are 1–{count}",
+    "problem.course.no_par": "{label} has no par; expected par = 3, 4 or 5",
+    "problem.course.par": "{label}: par {value} is not allowed; expected 3, 4 or 5 (2–6 read)",
+    "problem.course.stroke_index": "{label}: stroke_index {value} is not allowed; expected a "
+    "whole number 1–{count}, each once",
+    "problem.course.index_twice": "{label}: stroke_index {value} is also given to {other} "
+    "({where}); each index is used once",
+    "problem.course.length": "{label}: length_m {value} is not a length; expected metres, 0 or "
+    "more",
+    "problem.course.walk": "{label}: walk_min {value} is not a number of minutes; expected 0 or "
+    "more",
+    "problem.course.bogey": "{label}: bogey {value} is not allowed; expected a whole number from "
+    "the par to par + 2 (default par + 1)",
+    "problem.course.twice": "hole {n} is given twice; first {where}",
+    "problem.course.numbering": "hole numbers must be 1–{count} each once; missing {missing}",
+    "problem.course.tables": "the course has {n} [[holes]] tables; expected 9 or 18 (is a hole "
+    "missing or given twice?); a course that really has {n} holes says so with hole_count = {n} "
+    "at the top",
+    "problem.course.hole_count": "hole_count = {declared} but the course has {n} [[holes]] tables",
+    # the parts of a sentence that name a place (``{label}``, ``{other}``, ``{where}`` above)
+    "problem.part.hole": "hole {n}",
+    "problem.part.table": "[[holes]] table {n}",
+    "problem.part.on_line": "on line {n}",
+    "problem.part.in_table": "in [[holes]] table {n}",
     # shared
     "upload.drop": "Drop the file here",
     "upload.chosen": "File: {name}",

@@ -129,7 +129,7 @@ def upload_course() -> Any:
     try:
         text = csvfile.decode(data, filename)
     except FileFormatError as e:
-        return _refused(e, courses.problems_of(e))
+        return _refused(e, courses.problems_of(e, lang=current_language()))
     return _import_course(text, filename, None)
 
 
@@ -138,7 +138,7 @@ def _import_course(text: str, filename: str, form: courses.CourseForm | None) ->
     try:
         course = parts().live.service.import_course(text, filename, notes)
     except FileFormatError as e:
-        return _refused(e, courses.problems_of(e, form))
+        return _refused(e, courses.problems_of(e, form, current_language()))
     return jsonify({"ok": True, "course": course.name, "holes": len(course.holes),
                     "notes": notes})  # fmt: skip
 
@@ -199,7 +199,7 @@ def _draw_step(store: bool) -> Any:
     try:
         prepared, notes = _prepare()
     except FileFormatError as e:
-        return _refused(e, courses.problems_of(e))
+        return _refused(e, courses.problems_of(e, lang=current_language()))
     app_parts = parts()
     if store:
         app_parts.live.service.store_draw(prepared)

@@ -1,0 +1,141 @@
+"""The console's file problems in the page's language (issue 28): a draw CSV's and the course
+form's problems come out in French on the French pages (``Accept-Language: fr`` or
+``?lang=fr``), from the gettext catalogue, with the same values, line and field; the CLI's
+line (``text``) stays as ``pace import`` prints it. Every problem a corpus of bad files
+raises is a sentence the catalogue knows, so a parser's sentence changed without its
+translation fails here.
+
+Round R1 of the shared test data on a real SQLite file; the clock at 09:10 local.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from datetime import date
+from zoneinfo import ZoneInfo
+
+import pytest
+from drivers import COURSE
+
+from pace import formats
+from pace.rules.errors import FileFormatError
+from pace.web.committee import problems
+
+FRENCH = {"Accept-Language": "fr-BE,fr;q=0.9,en;q=0.5"}
+
+
+@pytest.fixture
+def desk(client):
+    """The committee's test client with a form token in its session."""
+    with client.session_transaction() as s:
+        s["csrf"] = "tok"
+    return client
+
+
+def draw_form(text: str) -> dict:
+    return {"csrf": "tok", "round": "Spring cup", "course": "Golf de Louiseville",
+            "date": "2026-06-20", "timezone": "Europe/Brussels", "policy": "frbg",
+            "format": "individual", "net": "gross",
+            "draw": (io.BytesIO(text.encode()), "draw.csv")}  # fmt: skip
+
+
+BAD_DRAW = "group,start,tee,player,handicap\n1,soon,1,Ann,10\n1,08:00,99,Bea,x\n2,08:10,1,,\n"
+
+
+@pytest.mark.parametrize(
+    "how", [{"headers": FRENCH}, {"query_string": {"lang": "fr"}}], ids=["accept", "lang"]
+)
+def test_a_refused_draws_problems_are_in_french_on_the_french_page(desk, app, how):
+    answer = desk.post("/api/rounds/preview", data=draw_form(BAD_DRAW), **how)
+    assert answer.status_code == 400
+    found = answer.get_json()["problems"]
+    assert [(p["line"], p["field"], p["message"]) for p in found] == [
+        (2, "start", "le départ 'soon' n'est pas une heure ; attendu : HH:MM"),
+        (3, "tee", "le trou de départ 99 n'existe pas sur ce parcours ; ses trous sont 1–18"),
+        (3, "handicap", "le handicap 'x' n'est pas un index ; attendu : un nombre comme 12.4 "
+         "ou 12,4 (+2.1 pour un handicap plus), ou rien"),
+        (4, "player", "le joueur est vide ; attendu : le nom du joueur"),
+    ]  # fmt: skip
+    # the CLI's line is the one `pace import draw` prints
+    assert found[0]["text"] == "draw.csv, line 2, field 'start': start 'soon' is not a time; " \
+        "expected HH:MM"  # fmt: skip
+    assert not app.extensions["pace"].store.has_round("Spring cup")
+
+
+def test_a_refused_draws_problems_stay_in_english_on_the_english_page(desk):
+    answer = desk.post("/api/rounds/preview", data=draw_form(BAD_DRAW),
+                       headers={"Accept-Language": "en"})  # fmt: skip
+    messages = [p["message"] for p in answer.get_json()["problems"]]
+    assert messages[0] == "start 'soon' is not a time; expected HH:MM"
+
+
+def test_the_course_forms_problems_are_in_french_beside_their_fields(desk, app):
+    holes = [{"par": 4, "stroke_index": i + 1} for i in range(9)]
+    holes[2]["par"] = "x"
+    holes[4]["stroke_index"] = 1  # also hole 1's
+    form = {"name": "Pine Hills", "hole_count": 9, "slope": 300, "holes": holes}
+    answer = desk.post("/api/courses", data={"csrf": "tok", "course": json.dumps(form)},
+                       headers=FRENCH)  # fmt: skip
+    assert answer.status_code == 400
+    by_field = {p["form_field"]: p["message"] for p in answer.get_json()["problems"]}
+    assert by_field["holes.2.par"] == (
+        "trou 3 : le par 'x' n'est pas admis ; attendu : 3, 4 ou 5 (2 et 6 acceptés avec une note)"
+    )
+    assert by_field["holes.4.stroke_index"].startswith(
+        "trou 5 : le stroke index 1 est aussi donné à trou 1 (à la ligne "
+    )
+    assert by_field["slope"].startswith("le slope 300 n'est pas un slope ; attendu : un nombre de")
+    assert all(c.name != "Pine Hills" for c in app.extensions["pace"].store.list_courses())
+
+
+# -- every problem of the corpus is a sentence the catalogue knows ---------------------------
+
+DRAWS = [
+    "group,start,tee,player,handicap,class\n1,soon,1,Ann,x,ZZ\n1,,,,,\n,08:00,1,Bob,,\n"
+    "2,08:10,one,Cy,,\n2,08:10,99,Di,,\n3,08:20,1,Ann,,\n4,08:30,1,Ed,,\n4,08:40,2,Ed,,\n",
+    "group,start,tee,player\n",
+    "group,start,player\n1,08:00,Ann\n",
+    "group,start,tee,player\n1,08:00,1,Ann,extra\n",
+]
+COURSES = [
+    'name = ""\nslope = 300\nrating = "x"\n[[holes]]\npar = 9\nstroke_index = 30\n'
+    'length_m = -1\nwalk_min = "a"\nbogey = 1\n' + "[[holes]]\nnumber = 2\npar = 4\n" * 8,
+    "[[holes]]\nnumber = 1\n"
+    + "".join(f"[[holes]]\nnumber = {i}\npar = 4\nstroke_index = 1\n" for i in range(2, 10)),
+    f'name = "{"x" * 300}"\n'
+    + "".join(f"[[holes]]\nnumber = {i}\npar = 4\n" for i in range(1, 10)),
+    'name = "C"\n' + "".join(f"[[holes]]\nnumber = {i}\npar = 4\n" for i in (*range(1, 9), 99)),
+    'name = "C"\n' + "".join(f"[[holes]]\nnumber = {i}\npar = 4\n" for i in range(1, 8)),
+    'name = "C"\nhole_count = 6\n'
+    + "".join(f"[[holes]]\nnumber = {i}\npar = 4\n" for i in range(1, 8)),
+]
+
+
+def corpus() -> list[str]:
+    """Return the problems the corpus's bad draws and courses raise (the parsers' sentences)."""
+    course = formats.parse_course(COURSE.read_text(encoding="utf-8"), "c.toml")
+    found = []
+    for text in DRAWS:
+        with pytest.raises(FileFormatError) as e:
+            formats.parse_draw(text, "d.csv", day=date(2026, 6, 14), tz=ZoneInfo("UTC"),
+                               course=course)  # fmt: skip
+        found += [p.message for p in e.value.problems]
+    for text in COURSES:
+        with pytest.raises(FileFormatError) as e:
+            formats.parse_course(text, "c.toml")
+        found += [p.message for p in e.value.problems]
+    return found
+
+
+def test_every_problem_of_a_bad_draw_or_course_is_translated():
+    found = corpus()
+    untranslated = [m for m in found if problems.translate(m, "fr") == m]
+    assert untranslated == []
+    # and every sentence of the catalogue is one a parser writes (none left over)
+    known = {key: pattern for key, _, pattern in problems.sentences()}
+    unused = [k for k, pattern in known.items() if not any(pattern.fullmatch(m) for m in found)]
+    assert unused == []
+    # a place named in a sentence is translated too, and no English word is left of it
+    french = [problems.translate(m, "fr") for m in found]
+    assert not [m for m in french if "hole " in m or "table 1:" in m or "on line" in m]
