@@ -9,6 +9,7 @@ round and makes its results final, which the leaderboard stamps.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import subprocess
@@ -20,6 +21,7 @@ import pytest
 from browser.conftest import local_today
 from livesupport import TIMEZONE, live_server
 from playwright.sync_api import expect
+from pypdf import PdfReader
 
 pytestmark = pytest.mark.browser
 
@@ -96,8 +98,11 @@ def cards_to_a_marshals_tap(page, dashboard, browser, server, tmp_path) -> None:
     expect(cards.locator("input[name=url]")).to_have_value(server.url)
     with page.expect_download() as download:
         cards.locator("button[type=submit]").click()
+    assert download.value.suggested_filename.endswith(".pdf")
     pdf = download.value.path().read_bytes()
-    assert pdf.startswith(b"%PDF"), pdf[:40]
+    sheet = PdfReader(io.BytesIO(pdf))
+    (a4,) = sheet.pages  # four cards: one sheet of 2 × 4
+    assert (round(float(a4.mediabox.width)), round(float(a4.mediabox.height))) == (595, 842)
     links = printed_links(pdf, tmp_path)
     # ``next`` is a query value: the round's path, quoted again (``%20`` → ``%2520``)
     round_path = quote(quote("/rounds/Spring cup/", safe="/"), safe="/")
