@@ -161,8 +161,9 @@ class Progress:
 
 class Marshal(threading.Thread):
     """A marshal's phone: logs its groups' completions in the order they were played, each
-    once its ack for the previous one came, up to ``until`` (then waits for ``go``); a group
-    with a gate holds its completions after the gate's instant until the gate opens."""
+    once its ack for the previous one came. At each phase's instant it stops (``paused``)
+    until the phase's event is set; a group with a gate holds its completions after the
+    gate's instant until the gate's event is set."""
 
     def __init__(
         self,
@@ -248,16 +249,7 @@ class Page:
             if self.kind == "board":
                 self.state = snap
                 return
-            self.state = {
-                "groups": list(snap["groups"]),
-                "alerts": {a["key"]: a for a in snap["alerts"]},
-                "resolved": {a["key"] for a in snap["resolved_alerts"]},
-                "changes": snap["changes"],
-                "suspended": snap["suspended"],
-                "timing": snap["timing"],
-                "penalties": snap["penalties"],
-                "held_up": snap["held_up"],
-            }
+            self.state = dashboard_state(snap)
 
     def run(self) -> None:
         try:
@@ -307,8 +299,7 @@ class Page:
         elif name == "alert_acknowledged":
             s["alerts"].pop(msg["payload"]["alert"], None)
         elif name == "alert_resolved":
-            if s["alerts"].pop(msg["payload"]["alert"], None) is not None:
-                s["resolved"].add(msg["payload"]["alert"])
+            s["alerts"].pop(msg["payload"]["alert"], None)
         elif name == "timing_changed":
             s["timing"][msg["group"]] = msg["timing"]
         elif name == "penalties_changed":
@@ -321,6 +312,14 @@ class Page:
             s.update(parts)
 
 
+def dashboard_state(snap: dict[str, Any]) -> dict[str, Any]:
+    """What a dashboard holds of a snapshot (its open alerts by key), the deltas applied to."""
+    state = {k: snap[k] for k in ("changes", "suspended", "timing", "penalties", "held_up")}
+    state["groups"] = list(snap["groups"])
+    state["alerts"] = {a["key"]: a for a in snap["alerts"]}
+    return state
+
+
 def without_at(row: dict[str, Any]) -> dict[str, Any]:
     """A row as compared with a fresh read: the instant it was evaluated at aside, and the
     figures that grow with the clock from there (the clock all but stands: a millionth of a
@@ -330,8 +329,12 @@ def without_at(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def dashboard_truth(server: LiveServer) -> dict[str, Any]:
-    snap = server.get_json(f"/api/rounds/{ROUND}/snapshot")["snapshot"]
-    return snap
+    """The dashboard's snapshot, read afresh over HTTP."""
+    return dict(server.get_json(f"/api/rounds/{ROUND}/snapshot")["snapshot"])
+
+
+#: what a page's thread is given to apply what is on its way, between two fresh reads
+SETTLING = threading.Event()
 
 
 def agree(pages: list[Page], read: Callable[[Page], tuple[int | None, Any]],
@@ -358,7 +361,7 @@ def agree(pages: list[Page], read: Callable[[Page], tuple[int | None, Any]],
             assert (held_rev, held) == (rev, truth), (
                 f"{kind} page differs from a fresh read: {differences(held, truth)}"
             )
-        page.stop.wait(0.1)  # let the page apply what is on its way
+        SETTLING.wait(0.1)  # a bounded poll: the pages' threads apply what is on its way
 
 
 def differences(held: Any, truth: Any, path: str = "") -> list[str]:
@@ -385,21 +388,23 @@ def whole_log_fold(db: Path) -> tuple[RoundSetup, factsmod.RoundFacts, list[Any]
         record = store.get_round(ROUND)
         events = store.events(ROUND)
     finally:
-        close = getattr(store, "close", None)
-        if close is not None:
-            close()
+        store.close()
     drawn = RoundSetup(record.course, record.groups,
                        Settings().pace_settings(record.standard_interval))  # fmt: skip
     return changesmod.apply(drawn, events), factsmod.fold(events), events
 
 
-def assert_judged_as_the_whole_log(db: Path, snapshot: dict[str, Any]) -> RoundSetup:
-    """Every row of ``snapshot`` is the whole-log fold at the row's instant; its open field
-    alerts are those the fold calls for at the snapshot's instant. Return the draw."""
+def assert_judged_as_the_whole_log(
+    db: Path, snapshot: dict[str, Any], held: list[list[dict[str, Any]]]
+) -> None:
+    """Every row of ``snapshot``, and every row the pages hold (``held``), is the whole-log
+    fold at the row's instant; the snapshot's open field alerts are those the fold calls for
+    at its instant."""
     setup, facts, events = whole_log_fold(db)
     plan = plan_field(setup)
-    assert [r["group"] for r in snapshot["groups"]] == [p.id for p in plan.groups]
-    for row in snapshot["groups"]:
+    for rows in (snapshot["groups"], *held):
+        assert [r["group"] for r in rows] == [p.id for p in plan.groups]
+    for row in [r for rows in (snapshot["groups"], *held) for r in rows]:
         at = datetime.fromisoformat(row["at"])
         p = plan.by_id[row["group"]]
         s = evaluate_field(setup, facts, at, plan).group(p.id)
@@ -432,7 +437,6 @@ def assert_judged_as_the_whole_log(db: Path, snapshot: dict[str, Any]) -> RoundS
     shown = {a["key"] for a in snapshot["alerts"] if a["kind"] in FIELD_ALERTS}
     current = {a.key for a in due if a.current}
     assert shown == current, (sorted(shown - current), sorted(current - shown))
-    return setup
 
 
 # ------------------------------------------------------------------------------ the test
@@ -605,18 +609,18 @@ def check_pages(server: LiveServer, pages: list[Page]) -> dict[str, Any]:
 
     def dashboard(page: Page) -> tuple[int, Any]:
         snap = dashboard_truth(server)
-        return snap["rev"], held_dashboard({
-            "groups": snap["groups"], "alerts": {a["key"]: a for a in snap["alerts"]},
-            "changes": snap["changes"], "suspended": snap["suspended"], "timing": snap["timing"],
-            "penalties": snap["penalties"],
-        })  # fmt: skip
+        return snap["rev"], held_dashboard(dashboard_state(snap))
 
     def held(page: Page) -> Any:
         return held_dashboard(page.state)
 
     agree(dashboards, dashboard, held)
     snapshot = dashboard_truth(server)
-    assert_judged_as_the_whole_log(server.db, snapshot)
+    rows = []
+    for page in dashboards:
+        with page.lock:
+            rows.append(list(page.state["groups"]))
+    assert_judged_as_the_whole_log(server.db, snapshot, rows)
 
     def board(page: Page) -> tuple[int, Any]:
         b = server.get_json(f"/api/rounds/{ROUND}/board", server.token("viewer"))["snapshot"]
@@ -632,19 +636,16 @@ def check_pages(server: LiveServer, pages: list[Page]) -> dict[str, Any]:
         answer = server.get_json(f"/api/rounds/{ROUND}/leaderboard", token="")
         return None, without_clock(answer["leaderboard"])
 
-    agree(leaderboards, leaderboard, lambda p: without_clock(p.state["leaderboard"]))
+    board = agree(leaderboards, leaderboard, lambda p: without_clock(p.state["leaderboard"]))
+    # the leaderboard's entries are the draw as changed: each player in the group he plays in
+    entries = {(e["entry"], e["group"]) for e in board["entries"]}
+    assert entries == {(name, r["group"]) for r in snapshot["groups"] for name in r["players"]}
     return snapshot
 
 
-def held_dashboard(state: dict[str, Any]) -> Any:
-    return {
-        "groups": [without_at(r) for r in state["groups"]],
-        "alerts": {k: v for k, v in state["alerts"].items()},
-        "changes": state["changes"],
-        "suspended": state["suspended"],
-        "timing": state["timing"],
-        "penalties": state["penalties"],
-    }
+def held_dashboard(state: dict[str, Any]) -> dict[str, Any]:
+    """What a dashboard shows, its rows as compared (:func:`without_at`)."""
+    return {**state, "groups": [without_at(r) for r in state["groups"]]}
 
 
 def held_board(b: dict[str, Any]) -> Any:
