@@ -496,11 +496,7 @@ def test_changes_on_the_day_under_load_end_equal_to_the_whole_log(server):
     opened: list[socketio.SimpleClient] = [m.client for m in marshals]
 
     def page(kind: str, role: str | None) -> Page:
-        c = socketio.SimpleClient()
-        auth = {"device": f"{kind}-{uuid.uuid4().hex[:8]}"}
-        if role is not None:
-            auth["token"] = server.token(role)
-        c.connect(server.url, auth=auth, transports=["websocket"], wait_timeout=ACK_TIMEOUT)
+        c = connect(server, role, ACK_TIMEOUT)
         opened.append(c)
         p = Page(server, kind, c)
         p.thread.start()
