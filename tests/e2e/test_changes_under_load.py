@@ -22,6 +22,7 @@ evaluated. Every wait is bounded; nothing sleeps to make time pass.
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 import time
@@ -45,6 +46,7 @@ from livesupport import (
     connect,
     in_sequence,
     live_server,
+    pace,
     setup_round,
 )
 from socketio.exceptions import TimeoutError as SocketTimeout
@@ -578,6 +580,11 @@ def test_changes_on_the_day_under_load_end_equal_to_the_whole_log(server):
         # the two-ball from 09:40 on, not before: the holes begun earlier keep their allotment
         assert_two_ball_from(three, rows["3"], today(RETIRED_AT))
         assert len(final["changes"]) == 7 and final["changes"][-1]["type"] == "player_withdrawn"
+        # `pace round status`, another process reading the stored log, judges the same
+        out = pace("round", "status", "--round", ROUND, "--at", NOW, "--json",
+                   "--db", str(server.db), cwd=server.db.parent)  # fmt: skip
+        judged = json.loads(out.stdout)["groups"]
+        assert judged == [{k: r[k] for k in judged[0]} for r in final["groups"]]
         # the morning's changes were stored among the marshals' taps, not after them
         _, _, log = whole_log_fold(server.db)
         made = [i for i, e in enumerate(log) if e.id in committee.sent]
