@@ -577,6 +577,8 @@ def test_changes_on_the_day_under_load_end_equal_to_the_whole_log(server):
         rows = {r["group"]: r for r in final["groups"]}
         assert all(r["status"] == "finished" for r in final["groups"]), final["groups"]
         assert rows["3"]["players"] == [player(3, n) for n in range(3)]  # he stays on the card
+        console = server.get_json(f"/api/rounds/{ROUND}/changes")["groups"][2]["players"]
+        assert [p["retired"] for p in console] == [None, None, RETIRED_AT]
         # the two-ball from 09:40 on, not before: the holes begun earlier keep their allotment
         assert_two_ball_from(three, rows["3"], today(RETIRED_AT))
         assert len(final["changes"]) == 7 and final["changes"][-1]["type"] == "player_withdrawn"
@@ -624,6 +626,14 @@ def check_pages(server: LiveServer, pages: list[Page]) -> dict[str, Any]:
         with page.lock:
             rows.append(list(page.state["groups"]))
     assert_judged_as_the_whole_log(server.db, snapshot, rows)
+
+    # the console's page of changes shows the same draw, each group played or not
+    console = server.get_json(f"/api/rounds/{ROUND}/changes")
+    assert [(g["group"], g["tee"], [p["name"] for p in g["players"]], g["played"])
+            for g in console["groups"]] == [
+        (r["group"], r["tee"], r["players"], bool(r["holes"])) for r in snapshot["groups"]
+    ]  # fmt: skip
+    assert [c["id"] for c in console["changes"]] == [c["id"] for c in snapshot["changes"]]
 
     def board(page: Page) -> tuple[int, Any]:
         b = server.get_json(f"/api/rounds/{ROUND}/board", server.token("viewer"))["snapshot"]
