@@ -251,15 +251,14 @@ def clocked(hhmm: str, *, tick: float, speed: float = 1) -> list[str]:
     ]  # fmt: skip
 
 
-def connect(server: LiveServer, role: str, timeout: float = 5.0) -> socketio.SimpleClient:
-    """Return a Socket.IO client connected to ``server`` as ``role`` (websocket only)."""
+def connect(server: LiveServer, role: str | None, timeout: float = 5.0) -> socketio.SimpleClient:
+    """Return a Socket.IO client connected to ``server`` as ``role`` (websocket only;
+    ``None``: no session, as the public's pages)."""
     c = socketio.SimpleClient()
-    c.connect(
-        server.url,
-        auth={"token": server.token(role), "device": f"{role}-{uuid.uuid4().hex[:8]}"},
-        transports=["websocket"],
-        wait_timeout=timeout,
-    )
+    auth = {"device": f"{role or 'public'}-{uuid.uuid4().hex[:8]}"}
+    if role is not None:
+        auth["token"] = server.token(role)
+    c.connect(server.url, auth=auth, transports=["websocket"], wait_timeout=timeout)
     return c
 
 

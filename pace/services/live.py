@@ -204,7 +204,12 @@ class LiveService:
         moving: frozenset[str],
     ) -> dict[str, Any]:
         """Return a group's row from its status and what :meth:`_shown` found."""
-        return rowsmod.group_row(s, self._fixed_rows(live.view)[group], holes, now, moving)
+        fixed = self._fixed_rows(live.view)[group]
+        plan = live.view.plan.by_id[group]
+        if plan.sizes:  # a player retired: the holes begun since are due sooner
+            done = {h: when for h, (when, _, _) in holes.items()}
+            fixed = {**fixed, "due": rowsmod.due(plan, done, now)}
+        return rowsmod.group_row(s, fixed, holes, now, moving)
 
     # -- the feed ----------------------------------------------------------------------------
 

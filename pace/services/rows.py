@@ -22,7 +22,8 @@ Hole = tuple[datetime, timedelta, str | None]
 
 
 def fixed_row(plan: GroupPlan) -> dict[str, Any]:
-    """Return the parts of a group's row that only the setup changes."""
+    """Return the parts of a group's row that only the setup changes (``due``: while the
+    group keeps its size; see :func:`due`)."""
     g = plan.group
     return {
         "tee": g.tee,
@@ -31,6 +32,18 @@ def fixed_row(plan: GroupPlan) -> dict[str, Any]:
         "order": tuple(plan.order),
         "due": tuple((g.start + c).isoformat() for c in plan.cumulative[1:]),
     }
+
+
+def due(plan: GroupPlan, done: Mapping[int, datetime], at: datetime) -> tuple[str, ...]:
+    """Return the instant each hole of ``plan`` is due as the allotments stand at ``at``.
+
+    For a group a player retired from, the holes begun after his retirement take the
+    smaller group's minutes (:meth:`GroupPlan.cumulative_at`): the row shows the same
+    allotments its status was judged by, not the draw's (docs/status.md, "Changes on the
+    day"). ``done`` holds the holes completed by ``at``.
+    """
+    start = plan.group.start
+    return tuple((start + c).isoformat() for c in plan.cumulative_at(done, at)[1:])
 
 
 def group_row(

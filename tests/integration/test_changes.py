@@ -10,6 +10,8 @@ then equals a fresh read of the stored log by another process.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 import pytest
 from drivers import ROUND, local
 
@@ -130,6 +132,30 @@ def test_a_three_ball_losing_a_player_is_judged_as_a_two_ball_from_then_on(
     assert mixed[3] - mixed[2] < three[3] - three[2]  # hole 3 begun as a two-ball
     _, field = fresh_field(elsewhere, clock.now())
     assert live.field(ROUND).groups == field.groups
+
+
+def test_a_rows_due_follows_the_two_ball_from_the_retirement(app, changes, marshal, clock):
+    # group 1 (three players, 08:00) completes hole 1 at 08:13; Julie retires at 08:20, during
+    # hole 2: hole 2 keeps a three-ball's minutes, every hole after takes a two-ball's
+    marshal.tap("1", 1, "08:13")
+    clock.set(local("08:20"))
+    changes.withdraw(ROUND, "Julie Gagnon", "retired", COMMITTEE, note="back")
+    clock.set(local("09:10"))
+    marshal.tap("1", 2, "08:40")
+    live = app.extensions["pace"].live
+    row = next(r for r in live.snapshot(ROUND)["groups"] if r["group"] == "1")
+    drawn = position.plan_field(live.live(ROUND).view.imported).by_id["1"]
+    start = drawn.group.start
+    due = [start, *(datetime.fromisoformat(d) for d in row["due"])]
+    shown = [b - a for a, b in zip(due, due[1:], strict=False)]
+    three = [b - a for a, b in zip(drawn.cumulative, drawn.cumulative[1:], strict=False)]
+    assert shown[:2] == three[:2]
+    # 12 minutes a hole on average for two players against 14 for three, split by par alike
+    assert shown[2:] == [t - timedelta(minutes=2) for t in three[2:]]
+    # the board shows the same instants
+    board = next(r for r in app.extensions["pace"].board_feed.snapshot(ROUND)["groups"]
+                 if r["group"] == "1")  # fmt: skip
+    assert board["due"] == row["due"]
 
 
 def test_the_scorers_see_the_draw_as_changed(app, changes):

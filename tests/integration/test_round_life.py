@@ -202,6 +202,39 @@ def test_the_last_groups_last_hole_finishes_the_round_without_the_committee(app,
     assert life.document("Solo")["stage"] == "final"
 
 
+def test_the_leaderboard_is_told_when_the_last_hole_finishes_the_round(app, life, clock, connect):
+    clock.set(local("10:30"))
+    solo(app, "Solo")
+    public = connect(None, round=None)
+    assert public.emit("join_leaderboard", {"round": "Solo"}, callback=True)["ok"]
+    public.get_received()  # the connection's clock probe
+    announce = app.extensions["pace"].score_broadcaster
+    announce.changed("Solo")  # a tick: nothing moved since the page joined
+    assert public.get_received() == []
+    service = app.extensions["pace"].live.service
+    service.import_times("group,hole,completed\nA,18,10:20\n", "t.csv", round="Solo", by="desk")
+    announce.changed("Solo")  # the next tick: no card changed, but the round is finished
+    heard = [e["name"] for e in public.get_received()]
+    assert heard == ["leaderboard_changed"], heard
+    announce.changed("Solo")
+    assert public.get_received() == []
+
+
+def test_the_leaderboard_is_told_when_the_first_tee_time_comes(app, clock, connect):
+    clock.set(local("07:58"))
+    public = connect(None, round=None)
+    assert public.emit("join_leaderboard", {"round": ROUND}, callback=True)["ok"]
+    public.get_received()  # the connection's clock probe
+    announce = app.extensions["pace"].score_broadcaster
+    announce.changed(ROUND)  # a tick at 07:58: planned, as the page read it
+    clock.set(local("07:59"))
+    announce.changed(ROUND)
+    assert public.get_received() == []
+    clock.set(local("08:00"))  # round R1's first tee time: in play, with no fact logged
+    announce.changed(ROUND)
+    assert [e["name"] for e in public.get_received()] == ["leaderboard_changed"]
+
+
 def test_a_file_of_hole_times_is_refused_while_the_results_are_final(app, life, clock):
     clock.set(local("10:30"))
     solo(app, "Solo")
