@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from pace.rules import allotted
+from pace.rules.events import Event
 from pace.rules.model import (
     Course,
     Group,
@@ -28,6 +29,7 @@ from pace.rules.model import (
     Suspension,
     TimeCredit,
 )
+from pace.store import Store
 
 #: a par-72 card: four par 3s and four par 5s
 PARS = (4, 4, 3, 5, 4, 4, 3, 5, 4, 4, 5, 3, 4, 4, 5, 4, 3, 4)
@@ -176,3 +178,41 @@ def generate(
         setup, facts = play_round(truth, course, day, rng, sizes=sizes, groups=groups, mess=mess)
         out.append((f"R{r + 1}", setup, facts))
     return out
+
+
+def events_of(name: str, facts: RoundFacts) -> list[Event]:
+    """Return the round's log as the live commands would have stored it: taps, sirens, credits."""
+    by = {"role": "marshal", "device": "history"}
+    out: list[Event] = []
+    for i, c in enumerate(facts.completions):
+        out.append(
+            Event(
+                f"{name}-t{i}", "hole_completed", name, c.at, {"group": c.group, "hole": c.hole}, by
+            )
+        )
+    for i, s in enumerate(facts.suspensions):
+        out.append(Event(f"{name}-s{i}", "siren", name, s.start, {"kind": s.kind}, by))
+        if s.end is not None:
+            out.append(Event(f"{name}-r{i}", "siren", name, s.end, {"kind": "resume"}, by))
+    for i, cr in enumerate(facts.credits):
+        payload = {
+            "group": cr.group,
+            "minutes": cr.amount / timedelta(minutes=1),
+            "reason": cr.reason,
+        }
+        out.append(Event(f"{name}-c{i}", "time_credit_granted", name, cr.at, payload, by))
+    return sorted(out, key=lambda e: e.at)
+
+
+def store_rounds(
+    store: Store, rounds: Sequence[tuple[str, RoundSetup, RoundFacts]], timezone: str = "UTC"
+) -> None:
+    """Store the generated ``rounds`` (their course saved first): draws, then their logs."""
+    store.save_course(rounds[0][1].course)
+    for name, setup, facts in rounds:
+        day = setup.groups[0].start.date()
+        store.create_round(name, course=setup.course.name, day=day, timezone=timezone)
+        store.save_draw(name, setup.groups)
+        last = max(c.at for c in facts.completions)
+        done = Event(f"{name}-end", "round_finished", name, last, {}, {"role": "committee"})
+        store.append_many([*events_of(name, facts), done], recorded_at=last)

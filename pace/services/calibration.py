@@ -1,0 +1,219 @@
+"""The course's time pars from its finished rounds (issue 30 part 2, docs/calibration.md).
+
+Reads the store's finished rounds on a course, folds each one's log, and hands them to the
+pure :mod:`pace.rules.calibration`; writes the suggestion as a course TOML the committee may
+import (never applied here). Also keeps, per course, the spread of the remaining holes' time
+that gives the live projections their range.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, replace
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from pace import formats
+from pace.rules import allotted
+from pace.rules import calibration as cal
+from pace.rules import facts as factsmod
+from pace.rules import life as lifemod
+from pace.rules.errors import SetupError
+from pace.rules.model import Course, RoundFacts, RoundSetup
+from pace.services.rounds import RoundService
+
+#: how long a course's spread is kept before the finished rounds are read again
+SPREAD_AGE = timedelta(minutes=10)
+
+
+def parse_target(text: str) -> timedelta:
+    """Return a round's target time written ``H:MM`` (``4:10``) or in minutes (``250``).
+
+    >>> parse_target("4:10"), parse_target("250")
+    (datetime.timedelta(seconds=15000), datetime.timedelta(seconds=15000))
+    """
+    raw = text.strip()
+    try:
+        if ":" in raw:
+            hours, minutes = raw.split(":")
+            if len(minutes) != 2:
+                raise ValueError(raw)
+            value = timedelta(hours=int(hours), minutes=int(minutes))
+        else:
+            value = timedelta(minutes=int(raw))
+    except ValueError:
+        raise SetupError(
+            f"target {text!r}: expected a round time as H:MM, such as 4:10", field="target"
+        ) from None
+    if not timedelta(hours=1) <= value <= timedelta(hours=12):
+        raise SetupError(
+            f"target {text!r}: expected a round between 1:00 and 12:00", field="target"
+        )
+    return value
+
+
+def is_finished(setup: RoundSetup, facts: RoundFacts, life: lifemod.Life) -> bool:
+    """Return whether a round is over: finished by the committee, or every group of its draw
+    has its last hole logged or has withdrawn (docs/status.md, a round's life)."""
+    if life.finished is not None or life.is_final:
+        return True
+    if not setup.groups:
+        return False
+    last = {g.id: allotted.playing_order(setup.course, g.tee)[-1] for g in setup.groups}
+    logged = {(c.group, c.hole) for c in facts.completions}
+    return all((g, h) in logged or g in facts.withdrawn for g, h in last.items())
+
+
+@dataclass(frozen=True)
+class Request:
+    """What ``pace calibrate`` and the console page ask."""
+
+    course: str
+    since: date | None = None
+    target: timedelta | None = None
+    size: int | None = None
+
+
+class CalibrationService:
+    """The calibration of a stored course from its finished rounds, over a round service."""
+
+    def __init__(self, rounds: RoundService) -> None:
+        self.rounds = rounds
+        self._spreads: dict[str, tuple[datetime, int, cal.Spread]] = {}
+        self._lock = threading.Lock()
+
+    def finished_rounds(
+        self, course: str, since: date | None = None
+    ) -> list[tuple[str, RoundSetup, RoundFacts]]:
+        """Return the finished rounds on ``course`` (from ``since`` on), oldest first, each with
+        its setup (the draw with the day's changes) and its facts."""
+        out = []
+        summaries = sorted(self.rounds.list_rounds(), key=lambda s: (s.day, s.name))
+        for s in summaries:
+            if s.course != course or (since is not None and s.day < since):
+                continue
+            events = self.rounds.store.events(s.name)
+            view = self.rounds.round_view(s.name)
+            facts = factsmod.fold(events)
+            if is_finished(view.setup, facts, lifemod.fold(events)):
+                out.append((s.name, view.setup, facts))
+        return out
+
+    def calibrate(self, request: Request) -> cal.Calibration:
+        """Return the course's calibration (raises ``UnknownCourseError`` for no such course)."""
+        course = self.rounds.store.get_course(request.course)
+        rounds = self.finished_rounds(course.name, request.since)
+        history = cal.history(rounds)
+        return cal.calibrate(
+            course,
+            history,
+            self.rounds.settings.pace_settings(None),
+            rounds=[name for name, _, _ in rounds],
+            target=request.target,
+            size=request.size,
+        )
+
+    def spread(self, course: Course, now: datetime) -> cal.Spread:
+        """Return the course's spread of the remaining holes' time, read again at most every
+        :data:`SPREAD_AGE` (a round finishing adds to it; the live ranges need not follow at
+        once)."""
+        with self._lock:
+            kept = self._spreads.get(course.name)
+            if kept is not None and now - kept[0] < SPREAD_AGE and now >= kept[0]:
+                return kept[2]
+        rounds = self.finished_rounds(course.name)
+        s = cal.spread(course, cal.history(rounds), self.rounds.settings.pace_settings(None))
+        with self._lock:
+            self._spreads[course.name] = (now, len(rounds), s)
+        return s
+
+
+def suggestion_name(course: Course, on: date) -> str:
+    """Return the name the suggested course is written under: the stored course's holes may
+    not change once a round has events (docs/formats.md §1), so the file is a new course."""
+    return f"{course.name} (calibrated {on.isoformat()})"
+
+
+def suggestion_toml(c: cal.Calibration, name: str) -> str:
+    """Return the suggestion as a course TOML (``pace import course`` reads it)."""
+    return formats.course_toml(replace(c.suggested_course(), name=name))
+
+
+def minutes(t: timedelta | None) -> float | None:
+    """Return a duration in minutes to the tenth, for the table and the JSON."""
+    return None if t is None else round(t / timedelta(minutes=1), 1)
+
+
+def document(c: cal.Calibration) -> dict[str, Any]:
+    """Return the calibration as the JSON ``pace calibrate --json`` prints and the page reads."""
+    return {
+        "course": c.course.name,
+        "rounds": list(c.rounds),
+        "counted": c.counted,
+        "skipped": dict(c.skipped),
+        "columns": [
+            {
+                "size": col.column,
+                "whole_rounds": col.rounds,
+                "observed_round_min": minutes(col.observed_round),
+                "allotted_round_min": minutes(col.allotted_round),
+                "target_min": minutes(col.target),
+                "no_suggestion": col.reason,
+                "holes": [
+                    {
+                        "hole": h.hole,
+                        "count": h.count,
+                        "median_min": minutes(h.median),
+                        "p80_min": minutes(h.p80),
+                        "allotted_min": minutes(h.allotted),
+                        "suggested_min": minutes(h.suggested),
+                    }
+                    for h in col.holes
+                ],
+            }
+            for col in c.columns
+        ],
+    }
+
+
+def table(c: cal.Calibration) -> list[str]:
+    """Return the calibration as the plain-text table ``pace calibrate`` prints."""
+    left_out = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in c.skipped.items() if n)
+    lines = [
+        f"course {c.course.name!r}: {len(c.rounds)} finished rounds, {c.counted} hole times"
+        f" counted; left out: {left_out or 'nothing'}"
+    ]
+    if not c.rounds:
+        lines.append("no finished round on this course yet: nothing to calibrate from")
+    for col in c.columns:
+        lines.append("")
+        lines.append(
+            f"groups of {col.column}: median round {_hm(col.observed_round)} over"
+            f" {col.rounds} whole rounds; allotted {_hm(col.allotted_round)};"
+            f" suggestion sums to {_hm(col.target)}"
+        )
+        lines.append(
+            f"{'hole':>4} {'n':>4} {'median':>7} {'p80':>7} {'allotted':>9} {'suggested':>10}"
+        )
+        for h in col.holes:
+            lines.append(
+                f"{h.hole:>4} {h.count:>4} {_ms(h.median):>7} {_ms(h.p80):>7}"
+                f" {_ms(h.allotted):>9} {_ms(h.suggested):>10}"
+            )
+        if col.reason:
+            lines.append(f"no suggestion for groups of {col.column}: {col.reason}")
+    return lines
+
+
+def _ms(t: timedelta | None) -> str:
+    if t is None:
+        return "-"
+    seconds = round(t.total_seconds())
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def _hm(t: timedelta | None) -> str:
+    if t is None:
+        return "-"
+    minutes_ = round(t / timedelta(minutes=1))
+    return f"{minutes_ // 60}:{minutes_ % 60:02d}"
