@@ -556,12 +556,18 @@ def over_hole_range(
     if s.ratio(1) is None:
         return None
 
+    # the typical time of the holes left, hole by hole, added up once
+    base = ZERO
+    bases = []
+    for j in range(k + 1, len(order) + 1):
+        base += s.base(course, order[j - 1 : j], size, j == 1)
+        bases.append(base)
+
     def first_over(which: int) -> int | None:
-        for j in range(k + 1, len(order) + 1):
+        for j, b in enumerate(bases, start=k + 1):
             q = s.ratio(j - k)
             assert q is not None
-            expected = elapsed_at_anchor + s.base(course, order[k:j], size, k == 0) * q[which]
-            if expected > cumulative[j]:
+            if elapsed_at_anchor + b * q[which] > cumulative[j]:
                 return order[j - 1]
         return None
 

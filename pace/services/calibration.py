@@ -9,21 +9,23 @@ that gives the live projections their range.
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from typing import Any
 
 from pace import formats
-from pace.rules import allotted
+from pace.rules import allotted, groupclock
 from pace.rules import calibration as cal
 from pace.rules import facts as factsmod
 from pace.rules import life as lifemod
 from pace.rules.errors import SetupError
-from pace.rules.model import Course, RoundFacts, RoundSetup
+from pace.rules.model import Course, RoundFacts, RoundSetup, Status
+from pace.rules.position import GroupPlan, GroupStatus
 from pace.services.rounds import RoundService
 
 #: how long a course's spread is kept before the finished rounds are read again
-SPREAD_AGE = timedelta(minutes=10)
+SPREAD_AGE = timedelta(hours=1)
 
 
 def parse_target(text: str) -> timedelta:
@@ -217,3 +219,40 @@ def _hm(t: timedelta | None) -> str:
         return "-"
     minutes_ = round(t / timedelta(minutes=1))
     return f"{minutes_ // 60}:{minutes_ % 60:02d}"
+
+
+def projection_ranges(
+    spread: cal.Spread,
+    course: Course,
+    plan: GroupPlan,
+    s: GroupStatus,
+    done: Mapping[int, datetime],
+    facts: RoundFacts,
+    now: datetime,
+) -> dict[str, Any]:
+    """Return the 80 % ranges a group's row shows beside its projection (docs/calibration.md).
+
+    ``finish_range``: the projected finish's, as two instants (None once the group finished,
+    withdrew or before the history allows); ``over_hole_range``: the hole it is first over
+    time at, earliest and latest (None at an end: not over by the last hole at that end),
+    only while it is in play and not over time at its last completion.
+    """
+    out: dict[str, Any] = {"finish_range": None, "over_hole_range": None}
+    g = plan.group
+    k = s.holes_completed
+    if s.status in (Status.FINISHED, Status.WITHDRAWN, Status.NOT_STARTED) or k >= len(plan.order):
+        return out
+    anchor = done[plan.order[k - 1]] if k else g.start
+    size = g.size_at(now)
+    r = cal.finish_range(spread, course, plan.order, size, k, anchor, now)
+    if r is not None:
+        out["finish_range"] = [r[0].isoformat(), r[1].isoformat()]
+    if s.confirmed in (None, Status.ON_PACE):
+        spans = groupclock.merge_suspensions(facts.suspensions, now)
+        credits = [c for c in facts.credits if c.group == g.id]
+        elapsed = groupclock.elapsed(g.start, anchor, spans, credits, credits_at=now)
+        cumulative = plan.cumulative_at(done, now)
+        holes = cal.over_hole_range(spread, course, plan.order, size, k, elapsed, cumulative)
+        if holes is not None:
+            out["over_hole_range"] = list(holes)
+    return out
