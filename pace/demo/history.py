@@ -168,15 +168,17 @@ def generate(
     sizes: Sequence[int] = (2, 3, 4),
     mess: Mess = Mess(),
     first_day: datetime = datetime(2026, 5, 2, 7, 30, tzinfo=UTC),
+    prefix: str = "R",
 ) -> list[tuple[str, RoundSetup, RoundFacts]]:
-    """Return ``rounds`` rounds on the truth's course, one a week, named ``R1``, ``R2`` …"""
+    """Return ``rounds`` rounds on the truth's course, one a week, named ``R1``, ``R2`` …
+    (``prefix`` and the number)."""
     course = course or course_for(truth)
     rng = random.Random(seed)
     out = []
     for r in range(rounds):
         day = first_day + timedelta(days=7 * r)
         setup, facts = play_round(truth, course, day, rng, sizes=sizes, groups=groups, mess=mess)
-        out.append((f"R{r + 1}", setup, facts))
+        out.append((f"{prefix}{r + 1}", setup, facts))
     return out
 
 

@@ -190,31 +190,33 @@ def table(c: cal.Calibration) -> list[str]:
     for col in c.columns:
         lines.append("")
         lines.append(
-            f"groups of {col.column}: median round {_hm(col.observed_round)} over"
-            f" {col.rounds} whole rounds; allotted {_hm(col.allotted_round)};"
-            f" suggestion sums to {_hm(col.target)}"
+            f"groups of {col.column}: median round {hours(col.observed_round)} over"
+            f" {col.rounds} whole rounds; allotted {hours(col.allotted_round)};"
+            f" suggestion sums to {hours(col.target)}"
         )
         lines.append(
             f"{'hole':>4} {'n':>4} {'median':>7} {'p80':>7} {'allotted':>9} {'suggested':>10}"
         )
         for h in col.holes:
             lines.append(
-                f"{h.hole:>4} {h.count:>4} {_ms(h.median):>7} {_ms(h.p80):>7}"
-                f" {_ms(h.allotted):>9} {_ms(h.suggested):>10}"
+                f"{h.hole:>4} {h.count:>4} {clock_minutes(h.median):>7} {clock_minutes(h.p80):>7}"
+                f" {clock_minutes(h.allotted):>9} {clock_minutes(h.suggested):>10}"
             )
         if col.reason:
             lines.append(f"no suggestion for groups of {col.column}: {col.reason}")
     return lines
 
 
-def _ms(t: timedelta | None) -> str:
+def clock_minutes(t: timedelta | None) -> str:
+    """Return a duration as minutes and seconds, ``12:30`` (``-``: none)."""
     if t is None:
         return "-"
     seconds = round(t.total_seconds())
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def _hm(t: timedelta | None) -> str:
+def hours(t: timedelta | None) -> str:
+    """Return a duration as hours and minutes, ``4:10`` (``-``: none)."""
     if t is None:
         return "-"
     minutes_ = round(t / timedelta(minutes=1))
