@@ -8,6 +8,7 @@ that gives the live projections their range.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -35,21 +36,18 @@ def parse_target(text: str) -> timedelta:
     (datetime.timedelta(seconds=15000), datetime.timedelta(seconds=15000))
     """
     raw = text.strip()
-    try:
-        if ":" in raw:
-            hours, minutes = raw.split(":")
-            if len(minutes) != 2:
-                raise ValueError(raw)
-            value = timedelta(hours=int(hours), minutes=int(minutes))
-        else:
-            value = timedelta(minutes=int(raw))
-    except ValueError:
+    hm = re.fullmatch(r"([0-9]{1,2}):([0-5][0-9])", raw)
+    if hm:
+        value = timedelta(hours=int(hm[1]), minutes=int(hm[2]))
+    elif re.fullmatch(r"[0-9]{1,3}", raw):
+        value = timedelta(minutes=int(raw))
+    else:
         raise SetupError(
-            f"target {text!r}: expected a round time as H:MM, such as 4:10", field="target"
-        ) from None
+            f"target {text[:20]!r}: expected a round time as H:MM, such as 4:10", field="target"
+        )
     if not timedelta(hours=1) <= value <= timedelta(hours=12):
         raise SetupError(
-            f"target {text!r}: expected a round between 1:00 and 12:00", field="target"
+            f"target {text[:20]!r}: expected a round between 1:00 and 12:00", field="target"
         )
     return value
 

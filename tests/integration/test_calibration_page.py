@@ -23,7 +23,7 @@ def history(app):
 
 
 def test_the_page_shows_each_size_with_its_table_and_chart(client, history):
-    page = client.get("/courses/calibration?course=Generated&target=4:10&size=4")
+    page = client.get("/committee/time-pars?course=Generated&target=4:10&size=4")
     assert page.status_code == 200
     html = page.get_data(as_text=True)
     assert "5 finished rounds" in html
@@ -36,7 +36,7 @@ def test_the_page_shows_each_size_with_its_table_and_chart(client, history):
 
 def test_the_download_is_the_suggestion_and_the_stored_course_is_untouched(client, history):
     before = history.get_course("Generated")
-    answer = client.get("/courses/calibration.toml?course=Generated&target=4:10&size=4")
+    answer = client.get("/committee/time-pars.toml?course=Generated&target=4:10&size=4")
     assert answer.status_code == 200
     assert (
         answer.headers["Content-Disposition"] == 'attachment; filename="time-pars-Generated.toml"'
@@ -50,15 +50,15 @@ def test_the_download_is_the_suggestion_and_the_stored_course_is_untouched(clien
 
 
 def test_the_page_speaks_french(client, history):
-    html = client.get("/courses/calibration?course=Generated&lang=fr").get_data(as_text=True)
+    html = client.get("/committee/time-pars?course=Generated&lang=fr").get_data(as_text=True)
     assert "Parties de 4" in html and "80e centile" in html
 
 
 def test_the_courses_page_links_each_course_to_its_time_pars(client, history):
     html = client.get("/courses").get_data(as_text=True)
-    assert "/courses/calibration?course=Generated" in html
+    assert "/committee/time-pars?course=Generated" in html
 
 
 def test_without_a_course_the_page_is_the_form(client, history):
-    html = client.get("/courses/calibration").get_data(as_text=True)
+    html = client.get("/committee/time-pars").get_data(as_text=True)
     assert 'id="calibrate"' in html and "cal-column" not in html

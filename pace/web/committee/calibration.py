@@ -1,9 +1,9 @@
 """The console's time-pars page (issue 30 part 2, committee only; docs/calibration.md).
 
-``GET /courses/calibration?course=…[&since=…][&target=H:MM][&size=N]`` shows what
+``GET /committee/time-pars?course=…[&since=…][&target=H:MM][&size=N]`` shows what
 ``pace calibrate`` prints: each hole's median and 80th percentile per group size against its
 allotment, a chart of observed against allotted, and a link to the suggestion as a course TOML
-(``/courses/calibration.toml`` with the same query), which the committee imports on the
+(``/committee/time-pars.toml`` with the same query), which the committee imports on the
 courses page if it chooses. Both are GETs that change nothing; their query is read with the
 payload primitives (lengths, spellings, ranges) before anything reaches the service.
 """
@@ -94,7 +94,7 @@ def _column_view(col: cal.Column, t: Any) -> dict[str, Any]:
     }
 
 
-@bp.get("/courses/calibration")
+@bp.get("/committee/time-pars")
 def calibration_page() -> str:
     """The course's time pars from its finished rounds, with the suggestion to download."""
     ctx = page_context()
@@ -126,7 +126,7 @@ def calibration_page() -> str:
     )
 
 
-@bp.get("/courses/calibration.toml")
+@bp.get("/committee/time-pars.toml")
 def calibration_toml() -> Any:
     """The suggestion as a course TOML under a new name (``pace calibrate --out``)."""
     r = read_request(request.args)
