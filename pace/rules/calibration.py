@@ -109,23 +109,41 @@ def _overlaps(spans: Sequence[tuple[datetime, datetime | None]], a: datetime, b:
 
 
 def group_history(
-    round: str, setup: RoundSetup, facts: RoundFacts, group: Group, end: datetime
+    round: str,
+    setup: RoundSetup,
+    facts: RoundFacts,
+    group: Group,
+    end: datetime,
+    mine: Sequence[HoleCompletion] | None = None,
 ) -> tuple[list[HoleTime], GroupRun, dict[str, int]]:
     """Return one group's clean hole times, its run and the intervals it left out, and why.
 
-    ``end`` is an instant after the round (the stops of play are read as known then).
+    ``end`` is an instant after the round (the stops of play are read as known then);
+    ``mine``, the group's completions when the caller has them apart (default: from ``facts``).
     """
     course = setup.course
     order = allotted.playing_order(course, group.tee)
     spans = groupclock.merge_suspensions(facts.suspensions, end)
-    done = {c.hole: c for c in facts.completions if c.group == group.id}
+    if mine is None:
+        mine = [c for c in facts.completions if c.group == group.id]
+    done = {c.hole: c for c in mine}
     credits = [c.at for c in facts.credits if c.group == group.id]
     # each position's completion, or why it cannot bound an interval (0: the start)
     state: dict[int, datetime | str] = {0: group.start}
     logged = [(i, done[h].at) for i, h in enumerate(order, start=1) if h in done]
+    # the latest instant logged before each, and the earliest after: one pass each way
+    befores, latest = [], group.start
+    for _, at in logged:
+        befores.append(latest)
+        latest = max(latest, at)
+    afters: list[datetime | None] = []
+    earliest: datetime | None = None
+    for _, at in reversed(logged):
+        afters.append(earliest)
+        earliest = at if earliest is None else min(earliest, at)
+    afters.reverse()
     for j, (i, at) in enumerate(logged):
-        before = max([group.start] + [t for _, t in logged[:j]])
-        after = min([t for _, t in logged[j + 1 :]], default=None)
+        before, after = befores[j], afters[j]
         if at <= before or (after is not None and at >= after):
             # out of the playing order: which of the two instants is wrong, the log cannot say
             state[i] = OUT_OF_ORDER
@@ -171,8 +189,11 @@ def history(rounds: Iterable[tuple[str, RoundSetup, RoundFacts]]) -> History:
     for name, setup, facts in rounds:
         end = max([c.at for c in facts.completions] + [g.start for g in setup.groups])
         end = max([end] + [s.end or s.start for s in facts.suspensions])
+        by_group: dict[str, list[HoleCompletion]] = defaultdict(list)
+        for c in facts.completions:
+            by_group[c.group].append(c)
         for g in setup.groups:
-            t, run, why = group_history(name, setup, facts, g, end)
+            t, run, why = group_history(name, setup, facts, g, end, by_group[g.id])
             times.extend(t)
             runs.append(run)
             for k, v in why.items():
@@ -497,12 +518,13 @@ def spread(
     for run in h.runs:
         if not run.finished or len(run.order) != n:
             continue
+        # the typical time of the holes after each position, from the last one back
+        after = [ZERO] * (n + 1)
+        for k in range(n - 1, -1, -1):
+            after[k] = after[k + 1] + draft.base(course, run.order[k : k + 1], run.size, k == 0)
         for k, done in run.net.items():
-            if k >= n:
-                continue
-            base = draft.base(course, run.order[k:], run.size, k == 0)
-            if base > ZERO:
-                ratios[n - k].append((run.net[n] - done) / base)
+            if k < n and after[k] > ZERO:
+                ratios[n - k].append((run.net[n] - done) / after[k])
     quantiles = {
         left: (quantile(v, 0.1), quantile(v, 0.5), quantile(v, 0.9))
         for left, v in ratios.items()

@@ -25,8 +25,21 @@ from pace.rules.model import Course, RoundFacts, RoundSetup, Status
 from pace.rules.position import GroupPlan, GroupStatus
 from pace.services.rounds import RoundService
 
+#: the events a round's history is folded from: its facts and the committee's acts on its life
+READ = (
+    factsmod.HOLE_COMPLETED,
+    factsmod.HOLE_TIME_CORRECTED,
+    factsmod.EVENT_VOIDED,
+    factsmod.SIREN,
+    factsmod.TIME_CREDIT_GRANTED,
+    factsmod.GROUP_WITHDRAWN,
+    *lifemod.ACTS,
+)
+
 #: how long a course's spread is kept before the finished rounds are read again
 SPREAD_AGE = timedelta(hours=1)
+#: the same while the course has no history yet (a history imported on the day shows soon)
+SPREAD_RETRY = timedelta(minutes=5)
 
 
 def parse_target(text: str) -> timedelta:
@@ -80,6 +93,8 @@ class CalibrationService:
     def __init__(self, rounds: RoundService) -> None:
         self.rounds = rounds
         self._spreads: dict[str, tuple[datetime, int, cal.Spread]] = {}
+        #: each round read: its number of events then, and its history if it was finished
+        self._rounds: dict[str, tuple[int, tuple[str, RoundSetup, RoundFacts] | None]] = {}
         self._lock = threading.Lock()
 
     def finished_rounds(
@@ -92,11 +107,19 @@ class CalibrationService:
         for s in summaries:
             if s.course != course or (since is not None and s.day < since):
                 continue
-            events = self.rounds.store.events(s.name)
-            view = self.rounds.round_view(s.name)
-            facts = factsmod.fold(events)
-            if is_finished(view.setup, facts, lifemod.fold(events)):
-                out.append((s.name, view.setup, facts))
+            with self._lock:
+                kept = self._rounds.get(s.name)
+            if kept is None or kept[0] != s.events:
+                # read again only a round whose log grew since (a finished round seldom does)
+                events = self.rounds.store.events(s.name, types=READ)
+                view = self.rounds.round_view(s.name)
+                facts = factsmod.fold(events)
+                done = is_finished(view.setup, facts, lifemod.fold(events))
+                kept = (s.events, (s.name, view.setup, facts) if done else None)
+                with self._lock:
+                    self._rounds[s.name] = kept
+            if kept[1] is not None:
+                out.append(kept[1])
         return out
 
     def calibrate(self, request: Request) -> cal.Calibration:
@@ -116,11 +139,13 @@ class CalibrationService:
     def spread(self, course: Course, now: datetime) -> cal.Spread:
         """Return the course's spread of the remaining holes' time, read again at most every
         :data:`SPREAD_AGE` (a round finishing adds to it; the live ranges need not follow at
-        once)."""
+        once), every :data:`SPREAD_RETRY` while it is empty."""
         with self._lock:
             kept = self._spreads.get(course.name)
-            if kept is not None and now - kept[0] < SPREAD_AGE and now >= kept[0]:
-                return kept[2]
+            if kept is not None and kept[0] <= now:
+                age = SPREAD_AGE if kept[2].ratios else SPREAD_RETRY
+                if now - kept[0] < age:
+                    return kept[2]
         rounds = self.finished_rounds(course.name)
         s = cal.spread(course, cal.history(rounds), self.rounds.settings.pace_settings(None))
         with self._lock:

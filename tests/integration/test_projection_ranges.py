@@ -74,3 +74,21 @@ def test_without_history_there_is_no_range(settings):
         _, _, last = today_round(store, datetime.fromisoformat("2026-07-04T07:30:00+00:00"), 3)
     for row in rows(settings, last).values():
         assert row["finish_range"] is None and row["over_hole_range"] is None
+
+
+def test_a_history_stored_on_the_day_is_read_within_minutes(settings):
+    from pace.services.calibration import SPREAD_RETRY, CalibrationService
+
+    course = gh.course_for(TRUTH)
+    store = open_store(settings.database.path)
+    try:
+        store.save_course(course)
+        calibration = CalibrationService(RoundService(store, settings))
+        now = datetime.fromisoformat("2026-09-01T08:00:00+00:00")
+        assert not calibration.spread(course, now).ratios
+        gh.store_rounds(store, gh.generate(TRUTH, 3, 8))
+        # kept while fresh, read again once the retry has passed
+        assert not calibration.spread(course, now + SPREAD_RETRY / 2).ratios
+        assert calibration.spread(course, now + SPREAD_RETRY).ratios
+    finally:
+        store.close()
