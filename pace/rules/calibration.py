@@ -375,7 +375,8 @@ def calibrate(
     if not columns:
         return Calibration(course, (), tuple(rounds), h.skipped, 0)
     played = {c: sum(len(v) for (cc, _), v in by.items() if cc == c) for c in columns}
-    ref = size if size in columns else max(columns, key=lambda c: (played[c], c))
+    asked = None if size is None else allotted.column_for(size, pace_settings)
+    ref = asked if asked is not None else max(columns, key=lambda c: (played[c], c))
     observed = {c: _median(whole[c]) if whole[c] else None for c in columns}
     walks = _walks(course)
     out = []
@@ -394,7 +395,8 @@ def calibrate(
                     allotted.hole_allotment(hole, c, pace_settings),
                 )
             )
-        reason = _why_not(stats, goal, walks, min_count)
+        lost = ref if target is not None and ref not in columns else None
+        reason = _why_not(stats, goal, walks, min_count, lost)
         if reason is None:
             assert goal is not None
             medians = {s.hole: s.median for s in stats if s.median is not None}
@@ -429,6 +431,8 @@ def _goal(
         return None if mine is None else _whole_minutes(mine)
     if c == ref:
         return target
+    if ref not in observed:
+        return None
     mine, theirs = observed.get(c), observed.get(ref)
     if mine is None or theirs is None or not theirs:
         return None
@@ -441,11 +445,17 @@ def _whole_minutes(t: timedelta) -> timedelta:
 
 
 def _why_not(
-    stats: Sequence[HoleStats], goal: timedelta | None, walks: timedelta, min_count: int
+    stats: Sequence[HoleStats],
+    goal: timedelta | None,
+    walks: timedelta,
+    min_count: int,
+    ref: int | None = None,
 ) -> str | None:
     thin = [s.hole for s in stats if s.count < min_count]
     if thin:
         return f"fewer than {min_count} clean times on holes {', '.join(map(str, thin))}"
+    if goal is None and ref is not None:
+        return f"the target is for groups of {ref}, and the history has none to scale it from"
     if goal is None:
         return "no whole round observed at this size to size the suggestion"
     if goal <= walks:

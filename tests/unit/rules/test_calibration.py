@@ -188,6 +188,18 @@ def test_without_the_exclusions_a_siren_would_bias_the_holes_it_stops():
     assert cal.calibrate(course, kept).columns
 
 
+def test_a_target_for_a_size_the_history_lacks_suggests_nothing():
+    course = gh.course_for(TRUTH)
+    h = cal.history(gh.generate(TRUTH, 6, 2, sizes=(2, 3)))
+    c = cal.calibrate(course, h, target=timedelta(hours=4), size=4)
+    assert [col.column for col in c.columns] == [2, 3]
+    assert all(not col.suggested and "groups of 4" in (col.reason or "") for col in c.columns)
+    # a group of 1 plays in the 2-ball column: a target for it is the 2-ball's
+    one = cal.calibrate(course, h, target=timedelta(hours=3, minutes=30), size=1)
+    assert one.column(2).target == timedelta(hours=3, minutes=30)
+    assert sum(one.column(2).suggested.values(), timedelta()) + 3 * M == one.column(2).target
+
+
 def test_the_suggested_course_carries_the_suggestion_in_its_columns():
     course = gh.course_for(TRUTH)
     c = cal.calibrate(course, cal.history(gh.generate(TRUTH, 6, 9)))
@@ -224,6 +236,9 @@ def test_the_over_hole_range_runs_from_the_slow_end_to_the_fast_end():
     early, late = cal.over_hole_range(s, course, order, 4, 6, 94 * M, cumulative)
     assert early is not None and early in order[6:]
     assert late is None or order.index(late) >= order.index(early)
+    # far behind: over at once at both ends; far ahead: never over at either end
+    assert cal.over_hole_range(s, course, order, 4, 6, 130 * M, cumulative) == (order[6], order[6])
+    assert cal.over_hole_range(s, course, order, 4, 6, 20 * M, cumulative) == (None, None)
     # with no history, no range
     assert (
         cal.over_hole_range(cal.Spread({}, {}, {}), course, order, 4, 6, 94 * M, cumulative) is None
