@@ -1,6 +1,6 @@
 """Measure the 80 % ranges of the projections on held-out history (issue 30 part 3).
 
-The ranges come from a course's finished rounds (``pace.rules.calibration.spread``): the
+The ranges come from a course's finished rounds (``pace.rules.ranges.spread``): the
 projected finish and the hole a group first goes over time get an 80 % range. This bench
 takes a history, learns the spread from its first rounds, and on the rounds it held out asks,
 at every completion of every group (and at its start), for both ranges; then says how often
@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from datetime import UTC, date, datetime, timedelta
 
 from pace.demo import history as gh
-from pace.rules import allotted
+from pace.rules import allotted, ranges
 from pace.rules import calibration as cal
 from pace.rules.model import Course, PaceSettings, RoundFacts, RoundSetup
 
@@ -41,7 +41,7 @@ Rounds = list[tuple[str, RoundSetup, RoundFacts]]
 def coverage(course: Course, learn: Rounds, held: Rounds) -> tuple[int, int, int, int]:
     """Return (finishes inside, asked, over-holes inside, asked) over the held-out rounds."""
     settings = PaceSettings()
-    s = cal.spread(course, cal.history(learn), settings)
+    s = ranges.spread(course, cal.history(learn), settings)
     f_in = f_n = h_in = h_n = 0
     for _, setup, facts in held:
         for g in setup.groups:
@@ -57,13 +57,13 @@ def coverage(course: Course, learn: Rounds, held: Rounds) -> tuple[int, int, int
             )
             for k in range(len(order)):
                 anchor = instants[k]
-                r = cal.finish_range(s, course, order, g.size, k, anchor, anchor)
+                r = ranges.finish_range(s, course, order, g.size, k, anchor, anchor)
                 if r is not None:
                     f_n += 1
                     f_in += r[0] <= instants[-1] <= r[1]
                 if truth_over is not None and truth_over <= k:
                     continue  # already over: nothing left to project
-                holes = cal.over_hole_range(
+                holes = ranges.over_hole_range(
                     s, course, order, g.size, k, anchor - g.start, cumulative
                 )
                 if holes is not None:

@@ -16,7 +16,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from pace import formats
-from pace.rules import allotted, groupclock
+from pace.rules import allotted, groupclock, ranges
 from pace.rules import calibration as cal
 from pace.rules import facts as factsmod
 from pace.rules import life as lifemod
@@ -92,7 +92,7 @@ class CalibrationService:
 
     def __init__(self, rounds: RoundService) -> None:
         self.rounds = rounds
-        self._spreads: dict[str, tuple[datetime, int, cal.Spread]] = {}
+        self._spreads: dict[str, tuple[datetime, int, ranges.Spread]] = {}
         #: each round read: its number of events then, and its history if it was finished
         self._rounds: dict[str, tuple[int, tuple[str, RoundSetup, RoundFacts] | None]] = {}
         self._lock = threading.Lock()
@@ -136,7 +136,7 @@ class CalibrationService:
             size=request.size,
         )
 
-    def spread(self, course: Course, now: datetime) -> cal.Spread:
+    def spread(self, course: Course, now: datetime) -> ranges.Spread:
         """Return the course's spread of the remaining holes' time, read again at most every
         :data:`SPREAD_AGE` (a round finishing adds to it; the live ranges need not follow at
         once), every :data:`SPREAD_RETRY` while it is empty."""
@@ -147,7 +147,7 @@ class CalibrationService:
                 if now - kept[0] < age:
                     return kept[2]
         rounds = self.finished_rounds(course.name)
-        s = cal.spread(course, cal.history(rounds), self.rounds.settings.pace_settings(None))
+        s = ranges.spread(course, cal.history(rounds), self.rounds.settings.pace_settings(None))
         with self._lock:
             self._spreads[course.name] = (now, len(rounds), s)
         return s
@@ -247,7 +247,7 @@ def hours(t: timedelta | None) -> str:
 
 
 def projection_ranges(
-    spread: cal.Spread,
+    spread: ranges.Spread,
     course: Course,
     plan: GroupPlan,
     s: GroupStatus,
@@ -269,7 +269,7 @@ def projection_ranges(
         return out
     anchor = done[plan.order[k - 1]] if k else g.start
     size = g.size_at(now)
-    r = cal.finish_range(spread, course, plan.order, size, k, anchor, now)
+    r = ranges.finish_range(spread, course, plan.order, size, k, anchor, now)
     if r is not None:
         out["finish_range"] = [r[0].isoformat(), r[1].isoformat()]
     if s.confirmed in (None, Status.ON_PACE):
@@ -277,7 +277,7 @@ def projection_ranges(
         credits = [c for c in facts.credits if c.group == g.id]
         elapsed = groupclock.elapsed(g.start, anchor, spans, credits, credits_at=now)
         cumulative = plan.cumulative_at(done, now)
-        holes = cal.over_hole_range(spread, course, plan.order, size, k, elapsed, cumulative)
+        holes = ranges.over_hole_range(spread, course, plan.order, size, k, elapsed, cumulative)
         if holes is not None:
             out["over_hole_range"] = list(holes)
     return out

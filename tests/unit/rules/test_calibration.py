@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from pace.demo import history as gh
 from pace.rules import calibration as cal
+from pace.rules import ranges
 from pace.rules.model import (
     Course,
     Group,
@@ -212,7 +213,7 @@ def test_the_suggested_course_carries_the_suggestion_in_its_columns():
 
 def test_the_finish_range_holds_the_truth_about_four_times_in_five():
     course = gh.course_for(TRUTH)
-    s = cal.spread(course, cal.history(gh.generate(TRUTH, 10, 11)))
+    s = ranges.spread(course, cal.history(gh.generate(TRUTH, 10, 11)))
     inside = total = 0
     for _, setup, facts in gh.generate(TRUTH, 4, 12):
         for g in setup.groups:
@@ -220,7 +221,9 @@ def test_the_finish_range_holds_the_truth_about_four_times_in_five():
             finish = mine[-1].at
             for k in range(0, 18, 3):
                 anchor = g.start if k == 0 else mine[k - 1].at
-                r = cal.finish_range(s, course, [c.hole for c in mine], g.size, k, anchor, anchor)
+                r = ranges.finish_range(
+                    s, course, [c.hole for c in mine], g.size, k, anchor, anchor
+                )
                 assert r is not None and r[0] <= r[1]
                 inside += r[0] <= finish <= r[1]
                 total += 1
@@ -229,17 +232,21 @@ def test_the_finish_range_holds_the_truth_about_four_times_in_five():
 
 def test_the_over_hole_range_runs_from_the_slow_end_to_the_fast_end():
     course = gh.course_for(TRUTH)
-    s = cal.spread(course, cal.history(gh.generate(TRUTH, 6, 3)))
+    s = ranges.spread(course, cal.history(gh.generate(TRUTH, 6, 3)))
     order = course.hole_numbers
     cumulative = [i * 15 * M for i in range(19)]
     # a group 4 minutes over after 6 holes of 15 on a course that takes about 14.5 a hole
-    early, late = cal.over_hole_range(s, course, order, 4, 6, 94 * M, cumulative)
+    early, late = ranges.over_hole_range(s, course, order, 4, 6, 94 * M, cumulative)
     assert early is not None and early in order[6:]
     assert late is None or order.index(late) >= order.index(early)
     # far behind: over at once at both ends; far ahead: never over at either end
-    assert cal.over_hole_range(s, course, order, 4, 6, 130 * M, cumulative) == (order[6], order[6])
-    assert cal.over_hole_range(s, course, order, 4, 6, 20 * M, cumulative) == (None, None)
+    assert ranges.over_hole_range(s, course, order, 4, 6, 130 * M, cumulative) == (
+        order[6],
+        order[6],
+    )
+    assert ranges.over_hole_range(s, course, order, 4, 6, 20 * M, cumulative) == (None, None)
     # with no history, no range
     assert (
-        cal.over_hole_range(cal.Spread({}, {}, {}), course, order, 4, 6, 94 * M, cumulative) is None
+        ranges.over_hole_range(ranges.Spread({}, {}, {}), course, order, 4, 6, 94 * M, cumulative)
+        is None
     )
