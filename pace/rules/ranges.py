@@ -37,19 +37,26 @@ class Spread:
     samples: Mapping[int, int]
     settings: PaceSettings = field(default_factory=PaceSettings)
 
-    def base(self, course: Course, order: Sequence[int], size: int, first: int) -> timedelta:
-        """Return the typical time of the holes ``order`` (``first``: whether the first of them
-        is the group's starting hole, which has no walk)."""
+    def parts(
+        self, course: Course, order: Sequence[int], size: int, first: bool
+    ) -> list[timedelta]:
+        """Return the typical time of each hole of ``order``, walk included (``first``: the first
+        of them is the group's starting hole, which has no walk)."""
         ps = self.settings
         column = allotted.column_for(size, ps)
-        total = ZERO
-        for i, hole in enumerate(order):
-            h = course.hole(hole)
-            play = self.typical.get((column, hole))
+        holes = {h.number: h for h in course.holes}
+        out = []
+        for i, number in enumerate(order):
+            h = holes[number]
+            play = self.typical.get((column, number))
             if play is None:
-                play = self.typical.get((0, hole), allotted.hole_allotment(h, size, ps))
-            total += play + (ZERO if (i == 0 and first) else h.walk)
-        return total
+                play = self.typical.get((0, number), allotted.hole_allotment(h, size, ps))
+            out.append(play + (ZERO if (i == 0 and first) else h.walk))
+        return out
+
+    def base(self, course: Course, order: Sequence[int], size: int, first: bool) -> timedelta:
+        """Return the typical time of the holes ``order`` (:meth:`parts` added up)."""
+        return sum(self.parts(course, order, size, first), ZERO)
 
     def ratio(self, left: int) -> tuple[float, float, float] | None:
         """Return the quantiles for ``left`` holes left, or the nearest number that has them."""
@@ -85,9 +92,10 @@ def spread(
         if not run.finished or len(run.order) != n:
             continue
         # the typical time of the holes after each position, from the last one back
+        parts = draft.parts(course, run.order, run.size, True)
         after = [ZERO] * (n + 1)
         for k in range(n - 1, -1, -1):
-            after[k] = after[k + 1] + draft.base(course, run.order[k : k + 1], run.size, k == 0)
+            after[k] = after[k + 1] + parts[k]
         for k, done in run.net.items():
             if k < n and after[k] > ZERO:
                 ratios[n - k].append((run.net[n] - done) / after[k])
@@ -147,8 +155,8 @@ def over_hole_range(
     # the typical time of the holes left, hole by hole, added up once
     base = ZERO
     bases = []
-    for j in range(k + 1, len(order) + 1):
-        base += s.base(course, order[j - 1 : j], size, j == 1)
+    for part in s.parts(course, order[k:], size, k == 0):
+        base += part
         bases.append(base)
 
     def first_over(which: int) -> int | None:
