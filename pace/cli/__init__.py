@@ -14,6 +14,7 @@ import click
 
 from pace import __version__
 from pace.cli import backup as backup_cli
+from pace.cli import calibrate as calibrate_cli
 from pace.cli import changes as changes_cli
 from pace.cli import competitions as competitions_cli
 from pace.cli import life as life_cli
@@ -592,6 +593,7 @@ for _command in offline.COMMANDS:
 cli.add_command(backup_cli.export_group)
 import_group.add_command(backup_cli.import_round)
 cli.add_command(scoring_cli.results)
+cli.add_command(calibrate_cli.calibrate_command)
 cli.add_command(competitions_cli.event_group)
 import_group.add_command(scoring_cli.import_scores)
 reports_cli.register(cli, db_option)  # pace report, pace letters, pace offenders

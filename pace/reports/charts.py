@@ -321,3 +321,26 @@ def as_image(svg_text: str, css_class: str = "") -> str:
         return ""
     data = base64.b64encode(svg_text.encode("utf-8")).decode("ascii")
     return f'<img class="{css_class}" alt="" src="data:image/svg+xml;base64,{data}">'
+
+
+def calibration_chart(
+    holes: Sequence[int],
+    series: Sequence[tuple[str, Sequence[float | None]]],
+    x_title: str,
+) -> str:
+    """Return minutes per hole as grouped bars, one series each (issue 30: the observed median
+    and 80th percentile against the allotment, docs/calibration.md), with their legend."""
+    if not holes or not any(v is not None for _, values in series for v in values):
+        return ""
+    chart = Bar(
+        style=_style(["#1f77b4", "#9ecae1", "#7f7f7f", "#2ca02c"][: len(series)]),
+        x_labels=[str(h) for h in holes],
+        x_title=x_title,
+        y_title="min",
+        width=800,
+        height=320,
+        **{**_COMMON, "show_legend": True, "legend_at_bottom": True},
+    )
+    for name, values in series:
+        chart.add(name, list(values))
+    return svg(chart)

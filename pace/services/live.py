@@ -24,6 +24,7 @@ from pace.rules import facts as factsmod
 from pace.rules import life as lifemod
 from pace.rules.events import Event
 from pace.rules.position import FieldStatus, GroupPlan, GroupStatus
+from pace.services import calibration as calmod
 from pace.services import finality, validation
 from pace.services import rows as rowsmod
 from pace.services.alerts import RESOLVED_SHOWN, AlertDesk
@@ -68,6 +69,8 @@ class LiveService:
         self.alerts = AlertDesk(self.rounds)
         self._companions: list[Companion] = []
         self._fixed: dict[str, tuple[RoundView, dict[str, dict[str, Any]]]] = {}
+        #: the course's history, for the ranges of the projections (issue 30)
+        self.calibration = calmod.CalibrationService(service)
         #: each round's life: (its live state, events folded, the fold), see :meth:`life`
         self._life: dict[str, tuple[LiveRound, int, lifemod.Life]] = {}
 
@@ -209,7 +212,16 @@ class LiveService:
         if plan.sizes:  # a player retired: the holes begun since are due sooner
             done = {h: when for h, (when, _, _) in holes.items()}
             fixed = {**fixed, "due": rowsmod.due(plan, done, now)}
-        return rowsmod.group_row(s, fixed, holes, now, moving)
+        row = rowsmod.group_row(s, fixed, holes, now, moving)
+        # the projection's 80 % ranges from the course's finished rounds (issue 30)
+        course = live.view.setup.course
+        spread = self.calibration.spread(course, now)
+        row.update(
+            calmod.projection_ranges(
+                spread, course, plan, s, live.field.done(group, now), live.field.facts(), now
+            )
+        )
+        return row
 
     # -- the feed ----------------------------------------------------------------------------
 

@@ -145,6 +145,8 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "committee.changes_page": COMMITTEE,
     "committee.api_changes": COMMITTEE,
     "committee.access_cards": COMMITTEE,
+    "committee.calibration_page": COMMITTEE,  # time pars from history (issue 30)
+    "committee.calibration_toml": COMMITTEE,
     "pace.api_command": MARSHAL | SCORER,  # narrowed per command by EVENTS
 }
 
@@ -175,6 +177,7 @@ PAGES: dict[str, tuple[str, str]] = {
     "committee.course_form": ("the course form", "page.courses"),
     "committee.round_new": ("the new round", "page.round_new"),
     "committee.changes_page": ("the changes on the day", "page.changes"),
+    "committee.calibration_page": ("the time pars from history", "page.calibration"),
 }
 
 

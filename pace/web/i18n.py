@@ -21,6 +21,7 @@ from flask import request
 from pace import i18n
 from pace.i18n import Source
 from pace.web.audit import messages as audit_messages
+from pace.web.committee import calibration_messages
 from pace.web.committee import messages as committee_messages
 from pace.web.dashboard import messages as dashboard_messages
 from pace.web.marshal import messages as marshal_messages
@@ -169,6 +170,7 @@ MODULES: dict[str, dict[str, Source]] = {
     "pace/web/reports/messages.py": reports_messages.MESSAGES,
     "pace/web/audit/messages.py": audit_messages.MESSAGES,
     "pace/web/committee/messages.py": committee_messages.MESSAGES,
+    "pace/web/committee/calibration_messages.py": calibration_messages.MESSAGES,
     "pace/web/scoring/messages.py": scoring_messages.MESSAGES,
 }
 #: the English of every page text, by key

@@ -5,6 +5,29 @@ import { onClock, timingOf, toldCount } from "../live.js";
 import { faultItem, ladderText, penaltyRow } from "../penalties.js";
 import { $, faultsFrom, shown, state, tz } from "./state.js";
 
+/** The projected finish's 80 % range from the course's history (issue 30), small under it. */
+export function finishRange(row) {
+  const range = row.finish_range;
+  if (!range || !row.projected_finish) return null;
+  const [low, high] = range.map((at) => clock(at, tz()));
+  return el("small", { class: "range" }, t("dash.finish_range", { low, high }));
+}
+
+/** The hole the group is first over time at, as an 80 % range (issue 30): none when no end
+ * of the range is over time, or once the group is over. */
+function overRange(row) {
+  const range = row.over_hole_range;
+  if (!range || range[0] === null) return [];
+  const [early, late] = range;
+  const text =
+    late === null
+      ? t("dash.over_range_open", { early })
+      : early === late
+        ? t("dash.over_range_one", { hole: early })
+        : t("dash.over_range", { early, late });
+  return [el("dt", {}, t("dash.over_range_title")), el("dd", { class: "range" }, text)];
+}
+
 export function openDetail(group) {
   state.detail = group;
   renderDetail();
@@ -30,7 +53,8 @@ export function renderDetail() {
     el("dt", {}, t("dash.col.interval")),
     el("dd", {}, minutes(row.interval_min)),
     el("dt", {}, t("dash.col.finish")),
-    el("dd", {}, clock(row.projected_finish, tz())),
+    el("dd", {}, clock(row.projected_finish, tz()), finishRange(row)),
+    ...overRange(row),
   );
   const table = el(
     "table",

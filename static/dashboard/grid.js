@@ -3,7 +3,7 @@
 // again only when what it shows has changed; a click opens the group's detail.
 import { clock, el, minutes, overClass, statusBadge, t } from "../common.js";
 import { holeHeader, onClock, replaceRow } from "../live.js";
-import { openDetail } from "./detail.js";
+import { finishRange, openDetail } from "./detail.js";
 import { $, holes, isTimed, shown, state, tz } from "./state.js";
 
 export function renderGrid() {
@@ -48,7 +48,7 @@ function gridRow(raw, hs) {
     ),
     el("td", { class: "num c-gap" }, minutes(row.gap_min)),
     el("td", { class: "num c-interval" }, minutes(row.interval_min)),
-    el("td", { class: "num c-finish" }, clock(row.projected_finish, tz())),
+    el("td", { class: "num c-finish" }, clock(row.projected_finish, tz()), finishRange(row)),
     ...hs.map((h) => holeCell(row, h.number)),
   );
 }

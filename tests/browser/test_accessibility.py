@@ -417,11 +417,20 @@ def offenders(open_page, url, scan_as):
     scan_as(page, "the last months")
 
 
+def time_pars(open_page, url, scan_as):
+    page = open_page()
+    page.goto(url + "/committee/time-pars")
+    scan_as(page, "the form")
+    page.locator("#calibrate button[type='submit']").click()
+    expect(page.locator("#cal-rounds")).to_be_visible()
+    scan_as(page, "a course without history")
+
+
 PAGES = {
     f.__name__: f
     for f in (
         join, login, home, marshal, dashboard, shotclock, scorecard, board, leaderboard, audit,
-        access, report, offenders,
+        access, report, offenders, time_pars,
     )
 }  # fmt: skip
 

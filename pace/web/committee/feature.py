@@ -10,6 +10,7 @@ from typing import Any
 from pace.services.changes import ChangeService
 from pace.services.life import RoundLifeService
 from pace.web import routing
+from pace.web.committee import calibration as _calibration  # noqa: F401  (its routes: issue 30)
 from pace.web.committee import pages, parsers
 from pace.web.committee.parsers import Change, LifeAct
 from pace.web.parts import AppParts

@@ -21,9 +21,14 @@ MESSAGES: dict[str, Source] = {
     "dash.col.interval": "Interval",
     "dash.col.finish": "Finish",
     "dash.col.hole": "Hole {hole}, par {par}",
+    "dash.finish_range": "80 %: {low}–{high}",
+    "dash.over_range_title": "Over time by",
+    "dash.over_range": "hole {early} to {late} (80 %)",
+    "dash.over_range_one": "hole {hole} (80 %)",
+    "dash.over_range_open": "hole {early}, or not at all (80 %)",
     "dash.minutes_hint": (
         "Over: minutes over the allotted time (+ late, − early). Gap and interval: minutes. "
-        "Finish: projected."
+        "Finish: projected, below it its range (80 %) from the course's finished rounds."
     ),
     "dash.legend": "Hole times against the allotment",
     "dash.legend.ok": "on time or early",
