@@ -522,6 +522,7 @@ def as_document(x: Explanation, author: Callable[[Mapping[str, object]], str]) -
     return {
         "subject": x.subject, "group": x.group, "at": x.at.isoformat(), "status": x.status.value,
         "basis": x.basis, "lead": x.lead, "hole": x.hole, "reference": x.reference.isoformat(),
+        "start": (x.reference - x.clock).isoformat(),
         "holes_completed": x.holes_completed, "size": x.size, "clock_min": mins(x.clock),
         "stopped_min": mins(x.stopped), "credited_min": mins(x.credited),
         "elapsed_min": mins(x.elapsed), "allotted_min": mins(x.allotted),

@@ -8,7 +8,7 @@ two-ball (docs/rules.md §1). Each case is read twice, from the live fold and fr
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from pace.rules import explain as ex
 from pace.rules import facts as factsmod
