@@ -506,32 +506,37 @@ def _explanation(
     )  # fmt: skip
 
 
-def as_document(x: Explanation, author: Callable[[Mapping[str, object]], str]) -> dict[str, Any]:
-    """Return ``x`` as plain JSON (minutes as numbers, instants ISO 8601); ``author`` names
-    who recorded a fact from its event's ``by``."""
+def as_document(
+    x: Explanation,
+    author: Callable[[Mapping[str, object]], str],
+    instant: Callable[[datetime], str] = datetime.isoformat,
+    mins: Callable[[timedelta | None], float | None] | None = None,
+) -> dict[str, Any]:
+    """Return ``x`` as plain JSON: ``author`` names who recorded a fact from its event's ``by``;
+    instants as ``instant`` writes them (default ISO 8601 in UTC), durations as minutes (``mins``,
+    default to the tenth)."""
 
-    def mins(d: timedelta | None) -> float | None:
+    def tenths(d: timedelta | None) -> float | None:
         return None if d is None else round(d.total_seconds() / 60, 1)
+
+    m = mins or tenths
 
     def fact(v: Fact | None) -> dict[str, Any] | None:
         if v is None:
             return None
-        return {"id": v.id, "at": v.at.isoformat(), "by": author(v.by),
-                "corrected": list(v.corrected)}  # fmt: skip
+        return {"id": v.id, "at": instant(v.at), "by": author(v.by), "corrected": list(v.corrected)}
 
     return {
-        "subject": x.subject, "group": x.group, "at": x.at.isoformat(), "status": x.status.value,
-        "basis": x.basis, "lead": x.lead, "hole": x.hole, "reference": x.reference.isoformat(),
-        "start": (x.reference - x.clock).isoformat(),
-        "holes_completed": x.holes_completed, "size": x.size, "clock_min": mins(x.clock),
-        "stopped_min": mins(x.stopped), "credited_min": mins(x.credited),
-        "elapsed_min": mins(x.elapsed), "allotted_min": mins(x.allotted),
-        "over_min": mins(x.over), "gap_min": mins(x.gap), "ahead": x.ahead,
-        "interval_min": mins(x.interval), "margin_min": mins(x.margin),
-        "limit_min": mins(x.limit),
+        "subject": x.subject, "group": x.group, "at": instant(x.at), "status": x.status.value,
+        "basis": x.basis, "lead": x.lead, "hole": x.hole, "reference": instant(x.reference),
+        "start": instant(x.reference - x.clock), "holes_completed": x.holes_completed,
+        "size": x.size, "clock_min": m(x.clock), "stopped_min": m(x.stopped),
+        "credited_min": m(x.credited), "elapsed_min": m(x.elapsed), "allotted_min": m(x.allotted),
+        "over_min": m(x.over), "gap_min": m(x.gap), "ahead": x.ahead,
+        "interval_min": m(x.interval), "margin_min": m(x.margin), "limit_min": m(x.limit),
         "behind": [{"group": w.group, "status": w.status.value, "hole": w.hole,
-                    "over_min": mins(w.over), "gap_min": mins(w.gap)} for w in x.behind],
-        "timeline": [{"at": ln.at.isoformat(), "kind": ln.kind, "group": ln.group,
-                      "hole": ln.hole, "fact": fact(ln.fact), "detail": ln.detail,
-                      "minutes": mins(ln.amount)} for ln in x.timeline],
+                    "over_min": m(w.over), "gap_min": m(w.gap)} for w in x.behind],
+        "timeline": [{"at": instant(ln.at), "kind": ln.kind, "group": ln.group, "hole": ln.hole,
+                      "fact": fact(ln.fact), "detail": ln.detail, "minutes": m(ln.amount)}
+                     for ln in x.timeline],
     }  # fmt: skip
