@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta, tzinfo
 
-from pace.reports.words import clock, text
+from pace.reports.words import clock, text, text_n
 from pace.rules import explain as ex
 from pace.rules.report import author
 
@@ -61,7 +61,8 @@ def say(x: ex.Explanation, lang: str, tz: tzinfo) -> Said:
     if parts:
         start = clock(x.reference - x.clock, tz)
         deductions = text("explain.deductions", lang, clock=m(x.clock), start=start, parts=parts)
-    figures = dict(group=x.group, size=x.size, hole=x.hole, elapsed=m(x.elapsed),
+    players = text_n("explain.players", x.size, lang)
+    figures = dict(group=x.group, players=players, hole=x.hole, elapsed=m(x.elapsed),
                    deductions=deductions, allotted=m(x.allotted), over=m(x.over))  # fmt: skip
     if x.basis == ex.COMPLETION:
         sentences = [text("explain.completion", lang, time=clock(x.reference, tz), **figures)]

@@ -253,14 +253,15 @@ TEXTS: dict[str, Source] = {
     "explain.subject.overdue": "Overdue at {time} (hole {hole} in play)",
     "explain.subject.held_up": "Held the field up at hole {hole} ({time})",
     "explain.completion": (
-        "On completing hole {hole} at {time}, group {group} ({size} players) had played "
+        "On completing hole {hole} at {time}, group {group} ({players}) had played "
         "{elapsed} min{deductions} against {allotted} min allotted up to that hole: {over} min "
         "over."
     ),
     "explain.projection": (
-        "At {time}, group {group} ({size} players), playing hole {hole}, had played {elapsed} "
+        "At {time}, group {group} ({players}), playing hole {hole}, had played {elapsed} "
         "min{deductions} against {allotted} min allotted up to that hole: {over} min over."
     ),
+    "explain.players": ("{count} player", "{count} players"),
     "explain.deductions": " ({clock} min since its start at {start}{parts})",
     "explain.stopped": ", less {minutes} min of stopped play",
     "explain.credited": ", less {minutes} min of time credited",

@@ -3,7 +3,7 @@
 // by pace/web/dashboard/pages.py), behind a "Why" the referee opens to show the players: the
 // figures, the verdict they give, the groups waiting behind, and the facts with who logged
 // them.
-import { clock, el, lang, t } from "../common.js";
+import { clock, el, lang, t, tn } from "../common.js";
 import { tz } from "./state.js";
 
 /** Minutes as the report writes them: whole, else to a tenth (`6`, `0,5` in French). */
@@ -24,7 +24,7 @@ export function sentences(x) {
     : "";
   const figures = {
     group: x.group,
-    size: x.size,
+    players: tn("words.explain.players", x.size, { count: x.size }),
     hole: x.hole,
     elapsed: m(x.elapsed_min),
     deductions,
