@@ -13,7 +13,7 @@ from typing import Any
 
 from pace.documents.report import ReportMeta, holdup_view
 from pace.documents.values import instant, minutes, seconds
-from pace.rules import penalties
+from pace.rules import explain, penalties
 from pace.rules import report as rp
 
 #: The version of the document's shape; it changes only when a key changes meaning.
@@ -129,6 +129,10 @@ def group_view(g: rp.GroupReport, tz: tzinfo) -> dict[str, Any]:
         "over_min": minutes(g.over),
         "holes": [_hole(r, tz) for r in g.holes],
         "episodes": [_episode(e, tz) for e in g.episodes],
+        "explanations": [
+            explain.as_document(x, rp.author, lambda t: str(instant(t, tz)), minutes)
+            for x in g.explanations
+        ],
         "decisions": [
             {**_act(d, tz), "decision": d.decision, "reason": d.reason, "note": d.note}
             for d in g.acts.decisions

@@ -17,7 +17,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
 
 from pace.documents.report import ReportMeta
-from pace.reports import charts, forked, letters
+from pace.reports import charts, forked, letters, why
 from pace.reports.words import (
     TEXTS,
     clock,
@@ -295,6 +295,7 @@ def helpers(meta: ReportMeta, lang: str) -> dict[str, Any]:
         "stats_lines": stats_lines,
         "hole_at": letters.hole_at,
         "fault_words": lambda f: letters.fault_words(f, meta, lang),
+        "why": lambda x: why.say(x, lang, tz),
     }
 
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, tzinfo
 
 from pace.documents.report import ReportMeta
+from pace.reports import why
 from pace.reports.words import (
     clock,
     duration,
@@ -22,6 +23,7 @@ from pace.reports.words import (
     text,
     text_n,
 )
+from pace.rules import explain as ex
 from pace.rules import report as rp
 from pace.rules.model import Status
 
@@ -98,6 +100,7 @@ def _group_paragraphs(
                     "letter.held", u.groups, lang, hole=u.worst.hole, minutes=duration(u.minutes)
                 )
             )
+    out.extend(explained(g, tz, lang))
     for d in g.acts.decisions:
         if d.decision == "not_time":
             reason = text(f"reason.{d.reason}", lang) if d.reason else text("reason.other", lang)
@@ -106,6 +109,21 @@ def _group_paragraphs(
         out.append(text("letter.timed", lang, time=clock(s.start, tz), hole=hole_at(g, s.start)))
         if s.end is not None:
             out.append(text("letter.spell_end", lang, time=clock(s.end, tz)))
+    return out
+
+
+def explained(g: rp.GroupReport, tz: tzinfo, lang: str) -> list[str]:
+    """Return why the group was named (out of position, holding the field up), each in two
+    paragraphs: the figures and the verdict, then the facts they rest on; the end of an
+    episode is said by the episode's own line (docs/explanations.md)."""
+    out = []
+    for x in g.explanations:
+        if x.subject == ex.BACK_IN_POSITION:
+            continue
+        said = why.say(x, lang, tz)
+        out.append(f"{said.title}. " + " ".join(said.sentences))
+        facts = text("explain.then", lang).join(f"{time} {line}" for time, line in said.timeline)
+        out.append(f"{text('explain.facts', lang)} {facts}.")
     return out
 
 

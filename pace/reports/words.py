@@ -246,6 +246,58 @@ TEXTS: dict[str, Source] = {
     "letter.unfinished": "Your group's last logged hole is hole {hole}, at {time}.",
     "letter.closing": "These are the facts logged by the committee's marshals and referees.",
     "letter.none": "Nobody to write to: no group was out of position and no stroke was timed.",
+    # why a group was named (docs/explanations.md): pace.reports.why says an explanation
+    "explain.title": "Why",
+    "explain.subject.out_of_position": "Out of position at {time} (hole {hole})",
+    "explain.subject.back_in_position": "Back in position at {time} (hole {hole})",
+    "explain.subject.overdue": "Overdue at {time} (hole {hole} in play)",
+    "explain.subject.held_up": "Held the field up at hole {hole} ({time})",
+    "explain.completion": (
+        "On completing hole {hole} at {time}, group {group} ({players}) had played "
+        "{elapsed} min{deductions} against {allotted} min allotted up to that hole: {over} min "
+        "over."
+    ),
+    "explain.projection": (
+        "At {time}, group {group} ({players}), playing hole {hole}, had played {elapsed} "
+        "min{deductions} against {allotted} min allotted up to that hole: {over} min over."
+    ),
+    "explain.players": ("{count} player", "{count} players"),
+    "explain.deductions": " ({clock} min since its start at {start}{parts})",
+    "explain.stopped": ", less {minutes} min of stopped play",
+    "explain.credited": ", less {minutes} min of time credited",
+    "explain.lead": "As a lead group it is judged on its time alone.",
+    "explain.gap": (
+        "Group {ahead} had completed hole {hole} at {ahead_time}: a gap of {gap} min, against "
+        "the starting interval of {limit} min."
+    ),
+    "explain.gap_now": (
+        "Group {ahead} completed hole {hole} at {ahead_time}, {gap} min earlier, against the "
+        "starting interval of {limit} min."
+    ),
+    "explain.nobody_ahead": (
+        "No group was seen completing hole {hole} before it: it is judged as a lead group."
+    ),
+    "explain.hole_occupied": "Nobody has completed hole {hole} yet: the hole ahead is occupied.",
+    "explain.verdict": "Hence: {status}.",
+    "explain.behind": (
+        "Behind it, waiting (over their allotted time, close to the group ahead): {list}."
+    ),
+    "explain.waiting": "group {group}, {over} min over",
+    "explain.nobody_behind": "No group was waiting behind it.",
+    "explain.facts": "The facts:",
+    "explain.then": "; ",
+    "explain.line.start": "group {group} starts (the draw's time)",
+    "explain.line.tap": "group {group} completes hole {hole}",
+    "explain.line.ahead": "group {group}, ahead, completes hole {hole}",
+    "explain.line.siren.interruption": "siren: play interrupted",
+    "explain.line.siren.suspension": "siren: play suspended",
+    "explain.line.siren.resume": "siren: play resumes",
+    "explain.line.credit": "time credit of {minutes} min to group {group} ({reason})",
+    "explain.line.retired": "{player} of group {group} retires",
+    "explain.line.verdict": "judged {status}",
+    "explain.line.waiting": "group {group}, behind it on hole {hole}: {over} min over",
+    "explain.source": " — {by}, event {id}",
+    "explain.corrected": ", corrected by {ids}",
 }
 
 

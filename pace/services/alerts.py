@@ -14,13 +14,16 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from pace.documents.values import minutes
 from pace.rules import alerts as alertsmod
+from pace.rules import explain as explainmod
 from pace.rules.alerts import ALERT_ACKNOWLEDGED, ALERT_RAISED, ALERT_RESOLVED, view
 from pace.rules.events import Event, EventConflictError
+from pace.rules.report import author
 from pace.services import commands as cmd
 from pace.services.commands import CommandError, Outcome
 from pace.services.state import LiveRound, LiveRounds
@@ -55,6 +58,25 @@ def raised_event(round: str, a: alertsmod.Alert, now: datetime) -> Event:
         payload=payload(a),
         by=SYSTEM,
     )
+
+
+#: the alerts a referee may be asked to explain to a group (docs/explanations.md)
+EXPLAINED = (alertsmod.OUT_OF_POSITION, alertsmod.BACK_IN_POSITION, alertsmod.OVERDUE)
+
+
+def explained(live: LiveRound, e: Event, a: alertsmod.Alert) -> Event:
+    """Return ``alert_raised`` event ``e`` with why the group was named in its payload: the
+    explanation of ``a`` as at its instant, from the round's own fold (docs/explanations.md).
+
+    The log's sources (ids and authors) are read once per log length.
+    """
+    if a.kind not in EXPLAINED:
+        return e
+    sources = live.memo("explain.sources", lambda: explainmod.Sources(live.events))
+    x = explainmod.explain(live.field, sources, a.kind, a.group, a.at)
+    if x is None:
+        return e
+    return replace(e, payload={**e.payload, "explanation": explainmod.as_document(x, author)})
 
 
 def resolved_event(round: str, alert: Mapping[str, Any], now: datetime) -> Event:
@@ -93,7 +115,7 @@ class AlertDesk:
         fresh: dict[str, Event] = {}
         for a in due:
             if a.key not in live.alerts.raised and a.key not in fresh:
-                fresh[a.key] = raised_event(live.name, a, now)
+                fresh[a.key] = explained(live, raised_event(live.name, a, now), a)
         return list(fresh.values())
 
     def settle(

@@ -4,6 +4,7 @@
 // stop_timing_prompted without an alert of the server is this page's own.
 import { announce, clock, el, errorText, minutes, request, t, uuid4 } from "../common.js";
 import { $, ROUND, isTimed, showError, shown, state, tz } from "./state.js";
+import { whyDetails } from "./why.js";
 
 /**
  * Alerts newest first, those of one group together: groups in the order of their newest
@@ -190,6 +191,7 @@ function renderAlert(a) {
       el("span", { class: "when" }, clock(a.at, tz())),
     ),
     numbers.length ? el("div", { class: "alert-numbers" }, ...numbers) : null,
+    a.explanation ? whyDetails(a.explanation, a.key) : null,
     error,
     button,
   );

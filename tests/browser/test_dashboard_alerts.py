@@ -67,3 +67,36 @@ def test_the_dashboard_links_to_the_audit_and_for_the_committee_the_access_codes
     page.locator("nav.page-links").get_by_role("link", name="Audit").click()
     expect(page).to_have_url(f"{server.url}/rounds/R1/audit")
     expect(page.locator("h1")).to_contain_text("R1")
+
+
+def test_an_alert_says_why_the_group_was_named_in_the_pages_language(server, context, today_at):
+    # group 1, a three-ball leading off at 08:00, completes hole 1 at 08:40: 40 minutes
+    # against 14 (docs/explanations.md)
+    page = context.new_page()
+    page.goto(server.url + DASHBOARD)
+    tap = server.tap("1", 1, today_at(8, 40))
+    oop = page.locator("#alerts li.alert[data-kind='out_of_position'][data-group='1']")
+    why = oop.locator("details.why")
+    expect(why).to_have_count(1)
+    expect(why.locator("p").first).not_to_be_visible()  # closed until the referee opens it
+    why.locator("summary").click()
+    expect(why).to_contain_text(
+        "On completing hole 1 at 08:40, group 1 (3 players) had played 40 min against 14 min "
+        "allotted up to that hole: 26 min over."
+    )
+    expect(why).to_contain_text("As a lead group it is judged on its time alone.")
+    expect(why).to_contain_text("Hence: out of position.")
+    expect(why.locator("ol.timeline")).to_contain_text("08:40 group 1 completes hole 1")
+    expect(why.locator("ol.timeline")).to_contain_text(f"event {tap['id'][:8]}")
+
+    french = context.new_page()
+    french.goto(server.url + DASHBOARD + "?lang=fr")
+    why = french.locator(
+        "#alerts li.alert[data-kind='out_of_position'][data-group='1'] details.why"
+    )
+    why.locator("summary").click()
+    expect(why).to_contain_text(
+        "En terminant le trou 1 à 08:40, la partie 1 (3 joueurs) avait joué 40 min pour 14 min "
+        "allouées jusqu’à ce trou : 26 min de dépassement."
+    )
+    expect(why).to_contain_text("D’où : hors position.")

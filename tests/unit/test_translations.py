@@ -19,6 +19,11 @@ from pace import i18n
 from pace.i18n import catalog
 from pace.reports import words
 from pace.web import i18n as pages
+from pace.web.dashboard.pages import explanation_words
+
+#: what a script may say: the pages' texts, and the report's words the dashboard is given for
+#: an alert's "Why" (static/dashboard/why.js)
+SCRIPT_TEXTS = {**pages.ENGLISH, **explanation_words("en")}
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"
@@ -62,21 +67,26 @@ def test_the_check_fails_for_a_text_without_french(monkeypatch):
 def test_every_key_a_page_template_or_a_script_uses_is_a_text():
     missing = []
     for where, keys in {**used_keys(TEMPLATES, "*.html"), **used_keys(SCRIPTS, "*.js")}.items():
-        known = words.TEXTS if where.startswith("templates/reports/") else pages.ENGLISH
+        known = (
+            words.TEXTS if where.startswith("templates/reports/")
+            else SCRIPT_TEXTS if where.startswith("static/") else pages.ENGLISH
+        )  # fmt: skip
         missing += [f"{where}: {k}" for k in keys if k not in known]
     assert missing == []
 
 
 def test_every_family_of_keys_a_page_builds_has_texts():
-    families: set[tuple[str, bool]] = set()
+    families: set[tuple[str, bool, bool]] = set()
     scripts = [p for p in SCRIPTS.rglob("*.js") if "vendor" not in p.parts]
     for path in [*TEMPLATES.rglob("*.html"), *scripts]:
         report = "reports" in path.parts
         for m in PREFIX.finditer(path.read_text(encoding="utf-8")):
-            families.add((m[1] or m[3], report))
-    assert {("status.", False), ("role.", False), ("dash.siren.", False)} <= families
-    for prefix, report in families:
-        known = words.TEXTS if report else pages.ENGLISH
+            families.add((m[1] or m[3], report, path.suffix == ".js"))
+    assert {("status.", False), ("role.", False), ("dash.siren.", False)} <= {
+        f[:2] for f in families
+    }
+    for prefix, report, script in families:
+        known = words.TEXTS if report else SCRIPT_TEXTS if script else pages.ENGLISH
         assert any(k.startswith(prefix) for k in known), prefix
 
 

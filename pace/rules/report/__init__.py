@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TypeVar
 
+from pace.rules import explain as explainmod
 from pace.rules import groupclock, penalties, policies, timing
 from pace.rules import refereeing as rr
 from pace.rules.events import Event
@@ -143,6 +144,9 @@ class GroupReport:
     finish: datetime | None
     stopped: timedelta
     credited: timedelta
+    #: why it was named: each episode's start and end, and where it held the field up
+    #: (docs/explanations.md)
+    explanations: tuple[explainmod.Explanation, ...] = ()
 
     @property
     def id(self) -> str:
@@ -320,6 +324,32 @@ def field_holdups_steps(
     )
 
 
+def _explanations(
+    reading: explainmod.LogReading,
+    sources: explainmod.Sources,
+    eps: dict[str, list[Episode]],
+    held: Sequence[HoldUp],
+) -> dict[str, tuple[explainmod.Explanation, ...]]:
+    """Return each group's explanations: its episodes' starts and ends back in position, in
+    time order, then its worst hole holding the field up."""
+    out: dict[str, list[explainmod.Explanation | None]] = defaultdict(list)
+    for group, group_eps in eps.items():
+        for e in group_eps:
+            out[group].append(explainmod.explain(reading, sources, OOP, group, e.start))
+            if e.end is not None and e.ended_by == explainmod.BACK_IN_POSITION:
+                out[group].append(
+                    explainmod.explain(reading, sources, explainmod.BACK_IN_POSITION, group, e.end)
+                )
+    for u in held:
+        followers = [g for g, _ in u.worst.behind]
+        out[u.group].append(explainmod.explain_hold(reading, sources, u.group, u.worst.hole,
+                                                    followers))  # fmt: skip
+    return {g: tuple(x for x in xs if x is not None) for g, xs in out.items()}
+
+
+OOP = explainmod.OUT_OF_POSITION
+
+
 def build_report(
     setup: RoundSetup,
     facts: RoundFacts,
@@ -339,9 +369,12 @@ def build_report(
     plan = plan or plan_field(setup)
     order, rows, spans, credits = _group_rows(setup, facts, now, plan)
     statuses = {s.group: s for s in evaluate_field(setup, facts, now, plan).groups}
+    reading = explainmod.LogReading(setup, facts, now, plan)
     eps: dict[str, list[Episode]] = defaultdict(list)
-    for e in episodes(setup, facts, now, plan):
+    for e in episodes(setup, facts, now, plan, reading.evaluated):
         eps[e.group].append(e)
+    held = held_up(plan, order, rows)
+    why = _explanations(reading, explainmod.Sources(events), eps, held)
     state = rr.fold(e for e in events if e.at <= now)
     judged = None
     if policy is not None:
@@ -373,6 +406,7 @@ def build_report(
             finish=finish,
             stopped=fieldmod.stopped_in(spans, p.group.start, end or now),
             credited=sum((c.amount for c in credits.get(p.id, ())), ZERO),
+            explanations=why.get(p.id, ()),
         )
         groups.append(report)
         if report.over is not None:
@@ -389,7 +423,7 @@ def build_report(
         stoppages=fieldmod.stoppages(facts.suspensions, now, on_course),
         stopped=fieldmod.stopped_total(spans, now),
         group_stopped=sum((g.stopped for g in groups), ZERO),
-        held_up=held_up(plan, order, rows),
+        held_up=held,
     )
     return RoundReport(
         now, plan.standard_interval, policy, play, format_name, tuple(groups), summary

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template
 
+from pace import i18n
+from pace.reports.words import CONTEXT, TEXTS
 from pace.web.i18n import page_context
 from pace.web.parts import parts
 
@@ -14,4 +16,17 @@ bp = Blueprint("dashboard", __name__)
 def dashboard_page(round: str) -> str:
     """The referees' dashboard: the field, the alerts, the sirens."""
     parts().live.service.round_view(round)
-    return render_template("dashboard.html", round=round, **page_context())
+    context = page_context()
+    context["messages"] = {**context["messages"], **explanation_words(context["lang"])}
+    return render_template("dashboard.html", round=round, **context)
+
+
+def explanation_words(lang: str) -> dict[str, str | dict[str, str]]:
+    """Return the report's words an alert's "Why" says (``static/dashboard/why.js``), as
+    ``words.<key>``: the explanation reads the same on the dashboard and in the report."""
+    wanted = ("explain.", "status.", "reason.other")
+    return {
+        f"words.{key}": i18n.forms(CONTEXT + key, source, lang)
+        for key, source in TEXTS.items()
+        if key.startswith(wanted)
+    }

@@ -1,0 +1,115 @@
+// Why a group was named: an alert's explanation (pace.rules.explain, docs/explanations.md),
+// said in the page's language with the report's words (`words.explain.*`, given to the page
+// by pace/web/dashboard/pages.py), behind a "Why" the referee opens to show the players: the
+// figures, the verdict they give, the groups waiting behind, and the facts with who logged
+// them.
+import { clock, el, lang, t, tn } from "../common.js";
+import { tz } from "./state.js";
+
+/** Minutes as the report writes them: whole, else to a tenth (`6`, `0,5` in French). */
+function m(value) {
+  if (value === null || value === undefined) return "";
+  const text = Number.isInteger(value) ? String(value) : value.toFixed(1);
+  const signed = text.replace("-", "−");
+  return lang() === "fr" ? signed.replace(".", ",") : signed;
+}
+
+/** The explanation's sentences: its figures, the gap, the verdict, who waits behind. */
+export function sentences(x) {
+  let parts = "";
+  if (x.stopped_min) parts += t("words.explain.stopped", { minutes: m(x.stopped_min) });
+  if (x.credited_min) parts += t("words.explain.credited", { minutes: m(x.credited_min) });
+  const deductions = parts
+    ? t("words.explain.deductions", { clock: m(x.clock_min), start: clock(x.start, tz()), parts })
+    : "";
+  const figures = {
+    group: x.group,
+    players: tn("words.explain.players", x.size, { count: x.size }),
+    hole: x.hole,
+    elapsed: m(x.elapsed_min),
+    deductions,
+    allotted: m(x.allotted_min),
+    over: m(x.over_min),
+  };
+  const completion = x.basis === "completion";
+  const out = [
+    completion
+      ? t("words.explain.completion", { ...figures, time: clock(x.reference, tz()) })
+      : t("words.explain.projection", { ...figures, time: clock(x.at, tz()) }),
+  ];
+  if (x.lead) {
+    out.push(t("words.explain.lead"));
+  } else if (x.gap_min !== null && x.gap_min !== undefined) {
+    const aheadAt = x.timeline.find((line) => line.kind === "ahead");
+    out.push(
+      t(completion ? "words.explain.gap" : "words.explain.gap_now", {
+        ahead: x.ahead ?? "?",
+        hole: x.hole,
+        ahead_time: aheadAt ? clock(aheadAt.at, tz()) : "",
+        gap: m(x.gap_min),
+        limit: m(x.limit_min),
+      }),
+    );
+  } else {
+    out.push(
+      t(completion ? "words.explain.nobody_ahead" : "words.explain.hole_occupied", { hole: x.hole }),
+    );
+  }
+  out.push(t("words.explain.verdict", { status: t(`words.status.${x.status}`) }));
+  if (x.behind.length) {
+    const list = x.behind.map((b) => t("words.explain.waiting", { group: b.group, over: m(b.over_min) }));
+    out.push(t("words.explain.behind", { list: list.join("; ") }));
+  } else if (x.subject === "out_of_position") {
+    out.push(t("words.explain.nobody_behind"));
+  }
+  return out;
+}
+
+/** One line of the timeline, with who logged its fact and the event's id. */
+export function line(item) {
+  const vars = {
+    group: item.group ?? "",
+    hole: item.hole ?? "",
+    player: item.detail ?? "",
+    minutes: m(item.minutes),
+    over: m(item.minutes),
+    reason: item.detail || t("words.reason.other"),
+    status: item.detail ? t(`words.status.${item.detail}`) : "",
+  };
+  let said =
+    item.kind === "siren"
+      ? t(`words.explain.line.siren.${item.detail}`, vars)
+      : t(`words.explain.line.${item.kind}`, vars);
+  if (item.fact) {
+    said += t("words.explain.source", { by: item.fact.by, id: item.fact.id.slice(0, 8) });
+    if (item.fact.corrected.length) {
+      said += t("words.explain.corrected", { ids: item.fact.corrected.map((id) => id.slice(0, 8)).join(", ") });
+    }
+  }
+  return said;
+}
+
+// the alerts whose "Why" is open: the list is drawn again as alerts come and go
+const opened = new Set();
+
+/** The alert `key`'s "Why", closed until the referee opens it (and open while he keeps it). */
+export function whyDetails(x, key) {
+  return el(
+    "details",
+    {
+      class: "why",
+      open: opened.has(key),
+      ontoggle: (event) => (event.target.open ? opened.add(key) : opened.delete(key)),
+    },
+    el("summary", {}, t("words.explain.title")),
+    ...sentences(x).map((s) => el("p", {}, s)),
+    el("p", { class: "facts" }, t("words.explain.facts")),
+    el(
+      "ol",
+      { class: "timeline" },
+      ...x.timeline.map((item) =>
+        el("li", {}, el("span", { class: "when" }, clock(item.at, tz())), " ", line(item)),
+      ),
+    ),
+  );
+}
