@@ -3,7 +3,16 @@
 // marked on the card with their reason (hover, or tap the mark), NR and DQ at the bottom.
 // It follows the round's leaderboard room: `leaderboard_changed` says only "re-read me", so
 // nothing but the leaderboard itself ever reaches this page.
-import { connect, el, errorText, rememberLanguage, request, showConnection, t } from "./common.js";
+import {
+  connect,
+  el,
+  errorText,
+  loaded,
+  rememberLanguage,
+  request,
+  showConnection,
+  t,
+} from "./common.js";
 import { penaltyMark, penaltyText, scoringLabel, toPar } from "./cards.js";
 
 const app = document.getElementById("app");
@@ -26,6 +35,7 @@ function refused(answer) {
   const warning = $("warning");
   warning.hidden = false;
   warning.textContent = t("live.error", { message: errorText(answer) });
+  loaded();
 }
 
 /** Read the leaderboard again; one request at a time, and once more if asked meanwhile. */
@@ -83,6 +93,7 @@ const HEADINGS = {
 
 function render() {
   const b = state.board;
+  loaded();
   $("course-name").textContent = b.course.name;
   $("scoring").textContent = scoringLabel(b.scoring, b.net, b.format);
   $("mode").textContent = t(b.final ? "leaderboard.final" : "leaderboard.live");
