@@ -20,12 +20,18 @@ const ROUND = app.dataset.round;
 const URL = `/api/rounds/${encodeURIComponent(ROUND)}/leaderboard`;
 const REFRESH_MS = 60000;
 
-const state = { board: null, cls: "", open: new Set(), loading: false, again: false };
+const state = { board: null, seen: "", cls: "", open: new Set(), loading: false, again: false };
 const $ = (id) => document.getElementById(id);
 
 // -- data -------------------------------------------------------------------------------------
 
 function setBoard(board) {
+  // A read that brings nothing new (the minute's refresh, the first announcement after the
+  // server starts) is not drawn again: a whole table's style and layout on a phone's slow
+  // processor, for nothing (docs/performance.md).
+  const seen = JSON.stringify(board);
+  if (seen === state.seen) return;
+  state.seen = seen;
   state.board = board;
   render();
 }
@@ -35,6 +41,7 @@ function refused(answer) {
   const warning = $("warning");
   warning.hidden = false;
   warning.textContent = t("live.error", { message: errorText(answer) });
+  state.seen = ""; // the next good read is drawn, and takes the warning away
   loaded();
 }
 
