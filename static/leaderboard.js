@@ -28,8 +28,9 @@ const $ = (id) => document.getElementById(id);
 function setBoard(board) {
   // A read that brings nothing new (the minute's refresh, the first announcement after the
   // server starts) is not drawn again: a whole table's style and layout on a phone's slow
-  // processor, for nothing (docs/performance.md).
-  const seen = JSON.stringify(board);
+  // processor, for nothing (docs/performance.md). `at`, the instant of the read, is new at
+  // every read and not shown.
+  const seen = JSON.stringify({ ...board, at: null });
   if (seen === state.seen) return;
   state.seen = seen;
   state.board = board;
