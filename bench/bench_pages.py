@@ -184,6 +184,70 @@ def marshal_reload(url: str, cookie: tuple[str, str]) -> dict[str, int]:
     return {"bytes": sum(moved), "requests": len(moved)}
 
 
+#: Lighthouse's default mobile screen (a Moto G Power), for the layout-shift probe
+PHONE = {"width": 412, "height": 823}
+
+# Records every layout shift from the start of the page, with the elements that moved (their
+# tag, id and classes, and the boxes before and after), as Chromium reports them.
+SHIFT_OBSERVER = """
+window.__shifts = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    if (e.hadRecentInput) continue;
+    window.__shifts.push({
+      at: Math.round(e.startTime),
+      value: e.value,
+      sources: (e.sources || []).map((s) => {
+        const n = s.node;
+        const name = !n ? "?" : n.nodeType === 3 ? "#text in " + n.parentElement.tagName
+          : n.tagName.toLowerCase() + (n.id ? "#" + n.id : "")
+            + (n.classList && n.classList.length ? "." + [...n.classList].join(".") : "");
+        const box = (r) => [Math.round(r.y), Math.round(r.height)];
+        return { node: name, before: box(s.previousRect), after: box(s.currentRect) };
+      }),
+    });
+  }
+}).observe({ type: "layout-shift", buffered: true });
+"""
+
+
+def layout_shifts(url: str, cookie: tuple[str, str], names: list[str]) -> dict[str, Any]:
+    """Open each page at a phone's size and list its layout shifts and what moved: Lighthouse
+    12.2.3 cannot name them with Debian's Chromium (its layout-shifts audit fails in its trace
+    engine), so the bench asks Chromium itself, through a PerformanceObserver."""
+    from playwright.sync_api import sync_playwright
+
+    found: dict[str, Any] = {}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM, args=["--headless=new", "--no-sandbox", "--disable-gpu"]
+        )
+        for name in names:
+            context = browser.new_context(
+                viewport=PHONE, device_scale_factor=1.75, is_mobile=True, has_touch=True
+            )
+            context.add_cookies([{"name": cookie[0], "value": cookie[1], "url": url}])
+            context.add_init_script(SHIFT_OBSERVER)
+            page = context.new_page()
+            # slowed as Lighthouse simulates it, but for real: the page is painted before its
+            # data arrives, as on a phone, so every shift the data causes shows
+            cdp = context.new_cdp_session(page)
+            cdp.send("Network.enable")
+            cdp.send(
+                "Network.emulateNetworkConditions",
+                {"offline": False, "latency": 150, "downloadThroughput": 1.6e6 / 8,
+                 "uploadThroughput": 0.75e6 / 8},
+            )  # fmt: skip
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+            page.goto(url + PAGES[name])
+            page.wait_for_load_state("networkidle")
+            page.wait_for_timeout(3000)  # the round's data, come through the socket
+            found[name] = page.evaluate("window.__shifts")
+            context.close()
+        browser.close()
+    return found
+
+
 def verdict(ok: bool) -> str:
     return "MET" if ok else "MISSED"
 
@@ -192,6 +256,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", default=",".join(PAGES), help="comma-separated page names")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument(
+        "--shifts",
+        action="store_true",
+        help="only list each page's layout shifts at a phone's size (no Lighthouse)",
+    )
+    parser.add_argument(
+        "--reports", type=Path, help="keep each page's Lighthouse JSON report in this folder"
+    )
     args = parser.parse_args()
     if not LIGHTHOUSE.exists():
         raise SystemExit(
@@ -206,8 +278,22 @@ def main() -> int:
         process, url = serve(folder, db, origin)
         try:
             cookie = committee_cookie(folder, db, url)
+            if args.shifts:
+                for name, shifts in layout_shifts(url, cookie, names).items():
+                    total = sum(s["value"] for s in shifts)
+                    print(f"{name}: CLS {total:.3f} in {len(shifts)} shifts")
+                    for shift in shifts:
+                        print(f"  at {shift['at']} ms: {shift['value']:.3f}")
+                        for source in shift["sources"]:
+                            print(f"    {source['node']}: y, height {source['before']}"
+                                  f" -> {source['after']}")  # fmt: skip
+                return 0
             for name in names:
-                figures[name] = lighthouse(url + PAGES[name], cookie, folder / "lh.json")
+                report = folder / "lh.json"
+                if args.reports:
+                    args.reports.mkdir(parents=True, exist_ok=True)
+                    report = args.reports / f"{name.replace(' ', '-')}.json"
+                figures[name] = lighthouse(url + PAGES[name], cookie, report)
             if "marshal" in names:
                 figures["marshal"]["reload"] = marshal_reload(url, cookie)
         finally:

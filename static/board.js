@@ -8,6 +8,7 @@ import {
   connect,
   el,
   errorText,
+  loaded,
   rememberLanguage,
   request,
   serverNow,
@@ -91,6 +92,7 @@ function join(s) {
 function showRefusal(message) {
   const cell = el("td", { class: "hint error" }, t("live.error", { message }));
   $("board-body").replaceChildren(el("tr", {}, cell));
+  loaded();
 }
 
 function start() {
@@ -121,6 +123,7 @@ function showNow() {
 
 function render() {
   const s = state.snapshot;
+  loaded();
   $("suspended").hidden = !s.suspended;
   $("course-name").textContent = s.course.name;
   showNow();

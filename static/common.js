@@ -54,6 +54,14 @@ export function rememberLanguage() {
   }
 }
 
+/**
+ * The page has its round's data, or knows why it has none: draw the parts it kept out of the
+ * page until then (`data-loading` on #app, pace.css), all in the same frame as that data.
+ */
+export function loaded() {
+  document.getElementById("app").removeAttribute("data-loading");
+}
+
 // -- ids and storage ----------------------------------------------------------------------
 
 /** Return a random UUID v4 (crypto.randomUUID needs https; getRandomValues does not). */
@@ -234,8 +242,19 @@ export function errorLine(message) {
   return el("p", { class: "error" }, t("live.error", { message }));
 }
 
-/** Show the connection state in the bar's `node` (#conn): a colour and words. */
+/**
+ * What a page knows of its connection before its socket has tried: nothing (null) unless the
+ * device itself says it has no network (false). "Offline" shown before the first try would
+ * be untrue, and its note would go again a moment later, moving the page under it.
+ */
+export function connectionAtStart() {
+  return navigator.onLine ? null : false;
+}
+
+/** Show the connection state in the bar's `node` (#conn): a colour and words; null (not known
+ * yet) leaves the page's "…". */
 export function showConnection(node, online) {
+  if (online === null) return;
   node.className = `conn ${online ? "on" : "off"}`;
   node.textContent = online ? t("live.online") : t("live.offline_short");
 }

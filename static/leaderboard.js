@@ -3,7 +3,16 @@
 // marked on the card with their reason (hover, or tap the mark), NR and DQ at the bottom.
 // It follows the round's leaderboard room: `leaderboard_changed` says only "re-read me", so
 // nothing but the leaderboard itself ever reaches this page.
-import { connect, el, errorText, rememberLanguage, request, showConnection, t } from "./common.js";
+import {
+  connect,
+  el,
+  errorText,
+  loaded,
+  rememberLanguage,
+  request,
+  showConnection,
+  t,
+} from "./common.js";
 import { penaltyMark, penaltyText, scoringLabel, toPar } from "./cards.js";
 
 const app = document.getElementById("app");
@@ -11,12 +20,19 @@ const ROUND = app.dataset.round;
 const URL = `/api/rounds/${encodeURIComponent(ROUND)}/leaderboard`;
 const REFRESH_MS = 60000;
 
-const state = { board: null, cls: "", open: new Set(), loading: false, again: false };
+const state = { board: null, seen: "", cls: "", open: new Set(), loading: false, again: false };
 const $ = (id) => document.getElementById(id);
 
 // -- data -------------------------------------------------------------------------------------
 
 function setBoard(board) {
+  // A read that brings nothing new (the minute's refresh, the first announcement after the
+  // server starts) is not drawn again: a whole table's style and layout on a phone's slow
+  // processor, for nothing (docs/performance.md). `at`, the instant of the read, is new at
+  // every read and not shown.
+  const seen = JSON.stringify({ ...board, at: null });
+  if (seen === state.seen) return;
+  state.seen = seen;
   state.board = board;
   render();
 }
@@ -26,6 +42,8 @@ function refused(answer) {
   const warning = $("warning");
   warning.hidden = false;
   warning.textContent = t("live.error", { message: errorText(answer) });
+  state.seen = ""; // the next good read is drawn, and takes the warning away
+  loaded();
 }
 
 /** Read the leaderboard again; one request at a time, and once more if asked meanwhile. */
@@ -83,6 +101,7 @@ const HEADINGS = {
 
 function render() {
   const b = state.board;
+  loaded();
   $("course-name").textContent = b.course.name;
   $("scoring").textContent = scoringLabel(b.scoring, b.net, b.format);
   $("mode").textContent = t(b.final ? "leaderboard.final" : "leaderboard.live");

@@ -4,6 +4,7 @@
 import {
   clock,
   connect,
+  connectionAtStart,
   deviceClock,
   deviceNow,
   el,
@@ -14,6 +15,7 @@ import {
   joinRound,
   keepOffline,
   load,
+  loaded,
   rememberLanguage,
   removeButton,
   save,
@@ -39,7 +41,7 @@ const REASONS = ["undo", "wrong_group", "wrong_hole", "late_tap"];
 const state = {
   snapshot: load(KEYS.snapshot, null),
   holes: new Set(load(KEYS.holes, [])),
-  online: false,
+  online: connectionAtStart(),
   expanded: false,
   checks: [], // {round, group, hole, alert}: requests to look for an overdue group
   seen: new Set(load(KEYS.seen, [])), // alert keys of the checks dismissed
@@ -79,7 +81,10 @@ function join() {
       renderAll();
       outbox.drain();
     },
-    (message) => $("due").replaceChildren(errorLine(message)),
+    (message) => {
+      $("due").replaceChildren(errorLine(message));
+      loaded();
+    },
   );
 }
 
@@ -127,8 +132,8 @@ function start() {
 function renderBar() {
   const conn = $("conn");
   showConnection(conn, state.online);
-  conn.title = state.online ? "" : t("live.offline");
-  $("offline-note").hidden = state.online;
+  conn.title = state.online === false ? t("live.offline") : "";
+  $("offline-note").hidden = state.online !== false;
   const pending = outbox.pending();
   const box = $("pending");
   box.dataset.count = String(pending.length);
@@ -509,6 +514,7 @@ function renderAll() {
   renderBar();
   renderDue();
   renderQueue();
+  if (state.snapshot) loaded(); // the holes and the groups due are drawn: show the page
 }
 
 rememberLanguage();

@@ -9,6 +9,7 @@
 import {
   clock,
   connect,
+  connectionAtStart,
   el,
   entryItem,
   errorLine,
@@ -16,6 +17,7 @@ import {
   isoWithOffset,
   keepOffline,
   load,
+  loaded,
   rememberLanguage,
   removeButton,
   request,
@@ -45,7 +47,7 @@ const state = {
   hole: null,
   draft: {}, // ball -> {strokes, conceded}
   touched: false, // the draft was changed by hand (a card arriving must not undo that)
-  online: false,
+  online: connectionAtStart(),
   note: "",
 };
 state.card = state.group ? load(KEYS.card(state.group), null) : null;
@@ -192,6 +194,7 @@ function join(socket) {
     .then((ack) => {
       if (!ack || !ack.ok) {
         $("standing").replaceChildren(errorLine((ack && ack.error && ack.error.message) || "?"));
+        loaded();
         return;
       }
       state.snapshot = ack.snapshot;
@@ -236,7 +239,7 @@ function chooseGroup(group) {
 
 function renderBar() {
   showConnection($("conn"), state.online);
-  $("offline-note").hidden = state.online;
+  $("offline-note").hidden = state.online !== false;
   const pending = outbox.pending();
   const box = $("pending");
   box.dataset.count = String(pending.length);
@@ -506,6 +509,7 @@ function renderAll() {
   renderCard();
   renderStanding();
   renderEntries();
+  if (state.snapshot) loaded(); // the groups and the card are drawn: show the page
 }
 
 rememberLanguage();

@@ -11,6 +11,12 @@ let liveSocket = null;
 const deltas = deltaFeed(() => liveSocket && join(liveSocket));
 outbox.stale = () => liveSocket && join(liveSocket);
 
+/** Draw the list of my actions, kept out of the page until the groups are drawn above it (or
+ * cannot be): drawn earlier, the groups coming in would push it down (docs/performance.md). */
+function showLog() {
+  $("log-box").hidden = false;
+}
+
 function setSnapshot(snapshot) {
   state.snapshot = snapshot;
   snapshot.timing = snapshot.timing || {};
@@ -23,6 +29,7 @@ function setSnapshot(snapshot) {
   if (state.group && !rowOf(state.group)) state.group = null;
   heard.snapshot = ++heard.count;
   redraw.all();
+  showLog();
   deltas.start(snapshot);
 }
 
@@ -34,7 +41,10 @@ function join(socket) {
       setSnapshot(snapshot);
       outbox.drain();
     },
-    (message) => $("groups").replaceChildren(errorLine(message)),
+    (message) => {
+      $("groups").replaceChildren(errorLine(message));
+      showLog();
+    },
   );
 }
 
@@ -70,6 +80,7 @@ export function start() {
     onStatus: (online) => {
       state.online = online;
       redraw.bar();
+      if (!online) showLog(); // no groups to wait for: what is waiting to be sent
     },
   });
   liveSocket = socket;

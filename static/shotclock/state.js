@@ -2,7 +2,7 @@
 // stroke being timed) and what it reads from it (the policy's seconds, the hole in play, the
 // kinds of stroke offered). The other modules of static/shotclock/ import from here; none of
 // them is imported here.
-import { load } from "../common.js";
+import { connectionAtStart, load } from "../common.js";
 
 const app = document.getElementById("app");
 export const ROUND = app.dataset.round;
@@ -23,7 +23,7 @@ const POLICY_DEFAULTS = { ball_search_s: 180 };
 
 export const state = {
   snapshot: null,
-  online: false,
+  online: connectionAtStart(),
   group: load(KEYS.group, null), // the group followed
   next: null, // the player who plays next
   kind: "other",

@@ -243,6 +243,9 @@ def live(open_page, url: str, round: str, name: str) -> Page:
     page = open_page()
     page.goto(f"{url}/rounds/{round}/{name}")
     online(page)
+    # the parts the round's data fills are kept out of the page until it has come (pace.css,
+    # data-loading): scanned before, they would not be scanned at all
+    expect(page.locator("#app")).not_to_have_attribute("data-loading", "")
     return page
 
 
