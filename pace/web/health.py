@@ -24,6 +24,8 @@ bp = Blueprint("health", __name__)
 STORE_SECONDS = 1.0
 #: how many of its periods the scheduler may stay silent before the process is not ready
 SCHEDULER_PERIODS = 2.0
+#: the code of the store's own errors (``pace.store.StorageError``), counted in the metrics
+STORE_ERROR = "storage_unavailable"
 #: where the app keeps the store probe still running (``app.extensions``)
 PROBE = "pace.health.probe"
 
@@ -65,8 +67,10 @@ def store_ready(app_parts: AppParts) -> bool:
         try:
             app_parts.store.probe_write(datetime.now(UTC).isoformat())
             outcome.append(True)
-        except Exception:  # the store's own log line says why; the answer says only "no"
+        except Exception as e:  # the store's own log line says why; the answer says only "no"
             log.warning("readiness: the store refused the probe's write", exc_info=True)
+            if app_parts.metrics is not None and getattr(e, "code", None) == STORE_ERROR:
+                app_parts.metrics.store_failed(e)
 
     thread = threading.Thread(target=probe, name="readyz-store", daemon=True)
     extensions[PROBE] = thread
