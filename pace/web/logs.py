@@ -92,6 +92,7 @@ def configure(log_format: str) -> None:
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(logging.INFO)
+    logging.captureWarnings(True)  # a library's warning is a line of the log too, not raw text
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
     logging.getLogger("geventwebsocket.handler").setLevel(logging.WARNING)
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # its access log: query strings
