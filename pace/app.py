@@ -29,7 +29,7 @@ from pace.services.reports import HoldUpPanel, ReportCache, ReportService
 from pace.services.rounds import RoundService
 from pace.services.scores import ScoreService
 from pace.services.taps import TapService
-from pace.store import Store, open_store
+from pace.store import StorageError, Store, open_store
 from pace.web import access, assets, edge, errors, health, http, logs, metrics, payloads
 from pace.web import i18n as i18n_pages
 from pace.web.board_cache import BoardCache
@@ -190,14 +190,22 @@ def answer_errors(app: Flask, socketio: SocketIO, testing: bool) -> None:
     """Answer every failure with the shared error shape: Socket.IO acks and HTTP alike
     (pace/web/errors.py)."""
 
+    def store_failed(e: BaseException) -> None:
+        # every store error a request meets passes one of these handlers once: counted here
+        counted = parts_of(app).metrics
+        if counted is not None and isinstance(e, StorageError):
+            counted.store_failed(e)
+
     @socketio.on_error_default
     def socket_error(e: BaseException) -> dict[str, Any]:
+        store_failed(e)
         return errors.from_exception(
             e, context=f"socket event {getattr(request, 'event', None)!r}", testing=testing
         )
 
     @app.errorhandler(PaceError)
     def http_error(e: PaceError) -> Any:
+        store_failed(e)
         body = errors.from_exception(e, context=request.path, testing=testing)
         return jsonify(body), errors.http_status(body)
 

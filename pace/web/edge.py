@@ -82,22 +82,18 @@ def handle(
     route = routes[name]
     scoped: list[Any] = []  # the parsed command, once its round is known to be the session's
     started = time.perf_counter()
-    outcome, failure = "internal_error", None
+    outcome = "internal_error"
     try:
         ack = _run(name, route, payload, sender, app_parts, scoped)
         outcome = ack_outcome(ack)
         return ack
-    except Exception as e:  # counted and logged below, then raised as it came
-        failure = e
-        if isinstance(e, PaceError):
-            outcome = e.code
+    except PaceError as e:  # counted and logged below, then raised as it came
+        outcome = e.code
         raise
     finally:
         seconds = time.perf_counter() - started
         if app_parts.metrics is not None:
             app_parts.metrics.command(name, outcome)
-            if outcome == "storage_unavailable":
-                app_parts.metrics.store_failed(failure)
         session = sender.session
         # the round a refused command named is not trusted to be one: the session's is logged
         round = getattr(scoped[0], "round", None) if scoped else None

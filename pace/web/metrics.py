@@ -6,8 +6,9 @@ metrics").
 What is counted, where it passes once: each command by name and outcome (``edge.handle``),
 the commit of each event a command stores (``LiveRounds.append``), each scheduler tick, the
 Socket.IO connections by role (connect and disconnect), each report job queued and how it
-ended, with its seconds (``ReportJobs``), each store error by its kind (a command refused
-with ``storage_unavailable``, the readiness probe's write, a scheduled backup), and, read
+ended, with its seconds (``ReportJobs``), each store error by its kind (a command, a page or a
+Socket.IO event refused with ``storage_unavailable``: the app's error handlers; the readiness
+probe's write; a scheduled backup), and, read
 when scraped, the alerts open in the rounds folded in memory. Each app has a registry of its
 own: several apps in one process (the tests) never mix their numbers.
 """
