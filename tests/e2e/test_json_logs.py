@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import http.cookiejar
 import json
+import socket
 import urllib.error
 import urllib.request
 from collections import Counter
@@ -116,6 +117,12 @@ def test_a_played_round_logs_json_lines_with_no_code_token_or_secret(tmp_path: P
         assert follow_link(f"{server.url}/join?code=WXYZ-2345")[0] >= 400
         assert post(server, "/api/session", {"code": "QRST-6789"})["ok"] is False
         secrets["wrong code (link)"], secrets["wrong code (API)"] = "WXYZ-2345", "QRST-6789"
+        # a malformed request quoting a real code: the server's error log has it, redacted
+        bad_code = server.code("marshal")
+        secrets["code in a malformed request"] = bad_code
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as raw:
+            raw.sendall(f"GET /join?code={bad_code} HTTP/7.1\r\n\r\n".encode())
+            assert raw.recv(4096).startswith(b"HTTP/1.1 400")
 
         phone = open_client(server, tokens["marshal"])
         marshal = MarshalDriver(phone, skewed_clock(server_offset(phone)))
@@ -161,6 +168,8 @@ def test_a_played_round_logs_json_lines_with_no_code_token_or_secret(tmp_path: P
         assert samples[("pace_commands_total", labels)] == n, (command, outcome)
     assert any("pace serving" in line["message"] for line in lines)  # the banner, as JSON
     assert any("committee secret written to" in line["message"] for line in lines)
+    malformed = [line for line in lines if line["logger"] == "gevent.pywsgi"]
+    assert malformed and "/join?code=…" in malformed[0]["message"], malformed
 
     leaked = {what: value for what, value in secrets.items() if value in log}
     assert not leaked, f"logged: {sorted(leaked)}"
