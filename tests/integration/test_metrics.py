@@ -15,6 +15,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from pace.app import close_app, create_app
 from pace.scheduler import PaceScheduler
+from pace.web import health
 
 #: the event each command stores when it is accepted
 STORES = {
@@ -152,13 +153,15 @@ def test_store_errors_are_counted_by_kind(app, marshal, client):
     backup = sqlite3.connect(store.location, isolation_level=None, timeout=0)
     try:
         backup.execute("BEGIN IMMEDIATE")  # the write lock, held as a backup tool would
+        assert client.get("/readyz").status_code == 503  # the probe's write waits on
         marshal.tap("1", 1, "08:13", error="storage_unavailable")  # after the busy timeout
+        app.extensions[health.PROBE].join(timeout=30)  # the probe's write refused too
     finally:
         backup.execute("ROLLBACK")
         backup.close()
     marshal.tap("1", 1, "08:13")  # the lock gone, the same tap lands
     samples = scrape(client)
-    assert samples[("pace_store_errors_total", (("kind", "SQLITE_BUSY"),))] == 1
+    assert samples[("pace_store_errors_total", (("kind", "SQLITE_BUSY"),))] == 2
     refused = (("command", "hole_completed"), ("outcome", "storage_unavailable"))
     assert samples[("pace_commands_total", refused)] == 1
     store.close()  # the store closed under the app: a command, a page are refused too
