@@ -15,6 +15,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from datetime import timedelta
 from pathlib import Path
@@ -155,10 +156,24 @@ def test_the_scheduler_runs_the_backup_job_only_when_configured(settings, clock,
     app = create_app(on, clock=FakeClock(clock.now() + timedelta(days=1)), testing=True)
     try:
         ext = app.extensions["pace"]
-        job = PaceScheduler(ext.live, ext.broadcaster, tick_seconds=5, snapshots=snapshots(ext),
-                            backup_minutes=on.backup.every_minutes)  # fmt: skip
+        readings: list[float] = []
+        supervised = threading.Event()
+
+        def monotonic() -> float:  # read at the start, then at the end of each supervision
+            readings.append(time.monotonic())
+            if len(readings) > 1:
+                supervised.set()
+            return readings[-1]
+
+        job = PaceScheduler(
+            ext.live, ext.broadcaster, tick_seconds=5, snapshots=snapshots(ext),
+            backup_minutes=on.backup.every_minutes, monotonic=monotonic,
+        )  # fmt: skip
         job.start()
         try:
+            # (APScheduler's shutdown holds its job stores' lock while it waits for the running
+            # jobs: a supervision still reading the jobs then would never end)
+            assert supervised.wait(timeout=30), "the supervisor ran at the start"
             backups = job.scheduler.get_job("backup")
             assert backups is not None and backups.trigger.interval.total_seconds() == 300
         finally:
