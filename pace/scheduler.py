@@ -12,6 +12,9 @@ here, and a poke during a tick runs one more tick after it. A worker's first tic
 it took over announces, with its own, the alerts its dead predecessor stored but may not have
 announced (those after the round's announced mark, ``RoundLeases.announced``), and every
 tick that announces alerts moves the mark to the log's position.
+
+With ``backup.every_minutes`` set, a ``backup`` job writes a snapshot of each round in play
+(of each round held, with leases) through ``pace.services.backup.Snapshots``.
 """
 
 from __future__ import annotations

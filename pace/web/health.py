@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify
 
+from pace.store import StorageError
 from pace.web.parts import SCHEDULER, AppParts, parts
 
 log = logging.getLogger(__name__)
@@ -24,8 +25,6 @@ bp = Blueprint("health", __name__)
 STORE_SECONDS = 1.0
 #: how many of its periods the scheduler may stay silent before the process is not ready
 SCHEDULER_PERIODS = 2.0
-#: the code of the store's own errors (``pace.store.StorageError``), counted in the metrics
-STORE_ERROR = "storage_unavailable"
 #: where the app keeps the store probe still running (``app.extensions``)
 PROBE = "pace.health.probe"
 
@@ -69,7 +68,7 @@ def store_ready(app_parts: AppParts) -> bool:
             outcome.append(True)
         except Exception as e:  # the store's own log line says why; the answer says only "no"
             log.warning("readiness: the store refused the probe's write", exc_info=True)
-            if app_parts.metrics is not None and getattr(e, "code", None) == STORE_ERROR:
+            if app_parts.metrics is not None and isinstance(e, StorageError):
                 app_parts.metrics.store_failed(e)
 
     thread = threading.Thread(target=probe, name="readyz-store", daemon=True)
