@@ -29,8 +29,8 @@ from pace.services.reports import HoldUpPanel, ReportCache, ReportService
 from pace.services.rounds import RoundService
 from pace.services.scores import ScoreService
 from pace.services.taps import TapService
-from pace.store import Store, open_store
-from pace.web import access, assets, edge, errors, health, http, metrics, payloads
+from pace.store import StorageError, Store, open_store
+from pace.web import access, assets, edge, errors, health, http, logs, metrics, payloads
 from pace.web import i18n as i18n_pages
 from pace.web.board_cache import BoardCache
 from pace.web.broadcast import Broadcaster
@@ -141,10 +141,14 @@ def assemble(
         live.numbered = False
         live.early_alerts = False
     socketio.on_namespace(namespace)
+    report_jobs = ReportJobs(
+        str(settings.database.path), settings.source, socketio.start_background_task
+    )
     counted = None
     if settings.server.metrics:
         counted = metrics.Metrics(live.rounds.open_alerts)
         live.rounds.committed = counted.commits.observe
+        report_jobs.observe = counted.report_job
     return AppParts(
         settings=settings,
         store=store,
@@ -165,9 +169,7 @@ def assemble(
         score_broadcaster=score_broadcaster,
         derived=derived,
         board_cache=BoardCache(board_feed, app.json.dumps),
-        report_jobs=ReportJobs(
-            str(settings.database.path), settings.source, socketio.start_background_task
-        ),
+        report_jobs=report_jobs,
         cluster=cluster,
         metrics=counted,
     )
@@ -188,14 +190,22 @@ def answer_errors(app: Flask, socketio: SocketIO, testing: bool) -> None:
     """Answer every failure with the shared error shape: Socket.IO acks and HTTP alike
     (pace/web/errors.py)."""
 
+    def store_failed(e: BaseException) -> None:
+        # every store error a request meets passes one of these handlers once: counted here
+        counted = parts_of(app).metrics
+        if counted is not None and isinstance(e, StorageError):
+            counted.store_failed(e)
+
     @socketio.on_error_default
     def socket_error(e: BaseException) -> dict[str, Any]:
+        store_failed(e)
         return errors.from_exception(
             e, context=f"socket event {getattr(request, 'event', None)!r}", testing=testing
         )
 
     @app.errorhandler(PaceError)
     def http_error(e: PaceError) -> Any:
+        store_failed(e)
         body = errors.from_exception(e, context=request.path, testing=testing)
         return jsonify(body), errors.http_status(body)
 
@@ -336,6 +346,8 @@ def start_scheduler(app: Flask) -> Any:
         after_tick=tick_announcer(app_parts),
         leases=cluster.leases if cluster is not None else None,
         ticked=app_parts.metrics.ticks.observe if app_parts.metrics is not None else None,
+        snapshots=snapshots(app_parts),
+        backup_minutes=app_parts.settings.backup.every_minutes,
     )
     scheduler.start()
     app.extensions[SCHEDULER] = scheduler
@@ -345,6 +357,22 @@ def start_scheduler(app: Flask) -> Any:
             cluster.listen, scheduler.poke, app_parts.socketio.sleep
         )
     return scheduler
+
+
+def snapshots(app_parts: AppParts) -> Any:
+    """Return the scheduled backups of ``backup`` (None when ``every_minutes`` is 0)."""
+    settings = app_parts.settings.backup
+    if settings.every_minutes <= 0:
+        return None
+    from pace.services.backup import Snapshots
+
+    counted = app_parts.metrics
+    return Snapshots(
+        app_parts.live.service,
+        settings.folder,
+        settings.keep,
+        store_failed=counted.store_failed if counted is not None else None,
+    )
 
 
 def tick_announcer(app_parts: AppParts) -> Any:
@@ -364,13 +392,19 @@ def close_app(app: Flask) -> None:
     app_parts.store.close()
 
 
-def configure_logging() -> None:
-    """Log at INFO for pace, without a line per scheduler tick or per HTTP request."""
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
-    logging.getLogger("apscheduler").setLevel(logging.WARNING)
-    logging.getLogger("geventwebsocket.handler").setLevel(logging.WARNING)
+def configure_logging(log_format: str = "text") -> None:
+    """Log at INFO for pace in ``log_format`` (``server.log_format``: "text" or "json"),
+    without a line per scheduler tick or per HTTP request (pace/web/logs.py)."""
+    logs.configure(log_format)
+
+
+def say(text: str, json_log: bool) -> None:
+    """Tell the operator ``text``: printed, or a line of the JSON log (every line of which
+    is JSON)."""
+    if json_log:
+        log.info("%s", text)
+    else:
+        print(text, flush=True)
 
 
 def run_server(app: Flask) -> None:
@@ -422,20 +456,21 @@ def off_the_hub(fn: Any) -> Any:
 
 def serve(settings: config.Settings, *, clock: Clock | None = None, banner: str = "") -> None:
     """Serve the app until interrupted: the pages, Socket.IO and the scheduler."""
-    configure_logging()
+    json_log = settings.server.log_format == "json"
+    configure_logging(settings.server.log_format)
     app = create_app(settings, clock=clock)
     app_parts = parts_of(app)
     secret = app_parts.access.ensure_committee_account()
     if secret is not None:
-        notice = secret_notice(secret, settings.database.path, interactive=sys.stdout.isatty())
-        print(notice, flush=True)
+        # a JSON log goes to a collector, never a person's terminal: the secret to its file
+        interactive = sys.stdout.isatty() and not json_log
+        notice = secret_notice(secret, settings.database.path, interactive=interactive)
+        say(notice, json_log)
     if settings.scheduler.enabled:
         start_scheduler(app)
     host, port = settings.server.host, settings.server.port
-    print(
-        banner or f"pace serving http://{host}:{port}/ (database {app_parts.store.location})",
-        flush=True,
-    )
+    say(banner or f"pace serving http://{host}:{port}/ (database {app_parts.store.location})",
+        json_log)  # fmt: skip
     # what the process has made so far (modules, the app, the rounds folded at start) lives
     # as long as it does: out of the collector's sight, a full collection stops the hub for
     # what the round adds since, not 60–80 ms (measured by bench/bench_latency.py, issue 13)

@@ -25,6 +25,8 @@ from pace.rules.model import PaceSettings
 from pace.rules.scoring.handicaps import Allowances
 
 ASYNC_MODES = ("gevent", "threading")
+#: how ``pace serve`` writes its log: lines for a person, or one JSON object a line
+LOG_FORMATS = ("text", "json")
 SYNCHRONOUS_LEVELS = ("OFF", "NORMAL", "FULL", "EXTRA")
 REPORT_LANGUAGES = ("fr", "en")
 #: The preset pace policies (docs/rules.md §6); ``[policies.NAME]`` tables add custom ones.
@@ -56,6 +58,9 @@ class ServerSettings:
     #: set, and then only to ``metrics_from`` (addresses or networks; 404 to anybody else)
     metrics: bool = False
     metrics_from: tuple[str, ...] = ("127.0.0.1", "::1")
+    #: "text" (a line for a person) or "json" (one JSON object a line, for a log collector:
+    #: docs/deploy.md, "Logs")
+    log_format: str = "text"
 
 
 @dataclass(frozen=True)
@@ -76,6 +81,18 @@ class SchedulerSettings:
     #: round lasts unless renewed; another worker takes the round over within about this long
     #: once its holder dies
     lease_seconds: float = 4.0
+
+
+@dataclass(frozen=True)
+class BackupSettings:
+    """Scheduled snapshots of the rounds in play (docs/deploy.md, "Scheduled backups")."""
+
+    #: minutes between two snapshots of each round in play (0: no scheduled backups)
+    every_minutes: float = 0.0
+    #: the folder the snapshots are written to (created if missing)
+    folder: str = "backups"
+    #: how many snapshots of each round are kept (the oldest removed)
+    keep: int = 12
 
 
 @dataclass(frozen=True)
@@ -138,6 +155,7 @@ class Settings:
     server: ServerSettings = field(default_factory=ServerSettings)
     database: DatabaseSettings = field(default_factory=DatabaseSettings)
     scheduler: SchedulerSettings = field(default_factory=SchedulerSettings)
+    backup: BackupSettings = field(default_factory=BackupSettings)
     round: RoundSettings = field(default_factory=RoundSettings)
     allotment: AllotmentSettings = field(default_factory=AllotmentSettings)
     reports: ReportSettings = field(default_factory=ReportSettings)
@@ -188,6 +206,7 @@ _SECTIONS = {
     "server": ServerSettings,
     "database": DatabaseSettings,
     "scheduler": SchedulerSettings,
+    "backup": BackupSettings,
     "round": RoundSettings,
     "allotment": AllotmentSettings,
     "reports": ReportSettings,
@@ -357,12 +376,21 @@ def _check(s: Settings) -> None:
         except ValueError:
             fail("server.metrics_from", "addresses or networks such as '127.0.0.1' or "
                  "'10.0.0.0/8'", source)  # fmt: skip
+    if s.server.log_format not in LOG_FORMATS:
+        fail("server.log_format", " or ".join(map(repr, LOG_FORMATS)), s.server.log_format)
     if s.database.synchronous.upper() not in SYNCHRONOUS_LEVELS:
         fail("database.synchronous", ", ".join(SYNCHRONOUS_LEVELS), s.database.synchronous)
     if not 0.05 <= s.scheduler.tick_seconds <= 3600:
         fail("scheduler.tick_seconds", "seconds between 0.05 and 3600", s.scheduler.tick_seconds)
     if not 1 <= s.scheduler.lease_seconds <= 60:
         fail("scheduler.lease_seconds", "seconds between 1 and 60", s.scheduler.lease_seconds)
+    if not (s.backup.every_minutes == 0 or 1 <= s.backup.every_minutes <= 1440):
+        fail("backup.every_minutes", "minutes from 1 to 1440 (or 0: no scheduled backups)",
+             s.backup.every_minutes)  # fmt: skip
+    if not s.backup.folder:
+        fail("backup.folder", "a folder such as 'backups'", s.backup.folder)
+    if not 1 <= s.backup.keep <= 10000:
+        fail("backup.keep", "a number of snapshots per round from 1 to 10000", s.backup.keep)
     try:
         ZoneInfo(s.round.timezone)
     except (ZoneInfoNotFoundError, ValueError):

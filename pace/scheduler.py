@@ -12,6 +12,9 @@ here, and a poke during a tick runs one more tick after it. A worker's first tic
 it took over announces, with its own, the alerts its dead predecessor stored but may not have
 announced (those after the round's announced mark, ``RoundLeases.announced``), and every
 tick that announces alerts moves the mark to the log's position.
+
+With ``backup.every_minutes`` set, a ``backup`` job writes a snapshot of each round in play
+(of each round held, with leases) through ``pace.services.backup.Snapshots``.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from datetime import datetime
+from pathlib import Path
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
@@ -28,6 +32,7 @@ from apscheduler.schedulers.background import BackgroundScheduler
 
 from pace.rules import alerts
 from pace.rules.errors import PaceError
+from pace.services.backup import Snapshots
 from pace.services.live import LiveService
 from pace.services.state import ALERT, RESOLVED, Delta
 
@@ -60,6 +65,8 @@ class PaceScheduler:
         leases: Any = None,
         monotonic: Callable[[], float] = time.monotonic,
         ticked: Callable[[float], None] | None = None,
+        snapshots: Snapshots | None = None,
+        backup_minutes: float = 0.0,
     ):
         self.live = live
         self.broadcaster = broadcaster
@@ -86,6 +93,9 @@ class PaceScheduler:
         self.last_tick: float | None = None
         #: told each tick's seconds (the operator's metrics; None: nobody listens)
         self.ticked = ticked
+        #: the scheduled backups (``backup.every_minutes``; None or 0: none)
+        self.snapshots = snapshots
+        self.backup_minutes = backup_minutes
 
     def start(self) -> None:
         """Start the scheduler and its supervisor (which schedules the rounds at once)."""
@@ -116,6 +126,16 @@ class PaceScheduler:
                 "interval",
                 seconds=CLOCK_PROBE_SECONDS,
                 id="clock-probe",
+                replace_existing=True,
+                max_instances=1,
+                coalesce=True,
+            )
+        if self.snapshots is not None and self.backup_minutes > 0:
+            self.scheduler.add_job(
+                self.back_up,
+                "interval",
+                minutes=self.backup_minutes,
+                id="backup",
                 replace_existing=True,
                 max_instances=1,
                 coalesce=True,
@@ -160,6 +180,16 @@ class PaceScheduler:
         else:
             self.claim()
         self.last_tick = self.monotonic()
+
+    def back_up(self) -> list[Path]:
+        """Write a snapshot of each round in play (with several workers, of each round this
+        one ticks: one worker writes each round); return the files written."""
+        if self.snapshots is None:
+            return []
+        with self._lock:
+            held = sorted(self._holding)
+        rounds = self.rounds_in_play() if self.leases is None else held
+        return self.snapshots.take(rounds, at=datetime.now(ZoneInfo("UTC")))
 
     def claim(self) -> None:
         """Take or renew the leases of the rounds in play; tick those held, and only those."""

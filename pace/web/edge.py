@@ -19,16 +19,17 @@ merged here and nowhere else. A new command plugs in with one line in its featur
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pace.rules.errors import PaceError
-from pace.web import access, payloads
+from pace.web import access, logs, payloads
 from pace.web.audit import feature as audit
 from pace.web.committee import feature as committee
 from pace.web.dashboard import feature as dashboard
 from pace.web.marshal import feature as marshal
-from pace.web.metrics import outcome
+from pace.web.metrics import outcome as ack_outcome
 from pace.web.parts import AppParts
 from pace.web.referee import feature as referee
 from pace.web.reports import feature as reports
@@ -75,29 +76,43 @@ def handle(
     """Run ``name`` through the pipeline: who → shape → parse → scope → run; return the ack.
 
     Every refusal is a ``PaceError`` (the shared error shape); nothing is stored before
-    the last step.
+    the last step. Every command's outcome passes here once: the operator's metrics count it
+    and the log has its line (its round, outcome and duration; never its payload).
     """
     route = routes[name]
-    counted = app_parts.metrics
-    if counted is None:
-        return _run(name, route, payload, sender, app_parts)
-    try:  # every command's outcome passes here once: the operator's metrics count it
-        ack = _run(name, route, payload, sender, app_parts)
-    except PaceError as e:
-        counted.command(name, e.code)
+    scoped: list[Any] = []  # the parsed command, once its round is known to be the session's
+    started = time.perf_counter()
+    outcome = "internal_error"
+    try:
+        ack = _run(name, route, payload, sender, app_parts, scoped)
+        outcome = ack_outcome(ack)
+        return ack
+    except PaceError as e:  # counted and logged below, then raised as it came
+        outcome = e.code
         raise
-    except Exception:
-        counted.command(name, "internal_error")
-        raise
-    counted.command(name, outcome(ack))
-    return ack
+    finally:
+        seconds = time.perf_counter() - started
+        if app_parts.metrics is not None:
+            app_parts.metrics.command(name, outcome)
+        session = sender.session
+        # the round a refused command named is not trusted to be one: the session's is logged
+        round = getattr(scoped[0], "round", None) if scoped else None
+        logs.command(name, round=round or (session.round if session else None),
+                     role=session.role if session else None, outcome=outcome,
+                     seconds=seconds)  # fmt: skip
 
 
 def _run(
-    name: str, route: Route, payload: object, sender: Sender, app_parts: AppParts
+    name: str,
+    route: Route,
+    payload: object,
+    sender: Sender,
+    app_parts: AppParts,
+    scoped: list[Any],
 ) -> dict[str, Any]:
     access.check_role(name, sender.session)
     payloads.check_depth(payload)
     command = route.parse(payload, sender)
     access.check_scope(name, sender.session, command, app_parts.store)
+    scoped.append(command)
     return route.run(command, sender, app_parts)

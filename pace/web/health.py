@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify
 
+from pace.store import StorageError
 from pace.web.parts import SCHEDULER, AppParts, parts
 
 log = logging.getLogger(__name__)
@@ -65,8 +66,10 @@ def store_ready(app_parts: AppParts) -> bool:
         try:
             app_parts.store.probe_write(datetime.now(UTC).isoformat())
             outcome.append(True)
-        except Exception:  # the store's own log line says why; the answer says only "no"
+        except Exception as e:  # the store's own log line says why; the answer says only "no"
             log.warning("readiness: the store refused the probe's write", exc_info=True)
+            if app_parts.metrics is not None and isinstance(e, StorageError):
+                app_parts.metrics.store_failed(e)
 
     thread = threading.Thread(target=probe, name="readyz-store", daemon=True)
     extensions[PROBE] = thread

@@ -5,9 +5,12 @@ metrics").
 
 What is counted, where it passes once: each command by name and outcome (``edge.handle``),
 the commit of each event a command stores (``LiveRounds.append``), each scheduler tick, the
-Socket.IO connections by role (connect and disconnect), and, read when scraped, the alerts
-open in the rounds folded in memory. Each app has a registry of its own: several apps in one
-process (the tests) never mix their numbers.
+Socket.IO connections by role (connect and disconnect), each report job queued and how it
+ended, with its seconds (``ReportJobs``), each store error by its kind (a command, a page or a
+Socket.IO event refused with ``storage_unavailable``: the app's error handlers; the readiness
+probe's write; a scheduled backup), and, read
+when scraped, the alerts open in the rounds folded in memory. Each app has a registry of its
+own: several apps in one process (the tests) never mix their numbers.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ bp = Blueprint("metrics", __name__)
 COMMIT_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 #: a tick folds and judges a round: milliseconds on a small field, more on a long day
 TICK_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+#: a report's PDF: a second or two warm, a builder's start more, a long day's letters a minute
+JOB_BUCKETS = (0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 30.0, 60.0, 120.0, 300.0)
 
 
 class Metrics:
@@ -60,11 +65,42 @@ class Metrics:
             ["role"],
             registry=self.registry,
         )
+        self.report_jobs = Counter(
+            "pace_report_jobs",
+            "Report jobs (PDFs) by kind and state: queued when asked for, then done or failed",
+            ["kind", "state"],
+            registry=self.registry,
+        )
+        self.report_job_seconds = Histogram(
+            "pace_report_job_seconds",
+            "Seconds from a report job's start to its end, by kind",
+            ["kind"],
+            buckets=JOB_BUCKETS,
+            registry=self.registry,
+        )
+        self.store_errors = Counter(
+            "pace_store_errors",
+            "Store errors (nothing stored), by kind: SQLite's error name (SQLITE_BUSY, "
+            "SQLITE_FULL...), PostgreSQL's SQLSTATE class (pg_08...), no_connection, closed",
+            ["kind"],
+            registry=self.registry,
+        )
         self.registry.register(OpenAlerts(open_alerts))
 
     def command(self, name: str, outcome: str) -> None:
         """Count one command ``name`` answered with ``outcome``."""
         self.commands.labels(command=name, outcome=outcome).inc()
+
+    def report_job(self, kind: str, state: str, seconds: float | None = None) -> None:
+        """Count a report job of ``kind`` reaching ``state`` (queued, done, failed); an
+        ended one's ``seconds`` go in the histogram."""
+        self.report_jobs.labels(kind=kind, state=state).inc()
+        if seconds is not None:
+            self.report_job_seconds.labels(kind=kind).observe(seconds)
+
+    def store_failed(self, error: BaseException | None) -> None:
+        """Count one store error (a ``StorageError``) by its kind (``store_error_kind``)."""
+        self.store_errors.labels(kind=store_error_kind(error)).inc()
 
     def connected(self, role: str) -> None:
         """Count a connection of ``role`` opened."""
@@ -104,6 +140,25 @@ def outcome(ack: Mapping[str, Any]) -> str:
         error = ack.get("error")
         return str(error.get("code", "error")) if isinstance(error, Mapping) else "error"
     return "duplicate" if ack.get("duplicate") else "ok"
+
+
+def store_error_kind(error: BaseException | None) -> str:
+    """Return the kind of a store error, from the database's error it was raised from: its
+    SQLite name, or ``pg_`` and its SQLSTATE's class, ``no_connection`` (no free connection
+    in time), ``closed`` (the store was closed), else ``other``. Read by name: the web adapter
+    imports no database driver."""
+    cause = error.__cause__ if error is not None else None
+    if cause is None:
+        return "closed" if error is not None and "closed" in str(error) else "other"
+    name = getattr(cause, "sqlite_errorname", None)
+    if name:
+        return str(name)
+    state = getattr(cause, "sqlstate", None)
+    if state:
+        return f"pg_{str(state)[:2]}"
+    if type(cause).__name__ == "PoolTimeout":
+        return "no_connection"
+    return "other"
 
 
 def allowed(remote: str | None, sources: Iterable[str]) -> bool:

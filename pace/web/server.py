@@ -15,6 +15,7 @@ is not held by slow parts").
 
 from __future__ import annotations
 
+import logging
 import socket
 from typing import Any
 
@@ -55,5 +56,10 @@ class NoDelayHandler(_Base):  # type: ignore[misc, valid-type]
 
 
 def wsgi_server(app: Any, host: str, port: int) -> pywsgi.WSGIServer:
-    """Return the server ``pace serve`` runs: ``app`` on (host, port), Nagle off, no access log."""
-    return pywsgi.WSGIServer((host, port), app, handler_class=NoDelayHandler, log=None)
+    """Return the server ``pace serve`` runs: ``app`` on (host, port), Nagle off, no access log
+    (its lines would quote ``/join?code=…``), its errors through ``logging`` (the configured
+    format, redacted: pace/web/logs.py) rather than straight to standard error."""
+    # what it reports is a client's malformed request (quoting its request line): a warning
+    errors = pywsgi.LoggingLogAdapter(logging.getLogger("gevent.pywsgi"), logging.WARNING)
+    return pywsgi.WSGIServer((host, port), app, handler_class=NoDelayHandler, log=None,
+                             error_log=errors)  # fmt: skip

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sqlite3
 from collections import Counter
 
 import pytest
@@ -14,6 +15,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from pace.app import close_app, create_app
 from pace.scheduler import PaceScheduler
+from pace.web import health
 
 #: the event each command stores when it is accepted
 STORES = {
@@ -119,3 +121,50 @@ def test_metrics_are_off_unless_configured(settings, clock, tmp_path):
         assert app.test_client().get("/metrics").status_code == 404
     finally:
         close_app(app)
+
+
+def test_report_jobs_are_counted_by_kind_and_how_they_ended(app, client):
+    client.get(f"/rounds/{ROUND}/report")  # makes the browser's form token
+    with client.session_transaction() as s:
+        token = s["csrf"]
+    answer = client.post(f"/rounds/{ROUND}/report/jobs", data={"kind": "report", "csrf": token})
+    assert answer.status_code == 200, answer.json
+    jobs = app.extensions["pace"].report_jobs
+    queued = scrape(client)
+    assert queued[("pace_report_jobs_total", (("kind", "report"), ("state", "queued")))] == 1
+    done = jobs.get(ROUND, answer.json["job"]["id"])
+    done.task.join(timeout=120)
+    failed = jobs.start("no such round", "letters", "en")  # a round removed meanwhile
+    failed.task.join(timeout=120)
+    assert (done.state, failed.state) == ("done", "failed")
+
+    samples = scrape(client)
+    for kind, state, n in (("report", "queued", 1), ("report", "done", 1),
+                           ("letters", "queued", 1), ("letters", "failed", 1)):  # fmt: skip
+        assert samples[("pace_report_jobs_total", (("kind", kind), ("state", state)))] == n
+    assert ("pace_report_jobs_total", (("kind", "report"), ("state", "failed"))) not in samples
+    for kind in ("report", "letters"):
+        assert samples[("pace_report_job_seconds_count", (("kind", kind),))] == 1
+    assert samples[("pace_report_job_seconds_sum", (("kind", "report"),))] > 0
+
+
+def test_store_errors_are_counted_by_kind(app, marshal, client):
+    store = app.extensions["pace"].store
+    backup = sqlite3.connect(store.location, isolation_level=None, timeout=0)
+    try:
+        backup.execute("BEGIN IMMEDIATE")  # the write lock, held as a backup tool would
+        assert client.get("/readyz").status_code == 503  # the probe's write waits on
+        marshal.tap("1", 1, "08:13", error="storage_unavailable")  # after the busy timeout
+        app.extensions[health.PROBE].join(timeout=30)  # the probe's write refused too
+    finally:
+        backup.execute("ROLLBACK")
+        backup.close()
+    marshal.tap("1", 1, "08:13")  # the lock gone, the same tap lands
+    samples = scrape(client)
+    assert samples[("pace_store_errors_total", (("kind", "SQLITE_BUSY"),))] == 2
+    refused = (("command", "hole_completed"), ("outcome", "storage_unavailable"))
+    assert samples[("pace_commands_total", refused)] == 1
+    store.close()  # the store closed under the app: a command, a page are refused too
+    marshal.tap("2", 1, "08:22", error="storage_unavailable")
+    assert client.get(f"/api/rounds/{ROUND}/events").status_code == 503
+    assert scrape(client)[("pace_store_errors_total", (("kind", "closed"),))] == 2

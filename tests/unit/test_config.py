@@ -185,6 +185,13 @@ INVALID = [
                  "a list of strings", id="metrics_from not a list"),
     pytest.param('[server]\nmetrics_from = ["localhost"]\n', "server.metrics_from",
                  "addresses or networks", id="metrics_from a host name"),
+    pytest.param('[server]\nlog_format = "JSON lines"\n', "server.log_format",
+                 "'text' or 'json'", id="log format unknown"),
+    pytest.param("[backup]\nevery_minutes = 0.5\n", "backup.every_minutes",
+                 "minutes from 1 to 1440 (or 0: no scheduled backups)", id="backups too often"),
+    pytest.param("[backup]\nkeep = 0\n", "backup.keep", "a number of snapshots per round",
+                 id="backups none kept"),
+    pytest.param('[backup]\nfolder = ""\n', "backup.folder", "a folder", id="backup folder empty"),
     pytest.param("[handicap]\nstableford = 105\n", "handicap.stableford",
                  "a percentage from 0 to 100", id="allowance above 100"),
     pytest.param('[handicap]\nfoursome = "half"\n', "handicap.foursome", "a number",
@@ -236,6 +243,15 @@ def test_metrics_settings_read_a_list_of_addresses_and_networks(tmp_path):
     s = config.load(write(tmp_path, text))
     assert s.server.metrics is True and s.server.metrics_from == ("10.0.0.0/8", "::1")
     assert config.Settings().server.metrics is False  # off unless set
+
+
+def test_log_format_and_backups_default_to_text_and_none(tmp_path):
+    defaults = config.Settings()
+    assert defaults.server.log_format == "text" and defaults.backup.every_minutes == 0
+    text = '[server]\nlog_format = "json"\n[backup]\nevery_minutes = 10\nfolder = "/b"\nkeep = 36\n'
+    s = config.load(write(tmp_path, text))
+    assert s.server.log_format == "json"
+    assert (s.backup.every_minutes, s.backup.folder, s.backup.keep) == (10.0, "/b", 36)
 
 
 def test_settings_are_frozen():

@@ -22,6 +22,7 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -186,6 +187,9 @@ class ReportJobs:
         self._idle: list[PdfBuilder] = []
         self._builders: list[PdfBuilder] = []
         self._closed = False
+        #: told each job's start (``queued``) and end (``done``/``failed``, with its seconds):
+        #: the operator's metrics (None: nobody listens)
+        self.observe: Callable[[str, str, float | None], None] | None = None
 
     def _dir(self) -> Path:
         if self._folder is None:
@@ -205,6 +209,8 @@ class ReportJobs:
             job = Job(uuid.uuid4().hex, round, kind, lang, per)
             job.path = self._dir() / f"{job.id}.pdf"
             self._jobs[job.id] = job
+        if self.observe is not None:
+            self.observe(kind, "queued", None)
         job.task = self.start_task(self._run, job)
         return job
 
@@ -258,6 +264,14 @@ class ReportJobs:
         builder.stop()
 
     def _run(self, job: Job) -> None:
+        try:
+            self._build(job)
+        finally:
+            if self.observe is not None:
+                state = "done" if job.state == "done" else "failed"
+                self.observe(job.kind, state, time.monotonic() - job.started)
+
+    def _build(self, job: Job) -> None:
         said = ""
         for _attempt in range(2):  # a builder found dead before it began: once more, afresh
             try:
