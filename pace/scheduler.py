@@ -80,6 +80,11 @@ class PaceScheduler:
         self.in_play: list[str] = []
         self._lock = threading.Lock()
         self._claiming = threading.Lock()
+        # APScheduler 3's shutdown(wait=True) holds its job stores' lock while it waits for the
+        # running jobs; a supervisor run asking for its jobs then would wait for ever. The jobs
+        # change the job list only under _jobs, and not once shutdown has begun.
+        self._jobs = threading.Lock()
+        self._stopping = False
         self._running: dict[str, threading.Lock] = {}
         self._again: set[str] = set()
         #: the rounds held at the last claim, and those taken over since (to catch up on)
@@ -145,6 +150,8 @@ class PaceScheduler:
 
     def shutdown(self) -> None:
         """Stop every job (waiting for a running tick to end); hand the leases over."""
+        with self._jobs:
+            self._stopping = True
         if self.scheduler.running:
             self.scheduler.shutdown(wait=True)
         if self.leases is not None:
@@ -201,6 +208,11 @@ class PaceScheduler:
             self._schedule(sorted(held))
 
     def _schedule(self, rounds: list[str]) -> None:
+        with self._jobs:
+            if not self._stopping:
+                self._reschedule(rounds)
+
+    def _reschedule(self, rounds: list[str]) -> None:
         wanted = {f"tick:{name}": name for name in rounds}
         for job in self.scheduler.get_jobs():
             if job.id.startswith("tick:") and job.id not in wanted:
