@@ -5,12 +5,14 @@ Never run ``playwright install``: its download is unreachable here (TECH-NOTES.m
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import shutil
+from collections.abc import Callable, Iterator
 from datetime import datetime, time
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-from livesupport import TIMEZONE, LiveServer, live_server
+from livesupport import TIMEZONE, LiveServer, live_server, setup_round
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -43,8 +45,29 @@ def today_at():
     return local_today
 
 
+@pytest.fixture(scope="session")
+def fresh_round(tmp_path_factory) -> Callable[[Path], Path]:
+    """Return a function writing ``pace.db`` with round R1 for today into a folder.
+
+    The database is made once a day through the command line (``pace import course``, then
+    ``pace import draw``: two Python start-ups), then copied for each test: a copy of the file
+    the same commands would write, so every test still starts from its own database.
+    """
+    made: dict[str, Path] = {}
+
+    def fresh(folder: Path) -> Path:
+        day = local_today(0).date().isoformat()
+        if day not in made:
+            made[day] = Path(setup_round(tmp_path_factory.mktemp(f"round-{day}"), day=day))
+        db = folder / "pace.db"
+        shutil.copyfile(made[day], db)
+        return db
+
+    return fresh
+
+
 @pytest.fixture
-def server(tmp_path) -> Iterator[LiveServer]:
+def server(tmp_path, fresh_round) -> Iterator[LiveServer]:
     """A real ``pace serve`` with round R1 for today, its clock starting at noon.
 
     The server's clock is set to noon so every group of the draw (08:00–08:50) has
@@ -52,14 +75,16 @@ def server(tmp_path) -> Iterator[LiveServer]:
     tap also goes through the server's correction of the device's clock.
     """
     origin = local_today(12).isoformat()
-    with live_server(tmp_path, extra_args=["--clock-origin", origin, "--tick", "0.2"]) as s:
+    args = ["--clock-origin", origin, "--tick", "0.2"]
+    with live_server(tmp_path, db=fresh_round(tmp_path), extra_args=args) as s:
         yield s
 
 
-def sign_in(context, server: LiveServer, role: str = "committee") -> None:
-    """Open a session for ``role`` in ``context`` the way people do: a /join?code=... link."""
+def sign_in(context, server: LiveServer, role: str = "committee", code: str | None = None) -> None:
+    """Open a session for ``role`` in ``context`` the way people do: a /join?code=... link
+    (``code``, or a new one made with ``pace access code``)."""
     page = context.new_page()
-    page.goto(f"{server.url}/join?code={server.code(role)}")
+    page.goto(f"{server.url}/join?code={code or server.code(role)}")
     assert page.url.rstrip("/") == server.url, f"signing in as {role} failed: {page.url}"
     page.close()
 
@@ -67,11 +92,18 @@ def sign_in(context, server: LiveServer, role: str = "committee") -> None:
 @pytest.fixture
 def new_context(new_context, server):
     """Wrap pytest-playwright's ``new_context``: every context is signed in as the committee
-    (it may open every page), once, through ``/join?code=...``."""
+    (it may open every page), once, through ``/join?code=...``.
+
+    The test's contexts share one committee code (a code opens sessions all its round's day,
+    docs/access.md): making it is a ``pace access code`` process, a second each; every context
+    still opens a session of its own with it."""
+    codes: dict[str, str] = {}
 
     def make(**kwargs):
         context = new_context(**kwargs)
-        sign_in(context, server)
+        if "committee" not in codes:
+            codes["committee"] = server.code("committee")
+        sign_in(context, server, code=codes["committee"])
         return context
 
     return make
