@@ -1,0 +1,391 @@
+"""Missed taps found in the log and filled honestly (issue 30, part 1; docs/estimates.md).
+
+A marshal may miss a group on a hole. The log then shows it in three ways, each read here from
+the real completions known at ``now`` (nothing else):
+
+- ``skipped``: the group logged a later hole (7 and 9, not 8): it completed 8, in between.
+- ``passed``: a group that started after it from the same tee logged a hole the group has not:
+  groups do not pass each other, so it completed that hole (and those before it) first.
+- ``silent``: nothing from the group for far longer than its hole's allotment (more than
+  ``silent_factor`` times it, stops of play left out) while the group behind it has come up to
+  its last hole. This is a suspicion, not a proof (the group may be searching for a ball): its
+  estimate is shown and asked about, never used to judge anyone (:attr:`Estimate.counts`).
+
+Each missing instant is estimated between the neighbouring facts, in proportion to the holes'
+allotments, and carries its bounds (``earliest``, ``latest``): what the log allows, never after
+``now``. A status worked out with estimates says whether it rests on one (:func:`judge`); the
+live loop raises no out-of-position alert from such a verdict until a real tap (a late
+``hole_completed`` with its instant) replaces the estimate. Once every tap is in there is no
+estimate, and the statuses are exactly the whole-log fold's.
+
+Stdlib only; ``now`` is always passed in.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right, insort
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from pace.rules import groupclock
+from pace.rules.fieldfold import group_episodes
+from pace.rules.model import RoundFacts, TimeCredit
+from pace.rules.position import (
+    CompletionIndex,
+    Completions,
+    Episode,
+    Evaluation,
+    FieldPlan,
+    GroupPlan,
+    GroupStatus,
+    evaluate_group,
+)
+
+SKIPPED = "skipped"
+PASSED = "passed"
+SILENT = "silent"
+REASONS = (SKIPPED, PASSED, SILENT)
+
+ZERO = timedelta(0)
+Spans = Sequence[tuple[datetime, datetime | None]]
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """The estimated instant a group completed a hole no tap was logged for.
+
+    ``earliest`` and ``latest`` are the bounds the log allows (``earliest <= at <= latest``);
+    ``reason`` is how the missing tap was found (``skipped``, ``passed``, ``silent``).
+    """
+
+    group: str
+    hole: int
+    at: datetime
+    earliest: datetime
+    latest: datetime
+    reason: str
+
+    @property
+    def counts(self) -> bool:
+        """Return whether the estimate stands in for a completion when statuses are judged.
+
+        ``skipped`` and ``passed`` follow from the log (the hole was completed); a ``silent``
+        group may still be on its hole, so its estimate is only asked about.
+        """
+        return self.reason != SILENT
+
+
+def behind(plan: FieldPlan) -> dict[str, tuple[GroupPlan, ...]]:
+    """Return, per group, the groups that start strictly after it from the same tee.
+
+    Only these are "the groups behind": on another tee (a crossover or a shotgun) a group may
+    reach a hole before or after it by the draw alone; a group starting at the same instant on
+    the same tee (a shotgun's A and B) may have teed off first.
+    """
+    out: dict[str, tuple[GroupPlan, ...]] = {}
+    for p in plan.groups:
+        out[p.id] = tuple(
+            q for q in plan.groups if q.group.tee == p.group.tee and q.group.start > p.group.start
+        )
+    return out
+
+
+def find(
+    plan: FieldPlan,
+    done: Mapping[str, Mapping[int, datetime]],
+    now: datetime,
+    *,
+    spans: Spans = (),
+    withdrawn: Mapping[str, datetime] | None = None,
+    silent_factor: float = 2.0,
+) -> tuple[Estimate, ...]:
+    """Return the estimates of every missed tap the completions known at ``now`` reveal.
+
+    ``done`` maps each group to its logged holes and their instants (those after ``now`` are
+    left out); ``spans`` are the stops of play (they do not count as silence); ``withdrawn``
+    the groups that left the round (a group that left is passed legitimately, and silent).
+    Estimates come by group in draw order, then by hole in the group's playing order.
+
+    >>> from datetime import UTC
+    >>> from pace.rules.model import Course, Group, Hole, RoundSetup
+    >>> from pace.rules.position import plan_field
+    >>> t = lambda h, m: datetime(2026, 6, 14, h, m, tzinfo=UTC)
+    >>> setup = RoundSetup(Course("c", tuple(Hole(n, 4) for n in range(1, 10))),
+    ...                    (Group("A", t(8, 0), 1, ()),))
+    >>> [(e.hole, e.at.strftime("%H:%M"), e.earliest.strftime("%H:%M"), e.reason) for e in find(
+    ...     plan_field(setup), {"A": {1: t(8, 15), 3: t(8, 45)}}, t(8, 50))]
+    [(2, '08:30', '08:15', 'skipped')]
+    """
+    withdrawn = withdrawn or {}
+    later = behind(plan)
+    known = {g: {h: t for h, t in d.items() if t <= now} for g, d in done.items()}
+    out: list[Estimate] = []
+    for p in plan.groups:
+        mine = known.get(p.id, {})
+        by_pos = {p.position[h]: t for h, t in mine.items() if h in p.position}
+        k = max(by_pos, default=0)
+        out.extend(_skipped(p, by_pos, k))
+        left = withdrawn.get(p.id)
+        if left is not None and left <= now:
+            continue
+        passed = _passed(p, by_pos, k, later[p.id], known)
+        out.extend(passed)
+        if not passed:
+            out.extend(_silent(p, by_pos, k, later[p.id], known, now, spans, silent_factor))
+    return tuple(out)
+
+
+def _allot(p: GroupPlan, a: int, b: int) -> timedelta:
+    """Return the allotment from position ``a`` to position ``b`` in ``p``'s order."""
+    return p.cumulative[b] - p.cumulative[a]
+
+
+def _share(part: timedelta, whole: timedelta) -> float:
+    return part / whole if whole > ZERO else 0.5
+
+
+def _skipped(p: GroupPlan, by_pos: Mapping[int, datetime], k: int) -> list[Estimate]:
+    """The holes before the furthest one logged that have no tap (their start bounds the first)."""
+    out = []
+    known = sorted({0: p.group.start, **by_pos}.items())
+    for (a, ta), (b, tb) in zip(known, known[1:], strict=False):
+        if b - a < 2 or tb < ta:
+            continue  # nothing between, or the log contradicts itself: no estimate
+        for m in range(a + 1, b):
+            share = _share(_allot(p, a, m), _allot(p, a, b))
+            out.append(Estimate(p.id, p.order[m - 1], ta + (tb - ta) * share, ta, tb, SKIPPED))
+    return out
+
+
+def _passed(
+    p: GroupPlan,
+    by_pos: Mapping[int, datetime],
+    k: int,
+    later: Sequence[GroupPlan],
+    known: Mapping[str, Mapping[int, datetime]],
+) -> list[Estimate]:
+    """The holes beyond the furthest one logged that a group behind has logged already.
+
+    Hole m's latest bound is the earliest instant a group behind completed m or a later hole.
+    The group behind plays a hole once the group ahead has left it, so the span between the
+    group's last fact and that bound holds the holes up to m and one more hole's allotment
+    (the group behind playing m): the estimate takes its share of that, in allotments.
+    """
+    n = len(p.order)
+    first_after: dict[int, datetime] = {}  # position -> earliest completion by a group behind
+    for q in later:
+        for h, t in known.get(q.id, {}).items():
+            pos = p.position.get(h)
+            if pos is not None and pos > k and (pos not in first_after or t < first_after[pos]):
+                first_after[pos] = t
+    if not first_after:
+        return []
+    top = max(first_after)
+    start = by_pos.get(k, p.group.start)
+    out: list[Estimate] = []
+    latest: datetime | None = None
+    bounds: dict[int, datetime] = {}
+    for m in range(top, k, -1):  # the latest bound of m: the earliest at m or beyond
+        seen = first_after.get(m)
+        if seen is not None and (latest is None or seen < latest):
+            latest = seen
+        assert latest is not None
+        bounds[m] = latest
+    previous = start
+    for m in range(k + 1, min(top, n) + 1):
+        bound = bounds[m]
+        if bound < start:
+            return []  # a group behind completed it before our last fact: no reading
+        share = _share(_allot(p, k, m), _allot(p, k, m) + _allot(p, m - 1, m))
+        at = max(previous, start + (bound - start) * share)
+        at = min(at, bound)
+        out.append(Estimate(p.id, p.order[m - 1], at, start, bound, PASSED))
+        previous = at
+    return out
+
+
+def _silent(
+    p: GroupPlan,
+    by_pos: Mapping[int, datetime],
+    k: int,
+    later: Sequence[GroupPlan],
+    known: Mapping[str, Mapping[int, datetime]],
+    now: datetime,
+    spans: Spans,
+    factor: float,
+) -> list[Estimate]:
+    """The hole in play of a group silent for more than ``factor`` × its allotment while a
+    group behind has completed its last hole since (the field moves up to it)."""
+    if k == 0 or k >= len(p.order):
+        return []
+    last_hole, since = p.order[k - 1], by_pos[k]
+    allot = _allot(p, k, k + 1)
+    silence = now - since - groupclock.stopped_between(spans, since, now)
+    if silence <= allot * factor:
+        return []
+    if not any(known.get(q.id, {}).get(last_hole, since) > since for q in later):
+        return []
+    at = min(since + allot + groupclock.stopped_between(spans, since, since + allot), now)
+    return [Estimate(p.id, p.order[k], at, since, now, SILENT)]
+
+
+# --------------------------------------------------------------------------- judging with them
+
+
+class EstimatedIndex:
+    """A field's real completions (any :class:`~pace.rules.position.Completions`) with the
+    counted estimates added; :attr:`rested` says whether an answer came from an estimate.
+
+    On a tie the real completion answers: a tap is worth more than an estimate.
+    """
+
+    def __init__(self, base: Completions, plan: FieldPlan, estimates: Iterable[Estimate]):
+        self.base = base
+        self.rested = False
+        self._extra: dict[int, list[tuple[datetime, int]]] = {}
+        for e in estimates:
+            q = plan.by_id.get(e.group)
+            if e.counts and q is not None:
+                insort(self._extra.setdefault(e.hole, []), (e.at, q.rank))
+
+    def _pick(self, real: datetime | None, guess: datetime | None) -> datetime | None:
+        if guess is not None and (real is None or guess > real):
+            self.rested = True
+            return guess
+        return real
+
+    def latest_before(self, hole: int, at: datetime, rank: int) -> datetime | None:
+        """Return the latest completion of ``hole`` by another group before (``at``, ``rank``)."""
+        extra = self._extra.get(hole, [])
+        i = bisect_left(extra, (at, rank))
+        return self._pick(self.base.latest_before(hole, at, rank), extra[i - 1][0] if i else None)
+
+    def latest_at(self, hole: int, now: datetime) -> datetime | None:
+        """Return the latest completion of ``hole`` by any group at or before ``now``."""
+        extra = self._extra.get(hole, [])
+        i = bisect_right(extra, (now, 1 << 62))
+        return self._pick(self.base.latest_at(hole, now), extra[i - 1][0] if i else None)
+
+
+def with_own(
+    done: Mapping[int, datetime], own: Iterable[Estimate], now: datetime
+) -> tuple[dict[int, datetime], frozenset[int]]:
+    """Return a group's logged holes with its counted estimates up to ``now`` added, and the
+    holes estimated (a real tap always wins)."""
+    merged = dict(done)
+    guessed = set()
+    for e in own:
+        if e.counts and e.at <= now and e.hole not in merged:
+            merged[e.hole] = e.at
+            guessed.add(e.hole)
+    return merged, frozenset(guessed)
+
+
+def judge(
+    p: GroupPlan,
+    index: EstimatedIndex,
+    done: Mapping[int, datetime],
+    own: Sequence[Estimate],
+    spans: Spans,
+    credits: Sequence[TimeCredit],
+    now: datetime,
+    *,
+    margin: timedelta = ZERO,
+    withdrawn_at: datetime | None = None,
+) -> tuple[GroupStatus, bool]:
+    """Return a group's status at ``now`` judged with the estimates, and whether it rests on one.
+
+    It rests on an estimate when the hole that decides it is estimated (the group's furthest
+    hole) or its gap was measured to another group's estimated completion.
+    """
+    merged, guessed = with_own(done, own, now)
+    index.rested = False
+    s = evaluate_group(
+        p, index, spans, credits, now, margin=margin, withdrawn_at=withdrawn_at, done=merged
+    )
+    return s, index.rested or (s.last_hole is not None and s.last_hole in guessed)
+
+
+def judge_history(
+    p: GroupPlan,
+    index: EstimatedIndex,
+    done: Mapping[int, datetime],
+    own: Sequence[Estimate],
+    spans: Spans,
+    credits: Sequence[TimeCredit],
+    *,
+    margin: timedelta = ZERO,
+) -> tuple[tuple[Evaluation, bool], ...]:
+    """Return the group's evaluations at its real completions and credits, judged with the
+    estimates, each with whether it rests on one (an estimate is no fact: no evaluation at it)."""
+    instants = sorted(set(done.values()) | {c.at for c in credits})
+    out = []
+    for t in instants:
+        seen = {h: at for h, at in done.items() if at <= t}
+        s, rests = judge(p, index, seen, own, spans, credits, t, margin=margin)
+        out.append((Evaluation(t, s), rests))
+    return tuple(out)
+
+
+def firm_episodes(
+    group: str,
+    history: Sequence[tuple[Evaluation, bool]],
+    withdrawn_at: datetime | None,
+    now: datetime,
+) -> tuple[Episode, ...]:
+    """Return the group's episodes whose start does not rest on an estimate (the ones an
+    out-of-position alert may be raised for: an estimate never penalises)."""
+    evaluated = [e for e, _ in history if e.at <= now]
+    resting = {e.at for e, rests in history if rests}
+    return tuple(
+        ep for ep in group_episodes(group, evaluated, withdrawn_at, now) if ep.start not in resting
+    )
+
+
+def of_facts(
+    plan: FieldPlan, facts: RoundFacts, now: datetime, *, silent_factor: float = 2.0
+) -> tuple[Estimate, ...]:
+    """Return :func:`find` for a round's folded facts at ``now``."""
+    index = CompletionIndex(plan, facts.completions, now)
+    return find(
+        plan,
+        index.per_group,
+        now,
+        spans=groupclock.merge_suspensions(facts.suspensions, now),
+        withdrawn=facts.withdrawn,
+        silent_factor=silent_factor,
+    )
+
+
+def judge_field(
+    plan: FieldPlan,
+    facts: RoundFacts,
+    now: datetime,
+    estimates: Sequence[Estimate],
+    *,
+    margin: timedelta = ZERO,
+) -> dict[str, tuple[GroupStatus, bool]]:
+    """Return every group's status at ``now`` judged with ``estimates``, and whether it rests
+    on one, in draw order (``position.evaluate_field`` when there is no estimate)."""
+    base = CompletionIndex(plan, facts.completions, now)
+    index = EstimatedIndex(base, plan, estimates)
+    spans = groupclock.merge_suspensions(facts.suspensions, now)
+    own: dict[str, list[Estimate]] = {}
+    for e in estimates:
+        own.setdefault(e.group, []).append(e)
+    out = {}
+    for p in plan.groups:
+        credits = tuple(c for c in facts.credits if c.group == p.id and c.at <= now)
+        out[p.id] = judge(
+            p,
+            index,
+            base.per_group.get(p.id, {}),
+            own.get(p.id, ()),
+            spans,
+            credits,
+            now,
+            margin=margin,
+            withdrawn_at=facts.withdrawn.get(p.id),
+        )
+    return out
