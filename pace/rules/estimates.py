@@ -112,27 +112,29 @@ def find(
     >>> from pace.rules.position import plan_field
     >>> t = lambda h, m: datetime(2026, 6, 14, h, m, tzinfo=UTC)
     >>> setup = RoundSetup(Course("c", tuple(Hole(n, 4) for n in range(1, 10))),
-    ...                    (Group("A", t(8, 0), 1, ()),))
+    ...                    (Group("Z", t(7, 0), 1, ()), Group("A", t(8, 0), 1, ())))
+    >>> seen = {"Z": {1: t(7, 15), 2: t(7, 30), 3: t(7, 45)}}  # each hole has a marshal
     >>> [(e.hole, e.at.strftime("%H:%M"), e.earliest.strftime("%H:%M"), e.reason) for e in find(
-    ...     plan_field(setup), {"A": {1: t(8, 15), 3: t(8, 45)}}, t(8, 50))]
+    ...     plan_field(setup), {**seen, "A": {1: t(8, 15), 3: t(8, 45)}}, t(8, 50))]
     [(2, '08:30', '08:15', 'skipped')]
     """
     withdrawn = withdrawn or {}
     later = behind(plan)
     known = {g: {h: t for h, t in d.items() if t <= now} for g, d in done.items()}
+    # a hole nobody was logged on has no marshal (a committee may watch a few holes only):
+    # it stays "not observed" (docs/rules.md §3); a missed tap is one a hole's marshal missed
+    observed = {h for d in known.values() for h in d}
     out: list[Estimate] = []
     for p in plan.groups:
         mine = known.get(p.id, {})
         by_pos = {p.position[h]: t for h, t in mine.items() if h in p.position}
         k = max(by_pos, default=0)
-        out.extend(_skipped(p, by_pos, k))
+        found = _skipped(p, by_pos, k)
         left = withdrawn.get(p.id)
-        if left is not None and left <= now:
-            continue
-        passed = _passed(p, by_pos, k, later[p.id], known)
-        out.extend(passed)
-        if not passed:
-            out.extend(_silent(p, by_pos, k, later[p.id], known, now, spans, silent_factor))
+        if left is None or left > now:
+            passed = _passed(p, by_pos, k, later[p.id], known)
+            found += passed or _silent(p, by_pos, k, later[p.id], known, now, spans, silent_factor)
+        out.extend(e for e in found if e.hole in observed)
     return tuple(out)
 
 

@@ -26,15 +26,26 @@ EXAMPLES = settings(
 # six par-4 holes: 15 minutes a hole for a four-ball (docs/rules.md §1)
 COURSE = make_course(pars=[4] * 6)
 FIELD = [make_group("A", "08:00"), make_group("B", "08:10"), make_group("C", "08:20")]
+# a group out on the course long before the field, every hole logged: each hole has a marshal
+# (a hole nobody was logged on stays "not observed", docs/rules.md §3)
+Z = make_group("Z", "06:00", tee=1)
+SEEN = {"Z": {h: f"06:{10 * h:02d}" for h in range(1, 6)} | {6: "07:00"}}
 
 
 def plan(groups=FIELD, course=COURSE):
-    return position.plan_field(make_setup(course, groups))
+    return position.plan_field(make_setup(course, [Z, *groups]))
 
 
 def found(log, now, **kw):
     p = plan(kw.pop("groups", FIELD))
-    return estimates.of_facts(p, make_facts(log, **kw), at(now))
+    return estimates.of_facts(p, make_facts({**SEEN, **log}, **kw), at(now))
+
+
+def test_a_hole_nobody_was_logged_on_has_no_marshal_and_no_estimate():
+    p = position.plan_field(make_setup(COURSE, FIELD))
+    assert estimates.of_facts(p, make_facts({"A": {1: "08:15", 3: "08:45"}}), at("08:50")) == ()
+    (e,) = found({"A": {1: "08:15", 3: "08:45"}}, "08:50")
+    assert e.hole == 2
 
 
 def test_a_hole_skipped_between_two_logged_holes_is_estimated_between_them():
@@ -47,10 +58,12 @@ def test_a_hole_skipped_between_two_logged_holes_is_estimated_between_them():
 def test_a_skipped_hole_takes_its_share_of_the_allotments():
     # hole 2 is a par 3 (12 min), hole 3 a par 5 (18 min): hole 2 ends 12/30 of the way
     course = make_course(pars=[4, 3, 5, 4])
-    p = position.plan_field(make_setup(course, [make_group("A", "08:00")]))
-    facts = make_facts({"A": {1: "08:15", 3: "08:45"}})
+    p = position.plan_field(
+        make_setup(course, [make_group("A", "08:00"), make_group("Y", "08:10")])
+    )
+    facts = make_facts({"A": {1: "08:15", 3: "08:45"}, "Y": {1: "08:25", 2: "08:40"}})
     (e,) = estimates.of_facts(p, facts, at("08:50"))
-    assert e.hole == 2 and e.at == at("08:27")
+    assert (e.hole, e.reason, e.at) == (2, estimates.SKIPPED, at("08:27"))
 
 
 def test_the_first_holes_missed_are_bounded_by_the_start():
@@ -117,18 +130,18 @@ def test_the_log_contradicting_itself_gives_no_estimate():
 
 
 def test_a_verdict_on_the_group_ahead_s_estimate_is_marked_and_the_group_behind_not_penalised():
-    # A's tap on hole 2 was missed; B completed hole 2 at 08:41 (1 min over): without the
-    # estimate nobody was seen ahead on hole 2, so B is judged like a lead group (out of
-    # position); with it, B's gap is measured to A's estimate and the verdict rests on it
+    # A's tap on hole 2 was missed; B completed hole 2 at 08:41: without the estimate the group
+    # seen ahead on hole 2 is Z, two hours before (out of position); with it, B's gap is
+    # measured to A's estimate and the verdict rests on it
     log = {"A": {1: "08:15", 3: "08:45"}, "B": {1: "08:31", 2: "08:41"}}
     p = plan()
-    facts = make_facts(log)
+    facts = make_facts({**SEEN, **log})
     now = at("08:46")
-    plain = position.evaluate_field(make_setup(COURSE, FIELD), facts, now, p).group("B")
+    plain = position.evaluate_field(make_setup(COURSE, [Z, *FIELD]), facts, now, p).group("B")
     es = estimates.of_facts(p, facts, now)
     judged = estimates.judge_field(p, facts, now, es)
     s, rests = judged["B"]
-    assert plain.gap is None and rests
+    assert plain.gap == at("08:41") - at("06:20") and rests  # Z's, two hours earlier
     assert s.gap == at("08:41") - at("08:30")
     history = estimates.judge_history(
         p.by_id["B"], estimates.EstimatedIndex(position.CompletionIndex(p, facts.completions, now),
@@ -142,7 +155,7 @@ def test_an_episode_that_begins_on_an_estimate_is_not_firm():
     # B over time at hole 2 with only A's estimate ahead: whatever the verdict, no alert
     log = {"A": {1: "08:15", 3: "09:05"}, "B": {1: "08:24", 2: "09:04"}}
     p = plan()
-    facts = make_facts(log)
+    facts = make_facts({**SEEN, **log})
     now = at("09:06")
     es = estimates.of_facts(p, facts, now)
     index = estimates.EstimatedIndex(position.CompletionIndex(p, facts.completions, now), p, es)
@@ -162,7 +175,7 @@ def test_the_real_tap_replaces_the_estimate():
 def test_an_estimate_of_a_group_s_furthest_hole_makes_its_status_rest_on_it():
     log = {"A": {1: "08:15"}, "B": {1: "08:27", 2: "08:42"}}
     p = plan()
-    facts = make_facts(log)
+    facts = make_facts({**SEEN, **log})
     now = at("08:43")
     judged = estimates.judge_field(p, facts, now, estimates.of_facts(p, facts, now))
     s, rests = judged["A"]
