@@ -24,11 +24,12 @@ Stdlib only; ``now`` is always passed in.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right, insort
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from pace.rules import groupclock
+from pace.rules.events import Event
 from pace.rules.fieldfold import group_episodes
 from pace.rules.model import RoundFacts, TimeCredit
 from pace.rules.position import (
@@ -391,3 +392,92 @@ def judge_field(
             withdrawn_at=facts.withdrawn.get(p.id),
         )
     return out
+
+
+# --------------------------------------------------------------------------- the report
+
+
+@dataclass(frozen=True)
+class Confirmed:
+    """A missed tap the live loop asked about (a ``missing_tap`` alert) and the real tap that
+    answered it: who logged it, when it says the group holed out, and the estimate it replaced.
+    """
+
+    group: str
+    hole: int
+    reason: str
+    estimate: datetime
+    earliest: datetime | None
+    latest: datetime | None
+    at: datetime
+    by: str
+
+    @property
+    def within(self) -> bool | None:
+        """Return whether the real instant lies within the estimate's bounds (None: unknown)."""
+        if self.earliest is None:
+            return None
+        return self.earliest <= self.at and (self.latest is None or self.at <= self.latest)
+
+
+@dataclass(frozen=True)
+class MissedTaps:
+    """The round's missed taps for its report: how many were asked about, which a real tap
+    answered and who logged it, and the estimates still standing at the report's instant."""
+
+    asked: int
+    confirmed: tuple[Confirmed, ...]
+    standing: tuple[Estimate, ...]
+
+    def estimate(self, group: str, hole: int) -> Estimate | None:
+        """Return the standing estimate of ``group``'s ``hole``, if any."""
+        return next((e for e in self.standing if (e.group, e.hole) == (group, hole)), None)
+
+
+#: the alert kind of a missed tap's prompt (docs/estimates.md)
+MISSING_TAP = "missing_tap"
+
+
+def missed_taps(
+    plan: FieldPlan,
+    facts: RoundFacts,
+    events: Sequence[Event],
+    now: datetime,
+    *,
+    author: Callable[[Mapping[str, object]], str] = lambda by: str(by.get("role") or "?"),
+) -> MissedTaps:
+    """Return the round's missed taps as of ``now``: the ``missing_tap`` prompts in the log, the
+    real tap logged after each (not voided; ``author`` names who logged it), and the estimates
+    of the taps still missing."""
+    voided = {str(e.payload.get("target")) for e in events if e.type == "event_voided"}
+    asked: dict[tuple[str, int], Event] = {}
+    confirmed: list[Confirmed] = []
+    for e in events:
+        if e.at > now and e.type != "alert_raised":
+            continue
+        p = e.payload
+        if e.type == "alert_raised" and p.get("kind") == MISSING_TAP and e.at <= now:
+            asked.setdefault((str(p.get("group")), int(str(p.get("hole")))), e)
+        elif e.type == "hole_completed" and e.id not in voided:
+            key = (str(p.get("group")), int(str(p.get("hole"))))
+            prompt = asked.pop(key, None)
+            if prompt is not None:
+                q = prompt.payload
+                confirmed.append(
+                    Confirmed(
+                        key[0],
+                        key[1],
+                        str(q.get("reason") or ""),
+                        prompt.at,
+                        _instant(q.get("earliest")),
+                        _instant(q.get("latest")),
+                        e.at,
+                        author(e.by),
+                    )
+                )
+    total = len(confirmed) + len(asked)
+    return MissedTaps(total, tuple(confirmed), of_facts(plan, facts, now))
+
+
+def _instant(value: object) -> datetime | None:
+    return datetime.fromisoformat(value) if isinstance(value, str) else None

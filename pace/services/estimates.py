@@ -22,7 +22,7 @@ from pace.rules.position import Episode, GroupStatus
 from pace.services.state import LiveRound
 
 #: the prompt to confirm or correct an estimate (an alert kind of the live loop)
-MISSING_TAP = "missing_tap"
+MISSING_TAP = est.MISSING_TAP
 
 
 def find(live: LiveRound, now: datetime) -> tuple[Estimate, ...]:

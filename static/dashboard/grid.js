@@ -40,7 +40,7 @@ function gridRow(raw, hs) {
       el("button", { type: "button", class: "link", title: row.players.join(", ") }, row.group),
       isTimed(row.group) ? onClock() : null,
     ),
-    el("td", { class: "c-status" }, statusBadge(row.status)),
+    statusCell(row),
     el(
       "td",
       { class: `num c-over ${overClass(row.over_min)}` },
@@ -55,14 +55,43 @@ function gridRow(raw, hs) {
 
 function holeCell(row, number) {
   const logged = row.holes[String(number)];
-  const inPlay = !logged && row.hole === number && row.status !== "finished";
-  const classes = ["hole", logged ? overClass(logged.over_min) : "", inPlay ? "in-play" : ""];
-  const title = logged
+  // a missed tap's estimate (docs/estimates.md): its own mark, its bounds in the title
+  const guess = !logged && row.estimate ? row.estimate.holes[String(number)] : null;
+  const inPlay = !logged && !guess && row.hole === number && row.status !== "finished";
+  const classes = [
+    "hole",
+    logged ? overClass(logged.over_min) : "",
+    inPlay ? "in-play" : "",
+    guess ? "estimated" : "",
+  ];
+  let title = logged
     ? `${clock(logged.at, tz(), { seconds: true })} (${minutes(logged.over_min, { signed: true })} min)`
     : "";
+  if (guess) title = estimateTitle(guess);
   return el(
     "td",
     { class: classes.join(" ").trim(), dataset: { group: row.group, hole: String(number) }, title },
-    logged ? clock(logged.at, tz()) : "",
+    logged ? clock(logged.at, tz()) : guess ? `≈${clock(guess.at, tz())}` : "",
+  );
+}
+
+/** An estimated hole's title: its instant, its bounds and how the missed tap was found. */
+export function estimateTitle(guess) {
+  return t("dash.estimate.title", {
+    time: clock(guess.at, tz()),
+    earliest: clock(guess.earliest, tz()),
+    latest: guess.latest ? clock(guess.latest, tz()) : t("dash.estimate.now"),
+    reason: t(`dash.estimate.${guess.reason}`),
+  });
+}
+
+/** The status cell: the badge, and a mark when the status rests on an estimate. */
+function statusCell(row) {
+  const rests = row.estimate && row.estimate.rests;
+  return el(
+    "td",
+    { class: `c-status${rests ? " rests" : ""}`, title: rests ? t("dash.estimate.rests") : "" },
+    statusBadge(row.status),
+    rests ? el("span", { class: "estimate-mark", "aria-label": t("dash.estimate.rests") }, "≈") : null,
   );
 }
