@@ -21,7 +21,7 @@ def row(snapshot: dict, group: str) -> dict:
 
 
 def test_a_missed_tap_is_prompted_on_the_hole_and_the_late_real_tap_clears_it(
-    app, connect, marshal, referee, dashboard, clock
+    app, connect, login, marshal, referee, dashboard, clock
 ):
     hole2 = connect("marshal", "hole-2-phone")
     hole2.emit("join_round", {"round": ROUND, "holes": [2]}, callback=True)
@@ -54,6 +54,13 @@ def test_a_missed_tap_is_prompted_on_the_hole_and_the_late_real_tap_clears_it(
     assert mine["estimate"]["holes"]["2"]["reason"] == "passed"
     assert mine["holes_completed"] == 2 and mine["estimate"]["rests"]
     assert behind["estimate"] == {"rests": True, "holes": {}}
+    # the facts-only board shows the estimate as one, never whether a status rests on it
+    reply = login("viewer").get(f"/api/rounds/{ROUND}/board")
+    board = reply.get_json()["snapshot"]
+    assert reply.status_code == 200, board
+    shown = next(r for r in board["groups"] if r["group"] == "1")
+    assert "2" not in shown["holes"] and shown["estimated"]["2"]["at"] == prompt["at"]
+    assert "estimated" not in next(r for r in board["groups"] if r["group"] == "2")
     dashboard.get_received()
 
     # the marshal confirms: the real tap, late, with its instant
