@@ -77,18 +77,45 @@ class Estimate:
         return self.reason != SILENT
 
 
-def behind(plan: FieldPlan) -> dict[str, tuple[GroupPlan, ...]]:
-    """Return, per group, the groups that start strictly after it from the same tee.
+@dataclass(frozen=True)
+class Behind:
+    """What the groups behind a group logged: per hole, the earliest and the latest instant.
 
-    Only these are "the groups behind": on another tee (a crossover or a shotgun) a group may
-    reach a hole before or after it by the draw alone; a group starting at the same instant on
-    the same tee (a shotgun's A and B) may have teed off first.
+    "The groups behind" are those that start strictly later from the same tee. On another tee
+    (a crossover or a shotgun) a group may reach a hole before or after by the draw alone; a
+    group starting at the same instant on the same tee (a shotgun's A and B) may have teed off
+    first.
     """
-    out: dict[str, tuple[GroupPlan, ...]] = {}
+
+    first: Mapping[int, datetime]
+    last: Mapping[int, datetime]
+
+
+def behind(plan: FieldPlan, known: Mapping[str, Mapping[int, datetime]]) -> dict[str, Behind]:
+    """Return, per group, what the groups behind it logged (:class:`Behind`).
+
+    One sweep per tee from its last start back: linear in the completions.
+    """
+    tees: dict[int, list[GroupPlan]] = {}
     for p in plan.groups:
-        out[p.id] = tuple(
-            q for q in plan.groups if q.group.tee == p.group.tee and q.group.start > p.group.start
-        )
+        tees.setdefault(p.group.tee, []).append(p)
+    out: dict[str, Behind] = {}
+    for groups in tees.values():
+        groups.sort(key=lambda q: q.group.start, reverse=True)
+        first: dict[int, datetime] = {}
+        last: dict[int, datetime] = {}
+        i = 0
+        while i < len(groups):
+            same = [q for q in groups[i:] if q.group.start == groups[i].group.start]
+            for q in same:
+                out[q.id] = Behind(dict(first), dict(last))
+            for q in same:  # counted for the groups that started before them only
+                for h, t in known.get(q.id, {}).items():
+                    if h not in first or t < first[h]:
+                        first[h] = t
+                    if h not in last or t > last[h]:
+                        last[h] = t
+            i += len(same)
     return out
 
 
@@ -120,8 +147,8 @@ def find(
     [(2, '08:30', '08:15', 'skipped')]
     """
     withdrawn = withdrawn or {}
-    later = behind(plan)
     known = {g: {h: t for h, t in d.items() if t <= now} for g, d in done.items()}
+    later = behind(plan, known)
     # a hole nobody was logged on has no marshal (a committee may watch a few holes only):
     # it stays "not observed" (docs/rules.md §3); a missed tap is one a hole's marshal missed
     observed = {h for d in known.values() for h in d}
@@ -133,8 +160,8 @@ def find(
         found = _skipped(p, by_pos, k)
         left = withdrawn.get(p.id)
         if left is None or left > now:
-            passed = _passed(p, by_pos, k, later[p.id], known)
-            found += passed or _silent(p, by_pos, k, later[p.id], known, now, spans, silent_factor)
+            passed = _passed(p, by_pos, k, later[p.id])
+            found += passed or _silent(p, by_pos, k, later[p.id], now, spans, silent_factor)
         out.extend(e for e in found if e.hole in observed)
     return tuple(out)
 
@@ -165,8 +192,7 @@ def _passed(
     p: GroupPlan,
     by_pos: Mapping[int, datetime],
     k: int,
-    later: Sequence[GroupPlan],
-    known: Mapping[str, Mapping[int, datetime]],
+    later: Behind,
 ) -> list[Estimate]:
     """The holes beyond the furthest one logged that a group behind has logged already.
 
@@ -177,11 +203,10 @@ def _passed(
     """
     n = len(p.order)
     first_after: dict[int, datetime] = {}  # position -> earliest completion by a group behind
-    for q in later:
-        for h, t in known.get(q.id, {}).items():
-            pos = p.position.get(h)
-            if pos is not None and pos > k and (pos not in first_after or t < first_after[pos]):
-                first_after[pos] = t
+    for h, t in later.first.items():
+        pos = p.position.get(h)
+        if pos is not None and pos > k:
+            first_after[pos] = t
     if not first_after:
         return []
     top = max(first_after)
@@ -212,8 +237,7 @@ def _silent(
     p: GroupPlan,
     by_pos: Mapping[int, datetime],
     k: int,
-    later: Sequence[GroupPlan],
-    known: Mapping[str, Mapping[int, datetime]],
+    later: Behind,
     now: datetime,
     spans: Spans,
     factor: float,
@@ -227,7 +251,7 @@ def _silent(
     silence = now - since - groupclock.stopped_between(spans, since, now)
     if silence <= allot * factor:
         return []
-    if not any(known.get(q.id, {}).get(last_hole, since) > since for q in later):
+    if later.last.get(last_hole, since) <= since:
         return []
     at = min(since + allot + groupclock.stopped_between(spans, since, since + allot), now)
     return [Estimate(p.id, p.order[k], at, since, now, SILENT)]
