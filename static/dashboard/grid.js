@@ -70,7 +70,7 @@ function holeCell(row, number) {
   if (guess) title = estimateTitle(guess);
   return el(
     "td",
-    { class: classes.join(" ").trim(), dataset: { group: row.group, hole: String(number) }, title },
+    { class: classes.filter(Boolean).join(" "), dataset: { group: row.group, hole: String(number) }, title },
     logged ? clock(logged.at, tz()) : guess ? `≈${clock(guess.at, tz())}` : "",
   );
 }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 
 import pytest
@@ -67,3 +68,31 @@ def test_the_dashboard_links_to_the_audit_and_for_the_committee_the_access_codes
     page.locator("nav.page-links").get_by_role("link", name="Audit").click()
     expect(page).to_have_url(f"{server.url}/rounds/R1/audit")
     expect(page.locator("h1")).to_contain_text("R1")
+
+
+def test_a_missed_tap_shows_as_an_estimate_with_its_prompt_until_the_real_tap(
+    server, context, today_at
+):
+    """docs/estimates.md: group 2 completes hole 2 while group 1 has no tap there: group 1's
+    hole 2 is drawn ≈ with its bounds, its status marked, the prompt listed; the late real tap
+    takes all three away."""
+    page = context.new_page()
+    page.goto(server.url + DASHBOARD)
+    expect(page.locator("tr.group-row")).to_have_count(6)
+    server.tap("1", 1, today_at(8, 14))
+    server.tap("2", 1, today_at(8, 26))
+    server.tap("2", 2, today_at(8, 45))
+
+    cell = page.locator("td.hole[data-group='1'][data-hole='2']")
+    expect(cell).to_have_class("hole estimated")
+    expect(cell).to_contain_text("≈")
+    expect(cell).to_have_attribute("title", re.compile(r"between 08:14 and 08:45"))
+    expect(page.locator("tr.group-row[data-group='1'] .estimate-mark")).to_have_count(1)
+    prompt = page.locator("#alerts li.alert[data-kind='missing_tap'][data-group='1']")
+    expect(prompt).to_contain_text("Missed tap: group 1, hole 2")
+
+    server.tap("1", 2, today_at(8, 43))  # the marshal confirms, late, with its instant
+    expect(cell).to_have_text("08:43")
+    expect(cell).not_to_have_class(re.compile("estimated"))
+    expect(prompt).to_have_count(0)
+    expect(page.locator("tr.group-row[data-group='1'] .estimate-mark")).to_have_count(0)
