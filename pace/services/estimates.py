@@ -128,7 +128,8 @@ class Judged:
         merged = self._merged(group) or fold.done(group, self.now)
         since = fieldfold.anchor(p, s, merged)
         cumulative = p.cumulative_at(merged, self.now)
-        index = self._index()
+        # the estimated index answers next_change's one question (latest_at) as the fold's does
+        index: Any = self._index()
         return fieldfold.next_change(
             p, s, index, fold.spans, self.now, since, fold.margin, cumulative
         )
