@@ -92,6 +92,6 @@ function statusCell(row) {
     "td",
     { class: `c-status${rests ? " rests" : ""}`, title: rests ? t("dash.estimate.rests") : "" },
     statusBadge(row.status),
-    rests ? el("span", { class: "estimate-mark", "aria-label": t("dash.estimate.rests") }, "≈") : null,
+    rests ? el("abbr", { class: "estimate-mark", title: t("dash.estimate.rests") }, "≈") : null,
   );
 }
