@@ -272,10 +272,12 @@ class LiveService:
             judged = self._judged(live, now)
             due: list[alertsmod.Alert] = list(judged.alerts())
             for group, s in statuses.items():
-                # an estimate never penalises: no alert from a verdict that rests on one
-                # (docs/estimates.md)
-                due.extend(alertsmod.episode_alerts(judged.episodes(group), s))
-                if not judged.rests.get(group, False):
+                # an estimate never penalises: no alert from a verdict that rests on one, and
+                # an alert's numbers are the real log's (docs/estimates.md)
+                resting = judged.rests.get(group, False)
+                real = live.field.status(group, now) if resting else s
+                due.extend(alertsmod.episode_alerts(judged.episodes(group), real))
+                if not resting:
                     due.extend(alertsmod.overdue_alerts(s, now, holes))
             # the groups whose alerts of each kind were looked for (the others stand as they are)
             looked: list[tuple[tuple[str, ...], set[str]]] = [
