@@ -3,7 +3,7 @@
 // again only when what it shows has changed; a click opens the group's detail.
 import { clock, el, minutes, overClass, statusBadge, t } from "../common.js";
 import { holeHeader, onClock, replaceRow } from "../live.js";
-import { openDetail } from "./detail.js";
+import { estimateTitle, openDetail } from "./detail.js";
 import { $, holes, isTimed, shown, state, tz } from "./state.js";
 
 export function renderGrid() {
@@ -73,16 +73,6 @@ function holeCell(row, number) {
     { class: classes.filter(Boolean).join(" "), dataset: { group: row.group, hole: String(number) }, title },
     logged ? clock(logged.at, tz()) : guess ? `≈${clock(guess.at, tz())}` : "",
   );
-}
-
-/** An estimated hole's title: its instant, its bounds and how the missed tap was found. */
-export function estimateTitle(guess) {
-  return t("dash.estimate.title", {
-    time: clock(guess.at, tz()),
-    earliest: clock(guess.earliest, tz()),
-    latest: guess.latest ? clock(guess.latest, tz()) : t("dash.estimate.now"),
-    reason: t(`dash.estimate.${guess.reason}`),
-  });
 }
 
 /** The status cell: the badge, and a mark when the status rests on an estimate. */

@@ -90,6 +90,11 @@ def test_a_missed_tap_shows_as_an_estimate_with_its_prompt_until_the_real_tap(
     expect(page.locator("tr.group-row[data-group='1'] .estimate-mark")).to_have_count(1)
     prompt = page.locator("#alerts li.alert[data-kind='missing_tap'][data-group='1']")
     expect(prompt).to_contain_text("Missed tap: group 1, hole 2")
+    page.locator("tr.group-row[data-group='1'] button.link").click()  # the group's detail
+    detail = page.locator("#detail tr[data-hole='2'] td.estimated")
+    expect(detail).to_contain_text("≈")
+    expect(detail).to_have_attribute("title", re.compile(r"between 08:14 and 08:45"))
+    page.locator("#detail button.close").click()
 
     server.tap("1", 2, today_at(8, 43))  # the marshal confirms, late, with its instant
     expect(cell).to_have_text("08:43")
