@@ -204,16 +204,26 @@ function holeCell(row, number) {
   const i = row.order.indexOf(number);
   const due = i >= 0 && row.due ? clock(row.due[i], tz()) : "";
   const logged = row.holes[String(number)];
-  const done = logged ? clock(logged.at, tz()) : "";
+  // a missed tap's estimate (docs/estimates.md): ≈, its bounds in the title
+  const guess = !logged && row.estimated ? row.estimated[String(number)] : null;
+  const done = logged ? clock(logged.at, tz()) : guess ? `≈${clock(guess.at, tz())}` : "";
   const title = t("board.hole_cell", {
     hole: number,
     due,
-    done: done ? t("board.hole_done", { time: done }) : "",
+    done: logged
+      ? t("board.hole_done", { time: done })
+      : guess
+        ? t("board.hole_estimated", {
+            time: clock(guess.at, tz()),
+            earliest: clock(guess.earliest, tz()),
+            latest: guess.latest ? clock(guess.latest, tz()) : t("board.estimate_now"),
+          })
+        : "",
   });
   return el(
     "td",
     {
-      class: `b-hole${logged ? " done" : ""}`,
+      class: `b-hole${logged ? " done" : ""}${guess ? " estimated" : ""}`,
       dataset: { group: row.group, hole: String(number) },
       title,
     },

@@ -44,6 +44,8 @@ const state = {
   online: connectionAtStart(),
   expanded: false,
   checks: [], // {round, group, hole, alert}: requests to look for an overdue group
+  // {group, hole, at, earliest, latest, reason, alert}: missed taps to confirm (tap_missing)
+  missing: [],
   seen: new Set(load(KEYS.seen, [])), // alert keys of the checks dismissed
   panel: null, // {target, mode: "undo" | "correct", reason, time, error}
 };
@@ -107,17 +109,25 @@ function start() {
     state.checks = state.checks.filter(
       (c) => c.group !== msg.group.group || !logged[String(c.hole)],
     );
-    if (state.checks.length !== before) renderChecks();
+    const missing = state.missing.length;
+    state.missing = state.missing.filter(
+      (m) => m.group !== msg.group.group || !logged[String(m.hole)],
+    );
+    if (state.checks.length !== before || state.missing.length !== missing) renderChecks();
     renderDue();
   });
   outbox.socket.on("check_requested", (msg) => {
     if (msg && msg.round === ROUND) addCheck(msg);
+  });
+  outbox.socket.on("tap_missing", (msg) => {
+    if (msg && msg.round === ROUND) addMissing(msg);
   });
   // a request to look for a group ends when a referee saw it, or when its situation ended
   for (const event of ["alert_acknowledged", "alert_resolved"]) {
     outbox.socket.on(event, (msg) => {
       if (!msg || msg.round !== ROUND || !msg.payload) return;
       state.checks = state.checks.filter((c) => c.alert !== msg.payload.alert);
+      state.missing = state.missing.filter((m) => m.alert !== msg.payload.alert);
       renderChecks();
     });
   }
@@ -158,6 +168,64 @@ function addCheck(check) {
   if (navigator.vibrate) navigator.vibrate([200, 100, 200]);
 }
 
+function addMissing(m) {
+  if (state.missing.some((x) => x.alert === m.alert)) return;
+  state.missing.push({ ...m, time: clock(m.at, tz()), error: "" });
+  renderChecks();
+  if (navigator.vibrate) navigator.vibrate([200, 100, 200]);
+}
+
+/**
+ * Log the missed tap, late, at the time shown (the estimate, or the one the marshal typed):
+ * the real tap replaces the estimate (docs/estimates.md).
+ */
+function confirmMissing(m) {
+  const day = state.snapshot && state.snapshot.day;
+  const chosen = instantAt(day, m.time, tz());
+  if (!chosen) {
+    m.error = t("marshal.bad_time");
+    renderChecks();
+    return;
+  }
+  // the time is on the server's clock (as shown); the server applies this device's offset
+  const at = isoWithOffset(new Date(chosen.getTime() + deviceClock.offsetMs));
+  outbox.add("hole_completed", {
+    id: uuid4(),
+    round: ROUND,
+    group: m.group,
+    hole: m.hole,
+    at,
+    device_time: isoWithOffset(),
+  });
+  state.missing = state.missing.filter((x) => x !== m);
+  renderChecks();
+}
+
+function missingCard(m) {
+  const input = el("input", {
+    type: "text",
+    inputmode: "numeric",
+    value: m.time,
+    "aria-label": t("marshal.missing.time"),
+    oninput: (ev) => {
+      m.time = ev.target.value;
+    },
+  });
+  const bounds = {
+    earliest: m.earliest ? clock(m.earliest, tz()) : "",
+    latest: m.latest ? clock(m.latest, tz()) : t("marshal.missing.now"),
+  };
+  return el(
+    "div",
+    { class: "check missing", role: "alert", dataset: { group: m.group, hole: String(m.hole) } },
+    el("span", {}, t("marshal.missing", { group: m.group, hole: m.hole, ...bounds })),
+    input,
+    el("button", { type: "button", class: "confirm", onclick: () => confirmMissing(m) },
+      t("marshal.missing.log")),
+    m.error ? errorLine(m.error) : null,
+  );
+}
+
 /** The open overdue alerts near my holes, for a page that joined after they were raised. */
 function checksFromSnapshot() {
   const rows = new Map(state.snapshot.groups.map((r) => [r.group, r]));
@@ -167,8 +235,14 @@ function checksFromSnapshot() {
   );
   const near = (key, hole) => (watched.get(key) || [hole]).some((h) => state.holes.has(h));
   state.checks = state.checks.filter((c) => near(c.alert, c.hole));
+  state.missing = state.missing.filter((m) => state.holes.has(m.hole));
   for (const a of state.snapshot.alerts || []) {
     const row = rows.get(a.group);
+    if (a.kind === "missing_tap" && state.holes.has(a.hole) && row && !row.holes[String(a.hole)]) {
+      addMissing({ round: ROUND, group: a.group, hole: a.hole, at: a.at, earliest: a.earliest,
+        latest: a.latest, reason: a.reason, alert: a.key });
+      continue;
+    }
     if (a.kind !== "overdue" || !a.hole || !near(a.key, a.hole) || !row) continue;
     if (row.holes[String(a.hole)]) continue;
     addCheck({ round: ROUND, group: a.group, hole: a.hole, alert: a.key });
@@ -185,6 +259,7 @@ function dismissCheck(c) {
 
 function renderChecks() {
   $("checks").replaceChildren(
+    ...state.missing.map(missingCard),
     ...state.checks.map((c) =>
       el(
         "div",

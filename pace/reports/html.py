@@ -273,6 +273,15 @@ def helpers(meta: ReportMeta, lang: str) -> dict[str, Any]:
     def held_behind(u: rp.HoldUp) -> str:
         return ", ".join(f"{g} {signed_minutes(o)}" for g, o in u.worst.behind)
 
+    def estimate_of(r: rp.RoundReport, group: str, hole: int) -> Any:
+        # a missed tap still estimated at the report's instant (docs/estimates.md)
+        return r.missed.estimate(group, hole) if r.missed is not None else None
+
+    def estimate_title(e: Any) -> str:
+        latest = clock(e.latest, tz) if e.counts else text("estimate.now", lang)
+        return text("estimate.title", lang, time=clock(e.at, tz), earliest=clock(e.earliest, tz),
+                    latest=latest, reason=text(f"estimate.{e.reason}", lang))  # fmt: skip
+
     return {
         "lang": lang,
         "t": lambda key: text(key, lang),
@@ -289,6 +298,8 @@ def helpers(meta: ReportMeta, lang: str) -> dict[str, Any]:
         "status_class": status_class,
         "band_label": charts.band_label,
         "held_behind": held_behind,
+        "estimate_of": estimate_of,
+        "estimate_title": estimate_title,
         "grid_lines": grid_lines,
         "grid_strip": grid_strip,
         "times_lines": times_lines,

@@ -58,6 +58,20 @@ TEXTS: dict[str, Source] = {
     "no_bottleneck": "No hole took longer than its allotment on average.",
     "stoppages": "Stops of play (sirens)",
     "no_stoppage": "No stop of play.",
+    "missed_taps": "Missed taps (estimated holes)",
+    "missed_taps_count": (
+        "{asked} missed taps asked about, {confirmed} confirmed by a real tap; {standing} still "
+        "estimated. An estimate never penalises: it is shown ≈, with its bounds."
+    ),
+    "no_missed_taps": "No missed tap.",
+    "missed_standing": "Group {group}, hole {hole}: estimated ≈{time}, no tap yet",
+    "estimated": "Estimated",
+    "confirmed_by": "Logged by",
+    "estimate.title": "Estimated {time}, between {earliest} and {latest}: {reason}",
+    "estimate.now": "the report's instant",
+    "estimate.skipped": "a later hole was logged",
+    "estimate.passed": "the group behind completed it first",
+    "estimate.silent": "no tap for more than twice the hole's time",
     "stopped_total": (
         "Play stopped {minutes} in all; {group_minutes} of group time on the course (not counted "
         "against anybody)."

@@ -50,8 +50,11 @@ class Alert:
     check_holes: tuple[int, ...] = ()
     #: the situation still holds at the evaluation's instant (else an open alert is resolved)
     current: bool = True
-    #: why a prompt is raised (``stop_timing``: ``back_in_position`` or ``in_position``)
+    #: why a prompt is raised (``stop_timing``: ``back_in_position`` or ``in_position``;
+    #: ``missing_tap``: how the missed tap was found, docs/estimates.md)
     reason: str | None = None
+    #: an estimate's bounds (``missing_tap``): earliest, latest (None: up to now)
+    bounds: tuple[datetime, datetime | None] | None = None
 
 
 def episode_keys(episodes: Iterable[Episode]) -> list[str]:

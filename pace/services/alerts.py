@@ -45,7 +45,14 @@ def payload(a: alertsmod.Alert) -> dict[str, Any]:
         "gap_min": minutes(a.gap),
         **({"check_holes": list(a.check_holes)} if a.check_holes else {}),
         **({"reason": a.reason} if a.reason else {}),
+        **(_bounds(a.bounds) if a.bounds else {}),
     }
+
+
+def _bounds(bounds: tuple[datetime, datetime | None]) -> dict[str, Any]:
+    """Return an estimate's bounds as a raised alert stores them (docs/estimates.md)."""
+    earliest, latest = bounds
+    return {"earliest": earliest.isoformat(), "latest": latest.isoformat() if latest else None}
 
 
 def raised_event(round: str, a: alertsmod.Alert, now: datetime) -> Event:

@@ -25,6 +25,7 @@ from pace.rules import life as lifemod
 from pace.rules.events import Event
 from pace.rules.position import FieldStatus, GroupPlan, GroupStatus
 from pace.services import calibration as calmod
+from pace.services import estimates as estimatesmod
 from pace.services import finality, validation
 from pace.services import rows as rowsmod
 from pace.services.alerts import RESOLVED_SHOWN, AlertDesk
@@ -45,7 +46,8 @@ from pace.services.validation import FUTURE_TOLERANCE
 
 __all__ = ["LIVE_KINDS", "LiveService"]
 
-#: the alerts the live loop itself raises (a companion raises its own kinds)
+#: the alerts the live loop itself raises (a companion raises its own kinds); the missed taps'
+#: prompts (``missing_tap``) are looked for in every group at every look
 LIVE_KINDS = (alertsmod.OUT_OF_POSITION, alertsmod.BACK_IN_POSITION, alertsmod.OVERDUE)
 
 
@@ -73,6 +75,8 @@ class LiveService:
         self.calibration = calmod.CalibrationService(service)
         #: each round's life: (its live state, events folded, the fold), see :meth:`life`
         self._life: dict[str, tuple[LiveRound, int, lifemod.Life]] = {}
+        #: each round's missed taps at the instant last asked (see :meth:`_judged`)
+        self._estimates: dict[str, tuple[Any, estimatesmod.Judged]] = {}
 
     def extend(self, companion: Companion) -> None:
         """Add a companion's parts to every snapshot, and its deltas and alerts to the feed."""
@@ -135,7 +139,7 @@ class LiveService:
         with self.lock:
             now = now or self.clock.now()
             live = self.live(round, now)
-            statuses = tuple(live.field.status(p.id, now) for p in live.view.plan.groups)
+            statuses = tuple(self._status(live, p.id, now) for p in live.view.plan.groups)
             return FieldStatus(now, live.view.plan.standard_interval, statuses)
 
     def snapshot(self, round: str, now: datetime | None = None) -> dict[str, Any]:
@@ -147,7 +151,7 @@ class LiveService:
             now = now or self.clock.now()
             live = self.live(round, now)
             view = live.view
-            rows = [self._row(live, p.id, live.field.status(p.id, now), now)
+            rows = [self._row(live, p.id, self._status(live, p.id, now), now)
                     for p in view.plan.groups]  # fmt: skip
             snapshot = {
                 "round": round,
@@ -175,6 +179,21 @@ class LiveService:
         with self.lock:
             return self.live(round).alerts.open()
 
+    def _judged(self, live: LiveRound, now: datetime) -> estimatesmod.Judged:
+        """Return the round's missed taps at ``now`` and the verdicts judged with them
+        (docs/estimates.md), worked out once per state of the log and instant."""
+        key = (id(live), live.last_seq, len(live.events), now)
+        known = self._estimates.get(live.name)
+        if known is None or known[0] != key:
+            known = (key, estimatesmod.Judged(live, now))
+            self._estimates[live.name] = known
+        return known[1]
+
+    def _status(self, live: LiveRound, group: str, now: datetime) -> GroupStatus:
+        """Return a group's status at ``now``: the fold's, judged with the estimates of the
+        missed taps that touch it (docs/estimates.md)."""
+        return self._judged(live, now).status(group, live.field.status(group, now))[0]
+
     def _fixed_rows(self, view: RoundView) -> dict[str, dict[str, Any]]:
         known = self._fixed.get(view.record.name)
         if known is None or known[0] is not view:
@@ -195,7 +214,7 @@ class LiveService:
         holes = {
             h: (at, over, fold.tap_id(group, h)) for h, (at, over) in fold.overs(group, now).items()
         }
-        return holes, fold.moving(group, s, now)
+        return holes, self._judged(live, now).moving(group, s)
 
     def _make_row(
         self,
@@ -206,7 +225,8 @@ class LiveService:
         holes: dict[int, rowsmod.Hole],
         moving: frozenset[str],
     ) -> dict[str, Any]:
-        """Return a group's row from its status and what :meth:`_shown` found."""
+        """Return a group's row from its status and what :meth:`_shown` found, with its
+        missed taps' estimates (``estimate``, docs/estimates.md) when it has any."""
         fixed = self._fixed_rows(live.view)[group]
         plan = live.view.plan.by_id[group]
         if plan.sizes:  # a player retired: the holes begun since are due sooner
@@ -221,6 +241,9 @@ class LiveService:
                 spread, course, plan, s, live.field.done(group, now), live.field.facts(), now
             )
         )
+        part = self._judged(live, now).part(group)
+        if part is not None:
+            row["estimate"] = part
         return row
 
     # -- the feed ----------------------------------------------------------------------------
@@ -262,12 +285,21 @@ class LiveService:
                 yield tuple(out)
             out = []
             holes = live.view.record.course.hole_numbers
-            due: list[alertsmod.Alert] = []
+            judged = self._judged(live, now)
+            due: list[alertsmod.Alert] = list(judged.alerts())
             for group, s in statuses.items():
-                due.extend(alertsmod.episode_alerts(live.field.episodes(group, now), s))
-                due.extend(alertsmod.overdue_alerts(s, now, holes))
+                # an estimate never penalises: no alert from a verdict that rests on one, and
+                # an alert's numbers are the real log's (docs/estimates.md)
+                resting = judged.rests.get(group, False)
+                real = live.field.status(group, now) if resting else s
+                due.extend(alertsmod.episode_alerts(judged.episodes(group), real))
+                if not resting:
+                    due.extend(alertsmod.overdue_alerts(s, now, holes))
             # the groups whose alerts of each kind were looked for (the others stand as they are)
-            looked: list[tuple[tuple[str, ...], set[str]]] = [(LIVE_KINDS, set(statuses))]
+            looked: list[tuple[tuple[str, ...], set[str]]] = [
+                (LIVE_KINDS, set(statuses)),
+                ((estimatesmod.MISSING_TAP,), {p.id for p in live.view.plan.groups}),
+            ]
             # an alert is implied by the stored log and looks the same before and after its
             # commit (its id derives from its key): the new ones go out before it, the live
             # loop's first, then the companions' (worked out meanwhile)
@@ -333,6 +365,33 @@ class LiveService:
         ids = {p.id for p in first}
         return first + [p for p in plan.groups if p.id not in ids]
 
+    def _row_key(
+        self,
+        live: LiveRound,
+        group: str,
+        s: GroupStatus,
+        holes: dict[int, rowsmod.Hole],
+        now: datetime,
+        moving: frozenset[str],
+    ) -> tuple[Any, ...]:
+        """Return :func:`rowsmod.row_key` with the row's estimates (docs/estimates.md)."""
+        part = estimatesmod.row_key(self._judged(live, now).part(group))
+        return (*rowsmod.row_key(s, holes, now, moving), part)
+
+    def _estimates_moved(self, live: LiveRound, now: datetime) -> frozenset[str]:
+        """Return the groups whose rows the missed taps' estimates may have changed since the
+        rows were last worked out (they are judged again, whatever their version says)."""
+        judged = self._judged(live, now)
+        signature = judged.signature()
+        before = live.told.get("estimates")
+        groups = judged.groups()
+        live.told["estimates"] = (signature, groups)
+        if before is None:
+            return groups
+        if before[0] == signature:
+            return frozenset()
+        return groups | before[1]
+
     def _row_deltas(
         self, live: LiveRound, now: datetime, out: list[Delta], tick: bool
     ) -> dict[str, GroupStatus]:
@@ -352,32 +411,35 @@ class LiveService:
             live.redrawn = False
             rows = []
             for p in live.view.plan.groups:
-                s = statuses[p.id] = fold.status(p.id, now)
+                s = statuses[p.id] = self._status(live, p.id, now)
                 holes, moving = self._shown(live, p.id, s, now)
-                told[p.id] = (fold.version[p.id], rowsmod.row_key(s, holes, now, moving),
-                              fold.wake(p.id, s, now))  # fmt: skip
+                told[p.id] = (fold.version[p.id], self._row_key(live, p.id, s, holes, now, moving),
+                              self._judged(live, now).wake(p.id, s))  # fmt: skip
                 rows.append(self._make_row(live, p.id, s, now, holes, moving))
             # each row too, for the marshals' pages (they hear rows, not ``round_changed``)
             out.extend(live.delta(ROW, row) for row in rows)
             listing = live.memo("changes", lambda: changesmod.listing(live.events))
             out.append(live.delta(PARTS, {"groups": rows, "changes": listing}))
             return statuses
+        forced = self._estimates_moved(live, now)
         for p in self._row_order(live):
             known = told.get(p.id)
             version = fold.version[p.id]
-            if known is None:
+            if p.id in forced:
+                pass  # a missed tap's estimate may change its status: judged again
+            elif known is None:
                 if not tick and version == live.base.get(p.id):
                     continue  # not touched since the log was folded: the tick tells it
             elif known[0] == version:
                 if not tick or known[2] is None or known[2] > now:
                     continue
-            s = fold.status(p.id, now)
+            s = self._status(live, p.id, now)
             statuses[p.id] = s
             holes, moving = self._shown(live, p.id, s, now)
-            key = rowsmod.row_key(s, holes, now, moving)
+            key = self._row_key(live, p.id, s, holes, now, moving)
             if known is None or known[1] != key:
                 # the row itself is made only to be sent (most groups a tap evaluates again
                 # show nothing new)
                 out.append(live.delta(ROW, self._make_row(live, p.id, s, now, holes, moving)))
-            told[p.id] = (version, key, fold.wake(p.id, s, now))
+            told[p.id] = (version, key, self._judged(live, now).wake(p.id, s))
         return statuses

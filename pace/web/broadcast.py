@@ -168,6 +168,23 @@ class Broadcaster:
                     {"round": round, "group": a["group"], "hole": hole, "alert": a["key"]},
                     to=hole_room(round, h),
                 )
+        elif a["kind"] == "missing_tap" and a.get("hole"):
+            # the marshal of that hole is asked to confirm or correct the estimate: the real
+            # tap, late, with its instant (docs/estimates.md)
+            self.socketio.emit(
+                "tap_missing",
+                {
+                    "round": round,
+                    "group": a["group"],
+                    "hole": int(a["hole"]),
+                    "at": a["at"],
+                    "earliest": a.get("earliest"),
+                    "latest": a.get("latest"),
+                    "reason": a.get("reason"),
+                    "alert": a["key"],
+                },  # fmt: skip
+                to=hole_room(round, int(a["hole"])),
+            )
         elif a["kind"] == "stop_timing":
             self.socketio.emit(
                 "stop_timing_prompted",

@@ -75,6 +75,10 @@ MESSAGES: dict[str, Source] = {
     ),
     "board.hole_cell": "Hole {hole}: expected {due}{done}",
     "board.hole_done": ", completed {time}",
+    "board.estimate_now": "now",
+    "board.hole_estimated": (
+        ", no tap: estimated {time} (between {earliest} and {latest}), to be confirmed"
+    ),
     "board.suspended": "Play is suspended",
     "board.key": "How to read a hole",
     "board.key_due": "planned: expected to finish by",

@@ -88,10 +88,17 @@ export function removeAlert(key) {
 // -- the lists ------------------------------------------------------------------------------
 
 function alertText(a) {
-  const known = ["out_of_position", "overdue", "back_in_position", "stop_timing"];
+  const known = ["out_of_position", "overdue", "back_in_position", "stop_timing", "missing_tap"];
   let key = known.includes(a.kind) ? `dash.alert.${a.kind}` : "dash.alert.other";
   if (a.kind === "stop_timing" && a.reason === "in_position") key = "dash.alert.stop_timing_in_position";
-  return t(key, { group: a.group, hole: a.hole ?? "", kind: a.kind });
+  const extra = {};
+  if (a.kind === "missing_tap") {
+    // the prompt to confirm a missed tap's estimate: its instant and bounds (docs/estimates.md)
+    extra.time = clock(a.at, tz());
+    extra.earliest = a.earliest ? clock(a.earliest, tz()) : "";
+    extra.latest = a.latest ? clock(a.latest, tz()) : t("dash.estimate.now");
+  }
+  return t(key, { group: a.group, hole: a.hole ?? "", kind: a.kind, ...extra });
 }
 
 export function renderAlerts() {

@@ -28,6 +28,16 @@ function overRange(row) {
   return [el("dt", {}, t("dash.over_range_title")), el("dd", { class: "range" }, text)];
 }
 
+/** An estimated hole's title: its instant, its bounds and how the missed tap was found. */
+export function estimateTitle(guess) {
+  return t("dash.estimate.title", {
+    time: clock(guess.at, tz()),
+    earliest: clock(guess.earliest, tz()),
+    latest: guess.latest ? clock(guess.latest, tz()) : t("dash.estimate.now"),
+    reason: t(`dash.estimate.${guess.reason}`),
+  });
+}
+
 export function openDetail(group) {
   state.detail = group;
   renderDetail();
@@ -76,6 +86,8 @@ export function renderDetail() {
       {},
       ...row.order.map((hole, i) => {
         const logged = row.holes[String(hole)];
+        // a missed tap's estimate: ≈, its bounds in the title (docs/estimates.md)
+        const guess = !logged && row.estimate ? row.estimate.holes[String(hole)] : null;
         return el(
           "tr",
           { dataset: { hole: String(hole) }, class: !logged && row.hole === hole ? "in-play" : "" },
@@ -83,8 +95,15 @@ export function renderDetail() {
           el("td", {}, clock(row.due[i], tz())),
           el(
             "td",
-            { class: logged ? overClass(logged.over_min) : "" },
-            logged ? clock(logged.at, tz(), { seconds: true }) : "",
+            {
+              class: logged ? overClass(logged.over_min) : guess ? "estimated" : "",
+              title: guess ? estimateTitle(guess) : "",
+            },
+            logged
+              ? clock(logged.at, tz(), { seconds: true })
+              : guess
+                ? `≈${clock(guess.at, tz())}`
+                : "",
           ),
           el("td", { class: "num" }, logged ? minutes(logged.over_min, { signed: true }) : ""),
         );

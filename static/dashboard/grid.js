@@ -3,7 +3,7 @@
 // again only when what it shows has changed; a click opens the group's detail.
 import { clock, el, minutes, overClass, statusBadge, t } from "../common.js";
 import { holeHeader, onClock, replaceRow } from "../live.js";
-import { finishRange, openDetail } from "./detail.js";
+import { estimateTitle, finishRange, openDetail } from "./detail.js";
 import { $, holes, isTimed, shown, state, tz } from "./state.js";
 
 export function renderGrid() {
@@ -40,7 +40,7 @@ function gridRow(raw, hs) {
       el("button", { type: "button", class: "link", title: row.players.join(", ") }, row.group),
       isTimed(row.group) ? onClock() : null,
     ),
-    el("td", { class: "c-status" }, statusBadge(row.status)),
+    statusCell(row),
     el(
       "td",
       { class: `num c-over ${overClass(row.over_min)}` },
@@ -55,14 +55,33 @@ function gridRow(raw, hs) {
 
 function holeCell(row, number) {
   const logged = row.holes[String(number)];
-  const inPlay = !logged && row.hole === number && row.status !== "finished";
-  const classes = ["hole", logged ? overClass(logged.over_min) : "", inPlay ? "in-play" : ""];
-  const title = logged
+  // a missed tap's estimate (docs/estimates.md): its own mark, its bounds in the title
+  const guess = !logged && row.estimate ? row.estimate.holes[String(number)] : null;
+  const inPlay = !logged && !guess && row.hole === number && row.status !== "finished";
+  const classes = [
+    "hole",
+    logged ? overClass(logged.over_min) : "",
+    inPlay ? "in-play" : "",
+    guess ? "estimated" : "",
+  ];
+  let title = logged
     ? `${clock(logged.at, tz(), { seconds: true })} (${minutes(logged.over_min, { signed: true })} min)`
     : "";
+  if (guess) title = estimateTitle(guess);
   return el(
     "td",
-    { class: classes.join(" ").trim(), dataset: { group: row.group, hole: String(number) }, title },
-    logged ? clock(logged.at, tz()) : "",
+    { class: classes.filter(Boolean).join(" "), dataset: { group: row.group, hole: String(number) }, title },
+    logged ? clock(logged.at, tz()) : guess ? `≈${clock(guess.at, tz())}` : "",
+  );
+}
+
+/** The status cell: the badge, and a mark when the status rests on an estimate. */
+function statusCell(row) {
+  const rests = row.estimate && row.estimate.rests;
+  return el(
+    "td",
+    { class: `c-status${rests ? " rests" : ""}`, title: rests ? t("dash.estimate.rests") : "" },
+    statusBadge(row.status),
+    rests ? el("abbr", { class: "estimate-mark", title: t("dash.estimate.rests") }, "≈") : null,
   );
 }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 
 import pytest
@@ -100,3 +101,36 @@ def test_an_alert_says_why_the_group_was_named_in_the_pages_language(server, con
         "allouées jusqu’à ce trou : 26 min de dépassement."
     )
     expect(why).to_contain_text("D’où : hors position.")
+
+
+def test_a_missed_tap_shows_as_an_estimate_with_its_prompt_until_the_real_tap(
+    server, context, today_at
+):
+    """docs/estimates.md: group 2 completes hole 2 while group 1 has no tap there: group 1's
+    hole 2 is drawn ≈ with its bounds, its status marked, the prompt listed; the late real tap
+    takes all three away."""
+    page = context.new_page()
+    page.goto(server.url + DASHBOARD)
+    expect(page.locator("tr.group-row")).to_have_count(6)
+    server.tap("1", 1, today_at(8, 14))
+    server.tap("2", 1, today_at(8, 26))
+    server.tap("2", 2, today_at(8, 45))
+
+    cell = page.locator("td.hole[data-group='1'][data-hole='2']")
+    expect(cell).to_have_class("hole estimated")
+    expect(cell).to_contain_text("≈")
+    expect(cell).to_have_attribute("title", re.compile(r"between 08:14 and 08:45"))
+    expect(page.locator("tr.group-row[data-group='1'] .estimate-mark")).to_have_count(1)
+    prompt = page.locator("#alerts li.alert[data-kind='missing_tap'][data-group='1']")
+    expect(prompt).to_contain_text("Missed tap: group 1, hole 2")
+    page.locator("tr.group-row[data-group='1'] button.link").click()  # the group's detail
+    detail = page.locator("#detail tr[data-hole='2'] td.estimated")
+    expect(detail).to_contain_text("≈")
+    expect(detail).to_have_attribute("title", re.compile(r"between 08:14 and 08:45"))
+    page.locator("#detail button.close").click()
+
+    server.tap("1", 2, today_at(8, 43))  # the marshal confirms, late, with its instant
+    expect(cell).to_have_text("08:43")
+    expect(cell).not_to_have_class(re.compile("estimated"))
+    expect(prompt).to_have_count(0)
+    expect(page.locator("tr.group-row[data-group='1'] .estimate-mark")).to_have_count(0)

@@ -109,7 +109,9 @@ def test_a_full_disk_refuses_the_tap_unacked_and_it_lands_once_the_fault_clears(
     conn = _limit_pages(app)
     pages = conn.execute("PRAGMA page_count").fetchone()[0]
     conn.execute(f"PRAGMA max_page_count = {pages}")  # the file cannot grow: SQLITE_FULL
-    slots = [(g, h) for g in ("2", "3", "4", "5", "6") for h in range(1, 19)]
+    # the field's order, hole after hole: no group logs a hole the group ahead has not, which
+    # would reveal a missed tap and store its prompt after the tap (docs/estimates.md)
+    slots = [(g, h) for h in range(1, 19) for g in ("1", "2", "3", "4", "5", "6")]
     for group, hole in slots:  # the pages already there still hold a few taps
         tap = _tap(new_id(), group, hole, clock)
         answer = marshal.send("hole_completed", tap)

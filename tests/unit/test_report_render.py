@@ -110,3 +110,37 @@ def test_the_pdf_bars_are_pygal_bars_without_text_or_style_sheet():
 def test_a_band_reads_as_its_minutes(low, high, label):
     m = timedelta(minutes=1)
     assert charts.band_label(report.Band(low * m, high * m, ())) == label
+
+
+def test_the_report_counts_the_missed_taps_who_confirmed_them_and_marks_those_still_estimated():
+    """docs/estimates.md: a prompt (``missing_tap``) answered by a late real tap is counted with
+    who logged it; a tap still missing is shown ≈ in the group's holes, its bounds in the title."""
+    from pace.rules.events import Event
+
+    setup = make_setup(
+        make_course(pars=[4, 4, 4]),
+        [make_group("A", "08:00"), make_group("B", "08:10"), make_group("C", "08:20")],
+    )
+    log = {"A": {1: "08:15", 2: "08:31", 3: "08:45"}, "B": {1: "08:27", 3: "09:00"},
+           "C": {1: "08:37", 2: "08:52"}}  # fmt: skip
+    facts = make_facts(log)
+    prompt = Event("p1", "alert_raised", "R", at("08:30"), {
+        "key": "missing_tap:A:2", "kind": "missing_tap", "group": "A", "hole": 2,
+        "reason": "passed", "earliest": at("08:15").isoformat(),
+        "latest": at("08:40").isoformat()})  # fmt: skip
+    late = Event("t1", "hole_completed", "R", at("08:31"), {"group": "A", "hole": 2},
+                 by={"role": "marshal", "name": "Hélène"})  # fmt: skip
+    r = report.build_report(setup, facts, (prompt, late), policies.FRBG, at("09:05"))
+    assert r.missed is not None and r.missed.asked == 1
+    [c] = r.missed.confirmed
+    assert (c.group, c.hole, c.by, c.within) == ("A", 2, "Hélène", True)
+    [standing] = r.missed.standing  # B's hole 2: skipped between 08:27 and 09:00
+    assert (standing.group, standing.hole, standing.reason) == ("B", 2, "skipped")
+    meta = ReportMeta("R", "R", date(2025, 6, 14), "UTC", "frbg", "stroke_play", "individual")
+    page = html.report_html(meta, r, "en")
+    assert "1 missed taps asked about, 1 confirmed by a real tap; 1 still estimated" in page
+    assert "Hélène" in page
+    cell = re.search(r'<td class="estimated" title="([^"]*)">≈([0-9:]+)</td>', page)
+    assert cell is not None and cell.group(2) == "08:43"
+    assert "between 08:27 and 09:00" in cell.group(1)
+    assert "Passages manqués" in html.report_html(meta, r, "fr")

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TypeVar
 
+from pace.rules import estimates, groupclock, penalties, policies, timing
 from pace.rules import explain as explainmod
-from pace.rules import groupclock, penalties, policies, timing
 from pace.rules import refereeing as rr
 from pace.rules.events import Event
 from pace.rules.model import RoundFacts, RoundSetup, Status, TimeCredit
@@ -195,6 +195,8 @@ class RoundReport:
     format_name: str
     groups: tuple[GroupReport, ...]
     field: FieldReport
+    #: the missed taps: asked about, confirmed by whom, still estimated (docs/estimates.md)
+    missed: estimates.MissedTaps | None = None
 
     def group(self, group_id: str) -> GroupReport:
         """Return the group's report; raise ``KeyError`` if it is not in the draw."""
@@ -425,6 +427,7 @@ def build_report(
         group_stopped=sum((g.stopped for g in groups), ZERO),
         held_up=held,
     )
+    missed = estimates.missed_taps(plan, facts, events, now, author=author)
     return RoundReport(
-        now, plan.standard_interval, policy, play, format_name, tuple(groups), summary
+        now, plan.standard_interval, policy, play, format_name, tuple(groups), summary, missed
     )

@@ -41,6 +41,16 @@ MESSAGES: dict[str, Source] = {
     "dash.alert.out_of_position": "Group {group} out of position (hole {hole})",
     "dash.alert.overdue": "Group {group} overdue on hole {hole}",
     "dash.alert.back_in_position": "Group {group} back in position (hole {hole})",
+    "dash.alert.missing_tap": (
+        "Missed tap: group {group}, hole {hole}, estimated {time} (between {earliest} and "
+        "{latest}); ask the marshal of hole {hole} to confirm it"
+    ),
+    "dash.estimate.title": "Estimated {time}, between {earliest} and {latest}: {reason}",
+    "dash.estimate.now": "now",
+    "dash.estimate.skipped": "a later hole was logged",
+    "dash.estimate.passed": "the group behind completed it first",
+    "dash.estimate.silent": "no tap for more than twice the hole's time",
+    "dash.estimate.rests": "Judged on an estimated time: no alert until the real tap",
     "dash.alert.other": "Group {group}: {kind}",
     "dash.alert.over": "over {over} min",
     "dash.alert.gap": "gap {gap} min",

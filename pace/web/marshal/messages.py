@@ -46,6 +46,13 @@ MESSAGES: dict[str, Source] = {
     "marshal.bad_time": "Enter a time such as 10:42",
     "marshal.check": "Please check group {group} near hole {hole}: it is overdue",
     "marshal.dismiss": "Seen",
+    "marshal.missing": (
+        "Missed tap? Group {group} on hole {hole}, between {earliest} and {latest}: when did it "
+        "hole out?"
+    ),
+    "marshal.missing.time": "Time it holed out (HH:MM)",
+    "marshal.missing.log": "Log this time",
+    "marshal.missing.now": "now",
     "marshal.me": "My name (optional)",
     "marshal.save": "Save",
 }
