@@ -264,7 +264,9 @@ def projection_ranges(
     """
     out: dict[str, Any] = {"finish_range": None, "over_hole_range": None}
     g = plan.group
-    k = s.holes_completed
+    # the range runs from the group's last real completion: its status may count a missed
+    # tap's estimate (docs/estimates.md), which has no instant in ``done``
+    k = max((i + 1 for i, hole in enumerate(plan.order) if hole in done), default=0)
     if s.status in (Status.FINISHED, Status.WITHDRAWN, Status.NOT_STARTED) or k >= len(plan.order):
         return out
     anchor = done[plan.order[k - 1]] if k else g.start

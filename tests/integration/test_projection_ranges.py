@@ -16,14 +16,19 @@ from pace.store import open_store
 TRUTH = gh.default_truth()
 
 
-def today_round(store, first_day, logged: int):
+def today_round(store, first_day, logged: int, missed: tuple[str, int] | None = None):
     """Store a round in play on the generated course, each group's first ``logged`` holes
-    logged; return its setup and facts (the whole round as it will be played)."""
+    logged but the ``missed`` (group, index in the order) tap; return its setup and facts (the
+    whole round as it will be played)."""
     _, setup, facts = gh.generate(TRUTH, 1, 77, first_day=first_day)[0]
     store.create_round("Today", course="Generated", day=first_day.date(), timezone="UTC")
     store.save_draw("Today", setup.groups)
     order = setup.course.hole_numbers
-    taps = [c for c in facts.completions if order.index(c.hole) < logged]
+    taps = [
+        c
+        for c in facts.completions
+        if order.index(c.hole) < logged and (c.group, order.index(c.hole)) != missed
+    ]
     events = [
         Event(f"t{i}", "hole_completed", "Today", c.at, {"group": c.group, "hole": c.hole})
         for i, c in enumerate(taps)
@@ -92,3 +97,20 @@ def test_a_history_stored_on_the_day_is_read_within_minutes(settings):
         assert calibration.spread(course, now + SPREAD_RETRY).ratios
     finally:
         store.close()
+
+
+def test_a_missed_tap_leaves_the_range_after_the_last_hole_logged(settings):
+    """A group whose sixth hole's tap is missing while the group behind has completed it
+    (docs/estimates.md): its status counts the estimated hole, its range runs from its last
+    real completion (the row was not drawn: a KeyError on the estimated hole)."""
+    history = gh.generate(TRUTH, 8, 76)
+    day = history[-1][1].groups[0].start + timedelta(days=7)
+    first = "1"
+    with open_store(settings.database.path) as store:
+        gh.store_rounds(store, history)
+        setup, _, last = today_round(store, day, logged=6, missed=(first, 5))
+    assert setup.groups[0].id == first
+    shown = rows(settings, last)[first]
+    lo, hi = (datetime.fromisoformat(t) for t in shown["finish_range"])
+    assert last <= lo < hi
+    assert rows(settings, last)[setup.groups[1].id]["finish_range"] is not None
