@@ -43,6 +43,7 @@ from pace.services.state import (
 )
 from pace.services.state import suspended as _suspended
 from pace.services.validation import FUTURE_TOLERANCE
+from pace.store.errors import StorageError
 
 __all__ = ["LIVE_KINDS", "LiveService"]
 
@@ -316,7 +317,15 @@ class LiveService:
             more = self.alerts.raises(live, theirs, now)
             if more and self.early_alerts:
                 yield self._alert_deltas(live, more)
-            raised = self.alerts.settle(live, raises + more, due + theirs, looked, now)
+            try:
+                raised = self.alerts.settle(live, raises + more, due + theirs, looked, now)
+            except StorageError:
+                # the store refused the alerts (the command's own event is stored): the groups
+                # judged here are judged again at the next tick, which stores them then
+                told_rows = live.told.get("rows", {})
+                for group in statuses:
+                    told_rows.pop(group, None)
+                raise
             if not self.early_alerts:
                 out.extend(live.delta(ALERT, alert) for alert in raised)
             done = live.told.get("resolved", 0)

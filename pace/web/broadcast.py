@@ -6,6 +6,7 @@ covering that hole) and ``board:<round>`` (the facts-only boards: their own feed
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -14,6 +15,9 @@ from pace.rules.events import Event
 from pace.services.board import BoardFeed
 from pace.services.commands import Outcome
 from pace.services.state import ACKNOWLEDGED, ALERT, PENALTIES, RESOLVED, ROW, TIMING, Delta
+from pace.store.errors import StorageError
+
+log = logging.getLogger(__name__)
 
 #: The event a stored fact is announced as, by its type (an acknowledgement is a delta).
 ANNOUNCED_AS = {
@@ -123,7 +127,14 @@ class Broadcaster:
         name = ANNOUNCED_AS.get(e.type)
         if name is not None:
             self.socketio.emit(name, event_view(e), to=round_room(e.round))
-        self.feed_stages(e.round, lambda: stages(e.round))
+        try:
+            self.feed_stages(e.round, lambda: stages(e.round))
+        except StorageError as error:
+            # the command's event is stored: its ack must say so (a phone told
+            # storage_unavailable would believe nothing was kept). What it implies (alerts,
+            # resolutions) is implied by the stored log, its ids derived from their keys: the
+            # next tick stores and announces it once the store takes writes again.
+            log.warning("%s stored; what it implies waits for the next tick: %s", e.type, error)
 
     def deltas(self, round: str, deltas: Iterable[Delta]) -> None:
         """Send each delta to the round's room, as its event (docs/protocol.md, "Deltas"), and

@@ -98,11 +98,12 @@ def test_a_dashboard_that_missed_a_delta_reads_the_snapshot_once_and_holds_what_
         whole = Page(witness)  # the same feed, nothing missed
         page.drop = start + 1  # the first delta after the snapshot never reaches the page
 
-        # group 1 ahead logged hole 1 first: group 2's verdict rests on no estimate of a
-        # missed tap (docs/estimates.md)
+        # group 1 ahead logged holes 1 and 2 first: group 2's verdict rests on no estimate of
+        # a missed tap (docs/estimates.md)
         marshal.tap("1", 1, "08:13")
         marshal.tap("2", 1, "08:40")  # out of position: a row, then an alert
         marshal.tap("3", 1, "08:30")
+        marshal.tap("1", 2, "08:28")
         marshal.tap("2", 2, "08:58")
         page.receive(time.monotonic() + 5)
         whole.receive(time.monotonic() + 3)

@@ -134,6 +134,36 @@ def test_a_full_disk_refuses_the_tap_unacked_and_it_lands_once_the_fault_clears(
     assert [e["id"] for e in after].count(tap["id"]) == 1
 
 
+def test_a_tap_stored_before_its_alerts_could_be_is_acked_and_its_alerts_follow(
+    app, connect, clock, client, monkeypatch
+):
+    """The store refuses the alerts a tap implies (the disk filled between the two commits):
+    the tap is stored, so its ack says so (``storage_unavailable`` would tell the phone nothing
+    was kept); the alerts are stored and sent at the next tick, once the store takes writes."""
+    from pace.services.alerts import AlertDesk
+    from pace.store.errors import StorageError
+
+    def full(self, events, now):
+        raise StorageError("database or disk is full")
+
+    monkeypatch.setattr(AlertDesk, "append_implied", full)
+    marshal = MarshalDriver(connect("marshal"), clock.now)
+    tap = _tap(new_id(), "1", 1, clock)  # 08:59 on hole 1: out of position (docs/rules.md §3)
+    answer = marshal.send("hole_completed", tap)
+    assert answer["ok"] is True and answer["duplicate"] is False, answer
+    types = [e["type"] for e in client.get(f"/api/rounds/{ROUND}/events").json["events"]]
+    assert types == ["hole_completed"]
+    monkeypatch.undo()
+    app.extensions["pace"].live.tick(ROUND)
+    events = client.get(f"/api/rounds/{ROUND}/events").json["events"]
+    raised = [e for e in events if e["type"] == "alert_raised"]
+    # group 1's, which the refused commit lost (the tick also finds the groups overdue by now)
+    assert [e["payload"]["group"] for e in raised if e["payload"]["kind"] == "out_of_position"] == [
+        "1"
+    ]
+    assert [e["id"] for e in events].count(tap["id"]) == 1
+
+
 def test_a_session_revoked_from_the_command_line_loses_its_sockets_at_the_next_sweep(
     app, settings, clock
 ):
