@@ -177,16 +177,20 @@ class AlertDesk:
         now: datetime,
     ) -> list[Event]:
         """Return the ``alert_resolved`` events of the ``candidates`` (open alerts) of the
-        kinds and groups looked for again that ``due`` no longer holds current."""
+        kinds and groups looked for again that ``due`` no longer holds current, and of those
+        whose group is no longer in the draw (a group removed on the day: nobody will look
+        for its alerts again)."""
         scope = [(frozenset(kinds), groups) for kinds, groups in looked if groups]
-        if not scope:
-            return []
+        drawn = {p.id for p in live.view.plan.groups}
         holding = {a.key for a in due if a.current}
         return [
             resolved_event(live.name, a, now)
             for a in candidates
             if a["key"] not in holding
-            and any(a.get("kind") in kinds and a.get("group") in groups for kinds, groups in scope)
+            and (
+                (isinstance(a.get("group"), str) and a["group"] not in drawn)
+                or any(a.get("kind") in k and a.get("group") in g for k, g in scope)
+            )
         ]
 
     def acknowledge_alert(self, c: cmd.AcknowledgeAlert) -> Outcome:

@@ -67,8 +67,9 @@ class BoardPage:
         self.rev = self.board["rev"]
         assert isinstance(self.rev, int), self.board
 
-    def receive(self, until: float, quiet: float = 0.5) -> None:
-        """Apply what comes until ``until`` (monotonic), or until nothing comes for ``quiet``."""
+    def receive(self, until: float, quiet: float = 0.5, done=None) -> None:
+        """Apply what comes until ``until`` (monotonic), until nothing comes for ``quiet``, or
+        until ``done(self)`` holds after a message."""
         while (left := until - time.monotonic()) > 0:
             try:
                 event = self.client.receive(timeout=min(left, quiet))
@@ -78,12 +79,15 @@ class BoardPage:
             self.heard.append((name, msg))
             if name == "board_changed":
                 self.delta(msg)
+            if done is not None and done(self):
+                return
 
     def receive_until(self, done, timeout: float = 10.0) -> None:
-        """Apply what comes until ``done(self)`` holds (bounded)."""
+        """Apply what comes until ``done(self)`` holds (bounded): it returns as soon as it
+        does, not at the deadline."""
         deadline = time.monotonic() + timeout
-        while not done(self) and time.monotonic() < deadline:
-            self.receive(deadline, quiet=deadline - time.monotonic())
+        if not done(self):
+            self.receive(deadline, quiet=timeout, done=done)
         assert done(self), self.heard
 
     def delta(self, msg: dict[str, Any]) -> None:

@@ -249,3 +249,20 @@ def test_the_last_player_retiring_withdraws_the_group(app, changes, marshal):
     last = changes.withdraw(ROUND, "Jean Gauthier", "retired", COMMITTEE)
     assert live.live(ROUND).field.withdrawn_at("3") == last.event.at
     assert live.field(ROUND).group("3").status is Status.WITHDRAWN
+
+
+def test_a_removed_groups_open_alerts_are_resolved_at_the_next_tick(app, changes, scheduler):
+    # a group added at 08:30 has not logged hole 1 at 09:10: overdue
+    changes.add_group(ROUND, "Z", local("08:30"), 1, [Player("Zoé Roy"), Player("Yves Roy")],
+                      "late pair", COMMITTEE)  # fmt: skip
+    scheduler.tick(ROUND)
+    live = app.extensions["pace"].live
+    assert any(a["group"] == "Z" for a in live.snapshot(ROUND)["alerts"])
+    # taken out of the draw, nobody will look for its alerts again: the tick resolves them
+    changes.remove_group(ROUND, "Z", "the pair went home", COMMITTEE)
+    scheduler.tick(ROUND)
+    snapshot = live.snapshot(ROUND)
+    assert not [a for a in snapshot["alerts"] if a["group"] == "Z"]
+    resolved = [e for e in app.extensions["pace"].live.events(ROUND)
+                if e.type == "alert_resolved" and e.payload["group"] == "Z"]  # fmt: skip
+    assert resolved and {e.payload["kind"] for e in resolved} == {"overdue"}

@@ -69,6 +69,8 @@ class Arena:
     facts: dict[str, dict[str, str]] = field(default_factory=dict)
     sockets: dict[str, socketio.SimpleClient] = field(default_factory=dict)
     log_checked: int = 0
+    #: the groups added for the changes on the day aimed at since the last ``clear_staged``
+    staged: list[str] = field(default_factory=list)
 
     @property
     def url(self) -> str:
