@@ -203,11 +203,13 @@ class LiveRounds:
         with self.lock:
             return self._rounds.get(round)
 
-    def get(self, round: str, now: datetime) -> LiveRound:
+    def get(self, round: str, now: datetime, held: list[Event] | None = None) -> LiveRound:
         """Return ``round``'s state with every stored event folded (``UnknownRoundError``).
 
         A changed setup (a draw imported again, another policy) folds the log again; its
         feed's numbers go on from the old one's, one skipped (pages read the snapshot again).
+        ``held``: the stored events, in order, that the state folded before a change of the
+        draw was read (folded again from memory; only what follows them is read).
         """
         with self.lock:
             view = self.service.round_view(round)
@@ -222,14 +224,19 @@ class LiveRounds:
                     live.rev = old.rev + 1
                     live.feeds = {name: n + 1 for name, n in old.feeds.items()}
                 self._rounds[round] = live
+                for e in held or ():
+                    if e.seq is None or e.seq > view.seq:
+                        break  # (not the case: held events were read before the view was)
+                    live.apply(e, now)
             assert live is not None
             for e in self.service.store.events(round, after_seq=live.last_seq):
                 stale = not fresh or (e.seq or 0) > view.seq
                 if stale and changesmod.is_change(e, live.by_id):
                     # a change of the draw (rare): the round is folded again from its log under
-                    # the changed draw, rather than each fold learning to change its plan
+                    # the changed draw, rather than each fold learning to change its plan; the
+                    # events already read are folded again from memory, not read again
                     self.service.draw_changed(round)
-                    again = self.get(round, now)
+                    again = self.get(round, now, held=live.events)
                     again.redrawn = True
                     return again
                 live.apply(e, now)
