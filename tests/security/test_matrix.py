@@ -119,18 +119,19 @@ _fresh = itertools.count(1)
 
 def change_stage(arena: Arena, event: str) -> dict[str, Any]:
     """Return the fields of a change ``event`` that succeeds on the own round now: it aims at
-    a group added for it (as admin) at 10:30, so no group of the staged facts is touched."""
+    a group added for it (as admin) to start at 16:30, so no group of the staged facts is touched
+    and, the arena's clock starting at noon, the staged groups raise no alert."""
     n = next(_fresh)
     a, b, c = f"Late {n}a", f"Late {n}b", f"Late {n}c"
     g, h = f"X{n}", f"Y{n}"
     arena.staged += [g, h]
     if event == "change_add_group":
-        return {"group": g, "start": "10:30", "tee": 1, "players": [a, {"name": b}],
+        return {"group": g, "start": "16:30", "tee": 1, "players": [a, {"name": b}],
                 "reason": "late entries"}  # fmt: skip
-    admin(arena, "change_add_group", group=g, start="10:30", tee=1, players=[a, b],
+    admin(arena, "change_add_group", group=g, start="16:30", tee=1, players=[a, b],
           reason="stage")  # fmt: skip
     if event in ("change_move_player", "change_swap"):
-        admin(arena, "change_add_group", group=h, start="10:40", tee=1, players=[c],
+        admin(arena, "change_add_group", group=h, start="16:40", tee=1, players=[c],
               reason="stage")  # fmt: skip
     return {
         "change_withdraw": {"player": a, "reason": "no_show", "note": "called in sick"},
@@ -138,7 +139,7 @@ def change_stage(arena: Arena, event: str) -> dict[str, Any]:
                               "reason": "late entry"},
         "change_move_player": {"player": a, "to": h, "reason": "car sharing"},
         "change_swap": {"player": a, "other": c, "reason": "car sharing"},
-        "change_start": {"group": g, "start": "10:50", "reason": "traffic"},
+        "change_start": {"group": g, "start": "16:50", "reason": "traffic"},
         "change_tee": {"group": g, "tee": 10, "reason": "tee 1 full"},
         "change_remove_group": {"group": g, "reason": "all withdrew"},
         "change_void": {"target": admin(arena, "change_tee", group=g, tee=10,
