@@ -15,6 +15,7 @@ exported to ``backup.folder`` atomically (a temporary file, flushed, renamed), i
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import logging
 import os
@@ -211,11 +212,9 @@ def _sync_folder(folder: Path) -> None:
 def _remove_stale(folder: Path, slug: str) -> None:
     limit = time.time() - STALE_SECONDS
     for left in folder.glob(f".{glob.escape(slug)}.*.tmp"):
-        try:
+        with contextlib.suppress(FileNotFoundError):  # another worker's snapshot removed it
             if left.stat().st_mtime < limit:
                 left.unlink()
-        except FileNotFoundError:
-            pass  # another worker's snapshot removed it first
 
 
 class Snapshots:

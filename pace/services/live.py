@@ -434,13 +434,12 @@ class LiveService:
         for p in self._row_order(live):
             known = told.get(p.id)
             version = fold.version[p.id]
-            if p.id in forced:
-                pass  # a missed tap's estimate may change its status: judged again
-            elif known is None:
-                if not tick and version == live.base.get(p.id):
-                    continue  # not touched since the log was folded: the tick tells it
-            elif known[0] == version:
-                if not tick or known[2] is None or known[2] > now:
+            # a group whose missed tap's estimate moved is judged again whatever it was told
+            if p.id not in forced:
+                if known is None:
+                    if not tick and version == live.base.get(p.id):
+                        continue  # not touched since the log was folded: the tick tells it
+                elif known[0] == version and (not tick or known[2] is None or known[2] > now):
                     continue
             s = self._status(live, p.id, now)
             statuses[p.id] = s
