@@ -204,6 +204,7 @@ FILE_SECONDS = {
     "tests/browser/test_demo_clock.py": 27,
     "tests/browser/test_console.py": 25,
     "tests/browser/test_console_forms.py": 20,
+    "tests/browser/test_holdup_why.py": 20,
     "tests/browser/test_dashboard_alerts.py": 24,
     "tests/e2e/test_referee_spells_live.py": 23,
     "tests/browser/test_layout_shift.py": 22,

@@ -119,6 +119,7 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "scoring.api_results": SCORER,
     "scoring.scoring_setting": COMMITTEE,
     "dashboard.dashboard_page": REFEREE,
+    "dashboard.held_up_why": REFEREE,  # the hold-up panel's "Why", fetched when asked
     "referee.shotclock_page": REFEREE,
     "audit.audit_page": REFEREE,
     "audit.audit_csv": REFEREE,
