@@ -6,7 +6,8 @@ the draw as it is now showing it: ``change_start`` and ``change_tee`` were refus
 command`` before, the page sending ``change_change_start``), then a change voided, the round
 finished, made final and reopened; the access page makes codes and revokes one; the courses
 page takes a course file, whose form is then edited and saved; the time-pars page shows a
-course's history. Signed in with the committee secret, as the console's owner.
+course's history; the scorecard page's scoring setting and the dashboard's sirens (the
+committee's buttons outside the console) are sent too. Signed in with the committee secret, as the console's owner.
 """
 
 from __future__ import annotations
@@ -207,3 +208,43 @@ def test_a_course_file_uploaded_then_edited_and_its_time_pars(server, console, t
     expect(page.locator("#cal-rounds")).to_be_visible()
     expect(page.locator("h1 .course-name")).to_have_text("Louiseville Nine")
     assert "size=3" in page.url and "Louiseville" in page.url
+
+
+def test_the_committees_scoring_setting_on_the_scorecard_page(server, console):
+    """The scorecard page's one committee form: how the round is scored."""
+    page = console
+    page.goto(f"{server.url}/rounds/{ROUND}/scorecard")
+    page.locator("details.setting summary").click()
+    form = page.locator("form.setting-form")
+    form.locator("select[name=scoring]").select_option("stableford")
+    form.locator("input[name=net]").check()
+    form.locator("input[name=allowance]").fill("95")
+    form.locator("button[type=submit]").click()
+    expect(page).to_have_url(re.compile(rf"/rounds/{ROUND}/scorecard$"))
+    expect(page.locator("form.setting-form select[name=scoring]")).to_have_value("stableford")
+    expect(page.locator("form.setting-form input[name=net]")).to_be_checked()
+    answer = page.request.get(f"{server.url}/api/rounds/{ROUND}/leaderboard")
+    board = json.loads(answer.text())["leaderboard"]
+    assert (board["scoring"], board["net"]) == ("stableford", True), str(board)[:300]
+
+
+def test_the_committees_sirens_on_the_dashboard(server, console):
+    """The dashboard's committee buttons: a siren pressed, cancelled or confirmed."""
+    page = console
+    page.goto(f"{server.url}/rounds/{ROUND}/dashboard")
+    expect(page.locator("tr.group-row")).to_have_count(6)
+    suspended = page.locator("#suspended")
+    expect(suspended).to_be_hidden()
+    page.locator("button.siren.k-suspension").click()
+    page.locator("#siren-confirm button.cancel").click()  # cancelled: nothing recorded
+    expect(page.locator("#siren-confirm")).to_be_hidden()
+    page.locator("button.siren.k-suspension").click()
+    page.locator("#siren-confirm button.confirm").click()
+    expect(page.locator("#siren-result")).to_have_class("ok")
+    expect(suspended).to_be_visible()
+    page.locator("button.siren.k-resume").click()
+    page.locator("#siren-confirm button.confirm").click()
+    expect(suspended).to_be_hidden()
+    events = json.loads(page.request.get(f"{server.url}/api/rounds/{ROUND}/events").text())
+    sirens = [e["payload"]["kind"] for e in events["events"] if e["type"] == "siren"]
+    assert sirens == ["suspension", "resume"], sirens
