@@ -1,8 +1,8 @@
 """Entry point of the ``pace`` console script and of ``python -m pace``.
 
 ``pace serve`` and ``pace demo`` run under gevent when ``server.async_mode`` says so; gevent
-must patch the standard library before anything else imports it (TECH-NOTES.md), so
-this module decides that before importing the CLI.
+must patch the standard library before anything else imports it (docs/architecture.md,
+"Choices and why"), so this module decides that before importing the CLI.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-// The facts-only pace board for players and the public (DESIGN.md, pages): for each group,
+// The facts-only pace board for players and the public (docs/protocol.md, "The board's feed"): for each group,
 // its players, tee and start, the time it is expected to complete each hole, the times
 // it did, and "on the clock" while referees time it. No status, no minutes over, no gap:
 // facts, no blame. Live on the board's own feed of numbered deltas (docs/protocol.md, "The

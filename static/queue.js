@@ -1,7 +1,7 @@
 // The marshal's outbox: commands made on the phone (each with its own id and device time),
 // kept in localStorage so they survive closing the browser, and sent one by one, in order,
 // whenever the socket is connected. A resend carries the same id, so the server counts
-// nothing twice (DESIGN.md, offline-first marshal page; docs/protocol.md, idempotency).
+// nothing twice (docs/offline.md; docs/protocol.md, idempotency).
 import { errorText, isoWithOffset, load, request, save } from "./common.js";
 
 /** States of an entry still to be acknowledged. */

@@ -1,5 +1,5 @@
 // The service worker of pace: it lets a marshal's phone open the marshal page, and a scorer's
-// the scorecard, with no signal (DESIGN.md, offline-first marshal page; docs/offline.md).
+// the scorecard, with no signal (docs/offline.md).
 //
 // - Served at /sw.js (root scope) with Cache-Control: no-cache, so the browser checks for a new
 //   version at every visit. The server writes VERSION from the static files it serves: a new

@@ -1,10 +1,10 @@
 """Shared fixtures: settings on a tmp database, the app on a FakeClock, HTTP and socket clients.
 
 The app is built in threading mode and driven through Flask's and Flask-SocketIO's test
-clients, which run handlers synchronously (TECH-NOTES.md: never mix them with real
-clients). Round ``R1`` is set up from ``tests/data/formats`` on ``DAY``: group "1" starts
-08:00 Europe/Brussels from tee 1 and is the lead group. The clock starts at 09:10 local
-and moves only when a test says so.
+clients, which run handlers synchronously (docs/testing.md, "The two kinds of client": never
+mix them with real clients). Round ``R1`` is set up from ``tests/data/formats`` on ``DAY``:
+group "1" starts 08:00 Europe/Brussels from tee 1 and is the lead group. The clock starts at
+09:10 local and moves only when a test says so.
 """
 
 from __future__ import annotations
@@ -203,6 +203,8 @@ FILE_SECONDS = {
     "tests/browser/test_scoring.py": 27,
     "tests/browser/test_demo_clock.py": 27,
     "tests/browser/test_console.py": 25,
+    "tests/browser/test_console_forms.py": 20,
+    "tests/browser/test_holdup_why.py": 20,
     "tests/browser/test_dashboard_alerts.py": 24,
     "tests/e2e/test_referee_spells_live.py": 23,
     "tests/browser/test_layout_shift.py": 22,

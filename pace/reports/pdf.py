@@ -1,4 +1,4 @@
-"""PDF through WeasyPrint (TECH-NOTES.md): the report's or the letters' HTML laid out on A4.
+"""PDF through WeasyPrint: the report's or the letters' HTML laid out on A4 (docs/reports.md).
 
 The style sheet's ``@page`` rules give the page size, the margins, the round's name at the
 top and ``page N / M`` at the bottom; the charts are SVG images, drawn by WeasyPrint itself.

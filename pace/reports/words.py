@@ -297,6 +297,8 @@ TEXTS: dict[str, Source] = {
         "Behind it, waiting (over their allotted time, close to the group ahead): {list}."
     ),
     "explain.waiting": "group {group}, {over} min over",
+    "explain.waiting_gap": "group {group}, {over} min over, {gap} min behind the group ahead",
+    "explain.held_holes": "Group {group} held the field up at hole(s) {holes}.",
     "explain.nobody_behind": "No group was waiting behind it.",
     "explain.facts": "The facts:",
     "explain.then": "; ",

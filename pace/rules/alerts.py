@@ -1,4 +1,4 @@
-"""Alerts for the referees, derived from the evaluation (docs/rules.md §3; DESIGN.md scheduler).
+"""Alerts for the referees, derived from the evaluation (docs/rules.md §3; docs/architecture.md).
 
 An alert has a stable ``key``: the same situation always gives the same key, so raising
 is idempotent and a restart re-derives exactly the alerts already raised. An episode's

@@ -226,9 +226,8 @@ class RefereeFold:
         acts = self._groups.setdefault(group, _Acts())
         self._where[e.id] = group
         if e.type == rr.TIMING_DECIDED:
-            if p.get("decision") == "time":
-                act = spells.SpellAct(group, spells.START, e.at)
-                self._all.spell_acts[e.id] = acts.spell_acts[e.id] = act
+            act = spells.SpellAct(group, rr.spell_kind(p.get("decision")), e.at)
+            self._all.spell_acts[e.id] = acts.spell_acts[e.id] = act
             self._all.decisions[e.id] = acts.decisions[e.id] = rr.decision_of(e)
         elif e.type == rr.TIMING_STOPPED:
             act = spells.SpellAct(group, spells.STOP, e.at)

@@ -86,8 +86,7 @@ def fold(events: Iterable[Event]) -> RefereeState:
             continue
         p = e.payload
         if e.type == TIMING_DECIDED:
-            if p.get("decision") == "time":
-                acts.append(spells.SpellAct(str(p["group"]), spells.START, e.at))
+            acts.append(spells.SpellAct(str(p["group"]), spell_kind(p.get("decision")), e.at))
             decisions.append(decision_of(e))
         elif e.type == TIMING_STOPPED:
             acts.append(spells.SpellAct(str(p["group"]), spells.STOP, e.at))
@@ -100,6 +99,15 @@ def fold(events: Iterable[Event]) -> RefereeState:
                 penalties.Notification(str(p["group"]), str(p["player"]), str(p["fault"]), e.at)
             )
     return RefereeState(tuple(decisions), tuple(acts), tuple(tells), tuple(strokes), tuple(notes))
+
+
+def spell_kind(decision: object) -> str:
+    """Return what a timing decision does to the group's spells (docs/penalties.md).
+
+    A decision to time opens a spell (``START``); a decision not to time ends the one that
+    runs, like a referee's stop (``STOP``): the latest decision stands.
+    """
+    return spells.START if decision == "time" else spells.STOP
 
 
 def decision_of(e: Event) -> Decision:

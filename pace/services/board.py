@@ -1,9 +1,10 @@
 """The facts-only public board (players and the public): its snapshot and its own feed.
 
-The board shows facts, no blame (DESIGN.md): for each group its players, tee, start, the
-instant each hole is due and the instants it completed holes, whether referees time it, and
-who is disqualified (a result the committee publishes anyway), and whether play is
-suspended. Never a status, minutes over, a gap, an alert or a penalty row.
+The board shows facts, no blame (docs/protocol.md, "The board's feed"): for each group its
+players, tee, start, the instant each hole is due and the instants it completed holes,
+whether referees time it, and who is disqualified (a result the committee publishes anyway),
+and whether play is suspended. Never a status, minutes over, a gap, an alert or a penalty
+row.
 
 Its viewers are in a room of their own, which never hears the round's deltas: the board lives
 on its own numbered feed (docs/protocol.md, "The board's feed"). After each command or tick,

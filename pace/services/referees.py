@@ -61,7 +61,11 @@ class RefereeService:
         return self.live.clock
 
     def decide_timing(self, c: cmd.DecideTiming) -> RefereeOutcome:
-        """Record a decision to time a group, or not to with its mitigating reason (§4.1)."""
+        """Record a decision to time a group, or not to with its mitigating reason (§4.1).
+
+        A second decision to time while a spell runs is refused (``already_timed``); a
+        decision not to time is always recorded, and ends the spell that runs at its instant.
+        """
         with self.live.lock:
             view = self.live.service.round_view(c.round)
             payload = {
@@ -76,7 +80,8 @@ class RefereeService:
                 return self._timing_outcome(view, stored, False)
             group_of(view, c.group)
             self._check(view, c.at)
-            current = self._running(view, c.group, event.at)
+            # a decision not to time ends the spell that runs, like a stop (docs/penalties.md)
+            current = self._running(view, c.group, event.at) if c.decision == "time" else None
             if current is not None:
                 raise CommandError(
                     f"group {c.group!r} is already being timed since "

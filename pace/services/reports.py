@@ -17,10 +17,12 @@ from datetime import date, datetime, time, timedelta
 from typing import Any, TypeVar
 
 from pace.documents.report import ReportMeta, holdup_view
+from pace.rules import explain as explainmod
 from pace.rules import life as lifemod
 from pace.rules import report as rp
-from pace.rules.errors import SetupError
+from pace.rules.errors import SetupError, UnknownGroupError
 from pace.rules.events import Event
+from pace.rules.report import author
 from pace.rules.report import offenders as offendersmod
 from pace.services.life import life_document
 from pace.services.rounds import RoundService, RoundView
@@ -277,6 +279,39 @@ class HoldUpPanel:
             return [holdup_view(u, view.tz, going) for u, going in found]
 
         return len(live.events), reading
+
+    def why(self, round: str, group: str, now: datetime) -> dict[str, Any]:
+        """Return why ``group`` is named as holding the field up (docs/explanations.md): the
+        explanation of its row on the panel, at the hole the row names (its worst), from the
+        round's own fold: its time over, its gap to the group ahead, each group held behind it
+        with its minutes over and its gap, the holes where it held the field up, and the facts
+        with who logged them. Worked out when a referee asks, never put in the snapshot.
+
+        Refused ``unknown_group`` (404) when the panel does not name the group.
+        """
+        with self.live.lock:
+            live = self.live.live(round, now)
+            row = next((r for r in self._latest(live, now) if r["group"] == group), None)
+            if row is None:
+                named = ", ".join(r["group"] for r in self._latest(live, now)) or "none"
+                raise UnknownGroupError(
+                    f"group {group[:40]!r} is not named as holding the field up"
+                    f" (groups named: {named})",
+                    field="group",
+                )
+            sources = live.memo("explain.sources", lambda: explainmod.Sources(live.events))
+            followers = [b["group"] for b in row["behind"]]
+            x = explainmod.explain_hold(live.field, sources, group, row["hole"], followers)
+        if x is None:  # the fact it rested on was voided since the panel was read
+            raise UnknownGroupError(
+                f"group {group[:40]!r} no longer holds the field up at hole {row['hole']}",
+                field="group",
+            )
+        return {
+            "group": group,
+            "held_up": row,
+            "explanation": explainmod.as_document(x, author),
+        }
 
     def _latest(self, live: LiveRound, now: datetime) -> list[dict[str, Any]]:
         """Return the latest reading (:meth:`refresh`'s), or read it here if there is none."""

@@ -119,6 +119,7 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "scoring.api_results": SCORER,
     "scoring.scoring_setting": COMMITTEE,
     "dashboard.dashboard_page": REFEREE,
+    "dashboard.held_up_why": REFEREE,  # the hold-up panel's "Why", fetched when asked
     "referee.shotclock_page": REFEREE,
     "audit.audit_page": REFEREE,
     "audit.audit_csv": REFEREE,
@@ -149,6 +150,25 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "committee.calibration_toml": COMMITTEE,
     "pace.api_command": MARSHAL | SCORER,  # narrowed per command by EVENTS
 }
+
+#: The console's global pages, across every round (the courses, new rounds, every round's
+#: list, the courses' history, repeat offenders over all rounds): the committee secret's alone.
+#: A committee code made for one round stays within that round (docs/access.md, "A round's
+#: committee code").
+ALL_ROUNDS = frozenset({
+    "committee.console",
+    "committee.courses_page",
+    "committee.download_course",
+    "committee.course_form",
+    "committee.save_course",
+    "committee.upload_course",
+    "committee.round_new",
+    "committee.round_preview",
+    "committee.round_create",
+    "committee.calibration_page",
+    "committee.calibration_toml",
+    "reports.offenders_page",
+})  # fmt: skip
 
 ROLE_WORDS = {
     "committee": "the committee",
@@ -200,6 +220,24 @@ def allowed(name: str, role: str | None, table: Mapping[str, Any] = EVENTS) -> b
     """Return whether ``role`` may send the event (or call the endpoint) ``name``."""
     roles = table.get(name, frozenset())
     return roles is PUBLIC or (role is not None and role in roles)
+
+
+def may_open(endpoint: str, s: Session | None) -> bool:
+    """Return whether the session ``s`` may call ``endpoint``: its role, and for the
+    console's global pages (``ALL_ROUNDS``) a session of every round (the committee secret)."""
+    if not allowed(endpoint, s.role if s else None, ENDPOINTS):
+        return False
+    return endpoint not in ALL_ROUNDS or (s is not None and s.round is None)
+
+
+def check_all_rounds(endpoint: str, s: Session) -> None:
+    """Refuse a global page of the console to a session made for one round (``forbidden``)."""
+    if endpoint in ALL_ROUNDS and s.round is not None:
+        raise AccessError(
+            f"your access code is for round {s.round!r} only: to {_what(endpoint)}, which"
+            " spans every round, sign in with the committee secret at /login",
+            field="round",
+        )
 
 
 def _refuse_role(name: str, roles: frozenset[str], s: Session | None) -> None:
@@ -366,6 +404,8 @@ def guard_request() -> Any:
             check_role(str(view_args["name"]), s)
             return None
         _refuse_role(endpoint, roles, s)
+        if s is not None:
+            check_all_rounds(endpoint, s)
         if "round" in view_args and s is not None:
             view_args["round"] = payloads.text(view_args, "round")
             check_round(s, view_args["round"], parts().store)
@@ -567,5 +607,5 @@ def template_globals() -> dict[str, Any]:
         "session_role": s.role if s else None,
         "session_round": s.round if s else None,
         "csrf_token": csrf_token,
-        "can": lambda endpoint: allowed(endpoint, s.role if s else None, ENDPOINTS),
+        "can": lambda endpoint: may_open(endpoint, s),
     }

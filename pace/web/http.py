@@ -33,8 +33,9 @@ def home() -> str:
 
 @bp.get("/api/rounds")
 def api_rounds() -> Any:
-    """List the rounds as JSON."""
-    rounds = parts().live.service.list_rounds()
+    """List the rounds the session may open as JSON (a round's code: its round alone)."""
+    s = access.current_session()
+    rounds = [r for r in parts().live.service.list_rounds() if s is not None and s.covers(r.name)]
     return jsonify(
         {
             "ok": True,

@@ -1,4 +1,4 @@
-"""Each connection's clock offset, estimated from ping exchanges (DESIGN.md, time).
+"""Each connection's clock offset, estimated from ping exchanges (docs/protocol.md).
 
 The server sends ``clock_probe`` with its time; the device answers with its own clock.
 With the server's send and receive instants ``s0`` and ``s1`` and the device's answer

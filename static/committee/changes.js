@@ -126,11 +126,17 @@ const PAYLOADS = {
   remove_group: (f) => ({ group: f.group.value, reason: f.reason.value }),
 };
 
+/** The console's command a form sends: `change_<kind>` (`change_start`'s form is kind
+ * `change_start`, not `change_change_start`). */
+function commandOf(kind) {
+  return kind.startsWith("change_") ? kind : `change_${kind}`;
+}
+
 for (const form of document.querySelectorAll("form[data-kind]")) {
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const kind = form.dataset.kind;
-    const ack = await command(`change_${kind}`, PAYLOADS[kind](form.elements));
+    const ack = await command(commandOf(kind), PAYLOADS[kind](form.elements));
     if (done(ack, form.querySelector(".error"))) form.reset();
   });
 }

@@ -3,7 +3,8 @@
 import { el, t, tn } from "../common.js";
 import { awaiting } from "../penalties.js";
 import { faultList, openDetail } from "./detail.js";
-import { $, faultsFrom, state } from "./state.js";
+import { $, ROUND, faultsFrom, state } from "./state.js";
+import { fetchedWhy } from "./why.js";
 
 /** Who is holding the field up (the report's reading, live): going on first, then the rest. */
 export function renderHeldUp() {
@@ -22,6 +23,7 @@ export function renderHeldUp() {
               minutes: Math.round(r.minutes),
             }),
             r.ongoing ? el("span", { class: "badge" }, ` ${t("dash.held_up.now")}`) : null,
+            fetchedWhy(`/api/rounds/${encodeURIComponent(ROUND)}/held_up/${encodeURIComponent(r.group)}/why`, r),
           ),
         )
       : [el("li", { class: "hint" }, t("dash.held_up.none"))]),

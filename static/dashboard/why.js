@@ -3,7 +3,7 @@
 // by pace/web/dashboard/pages.py), behind a "Why" the referee opens to show the players: the
 // figures, the verdict they give, the groups waiting behind, and the facts with who logged
 // them.
-import { clock, el, lang, t, tn } from "../common.js";
+import { clock, el, errorText, lang, t, tn } from "../common.js";
 import { tz } from "./state.js";
 
 /** Minutes as the report writes them: whole, else to a tenth (`6`, `0,5` in French). */
@@ -56,8 +56,13 @@ export function sentences(x) {
     );
   }
   out.push(t("words.explain.verdict", { status: t(`words.status.${x.status}`) }));
+  const held = x.subject === "held_up";
   if (x.behind.length) {
-    const list = x.behind.map((b) => t("words.explain.waiting", { group: b.group, over: m(b.over_min) }));
+    // a hold-up says each follower's gap to the group ahead of it too (how close it was)
+    const list = x.behind.map((b) =>
+      held && b.gap_min !== null && b.gap_min !== undefined
+        ? t("words.explain.waiting_gap", { group: b.group, over: m(b.over_min), gap: m(b.gap_min) })
+        : t("words.explain.waiting", { group: b.group, over: m(b.over_min) }));
     out.push(t("words.explain.behind", { list: list.join("; ") }));
   } else if (x.subject === "out_of_position") {
     out.push(t("words.explain.nobody_behind"));
@@ -102,6 +107,13 @@ export function whyDetails(x, key) {
       ontoggle: (event) => (event.target.open ? opened.add(key) : opened.delete(key)),
     },
     el("summary", {}, t("words.explain.title")),
+    ...body(x),
+  );
+}
+
+/** The facts of an explanation: its sentences, then its dated timeline. */
+function body(x) {
+  return [
     ...sentences(x).map((s) => el("p", {}, s)),
     el("p", { class: "facts" }, t("words.explain.facts")),
     el(
@@ -111,5 +123,56 @@ export function whyDetails(x, key) {
         el("li", {}, el("span", { class: "when" }, clock(item.at, tz())), " ", line(item)),
       ),
     ),
+  ];
+}
+
+// the hold-ups' explanations fetched, by the panel row they explain (its group, hole, minutes)
+const fetched = new Map();
+
+/**
+ * The hold-up panel's "Why" of `row` (a `held_up` row of the snapshot): closed, and fetched
+ * from `url` (`GET /api/rounds/<round>/held_up/<group>/why`, referees and the committee) only
+ * when the referee opens it, so the snapshot never carries it (docs/explanations.md). The
+ * holes where the group held the field up come first, then the explanation at the worst one.
+ */
+export function fetchedWhy(url, row) {
+  const key = `held:${row.group}`;
+  const version = `${row.group}|${row.hole}|${row.minutes}|${row.groups}`;
+  const content = el("div", { class: "why-body" });
+  const show = (x) => {
+    const holes = t("words.explain.held_holes", { group: row.group, holes: row.holes.join(", ") });
+    content.replaceChildren(el("p", { class: "held-holes" }, holes), ...body(x));
+  };
+  const load = async () => {
+    const known = fetched.get(key);
+    if (known && known.version === version) return show(known.x);
+    content.replaceChildren(el("p", { class: "hint" }, "…"));
+    try {
+      const response = await fetch(url, { credentials: "same-origin" });
+      const answer = await response.json();
+      if (!answer.ok) throw new Error(errorText(answer));
+      fetched.set(key, { version, x: answer.explanation });
+      show(answer.explanation);
+    } catch (e) {
+      content.replaceChildren(el("p", { class: "error", role: "alert" }, e.message || String(e)));
+    }
+  };
+  const details = el(
+    "details",
+    {
+      class: "why held-why",
+      open: opened.has(key),
+      ontoggle: (event) => {
+        if (event.target.open) {
+          opened.add(key);
+          load();
+        } else {
+          opened.delete(key);
+        }
+      },
+    },
+    el("summary", {}, t("words.explain.title")),
+    content,
   );
+  return details;
 }

@@ -1,6 +1,7 @@
 """Browser tests: Playwright drives Debian's Chromium against a real ``pace serve``.
 
-Never run ``playwright install``: its download is unreachable here (TECH-NOTES.md).
+Never run ``playwright install``: its download is unreachable here (docs/testing.md,
+"Browser tests").
 """
 
 from __future__ import annotations

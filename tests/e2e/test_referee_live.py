@@ -112,3 +112,35 @@ def test_a_referee_times_a_group_out_of_position_until_it_is_back(server, open_c
     snapshot = server.get_json(f"/api/rounds/{ROUND}/snapshot")["snapshot"]
     assert snapshot["timing"]["1"]["timed"] is False
     assert [r["player"] for r in snapshot["penalties"]] == [MARIE]
+
+
+def test_a_decision_not_to_time_while_timed_ends_the_spell(server, open_client):
+    """Issue 37: ``not_time`` while a spell runs was refused live (``already_timed``) and
+    ignored offline; both now end the spell at its instant, as a stop (docs/penalties.md)."""
+    phone = open_client("marshal")
+    marshal = MarshalDriver(phone, skewed_clock(server_offset(phone)))
+    tablet = open_client("referee")
+    referee = RefereeDriver(tablet, skewed_clock(server_offset(tablet)))
+    referee.join()
+    luc = "Luc Côté"
+    marshal.tap("2", 1, "08:55")  # 45 minutes on hole 1: out of position
+
+    referee.decide("2", at="09:02")
+    counted = referee.stroke("2", luc, 2, "09:03:00", "09:03:45")
+    assert counted["outcome"]["counted"] is True
+
+    ruling = referee.decide("2", "not_time", reason="ruling", at="09:04")
+
+    assert ruling["ok"] is True and ruling["timing"]["timed"] is False
+    [spell] = ruling["timing"]["spells"]
+    assert (spell["until"], spell["ended_by"]) == (ruling["at"], "stopped")
+    timing = receive_until(tablet, "timing_changed", for_group("2"))["timing"]
+    while timing["timed"]:  # the decision to time came first
+        timing = receive_until(tablet, "timing_changed", for_group("2"))["timing"]
+    assert [d["decision"] for d in timing["decisions"]] == ["time", "not_time"]
+    # a stroke started after the decision is not timed: refused, as after a stop
+    refused = referee.stroke("2", luc, 2, "09:04:30", "09:05:15", error="not_timed")
+    assert refused["error"]["field"] == "group"
+    # one started inside the spell, sent late, still counts
+    late = referee.stroke("2", "Marc Bélanger", 2, "09:03:10", "09:03:55")
+    assert late["outcome"]["counted"] is True

@@ -233,6 +233,17 @@ def test_the_tables_cover_every_handler_and_route(app):
     assert endpoints <= set(access.ENDPOINTS), endpoints - set(access.ENDPOINTS)
 
 
+def test_every_committee_page_without_a_round_is_the_secrets_alone(app):
+    """A committee route that names no round spans every round: a round's committee code
+    must not open it (issue 37; docs/access.md, "A round's committee code")."""
+    global_routes = {
+        rule.endpoint
+        for rule in app.url_map.iter_rules()
+        if access.ENDPOINTS.get(rule.endpoint) == access.COMMITTEE and "round" not in rule.arguments
+    }
+    assert global_routes == set(access.ALL_ROUNDS)
+
+
 # -- sessions ----------------------------------------------------------------------------------
 
 

@@ -73,3 +73,20 @@ def test_penalties_need_no_database(tmp_path):
     result = CliRunner().invoke(cli, ["penalties", *files(tmp_path), "--json"])
     assert result.exit_code == 0
     assert not list(tmp_path.glob("*.db"))
+
+
+def test_a_decision_not_to_time_ends_the_running_spell_offline(tmp_path):
+    """Issue 37: ``not_time`` while a spell ran was ignored offline (the stroke after it
+    counted) and refused live; both now end the spell there, as a stop (docs/penalties.md)."""
+    log = (
+        "at,act,group,player,hole,kind,first,seconds,between,id,fault,decision,reason\n"
+        "08:20:00,decide,1,,,,,,,,,time,\n"
+        "08:22:10,stroke,1,Hélène Hébert,2,other,no,46,,,,,\n"
+        "08:26:00,decide,1,,,,,,,,,not_time,ruling\n"
+        "08:30:00,stroke,1,Luc Nadeau,2,other,no,47,,,,,\n"
+    )
+    result = CliRunner().invoke(cli, ["penalties", *files(tmp_path, log), "--json"])
+
+    assert result.exit_code == 0, result.output
+    faults = {f["id"]: (f["counted"], f["reason"]) for f in json.loads(result.stdout)["faults"]}
+    assert faults == {"L3": (True, "counted"), "L5": (False, "not_timed")}  # by line

@@ -102,3 +102,54 @@ def test_a_tap_made_between_two_groups_of_a_reading_is_stored_sent_and_read_next
 
 def _rows(sio) -> list:
     return [e["args"][0] for e in sio.get_received() if e["name"] == "group_updated"]
+
+
+# -- the panel's "Why" (issue 37): fetched when asked, never in the snapshot ------------------
+
+
+def test_why_a_group_holds_the_field_up_is_fetched_when_asked(
+    client, login, marshal, referee, scheduler
+):
+    marshal.tap("1", 1, "08:30")  # 30 min for 14: out of position, open course ahead
+    marshal.tap("2", 1, "08:36")  # over time, 6 min behind group 1: held up
+    scheduler.tick(ROUND)
+    snapshot = client.get(f"/api/rounds/{ROUND}/snapshot").json["snapshot"]
+    [row] = snapshot["held_up"]
+    assert "explanation" not in row  # the snapshot stays small
+
+    for who in (client, login("referee")):
+        answer = who.get(f"/api/rounds/{ROUND}/held_up/1/why")
+        assert answer.status_code == 200, answer.json
+        x = answer.json["explanation"]
+        assert (x["subject"], x["group"], x["hole"], x["status"]) == (
+            "held_up", "1", 1, "out_of_position",
+        )  # fmt: skip
+        assert x["over_min"] == 16.0  # 30 min played for 14 allotted
+        assert [(b["group"], b["status"], b["gap_min"]) for b in x["behind"]] == [
+            ("2", "behind", 6.0),
+        ]  # fmt: skip
+        assert answer.json["held_up"]["holes"] == [1]
+        assert [line["kind"] for line in x["timeline"]][:2] == ["start", "tap"]
+
+
+@pytest.mark.parametrize("role", ["marshal", "scorer", "viewer", None])
+def test_why_a_group_holds_the_field_up_is_for_referees_and_the_committee(
+    login, marshal, scheduler, role
+):
+    marshal.tap("1", 1, "08:30")
+    marshal.tap("2", 1, "08:36")
+    scheduler.tick(ROUND)
+    answer = login(role).get(f"/api/rounds/{ROUND}/held_up/1/why")
+    assert answer.status_code == (401 if role is None else 403)
+    assert "explanation" not in answer.get_data(as_text=True)
+
+
+def test_why_of_a_group_not_named_is_refused_clearly(client, marshal, scheduler):
+    marshal.tap("1", 1, "08:30")
+    marshal.tap("2", 1, "08:36")
+    scheduler.tick(ROUND)
+    answer = client.get(f"/api/rounds/{ROUND}/held_up/2/why")
+    assert answer.status_code == 404
+    error = answer.json["error"]
+    assert (error["code"], error["field"]) == ("unknown_group", "group")
+    assert "group '2' is not named as holding the field up (groups named: 1)" in error["message"]

@@ -143,8 +143,18 @@ def test_a_group_already_timed_cannot_be_decided_again(referee, timed, client):
     before = len(log(client))
     refused = referee.decide("1", error="already_timed")
     assert refused["error"]["field"] == "group"
-    referee.decide("1", "not_time", reason="ruling", error="already_timed")
     assert len(log(client)) == before
+
+
+def test_a_decision_not_to_time_a_timed_group_ends_its_spell(referee, timed, client, tablet):
+    tablet.get_received()
+    ack = referee.decide("1", "not_time", reason="ruling")
+
+    assert ack["timing"]["timed"] is False
+    [spell] = ack["timing"]["spells"]
+    assert (spell["until"], spell["ended_by"]) == (ack["at"], "stopped")
+    assert received(tablet, "timing_changed")[0]["timing"]["timed"] is False
+    referee.stop_timing("1", error="not_timed")  # nothing left to stop
 
 
 def test_telling_the_players_is_recorded_per_player(referee, timed, tablet):

@@ -92,7 +92,7 @@ HOSTILE_FORMS = {
 @pytest.mark.parametrize("case", sorted(HOSTILE_FORMS))
 def test_the_course_form_refuses_hostile_input_and_stores_nothing(arena, case):
     before = courses(arena)
-    status, answer = post(arena, "/api/courses", "committee", {"course": HOSTILE_FORMS[case]})
+    status, answer = post(arena, "/api/courses", "admin", {"course": HOSTILE_FORMS[case]})
     refused(status, answer)
     assert courses(arena) == before
     arena.assert_log_clean()
@@ -115,7 +115,7 @@ HOSTILE_TOML = {
 def test_a_hostile_course_upload_is_refused_and_stores_nothing(arena, case):
     data, code = HOSTILE_TOML[case]
     before = courses(arena)
-    status, answer = post(arena, "/api/courses/upload", "committee", {}, {"file": ("c.toml", data)})
+    status, answer = post(arena, "/api/courses/upload", "admin", {}, {"file": ("c.toml", data)})
     refused(status, answer, code)
     assert courses(arena) == before
     arena.assert_log_clean()
@@ -158,7 +158,7 @@ def test_a_hostile_new_round_is_refused_and_stores_nothing(arena, case, step):
     fields, data, code = HOSTILE_SETUPS[case]
     before = rounds(arena)
     files = {"draw": ("draw.csv", data)} if data is not None else {}
-    status, answer = post(arena, f"/api/rounds/{step}", "committee", fields, files)
+    status, answer = post(arena, f"/api/rounds/{step}", "admin", fields, files)
     refused(status, answer, code)
     assert rounds(arena) == before
     arena.assert_log_clean()
@@ -171,7 +171,7 @@ def test_a_draw_with_formulas_and_a_bom_is_read_as_text_never_as_formulas(arena)
     text = ("\ufeffgroup,start,tee,player,club\n1,08:00,1,=HYPERLINK(\"http://x\"),@SUM(A1)\n"
             "1,08:00,1,+Ann,-Club\n")  # fmt: skip
     before = rounds(arena)
-    status, answer = post(arena, "/api/rounds/preview", "committee",
+    status, answer = post(arena, "/api/rounds/preview", "admin",
                           draw_fields(round="Formula cup"),
                           {"draw": ("f.csv", text.encode())})  # fmt: skip
     assert status == 200, answer
@@ -306,7 +306,7 @@ def test_a_change_from_another_role_is_refused(arena, role):
      "..", "Nowhere"],
 )  # fmt: skip
 def test_a_hostile_course_name_to_download_is_refused_cleanly(arena, name):
-    status, headers, answer = arena.request("GET", f"/courses/{name}.toml", "committee")
+    status, headers, answer = arena.request("GET", f"/courses/{name}.toml", "admin")
     assert 400 <= status < 500, (status, answer[:200])
     assert "Content-Disposition" not in headers and b"[[holes]]" not in answer
     arena.assert_log_clean()
@@ -319,7 +319,7 @@ def test_a_course_download_is_the_committees(arena, role):
     assert status in (302, 401, 403), status  # no session: the sign-in page
     assert b"[[holes]]" not in answer
     status, headers, answer = arena.request("GET", "/courses/Golf%20de%20Louiseville.toml",
-                                            "committee")  # fmt: skip
+                                            "admin")  # fmt: skip
     assert status == 200 and b"[[holes]]" in answer
     assert headers["Content-Disposition"].startswith('attachment; filename="course-')
 

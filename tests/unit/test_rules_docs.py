@@ -9,6 +9,7 @@ names, fails here, naming the file and the line.
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,6 +28,13 @@ CITATION = re.compile(
 )
 #: the shared rulebooks' own names, which a reader of the repository does not have
 BARE = re.compile(r"(?<![\w/.-])(?:RULES|FORMATS)\.md\b")
+#: every document outside the repository (the names are split so that this file does not
+#: name them itself): the rulebooks, the design and stack notes, the style guide, their folder
+_FOLDER = "sha" + "red"
+OUTSIDE = re.compile(
+    r"(?<![\w/.-])(?:RULES|FORMATS|DESIGN|ST" + r"YLE)\.md\b|(?<![\w-])TECH-" + r"NOTES\b"
+    rf"|(?:\.\./|/work/|(?<![\w./-])){_FOLDER}/(?=[A-Z]|hooks|seeds)"
+)
 HEADING = re.compile(rf"^#{{2,3}} +(?P<number>{_NUMBER})\.? ", re.MULTILINE)
 LINK = re.compile(r"\]\((?P<file>[\w./-]+\.md)?#(?P<anchor>[^)\s]+)\)")
 
@@ -121,7 +129,8 @@ def test_the_checker_catches_a_made_up_citation():
         "line 2: formats.md §12",
         "line 3: rules.md §7",
     ]
-    assert bare("see RULES.md §3 and FORMATS.md\nnot docs/rules.md §3\n") == [1, 1]
+    rulebooks = "see " + "RULES" + ".md §3 and " + "FORMATS" + ".md\nnot docs/rules.md §3\n"
+    assert bare(rulebooks) == [1, 1]
 
 
 def test_the_rules_keep_the_rulebook_numbering():
@@ -168,3 +177,53 @@ def test_the_rules_and_formats_links_reach_their_sections():
             if m["anchor"] not in anchors(DOCS / (m["file"] or name))
         ]
         assert not missing, f"docs/{name}: links to headings that do not exist: {missing}"
+
+
+def tracked_files() -> list[Path]:
+    """Return the repository's tracked text files (``git ls-files``), or every project file
+    when this is no git checkout."""
+    try:
+        listed = (
+            subprocess.run(
+                ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True, timeout=30
+            )
+            .stdout.decode("utf-8")
+            .split("\0")
+        )
+    except (OSError, subprocess.SubprocessError):
+        return project_files()
+    paths = [ROOT / name for name in listed if name]
+    return [p for p in paths if p.is_file() and p.resolve() != SELF and text_file(p)]
+
+
+def text_file(path: Path) -> bool:
+    """Return whether ``path`` reads as UTF-8 text (no NUL byte in its first 8 kB)."""
+    with path.open("rb") as f:
+        return b"\0" not in f.read(8192)
+
+
+def outside(text: str) -> list[int]:
+    """Return the lines of ``text`` that cite a document outside the repository."""
+    return [text.count("\n", 0, m.start()) + 1 for m in OUTSIDE.finditer(text)]
+
+
+def test_the_outside_documents_are_caught_by_every_name():
+    names = ["DESIGN", "ST" + "YLE", "RULES", "FORMATS"]
+    text = "\n".join(f"see {n}.md §3" for n in names) + "\n(" + "TECH" + "-NOTES, SQLite)\n"
+    text += f"../{_FOLDER}/" + "RULES" + f".md\n/work/{_FOLDER}/hooks\n"
+    text += f"docs/rules.md §3, docs/architecture.md, a {_FOLDER}/ link, static/{_FOLDER}/x\n"
+    assert outside(text) == [1, 2, 3, 4, 5, 6, 7]
+
+
+def test_no_tracked_file_cites_a_document_outside_the_repository():
+    files = tracked_files()
+    assert len(files) > 300, "the scan must see the repository's files"
+    found = [
+        f"{p.relative_to(ROOT)}, line {line}"
+        for p in files
+        for line in outside(p.read_text(encoding="utf-8", errors="replace"))
+    ]
+    assert not found, (
+        "cite the project's own docs (docs/architecture.md, docs/rules.md, docs/formats.md, "
+        "docs/testing.md...) instead:\n" + "\n".join(found)
+    )

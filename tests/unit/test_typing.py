@@ -1,4 +1,4 @@
-"""The pure core and the service type-check under ``mypy --strict`` (STYLE.md §3)."""
+"""The pure core and the service type-check under ``mypy --strict`` (docs/testing.md, "Types")."""
 
 from __future__ import annotations
 

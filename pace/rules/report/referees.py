@@ -107,6 +107,8 @@ def group_acts(events: Iterable[Event], now: datetime) -> dict[str, GroupActs]:
             running = spells[group] and spells[group][-1].end is None
             if decision == "time" and not running:
                 spells[group].append(Spell(e.at, by))
+            elif decision != "time" and running:  # not to time: ends the spell, as a stop
+                spells[group][-1] = Spell(spells[group][-1].start, spells[group][-1].by, e.at, by)
         elif e.type == rr.TIMING_STOPPED:
             if spells[group] and spells[group][-1].end is None:
                 spells[group][-1] = Spell(spells[group][-1].start, spells[group][-1].by, e.at, by)

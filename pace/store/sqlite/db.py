@@ -3,7 +3,8 @@
 Socket.IO handlers and scheduler jobs run in their own threads or greenlets. A
 connection per event is slow (~1k/s) and a connection used from another thread
 raises, so the store keeps one connection (``check_same_thread=False``) and takes a
-re-entrant lock around every use of it (TECH-NOTES.md, SQLite). Write transactions
+re-entrant lock around every use of it (docs/storage.md, "One shared connection
+behind a lock"). Write transactions
 start with ``BEGIN IMMEDIATE`` so another process on the same file (a CLI import
 while the server runs) waits for the write lock up to ``busy_timeout`` instead of
 failing half-way through a read-then-write transaction.

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from typing import Any
+
+from flask import Blueprint, jsonify, render_template
 
 from pace import i18n
 from pace.reports.words import CONTEXT, TEXTS
@@ -19,6 +21,14 @@ def dashboard_page(round: str) -> str:
     context = page_context()
     context["messages"] = {**context["messages"], **explanation_words(context["lang"])}
     return render_template("dashboard.html", round=round, **context)
+
+
+@bp.get("/api/rounds/<round>/held_up/<group>/why")
+def held_up_why(round: str, group: str) -> Any:
+    """Why ``group`` is named as holding the field up (referees and the committee): fetched
+    when the dashboard's hold-up panel opens its "Why", never part of the snapshot."""
+    app = parts()
+    return jsonify({"ok": True, **app.holdups.why(round, group, app.live.clock.now())})
 
 
 def explanation_words(lang: str) -> dict[str, str | dict[str, str]]:

@@ -79,7 +79,11 @@ def test_the_fold_keeps_each_decision_with_its_note_and_author():
         ("time", None, "slow on the 3rd"),
     ]
     assert state.decisions[1].by == {"role": "referee", "device": "p"}
-    assert state.spell_acts == (spells.SpellAct("A", spells.START, at("08:40")),)
+    # a decision not to time is a stop to the spells: the latest decision stands
+    assert state.spell_acts == (
+        spells.SpellAct("A", spells.STOP, at("08:20")),
+        spells.SpellAct("A", spells.START, at("08:40")),
+    )
 
 
 def test_a_voided_decision_times_nobody():

@@ -138,6 +138,7 @@ ACT_ROWS = [
     "time-after-the-end",
     "time-while-timed",
     "not-time",
+    "not-time-while-timed",
     "stop",
     "stop-after-back-in-position",
     "stop-without-spell",
@@ -172,11 +173,16 @@ ACT_ROWS = [
         ([*OUT, decide("08:22"), decide("08:24"), *probes("08:23", "08:25")],
          [("08:22", None, None, None)],
          {"p1": (TIMED, "counted"), "p2": (TIMED, "counted")}),
-        # a decision not to time opens nothing, and closes nothing (live: refused while timed)
-        ([*OUT, decide("08:22", decision="not_time"), decide("08:25"),
-          decide("08:27", decision="not_time"), *probes("08:23", "08:28")],
+        # a decision not to time, no spell running, opens nothing
+        ([*OUT, decide("08:22", decision="not_time"), decide("08:25"), *probes("08:23", "08:26")],
          [("08:25", None, None, None)],
          {"p1": (NOT_TIMED, "not_timed"), "p2": (TIMED, "counted")}),
+        # a decision not to time while a spell runs ends it at its instant, as a stop (the
+        # latest decision stands; live it is recorded, not refused)
+        ([*OUT, decide("08:22"), decide("08:27", decision="not_time"),
+          *probes("08:26", "08:28")],
+         [("08:22", "08:27", STOPPED, "08:27")],
+         {"p1": (TIMED, "counted"), "p2": (NOT_TIMED, "not_timed")}),
         # a referee's stop ends the spell at the stop
         ([*OUT, decide("08:22"), stop("08:25"), *probes("08:24", "08:26")],
          [("08:22", "08:25", STOPPED, "08:25")],
