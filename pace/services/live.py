@@ -28,6 +28,7 @@ from pace.services import calibration as calmod
 from pace.services import estimates as estimatesmod
 from pace.services import finality, validation
 from pace.services import rows as rowsmod
+from pace.services import alerts as alertsdesk
 from pace.services.alerts import RESOLVED_SHOWN, AlertDesk
 from pace.services.rounds import RoundService, RoundView
 from pace.services.state import (
@@ -63,10 +64,6 @@ class LiveService:
         #: the snapshot says which delta it includes (``rev``); off with several workers, whose
         #: feeds number their own deltas: pages then apply deltas as they come
         self.numbered = True
-        #: a command's new alerts are sent before their commit (the round's lock is held until
-        #: it is done, so no acknowledgement comes in between); off with several workers, where
-        #: another worker may have raised one first: each then sends only those it stored
-        self.early_alerts = True
         self.lock = self.rounds.lock
         #: raises and resolves the alerts the state calls for; takes acknowledgements
         self.alerts = AlertDesk(self.rounds)
@@ -266,9 +263,8 @@ class LiveService:
         self, round: str, now: datetime | None = None, *, tick: bool = False
     ) -> Iterator[tuple[Delta, ...]]:
         """Yield :meth:`changes` in stages, so each part can be sent before the rest is worked
-        out: first the acknowledgements and the rows; then the new alerts (the live loop's,
-        then the companions'), before their commit (:attr:`early_alerts`; after it with several
-        workers); last the resolutions and the companions' parts, after the commit. The
+        out: first the acknowledgements and the rows; then, once stored, the new alerts (the
+        live loop's and the companions'), the resolutions and the companions' parts. The
         round's lock is held from the first stage to the end, so nothing reads or acts on an
         alert before it is stored: run it to the end (docs/architecture.md, "The row goes out
         first")."""
@@ -287,8 +283,18 @@ class LiveService:
             out = []
             holes = live.view.record.course.hole_numbers
             judged = self._judged(live, now)
+            # the groups whose alerts are looked for: those judged again (``statuses``), and
+            # those whose history, not only their status, the new facts changed (docs/protocol.md,
+            # "What a fresh process holds"): the groups that completed a hole after a tap
+            # logged late there, or whose missed taps' estimates moved; on the first look of
+            # a fold of the log (a restart), every group, so the book is settled against the
+            # whole history
+            looking = dict(statuses)
+            for group in self._history_changed(live, judged):
+                if group not in looking:
+                    looking[group] = self._status(live, group, now)
             due: list[alertsmod.Alert] = list(judged.alerts())
-            for group, s in statuses.items():
+            for group, s in looking.items():
                 # an estimate never penalises: no alert from a verdict that rests on one, and
                 # an alert's numbers are the real log's (docs/estimates.md)
                 resting = judged.rests.get(group, False)
@@ -298,36 +304,31 @@ class LiveService:
                     due.extend(alertsmod.overdue_alerts(s, now, holes))
             # the groups whose alerts of each kind were looked for (the others stand as they are)
             looked: list[tuple[tuple[str, ...], set[str]]] = [
-                (LIVE_KINDS, set(statuses)),
+                (LIVE_KINDS, set(looking)),
                 ((estimatesmod.MISSING_TAP,), {p.id for p in live.view.plan.groups}),
             ]
-            # an alert is implied by the stored log and looks the same before and after its
-            # commit (its id derives from its key): the new ones go out before it, the live
-            # loop's first, then the companions' (worked out meanwhile)
-            raises = self.alerts.raises(live, due, now)
-            if raises and self.early_alerts:
-                yield self._alert_deltas(live, raises)
             later: list[tuple[str, Mapping[str, Any]]] = []
             theirs: list[alertsmod.Alert] = []
             for companion in self._companions:
-                parts, alerts, groups = companion.deltas(live, statuses, now, tick)
+                parts, alerts, groups = companion.deltas(live, looking, now, tick)
                 later.extend(parts)
                 theirs.extend(alerts)
                 looked.append((companion.alert_kinds, set(groups)))
-            more = self.alerts.raises(live, theirs, now)
-            if more and self.early_alerts:
-                yield self._alert_deltas(live, more)
+            # an alert goes out once it is stored (docs/protocol.md, "Announced once"): a
+            # crash before the commit leaves nothing announced, and the restarted process
+            # raises and announces it then; only the raises this process stored are sent
+            raises = self.alerts.raises(live, due + theirs, now)
             try:
-                raised = self.alerts.settle(live, raises + more, due + theirs, looked, now)
+                raised = self.alerts.settle(live, raises, due + theirs, looked, now)
             except StorageError:
                 # the store refused the alerts (the command's own event is stored): the groups
                 # judged here are judged again at the next tick, which stores them then
                 told_rows = live.told.get("rows", {})
                 for group in statuses:
                     told_rows.pop(group, None)
+                live.told.pop("alerts.seen", None)
                 raise
-            if not self.early_alerts:
-                out.extend(live.delta(ALERT, alert) for alert in raised)
+            out.extend(live.delta(ALERT, alert) for alert in raised)
             done = live.told.get("resolved", 0)
             for e in live.alerts.resolutions[done:]:
                 out.append(live.delta(RESOLVED, {"event": e}))
@@ -357,9 +358,22 @@ class LiveService:
                 refresh(round, now)
 
     @staticmethod
-    def _alert_deltas(live: LiveRound, raises: list[Event]) -> tuple[Delta, ...]:
-        """Return the deltas of new alerts, as the pages get them (numbered in the feed)."""
-        return tuple(live.delta(ALERT, alertsmod.view(e)) for e in raises)
+    def _history_changed(live: LiveRound, judged: estimatesmod.Judged) -> set[str]:
+        """Return the groups whose alerts must be looked for beside those judged again: every
+        group on the first look of this fold of the log, else those whose history the facts
+        folded since the last look changed (``alerts.behind_late_facts``) and those whose
+        missed taps' estimates moved (their episodes are judged with them)."""
+        seen = live.told.get("alerts.seen")
+        live.told["alerts.seen"] = len(live.events)
+        signature, groups = judged.signature(), judged.groups()
+        before = live.told.get("alerts.estimates")
+        live.told["alerts.estimates"] = (signature, groups)
+        if seen is None or seen > len(live.events):
+            return {p.id for p in live.view.plan.groups}
+        out = alertsdesk.behind_late_facts(live, seen)
+        if before is not None and before[0] != signature:
+            out |= groups | before[1]
+        return out
 
     def _row_order(self, live: LiveRound) -> list[GroupPlan]:
         """Return the groups in the order their rows go out: those the events folded since

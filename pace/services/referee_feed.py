@@ -129,7 +129,7 @@ class RefereeFeed:
             g = p.id
             key = refold.key(g)
             known = told["keys"].get(g)
-            if known is None and not tick and key == live.base_judged.get(g):
+            if known is None and not tick and key == live.base_judged.get(g) and g not in statuses:
                 continue  # not touched since the log was folded: the tick tells it
             judged_again = known != key
             if judged_again:
