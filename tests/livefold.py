@@ -15,7 +15,9 @@ from typing import Any
 
 from pace import config
 from pace.clock import FakeClock
+from pace.rules.alerts import ALERT_RAISED, ALERT_RESOLVED
 from pace.rules.events import Event
+from pace.services.alerts import AlertDesk
 from pace.services.live import LiveService
 from pace.services.referee_feed import RefereeFeed
 from pace.services.rounds import RoundService
@@ -78,10 +80,53 @@ def alert_keys(alerts: Iterable[dict[str, Any]]) -> set[tuple[str, str, str]]:
     return {(str(a["key"]), str(a["kind"]), str(a["group"])) for a in alerts}
 
 
-def fresh_look(store: Store, clock: FakeClock, round: str) -> Process:
+class DryDesk(AlertDesk):
+    """An alert desk that folds the events it would store into its own state and keeps them
+    (``written``), storing nothing: a fresh process that looks without changing the log the
+    process under test reads."""
+
+    def __init__(self, rounds: Any) -> None:
+        super().__init__(rounds)
+        self.written: list[Event] = []
+
+    def append_implied(self, events: list[Event], now: datetime) -> list[tuple[Event, bool]]:
+        """Fold ``events`` into the round's state, as if stored."""
+        for e in events:
+            live = self.rounds.held(e.round)
+            assert live is not None
+            live.apply(e, now)
+            self.written.append(e)
+        return [(e, True) for e in events]
+
+
+class FactsOnly:
+    """A store read without its alerts' raises and resolutions: the facts (and the referees'
+    acknowledgements) alone, as a process that never raised an alert would read them."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    def events(self, round: str, *args: Any, **kwargs: Any) -> list[Event]:
+        """Return the round's stored events but the alerts' raises and resolutions."""
+        return [e for e in self._store.events(round, *args, **kwargs) if e.type not in RAISES]
+
+
+RAISES = (ALERT_RAISED, ALERT_RESOLVED)
+
+
+def fresh_look(
+    store: Store, clock: FakeClock, round: str, *, dry: bool = True, facts_only: bool = False
+) -> Process:
     """Return a fresh process over ``store`` after its one full look at the clock's instant
-    (docs/protocol.md, "What a fresh process holds")."""
-    process = Process(store, clock, round)
+    (docs/protocol.md, "What a fresh process holds"); ``dry``: what the look would store is
+    kept in its own state only (``DryDesk``), so the store stays the process under test's;
+    ``facts_only``: the process reads no alert's raise or resolution (:class:`FactsOnly`)."""
+    process = Process(FactsOnly(store) if facts_only else store, clock, round)  # type: ignore[arg-type]
+    if dry:
+        process.live.alerts = DryDesk(process.live.rounds)
     process.feed(tick=True)
     return process
 
