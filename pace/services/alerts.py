@@ -4,7 +4,9 @@ The tick raises what the state calls for (``pace.rules.alerts``), each alert onc
 alert whose situation has ended (a group back in position, paper times imported later that
 show it was on pace, a prompt whose group is now out of position) is *resolved*: an
 ``alert_resolved`` event, kept in the audit, takes it out of the open list, and the
-referees can still read it among the resolved ones. An acknowledgement takes an alert off
+referees can still read it among the resolved ones. A resolved alert that the corrected
+history calls for again (a missed tap logged late, a void) is *re-opened*: raised again, its
+``generation`` counting the raises (issue 37, docs/protocol.md "Alerts follow the log"). An acknowledgement takes an alert off
 both lists. :class:`AlertDesk` does all three for the live loop: it raises what a command or a
 tick finds due, resolves what ended, and takes the referees' acknowledgements. The alerts'
 events are folded by ``pace.rules.alerts.AlertBook`` (each round's ``LiveRound.alerts``).
