@@ -187,6 +187,11 @@ class LiveService:
             self._estimates[live.name] = known
         return known[1]
 
+    def judged_status(self, live: LiveRound, group: str, now: datetime) -> GroupStatus:
+        """Return a group's status at ``now`` as the rows and alerts judge it (the companions
+        judge a group none of them evaluated again with it)."""
+        return self._status(live, group, now)
+
     def _status(self, live: LiveRound, group: str, now: datetime) -> GroupStatus:
         """Return a group's status at ``now``: the fold's, judged with the estimates of the
         missed taps that touch it (docs/estimates.md)."""
@@ -288,9 +293,10 @@ class LiveService:
             # "What a fresh process holds"): the groups that completed a hole after a tap
             # logged late there, or whose missed taps' estimates moved; on the first look of
             # a fold of the log (a restart), every group, so the book is settled against the
-            # whole history
+            # whole history; and those the clock may have changed since the last tick (a
+            # command between two ticks answers for them too: a group now overdue)
             looking = dict(statuses)
-            for group in self._history_changed(live, judged):
+            for group in self._history_changed(live, judged) | self._woken(live, now):
                 if group not in looking:
                     looking[group] = self._status(live, group, now)
             due: list[alertsmod.Alert] = list(judged.alerts())
@@ -358,6 +364,13 @@ class LiveService:
                 refresh(round, now)
 
     @staticmethod
+    def _woken(live: LiveRound, now: datetime) -> set[str]:
+        """Return the groups whose status the clock alone may have changed since their rows
+        were last worked out (their wake-up instant has come: the next tick's)."""
+        told = live.told.get("rows", {})
+        return {g for g, known in told.items() if known[2] is not None and known[2] <= now}
+
+    @staticmethod
     def _history_changed(live: LiveRound, judged: estimatesmod.Judged) -> set[str]:
         """Return the groups whose alerts must be looked for beside those judged again: every
         group on the first look of this fold of the log, else those whose history the facts
@@ -409,10 +422,15 @@ class LiveService:
         before = live.told.get("estimates")
         groups = judged.groups()
         live.told["estimates"] = (signature, groups)
+        # a status judged with an estimate reads the other groups' taps (the group ahead's
+        # completion of the hole it is estimated to have reached), which the fold's versions
+        # do not follow: after any new fact, those groups are judged again
+        grew = live.told.get("estimates.events") != len(live.events)
+        live.told["estimates.events"] = len(live.events)
         if before is None:
             return groups
         if before[0] == signature:
-            return frozenset()
+            return groups if grew else frozenset()
         return groups | before[1]
 
     def _row_deltas(

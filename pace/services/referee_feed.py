@@ -155,7 +155,7 @@ class RefereeFeed:
                         told["timing"][g] = timing
                         out.append((TIMING, {"group": g, "timing": timing}))
             if judged_again or began or g in statuses:
-                s = statuses.get(g) or live.field.status(g, now)
+                s = statuses.get(g) or self.live.judged_status(live, g, now)
                 prompts.extend(rr.stop_timing_alert(refold.spells_of(g), s, now))
                 looked.add(g)
         return out, prompts, looked

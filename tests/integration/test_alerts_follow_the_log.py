@@ -13,11 +13,14 @@ resolved earlier, is open again (a new raise, stored, announced), the hole-11 on
 
 from __future__ import annotations
 
+import tempfile
 import uuid
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from pace.clock import FakeClock
 from pace.rules.alerts import ALERT_RAISED, ALERT_RESOLVED
@@ -121,3 +124,62 @@ def test_a_restart_settles_the_book_against_the_whole_history(store):
     assert again.open_alerts() == fresh_look(store, clock, ROUND).open_alerts()
     # and a fresh process's look finds nothing to store: the book is settled
     assert fresh_look(store, clock, ROUND).live.alerts.written == []
+
+
+# -- generated rounds: missed taps logged late (the hidden check's shape) --------------------
+
+FIELD = [make_group(str(i), f"08:{(i - 1) * 10:02d}", size=3) for i in range(1, 6)]
+NINE = make_course(pars=[4, 3, 5, 4, 4, 3, 5, 4, 4], allotted={h: 13 for h in range(1, 10)},
+                   name="nine")  # fmt: skip
+
+
+@st.composite
+def rounds_with_missed_taps(draw):
+    """Return (taps, late): a round's true completions (nobody passes anyone, the group
+    behind waits for the one ahead to leave the hole), and for some of them how many minutes
+    after the fact the marshal logs them (missed, then logged late with their instant)."""
+    truth: dict[tuple[str, int], datetime] = {}
+    for i, g in enumerate(FIELD):
+        last = g.start
+        for h in range(1, 10):
+            when = last + timedelta(minutes=13 + draw(st.integers(-4, 7)))
+            if i:
+                when = max(when, truth[(FIELD[i - 1].id, h)] + timedelta(minutes=2))
+            truth[(g.id, h)] = last = when
+    missed = draw(st.lists(st.sampled_from(sorted(truth)), max_size=6, unique=True))
+    late = {k: draw(st.integers(1, 60)) for k in missed}
+    return truth, late
+
+
+@settings(max_examples=8, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
+@given(rounds_with_missed_taps())
+def test_generated_rounds_with_missed_taps_logged_late_equal_a_fresh_process(case):
+    truth, late = case
+    with tempfile.TemporaryDirectory() as folder:
+        store = open_store(str(Path(folder) / "pace.db"))
+        try:
+            store.save_course(NINE)
+            store.create_round(ROUND, course=NINE.name, day=date(*DAY), timezone="UTC")
+            store.save_draw(ROUND, FIELD)
+            clock = FakeClock(at("08:00"))
+            process = Process(store, clock, ROUND)
+            # (when it is logged, the tap's instant, group, hole), in the order they come in
+            arrivals = sorted(
+                (when + timedelta(minutes=late.get((g, h), 0)), when, g, h)
+                for (g, h), when in truth.items()
+            )
+            next_tick = at("08:05")
+            for logged, when, group, hole in arrivals:
+                while next_tick <= logged:  # the scheduler's ticks in between
+                    clock.set(next_tick)
+                    process.feed(tick=True)
+                    next_tick += timedelta(minutes=5)
+                clock.set(logged)
+                process.command(tap(group, hole, when))
+                held = process.open_alerts()
+                assert held == fresh_look(store, clock, ROUND).open_alerts()
+                assert held == fresh_look(store, clock, ROUND, facts_only=True).open_alerts()
+                assert set(process.page.alerts) == {key for key, _, _ in held}
+        finally:
+            store.close()
