@@ -732,8 +732,9 @@ def main(argv: list[str] | None = None) -> int:
               f"in {figures['seconds']} s")  # fmt: skip
         for key in ("stored", "lost", "duplicates_stored", "duplicate_acks", "resends",
                     "in_flight_at_kills", "max_at_error_ms", "alerts_raised",
-                    "alerts_acknowledged", "alerts_heard", "alerts_heard_twice", "statuses", "statuses_equal_stored",
-                    "statuses_equal_planned", "statuses_identical_planned"):  # fmt: skip
+                    "alerts_acknowledged", "alerts_heard", "alerts_heard_twice", "statuses",
+                    "statuses_equal_stored", "statuses_equal_planned",
+                    "statuses_identical_planned"):  # fmt: skip
             print(f"  {key:22} {figures[key]}")
         print("  problems              " + ("; ".join(figures["problems"]) or "none"))
     return 0 if not figures["problems"] else 1

@@ -6,9 +6,10 @@ show it was on pace, a prompt whose group is now out of position) is *resolved*:
 ``alert_resolved`` event, kept in the audit, takes it out of the open list, and the
 referees can still read it among the resolved ones. A resolved alert that the corrected
 history calls for again (a missed tap logged late, a void) is *re-opened*: raised again, its
-``generation`` counting the raises (issue 37, docs/protocol.md "Alerts follow the log"). An acknowledgement takes an alert off
-both lists. :class:`AlertDesk` does all three for the live loop: it raises what a command or a
-tick finds due, resolves what ended, and takes the referees' acknowledgements. The alerts'
+``generation`` counting the raises (issue 37, docs/protocol.md "Alerts follow the log"). An
+acknowledgement takes an alert off both lists. :class:`AlertDesk` does all three for the live
+loop: it raises (or re-opens) what a command or a tick finds due, resolves what ended, and
+takes the referees' acknowledgements. The alerts'
 events are folded by ``pace.rules.alerts.AlertBook`` (each round's ``LiveRound.alerts``).
 """
 
@@ -142,7 +143,8 @@ def behind_late_facts(live: LiveRound, since: int) -> set[str]:
         p = plan.by_id.get(group) if isinstance(group, str) else None
         if p is None or not isinstance(hole, int):
             continue
-        out.update(by_rank[r] for r in index.ranks_after(hole, at, p.rank) if r != p.rank and r in by_rank)
+        later = index.ranks_after(hole, at, p.rank)
+        out.update(by_rank[r] for r in later if r != p.rank and r in by_rank)
     return out
 
 

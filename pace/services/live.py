@@ -24,11 +24,11 @@ from pace.rules import facts as factsmod
 from pace.rules import life as lifemod
 from pace.rules.events import Event
 from pace.rules.position import FieldStatus, GroupPlan, GroupStatus
+from pace.services import alerts as alertsdesk
 from pace.services import calibration as calmod
 from pace.services import estimates as estimatesmod
 from pace.services import finality, validation
 from pace.services import rows as rowsmod
-from pace.services import alerts as alertsdesk
 from pace.services.alerts import RESOLVED_SHOWN, AlertDesk
 from pace.services.rounds import RoundService, RoundView
 from pace.services.state import (

@@ -67,6 +67,8 @@ def machine_settings(engine: str) -> settings:
         database=None,
         suppress_health_check=list(HealthCheck),
     )
+
+
 MARSHAL = {"role": "marshal", "device": "hole-phone"}
 COMMITTEE = {"role": "committee", "name": "committee"}
 REFEREE = {"role": "referee", "name": "referee"}
