@@ -52,8 +52,8 @@ GROUPS = [
 ]
 IDS = [g.id for g in GROUPS]
 COURSE = make_course(pars=[4, 3, 5, 4, 4, 3, 5, 4, 4], allotted={h: 13 for h in range(1, 10)})
-#: examples per engine (a PostgreSQL example costs about twice a SQLite one): about 25 s each
-EXAMPLES = {"sqlite": 30, "postgresql": 12}
+#: examples per engine (a PostgreSQL example costs about twice a SQLite one): about 30 s each
+EXAMPLES = {"sqlite": 50, "postgresql": 25}
 #: ``PACE_ALERT_MACHINE_EXAMPLES`` runs that many on each engine (a longer hunt)
 LONGER = os.environ.get("PACE_ALERT_MACHINE_EXAMPLES")
 
