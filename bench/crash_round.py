@@ -400,7 +400,7 @@ class Dashboard:
 
     def __init__(self, url: str):
         self.url = url
-        self.heard: list[str] = []  # alert keys announced by alert_raised
+        self.heard: list[tuple[str, str]] = []  # (key, id) of each alert_raised heard
         self.client: socketio.Client | None = None
 
     def follow(self) -> None:
@@ -409,7 +409,7 @@ class Dashboard:
 
         @client.on("alert_raised")
         def raised(message: Any) -> None:
-            self.heard.append(message["alert"]["key"])
+            self.heard.append((message["alert"]["key"], message["alert"]["id"]))
 
         client.connect(self.url, auth={"token": TOKENS["referee"], "device": "dashboard"},
                        transports=["websocket"], wait_timeout=5)  # fmt: skip
@@ -424,6 +424,12 @@ class Dashboard:
             except Exception:  # noqa: BLE001
                 pass
             self.client = None
+
+
+def alert_id(key: str, generation: int) -> str:
+    """Return the id an alert's raise must have: derived from its key and which raise it is."""
+    name = f"{ROUND}/{key}" if generation == 1 else f"{ROUND}/reopened/{generation}/{key}"
+    return str(uuid.uuid5(ALERT_NAMESPACE, name))
 
 
 def acknowledge_open_alerts(server: Server) -> list[str]:
@@ -601,13 +607,17 @@ def check(
         problems.append(f"a stored instant is {worst:.3f} s from the tap's")
 
     raised = [e for e in events if e["type"] == "alert_raised"]
-    keys = [e["payload"]["key"] for e in raised]
-    if len(keys) != len(set(keys)):
+    # an alert's raises: its first, then one per re-opening (``generation``, docs/protocol.md)
+    raises = [(e["payload"]["key"], e["payload"].get("generation", 1)) for e in raised]
+    if len(raises) != len(set(raises)):
         problems.append("an alert was raised twice")
     for e in raised:
-        if e["id"] != str(uuid.uuid5(ALERT_NAMESPACE, f"{ROUND}/{e['payload']['key']}")):
+        if e["id"] != alert_id(e["payload"]["key"], e["payload"].get("generation", 1)):
             problems.append(f"alert {e['payload']['key']} has an id not derived from its key")
-    heard_twice = sorted({k for k in dashboard.heard if dashboard.heard.count(k) > 1})
+    # announced once: each raise (its id) heard once by a dashboard that followed the whole
+    # round, across every kill (docs/protocol.md, "Announced once")
+    ids = [i for _, i in dashboard.heard]
+    heard_twice = sorted({k for k, i in dashboard.heard if ids.count(i) > 1})
     if heard_twice:
         problems.append(f"alerts announced twice: {heard_twice[:3]}")
     open_keys = {
@@ -649,6 +659,8 @@ def check(
             "max_at_error_ms": round(worst * 1000, 1),
             "alerts_raised": len(raised),
             "alerts_acknowledged": len(acks),
+            "alerts_heard": len(dashboard.heard),
+            "alerts_heard_twice": heard_twice,
             "statuses": statuses,
             "statuses_equal_stored": live == fold,
             "statuses_equal_planned": same_statuses(live, planned),
@@ -720,8 +732,9 @@ def main(argv: list[str] | None = None) -> int:
               f"in {figures['seconds']} s")  # fmt: skip
         for key in ("stored", "lost", "duplicates_stored", "duplicate_acks", "resends",
                     "in_flight_at_kills", "max_at_error_ms", "alerts_raised",
-                    "alerts_acknowledged", "statuses", "statuses_equal_stored",
-                    "statuses_equal_planned", "statuses_identical_planned"):  # fmt: skip
+                    "alerts_acknowledged", "alerts_heard", "alerts_heard_twice", "statuses",
+                    "statuses_equal_stored", "statuses_equal_planned",
+                    "statuses_identical_planned"):  # fmt: skip
             print(f"  {key:22} {figures[key]}")
         print("  problems              " + ("; ".join(figures["problems"]) or "none"))
     return 0 if not figures["problems"] else 1

@@ -139,7 +139,6 @@ def assemble(
     if cluster is not None:
         # a feed's numbers are one worker's: a page of another worker cannot follow them
         live.numbered = False
-        live.early_alerts = False
     socketio.on_namespace(namespace)
     report_jobs = ReportJobs(
         str(settings.database.path), settings.source, socketio.start_background_task

@@ -202,10 +202,22 @@ def view(e: Event) -> dict[str, Any]:
     return {**e.payload, "at": e.at.isoformat(), "id": e.id}
 
 
+def generation(e: Event) -> int:
+    """Return which raise of its key an alert's event belongs to: 1 for the first raise, n for
+    the (n-1)th re-opening (``generation`` in the payload, absent on the first)."""
+    value = e.payload.get("generation", 1)
+    return value if isinstance(value, int) and value > 0 else 1
+
+
 class AlertBook:
     """The alerts of a round's log, folded one event at a time: raised (by key, in log order),
     acknowledged, resolved; and the acknowledgements and resolutions in log order (the feed
     announces the new ones).
+
+    A key resolved and raised again (a re-opening: the corrected history calls for it again,
+    docs/protocol.md) is open again, its latest raise's view standing for it; a resolution
+    applies to the raise it names (``generation``), so a late one of an earlier raise ends
+    nothing.
 
     >>> from datetime import UTC
     >>> t = datetime(2026, 6, 14, 9, 0, tzinfo=UTC)
@@ -216,24 +228,38 @@ class AlertBook:
     >>> book.apply(Event("s", ALERT_RESOLVED, "R", t, {"alert": "overdue:2:6"}))
     >>> [a["key"] for a in book.open()], [a["key"] for a in book.closed(10)]
     (['overdue:3:8'], ['overdue:2:6'])
+    >>> book.apply(Event("s2", ALERT_RAISED, "R", t, {"key": "overdue:2:6", "generation": 2}))
+    >>> [a["key"] for a in book.open()], book.generation["overdue:2:6"]
+    (['overdue:3:8', 'overdue:2:6'], 2)
     """
 
     def __init__(self) -> None:
         self.raised: dict[str, dict[str, Any]] = {}
         self.acked: set[str] = set()
         self.resolved: dict[str, datetime] = {}
+        #: how many times each key was raised (2: re-opened once)
+        self.generation: dict[str, int] = {}
         self.acknowledgements: list[Event] = []
         self.resolutions: list[Event] = []
 
     def apply(self, e: Event) -> None:
         """Fold one event (an alert's raise, acknowledgement or resolution; others: nothing)."""
         if e.type == ALERT_RAISED:
-            self.raised[str(e.payload["key"])] = view(e)
+            key, n = str(e.payload["key"]), generation(e)
+            if n < self.generation.get(key, 0):
+                return  # an earlier raise stored after a later one: the later one stands
+            self.generation[key] = n
+            self.resolved.pop(key, None)  # a re-opening: open again, last in log order
+            self.raised.pop(key, None)
+            self.raised[key] = view(e)
         elif e.type == ALERT_ACKNOWLEDGED:
             self.acked.add(str(e.payload["alert"]))
             self.acknowledgements.append(e)
         elif e.type == ALERT_RESOLVED:
-            self.resolved.setdefault(str(e.payload["alert"]), e.at)
+            key = str(e.payload["alert"])
+            if key in self.resolved or generation(e) != self.generation.get(key, 1):
+                return  # a resolution of an earlier raise (or twice): it ends nothing now
+            self.resolved[key] = e.at
             self.resolutions.append(e)
 
     def open(self) -> list[dict[str, Any]]:

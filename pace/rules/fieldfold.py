@@ -98,6 +98,12 @@ class LiveIndex:
         i = bisect_right(entries, (now, 1 << 62))
         return entries[i - 1][0] if i else None
 
+    def ranks_after(self, hole: int, at: datetime, rank: int) -> list[int]:
+        """Return the start ranks of the completions of ``hole`` after (``at``, ``rank``): the
+        groups whose gap on that hole a completion at ``at`` by ``rank`` may measure."""
+        entries = self._instants.get(hole, [])
+        return [r for _, r in entries[bisect_right(entries, (at, rank)) :]]
+
 
 def stopped(spans: Spans, now: datetime) -> bool:
     """Return whether play is stopped at ``now`` (a siren's stop running, docs/rules.md §8)."""

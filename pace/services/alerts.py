@@ -4,9 +4,12 @@ The tick raises what the state calls for (``pace.rules.alerts``), each alert onc
 alert whose situation has ended (a group back in position, paper times imported later that
 show it was on pace, a prompt whose group is now out of position) is *resolved*: an
 ``alert_resolved`` event, kept in the audit, takes it out of the open list, and the
-referees can still read it among the resolved ones. An acknowledgement takes an alert off
-both lists. :class:`AlertDesk` does all three for the live loop: it raises what a command or a
-tick finds due, resolves what ended, and takes the referees' acknowledgements. The alerts'
+referees can still read it among the resolved ones. A resolved alert that the corrected
+history calls for again (a missed tap logged late, a void) is *re-opened*: raised again, its
+``generation`` counting the raises (issue 37, docs/protocol.md "Alerts follow the log"). An
+acknowledgement takes an alert off both lists. :class:`AlertDesk` does all three for the live
+loop: it raises (or re-opens) what a command or a tick finds due, resolves what ended, and
+takes the referees' acknowledgements. The alerts'
 events are folded by ``pace.rules.alerts.AlertBook`` (each round's ``LiveRound.alerts``).
 """
 
@@ -15,12 +18,13 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from pace.documents.values import minutes
 from pace.rules import alerts as alertsmod
 from pace.rules import explain as explainmod
+from pace.rules import facts as factsmod
 from pace.rules.alerts import ALERT_ACKNOWLEDGED, ALERT_RAISED, ALERT_RESOLVED, view
 from pace.rules.events import Event, EventConflictError
 from pace.rules.report import author
@@ -30,6 +34,8 @@ from pace.services.state import LiveRound, LiveRounds
 
 ALERT_NAMESPACE = uuid.UUID("0b8e1f0c-4a57-4d6e-8a1e-7f3c9d2b5a61")
 SYSTEM = {"role": "system", "device": "scheduler"}
+#: before any instant of a round (a correction or a void names every group of its hole)
+FAR_PAST = datetime.min.replace(tzinfo=UTC)
 #: how many resolved alerts the snapshot keeps (newest first): enough for a round's reading
 RESOLVED_SHOWN = 50
 
@@ -55,14 +61,20 @@ def _bounds(bounds: tuple[datetime, datetime | None]) -> dict[str, Any]:
     return {"earliest": earliest.isoformat(), "latest": latest.isoformat() if latest else None}
 
 
-def raised_event(round: str, a: alertsmod.Alert, now: datetime) -> Event:
-    """Return the ``alert_raised`` event of ``a``: its id derives from the key (never twice)."""
+def raised_event(round: str, a: alertsmod.Alert, now: datetime, generation: int = 1) -> Event:
+    """Return the ``alert_raised`` event of ``a``: its id derives from the key and which raise
+    of it this is (``generation``: 1, or n for its (n-1)th re-opening), so each raise is
+    stored once, across restarts and workers."""
+    if generation == 1:
+        name, extra = f"{round}/{a.key}", {}
+    else:
+        name, extra = f"{round}/reopened/{generation}/{a.key}", {"generation": generation}
     return Event(
-        id=str(uuid.uuid5(ALERT_NAMESPACE, f"{round}/{a.key}")),
+        id=str(uuid.uuid5(ALERT_NAMESPACE, name)),
         type=ALERT_RAISED,
         round=round,
         at=min(a.at, now),
-        payload=payload(a),
+        payload={**payload(a), **extra},
         by=SYSTEM,
     )
 
@@ -87,23 +99,62 @@ def explained(live: LiveRound, e: Event, a: alertsmod.Alert) -> Event:
 
 
 def resolved_event(round: str, alert: Mapping[str, Any], now: datetime) -> Event:
-    """Return the ``alert_resolved`` event of an open alert whose situation has ended."""
+    """Return the ``alert_resolved`` event of an open alert whose situation has ended: its id
+    derives from the key and the raise it ends (``generation``, as :func:`raised_event`)."""
     key = str(alert["key"])
+    generation = alert.get("generation", 1)
+    if generation == 1:
+        name, extra = f"{round}/resolved/{key}", {}
+    else:
+        name, extra = f"{round}/resolved/{generation}/{key}", {"generation": generation}
     return Event(
-        id=str(uuid.uuid5(ALERT_NAMESPACE, f"{round}/resolved/{key}")),
+        id=str(uuid.uuid5(ALERT_NAMESPACE, name)),
         type=ALERT_RESOLVED,
         round=round,
         at=now,
-        payload={"alert": key, "kind": alert.get("kind"), "group": alert.get("group")},
+        payload={"alert": key, "kind": alert.get("kind"), "group": alert.get("group"), **extra},
         by=SYSTEM,
     )
 
 
+def behind_late_facts(live: LiveRound, since: int) -> set[str]:
+    """Return the groups whose history the completions folded since event ``since`` of the
+    log may have changed, beside their own group's: those that completed the same hole later
+    (their gap on it is measured to the group ahead's completion).
+
+    A tap logged late with its instant (a missed tap, docs/estimates.md) changes the gaps, so
+    the episodes, of the groups that holed out there after it; a correction or a void of a
+    completion may move it either way: every other group that completed that hole is named.
+    A tap logged as it happens names nobody (nobody completed the hole after it yet).
+    """
+    plan = live.view.plan
+    by_rank = {p.rank: p.id for p in plan.groups}
+    index = live.field.index
+    out: set[str] = set()
+    for e in live.events[since:]:
+        target, at = e, e.at
+        if e.type in (factsmod.HOLE_TIME_CORRECTED, factsmod.EVENT_VOIDED):
+            target, at = live.by_id.get(str(e.payload.get("target"))), FAR_PAST
+            while target is not None and target.type == factsmod.HOLE_TIME_CORRECTED:
+                target = live.by_id.get(str(target.payload.get("target")))
+        if target is None or target.type != factsmod.HOLE_COMPLETED:
+            continue
+        group, hole = target.payload.get("group"), target.payload.get("hole")
+        p = plan.by_id.get(group) if isinstance(group, str) else None
+        if p is None or not isinstance(hole, int):
+            continue
+        later = index.ranks_after(hole, at, p.rank)
+        out.update(by_rank[r] for r in later if r != p.rank and r in by_rank)
+    return out
+
+
 class AlertDesk:
-    """The alerts of the live loop: raised once, resolved once, acknowledged by a referee.
+    """The alerts of the live loop: raised, resolved, re-opened when the log calls for them
+    again, acknowledged by a referee.
 
     Called under the rounds' lock (``LiveService.changes``); an alert's events have ids
-    derived from its key, so nothing is raised or resolved twice, across restarts and workers.
+    derived from its key and the raise they belong to, so nothing is raised or resolved twice,
+    across restarts and workers.
     It works on the rounds' folded state (``LiveRounds``), which the live service owns and
     lends it: the live service calls the desk, never the reverse.
     """
@@ -113,16 +164,24 @@ class AlertDesk:
 
     @staticmethod
     def raises(live: LiveRound, due: Iterable[alertsmod.Alert], now: datetime) -> list[Event]:
-        """Return the ``alert_raised`` events of the alerts ``due`` not raised yet, once each.
+        """Return the ``alert_raised`` events of the alerts ``due`` not raised yet, once each,
+        and of those resolved earlier that hold again (re-opened: the corrected history calls
+        for them again, docs/protocol.md), unless a referee acknowledged them.
 
-        An event's id derives from its alert's key, so an alert is never raised twice, across
-        restarts included, and its view (:func:`view`) is the same before and after it is
-        stored: the log already implies it.
+        An event's id derives from its alert's key and which raise of it this is, so a raise
+        is never stored twice, across restarts and workers included, and its view
+        (:func:`view`) is the same before and after it is stored: the log already implies it.
         """
+        book = live.alerts
         fresh: dict[str, Event] = {}
         for a in due:
-            if a.key not in live.alerts.raised and a.key not in fresh:
+            if a.key in fresh:
+                continue
+            if a.key not in book.raised:
                 fresh[a.key] = explained(live, raised_event(live.name, a, now), a)
+            elif a.current and a.key in book.resolved and a.key not in book.acked:
+                n = book.generation.get(a.key, 1) + 1
+                fresh[a.key] = explained(live, raised_event(live.name, a, now, n), a)
         return list(fresh.values())
 
     def settle(

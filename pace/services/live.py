@@ -24,6 +24,7 @@ from pace.rules import facts as factsmod
 from pace.rules import life as lifemod
 from pace.rules.events import Event
 from pace.rules.position import FieldStatus, GroupPlan, GroupStatus
+from pace.services import alerts as alertsdesk
 from pace.services import calibration as calmod
 from pace.services import estimates as estimatesmod
 from pace.services import finality, validation
@@ -63,10 +64,6 @@ class LiveService:
         #: the snapshot says which delta it includes (``rev``); off with several workers, whose
         #: feeds number their own deltas: pages then apply deltas as they come
         self.numbered = True
-        #: a command's new alerts are sent before their commit (the round's lock is held until
-        #: it is done, so no acknowledgement comes in between); off with several workers, where
-        #: another worker may have raised one first: each then sends only those it stored
-        self.early_alerts = True
         self.lock = self.rounds.lock
         #: raises and resolves the alerts the state calls for; takes acknowledgements
         self.alerts = AlertDesk(self.rounds)
@@ -190,6 +187,11 @@ class LiveService:
             self._estimates[live.name] = known
         return known[1]
 
+    def judged_status(self, live: LiveRound, group: str, now: datetime) -> GroupStatus:
+        """Return a group's status at ``now`` as the rows and alerts judge it (the companions
+        judge a group none of them evaluated again with it)."""
+        return self._status(live, group, now)
+
     def _status(self, live: LiveRound, group: str, now: datetime) -> GroupStatus:
         """Return a group's status at ``now``: the fold's, judged with the estimates of the
         missed taps that touch it (docs/estimates.md)."""
@@ -266,9 +268,8 @@ class LiveService:
         self, round: str, now: datetime | None = None, *, tick: bool = False
     ) -> Iterator[tuple[Delta, ...]]:
         """Yield :meth:`changes` in stages, so each part can be sent before the rest is worked
-        out: first the acknowledgements and the rows; then the new alerts (the live loop's,
-        then the companions'), before their commit (:attr:`early_alerts`; after it with several
-        workers); last the resolutions and the companions' parts, after the commit. The
+        out: first the acknowledgements and the rows; then, once stored, the new alerts (the
+        live loop's and the companions'), the resolutions and the companions' parts. The
         round's lock is held from the first stage to the end, so nothing reads or acts on an
         alert before it is stored: run it to the end (docs/architecture.md, "The row goes out
         first")."""
@@ -287,8 +288,19 @@ class LiveService:
             out = []
             holes = live.view.record.course.hole_numbers
             judged = self._judged(live, now)
+            # the groups whose alerts are looked for: those judged again (``statuses``), and
+            # those whose history, not only their status, the new facts changed (docs/protocol.md,
+            # "What a fresh process holds"): the groups that completed a hole after a tap
+            # logged late there, or whose missed taps' estimates moved; on the first look of
+            # a fold of the log (a restart), every group, so the book is settled against the
+            # whole history; and those the clock may have changed since the last tick (a
+            # command between two ticks answers for them too: a group now overdue)
+            looking = dict(statuses)
+            for group in self._history_changed(live, judged) | self._woken(live, now):
+                if group not in looking:
+                    looking[group] = self._status(live, group, now)
             due: list[alertsmod.Alert] = list(judged.alerts())
-            for group, s in statuses.items():
+            for group, s in looking.items():
                 # an estimate never penalises: no alert from a verdict that rests on one, and
                 # an alert's numbers are the real log's (docs/estimates.md)
                 resting = judged.rests.get(group, False)
@@ -298,36 +310,31 @@ class LiveService:
                     due.extend(alertsmod.overdue_alerts(s, now, holes))
             # the groups whose alerts of each kind were looked for (the others stand as they are)
             looked: list[tuple[tuple[str, ...], set[str]]] = [
-                (LIVE_KINDS, set(statuses)),
+                (LIVE_KINDS, set(looking)),
                 ((estimatesmod.MISSING_TAP,), {p.id for p in live.view.plan.groups}),
             ]
-            # an alert is implied by the stored log and looks the same before and after its
-            # commit (its id derives from its key): the new ones go out before it, the live
-            # loop's first, then the companions' (worked out meanwhile)
-            raises = self.alerts.raises(live, due, now)
-            if raises and self.early_alerts:
-                yield self._alert_deltas(live, raises)
             later: list[tuple[str, Mapping[str, Any]]] = []
             theirs: list[alertsmod.Alert] = []
             for companion in self._companions:
-                parts, alerts, groups = companion.deltas(live, statuses, now, tick)
+                parts, alerts, groups = companion.deltas(live, looking, now, tick)
                 later.extend(parts)
                 theirs.extend(alerts)
                 looked.append((companion.alert_kinds, set(groups)))
-            more = self.alerts.raises(live, theirs, now)
-            if more and self.early_alerts:
-                yield self._alert_deltas(live, more)
+            # an alert goes out once it is stored (docs/protocol.md, "Announced once"): a
+            # crash before the commit leaves nothing announced, and the restarted process
+            # raises and announces it then; only the raises this process stored are sent
+            raises = self.alerts.raises(live, due + theirs, now)
             try:
-                raised = self.alerts.settle(live, raises + more, due + theirs, looked, now)
+                raised = self.alerts.settle(live, raises, due + theirs, looked, now)
             except StorageError:
                 # the store refused the alerts (the command's own event is stored): the groups
                 # judged here are judged again at the next tick, which stores them then
                 told_rows = live.told.get("rows", {})
                 for group in statuses:
                     told_rows.pop(group, None)
+                live.told.pop("alerts.seen", None)
                 raise
-            if not self.early_alerts:
-                out.extend(live.delta(ALERT, alert) for alert in raised)
+            out.extend(live.delta(ALERT, alert) for alert in raised)
             done = live.told.get("resolved", 0)
             for e in live.alerts.resolutions[done:]:
                 out.append(live.delta(RESOLVED, {"event": e}))
@@ -357,9 +364,29 @@ class LiveService:
                 refresh(round, now)
 
     @staticmethod
-    def _alert_deltas(live: LiveRound, raises: list[Event]) -> tuple[Delta, ...]:
-        """Return the deltas of new alerts, as the pages get them (numbered in the feed)."""
-        return tuple(live.delta(ALERT, alertsmod.view(e)) for e in raises)
+    def _woken(live: LiveRound, now: datetime) -> set[str]:
+        """Return the groups whose status the clock alone may have changed since their rows
+        were last worked out (their wake-up instant has come: the next tick's)."""
+        told = live.told.get("rows", {})
+        return {g for g, known in told.items() if known[2] is not None and known[2] <= now}
+
+    @staticmethod
+    def _history_changed(live: LiveRound, judged: estimatesmod.Judged) -> set[str]:
+        """Return the groups whose alerts must be looked for beside those judged again: every
+        group on the first look of this fold of the log, else those whose history the facts
+        folded since the last look changed (``alerts.behind_late_facts``) and those whose
+        missed taps' estimates moved (their episodes are judged with them)."""
+        seen = live.told.get("alerts.seen")
+        live.told["alerts.seen"] = len(live.events)
+        signature, groups = judged.signature(), judged.groups()
+        before = live.told.get("alerts.estimates")
+        live.told["alerts.estimates"] = (signature, groups)
+        if seen is None or seen > len(live.events):
+            return {p.id for p in live.view.plan.groups}
+        out = alertsdesk.behind_late_facts(live, seen)
+        if before is not None and before[0] != signature:
+            out |= groups | before[1]
+        return out
 
     def _row_order(self, live: LiveRound) -> list[GroupPlan]:
         """Return the groups in the order their rows go out: those the events folded since
@@ -395,10 +422,15 @@ class LiveService:
         before = live.told.get("estimates")
         groups = judged.groups()
         live.told["estimates"] = (signature, groups)
+        # a status judged with an estimate reads the other groups' taps (the group ahead's
+        # completion of the hole it is estimated to have reached), which the fold's versions
+        # do not follow: after any new fact, those groups are judged again
+        grew = live.told.get("estimates.events") != len(live.events)
+        live.told["estimates.events"] = len(live.events)
         if before is None:
             return groups
         if before[0] == signature:
-            return frozenset()
+            return groups if grew else frozenset()
         return groups | before[1]
 
     def _row_deltas(

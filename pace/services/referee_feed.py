@@ -129,7 +129,7 @@ class RefereeFeed:
             g = p.id
             key = refold.key(g)
             known = told["keys"].get(g)
-            if known is None and not tick and key == live.base_judged.get(g):
+            if known is None and not tick and key == live.base_judged.get(g) and g not in statuses:
                 continue  # not touched since the log was folded: the tick tells it
             judged_again = known != key
             if judged_again:
@@ -155,7 +155,7 @@ class RefereeFeed:
                         told["timing"][g] = timing
                         out.append((TIMING, {"group": g, "timing": timing}))
             if judged_again or began or g in statuses:
-                s = statuses.get(g) or live.field.status(g, now)
+                s = statuses.get(g) or self.live.judged_status(live, g, now)
                 prompts.extend(rr.stop_timing_alert(refold.spells_of(g), s, now))
                 looked.add(g)
         return out, prompts, looked

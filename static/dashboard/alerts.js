@@ -36,7 +36,11 @@ export function takeAlerts(snapshot) {
 }
 
 export function alertRaised(msg) {
+  // announced once: an alert this page holds open already (the same raise heard twice, say
+  // from a server restarted after a crash) is neither added nor announced again
   if (state.alerts.some((a) => a.key === msg.alert.key)) return;
+  // re-opened (the corrected log calls for it again, docs/protocol.md): out of the resolved list
+  state.resolved = state.resolved.filter((a) => a.key !== msg.alert.key);
   if (msg.alert.kind === "stop_timing") {
     // the server's alert replaces the prompt shown from stop_timing_prompted
     state.alerts = state.alerts.filter((a) => !(a.local && a.group === msg.alert.group));

@@ -134,3 +134,49 @@ def test_a_missed_tap_shows_as_an_estimate_with_its_prompt_until_the_real_tap(
     expect(cell).not_to_have_class(re.compile("estimated"))
     expect(prompt).to_have_count(0)
     expect(page.locator("tr.group-row[data-group='1'] .estimate-mark")).to_have_count(0)
+
+
+#: in the page: the dashboard's own modules (their versioned URLs, as it loaded them), an open
+#: alert announced a second time, and what the page then holds and says
+ANNOUNCED_AGAIN = """async (key) => {
+  const url = (name) => performance.getEntriesByType("resource")
+    .map((e) => e.name).find((n) => n.includes(`/static/dashboard/${name}.js`));
+  const alerts = await import(url("alerts"));
+  const { state } = await import(url("state"));
+  const held = state.alerts.find((a) => a.key === key);
+  document.getElementById("announce").textContent = "";
+  alerts.alertRaised({ round: "R1", rev: null, alert: { ...held, fresh: true } });
+  return {
+    held: state.alerts.filter((a) => a.key === key).length,
+    said: document.getElementById("announce").textContent,
+  };
+}"""
+
+
+def test_a_reopened_alert_is_open_again_and_a_second_announcement_is_ignored(
+    server, context, today_at
+):
+    """Issue 37: the paper sheet first says group 1 was on pace (its alert resolved), then the
+    committee corrects it back: the alert is re-opened, back in the open list and out of the
+    resolved one. An alert the page holds open, announced again (a server restarted after a
+    crash), is neither shown twice nor said again."""
+    page = context.new_page()
+    page.goto(server.url + DASHBOARD)
+    expect(page.locator("tr.group-row")).to_have_count(6)
+    tap = server.tap("1", 1, today_at(8, 40))
+    oop = page.locator("#alerts li.alert[data-kind='out_of_position'][data-group='1']")
+    resolved = page.locator("#resolved li[data-kind='out_of_position'][data-group='1']")
+    expect(oop).to_have_count(1)
+    correct(server, tap["id"], today_at(8, 13))
+    expect(oop).to_have_count(0)
+    expect(resolved).to_have_count(1)
+
+    correct(server, tap["id"], today_at(8, 40))  # the first time was right after all
+    expect(oop).to_have_count(1)
+    expect(resolved).to_have_count(0)
+    keys = [a["key"] for a in server.get_json("/api/rounds/R1/snapshot")["snapshot"]["alerts"]]
+    assert "out_of_position:1:h1" in keys
+
+    again = page.evaluate(ANNOUNCED_AGAIN, "out_of_position:1:h1")
+    assert again == {"held": 1, "said": ""}
+    expect(oop).to_have_count(1)
