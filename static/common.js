@@ -322,7 +322,8 @@ function anchorClock(rate, serverMs, localMs) {
 /**
  * Connect to the live endpoint; answer the server's clock probes.
  * The role is the session's (the cookie sent with the handshake), never claimed here.
- * Socket.IO reconnects by itself; `onConnect` runs after every (re)connection.
+ * Socket.IO reconnects by itself; `onConnect` runs after every (re)connection, and again
+ * when the server asks the page to join again (`join_again`: its worker missed messages).
  */
 export function connect({ name = null, onConnect, onStatus }) {
   // global `io` comes from static/vendor/socket.io.min.js (socket.io-client 4.8)
@@ -348,6 +349,12 @@ export function connect({ name = null, onConnect, onStatus }) {
     if (onStatus) onStatus(true);
     syncClock(socket);
     if (onConnect) onConnect(socket);
+  });
+  // several workers: the worker missed some of the others' messages (its link to Redis was
+  // cut, or Redis restarted) and asks its pages to read what they show again
+  // (docs/protocol.md, "Deltas")
+  socket.on("join_again", () => {
+    if (socket.connected && onConnect) onConnect(socket);
   });
   socket.on("disconnect", () => onStatus && onStatus(false));
   socket.on("connect_error", () => onStatus && onStatus(false));
