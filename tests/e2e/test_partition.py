@@ -48,7 +48,7 @@ pytestmark = pytest.mark.e2e
 
 GROUPS = 9
 #: real seconds the round's taps are sent over
-SECONDS = 14.0
+SECONDS = 10.0
 #: seconds the pages may take to equal the log once the last tap is acked and the link is back
 SETTLE = 15.0
 
@@ -138,7 +138,7 @@ class Page:
     def __init__(self, kind: str, worker: Worker, token: str):
         self.kind, self.worker = kind, worker
         self.name = f"{kind} on worker {worker.n}"
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()
         self.rows: dict[str, dict[str, str]] = {}
         self.alerts: set[str] = set()
         self.told = 0  # join_again heard
@@ -296,6 +296,8 @@ def play(trouble: Trouble) -> None:
                 time.sleep(0.25)
             told = {p.name: p.told for p in pages}
             assert not wrong, f"after {SETTLE:.0f} s: {wrong} (join_again heard: {told})"
+            print(f"pages equal to the log {SETTLE - (deadline - time.monotonic()):.1f} s after "
+                  f"the last tap; join_again heard: {told}")  # fmt: skip
             for p in pages:
                 assert p.taps() == len(taps), p.name
 
