@@ -331,4 +331,3 @@ def test_pages_follow_the_log_after_a_worker_is_cut_off_from_redis(engines_here)
 
 def test_pages_follow_the_log_after_redis_restarts(engines_here) -> None:
     play(lambda redis_server, relay: (redis_server.halt, redis_server.resume))
-
