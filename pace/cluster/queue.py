@@ -81,26 +81,19 @@ class NumberedQueue(socketio.RedisManager):  # type: ignore[misc]
         other workers see it skip once this one is heard again."""
         with self._order:
             self._sent += 1
-            numbered = {**data, NUMBER: [self.host_id, self._sent]}
-            return self._send(numbered)
-
-    def _send(self, data: dict[str, Any]) -> Any:
-        sent = super()._publish(data)
-        if sent is None:
-            log.warning("a Socket.IO message was not published: the other workers' pages "
-                        "will be told to join again once Redis is back")  # fmt: skip
-        return sent
+            # the library logs a message it cannot publish (and tries once more)
+            return super()._publish({**data, NUMBER: [self.host_id, self._sent]})
 
     def _beat(self) -> None:
         while not self._stopped.wait(self.beat_seconds):
             with self._order:
                 try:
-                    self.redis_publish({"method": BEAT, NUMBER: [self.host_id, self._sent],
+                    self._publish_once({"method": BEAT, NUMBER: [self.host_id, self._sent],
                                         "host_id": self.host_id})  # fmt: skip
                 except Exception as e:  # noqa: BLE001 - said when it comes back
                     log.debug("beat not published: %s", e)
 
-    def redis_publish(self, data: dict[str, Any]) -> Any:
+    def _publish_once(self, data: dict[str, Any]) -> Any:
         """Publish ``data`` once (no retry, no log line: a beat)."""
         if not self.connected or self.redis is None:
             self._redis_connect()
