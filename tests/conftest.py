@@ -195,7 +195,7 @@ FILE_SECONDS = {
     "tests/integration/test_fuzz.py": 97,
     "tests/browser/test_shotclock.py": 68,
     "tests/browser/test_pages.py": 60,
-    "tests/e2e/test_partition.py": 46,
+    "tests/e2e/test_partition.py": 52,
     "tests/integration/test_access.py": 45,
     "tests/security/test_hostile.py": 42,
     "tests/browser/test_deltas.py": 35,

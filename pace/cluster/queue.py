@@ -15,7 +15,10 @@ it tells every socket of its own to join again (``join_again``, to this worker's
 each page reads the snapshot, the stored log, again. The beat makes a missed message known
 within a beat of the link coming back, even when nothing else is published, and it keeps the
 subscription busy, so a subscription that hears nothing for ``SILENT_SECONDS`` (not even its
-own beat) is a dead link, dropped and made again.
+own beat) is a dead link, dropped and made again. A publish that Redis does not answer within
+``PUBLISH_SECONDS`` (twice) marks the link down: the messages after it are dropped at once,
+their numbers used up, until a beat goes through again, so that no command waits on a link
+that drops packets.
 """
 
 from __future__ import annotations
@@ -40,6 +43,9 @@ JOIN_AGAIN = "join_again"
 BEAT_SECONDS = 1.0
 #: a subscription that heard nothing this long (not even this worker's beat) is dropped
 SILENT_SECONDS = 5.0
+#: how long a publish may wait for Redis (it answers in a millisecond or so): past that, and
+#: a second try, the link is down and messages are dropped at once until a beat goes through
+PUBLISH_SECONDS = 1.0
 #: how long the subscription waits before it is made again after a failure (the library's
 #: own doubles its wait up to a minute: pages would stay behind that long after the link is
 #: back)
@@ -55,10 +61,15 @@ class NumberedQueue(socketio.RedisManager):  # type: ignore[misc]
         super().__init__(
             url,
             channel=channel,
-            redis_options={"socket_timeout": silent_seconds, "socket_connect_timeout": 5},
-        )
+            redis_options={"socket_timeout": PUBLISH_SECONDS,
+                           "socket_connect_timeout": PUBLISH_SECONDS},
+        )  # fmt: skip
         self.beat_seconds = beat_seconds
+        self.silent_seconds = silent_seconds
         self._sent = 0
+        # a publish failed: the next ones are dropped at once (their numbers used up) until a
+        # beat goes through, rather than each waiting for a Redis that does not answer
+        self._down = False
         # numbers leave in their order: assigning one and publishing it is one step
         self._order = threading.Lock()
         self._heard: dict[str, int] = {}  # sender -> the last number heard from it
@@ -81,17 +92,29 @@ class NumberedQueue(socketio.RedisManager):  # type: ignore[misc]
         other workers see it skip once this one is heard again."""
         with self._order:
             self._sent += 1
-            # the library logs a message it cannot publish (and tries once more)
-            return super()._publish({**data, NUMBER: [self.host_id, self._sent]})
+            if self._down:
+                return None
+            # the library tries twice, and logs a message it cannot publish
+            sent = super()._publish({**data, NUMBER: [self.host_id, self._sent]})
+            if sent is None:
+                self._down = True
+                log.warning("Redis is away: this worker's messages are dropped until it is "
+                            "back, then the other workers' pages join again")  # fmt: skip
+            return sent
 
     def _beat(self) -> None:
         while not self._stopped.wait(self.beat_seconds):
             with self._order:
-                try:
-                    self._publish_once({"method": BEAT, NUMBER: [self.host_id, self._sent],
-                                        "host_id": self.host_id})  # fmt: skip
-                except Exception as e:  # noqa: BLE001 - said when it comes back
-                    log.debug("beat not published: %s", e)
+                # every message numbered up to here was published, or failed
+                beat = {"method": BEAT, NUMBER: [self.host_id, self._sent], "host_id": self.host_id}
+            try:
+                self._publish_once(beat)
+            except Exception as e:  # noqa: BLE001 - the other workers' pages are told once back
+                log.debug("beat not published: %s", e)
+                continue
+            if self._down:
+                log.warning("Redis is back: this worker publishes again")
+            self._down = False
 
     def _publish_once(self, data: dict[str, Any]) -> Any:
         """Publish ``data`` once (no retry, no log line: a beat)."""
@@ -146,7 +169,8 @@ class NumberedQueue(socketio.RedisManager):  # type: ignore[misc]
         while not self._stopped.is_set():
             client = pubsub = None
             try:
-                client = module.Redis.from_url(self.redis_url, **self.redis_options)
+                options = {**self.redis_options, "socket_timeout": self.silent_seconds}
+                client = module.Redis.from_url(self.redis_url, **options)
                 pubsub = client.pubsub(ignore_subscribe_messages=True)
                 pubsub.subscribe(self.channel)
                 yield from pubsub.listen()

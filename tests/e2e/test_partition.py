@@ -14,9 +14,10 @@ the dashboards, the same open alerts. Without the numbered queue (pace/cluster/q
 worker 1's pages miss the taps announced on worker 2 while cut off, and worker 2's pages those
 stored on worker 1, and nothing ever makes them join again.
 
-The second test stops Redis itself at a third of the round (both workers lose it at once,
-and Redis every subscription and lease) and starts it again, empty, at two thirds: the pages
-end equal to the log too.
+The pages end equal to the log too when Redis itself is stopped at a third of the round (both
+workers lose it at once, and Redis every subscription and lease) and started again, empty, at
+two thirds; and when the relay is frozen instead of cut (every byte dropped, nothing closed: a
+link that loses its packets, which only the beat and the timeouts can find).
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ SETTLE = 15.0
 
 
 class Relay:
-    """A TCP relay on 127.0.0.1 to a local port, that can be cut and restored."""
+    """A TCP relay on 127.0.0.1 to a local port, that can be cut and restored, or frozen (it
+    keeps the connections open and drops every byte, as a link that loses its packets)."""
 
     def __init__(self, target: int):
         self.target = target
@@ -62,6 +64,7 @@ class Relay:
         self.lock = threading.Lock()
         self.open: list[socket.socket] = []
         self.listener: socket.socket | None = None
+        self.frozen = False
         self.restore()
 
     @property
@@ -87,6 +90,14 @@ class Relay:
         for s in links:
             _close(s)
 
+    def freeze(self) -> None:
+        """Drop every byte from now on, in both directions, closing nothing."""
+        self.frozen = True
+
+    def thaw(self) -> None:
+        """Forward again."""
+        self.frozen = False
+
     def _accept(self, listener: socket.socket) -> None:
         while True:
             try:
@@ -104,11 +115,11 @@ class Relay:
             for a, b in ((near, far), (far, near)):
                 threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
 
-    @staticmethod
-    def _pump(a: socket.socket, b: socket.socket) -> None:
+    def _pump(self, a: socket.socket, b: socket.socket) -> None:
         try:
             while data := a.recv(65536):
-                b.sendall(data)
+                if not self.frozen:
+                    b.sendall(data)
         except OSError:
             pass
         finally:
@@ -331,3 +342,9 @@ def test_pages_follow_the_log_after_a_worker_is_cut_off_from_redis(engines_here)
 
 def test_pages_follow_the_log_after_redis_restarts(engines_here) -> None:
     play(lambda redis_server, relay: (redis_server.halt, redis_server.resume))
+
+
+def test_pages_follow_the_log_after_a_worker_loses_every_packet_to_redis(engines_here) -> None:
+    # nothing closes: the subscription hears nothing, not even its worker's beat, and the
+    # publishes get no answer
+    play(lambda redis_server, relay: (relay.freeze, relay.thaw))
