@@ -319,6 +319,9 @@ function anchorClock(rate, serverMs, localMs) {
   }
 }
 
+/** The pages told to join again spread their reads over this long (ms). */
+const JOIN_AGAIN_SPREAD_MS = 1000;
+
 /**
  * Connect to the live endpoint; answer the server's clock probes.
  * The role is the session's (the cookie sent with the handshake), never claimed here.
@@ -351,10 +354,13 @@ export function connect({ name = null, onConnect, onStatus }) {
     if (onConnect) onConnect(socket);
   });
   // several workers: the worker missed some of the others' messages (its link to Redis was
-  // cut, or Redis restarted) and asks its pages to read what they show again
-  // (docs/protocol.md, "Deltas")
+  // cut, or Redis restarted) and asks its pages to read what they show again, each within a
+  // second at a moment of its own: not all of a worker's pages at once (docs/protocol.md,
+  // "Deltas")
   socket.on("join_again", () => {
-    if (socket.connected && onConnect) onConnect(socket);
+    setTimeout(() => {
+      if (socket.connected && onConnect) onConnect(socket);
+    }, Math.random() * JOIN_AGAIN_SPREAD_MS);
   });
   socket.on("disconnect", () => onStatus && onStatus(false));
   socket.on("connect_error", () => onStatus && onStatus(false));
