@@ -100,7 +100,8 @@ def socket_server(app: Flask, server: config.ServerSettings, cluster: Any) -> So
     """Return the Socket.IO server of ``app`` (sharing the cluster's message queue, if any)."""
     queue: dict[str, Any] = {}
     if cluster is not None:
-        queue = {"message_queue": cluster.url, "channel": cluster.socketio_channel}
+        # numbered: a worker that missed a message of another tells its pages to join again
+        queue = {"client_manager": cluster.socketio_queue()}
     return SocketIO(
         app,
         async_mode=server.async_mode,

@@ -319,10 +319,14 @@ function anchorClock(rate, serverMs, localMs) {
   }
 }
 
+/** The pages told to join again spread their reads over this long (ms). */
+const JOIN_AGAIN_SPREAD_MS = 1000;
+
 /**
  * Connect to the live endpoint; answer the server's clock probes.
  * The role is the session's (the cookie sent with the handshake), never claimed here.
- * Socket.IO reconnects by itself; `onConnect` runs after every (re)connection.
+ * Socket.IO reconnects by itself; `onConnect` runs after every (re)connection, and again
+ * when the server asks the page to join again (`join_again`: its worker missed messages).
  */
 export function connect({ name = null, onConnect, onStatus }) {
   // global `io` comes from static/vendor/socket.io.min.js (socket.io-client 4.8)
@@ -348,6 +352,15 @@ export function connect({ name = null, onConnect, onStatus }) {
     if (onStatus) onStatus(true);
     syncClock(socket);
     if (onConnect) onConnect(socket);
+  });
+  // several workers: the worker missed some of the others' messages (its link to Redis was
+  // cut, or Redis restarted) and asks its pages to read what they show again, each within a
+  // second at a moment of its own: not all of a worker's pages at once (docs/protocol.md,
+  // "Deltas")
+  socket.on("join_again", () => {
+    setTimeout(() => {
+      if (socket.connected && onConnect) onConnect(socket);
+    }, Math.random() * JOIN_AGAIN_SPREAD_MS);
   });
   socket.on("disconnect", () => onStatus && onStatus(false));
   socket.on("connect_error", () => onStatus && onStatus(false));

@@ -196,6 +196,7 @@ FILE_SECONDS = {
     "tests/integration/test_alerts_state_machine.py": 60,
     "tests/browser/test_shotclock.py": 68,
     "tests/browser/test_pages.py": 60,
+    "tests/e2e/test_partition.py": 52,
     "tests/integration/test_access.py": 45,
     "tests/security/test_hostile.py": 42,
     "tests/browser/test_deltas.py": 35,

@@ -196,6 +196,16 @@ class RedisServer:
         """Stop the server and remove its folder."""
         _terminate(self.process, self.folder)
 
+    def halt(self) -> None:
+        """Stop the server, keeping its folder and port for :meth:`resume` (every connection
+        drops; every subscription and key is lost)."""
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+    def resume(self) -> None:
+        """Start the halted server again on the same port, empty."""
+        self.process = _redis_process(self.folder, self.port)
+
 
 def start_redis() -> RedisServer:
     """Start ``redis-server`` on a free loopback port; ``EngineUnavailable`` if it can't."""
@@ -204,12 +214,17 @@ def start_redis() -> RedisServer:
         raise EngineUnavailable("redis-server is not installed (apt-get install redis-server)")
     folder = Path(tempfile.mkdtemp(prefix="pace-redis-"))
     port = free_port()
-    process = _spawn(
+    return RedisServer(folder, port, _redis_process(folder, port))
+
+
+def _redis_process(folder: Path, port: int) -> subprocess.Popen[bytes]:
+    binary = shutil.which("redis-server")
+    assert binary is not None
+    return _spawn(
         [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
          "--dir", str(folder), "--daemonize", "no", "--protected-mode", "yes"],
         folder / "redis.log", lambda: _redis_answers(port),
     )  # fmt: skip
-    return RedisServer(folder, port, process)
 
 
 def _redis_answers(port: int) -> bool:

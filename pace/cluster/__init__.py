@@ -4,7 +4,8 @@ A deployment is one database (its id is kept there, ``app_secrets.cluster_id``) 
 ``pace serve`` workers that share a Redis (``server.message_queue``). The log in the database
 is the truth; every worker's round cache catches up from it by sequence number before it
 answers. Redis carries three things: Socket.IO's emits (Flask-SocketIO's message queue, so a
-tap on one worker reaches the pages on all), the tick leases (``leases.RoundLeases``: one
+tap on one worker reaches the pages on all; numbered per worker, so that a worker that missed
+some tells its pages to join again: ``queue.py``), the tick leases (``leases.RoundLeases``: one
 worker ticks each round), and nudges: a worker that stored a command's event tells the round's
 ticking worker, which announces what the log now implies (group rows, penalties, cards) at
 once, from the one memory of what the pages were told. Each worker listens on a channel of its
@@ -59,11 +60,20 @@ class Cluster:
         self.leases = RoundLeases(self.redis, self.worker, lease_seconds, self.prefix)
         self._stopped = threading.Event()
         self._pubsub: Any = None
+        self._queue: Any = None
 
     @property
     def socketio_channel(self) -> str:
         """Return the channel Flask-SocketIO's message queue uses for this deployment."""
         return f"{self.prefix}socketio"
+
+    def socketio_queue(self) -> Any:
+        """Return the Socket.IO message queue of this worker: Redis, its messages numbered so
+        that a worker that missed some tells its pages to join again (``queue.py``)."""
+        from pace.cluster.queue import NumberedQueue
+
+        self._queue = NumberedQueue(self.url, self.socketio_channel)
+        return self._queue
 
     def nudge_channel(self, worker: str) -> str:
         """Return the channel of ``worker``'s nudges ("round R has new events")."""
@@ -112,6 +122,8 @@ class Cluster:
     def close(self) -> None:
         """Release this worker's leases (the others take its rounds at once) and stop."""
         self._stopped.set()
+        if self._queue is not None:
+            self._queue.close()
         self.leases.release()
         if self._pubsub is not None:
             try:
