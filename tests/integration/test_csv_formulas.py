@@ -86,9 +86,7 @@ def assert_no_formula(text: str) -> list[list[str]]:
 
 
 def test_the_guard_keeps_figures_and_quotes_formulas():
-    assert [spreadsheet.guard(v) for v in HOSTILE.values()] == [
-        "'" + v for v in HOSTILE.values()
-    ]
+    assert [spreadsheet.guard(v) for v in HOSTILE.values()] == ["'" + v for v in HOSTILE.values()]
     assert [spreadsheet.guard(v) for v in (-3, "-3", "+2", "-1,5", "-0.25", "-", "", None, 4)] == [
         "-3", "-3", "+2", "-1,5", "-0.25", "-", "", "", "4"
     ]  # fmt: skip
