@@ -199,6 +199,7 @@ FILE_SECONDS = {
     "tests/security/test_hostile.py": 42,
     "tests/browser/test_deltas.py": 35,
     "tests/e2e/test_cluster.py": 32,
+    "tests/browser/test_results_sheet.py": 30,
     "tests/e2e/test_demo_cast.py": 27,
     "tests/browser/test_scoring.py": 27,
     "tests/browser/test_demo_clock.py": 27,
@@ -209,6 +210,7 @@ FILE_SECONDS = {
     "tests/e2e/test_https_front.py": 21,
     "tests/browser/test_demo_walk.py": 20,
     "tests/browser/test_report.py": 17,
+    "tests/integration/test_results_sheet.py": 8,
 }
 
 
