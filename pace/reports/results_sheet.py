@@ -216,12 +216,14 @@ def _card_tables(doc: Mapping[str, Any], lang: str, final: bool) -> list[SheetTa
             if e.get(key) is not None:
                 counts[e[key]] = counts.get(e[key], 0) + 1
         figures = [_figures(e, scoring, net, lang, final) for e in members]
-        # a class's table shows the countback of the entries level with another of the class:
-        # the step that separated them (one alone on its figure needed none in its class)
-        level = [
-            e.get("status") == "ok" and figures.count(f) > 1 or not by_class
+        # a class's table shows the countback of the entries level with another of the class
+        # on the ranking figure (the last: net in net stroke play, points, the result): the
+        # step that separated them (one alone on its figure needed none in its class)
+        ranked = [
+            f[-1] if e.get("status") == "ok" else None
             for e, f in zip(members, figures, strict=True)
         ]
+        level = [not by_class or (r is not None and ranked.count(r) > 1) for r in ranked]
         rows = tuple(
             SheetRow(
                 place=_place(e.get(key), counts.get(e.get(key), 0) > 1, lang),
@@ -382,3 +384,31 @@ def results_sheet_pdf(
     return html_to_pdf(
         results_sheet_html(doc, lang, round=round, course=course, day=day, printed=printed)
     )
+
+
+def sheet_request(
+    doc: Mapping[str, Any],
+    *,
+    round: str | None = None,
+    course: str | None = None,
+    day: date | None = None,
+    printed: datetime | None = None,
+) -> dict[str, Any]:
+    """Return what a PDF builder needs to lay the sheet out (``pdf_of_request``), as JSON."""
+    return {
+        "results": dict(doc),
+        "round": round,
+        "course": course,
+        "day": day.isoformat() if day else None,
+        "printed": printed.isoformat() if printed else None,
+    }
+
+
+def pdf_of_request(request: Mapping[str, Any], lang: str) -> bytes:
+    """Return the PDF of a :func:`sheet_request` (the server's PDF builder lays it out)."""
+    day, printed = request.get("day"), request.get("printed")
+    return results_sheet_pdf(
+        request["results"], lang, round=request.get("round"), course=request.get("course"),
+        day=date.fromisoformat(day) if day else None,
+        printed=datetime.fromisoformat(printed) if printed else None,
+    )  # fmt: skip

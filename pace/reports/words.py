@@ -338,6 +338,7 @@ TEXTS: dict[str, Source] = {
     "results.col.pos": "Pos.",
     "results.col.player": "Player",
     "results.col.match": "Match",
+    "results.col.sides": "Sides",
     "results.col.tees": "Tees",
     "results.col.handicap": "Hcp",
     "results.col.gross": "Gross",

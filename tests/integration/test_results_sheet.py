@@ -111,6 +111,16 @@ def test_a_class_tied_on_points_shows_the_countback_and_each_players_tees():
     assert "Série A" in fa and "Série B" in french[1]
 
 
+def test_net_stroke_play_level_on_net_shows_the_countback_whatever_the_gross():
+    doc = copy.deepcopy(golden("stroke"))
+    for e in doc["entries"]:  # Luc (net 36, gross 35) joins Julie (net 36, gross 40) in A
+        if e["entry"] == "Luc Nadeau":
+            e["class"], e["class_position"] = "A", 2
+    a = lines(results_sheet_pdf(doc, "en"))[0]
+    assert "1 Julie Gagné 4 40 36 last 6: 24.33" in a
+    assert "2 Luc Nadeau -1 35 36 last 6: 24.67" in a
+
+
 def test_stroke_play_with_a_no_return_and_a_match_sheet():
     pages = lines(results_sheet_pdf(golden("stroke"), "en"))
     a = next(p for p in pages if "Class A" in p)
@@ -119,6 +129,7 @@ def test_stroke_play_with_a_no_return_and_a_match_sheet():
     assert "No return: a hole without score" in a
     matches = " ".join(lines(results_sheet_pdf(golden("match"), "fr"))[0])
     assert "Matchs" in matches and "Julie Gagné contre Luc Nadeau" in matches
+    assert "Match Adversaires Résultat Vainqueur" in matches
 
 
 def test_the_html_escapes_names_and_draws_only_a_safe_tee_colour():
@@ -221,6 +232,8 @@ def test_the_sheet_is_the_committees_until_final_then_everybodys(app, login, clo
     assert pdf.status_code == 200 and pdf.mimetype == "application/pdf"
     assert "Marie Lavoie" in " ".join(" ".join(p) for p in lines(pdf.data))
     assert 'filename="results-R1.pdf"' in pdf.headers["Content-Disposition"]
+    # laid out by the report jobs' warm builder, out of the server's process
+    assert app.extensions["pace"].report_jobs.builders()
     csv_text = anybody.get(paths[2]).get_data(as_text=True)
     assert csv_text.startswith("position,") and ",final," in csv_text
     life.reopen(ROUND, JANE, "a card mis-added")  # provisional again: the committee's alone

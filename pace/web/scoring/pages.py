@@ -6,11 +6,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
 from pace.reports.results import results_csv as results_csv_text
 from pace.reports.results import results_document
-from pace.reports.results_sheet import CSS_FILE, results_sheet_html, results_sheet_pdf
+from pace.reports.results_sheet import CSS_FILE, results_sheet_html, sheet_request
+from pace.rules.errors import PaceError
 from pace.services.life import RoundLifeService
 from pace.web import access, payloads
 from pace.web.downloads import attachment
@@ -18,6 +28,9 @@ from pace.web.i18n import current_language, page_context
 from pace.web.parts import parts
 
 bp = Blueprint("scoring", __name__)
+
+#: How long a request waits for the results sheet's PDF (the builder's start included).
+PDF_WAIT = 120.0
 
 
 @bp.get("/rounds/<round>/scorecard")
@@ -91,15 +104,26 @@ def results_sheet(round: str) -> Response:
         _results_of(round), lang, css_href=url_for("static", filename=CSS_FILE), links=links,
         **_sheet_setting(round),
     )  # fmt: skip
+    if not current_app.testing:  # its PDF link is likely next: a builder gets ready
+        parts().report_jobs.prewarm()
     return Response(page, mimetype="text/html")
 
 
 @bp.get("/rounds/<round>/results.pdf")
 def results_pdf(round: str) -> Response:
-    """The results sheet on A4 (WeasyPrint, the reports' path), a page per class."""
-    pdf = results_sheet_pdf(
-        _results_of(round), current_language(), **_sheet_setting(round),
-    )  # fmt: skip
+    """The results sheet on A4 (WeasyPrint, the reports' path), a page per class: laid out by
+    a warm PDF builder (the report jobs'), so its seconds of layout for a large field never
+    hold up the server's taps and broadcasts; this request waits for it."""
+    app_parts = parts()
+    request_ = sheet_request(_results_of(round), **_sheet_setting(round))
+    job = app_parts.report_jobs.start(round, "results", current_language(), document=request_)
+    job.task.join(timeout=PDF_WAIT)
+    if job.state != "done" or job.path is None:
+        raise PaceError(
+            f"the results sheet could not be laid out: {job.error or 'it took too long'}",
+            code="pdf_failed",
+        )
+    pdf = job.path.read_bytes()
     return attachment(Response(pdf, mimetype="application/pdf"), round, "results", "pdf")
 
 
