@@ -108,6 +108,9 @@ def test_the_committee_prints_the_sheet_and_the_public_gets_it_once_final(
         re.compile(r"^Results final since \d\d:\d\d, by .+: scores and penalties are locked$")
     )
     assert "Live" not in page.locator("body").inner_text()
+    # and ranks as the results do: Marie ahead of Julie on the countback, not level
+    for name, place in (("Sophie Tremblay", "1"), ("Marie Lavoie", "2"), ("Julie Gagnon", "3")):
+        expect(page.locator(f"tr.lb-row[data-entry='{name}'] .lb-pos")).to_have_text(place)
     page.locator("#sheet-link").click()
     expect(page.locator("#stamp")).to_contain_text("Results final since")
     page.goto(server.url + LEADERBOARD + "?lang=fr")
