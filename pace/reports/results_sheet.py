@@ -159,13 +159,7 @@ def _figures(
     if scoring == "stableford":
         points = (e.get("points") or 0) - (e.get("penalty_points") or 0)
         return (str(points),)
-    balance = e.get("balance")
-    if balance is None:
-        return (str(e.get("result") or ""),)
-    if balance == 0:
-        return (text("results.all_square", lang),)
-    key = "results.up" if balance > 0 else "results.down"
-    return (text(key, lang, n=abs(balance)),)
+    return (str(e.get("result") or ""),)  # bogey, par: "2 up", as golfers say it in French too
 
 
 def _heads(scoring: str, net: bool, lang: str) -> tuple[str, ...]:

@@ -127,6 +127,8 @@ def test_stroke_play_with_a_no_return_and_a_match_sheet():
     assert "Pos. Player Hcp Gross Net Countback" in a
     assert "1 Julie Gagné 4 40 36" in a and "Anne Côté 6 NR" in a
     assert "No return: a hole without score" in a
+    bogey = lines(results_sheet_pdf(golden("bogey"), "en"))
+    assert "1 Julie Gagné 4 7 up" in next(p for p in bogey if "Class A" in p)
     matches = " ".join(lines(results_sheet_pdf(golden("match"), "fr"))[0])
     assert "Matchs" in matches and "Julie Gagné contre Luc Nadeau" in matches
     assert "Match Adversaires Résultat Vainqueur" in matches
