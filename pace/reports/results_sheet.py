@@ -336,9 +336,11 @@ def results_sheet_html(
     css_href: str | None = None,
     links: Mapping[str, str] | None = None,
     printed: datetime | None = None,
+    sun: tuple[str, str] | None = None,
 ) -> str:
     """Return the sheet as one HTML document: its style inlined unless ``css_href`` (the web
-    page, which also has ``links``: its PDF, its CSV and the leaderboard)."""
+    page, which also has ``links``: its PDF, its CSV and the leaderboard; and ``sun``, sun
+    mode's script and its toggle's label: docs/accessibility.md)."""
     from pace.reports.html import ROOT
 
     sheet = build_sheet(doc, lang, round=round, course=course, day=day)
@@ -353,6 +355,7 @@ def results_sheet_html(
             css_href=css_href,
             links=dict(links or {}),
             printed=_when(printed.isoformat(), lang) if printed else "",
+            sun=sun,
             t=_words(lang),
         )
     )
