@@ -188,7 +188,7 @@ def redis_url() -> Iterator[str]:
 #: so none of them is left for last while the other worker waits (longest first, the classic
 #: rule for balancing jobs over machines). A stale figure only costs balance, never a test.
 FILE_SECONDS = {
-    "tests/browser/test_accessibility.py": 263,
+    "tests/browser/test_accessibility.py": 278,
     "tests/security/test_hostile_changes.py": 146,
     "tests/security/test_matrix.py": 143,
     "tests/e2e/test_crash.py": 97,
