@@ -2,7 +2,8 @@
 
 A draw may come from the players' own online entries: names such as
 ``=HYPERLINK(...)``, ``+SUM(1+1)``, ``@cmd`` or ``-Anne``. Every CSV the command line writes
-(``pace results --csv`` and ``--excel`` from files and of a stored round, ``pace report
+(``pace results --csv`` and ``--excel`` from files, of a stored round and of a competition
+(``--event``), ``pace report
 --format csv``, ``pace sheet --format csv``) is read back: no cell begins with a formula
 character unguarded, while the figures (``-1`` playing handicap, ``-3`` to par) stay figures.
 The HTTP exports are checked against a real server in tests/security/test_console.py.
@@ -128,6 +129,21 @@ def test_a_stored_rounds_csv_exports_quote_every_hostile_name(db, tmp_path):
     run("report", "--round", "R1", "--db", db, "--format", "csv", "-o", report,
         "--progress", "none")  # fmt: skip
     assert_no_formula(report.read_text(encoding="utf-8"))
+
+
+def test_a_competitions_csv_quotes_every_hostile_name(db, tmp_path):
+    run("import", "draw", hostile(tmp_path, "draw.csv"), "--round", "R2", "--date",
+        "2026-06-15", "--timezone", "Europe/Brussels", "--scoring", "stroke", "--net",
+        "--db", db)  # fmt: skip
+    for name in ("R1", "R2"):
+        run("import", "scores", rewritten(tmp_path, "scores.csv", ";"), "--round", name,
+            "--db", db)  # fmt: skip
+    run("event", "create", "Formula cup", "--round", "R1", "--round", "R2", "--db", db)
+    for excel in ([], ["--excel"]):
+        out = run("results", "--event", "Formula cup", "--db", db, "--csv", *excel)
+        rows = assert_no_formula(out)
+        entry = rows[0].index("entry")
+        assert "'+SUM(1+1)" in [r[entry] for r in rows[1:]]
 
 
 def test_the_timing_sheet_csv_quotes_every_hostile_name(tmp_path):
