@@ -1,11 +1,11 @@
 """No CSV export of pace hands a spreadsheet a formula (issue 38, item 4).
 
-A draw may come from the players' own online entries: names such as
-``=HYPERLINK(...)``, ``+SUM(1+1)``, ``@cmd`` or ``-Anne``. Every CSV the command line writes
-(``pace results --csv`` and ``--excel`` from files, of a stored round and of a competition
-(``--event``), ``pace report
---format csv``, ``pace sheet --format csv``) is read back: no cell begins with a formula
-character unguarded, while the figures (``-1`` playing handicap, ``-3`` to par) stay figures.
+A draw may come from the players' own online entries: names such as ``=HYPERLINK(...)``,
+``+SUM(1+1)``, ``@cmd...`` or ``-2+3``. Every CSV the command line writes (``pace results
+--csv`` and ``--excel`` from files, of a stored round and of a competition (``--event``),
+``pace report --format csv``, ``pace sheet --format csv``) is read back: no cell begins with a
+formula character unguarded, while the figures (``-1`` playing handicap, ``-1.2`` index) stay
+figures.
 The HTTP exports are checked against a real server in tests/security/test_console.py.
 """
 
