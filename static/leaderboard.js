@@ -104,9 +104,8 @@ function render() {
   loaded();
   $("course-name").textContent = b.course.name;
   $("scoring").textContent = scoringLabel(b.scoring, b.net, b.format);
-  $("mode").textContent = t(b.final ? "leaderboard.final" : "leaderboard.live");
   app.dataset.final = b.final ? "yes" : "no";
-  renderLife(b.life);
+  renderLife(b);
   const warning = $("warning");
   warning.hidden = !b.penalties_error;
   warning.textContent = b.penalties_error
@@ -185,19 +184,27 @@ function renderEvents(events) {
   }));
 }
 
-// the round's life: "results final" (when, by whom), stamped by the committee's act
-function renderLife(life) {
+// the round's life: once the committee made the results final, the board says so (when, by
+// whom) instead of "Live"; the results sheet is then everybody's (the committee's always)
+function renderLife(b) {
+  const life = b.life;
   const box = $("life");
   const clock = (iso) => (iso ? iso.slice(11, 16) : "");
+  const final = Boolean(life && life.final && life.finalised);
   let text = "";
-  if (life && life.final && life.finalised) {
-    text = t("leaderboard.results_final", { at: clock(life.finalised.at), by: life.finalised.by });
-  } else if (life && life.finished) {
-    text = t("leaderboard.round_finished", { at: clock(life.finished.at) });
+  if (final) {
+    $("mode").textContent = t("leaderboard.final_results",
+      { at: clock(life.finalised.at), by: life.finalised.by });
+  } else {
+    $("mode").textContent = t(b.final ? "leaderboard.final" : "leaderboard.live");
+    if (life && life.finished) text = t("leaderboard.round_finished", { at: clock(life.finished.at) });
   }
   box.textContent = text;
   box.hidden = !text;
   app.dataset.life = life ? life.stage : "";
+  $("mode").classList.toggle("lb-final", final);
+  const sheet = $("sheet");
+  sheet.hidden = !(sheet.dataset.committee === "yes" || final);
 }
 
 function renderClasses(b) {

@@ -188,7 +188,7 @@ def redis_url() -> Iterator[str]:
 #: so none of them is left for last while the other worker waits (longest first, the classic
 #: rule for balancing jobs over machines). A stale figure only costs balance, never a test.
 FILE_SECONDS = {
-    "tests/browser/test_accessibility.py": 263,
+    "tests/browser/test_accessibility.py": 278,
     "tests/security/test_hostile_changes.py": 146,
     "tests/security/test_matrix.py": 143,
     "tests/e2e/test_crash.py": 97,
@@ -201,6 +201,7 @@ FILE_SECONDS = {
     "tests/security/test_hostile.py": 42,
     "tests/browser/test_deltas.py": 35,
     "tests/e2e/test_cluster.py": 32,
+    "tests/browser/test_results_sheet.py": 30,
     "tests/e2e/test_demo_cast.py": 27,
     "tests/browser/test_scoring.py": 27,
     "tests/browser/test_demo_clock.py": 27,
@@ -214,6 +215,7 @@ FILE_SECONDS = {
     "tests/e2e/test_https_front.py": 21,
     "tests/browser/test_demo_walk.py": 20,
     "tests/browser/test_report.py": 17,
+    "tests/integration/test_results_sheet.py": 8,
 }
 
 

@@ -100,10 +100,18 @@ def _file(name: str, help: str):
 )
 @click.option(
     "--format",
-    "format_name",
-    default=None,
+    "format_names",
+    multiple=True,
     help="Format of the draw: individual "
-    "(default), foursome, threesome, greensome, four_ball or best_ball.",
+    "(default), foursome, threesome, greensome, four_ball or best_ball; or pdf or html: the "
+    "printable results sheet (A4, class by class; may be given with a draw format: "
+    "--format four_ball --format pdf).",
+)
+@click.option(
+    "--lang",
+    type=click.Choice(["fr", "en"]),
+    default=None,
+    help="Language of the results sheet (default: reports.language in config.toml).",
 )
 @click.option("--net", is_flag=True, help="Net scoring: strokes received by stroke index.")
 @click.option(
@@ -130,7 +138,8 @@ def _file(name: str, help: str):
 @_day_option
 def results(
     round_name, event_name, db, course_file, draw_file, scores_file, referee_file, times_file,
-    policy, scoring, format_name, net, allowance, as_json, as_csv, excel, output, timezone, day,
+    policy, scoring, format_names, lang, net, allowance, as_json, as_csv, excel, output, timezone,
+    day,
 ):  # fmt: skip
     """Compute a round's results as the leaderboard would (docs/rules.md §7, §10): from files, or
     of a round stored in the database (--round).
@@ -140,7 +149,18 @@ def results(
     Example: pace results --round R1 --db pace.db --csv --excel -o results.csv
 
     Example: pace results --event "Club championship" --db pace.db --json
+
+    Example: pace results --round R1 --db pace.db --format pdf -o results.pdf
     """
+    format_name, sheet = _formats(format_names)
+    if sheet is not None and (as_json or as_csv or excel):
+        raise InputError(f"--format {sheet} prints the results sheet: leave out --json, --csv "
+                         "and --excel")  # fmt: skip
+    if sheet == "pdf" and output is None:
+        raise InputError("--format pdf writes a PDF: give the file with -o results.pdf")
+    if sheet is not None and event_name is not None:
+        raise InputError(f"--format {sheet}: the results sheet is a round's (--round or the "
+                         "files), not a competition's")  # fmt: skip
     if event_name is not None:
         if round_name is not None or any((course_file, draw_file, scores_file, referee_file,
                                           times_file, policy, scoring, format_name, net,
@@ -160,6 +180,9 @@ def results(
                 "--round scores a stored round as it is stored: its course, draw, scores, "
                 "scoring and referees' penalties; leave out the file and scoring options"
             )
+        if sheet is not None:
+            _write_sheet(sheet, *_stored_sheet(round_name, db), output, lang)
+            return
         outcome, life = _stored_results(round_name, db)
         _write(outcome, as_json, as_csv, excel, output, life)
         return
@@ -175,7 +198,68 @@ def results(
             course_file, draw_file, scores_file, referee_file, times_file, policy,
             scoring or "stroke", format_name or "individual", net, allowance, timezone, day,
         )  # fmt: skip
+    if sheet is not None:
+        from pace.reports.results import results_document
+
+        setting = {"round": None, "course": _course_name(course_file),
+                   "day": day.date() if day else None}  # fmt: skip
+        _write_sheet(sheet, results_document(outcome), setting, output, lang)
+        return
     _write(outcome, as_json, as_csv, excel, output)
+
+
+#: the values of ``--format`` that ask for the printable results sheet
+SHEETS = ("pdf", "html")
+
+
+def _formats(values: tuple[str, ...]) -> tuple[str | None, str | None]:
+    """Return ``--format``'s draw format and results sheet (each None when not given)."""
+    sheets = [v.lower() for v in values if v.lower() in SHEETS]
+    formats = [v for v in values if v.lower() not in SHEETS]
+    if len(sheets) > 1 or len(formats) > 1:
+        raise InputError(
+            f"--format {' --format '.join(values)}: give at most one draw format (individual, "
+            "foursome, ...) and one of pdf or html"
+        )
+    return (formats[0] if formats else None), (sheets[0] if sheets else None)
+
+
+def _course_name(course_file: str) -> str | None:
+    from pace import formats
+
+    try:
+        return formats.parse_course(read(course_file), course_file).name
+    except (FileFormatError, PaceError):
+        return None
+
+
+def _stored_sheet(round_name: str, db: str | None):
+    """Return a stored round's results document (with its life) and the sheet's header."""
+    from pace.reports.results import results_document
+
+    outcome, life = _stored_results(round_name, db)
+    service = open_service(db)
+    try:
+        view = service.round_view(round_name)
+        setting = {"round": view.record.name, "course": view.record.course.name,
+                   "day": view.record.day}  # fmt: skip
+    finally:
+        service.store.close()
+    return results_document(outcome, life), setting
+
+
+def _write_sheet(kind: str, doc, setting, output: str | None, lang: str | None) -> None:
+    from pathlib import Path
+
+    from pace.reports import results_sheet
+
+    lang = lang or load_settings().reports.language
+    if kind == "html":
+        emit(results_sheet.results_sheet_html(doc, lang, **setting), output)
+        return
+    assert output is not None
+    Path(output).write_bytes(results_sheet.results_sheet_pdf(doc, lang, **setting))
+    click.echo(f"results sheet written to {output}")
 
 
 def _stored_results(round_name: str, db: str | None):

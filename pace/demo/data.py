@@ -215,14 +215,14 @@ PAGES = (
     ("audit", "committee", "/rounds/{round}/audit"),
     ("access", "committee", "/rounds/{round}/access"),
     ("report", "committee", "/rounds/{round}/report"),
-    ("results", "committee", "/api/rounds/{round}/results"),
+    ("results", "committee", "/rounds/{round}/results"),
 )
 
 #: What the demo points to once the round is over: the report, the letters, the results.
 AFTER = (
     ("report", "committee", "/rounds/{round}/report"),
     ("letters", "committee", "/rounds/{round}/letters"),
-    ("results", "committee", "/api/rounds/{round}/results"),
+    ("results", "committee", "/rounds/{round}/results"),
     ("leaderboard", None, "/rounds/{round}/leaderboard"),
 )
 

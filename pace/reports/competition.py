@@ -7,11 +7,11 @@ same CSV conventions (``--excel``: ``;``, decimal commas, a byte order mark, CRL
 
 from __future__ import annotations
 
-import csv
 import io
 from typing import TYPE_CHECKING, Any
 
 from pace.documents.competition import round_penalty
+from pace.formats import spreadsheet
 from pace.reports.results import BOM, number_text, penalty_document
 from pace.rules.scoring.competition import (
     POINTS,
@@ -154,7 +154,9 @@ def competition_csv(outcome: CompetitionOutcome, *, excel: bool = False) -> str:
     player: each round's figure and its pace penalty (strokes, or points off), the total."""
     results = outcome.results
     out = io.StringIO()
-    w = csv.writer(out, delimiter=";" if excel else ",", lineterminator="\r\n" if excel else "\n")
+    w = spreadsheet.writer(
+        out, delimiter=";" if excel else ",", lineterminator="\r\n" if excel else "\n"
+    )
     rounds = range(1, len(results.rounds) + 1)
     w.writerow(
         ["position", "tied", "class", "class_position", "entry", "made_cut",

@@ -5,12 +5,12 @@ Pure formatting of ``pace.rules.scoring.Results``: nothing here scores.
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Mapping
 from typing import Any
 
 from pace.documents.scoring import penalty_document
+from pace.formats import spreadsheet
 from pace.rules.scoring.results import Entry, HoleLine, Match, MatchHole, MatchSide, Results
 
 BOM = "\ufeff"
@@ -225,7 +225,9 @@ def results_csv(
     stamp = _final_cells(life)
     stamp_head = ["results", "final_at", "final_by"] if life is not None else []
     out = io.StringIO()
-    w = csv.writer(out, delimiter=";" if excel else ",", lineterminator="\r\n" if excel else "\n")
+    w = spreadsheet.writer(
+        out, delimiter=";" if excel else ",", lineterminator="\r\n" if excel else "\n"
+    )
 
     def number(value: float | None) -> str:
         text = _text(value)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import csv
 import io
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from html import escape
 
+from pace.formats import spreadsheet
 from pace.rules.model import RoundSetup
 from pace.rules.position import plan_field
 
@@ -59,7 +59,7 @@ def _hm(instant: datetime, tz: tzinfo) -> str:
 def to_csv(sheet: TimingSheet, tz: tzinfo) -> str:
     """Return the sheet as CSV: group, tee, start, players, then one column per hole."""
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
+    w = spreadsheet.writer(out, lineterminator="\n")
     w.writerow(["group", "tee", "start", "players", *(f"hole_{h}" for h in sheet.holes)])
     for r in sheet.rows:
         w.writerow(

@@ -7,13 +7,13 @@ UTF-8 byte-order mark. Cells a spreadsheet would read as a formula are prefixed 
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Iterator
 from typing import Any
 
 from pace.documents.report import ReportMeta
 from pace.documents.values import instant, minutes
+from pace.formats import spreadsheet
 from pace.reports.words import effect
 from pace.rules import report as rp
 
@@ -74,14 +74,13 @@ def _cell(value: Any, excel: bool) -> str:
     if isinstance(value, float):
         out = repr(value)
         return out.replace(".", ",") if excel else out
-    out = str(value)
-    return "'" + out if out[:1] in ("=", "+", "-", "@", "\t", "\r") else out
+    return str(value)
 
 
 def to_csv(meta: ReportMeta, r: rp.RoundReport, lang: str, *, excel: bool = False) -> str:
     """Return the report's rows as CSV text (``excel``: ``;``, decimal commas and a BOM)."""
     out = io.StringIO()
-    writer = csv.writer(out, delimiter=";" if excel else ",", lineterminator="\r\n")
+    writer = spreadsheet.writer(out, delimiter=";" if excel else ",", lineterminator="\r\n")
     writer.writerow(COLUMNS)
     for row in rows(meta, r, lang):
         writer.writerow([_cell(row.get(c), excel) for c in COLUMNS])

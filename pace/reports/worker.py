@@ -11,6 +11,8 @@ It talks JSON lines. It reads requests on standard input::
 
     {"kind": "report", "round": "R1", "lang": "fr", "per": "player", "output": "/tmp/x.pdf"}
 
+(a results sheet: ``"kind": "results"`` and its ``document``, laid out as the server made it)
+
 and answers on standard output: ``{"ready": true}`` once warm, then for each request
 ``{"progress": [done, total]}`` lines and ``{"done": true}`` or ``{"failed": "why"}``.
 Anything else a library prints goes to standard error. It stops at the end of its input.
@@ -27,7 +29,7 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
-KINDS = ("report", "letters")
+KINDS = ("report", "letters", "results")
 
 
 def _say(out: IO[str], message: dict[str, Any]) -> None:
@@ -55,6 +57,11 @@ def build(db: str | None, request: dict[str, Any], out: IO[str]) -> None:
     if kind not in KINDS:
         raise ValueError(f"kind {str(kind)[:20]!r}: expected one of {', '.join(KINDS)}")
     output = Path(str(request["output"]))
+    if kind == "results":  # laid out from the server's document: no database needed
+        from pace.reports.results_sheet import pdf_of_request
+
+        _write(output, pdf_of_request(request["document"], str(request.get("lang") or "fr")))
+        return
 
     def progress(done: int, total: int, what: str = "") -> None:
         _say(out, {"progress": [done, total]})
@@ -71,8 +78,12 @@ def build(db: str | None, request: dict[str, Any], out: IO[str]) -> None:
         )
     finally:
         service.store.close()
+    _write(output, data if isinstance(data, bytes) else data.encode("utf-8"))
+
+
+def _write(output: Path, data: bytes) -> None:
     partial = output.with_suffix(output.suffix + ".part")
-    partial.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
+    partial.write_bytes(data)
     partial.replace(output)  # the file appears whole or not at all
 
 

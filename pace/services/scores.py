@@ -272,7 +272,10 @@ class ScoreService:
             results, _ = self.judged_results(round, now)
             roster = self._roster(view)
             recorded = livemod.recorded_holes(self.score_log(round).scores(), roster)
-            return livemod.board(results, view.record.course, recorded, retired_sides(view, roster))
+            # results made final: the board is final too (no card can change any more)
+            closed = self.live.life(round).is_final
+            return livemod.board(results, view.record.course, recorded,
+                                 retired_sides(view, roster), closed=closed)  # fmt: skip
 
     def leaderboard(self, round: str, now: datetime | None = None) -> dict[str, Any]:
         """Return what the public leaderboard shows (docs/protocol.md, leaderboard)."""

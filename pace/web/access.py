@@ -117,6 +117,11 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "scoring.scorecard_page": SCORER,
     "scoring.api_card": SCORER,
     "scoring.api_results": SCORER,
+    # the printable results sheet: the committee's until the results are final, then anybody's
+    # (``OPEN_WHEN_FINAL``)
+    "scoring.results_sheet": COMMITTEE,
+    "scoring.results_pdf": COMMITTEE,
+    "scoring.results_csv": COMMITTEE,
     "scoring.scoring_setting": COMMITTEE,
     "dashboard.dashboard_page": REFEREE,
     "dashboard.held_up_why": REFEREE,  # the hold-up panel's "Why", fetched when asked
@@ -170,6 +175,10 @@ ALL_ROUNDS = frozenset({
     "reports.offenders_page",
 })  # fmt: skip
 
+#: Endpoints open to anybody once the round's results are final (the notice board's results
+#: sheet, docs/access.md); until then ``ENDPOINTS`` says who may.
+OPEN_WHEN_FINAL = frozenset({"scoring.results_sheet", "scoring.results_pdf", "scoring.results_csv"})
+
 ROLE_WORDS = {
     "committee": "the committee",
     "referee": "a referee",
@@ -192,6 +201,7 @@ PAGES: dict[str, tuple[str, str]] = {
     "reports.offenders_page": ("the repeat offenders", "page.offenders"),
     "access.access_page": ("the access codes of the round", "page.access"),
     "scoring.scorecard_page": ("the scorer's card", "page.scorecard"),
+    "scoring.results_sheet": ("the results sheet before the results are final", "page.results"),
     "committee.console": ("the committee's console", "page.console"),
     "committee.courses_page": ("the courses", "page.courses"),
     "committee.course_form": ("the course form", "page.courses"),
@@ -388,6 +398,8 @@ def guard_request() -> Any:
         return _refuse(AccessError(f"{request.path} is not open to anybody"))
     roles = ENDPOINTS[endpoint]
     view_args = request.view_args if request.view_args is not None else {}
+    if endpoint in OPEN_WHEN_FINAL and _final(view_args):
+        return None
     if roles is PUBLIC:
         if "round" not in view_args:
             return None
@@ -412,6 +424,23 @@ def guard_request() -> Any:
     except PaceError as e:
         return _refuse(e)
     return None
+
+
+def _final(view_args: dict[str, Any]) -> bool:
+    """Return whether the round of the path exists and its results are final (its canonical
+    name then replaces it for the view); any doubt is not final, and the table decides."""
+    try:
+        round = payloads.text(view_args, "round")
+        if not parts().store.has_round(round):
+            return False
+        live = parts().live
+        with live.lock:
+            final = live.life(round).is_final
+    except PaceError:
+        return False
+    if final:
+        view_args["round"] = round
+    return final
 
 
 def _refuse(e: PaceError) -> Any:

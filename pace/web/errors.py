@@ -58,6 +58,8 @@ _HTTP_STATUS = {
     "payload_too_large": 413,
     # the server's fault, not the request's: a phone must keep the event and resend it
     "storage_unavailable": 503,
+    # a PDF the server's builder could not lay out (or not in time): try again
+    "pdf_failed": 503,
 }
 
 

@@ -399,6 +399,17 @@ def leaderboard(open_page, url, scan_as):
     scan_as(page, "in play")
 
 
+def results_sheet(open_page, url, scan_as):
+    page = open_page()
+    page.goto(f"{url}/rounds/{PLAY}/leaderboard")
+    online(page)
+    expect(page.locator("#sheet-link")).to_be_visible()  # the committee's button
+    scan_as(page, "the committee's leaderboard")
+    page.locator("#sheet-link").click()
+    expect(page.locator("section.standings").first).to_be_visible()
+    scan_as(page, "in play")
+
+
 def audit(open_page, url, scan_as):
     page = open_page()
     page.goto(f"{url}/rounds/{EMPTY}/audit")
@@ -447,8 +458,8 @@ def time_pars(open_page, url, scan_as):
 PAGES = {
     f.__name__: f
     for f in (
-        join, login, home, marshal, dashboard, shotclock, scorecard, board, leaderboard, audit,
-        access, report, offenders, time_pars,
+        join, login, home, marshal, dashboard, shotclock, scorecard, board, leaderboard,
+        results_sheet, audit, access, report, offenders, time_pars,
     )
 }  # fmt: skip
 

@@ -249,6 +249,13 @@ def test_the_console_from_an_empty_database_to_the_changes_on_the_day(
     expect(life).to_contain_text("Results final")
     expect(page.locator("#life-final")).to_be_disabled()
     expect(page.locator("#life-reopen")).to_be_visible()
-    expect(leaderboard.locator("#life")).to_contain_text("Results final")
+    # the leaderboard no longer says "Live": the results are final, since when and by whom
+    mode = leaderboard.locator("#mode")
+    expect(mode).to_have_text(
+        re.compile(r"^Results final since \d\d:\d\d, by .+: scores and penalties are locked$")
+    )
+    expect(mode).not_to_contain_text("Live")
+    expect(leaderboard.locator("#life")).to_be_hidden()
     expect(leaderboard.locator("#app")).to_have_attribute("data-life", "final")
+    expect(leaderboard.locator("#sheet-link")).to_be_visible()
     context.close()

@@ -119,6 +119,12 @@ def test_the_demo_walked_as_a_committee_member_a_referee_and_a_marshal(demo, bro
         expect(page.locator(check)).to_be_visible()
         shoot(page, shots, f"committee-{name.lower().replace(' ', '-')}.png")
         page.goto(f"{server.url}/rounds/demo/dashboard")
+    # the banner's "results" link opens the printable results sheet, not raw JSON (issue 38)
+    page.goto(links["results"])
+    expect(page).to_have_url(f"{server.url}/rounds/demo/results")
+    expect(page.locator("h1")).to_have_text("Results · demo")
+    expect(page.locator("#sheet-pdf")).to_be_visible()
+    shoot(page, shots, "committee-results-sheet.png")
     page.goto(f"{server.url}/rounds/demo/board")
     expect(page.locator("tr.board-row")).to_have_count(32)
     expect(page.locator(".board-key")).to_be_visible()
@@ -185,4 +191,4 @@ def test_the_demo_walked_as_a_committee_member_a_referee_and_a_marshal(demo, bro
     for context in (committee, referee, marshal, scorer, public):
         context.close()
     assert watch.problems == []
-    assert len(list(shots.glob("*.png"))) == 10
+    assert len(list(shots.glob("*.png"))) == 11

@@ -182,7 +182,7 @@ def test_the_demo_plays_referees_scorers_sirens_and_the_report(runs):
 
     # the banner links the new pages; the end says where the report, letters and results are
     log = run["log"]
-    for page in ("scorecard", "leaderboard", "api/rounds/demo/results"):
+    for page in ("scorecard", "leaderboard", "rounds/demo/results"):
         assert f"/{page}" in log, page
     end = log[log.index("the round is over") :]
     assert re.search(r"next=/rounds/demo/letters", end), end

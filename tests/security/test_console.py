@@ -9,6 +9,8 @@ and stores nothing; the server's log stays clean.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 import uuid
@@ -178,6 +180,37 @@ def test_a_draw_with_formulas_and_a_bom_is_read_as_text_never_as_formulas(arena)
     names = [p["name"] for g in answer["groups"] for p in g["players"]]
     assert names == ['=HYPERLINK("http://x")', "+Ann"]
     assert rounds(arena) == before  # a preview stores nothing
+
+
+def test_a_round_drawn_with_formulas_exports_them_as_text_in_every_csv(arena):
+    """The draw from players' own entries (issue 38): created through the console, its names
+    reach the results CSV with a leading ', never as a formula a spreadsheet would run; no cell
+    of the round's other CSV exports (the report, the audit) starts a formula either; figures
+    (a -1 playing handicap) stay figures."""
+    evil = ['=HYPERLINK("http://evil.example/","x")', "+SUM(1+1)", "@cmd", "-2+3"]
+    rows = "".join(f'1,08:00,1,"{name.replace(chr(34), 2 * chr(34))}",{i + 1}.0\n'
+                   for i, name in enumerate(evil))  # fmt: skip
+    text = "group,start,tee,player,handicap\n" + rows
+    status, answer = post(arena, "/api/rounds/create", "admin",
+                          draw_fields(round="Formula cup", net="net"),
+                          {"draw": ("entries.csv", text.encode())})  # fmt: skip
+    assert status == 200, answer
+    exports = {}
+    for path in ("results.csv", "results.csv?excel=1", "report.csv", "report.csv?excel=1",
+                 "audit.csv", "audit.csv?excel=1"):  # fmt: skip
+        status, _, body = arena.request("GET", f"/rounds/Formula%20cup/{path}", "admin")
+        assert status == 200, (path, body[:300])
+        exports[path] = body.decode("utf-8").removeprefix("\ufeff")
+    number = re.compile(r"[+-]?(\d+([.,]\d+)?|[.,]\d+)")
+    for path, text in exports.items():
+        delimiter = ";" if "excel" in path else ","
+        for row in csv.reader(io.StringIO(text), delimiter=delimiter):
+            for cell in row:
+                if cell[:1] in ("=", "+", "-", "@", "\t", "\r"):
+                    assert cell == "-" or number.fullmatch(cell), (path, cell)
+    entries = [r[4] for r in csv.reader(io.StringIO(exports["results.csv"]))][1:]
+    assert sorted(entries) == sorted("'" + name for name in evil)
+    arena.assert_log_clean()
 
 
 @pytest.mark.parametrize("path", ["/api/courses", "/api/courses/upload", "/api/rounds/preview",

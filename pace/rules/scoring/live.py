@@ -89,8 +89,13 @@ def board(
     course: Course,
     recorded: Mapping[str, frozenset[int]],
     retired: frozenset[str] = frozenset(),
+    closed: bool = False,
 ) -> Board:
     """Return the live board of ``results`` given the holes each entry has scored.
+
+    ``closed``: the committee made the round's results final. No card can change any more,
+    so the board is final whatever is missing: the core's positions (countback included), a
+    card short of a hole a no return (docs/scoring.md, "The live board").
 
     ``retired`` holds the keys of the entries whose players all withdrew during play (a
     change on the day, docs/status.md): their card is over where it stopped, a no return in
@@ -112,14 +117,14 @@ def board(
     False
     """
     if results.matches or not results.entries:
-        return Board(results.scoring, results.format, results.net, _matches_final(results),
-                     matches=results.matches)  # fmt: skip
+        return Board(results.scoring, results.format, results.net,
+                     closed or _matches_final(results), matches=results.matches)  # fmt: skip
     pars = {h.number: h.par for h in course.holes}
     numbers = frozenset(pars)
     lines = [_line(e, recorded.get(e.key, frozenset()), numbers, pars, results.scoring,
-                   e.key in retired)
+                   e.key in retired or closed)
              for e in results.entries]  # fmt: skip
-    final = all(ln.complete or ln.state in (NR, DQ) for ln in lines)
+    final = closed or all(ln.complete or ln.state in (NR, DQ) for ln in lines)
     placed = _final(lines) if final else _live(lines, results.scoring)
     return Board(results.scoring, results.format, results.net, final, tuple(placed))
 

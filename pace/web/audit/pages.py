@@ -5,16 +5,16 @@ voids their target and reason. The page says each event in words ("Hole 4 comple
 6 — marshal Paul, phone clock +2 s"), the raw columns on demand (``?raw=1``); the CSV has both,
 ``?excel=1`` with ``;`` and a byte order mark for French spreadsheets (issue 14). Everything
 is text put in the page by Jinja's escaping, and CSV cells that a spreadsheet would read as a
-formula are prefixed with ``'``.
+formula are prefixed with ``'`` (``pace.formats.spreadsheet``).
 """
 
 from __future__ import annotations
 
-import csv
 import io
 
 from flask import Blueprint, Response, render_template, request
 
+from pace.formats import spreadsheet
 from pace.web.audit import table
 from pace.web.downloads import attachment
 from pace.web.i18n import current_language, page_context
@@ -60,11 +60,6 @@ def audit_page(round: str) -> str:
     )
 
 
-def _cell(value: str) -> str:
-    """Keep a spreadsheet from reading a name or reason as a formula."""
-    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
-
-
 @bp.get("/rounds/<round>/audit.csv")
 def audit_csv(round: str) -> Response:
     """The same log (and filters) as CSV, UTF-8; ``?excel=1``: ``;`` and a byte order mark,
@@ -72,9 +67,9 @@ def audit_csv(round: str) -> Response:
     chosen, _, _ = _selected(round)
     excel = request.args.get("excel") == "1"
     out = io.StringIO()
-    writer = csv.writer(out, delimiter=";" if excel else ",")
+    writer = spreadsheet.writer(out, delimiter=";" if excel else ",")
     writer.writerow(table.COLUMNS)
     for r in chosen:
-        writer.writerow([_cell(r[c]) for c in table.COLUMNS])
+        writer.writerow([r[c] for c in table.COLUMNS])
     text = ("\ufeff" if excel else "") + out.getvalue()
     return attachment(Response(text, mimetype="text/csv"), round, "audit", "csv")

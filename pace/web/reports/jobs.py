@@ -1,4 +1,5 @@
-"""Report jobs: the PDF of a round's report or letters, built while the page shows progress.
+"""Report jobs: the PDF of a round's report or letters, built while the page shows progress
+(and the results sheet's PDF, which its page waits for).
 
 Each job is built by a warm PDF builder (``pace.reports.worker``): a child process over the
 same database and configuration file that keeps WeasyPrint, Pygal and pace loaded, so
@@ -58,6 +59,9 @@ class Job:
     total: int = 0
     error: str | None = None
     path: Path | None = None
+    #: what a results sheet lays out (``pace.reports.results_sheet.sheet_request``): the
+    #: server's results document, so the PDF says what the page says; None for the others
+    document: dict[str, Any] | None = None
     started: float = field(default_factory=time.monotonic)
     #: the background task running it (a thread or a greenlet: ``join`` waits for it)
     task: Any = None
@@ -125,6 +129,8 @@ class PdfBuilder:
             return False
         request = {"kind": job.kind, "round": job.round, "lang": job.lang, "per": job.per,
                    "output": str(job.path)}  # fmt: skip
+        if job.document is not None:
+            request["document"] = job.document
         with self._lock:
             try:
                 assert self.process.stdin is not None
@@ -196,8 +202,16 @@ class ReportJobs:
             self._folder = Path(tempfile.mkdtemp(prefix="pace-reports-"))
         return self._folder
 
-    def start(self, round: str, kind: str, lang: str, per: str = "player") -> Job:
-        """Start building the PDF of ``kind`` (report or letters) for ``round``."""
+    def start(
+        self,
+        round: str,
+        kind: str,
+        lang: str,
+        per: str = "player",
+        document: dict[str, Any] | None = None,
+    ) -> Job:
+        """Start building the PDF of ``kind`` (report, letters, or a results sheet laid out
+        from ``document``) for ``round``."""
         with self._lock:
             self._expire()
             running = sum(1 for j in self._jobs.values() if j.state == "running")
@@ -206,7 +220,7 @@ class ReportJobs:
                     f"{running} PDFs are being built already; try again in a moment",
                     code="rate_limited",
                 )
-            job = Job(uuid.uuid4().hex, round, kind, lang, per)
+            job = Job(uuid.uuid4().hex, round, kind, lang, per, document=document)
             job.path = self._dir() / f"{job.id}.pdf"
             self._jobs[job.id] = job
         if self.observe is not None:

@@ -11,6 +11,7 @@ from pace.i18n import Source
 MESSAGES: dict[str, Source] = {
     "page.scorecard": "Scorecard",
     "page.leaderboard": "Leaderboard",
+    "page.results": "Results sheet",
     "role.scorer": "Scorer",
     "scoring.stroke": "Stroke play",
     "scoring.stableford": "Stableford",
@@ -68,7 +69,11 @@ MESSAGES: dict[str, Source] = {
     "leaderboard.classes": "Classes",
     "leaderboard.live": "Live: cards in play rank on their score so far",
     "leaderboard.final": "Final: every card is in",
-    "leaderboard.results_final": "Results final: {at}, by {by}",
+    "leaderboard.final_results": (
+        "Results final since {at}, by {by}: scores and penalties are locked"
+    ),
+    "leaderboard.sheet": "Results sheet (print)",
+    "leaderboard.sheet_pdf": "PDF",
     "leaderboard.event.title": "{event}: round {number} of {count}",
     "leaderboard.event.total": "Total",
     "leaderboard.event.cut": "Cut",

@@ -1,19 +1,36 @@
-"""The scorers' pages: the scorer's card, the public leaderboard, a group's card and the
-round's results as JSON, and the committee's scoring setting. No golf here."""
+"""The scorers' pages: the scorer's card, the public leaderboard, a group's card, the round's
+results as JSON, its printable results sheet (HTML, PDF, CSV) and the committee's scoring
+setting. No golf here."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
+from pace.reports.results import results_csv as results_csv_text
 from pace.reports.results import results_document
+from pace.reports.results_sheet import CSS_FILE, results_sheet_html, sheet_request
+from pace.rules.errors import PaceError
 from pace.services.life import RoundLifeService
 from pace.web import access, payloads
-from pace.web.i18n import page_context
+from pace.web.downloads import attachment
+from pace.web.i18n import catalogue, current_language, page_context
 from pace.web.parts import parts
 
 bp = Blueprint("scoring", __name__)
+
+#: How long a request waits for the results sheet's PDF (the builder's start included).
+PDF_WAIT = 120.0
 
 
 @bp.get("/rounds/<round>/scorecard")
@@ -25,9 +42,12 @@ def scorecard_page(round: str) -> str:
 
 @bp.get("/rounds/<round>/leaderboard")
 def leaderboard_page(round: str) -> str:
-    """The public leaderboard: no sign-in."""
+    """The public leaderboard: no sign-in. The committee of the round also gets the link to
+    the printable results sheet (anybody, once the results are final)."""
     parts().live.service.round_view(round)
-    return render_template("leaderboard.html", round=round, **page_context())
+    s = access.current_session()
+    committee = s is not None and s.role == "committee" and s.covers(round)
+    return render_template("leaderboard.html", round=round, committee=committee, **page_context())
 
 
 @bp.get("/api/rounds/<round>/leaderboard")
@@ -51,6 +71,74 @@ def api_results(round: str) -> Any:
     results = app_parts.scores.results(round)
     life = RoundLifeService(app_parts.live).document(round)
     return jsonify(results_document(results, {k: v for k, v in life.items() if k != "round"}))
+
+
+def _results_of(round: str) -> dict[str, Any]:
+    """Return the round's results document with its life (as ``api_results`` answers it)."""
+    app_parts = parts()
+    results = app_parts.scores.results(round)
+    life = RoundLifeService(app_parts.live).document(round)
+    return results_document(results, {k: v for k, v in life.items() if k != "round"})
+
+
+def _sheet_setting(round: str) -> dict[str, Any]:
+    """Return the sheet's header: the round, its course and day, and now on its clock."""
+    service = parts().live.service
+    view = service.round_view(round)
+    return {"round": view.record.name, "course": view.record.course.name,
+            "day": view.record.day, "printed": service.clock.now().astimezone(view.tz)}  # fmt: skip
+
+
+@bp.get("/rounds/<round>/results")
+def results_sheet(round: str) -> Response:
+    """The printable results sheet for the notice board (class by class, the countback, each
+    player's tees), with its PDF and CSV: the committee's until the results are final, then
+    anybody's (``access.OPEN_WHEN_FINAL``)."""
+    lang = current_language()
+    links = {
+        "pdf": url_for("scoring.results_pdf", round=round, lang=lang),
+        "csv": url_for("scoring.results_csv", round=round),
+        "leaderboard": url_for("scoring.leaderboard_page", round=round),
+    }
+    page = results_sheet_html(
+        _results_of(round), lang, css_href=url_for("static", filename=CSS_FILE), links=links,
+        sun=(url_for("static", filename="sun.js"), catalogue(lang)["sun.toggle"]),
+        **_sheet_setting(round),
+    )  # fmt: skip
+    if not current_app.testing:  # its PDF link is likely next: a builder gets ready
+        parts().report_jobs.prewarm()
+    return Response(page, mimetype="text/html")
+
+
+@bp.get("/rounds/<round>/results.pdf")
+def results_pdf(round: str) -> Response:
+    """The results sheet on A4 (WeasyPrint, the reports' path), a page per class: laid out by
+    a warm PDF builder (the report jobs'), so its seconds of layout for a large field never
+    hold up the server's taps and broadcasts; this request waits for it."""
+    app_parts = parts()
+    request_ = sheet_request(_results_of(round), **_sheet_setting(round))
+    job = app_parts.report_jobs.start(round, "results", current_language(), document=request_)
+    job.task.join(timeout=PDF_WAIT)
+    if job.state != "done" or job.path is None:
+        raise PaceError(
+            f"the results sheet could not be laid out: {job.error or 'it took too long'}",
+            code="pdf_failed",
+        )
+    pdf = job.path.read_bytes()
+    return attachment(Response(pdf, mimetype="application/pdf"), round, "results", "pdf")
+
+
+@bp.get("/rounds/<round>/results.csv")
+def results_csv(round: str) -> Response:
+    """The results as ``pace results --round --csv`` writes them (``?excel=1``: ``;``, decimal
+    commas and a byte order mark), every cell guarded against formulas."""
+    app_parts = parts()
+    results = app_parts.scores.results(round)
+    life = RoundLifeService(app_parts.live).document(round)
+    life.pop("round")
+    excel = request.args.get("excel") in ("1", "yes", "true")
+    text = results_csv_text(results, excel=excel, life=life)
+    return attachment(Response(text.encode("utf-8"), mimetype="text/csv"), round, "results", "csv")
 
 
 @bp.post("/rounds/<round>/scoring")

@@ -133,6 +133,26 @@ def test_when_every_card_is_in_the_board_is_final_with_the_cores_countback():
                    ("Cy", "nr", None, None)]  # fmt: skip
 
 
+def test_results_made_final_close_the_board_whatever_is_missing():
+    """The committee made the results final (issue 38) with Cy still out after one hole and
+    Dee never started: the board is final, placed by the core (countback included), and the
+    cards that cannot change any more are no returns."""
+    groups = field("Ann", "Bob", "Cy", "Dee")
+    ann = list(PARS)
+    bob = [p + (1 if n == 17 else -1 if n == 18 else 0) for n, p in enumerate(PARS, 1)]
+    scores = [*card("1", "Ann", ann), *card("2", "Bob", bob), *card("3", "Cy", [4])]
+    results = score_round(COURSE, groups, scores)
+    recorded = live.recorded_holes(scores, live.roster(groups, "individual"))
+    open_board = live.board(results, COURSE, recorded)
+    assert open_board.final is False
+    assert [ln.position for ln in open_board.lines[:2]] == [1, 1]  # live: level, shared
+    b = live.board(results, COURSE, recorded, closed=True)
+    assert b.final is True
+    got = [(ln.entry.entry, ln.state, ln.position, ln.countback) for ln in b.lines]
+    assert got == [("Bob", "ranked", 1, "last hole: 3"), ("Ann", "ranked", 2, "last hole: 4"),
+                   ("Cy", "nr", None, None), ("Dee", "nr", None, None)]  # fmt: skip
+
+
 def test_disqualified_entries_stay_at_the_bottom_with_their_reason():
     groups = field("Ann", "Bob")
     scores = [*card("1", "Ann", [4]), *card("2", "Bob", [6])]
