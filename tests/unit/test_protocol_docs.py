@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from pace.cluster import queue
 from pace.web import broadcast, errors, payloads, sockets
 from pace.web.committee import parsers as committee_parsers
 from pace.web.dashboard import parsers as dashboard_parsers
@@ -159,9 +160,11 @@ def test_every_error_code_in_the_event_table_is_explained():
 
 
 def emitted_events() -> set[str]:
-    """Return every event name pace/web emits: literal ``emit("name", ...)`` and announcements."""
+    """Return every event name pace/web and pace/cluster emit: literal ``emit("name", ...)``,
+    a module constant so named (the queue's ``join_again``) and announcements."""
     names = set(broadcast.ANNOUNCED_AS.values())
-    for path in WEB.rglob("*.py"):
+    names.add(queue.JOIN_AGAIN)
+    for path in [*WEB.rglob("*.py"), *(ROOT / "pace" / "cluster").rglob("*.py")]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (
                 isinstance(node, ast.Call)
