@@ -74,6 +74,8 @@ def line_document(line: livemod.Line, scoring: str, final: bool) -> dict[str, An
         "net": e.net if line.complete else None,
         "points": e.points if scoring == "stableford" else None,
         "playing_handicap": e.playing_handicap,
+        "tees": e.tees,
+        "tee_colour": e.tee_colour,
         "penalty_strokes": e.penalty_strokes,
         "penalty_points": e.penalty_points if scoring == "stableford" else None,
         "penalty_holes": e.penalty_holes if scoring in ("bogey", "par") else None,
@@ -96,7 +98,11 @@ def match_view(m: Match) -> dict[str, Any]:
         "reason": m.reason,
         "finished": m.finished,
         "thru": m.thru,
-        "sides": [{"entry": s.entry, "players": list(s.players)} for s in m.sides],
+        "sides": [
+            {"entry": s.entry, "players": list(s.players), "tees": s.tees,
+             "tee_colour": s.tee_colour}
+            for s in m.sides
+        ],  # fmt: skip
         "penalties": [penalty_document(p) for p in m.penalties if p.effect != "none"],
     }
 

@@ -68,6 +68,25 @@ def parse_gender(text: str) -> str:
     return gender
 
 
+def parse_tee_defaults(text: str) -> dict[str, str]:
+    """Return the default tees an option writes ``men=Yellow,women=Red,B=Red``, unchecked
+    (:func:`check_tee_defaults` checks them against the course); raise ``ValueError``.
+
+    >>> parse_tee_defaults("men=Yellow, women = Red")
+    {'men': 'Yellow', 'women': 'Red'}
+    """
+    out: dict[str, str] = {}
+    for part in text.split(","):
+        key, sep, tees = part.partition("=")
+        if not sep or not key.strip() or not tees.strip():
+            raise ValueError(
+                f"{part.strip()[:40]!r} is not GENDER=TEES or CLASS=TEES; expected e.g. "
+                "men=Yellow,women=Red"
+            )
+        out[key.strip()] = tees.strip()
+    return out
+
+
 def check_tee_defaults(
     defaults: Mapping[str, str], course: model.Course | None, field: str = "tees"
 ) -> dict[str, str]:
