@@ -132,19 +132,58 @@ def field_of(problem: errors.Problem, form: CourseForm) -> str:
     return problem.field or "holes"
 
 
+#: a place the parser names by the line of the TOML text the form was written as
+_ON_LINE = re.compile(r"(\s\()?(on line|à la ligne) (\d+)(\))?")
+
+
+def form_words(message: str, form: CourseForm) -> str:
+    """Return a message of the parser in the form's words: a line of the TOML text the form
+    was written as (which a form user never sees) becomes the hole or field it holds.
+
+    >>> form = CourseForm("", {2: "slope"}, {6: 0, 10: 1})
+    >>> form_words("hole 2: stroke_index 1 is also given to hole 1 (on line 6); ...", form)
+    'hole 2: stroke_index 1 is also given to hole 1; ...'
+    >>> form_words("hole 2 is given twice; first on line 10", form)
+    'hole 2 is given twice; first in the row of hole 2'
+    >>> form_words("trou 2 : premier à la ligne 2", form)
+    'trou 2 : premier dans le champ slope'
+    """
+    french = "à la ligne" in message
+
+    def place(m: re.Match[str]) -> str:
+        line = int(m[3])
+        if line in form.hole_lines:
+            if m[1] and m[4]:  # "(on line 6)" after the hole it names: the hole says it
+                return ""
+            row = form.hole_lines[line] + 1
+            return f"dans la ligne du trou {row}" if french else f"in the row of hole {row}"
+        if line in form.top_lines:
+            name = form.top_lines[line]
+            where = f"dans le champ {name}" if french else f"in the {name} field"
+            return f" ({where})" if m[1] and m[4] else where
+        return m[0]
+
+    return _ON_LINE.sub(place, message)
+
+
 def problems_of(
     e: errors.FileFormatError, form: CourseForm | None = None, lang: str = "en"
 ) -> list[dict[str, Any]]:
     """Return a refused file's problems as the page shows them: where (line, field, and the
     form's field when it came from the form), the parser's message in the page's language
     ``lang`` (:func:`pace.web.committee.problems.translate`), and the CLI's line (English, as
-    ``pace import`` prints it)."""
+    ``pace import`` prints it). From the form, a place the parser names by a line of the
+    TOML text is said as the form's hole or field (:func:`form_words`)."""
     return [
         {
             "line": p.line,
             "field": p.field,
             "form_field": field_of(p, form) if form is not None else None,
-            "message": problems.translate(p.message, lang),
+            "message": (
+                form_words(problems.translate(p.message, lang), form)
+                if form is not None
+                else problems.translate(p.message, lang)
+            ),
             "text": str(p),
         }
         for p in e.problems
