@@ -211,7 +211,9 @@ def _draw_step(store: bool) -> Any:
             "start": local_time(g.start, tz, lang),
             "tee": g.tee,
             "players": [
-                {"name": p.name, "handicap": p.handicap, "club": p.club} for p in g.players
+                {"name": p.name, "handicap": p.handicap, "club": p.club, "tees": p.tees,
+                 "gender": p.gender}
+                for p in g.players
             ],
         }
         for g in prepared.groups
