@@ -114,3 +114,16 @@ def test_defaults_that_are_not_a_gender_class_or_tee_set_are_refused():
         formats.check_tee_defaults({"women": "Pink"}, course())
     with pytest.raises(ValueError, match="GENDER=TEES"):
         formats.parse_tee_defaults("men:Yellow")
+
+
+def test_a_backup_keeps_the_tee_sets_and_each_players_tees():
+    from pace.formats import backup
+
+    c = course()
+    (g,) = draw("group,start,tee,player,gender,tees\n1,08:00,1,Ann,F,Red\n1,08:00,1,Bob,,\n")
+    setup = backup.RoundSetup("R1", DAY, "UTC", "frbg", None, "stroke_play", "individual",
+                              "stableford", True, None)  # fmt: skip
+    text = backup.dump(c, setup, (g,), ())
+    back = backup.parse(text, "r1.pace")
+    assert back.course == c
+    assert [(p.tees, p.gender) for p in back.groups[0].players] == [("Red", "women"), (None, None)]
