@@ -206,6 +206,7 @@ FILE_SECONDS = {
     "tests/browser/test_dashboard_alerts.py": 24,
     "tests/e2e/test_referee_spells_live.py": 23,
     "tests/browser/test_layout_shift.py": 22,
+    "tests/browser/test_tees.py": 22,
     "tests/e2e/test_https_front.py": 21,
     "tests/browser/test_demo_walk.py": 20,
     "tests/browser/test_report.py": 17,

@@ -13,6 +13,7 @@ from typing import Any
 
 from pace.rules.model import Course, Group
 from pace.rules.scoring import live as livemod
+from pace.rules.scoring.base import tees_of
 from pace.rules.scoring.bogey import balance_text
 from pace.rules.scoring.records import Record
 from pace.rules.scoring.results import DQ, NR, Match
@@ -127,11 +128,24 @@ def leaderboard_document(board: livemod.Board, course: Course) -> dict[str, Any]
     }
 
 
-def ball_view(side: Side, ball: str) -> dict[str, Any]:
-    """Return one ball of a group's card: whom a score names, and who plays it."""
+def ball_view(side: Side, ball: str, course: Course | None = None) -> dict[str, Any]:
+    """Return one ball of a group's card: whom a score names, and who plays it; on a course
+    with tee sets, the tees the ball is played from (its player's; a one-ball side's first
+    partner's) and the par of each hole from them (docs/scoring.md, "Tees")."""
     own = ball in {p.name for p in side.players}
     players = [ball] if own else [p.name for p in side.players]
-    return {"ball": ball, "player": players[0], "players": players, "side": side.name}
+    out: dict[str, Any] = {"ball": ball, "player": players[0], "players": players,
+                           "side": side.name}  # fmt: skip
+    if course is not None and course.tees:
+        player = next((p for p in side.players if p.name == ball), side.players[0])
+        tees, colour = tees_of([player], course)
+        out["tees"], out["tee_colour"] = tees, colour
+        try:
+            played = course.played_from(player.tees, player.gender)
+        except (KeyError, ValueError):
+            played = course
+        out["pars"] = {str(h.number): h.par for h in played.holes}
+    return out
 
 
 def record_view(r: Record) -> dict[str, Any]:
@@ -155,6 +169,7 @@ def card_document(
     order: Sequence[int],
     records: Iterable[Record],
     board: livemod.Board,
+    course: Course | None = None,
 ) -> dict[str, Any]:
     """Return a group's card: every ball's scores by hole, its entries' standing and holes
     (penalty strokes included), and the penalties the pace side counted for its players."""
@@ -193,7 +208,7 @@ def card_document(
         "start": group.start.isoformat(),
         "order": list(order),
         "players": [p.name for p in group.players],
-        "balls": [ball_view(s, b) for s in sides for b in s.balls],
+        "balls": [ball_view(s, b, course) for s in sides for b in s.balls],
         "scores": scores,
         "scoring": board.scoring,
         "net": board.net,
