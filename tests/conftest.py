@@ -197,6 +197,7 @@ FILE_SECONDS = {
     "tests/browser/test_pages.py": 60,
     "tests/integration/test_access.py": 45,
     "tests/security/test_hostile.py": 42,
+    "tests/security/test_hostile_tees.py": 20,
     "tests/browser/test_deltas.py": 35,
     "tests/e2e/test_cluster.py": 32,
     "tests/e2e/test_demo_cast.py": 27,

@@ -128,14 +128,7 @@ def check_tee_defaults(
 
 def _find_tees(course: model.Course, text: str) -> model.TeeSet | None:
     """Return the course's tee set named (or coloured) ``text``, None if it has none."""
-    key = model.tee_key(text)
-    for t in course.tees:
-        if model.tee_key(t.name) == key:
-            return t
-    for t in course.tees:
-        if t.colour is not None and model.tee_key(t.colour) == key:
-            return t
-    return None
+    return course.find_tees(text)
 
 
 def _tees_problem(course: model.Course, text: str) -> str:

@@ -97,6 +97,18 @@ class Course:
                 return t
         raise KeyError(name)
 
+    def find_tees(self, text: str) -> TeeSet | None:
+        """Return the tee set named ``text``, else the one of that colour (case aside); None
+        when the course has neither."""
+        key = tee_key(text)
+        for t in self.tees:
+            if tee_key(t.name) == key:
+                return t
+        for t in self.tees:
+            if t.colour is not None and tee_key(t.colour) == key:
+                return t
+        return None
+
     def played_from(self, tees: str | None, gender: str | None = None) -> Course:
         """Return the course as a player from ``tees`` of ``gender`` plays it: each hole's par,
         stroke index and length from those tees, and the slope and rating of that gender.

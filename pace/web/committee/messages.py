@@ -147,6 +147,8 @@ MESSAGES: dict[str, Source] = {
     "changes.form.swap": "Swap two players",
     "changes.form.change_start": "Change a group's start time",
     "changes.form.change_tee": "Change a group's starting tee",
+    "changes.form.tees": "Move a player to other tees (before a score)",
+    "changes.tees": "Tees",
     "changes.form.add_group": "Add a group",
     "changes.form.remove_group": "Remove a group",
     "changes.no_show": "no-show (never started)",
@@ -160,6 +162,7 @@ MESSAGES: dict[str, Source] = {
     "changes.said.group_tee_changed": "group {group} starts on tee {tee}",
     "changes.said.group_added": "group {group} added: {start} on tee {tee}",
     "changes.said.group_removed": "group {group} removed from the draw",
+    "changes.said.player_tees_changed": "{player} (group {group}) plays from the {tees} tees",
     # a round's life
     "life.title": "The round's life",
     "life.stage.planned": "Planned: no group has teed off yet.",

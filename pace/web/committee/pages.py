@@ -266,6 +266,7 @@ def _changes(round: str) -> dict[str, Any]:
                 {
                     "name": p.name,
                     "handicap": p.handicap,
+                    "tees": p.tees,
                     "retired": local_time(g.retired_at(p.name), view.tz, lang) or None,
                 }
                 for p in g.players
@@ -288,7 +289,7 @@ def _changes(round: str) -> dict[str, Any]:
             act["at"] = _local_iso(act["at"], view.tz, lang)
     return {"round": round, "day": view.record.day.isoformat(), "groups": groups,
             "changes": rows, "holes": [h.number for h in view.setup.course.holes],
-            "life": life}  # fmt: skip
+            "tees": [t.name for t in view.setup.course.tees], "life": life}  # fmt: skip
 
 
 def _local_iso(text: str, tz: Any, lang: str) -> str:

@@ -113,6 +113,7 @@ _MOVE_PLAYER = ("id", "round", "player", "to", "reason", "device_time")
 _SWAP = ("id", "round", "player", "other", "reason", "device_time")
 _START = ("id", "round", "group", "start", "reason", "device_time")
 _TEE = ("id", "round", "group", "tee", "reason", "device_time")
+_TEES = ("id", "round", "player", "tees", "reason", "device_time")
 _ADD_GROUP = ("id", "round", "group", "start", "tee", "players", "reason", "device_time")
 _REMOVE_GROUP = ("id", "round", "group", "reason", "device_time")
 _VOID = ("id", "round", "target", "reason", "device_time")
@@ -183,6 +184,14 @@ def change_tee(payload: object, by: cmd.Author) -> Change:
     fields = {"group": text(p, "group", limit=GROUP_MAX), "tee": integer(p, "tee", 1, 99),
               "reason": _reason(p)}  # fmt: skip
     return _made("change_tee", p, by, fields)
+
+
+def change_tees(payload: object, by: cmd.Author) -> Change:
+    """``change_tees``: player, tees (a tee set of the course: its name or colour), reason."""
+    p = mapping(payload, _TEES)
+    fields = {"player": text(p, "player", limit=NAME_MAX), "tees": text(p, "tees", limit=40),
+              "reason": _reason(p)}  # fmt: skip
+    return _made("change_tees", p, by, fields)
 
 
 def change_add_group(payload: object, by: cmd.Author) -> Change:
