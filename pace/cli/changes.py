@@ -253,7 +253,7 @@ def tee(round_name, group, tee, reason, by, db) -> None:
 def tees(round_name, player, tees, reason, by, db) -> None:
     """Move a player to other tees of the course, before he has a score (issue 38).
 
-    Example: pace round change tees --round R1 --player "Anne Morin" --tees Red --reason "wrong tees"
+    Example: pace round change tees --round R1 --player "Anne Morin" --tees Red --reason "draw"
     """
     with _session(db, round_name) as s:
         _done(s, s.changes.change_tees(round_name, player, tees, reason, _author(by)))

@@ -63,7 +63,8 @@ def mixed(arena: Arena) -> Arena:
     assert status == 200, answer
     today = datetime.now(TZ).date().isoformat()
     fields = {"round": ROUND, "course": COURSE, "date": today, "timezone": str(TZ),
-              "policy": "frbg", "format": "individual", "scoring": "stableford", "net": "net"}  # fmt: skip
+              "policy": "frbg", "format": "individual", "scoring": "stableford",
+              "net": "net"}  # fmt: skip
     status, answer = post(arena, "/api/rounds/create", "committee", fields,
                           {"draw": ("draw.csv", DRAW.encode())})  # fmt: skip
     assert status == 200, answer
