@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 import pytest
-from security.arena import OWN, TZ, Arena
+from security.arena import TZ, Arena
 from security.test_console import courses, post, refused
 
 pytestmark = pytest.mark.e2e
@@ -136,14 +136,6 @@ def test_hostile_tee_changes_are_refused_and_store_nothing(mixed, case):
     mixed.assert_log_clean()
 
 
-def test_tees_on_a_course_without_tee_sets_are_refused(mixed):
-    before = mixed.people_events()
-    body = {**tees_change(player="Lise Dion", tees="Red"), "round": OWN}
-    status, answer = mixed.command("change_tees", body, "committee")
-    refused(status, answer, "unknown_tees")
-    assert mixed.people_events() == before
-
-
 @pytest.mark.parametrize("role", ("referee", "scorer", "marshal", "viewer", None))
 def test_a_tee_change_from_another_role_is_refused(mixed, role):
     before = events(mixed)
@@ -171,4 +163,45 @@ def test_a_player_moves_to_other_tees_until_he_has_a_score(mixed):
     assert status == 409 and "has a score on hole 1" in answer["error"]["message"]
     assert events(mixed) == before
     assert leaderboard(mixed)["Ann Ash"]["tees"] == "Red"
+    mixed.assert_log_clean()
+
+
+def round_fields(**changes: str) -> dict[str, str]:
+    today = datetime.now(TZ).date().isoformat()
+    return {"round": "Defaults cup", "course": COURSE, "date": today, "timezone": str(TZ),
+            "policy": "frbg", "format": "individual", **changes}  # fmt: skip
+
+
+PLAIN_DRAW = b"group,start,tee,player,gender\n1,08:00,1,Ann Ash,F\n1,08:00,1,Ben Birch,M\n"
+
+
+def test_the_new_rounds_default_tees_go_to_players_the_draw_gives_none(mixed):
+    status, answer = post(mixed, "/api/rounds/preview", "committee",
+                          round_fields(tees="men=Yellow, women=red"),
+                          {"draw": ("draw.csv", PLAIN_DRAW)})  # fmt: skip
+    assert status == 200, answer
+    assert [(p["name"], p["tees"]) for g in answer["groups"] for p in g["players"]] == [
+        ("Ann Ash", "Red"), ("Ben Birch", "Yellow")]  # fmt: skip
+
+
+HOSTILE_DEFAULTS = {
+    "not key=value": "Yellow",
+    "unknown key": "juniors=Blue",
+    "unknown tees": "men=Pink",
+    "women on men's tees": "women=Yellow",
+    "a formula": "men==SUM(1+1)",
+    "huge": "men=" + "Y" * 300,
+    "control": "men=Yel\x00low",
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_DEFAULTS))
+def test_hostile_default_tees_are_refused_and_store_nothing(mixed, case):
+    before = [r["name"] for r in mixed.get("/api/rounds", "admin")["rounds"]]
+    for step in ("preview", "create"):
+        status, answer = post(mixed, f"/api/rounds/{step}", "committee",
+                              round_fields(tees=HOSTILE_DEFAULTS[case]),
+                              {"draw": ("draw.csv", PLAIN_DRAW)})  # fmt: skip
+        refused(status, answer)
+    assert [r["name"] for r in mixed.get("/api/rounds", "admin")["rounds"]] == before
     mixed.assert_log_clean()

@@ -77,6 +77,9 @@ MESSAGES: dict[str, Source] = {
     "round.net": "Net or gross",
     "round.allowance": "Handicap allowance (%)",
     "round.allowance_hint": "Empty: the configuration's; 85; greensome 60/40.",
+    "round.tees": "Default tees",
+    "round.tees_hint": "For players the draw's tees column leaves empty, by gender or class: "
+    "men=Yellow, women=Red, B=Red. Empty: the course's first tee set.",
     "round.draw": "Draw CSV",
     "round.draw_hint": "Choose the draw's CSV or drop it here (columns group, start, tee, "
     "player; handicap, club optional).",

@@ -191,6 +191,7 @@ def _prepare() -> Any:
         allowance=setup.allowance,
         notes=notes,
         new=True,
+        tees=setup.tees,
     )
     return prepared, notes
 

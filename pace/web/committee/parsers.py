@@ -17,7 +17,7 @@ from typing import Any
 from zoneinfo import available_timezones
 
 from pace.formats import csvfile
-from pace.formats.draw import parse_handicap
+from pace.formats.draw import parse_handicap, parse_tee_defaults
 from pace.rules import changes as changesmod
 from pace.rules.model import Player
 from pace.rules.scoring import SCORINGS
@@ -278,6 +278,8 @@ class RoundSetup:
     allowance: tuple[float, ...] | None
     filename: str
     draw: str
+    #: the round's default tees by gender or class (``men=Yellow, women=Red``), or none
+    tees: dict[str, str] | None = None
 
 
 def _choice(form: Mapping[str, Any], name: str, choices: tuple[str, ...], *,
@@ -311,7 +313,7 @@ def round_setup(form: Mapping[str, Any], file: Any, policies: tuple[str, ...]) -
     """Parse the new round's form and its draw file (bytes, decoded as ``pace import draw``
     reads a file: UTF-8 with or without a byte order mark, else a problem of the file)."""
     known = ("csrf", "round", "course", "date", "timezone", "policy", "play", "format",
-             "scoring", "net", "allowance")  # fmt: skip
+             "scoring", "net", "allowance", "tees")  # fmt: skip
     extra = [k for k in form if k not in known]
     if extra:
         name = str(extra[0])[:40]
@@ -351,4 +353,16 @@ def round_setup(form: Mapping[str, Any], file: Any, policies: tuple[str, ...]) -
         allowance=allowance(text(form, "allowance", limit=20, required=False)),
         filename=filename,
         draw=csvfile.decode(data, filename),
+        tees=tee_defaults(text(form, "tees", limit=200, required=False)),
     )
+
+
+def tee_defaults(value: str) -> dict[str, str] | None:
+    """Return the round's default tees the form gives (``men=Yellow, women=Red``); empty: none.
+    Whether they are tee sets of the course is the service's check."""
+    if not value:
+        return None
+    try:
+        return parse_tee_defaults(value)
+    except ValueError as e:
+        raise PayloadError(f"tees: {e}", field="tees") from None
