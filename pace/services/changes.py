@@ -177,7 +177,9 @@ class ChangeService:
                     field="tees",
                     code="player_has_scores",
                 )
-            payload = {"group": group, "player": name, "tees": _name(tees, "tees", TEES_MAX),
+            tees = _name(tees, "tees", TEES_MAX)
+            found = view.setup.course.find_tees(tees)  # kept as the course names them
+            payload = {"group": group, "player": name, "tees": found.name if found else tees,
                        "reason": _reason(reason)}  # fmt: skip
             return self._record(round, changesmod.PLAYER_TEES_CHANGED, payload, by, **kw)
 
