@@ -113,14 +113,27 @@ COURSES = [
 ]
 
 
+#: draws on a course with tee sets (issue 38): a gender that is none, tees it lacks, a woman on
+#: tees not rated for women, with tees given and without (the first tee set)
+TEES_COURSE = 'name = "T"\n[[tees]]\nname = "Yellow"\n[[tees]]\nname = "Red"\n' \
+    'women_slope = 120\nwomen_rating = 37.0\n' + "".join(
+        f"[[holes]]\nnumber = {i}\npar = 4\n" for i in range(1, 10))
+TEES_DRAWS = [
+    "group,start,tee,player,gender,tees\n1,08:00,1,Ann,X,\n1,08:00,1,Bo,M,Pink\n"
+    "1,08:00,1,Cy,F,Yellow\n1,08:00,1,Di,F,\n",
+]
+
+
 def corpus() -> list[str]:
     """Return the problems the corpus's bad draws and courses raise (the parsers' sentences)."""
     course = formats.parse_course(COURSE.read_text(encoding="utf-8"), "c.toml")
+    tees = formats.parse_course(TEES_COURSE, "t.toml")
     found = []
-    for text in DRAWS:
+    draws = [(text, course) for text in (*DRAWS, "group,start,tee,player,tees\n1,08:00,1,A,Red\n")]
+    for text, on in (*draws, *((text, tees) for text in TEES_DRAWS)):
         with pytest.raises(FileFormatError) as e:
             formats.parse_draw(text, "d.csv", day=date(2026, 6, 14), tz=ZoneInfo("UTC"),
-                               course=course)  # fmt: skip
+                               course=on)  # fmt: skip
         found += [p.message for p in e.value.problems]
     for text in COURSES:
         with pytest.raises(FileFormatError) as e:

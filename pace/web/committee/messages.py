@@ -197,6 +197,15 @@ MESSAGES: dict[str, Source] = {
     "(10 for a two-tee start)",
     "problem.draw.tee_course": "tee {tee} does not exist on this course; holes are {holes}",
     "problem.draw.player_empty": "player is empty; expected the player's name",
+    "problem.draw.gender": "gender {value} is not a gender; expected M or F (men, women; H, "
+    "homme, D, dame read), or nothing",
+    "problem.draw.tees": "tees {value} are not a tee set of course {course}; its tees are {tees}",
+    "problem.draw.no_tee_sets": "tees {value}: course {course} has no tee sets (one slope and "
+    "rating for everyone); leave the tees empty or give the course [[tees]] tables",
+    "problem.draw.tees_women": "{name} (women) plays from tees {tees}, which have no women's "
+    "slope or rating on this course; give the tees' women_slope and women_rating, or other tees",
+    "problem.draw.first_tees_women": "{name} (women) has no tees, and the course's first tees "
+    "{tees} have no women's rating; give the player's tees",
     "problem.draw.handicap": "handicap {value} is not a handicap index; expected a number such "
     "as 12.4 or 12,4 (+2.1 for a plus handicap), or nothing",
     "problem.draw.class": "class {value} is not a class; expected AA, A, BB or B, or nothing "
