@@ -215,8 +215,9 @@ def _read_tee_sets(
             report(
                 lines[i],
                 "name",
-                f"tees {tee.name!r} are given twice; first in [[tees]] table {first[key] + 1}"
-                + (f" (on line {lines[first[key]]})" if lines[first[key]] else ""),
+                f"tees {tee.name!r} are given twice; first "
+                + (f"on line {lines[first[key]]}" if lines[first[key]]
+                   else f"in [[tees]] table {first[key] + 1}"),
             )
             continue
         first[key] = i
@@ -374,7 +375,8 @@ def _per_hole(
                    f"number 1–{count}")  # fmt: skip
             return {}
         if not valid(v):
-            report(line, key, f"{label}: {key} of hole {int(hole)} is {v!r}; expected {expected}")
+            report(line, key, f"{label}: {key} {v!r} of hole {int(hole)} is not allowed; "
+                   f"expected {expected}")  # fmt: skip
             return {}
         out[int(hole)] = v  # type: ignore[assignment]
     return out

@@ -118,6 +118,21 @@ COURSES = [
 TEES_COURSE = 'name = "T"\n[[tees]]\nname = "Yellow"\n[[tees]]\nname = "Red"\n' \
     'women_slope = 120\nwomen_rating = 37.0\n' + "".join(
         f"[[holes]]\nnumber = {i}\npar = 4\n" for i in range(1, 10))
+#: nine good holes, under a course's bad tee sets
+NINE = "".join(f"[[holes]]\nnumber = {i}\npar = 4\nstroke_index = {i}\n" for i in range(1, 10))
+TEES_COURSES = [
+    'name = "T"\nslope = 120\n'
+    '[[tees]]\nname = ""\n'
+    '[[tees]]\nname = "Y"\ncolour = 5\nslope = 300\nwomen_rating = "x"\npar = [4, 4]\n'
+    'stroke_index = "x"\nlength_m = { 30 = 1 }\n'
+    '[[tees]]\nname = "Z"\npar = { 2 = 9 }\nstroke_index = { 1 = 99 }\nlength_m = { 1 = -1 }\n'
+    '[[tees]]\nname = "W"\nstroke_index = { 1 = 2 }\n'
+    '[[tees]]\nname = "Q"\n[[tees]]\nname = "q"\n' + NINE,
+    'name = "T"\ntees = []\n' + NINE,
+    'name = "T"\ntees = 5\n' + NINE,
+    'name = "T"\n' + "".join(f'[[tees]]\nname = "T{i}"\n' for i in range(13)) + NINE,
+    'name = "T"\ntees = [{ name = "A" }, { name = "a" }]\n' + NINE,
+]
 TEES_DRAWS = [
     "group,start,tee,player,gender,tees\n1,08:00,1,Ann,X,\n1,08:00,1,Bo,M,Pink\n"
     "1,08:00,1,Cy,F,Yellow\n1,08:00,1,Di,F,\n",
@@ -135,7 +150,7 @@ def corpus() -> list[str]:
             formats.parse_draw(text, "d.csv", day=date(2026, 6, 14), tz=ZoneInfo("UTC"),
                                course=on)  # fmt: skip
         found += [p.message for p in e.value.problems]
-    for text in COURSES:
+    for text in (*COURSES, *TEES_COURSES):
         with pytest.raises(FileFormatError) as e:
             formats.parse_course(text, "c.toml")
         found += [p.message for p in e.value.problems]

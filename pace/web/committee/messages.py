@@ -252,11 +252,43 @@ MESSAGES: dict[str, Source] = {
     "missing or given twice?); a course that really has {n} holes says so with hole_count = {n} "
     "at the top",
     "problem.course.hole_count": "hole_count = {declared} but the course has {n} [[holes]] tables",
+    # a course's tee sets (issue 38)
+    "problem.course.top_with_tees": "{key} is given at the top and the course has [[tees]] "
+    "tables; a course with tee sets gives its {key} in each [[tees]] table",
+    "problem.course.tees_tables": "tees must be [[tees]] tables, one per set",
+    "problem.course.tees_empty": "tees is empty; expected one [[tees]] table per tee set, or none",
+    "problem.course.tees_many": "a course has at most {n} tee sets",
+    "problem.course.tees_twice": "tees {name} are given twice; first {where}",
+    "problem.course.tees_name": "{label}: name {value} is not a tee set name; expected a text of "
+    "1 to {n} characters in quotes, such as \"Yellow\"",
+    "problem.course.tees_colour": "{label}: colour {value} is not a colour; expected a text of 1 "
+    "to {n} characters such as \"yellow\", or none",
+    "problem.course.tees_slope": "{label}: {key} {value} is not a slope rating; expected a number "
+    "from {low} to {high}, or none",
+    "problem.course.tees_rating": "{label}: {key} {value} is not a course rating; expected "
+    "strokes such as 70.4, or none",
+    "problem.course.tees_count": "{label}: {key} has {n} values for {count} holes; expected one "
+    "value per hole in a list of {count}, or a table of the holes that differ such as { 7 = 5 }",
+    "problem.course.tees_shape": "{label}: {key} {value} is not a list or a table; expected one "
+    "value per hole in a list of {count}, or a table of the holes that differ such as { 7 = 5 }",
+    "problem.course.tees_hole": "{label}: {key} names hole {value}; expected a hole number "
+    "1–{count}",
+    "problem.course.tees_par": "{label}: par {value} of hole {n} is not allowed; expected a par "
+    "of 3, 4 or 5 (2–6 read)",
+    "problem.course.tees_index": "{label}: stroke_index {value} of hole {n} is not allowed; "
+    "expected a whole number 1–{count}",
+    "problem.course.tees_length": "{label}: length_m {value} of hole {n} is not allowed; expected "
+    "metres, 0 or more",
+    "problem.course.tees_index_twice": "{label}: stroke_index {value} is given to hole {a} and "
+    "hole {b} from these tees; each index is used once",
     # the parts of a sentence that name a place (``{label}``, ``{other}``, ``{where}`` above)
     "problem.part.hole": "hole {n}",
     "problem.part.table": "[[holes]] table {n}",
     "problem.part.on_line": "on line {n}",
     "problem.part.in_table": "in [[holes]] table {n}",
+    "problem.part.tees_table": "[[tees]] table {n}",
+    "problem.part.tees": "tees {name}",
+    "problem.part.in_tees_table": "in [[tees]] table {n}",
     # shared
     "upload.drop": "Drop the file here",
     "upload.chosen": "File: {name}",

@@ -55,7 +55,7 @@ def test_a_course_with_one_slope_and_rating_stays_one_tee_set():
         ('name = "Y"\nslope = 300', "slope", "is not a slope rating"),
         ('name = "Y"\nwomen_rating = "x"', "women_rating", "is not a course rating"),
         ('name = "Y"\npar = { 12 = 5 }', "par", "names hole '12'"),
-        ('name = "Y"\npar = { 2 = 9 }', "par", "par of hole 2 is 9"),
+        ('name = "Y"\npar = { 2 = 9 }', "par", "par 9 of hole 2 is not allowed"),
         ('name = "Y"\nstroke_index = { 1 = 2 }', "stroke_index", "given to hole 1 and hole 2"),
         ('name = "Y"\nlength_m = [1, 2]', "length_m", "has 2 values for 9 holes"),
         ('name = "Y"\ncolor = "red"', "color", "did you mean 'colour'"),
