@@ -293,15 +293,15 @@ def _read_tee_set(r: _Reader, data: Any, where: str) -> TeeSet | None:
                        f"{hole!r}: {value!r}")  # fmt: skip
                 return None
         numbers[key] = {int(h): v for h, v in figures.items()}
-    ratings = [
+    slope, rating, women_slope, women_rating = (
         r.take(data, key, (int, float), where, optional=True)
         for key in ("slope", "rating", "women_slope", "women_rating")
-    ]
+    )
     if name is None:
         return None
-    return TeeSet(name, r.take(data, "colour", str, where, optional=True), *ratings,
-                  par=numbers["par"], stroke_index=numbers["stroke_index"],
-                  length_m=numbers["length_m"])  # fmt: skip
+    return TeeSet(name, r.take(data, "colour", str, where, optional=True), slope, rating,
+                  women_slope, women_rating, par=numbers["par"],
+                  stroke_index=numbers["stroke_index"], length_m=numbers["length_m"])  # fmt: skip
 
 
 def _gender(r: _Reader, data: Any, where: str) -> str | None:

@@ -306,9 +306,9 @@ def _read_tee_set(
         "metres, 0 or more",
     )  # fmt: skip
     if indexes and holes:
-        seen: dict[int, int] = {}
+        seen: dict[float, int] = {}
         for number in sorted(holes):
-            si = indexes.get(number, holes[number].stroke_index)
+            si: float | None = indexes.get(number, holes[number].stroke_index)
             if si is None:
                 continue
             if si in seen:

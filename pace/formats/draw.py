@@ -277,7 +277,7 @@ def parse_draw(
                 )
 
         tees = None
-        tees_text = row.get("tees")
+        tees_text: str | None = row.get("tees")
         tees_field = "tees"
         if not tees_text:
             tees_field = "gender" if gender_text else "tees"
