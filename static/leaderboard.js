@@ -269,6 +269,8 @@ function entryRow(e, cols) {
       "th",
       { scope: "row", class: "lb-player" },
       el("span", { class: "lb-name" }, e.entry),
+      // the tees played (issue 38), where the course has tee sets
+      e.tees ? el("span", { class: "lb-tees", title: e.tee_colour || null }, e.tees) : null,
       e.class ? el("span", { class: "lb-cls" }, e.class) : null,
       marks,
     ),

@@ -102,12 +102,11 @@ function openHole(hole) {
   state.note = "";
   state.touched = false;
   state.draft = {};
-  const par = holeInfo(hole).par;
   for (const b of info.balls) {
     const cur = effective(b.ball, hole);
     state.draft[b.ball] = cur
       ? { strokes: cur.strokes, conceded: Boolean(cur.conceded) }
-      : { strokes: par, conceded: false };
+      : { strokes: ballPar(b, hole), conceded: false };
   }
   renderHole();
   renderStrip();
@@ -316,11 +315,24 @@ function renderHole() {
   $("save-hole").textContent = t("scorecard.record", { hole: hole.number });
 }
 
+// a ball's par on a hole: the par from its own tees (issue 38), else the course's
+function ballPar(b, hole) {
+  return b.pars && b.pars[String(hole)] ? b.pars[String(hole)] : holeInfo(hole).par;
+}
+
+// a ball's tees beside its name, and its own par where the tees change the hole's
+function ballTees(b, hole) {
+  if (!b.tees) return null;
+  const par = ballPar(b, hole);
+  const own = par !== holeInfo(hole).par ? ` · ${t("scorecard.col.par")} ${par}` : "";
+  return el("span", { class: "ball-tees" }, ` (${b.tees}${own})`);
+}
+
 function ballRow(b) {
   const d = state.draft[b.ball];
   const name = b.ball;
   const change = (delta) => {
-    const from = d.strokes === null ? holeInfo(state.hole).par : d.strokes;
+    const from = d.strokes === null ? ballPar(b, state.hole) : d.strokes;
     d.strokes = Math.min(MAX, Math.max(MIN, from + delta));
     state.touched = true;
     state.note = "";
@@ -330,7 +342,7 @@ function ballRow(b) {
   const row = el(
     "div",
     { class: "ball", dataset: { ball: b.ball } },
-    el("span", { class: "ball-name" }, name),
+    el("span", { class: "ball-name" }, name, ballTees(b, state.hole)),
     el(
       "div",
       { class: "stepper" },
@@ -352,7 +364,7 @@ function ballRow(b) {
         type: "checkbox",
         checked: d.strokes === null,
         onchange: (ev) => {
-          d.strokes = ev.target.checked ? null : holeInfo(state.hole).par;
+          d.strokes = ev.target.checked ? null : ballPar(b, state.hole);
           state.touched = true;
           renderHole();
         },
@@ -398,7 +410,8 @@ function renderCard() {
     {},
     el("th", { scope: "col" }, t("scorecard.col.hole")),
     el("th", { scope: "col" }, t("scorecard.col.par")),
-    ...info.balls.map((b) => el("th", { scope: "col", class: "ball-col", title: b.ball }, b.ball)),
+    ...info.balls.map((b) => el("th", { scope: "col", class: "ball-col",
+      title: b.tees ? `${b.ball} (${b.tees})` : b.ball }, b.ball)),
   );
   const totals = Object.fromEntries(info.balls.map((b) => [b.ball, 0]));
   const rows = state.snapshot.course.holes.map((h) =>

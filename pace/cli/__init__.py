@@ -12,7 +12,7 @@ from datetime import datetime
 
 import click
 
-from pace import __version__
+from pace import __version__, formats
 from pace.cli import backup as backup_cli
 from pace.cli import calibrate as calibrate_cli
 from pace.cli import changes as changes_cli
@@ -372,6 +372,16 @@ def import_course(file: str, db: str | None) -> None:
     click.echo(f"course {course.name!r}: {len(course.holes)} holes imported")
 
 
+def _tee_defaults(text: str | None) -> dict[str, str] | None:
+    """Return a ``--tees`` option's defaults; ``InputError`` when it is not GENDER=TEES."""
+    if not text:
+        return None
+    try:
+        return formats.parse_tee_defaults(text)
+    except ValueError as e:
+        raise InputError(f"--tees: {e}") from None
+
+
 @import_group.command("draw")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--round", "round_name", required=True, help="Round name (created if new).")
@@ -412,10 +422,17 @@ def import_course(file: str, db: str | None) -> None:
     help="The round's own handicap allowance in percent (greensome: 60/40), instead of "
     "config.toml's [handicap].",
 )
+@click.option(
+    "--tees",
+    "tee_defaults",
+    default=None,
+    help="Default tees by gender or class for players the draw's tees column leaves empty, "
+    "e.g. men=Yellow,women=Red,B=Red (docs/formats.md §2).",
+)
 @db_option
 def import_draw(
     file, round_name, course, day, timezone, policy, play, format_name, scoring, net, allowance,
-    db,
+    tee_defaults, db,
 ) -> None:  # fmt: skip
     """Import a draw CSV into a round (created if new; replaced while it has no events).
 
@@ -444,6 +461,7 @@ def import_draw(
             scoring=scoring,
             net=net,
             allowance=scoring_cli.parse_allowance(allowance) if allowance else None,
+            tees=_tee_defaults(tee_defaults),
         )
     except PaceError as e:
         raise fail(e) from None

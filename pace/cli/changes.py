@@ -33,6 +33,7 @@ SAID = {
     changesmod.GROUP_TEE_CHANGED: "group {group} starts on tee {tee}",
     changesmod.GROUP_ADDED: "group {group} added: {start} on tee {tee}, {players}",
     changesmod.GROUP_REMOVED: "group {group} removed from the draw",
+    changesmod.PLAYER_TEES_CHANGED: "{player} (group {group}) plays from the {tees} tees",
 }
 
 round_opt = click.option("--round", "round_name", required=True, help="The round to change.")
@@ -240,6 +241,22 @@ def tee(round_name, group, tee, reason, by, db) -> None:
     """
     with _session(db, round_name) as s:
         _done(s, s.changes.change_tee(round_name, group, tee, reason, _author(by)))
+
+
+@change_group.command("tees")
+@round_opt
+@click.option("--player", required=True, help="The player, as in the draw.")
+@click.option("--tees", required=True, help="The tee set he plays from now (name or colour).")
+@reason_opt
+@by_opt
+@db_option
+def tees(round_name, player, tees, reason, by, db) -> None:
+    """Move a player to other tees of the course, before he has a score (issue 38).
+
+    Example: pace round change tees --round R1 --player "Anne Morin" --tees Red --reason "draw"
+    """
+    with _session(db, round_name) as s:
+        _done(s, s.changes.change_tees(round_name, player, tees, reason, _author(by)))
 
 
 @change_group.command("add-group")

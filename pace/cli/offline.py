@@ -25,14 +25,17 @@ from pace.cli.common import (
 from pace.rules.errors import PaceError
 
 
-def _offline_setup(course_file, draw_file, day, tzname, interval):
+def _offline_setup(course_file, draw_file, day, tzname, interval, tee_defaults=None):
     from pace.rules.model import RoundSetup
 
     settings = load_settings()
     tz = zone(tzname or settings.round.timezone)
     try:
         course = formats.parse_course(read(course_file), course_file)
-        groups = formats.parse_draw(read(draw_file), draw_file, day=day, tz=tz, course=course)
+        defaults = formats.check_tee_defaults(tee_defaults, course) if tee_defaults else None
+        groups = formats.parse_draw(
+            read(draw_file), draw_file, day=day, tz=tz, course=course, tee_defaults=defaults
+        )
     except PaceError as e:
         raise fail(e) from None
     pace_settings = settings.pace_settings()

@@ -10,6 +10,7 @@ from datetime import datetime
 
 import click
 
+from pace import formats
 from pace.cli.common import (
     InputError,
     db_option,
@@ -135,11 +136,18 @@ def _file(name: str, help: str):
     help="Write to this file instead of the standard output.",
 )
 @click.option("--timezone", default=None, help="Time zone of the round (default: config).")
+@click.option(
+    "--tees",
+    "tee_defaults",
+    default=None,
+    help="Default tees by gender or class for players the draw's tees column leaves empty, "
+    "e.g. men=Yellow,women=Red.",
+)
 @_day_option
 def results(
     round_name, event_name, db, course_file, draw_file, scores_file, referee_file, times_file,
     policy, scoring, format_names, lang, net, allowance, as_json, as_csv, excel, output, timezone,
-    day,
+    tee_defaults, day,
 ):  # fmt: skip
     """Compute a round's results as the leaderboard would (docs/rules.md §7, §10): from files, or
     of a round stored in the database (--round).
@@ -164,7 +172,7 @@ def results(
     if event_name is not None:
         if round_name is not None or any((course_file, draw_file, scores_file, referee_file,
                                           times_file, policy, scoring, format_name, net,
-                                          allowance)):  # fmt: skip
+                                          allowance, tee_defaults)):  # fmt: skip
             raise InputError(
                 "--event adds up a stored competition's rounds as they are stored; leave out"
                 " --round and the file and scoring options"
@@ -175,7 +183,7 @@ def results(
         return
     if round_name is not None:
         if any((course_file, draw_file, scores_file, referee_file, times_file, policy,
-                scoring, format_name, net, allowance)):  # fmt: skip
+                scoring, format_name, net, allowance, tee_defaults)):  # fmt: skip
             raise InputError(
                 "--round scores a stored round as it is stored: its course, draw, scores, "
                 "scoring and referees' penalties; leave out the file and scoring options"
@@ -197,6 +205,7 @@ def results(
         outcome = _offline_results(
             course_file, draw_file, scores_file, referee_file, times_file, policy,
             scoring or "stroke", format_name or "individual", net, allowance, timezone, day,
+            tee_defaults,
         )  # fmt: skip
     if sheet is not None:
         from pace.reports.results import results_document
@@ -293,7 +302,7 @@ def _end_of(service, round_name: str) -> datetime:
 
 def _offline_results(
     course_file, draw_file, scores_file, referee_file, times_file, policy, scoring,
-    format_name, net, allowance, timezone, day,
+    format_name, net, allowance, timezone, day, tee_defaults=None,
 ):  # fmt: skip
     from pace.rules import scoring as scoringmod
     from pace.services import offline
@@ -317,7 +326,13 @@ def _offline_results(
         raise InputError(f"--policy {policy!r}: expected one of {', '.join(settings.policy_names)}")
     tzname = timezone or settings.round.timezone
     the_day = day.date() if day else datetime.now(zone(tzname)).date()
-    setup, tz = _offline_setup(course_file, draw_file, the_day, tzname, None)
+    defaults = None
+    if tee_defaults:
+        try:
+            defaults = formats.parse_tee_defaults(tee_defaults)
+        except ValueError as e:
+            raise InputError(f"--tees: {e}") from None
+    setup, tz = _offline_setup(course_file, draw_file, the_day, tzname, None, defaults)
     outcomes = ()
     if referee_file:  # judged on the ladder of the scoring's form of play (docs/rules.md §7)
         completions, acts = _offline_files(setup, times_file, referee_file, the_day, tz)

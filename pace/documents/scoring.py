@@ -13,6 +13,7 @@ from typing import Any
 
 from pace.rules.model import Course, Group
 from pace.rules.scoring import live as livemod
+from pace.rules.scoring.base import tees_of
 from pace.rules.scoring.bogey import balance_text
 from pace.rules.scoring.records import Record
 from pace.rules.scoring.results import DQ, NR, Match
@@ -74,6 +75,8 @@ def line_document(line: livemod.Line, scoring: str, final: bool) -> dict[str, An
         "net": e.net if line.complete else None,
         "points": e.points if scoring == "stableford" else None,
         "playing_handicap": e.playing_handicap,
+        "tees": e.tees,
+        "tee_colour": e.tee_colour,
         "penalty_strokes": e.penalty_strokes,
         "penalty_points": e.penalty_points if scoring == "stableford" else None,
         "penalty_holes": e.penalty_holes if scoring in ("bogey", "par") else None,
@@ -96,7 +99,11 @@ def match_view(m: Match) -> dict[str, Any]:
         "reason": m.reason,
         "finished": m.finished,
         "thru": m.thru,
-        "sides": [{"entry": s.entry, "players": list(s.players)} for s in m.sides],
+        "sides": [
+            {"entry": s.entry, "players": list(s.players), "tees": s.tees,
+             "tee_colour": s.tee_colour}
+            for s in m.sides
+        ],  # fmt: skip
         "penalties": [penalty_document(p) for p in m.penalties if p.effect != "none"],
     }
 
@@ -121,11 +128,24 @@ def leaderboard_document(board: livemod.Board, course: Course) -> dict[str, Any]
     }
 
 
-def ball_view(side: Side, ball: str) -> dict[str, Any]:
-    """Return one ball of a group's card: whom a score names, and who plays it."""
+def ball_view(side: Side, ball: str, course: Course | None = None) -> dict[str, Any]:
+    """Return one ball of a group's card: whom a score names, and who plays it; on a course
+    with tee sets, the tees the ball is played from (its player's; a one-ball side's first
+    partner's) and the par of each hole from them (docs/scoring.md, "Tees")."""
     own = ball in {p.name for p in side.players}
     players = [ball] if own else [p.name for p in side.players]
-    return {"ball": ball, "player": players[0], "players": players, "side": side.name}
+    out: dict[str, Any] = {"ball": ball, "player": players[0], "players": players,
+                           "side": side.name}  # fmt: skip
+    if course is not None and course.tees:
+        player = next((p for p in side.players if p.name == ball), side.players[0])
+        tees, colour = tees_of([player], course)
+        out["tees"], out["tee_colour"] = tees, colour
+        try:
+            played = course.played_from(player.tees, player.gender)
+        except (KeyError, ValueError):
+            played = course
+        out["pars"] = {str(h.number): h.par for h in played.holes}
+    return out
 
 
 def record_view(r: Record) -> dict[str, Any]:
@@ -149,6 +169,7 @@ def card_document(
     order: Sequence[int],
     records: Iterable[Record],
     board: livemod.Board,
+    course: Course | None = None,
 ) -> dict[str, Any]:
     """Return a group's card: every ball's scores by hole, its entries' standing and holes
     (penalty strokes included), and the penalties the pace side counted for its players."""
@@ -187,7 +208,7 @@ def card_document(
         "start": group.start.isoformat(),
         "order": list(order),
         "players": [p.name for p in group.players],
-        "balls": [ball_view(s, b) for s in sides for b in s.balls],
+        "balls": [ball_view(s, b, course) for s in sides for b in s.balls],
         "scores": scores,
         "scoring": board.scoring,
         "net": board.net,

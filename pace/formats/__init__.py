@@ -9,7 +9,12 @@ file. Every problem in a file is collected and raised at once as a
 from pace.formats import referee_log
 from pace.formats.course import course_toml, load_course, parse_course
 from pace.formats.csvfile import read_text
-from pace.formats.draw import load_draw, parse_draw
+from pace.formats.draw import (
+    check_tee_defaults,
+    load_draw,
+    parse_draw,
+    parse_tee_defaults,
+)
 from pace.formats.referee_log import load_referee_log, parse_referee_log
 from pace.formats.scores import load_scores, parse_scores
 from pace.formats.times import load_times, parse_clock, parse_times
@@ -17,7 +22,9 @@ from pace.formats.times import load_times, parse_clock, parse_times
 __all__ = [
     "course_toml",
     "load_course",
+    "check_tee_defaults",
     "load_draw",
+    "parse_tee_defaults",
     "load_referee_log",
     "load_scores",
     "load_times",

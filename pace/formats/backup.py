@@ -22,7 +22,7 @@ from typing import Any
 
 from pace.rules.errors import FileFormatError, Problem
 from pace.rules.events import Event, canonical_json
-from pace.rules.model import Course, Group, Hole, Player
+from pace.rules.model import MEN, WOMEN, Course, Group, Hole, Player, TeeSet
 
 KIND = "round"
 VERSION = 1
@@ -70,6 +70,7 @@ def dump(
             "slope": course.slope,
             "rating": course.rating,
             "holes": [_hole(h) for h in course.holes],
+            **({"tees": [_tee_set(t) for t in course.tees]} if course.tees else {}),
         },
         "round": {
             "name": round.name,
@@ -98,6 +99,9 @@ def dump(
                         "club": p.club,
                         "class": p.class_name,
                         "match": p.match,
+                        # only when set: a backup of a round without tees is as it was
+                        **({"tees": p.tees} if p.tees is not None else {}),
+                        **({"gender": p.gender} if p.gender is not None else {}),
                     }
                     for p in g.players
                 ],  # fmt: skip
@@ -258,7 +262,55 @@ def _course(r: _Reader, data: Any) -> Course | None:
         )  # fmt: skip
     if name is None or holes is None:
         return None
-    return Course(name, tuple(parsed), slope=slope, rating=rating)
+    tees = tuple(
+        t for i, data in enumerate(r.take(data, "tees", list, "course", optional=True) or ())
+        if (t := _read_tee_set(r, data, f"course.tees[{i}]")) is not None
+    )  # fmt: skip
+    return Course(name, tuple(parsed), slope=slope, rating=rating, tees=tees)
+
+
+def _tee_set(t: TeeSet) -> dict[str, object]:
+    """Return a tee set as a backup's course carries it."""
+    return {
+        "name": t.name, "colour": t.colour, "slope": t.slope, "rating": t.rating,
+        "women_slope": t.women_slope, "women_rating": t.women_rating,
+        "par": {str(n): v for n, v in sorted(t.par.items())},
+        "stroke_index": {str(n): v for n, v in sorted(t.stroke_index.items())},
+        "length_m": {str(n): v for n, v in sorted(t.length_m.items())},
+    }  # fmt: skip
+
+
+def _read_tee_set(r: _Reader, data: Any, where: str) -> TeeSet | None:
+    """Return a backup's tee set, or None after naming what is wrong with it."""
+    name = r.take(data, "name", str, where)
+    numbers = {}
+    for key, kind in (("par", int), ("stroke_index", int), ("length_m", (int, float))):
+        figures = r.take(data, key, dict, where) or {}
+        for hole, value in figures.items():
+            ok = isinstance(value, kind) and not isinstance(value, bool)
+            if not (str(hole).isdigit() and ok):
+                r.fail(f"{where}.{key}", f"expected hole numbers mapped to numbers, not "
+                       f"{hole!r}: {value!r}")  # fmt: skip
+                return None
+        numbers[key] = {int(h): v for h, v in figures.items()}
+    slope, rating, women_slope, women_rating = (
+        r.take(data, key, (int, float), where, optional=True)
+        for key in ("slope", "rating", "women_slope", "women_rating")
+    )
+    if name is None:
+        return None
+    return TeeSet(name, r.take(data, "colour", str, where, optional=True), slope, rating,
+                  women_slope, women_rating, par=numbers["par"],
+                  stroke_index=numbers["stroke_index"], length_m=numbers["length_m"])  # fmt: skip
+
+
+def _gender(r: _Reader, data: Any, where: str) -> str | None:
+    """Return a backup player's gender: men, women or none."""
+    gender = r.take(data, "gender", str, where, optional=True)
+    if gender not in (None, MEN, WOMEN):
+        r.fail(f"{where}.gender", f"expected men or women, not {gender!r}")
+        return None
+    return gender
 
 
 def _round(r: _Reader, data: Any) -> RoundSetup | None:
@@ -313,7 +365,9 @@ def _groups(r: _Reader, data: Any) -> tuple[Group, ...] | None:
                        r.take(p, "side", str, pw, optional=True),
                        r.take(p, "club", str, pw, optional=True),
                        r.take(p, "class", str, pw, optional=True),
-                       r.take(p, "match", str, pw, optional=True))
+                       r.take(p, "match", str, pw, optional=True),
+                       r.take(p, "tees", str, pw, optional=True),
+                       _gender(r, p, pw))
             )  # fmt: skip
         if gid is not None and start is not None and tee is not None:
             groups.append(Group(gid, start, tee, tuple(players)))

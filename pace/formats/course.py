@@ -24,7 +24,14 @@ from typing import TypeGuard
 from pace.formats import csvfile
 from pace.rules import errors, model, names
 
-TOP_KEYS = ("name", "slope", "rating", "hole_count", "holes")
+TOP_KEYS = ("name", "slope", "rating", "hole_count", "holes", "tees")
+TEE_KEYS = (
+    "name", "colour", "slope", "rating", "women_slope", "women_rating", "par", "stroke_index",
+    "length_m",
+)  # fmt: skip
+#: the most tee sets a course may have, and the longest tee set name or colour
+MAX_TEES = 12
+MAX_TEE_NAME = 40
 HOLE_KEYS = ("number", "par", "stroke_index", "length_m", "walk_min", "bogey", "allotted")
 #: World Handicap System slope ratings run from 55 to 155 (113: standard difficulty).
 SLOPES = (55, 155)
@@ -38,6 +45,7 @@ GROUP_SIZES = range(1, 7)
 MAX_NAME = 200
 
 _HOLES_HEADER = re.compile(r"\s*\[\[\s*holes\s*\]\]")
+_TEES_HEADER = re.compile(r"\s*\[\[\s*tees\s*\]\]")
 _TOML_POSITION = re.compile(r"\s*\(at (?:line (\d+), column \d+|end of document)\)$")
 
 _Report = Callable[[int | None, str | None, str], None]
@@ -70,7 +78,7 @@ def parse_course(text: str, filename: str, notes: list[str] | None = None) -> mo
                 _top_key_line(text, key),
                 key,
                 f"unknown key {key!r}{_did_you_mean(key, TOP_KEYS)}; "
-                "expected name, slope, rating, hole_count and [[holes]] tables",
+                "expected name, slope, rating, hole_count, [[holes]] and [[tees]] tables",
             )
 
     name = data.get("name")
@@ -154,6 +162,19 @@ def parse_course(text: str, filename: str, notes: list[str] | None = None) -> mo
                     "usually 3, 4 or 5: check it"
                 )
 
+    tee_sets: list[model.TeeSet] = []
+    if "tees" in data:
+        for key in ("slope", "rating"):
+            if data.get(key) is not None:
+                report(
+                    _top_key_line(text, key),
+                    key,
+                    f"{key} is given at the top and the course has [[tees]] tables; a course "
+                    f"with tee sets gives its {key} in each [[tees]] table",
+                )
+        hole_total = len(tables) if isinstance(tables, list) else 0
+        tee_sets = _read_tee_sets(data["tees"], text, holes, hole_total, report)
+
     if problems:
         # top to bottom as in the file; problems of the whole course (no line) last
         problems.sort(key=lambda p: (p.line is None, p.line or 0))
@@ -164,7 +185,201 @@ def parse_course(text: str, filename: str, notes: list[str] | None = None) -> mo
         tuple(sorted(holes, key=lambda h: h.number)),
         slope=float(slope) if _is_number(slope) else None,
         rating=float(rating) if _is_number(rating) else None,
+        tees=tuple(tee_sets),
     )
+
+
+def _read_tee_sets(
+    tables: object, text: str, holes: list[model.Hole], count: int, report: _Report
+) -> list[model.TeeSet]:
+    """Return the course's ``[[tees]]`` tables as tee sets, reporting their problems."""
+    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+        report(_top_key_line(text, "tees"), "tees", "tees must be [[tees]] tables, one per set")
+        return []
+    if not tables:
+        report(None, "tees", "tees is empty; expected one [[tees]] table per tee set, or none")
+        return []
+    lines = _table_lines(text, _TEES_HEADER, len(tables))
+    if len(tables) > MAX_TEES:
+        report(lines[MAX_TEES], "tees", f"a course has at most {MAX_TEES} tee sets")
+        return []
+    by_number = {h.number: h for h in holes}
+    out: list[model.TeeSet] = []
+    first: dict[str, int] = {}
+    for i, table in enumerate(tables):
+        tee = _read_tee_set(table, i, lines[i], by_number, count, report)
+        if tee is None:
+            continue
+        key = model.tee_key(tee.name)
+        if key in first:
+            report(
+                lines[i],
+                "name",
+                f"tees {tee.name!r} are given twice; first "
+                + (f"on line {lines[first[key]]}" if lines[first[key]]
+                   else f"in [[tees]] table {first[key] + 1}"),
+            )
+            continue
+        first[key] = i
+        out.append(tee)
+    return out
+
+
+def _read_tee_set(
+    table: Mapping[str, object],
+    index: int,
+    line: int | None,
+    holes: Mapping[int, model.Hole],
+    count: int,
+    report: _Report,
+) -> model.TeeSet | None:
+    """Return one ``[[tees]]`` table as a tee set, or None after reporting its problems."""
+    counted = _Counter(report)
+    name = table.get("name")
+    label = f"[[tees]] table {index + 1}"
+    if not isinstance(name, str) or not name.strip() or len(name) > MAX_TEE_NAME:
+        counted(
+            line,
+            "name",
+            f"{label}: name {name!r} is not a tee set name; expected a text of 1 to "
+            f"{MAX_TEE_NAME} characters in quotes, such as \"Yellow\"",
+        )
+        name = None
+    else:
+        try:
+            name = names.canonical(name).strip()
+        except names.SpellingError as e:
+            counted(line, "name", f"{label}: name {name[:40]!r} {e.reason}")
+            name = None
+        else:
+            label = f"tees {name!r}"
+    for key in table:
+        if key not in TEE_KEYS:
+            counted(
+                line,
+                key,
+                f"{label}: unknown key {key!r}{_did_you_mean(key, TEE_KEYS)}; "
+                f"expected {', '.join(TEE_KEYS)}",
+            )
+    colour = table.get("colour")
+    if colour is not None:
+        if not isinstance(colour, str) or not colour.strip() or len(colour) > MAX_TEE_NAME:
+            counted(
+                line,
+                "colour",
+                f"{label}: colour {colour!r} is not a colour; expected a text of 1 to "
+                f"{MAX_TEE_NAME} characters such as \"yellow\", or none",
+            )
+            colour = None
+        else:
+            try:
+                colour = names.canonical(colour).strip()
+            except names.SpellingError as e:
+                counted(line, "colour", f"{label}: colour {colour[:40]!r} {e.reason}")
+                colour = None
+    ratings: dict[str, float | None] = {}
+    for key in ("slope", "women_slope"):
+        value = table.get(key)
+        if value is not None and not (_is_number(value) and SLOPES[0] <= value <= SLOPES[1]):
+            counted(line, key, f"{label}: {key} {value!r} is not a slope rating; expected a "
+                    f"number from {SLOPES[0]} to {SLOPES[1]}, or none")  # fmt: skip
+            value = None
+        ratings[key] = float(value) if _is_number(value) else None
+    for key in ("rating", "women_rating"):
+        value = table.get(key)
+        if value is not None and not (_is_number(value) and 0 < value < 100):
+            counted(line, key, f"{label}: {key} {value!r} is not a course rating; expected "
+                    "strokes such as 70.4, or none")  # fmt: skip
+            value = None
+        ratings[key] = float(value) if _is_number(value) else None
+    where = (label, line, count, counted)
+    pars = _per_hole(
+        table.get("par"), "par", *where, lambda v: _is_int(v) and v in PARS,
+        "a par of 3, 4 or 5 (2–6 read)",
+    )  # fmt: skip
+    indexes = _per_hole(
+        table.get("stroke_index"), "stroke_index", *where,
+        lambda v: _is_int(v) and 1 <= v <= count, f"a whole number 1–{count}",
+    )  # fmt: skip
+    lengths = _per_hole(
+        table.get("length_m"), "length_m", *where, lambda v: _is_number(v) and v >= 0,
+        "metres, 0 or more",
+    )  # fmt: skip
+    if indexes and holes:
+        seen: dict[float, int] = {}
+        for number in sorted(holes):
+            si: float | None = indexes.get(number, holes[number].stroke_index)
+            if si is None:
+                continue
+            if si in seen:
+                counted(
+                    line,
+                    "stroke_index",
+                    f"{label}: stroke_index {si} is given to hole {seen[si]} and hole {number} "
+                    "from these tees; each index is used once",
+                )
+                break
+            seen[si] = number
+    if counted.count or name is None:
+        return None
+    par = {n: int(v) for n, v in pars.items() if n not in holes or holes[n].par != v}
+    stroke_index = {
+        n: int(v) for n, v in indexes.items() if n not in holes or holes[n].stroke_index != v
+    }
+    return model.TeeSet(
+        name,
+        colour if isinstance(colour, str) else None,
+        ratings["slope"],
+        ratings["rating"],
+        ratings["women_slope"],
+        ratings["women_rating"],
+        par=par,
+        stroke_index=stroke_index,
+        length_m={n: float(v) for n, v in lengths.items()},
+    )
+
+
+def _per_hole(
+    value: object,
+    key: str,
+    label: str,
+    line: int | None,
+    count: int,
+    report: _Report,
+    valid: Callable[[object], bool],
+    expected: str,
+) -> dict[int, float]:
+    """Return a tee set's figures by hole number: a list of one per hole, or a table of the
+    holes that differ ``{ 7 = 5 }``; report what is not."""
+    if value is None:
+        return {}
+    shape = (f"expected one value per hole in a list of {count}, or a table of the holes "
+             f"that differ such as {{ 7 = 5 }}")  # fmt: skip
+    items: list[tuple[object, object]]
+    if isinstance(value, list):
+        if len(value) != count:
+            report(line, key, f"{label}: {key} has {len(value)} values for {count} holes; {shape}")
+            return {}
+        items = [(str(i + 1), v) for i, v in enumerate(value)]
+    elif isinstance(value, dict):
+        items = list(value.items())
+    else:
+        report(line, key, f"{label}: {key} {value!r} is not a list or a table; {shape}")
+        return {}
+    out: dict[int, float] = {}
+    for hole, v in items:
+        if not (isinstance(hole, str) and hole.isascii() and hole.isdigit()) or not (
+            1 <= int(hole) <= count
+        ):
+            report(line, key, f"{label}: {key} names hole {str(hole)[:20]!r}; expected a hole "
+                   f"number 1–{count}")  # fmt: skip
+            return {}
+        if not valid(v):
+            report(line, key, f"{label}: {key} {v!r} of hole {int(hole)} is not allowed; "
+                   f"expected {expected}")  # fmt: skip
+            return {}
+        out[int(hole)] = v  # type: ignore[assignment]
+    return out
 
 
 def load_course(path: str | os.PathLike[str], notes: list[str] | None = None) -> model.Course:
@@ -187,6 +402,19 @@ def course_toml(course: model.Course, filename: str | None = None) -> str:
         lines.append(f"slope = {_toml_number(course.slope)}")
     if course.rating is not None:
         lines.append(f"rating = {_toml_number(course.rating)}")
+    for t in course.tees:
+        lines += ["", "[[tees]]", f"name = {_toml_string(t.name)}"]
+        if t.colour is not None:
+            lines.append(f"colour = {_toml_string(t.colour)}")
+        for key in ("slope", "rating", "women_slope", "women_rating"):
+            value = getattr(t, key)
+            if value is not None:
+                lines.append(f"{key} = {_toml_number(value)}")
+        for key, figures in (("par", t.par), ("stroke_index", t.stroke_index),
+                             ("length_m", t.length_m)):  # fmt: skip
+            if figures:
+                pairs = ", ".join(f"{n} = {_toml_number(v)}" for n, v in sorted(figures.items()))
+                lines.append(f"{key} = {{ {pairs} }}")
     for h in course.holes:
         lines += ["", "[[holes]]", f"number = {h.number}", f"par = {h.par}"]
         if h.stroke_index is not None:
@@ -431,10 +659,13 @@ def _did_you_mean(key: str, known: tuple[str, ...]) -> str:
 
 def _hole_lines(text: str, count: int) -> list[int | None]:
     """Return the line of each ``[[holes]]`` header, or Nones if they cannot be matched."""
+    return _table_lines(text, _HOLES_HEADER, count)
+
+
+def _table_lines(text: str, header: re.Pattern[str], count: int) -> list[int | None]:
+    """Return the line of each table header, or Nones if they cannot be matched."""
     lines = [
-        number
-        for number, line in enumerate(text.splitlines(), start=1)
-        if _HOLES_HEADER.match(line)
+        number for number, line in enumerate(text.splitlines(), start=1) if header.match(line)
     ]
     return list(lines) if len(lines) == count else [None] * count
 

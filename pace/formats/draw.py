@@ -1,8 +1,9 @@
 """Draw CSV: one row per player; a group is the rows that share its id.
 
 Format: docs/formats.md §2. Required columns ``group``, ``start``, ``tee``, ``player``;
-optional ``handicap``, ``side``, ``club``, ``class`` (AA, A, BB, B) and ``match`` (the match
-id in match play); other columns are ignored, and named in a note. French headers are
+optional ``handicap``, ``side``, ``club``, ``class`` (AA, A, BB, B), ``match`` (the match
+id in match play), ``tees`` (the tee set played: ``boules``, ``repères``, ``marques``) and
+``gender`` (``sexe``); other columns are ignored, and named in a note. French headers are
 accepted, the board's own words among them (``groupe``, ``heure``, ``départ``/``trou de
 départ``, ``joueur``, ``index``, ``club``): ``départ`` alone is the start when the header
 has no other start column, else the tee. A player is in one group only.
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, time, tzinfo
 
@@ -29,7 +31,22 @@ COLUMNS = (
     csvfile.Column("club", ()),
     csvfile.Column("class", ("classe", "catégorie", "category")),
     csvfile.Column("match", ("match id", "rencontre")),
+    # the tee set played (docs/formats.md §2): not "tee", the starting hole's column
+    csvfile.Column(
+        "tees",
+        ("tee set", "tee colour", "tee color", "boules", "boules de départ", "repères",
+         "repères de départ", "marques", "marques de départ"),
+    ),  # fmt: skip
+    csvfile.Column("gender", ("sexe", "genre", "sex")),
 )
+
+#: how the ``gender`` column may be written, and the gender each spelling is (case aside)
+GENDERS = {
+    **dict.fromkeys(("m", "h", "men", "man", "male", "gentlemen", "homme", "hommes",
+                     "masculin", "messieurs"), model.MEN),
+    **dict.fromkeys(("f", "w", "d", "women", "woman", "female", "ladies", "lady", "femme",
+                     "femmes", "féminin", "dame", "dames"), model.WOMEN),
+}  # fmt: skip
 
 #: The classes of golf-mauricie 5, as written in the draw's ``class`` column.
 CLASSES = ("AA", "A", "BB", "B")
@@ -37,6 +54,93 @@ CLASSES = ("AA", "A", "BB", "B")
 # A plus handicap is written "+2.1" and stored as -2.1 (better than scratch), the
 # convention of handicap systems; "-2.1" is read the same way.
 _HANDICAP = re.compile(r"([+\-\u2212])?\s*([0-9]+(?:[.,][0-9]*)?|[.,][0-9]+)")
+
+
+def parse_gender(text: str) -> str:
+    """Return the gender a ``gender`` cell names: ``men`` or ``women``.
+
+    >>> parse_gender("F"), parse_gender(" Homme "), parse_gender("Dames")
+    ('women', 'men', 'women')
+    """
+    gender = GENDERS.get(" ".join(text.casefold().split()))
+    if gender is None:
+        raise ValueError(f"{text!r} is not a gender")
+    return gender
+
+
+def parse_tee_defaults(text: str) -> dict[str, str]:
+    """Return the default tees an option writes ``men=Yellow,women=Red,B=Red``, unchecked
+    (:func:`check_tee_defaults` checks them against the course); raise ``ValueError``.
+
+    >>> parse_tee_defaults("men=Yellow, women = Red")
+    {'men': 'Yellow', 'women': 'Red'}
+    """
+    out: dict[str, str] = {}
+    for part in text.split(","):
+        key, sep, tees = part.partition("=")
+        if not sep or not key.strip() or not tees.strip():
+            raise ValueError(
+                f"{part.strip()[:40]!r} is not GENDER=TEES or CLASS=TEES; expected e.g. "
+                "men=Yellow,women=Red"
+            )
+        out[key.strip()] = tees.strip()
+    return out
+
+
+def check_tee_defaults(
+    defaults: Mapping[str, str], course: model.Course | None, field: str = "tees"
+) -> dict[str, str]:
+    """Return a round's default tees by gender or class (``{"men": "Yellow", "women":
+    "Red", "B": "Red"}``) with the keys read as the draw reads them and the tees as the
+    course names them; raise ``SetupError`` for a key or tees that are not.
+
+    >>> check_tee_defaults({"Dames": "red", "b": "Red"}, None)
+    {'women': 'red', 'B': 'Red'}
+    """
+    out: dict[str, str] = {}
+    for key, tees in defaults.items():
+        if not isinstance(key, str) or not isinstance(tees, str) or not tees.strip():
+            raise errors.SetupError(
+                f"default tees {str(key)[:40]!r} = {str(tees)[:40]!r}: expected a gender (men, "
+                "women) or a class (AA, A, BB, B) and the name of a tee set",
+                field=field,
+            )
+        name = key.strip().upper() if key.strip().upper() in CLASSES else None
+        if name is None:
+            try:
+                name = parse_gender(key)
+            except ValueError:
+                raise errors.SetupError(
+                    f"default tees for {key[:40]!r}: {key[:40]!r} is neither a gender (men, "
+                    "women) nor a class (AA, A, BB, B)",
+                    field=field,
+                ) from None
+        if course is not None:
+            found = _find_tees(course, tees)
+            if found is None:
+                raise errors.SetupError(
+                    f"default tees for {key[:40]!r}: {_tees_problem(course, tees)}", field=field
+                )
+            tees = found.name
+        out[name] = tees.strip()
+    return out
+
+
+def _find_tees(course: model.Course, text: str) -> model.TeeSet | None:
+    """Return the course's tee set named (or coloured) ``text``, None if it has none."""
+    return course.find_tees(text)
+
+
+def _tees_problem(course: model.Course, text: str) -> str:
+    if not course.tees:
+        return (
+            f"tees {text[:40]!r}: course {course.name!r} has no tee sets (one slope and rating "
+            "for everyone); leave the tees empty or give the course [[tees]] tables"
+        )
+    return (
+        f"tees {text[:40]!r} are not a tee set of course {course.name!r}; its tees are "
+        + ", ".join(t.name for t in course.tees)
+    )
 
 
 def parse_handicap(text: str) -> float:
@@ -71,13 +175,18 @@ def parse_draw(
     tz: tzinfo,
     course: model.Course | None = None,
     notes: list[str] | None = None,
+    tee_defaults: Mapping[str, str] | None = None,
 ) -> tuple[model.Group, ...]:
     """Return a draw CSV's groups in draw order; raise ``FileFormatError`` if invalid.
 
     Starts are local times on ``day`` in ``tz``, returned as UTC instants. With
-    ``course``, every starting tee must be a hole of it. Columns the draw does not know are
-    named in ``notes`` (when given): they are ignored, not refused.
+    ``course``, every starting tee must be a hole of it, and every player's tees one of its
+    tee sets, rated for the player's gender. A player without a ``tees`` cell plays from the
+    round's default for his class, else for his gender (``tee_defaults``, as
+    :func:`check_tee_defaults` returns them), else from the course's first tee set. Columns
+    the draw does not know are named in ``notes`` (when given): they are ignored, not refused.
     """
+    defaults = dict(tee_defaults or {})
     table, problems = csvfile.read_table(text, filename, COLUMNS)
     note = table.ignored_note(filename, COLUMNS)
     if note and notes is not None:
@@ -154,6 +263,49 @@ def parse_draw(
                 )
                 class_name = None
 
+        gender = None
+        gender_text = row.get("gender")
+        if gender_text:
+            try:
+                gender = parse_gender(gender_text)
+            except ValueError:
+                problem(
+                    row.line,
+                    "gender",
+                    f"gender {gender_text[:40]!r} is not a gender; expected M or F (men, women; "
+                    "H, homme, D, dame read), or nothing",
+                )
+
+        tees = None
+        tees_text: str | None = row.get("tees")
+        tees_field = "tees"
+        if not tees_text:
+            tees_field = "gender" if gender_text else "tees"
+            tees_text = defaults.get(class_name or "") or defaults.get(gender or model.MEN)
+        if tees_text and course is not None:
+            found = _find_tees(course, tees_text)
+            if found is None:
+                problem(row.line, "tees", _tees_problem(course, tees_text))
+            elif not found.rated_for(gender):
+                problem(
+                    row.line,
+                    tees_field,
+                    f"{name or 'the player'} (women) plays from tees {found.name!r}, which have "
+                    "no women's slope or rating on this course; give the tees' women_slope and "
+                    "women_rating, or other tees",
+                )
+            else:
+                tees = found.name
+        elif tees_text:
+            tees = tees_text
+        elif course is not None and course.tees and not course.tees[0].rated_for(gender):
+            problem(
+                row.line,
+                "tees",
+                f"{name or 'the player'} (women) has no tees, and the course's first tees "
+                f"{course.tees[0].name!r} have no women's rating; give the player's tees",
+            )
+
         if not group_id:
             problem(row.line, "group", "group is empty; expected the group id as on the draw")
             continue
@@ -205,6 +357,8 @@ def parse_draw(
                         club=row.get("club") or None,
                         class_name=class_name,
                         match=row.get("match") or None,
+                        tees=tees,
+                        gender=gender,
                     )
                 )
 
@@ -238,8 +392,10 @@ def load_draw(
     tz: tzinfo,
     course: model.Course | None = None,
     notes: list[str] | None = None,
+    tee_defaults: Mapping[str, str] | None = None,
 ) -> tuple[model.Group, ...]:
     """Return the groups of the draw CSV file at ``path``."""
     return parse_draw(
-        csvfile.read_text(path), str(path), day=day, tz=tz, course=course, notes=notes
-    )
+        csvfile.read_text(path), str(path), day=day, tz=tz, course=course, notes=notes,
+        tee_defaults=tee_defaults,
+    )  # fmt: skip

@@ -81,10 +81,12 @@ def _fault(f: rp.FaultReport, tz: tzinfo) -> dict[str, Any]:
     }
 
 
-def _player(p: rp.PlayerReport, tz: tzinfo) -> dict[str, Any]:
+def _player(p: rp.PlayerReport, tz: tzinfo, tees: str | None = None) -> dict[str, Any]:
     counted = p.penalties
     return {
         "player": p.name,
+        # the tee set played, on a course with tee sets only (issue 38)
+        **({"tees": tees} if tees is not None else {}),
         "told": [_act(a, tz) for a in p.told],
         "strokes": [
             {
@@ -113,6 +115,7 @@ def _player(p: rp.PlayerReport, tz: tzinfo) -> dict[str, Any]:
 def group_view(g: rp.GroupReport, tz: tzinfo) -> dict[str, Any]:
     """Return one group's part of the document."""
     grp = g.plan.group
+    tees = {x.name: x.tees for x in grp.players}
     return {
         "group": g.id,
         "tee": grp.tee,
@@ -150,7 +153,7 @@ def group_view(g: rp.GroupReport, tz: tzinfo) -> dict[str, Any]:
         "credits": [
             {**_act(c, tz), "minutes": c.minutes, "reason": c.reason} for c in g.acts.credits
         ],
-        "players": [_player(p, tz) for p in g.players],
+        "players": [_player(p, tz, tees.get(p.name)) for p in g.players],
     }
 
 

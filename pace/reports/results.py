@@ -44,6 +44,9 @@ def entry_document(e: Entry, scoring: str) -> dict[str, Any]:
         "class": e.class_name,
         "handicap_index": e.handicap_index,
         "playing_handicap": e.playing_handicap,
+        "course_handicap": e.course_handicap,
+        "tees": e.tees,
+        "tee_colour": e.tee_colour,
     }
     if e.playing_handicaps:
         out["playing_handicaps"] = dict(e.playing_handicaps)
@@ -82,6 +85,8 @@ def side_document(s: MatchSide) -> dict[str, Any]:
         "playing_handicap": s.playing_handicap,
         "received": s.received,
         "allowance_handicap": s.allowance_handicap,
+        "tees": s.tees,
+        "tee_colour": s.tee_colour,
     }
     if s.playing_handicaps:
         out["playing_handicaps"] = dict(s.playing_handicaps)
@@ -246,7 +251,7 @@ def results_csv(
         w.writerow(
             ["position", "tied", "class", "class_position", "entry", "group",
              "handicap_index", "playing_handicap", "gross", "net", "penalty_strokes", "points",
-             "penalty_points", "result", "status", "reason", "countback",
+             "penalty_points", "result", "status", "reason", "countback", "tees", "tee_colour",
              *(f"hole_{h}" for h in holes), *stamp_head]
         )  # fmt: skip
         for e in results.entries:
@@ -257,7 +262,7 @@ def results_csv(
                  _text(e.points), _text(e.penalty_points if results.scoring == "stableford"
                                         else None),
                  e.result, e.status, _text(e.reason),
-                 number_text(e.countback, excel),
+                 number_text(e.countback, excel), _text(e.tees), _text(e.tee_colour),
                  *(_card_cell(line) for line in e.holes), *stamp]
             )  # fmt: skip
     text = out.getvalue()

@@ -22,6 +22,16 @@ class SheetRow:
     players: tuple[str, ...]
     lead: bool
     due: dict[int, datetime]  # hole number -> instant by which it must be completed
+    #: each player's tee set (None: the course has no tee sets), as ``players``
+    tees: tuple[str | None, ...] = ()
+
+    def named(self) -> tuple[str, ...]:
+        """Return the players as the sheet names them: with their tees where they have some
+        (issue 38: a marshal sees who plays from the red)."""
+        tees = self.tees or (None,) * len(self.players)
+        return tuple(
+            f"{name} ({t})" if t else name for name, t in zip(self.players, tees, strict=True)
+        )
 
 
 @dataclass(frozen=True)
@@ -45,7 +55,10 @@ def timing_sheet(setup: RoundSetup) -> TimingSheet:
     for p in plan.groups:
         g = p.group
         due = {hole: g.start + p.cumulative[i + 1] for i, hole in enumerate(p.order)}
-        rows.append(SheetRow(g.id, g.tee, g.start, tuple(x.name for x in g.players), p.lead, due))
+        rows.append(
+            SheetRow(g.id, g.tee, g.start, tuple(x.name for x in g.players), p.lead, due,
+                     tuple(x.tees for x in g.players))
+        )  # fmt: skip
     course = setup.course
     return TimingSheet(
         course.name, course.hole_numbers, tuple(h.par for h in course.holes), tuple(rows)
@@ -67,7 +80,7 @@ def to_csv(sheet: TimingSheet, tz: tzinfo) -> str:
                 r.group,
                 r.tee,
                 _hm(r.start, tz),
-                " / ".join(r.players),
+                " / ".join(r.named()),
                 *(_hm(r.due[h], tz) for h in sheet.holes),
             ]
         )
@@ -90,6 +103,7 @@ th.tee, td.tee { width: 7mm; background: #eee; font-weight: bold; }
 th.start, td.start { width: 10mm; }
 th.players, td.players { width: 48mm; text-align: left; }
 td.players div { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+td.players .tees { color: #555; font-size: 85%; }
 td.start-hole { background: #ffe9a8; font-weight: bold; }
 tr { page-break-inside: avoid; break-inside: avoid; }
 thead { display: table-header-group; }
@@ -136,8 +150,12 @@ def to_html(sheet: TimingSheet, tz: tzinfo) -> str:
             else f"<td>{_hm(r.due[h], tz)}</td>"
             for h in sheet.holes
         )
+        tees = r.tees or (None,) * len(r.players)
         players = "".join(
-            f"<div title='{escape(name)}'>{escape(short_name(name))}</div>" for name in r.players
+            f"<div title='{escape(name)}'>{escape(short_name(name))}"
+            + (f" <span class='tees'>{escape(t)}</span>" if t else "")
+            + "</div>"
+            for name, t in zip(r.players, tees, strict=True)
         )
         body.append(
             f"<tr><td class='group'>{escape(r.group)}</td><td class='tee'>{r.tee}</td>"

@@ -37,6 +37,7 @@ GROUP_START_CHANGED = "group_start_changed"
 GROUP_TEE_CHANGED = "group_tee_changed"
 GROUP_ADDED = "group_added"
 GROUP_REMOVED = "group_removed"
+PLAYER_TEES_CHANGED = "player_tees_changed"
 
 #: every kind of change of the draw, in the order the docs list them
 KINDS = (
@@ -48,6 +49,7 @@ KINDS = (
     GROUP_TEE_CHANGED,
     GROUP_ADDED,
     GROUP_REMOVED,
+    PLAYER_TEES_CHANGED,
 )
 
 NO_SHOW, RETIRED = "no_show", "retired"
@@ -240,7 +242,43 @@ def apply_one(groups: Sequence[Group], e: Event, setup: RoundSetup) -> list[Grou
     elif e.type == GROUP_REMOVED:
         i, _ = _group(out, p.get("group"))
         del out[i]
+    elif e.type == PLAYER_TEES_CHANGED:
+        i, g = _group(out, p.get("group"))
+        name = _member(g, p.get("player"))
+        player = next(x for x in g.players if x.name == name)
+        tees = _tees(setup, player, p.get("tees"))
+        out[i] = replace(g, players=tuple(
+            replace(x, tees=tees) if x.name == name else x for x in g.players
+        ))  # fmt: skip
     return out
+
+
+def _tees(setup: RoundSetup, player: Player, text: object) -> str:
+    """Return the name of the tee set ``text`` names on the round's course, for ``player``
+    (``ChangeRefused`` when the course has none such, or none rated for her)."""
+    course = setup.course
+    if not course.tees:
+        raise ChangeRefused(
+            f"course {course.name} has no tee sets (one slope and rating for everyone)",
+            field="tees", code="unknown_tees",
+        )  # fmt: skip
+    found = course.find_tees(str(text or ""))
+    if found is None:
+        raise ChangeRefused(
+            f"{str(text)[:40]!r} is not a tee set of course {course.name}; its tees are "
+            + ", ".join(t.name for t in course.tees),
+            field="tees", code="unknown_tees",
+        )  # fmt: skip
+    if not found.rated_for(player.gender):
+        raise ChangeRefused(
+            f"tees {found.name} have no women's slope or rating on this course: "
+            f"{player.name} cannot play them",
+            field="tees", code="unknown_tees",
+        )  # fmt: skip
+    if player.tees is not None and found.name == player.tees:
+        raise ChangeRefused(f"{player.name} already plays from the {found.name} tees",
+                            field="tees", code="invalid_change")  # fmt: skip
+    return found.name
 
 
 def same_name(a: str, b: str) -> bool:
@@ -424,6 +462,18 @@ def check(setup: RoundSetup, facts: RoundFacts, e: Event, hhmm: HHMM) -> None:
                 f"what it played; withdraw it instead (withdraw-group)",
                 field="group",
                 code="group_has_played",
+            )
+    elif e.type == PLAYER_TEES_CHANGED:
+        # the player's scores are checked by the service (they are not facts of the pace
+        # side); a hole his group completed is one he may have a score on
+        gid = str(p["group"])
+        done = first(gid)
+        if done is not None:
+            raise ChangeRefused(
+                f"group {gid} completed hole {done[0]} at {hhmm(done[1])}: {p.get('player')} "
+                "has played from his tees; tees change only before a player has a score",
+                field="tees",
+                code="player_has_scores",
             )
 
 

@@ -37,18 +37,119 @@ class Hole:
     bogey: int | None = None  # the fixed score of a bogey competition; None: par + 1
 
 
+#: The genders a tee set is rated for (docs/formats.md §1): a draw's ``gender`` column.
+MEN, WOMEN = "men", "women"
+
+
+@dataclass(frozen=True)
+class TeeSet:
+    """A set of tees of a course (the yellow, the red): its ratings and what differs by hole.
+
+    ``slope`` and ``rating`` are the men's ratings from these tees (None: 113 and the tees'
+    par), ``women_slope`` and ``women_rating`` the women's where the card gives them. ``par``,
+    ``stroke_index`` and ``length_m`` map a hole number to its figure from these tees where it
+    differs from the course's hole (a ladies' par 5, a separate stroke index, the lengths).
+    """
+
+    name: str
+    colour: str | None = None
+    slope: float | None = None
+    rating: float | None = None
+    women_slope: float | None = None
+    women_rating: float | None = None
+    par: Mapping[int, int] = field(default_factory=dict)
+    stroke_index: Mapping[int, int] = field(default_factory=dict)
+    length_m: Mapping[int, float] = field(default_factory=dict)
+
+    @property
+    def shown_colour(self) -> str:
+        """Return the colour the tees are shown in: their colour, else their name."""
+        return self.colour or self.name
+
+    def rated_for(self, gender: str | None) -> bool:
+        """Return whether these tees have ratings for ``gender`` (None: men, else women)."""
+        if gender == WOMEN:
+            return self.women_slope is not None or self.women_rating is not None
+        return True
+
+
 @dataclass(frozen=True)
 class Course:
-    """A course: its name, its holes numbered 1..N in order, and its slope and rating.
+    """A course: its name, its holes numbered 1..N in order, its slope and rating, its tees.
 
     ``slope`` and ``rating`` give course handicaps (docs/rules.md §10.1); None means 113 and
-    the course's par.
+    the course's par. A course with ``tees`` has its ratings on each tee set instead (its own
+    ``slope`` and ``rating`` are None); the first tee set is the one a player without tees
+    plays (:meth:`played_from`).
     """
 
     name: str
     holes: tuple[Hole, ...]
     slope: float | None = None
     rating: float | None = None
+    tees: tuple[TeeSet, ...] = ()
+
+    def tee_set(self, name: str) -> TeeSet:
+        """Return the tee set called ``name`` (case and spaces aside); raise ``KeyError``."""
+        key = tee_key(name)
+        for t in self.tees:
+            if tee_key(t.name) == key:
+                return t
+        raise KeyError(name)
+
+    def find_tees(self, text: str) -> TeeSet | None:
+        """Return the tee set named ``text``, else the one of that colour (case aside); None
+        when the course has neither."""
+        key = tee_key(text)
+        for t in self.tees:
+            if tee_key(t.name) == key:
+                return t
+        for t in self.tees:
+            if t.colour is not None and tee_key(t.colour) == key:
+                return t
+        return None
+
+    def played_from(self, tees: str | None, gender: str | None = None) -> Course:
+        """Return the course as a player from ``tees`` of ``gender`` plays it: each hole's par,
+        stroke index and length from those tees, and the slope and rating of that gender.
+
+        The course itself when it has no tee sets. ``tees`` None is the first tee set; a
+        gender None is rated as men (docs/scoring.md, tees). Raise ``KeyError`` for tees the
+        course does not have, ``ValueError`` for women from tees without a women's rating.
+
+        >>> course = Course("c", (Hole(1, 4, 1), Hole(2, 5, 2)), tees=(
+        ...     TeeSet("Yellow", slope=128, rating=70.4),
+        ...     TeeSet("Red", "red", 120, 66.0, 125, 71.1, par={1: 5}, stroke_index={1: 2, 2: 1})))
+        >>> red = course.played_from("red", WOMEN)
+        >>> [(h.par, h.stroke_index) for h in red.holes], red.slope, red.rating, red.par
+        ([(5, 2), (5, 1)], 125, 71.1, 10)
+        >>> course.played_from(None).slope
+        128
+        """
+        if not self.tees:
+            return self
+        t = self.tees[0] if tees is None else self.tee_set(tees)
+        if not t.rated_for(gender):
+            raise ValueError(f"tees {t.name!r} have no women's slope or rating")
+        women = gender == WOMEN
+        holes = tuple(
+            Hole(
+                h.number,
+                t.par.get(h.number, h.par),
+                t.stroke_index.get(h.number, h.stroke_index),
+                t.length_m.get(h.number, h.length_m),
+                h.walk,
+                h.allotted,
+                h.bogey if h.number not in t.par else None,
+            )
+            for h in self.holes
+        )
+        return Course(
+            self.name,
+            holes,
+            slope=t.women_slope if women else t.slope,
+            rating=t.women_rating if women else t.rating,
+        )
 
     @property
     def par(self) -> int:
@@ -77,7 +178,9 @@ class Player:
     """A player as printed on the draw.
 
     ``handicap`` is the handicap index (a plus index is negative); ``class_name`` the draw's
-    class (AA, A, BB, B), None to take it from the index; ``match`` the match id in match play.
+    class (AA, A, BB, B), None to take it from the index; ``match`` the match id in match play;
+    ``tees`` the name of the tee set the player plays from (None: the course's first);
+    ``gender`` ``men`` or ``women`` (None: rated as men), for the ratings of those tees.
     """
 
     name: str
@@ -86,6 +189,17 @@ class Player:
     club: str | None = None
     class_name: str | None = None
     match: str | None = None
+    tees: str | None = None
+    gender: str | None = None
+
+
+def tee_key(name: str) -> str:
+    """Return how tee set names compare: case and repeated spaces aside.
+
+    >>> tee_key("  Yellow  Tees"), tee_key("jaunes") == tee_key("JAUNES")
+    ('yellow tees', True)
+    """
+    return " ".join(name.casefold().split())
 
 
 @dataclass(frozen=True)

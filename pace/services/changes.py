@@ -24,6 +24,7 @@ from pace.rules import names
 from pace.rules.changes import ChangeRefused
 from pace.rules.events import Event
 from pace.rules.model import Group, Player
+from pace.rules.scoring import records
 from pace.services.commands import Author, CommandError, Outcome
 from pace.services.live import LiveService
 from pace.services.rounds import RoundView
@@ -33,6 +34,8 @@ from pace.services.validation import group_of, live_target, local
 REASON_MAX = 500
 #: the longest player name (as the live commands' ``player``) and group id
 NAME_MAX, GROUP_MAX = 200, 50
+#: the longest tee set name a change may give (the course file's limit)
+TEES_MAX = 40
 
 
 class ChangeService:
@@ -151,6 +154,34 @@ class ChangeService:
         """Send ``group`` off another tee (before it completes a hole)."""
         payload = {"group": _name(group, "group", GROUP_MAX), "tee": tee, "reason": _reason(reason)}
         return self._record(round, changesmod.GROUP_TEE_CHANGED, payload, by, **kw)
+
+    def change_tees(
+        self, round: str, player: str, tees: str, reason: str, by: Author, **kw: Any
+    ) -> Outcome:
+        """Move ``player`` to other tees of the round's course (a tee set's name or colour),
+        before he has a score: his handicap and card are then those of the new tees
+        (docs/scoring.md, "Tees")."""
+        with self.live.lock:
+            view = self._view(round)
+            name = _name(player, "player")
+            earlier = self._earlier(kw.get("id"), changesmod.PLAYER_TEES_CHANGED, "group")
+            group = earlier or self._group_of_player(view, name).id
+            scored = [
+                r for r in records.fold(self.live.live(round).events).of_group(group)
+                if changesmod.same_name(r.player, name)
+            ]  # fmt: skip
+            if scored and earlier is None:  # a resend of a stored change is acknowledged
+                raise ChangeRefused(
+                    f"{name} has a score on hole {scored[0].hole}: tees change only before a "
+                    "player has a score (void the scores first if they were a mistake)",
+                    field="tees",
+                    code="player_has_scores",
+                )
+            tees = _name(tees, "tees", TEES_MAX)
+            found = view.setup.course.find_tees(tees)  # kept as the course names them
+            payload = {"group": group, "player": name, "tees": found.name if found else tees,
+                       "reason": _reason(reason)}  # fmt: skip
+            return self._record(round, changesmod.PLAYER_TEES_CHANGED, payload, by, **kw)
 
     def add_group(
         self,

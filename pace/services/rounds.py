@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import threading
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Any
@@ -144,10 +144,13 @@ class RoundService:
         allowance: Sequence[float] | None = None,
         notes: list[str] | None = None,
         new: bool = False,
+        tees: Mapping[str, str] | None = None,
     ) -> PreparedDraw:
         """Check a round's setup and parse its draw CSV, storing nothing: what
         :meth:`store_draw` stores (the console's preview, then its confirmation, parse the
-        same way). ``new``: refuse a round that exists (``round_exists``)."""
+        same way). ``new``: refuse a round that exists (``round_exists``). ``tees``: the
+        round's default tees by gender or class for players the draw gives none
+        (``{"men": "Yellow", "women": "Red"}``)."""
         if policy is not None:
             self.settings.policy(policy)  # SetupError naming the known policies
         try:  # the one spelling pages and payloads will compare with (pace.rules.names)
@@ -181,7 +184,10 @@ class RoundService:
         else:
             course_obj, tz, day = existing.course, ZoneInfo(existing.timezone), existing.day
             tzname = existing.timezone
-        groups = formats.parse_draw(text, filename, day=day, tz=tz, course=course_obj, notes=notes)
+        defaults = formats.check_tee_defaults(tees, course_obj) if tees else None
+        groups = formats.parse_draw(
+            text, filename, day=day, tz=tz, course=course_obj, notes=notes, tee_defaults=defaults
+        )
         return PreparedDraw(round, existing is None, course_obj, day, tzname, groups, policy,
                             play, format, scoring, net, allowance)  # fmt: skip
 

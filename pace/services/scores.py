@@ -312,7 +312,9 @@ class ScoreService:
             live = self.board(round, now)
             records = self.score_log(round).of_group(group)
             order = list(view.plan.by_id[group].order)
-            card = views.card_document(round, found, sides, order, records, live)
+            card = views.card_document(
+                round, found, sides, order, records, live, view.record.course
+            )
             card["seq"] = self.live.live(round).last_seq  # the log the card is a fold of
             return card
 
@@ -330,7 +332,10 @@ class ScoreService:
                     "players": [pl.name for pl in p.group.players],
                     "order": list(p.order),
                     "balls": [
-                        views.ball_view(s, b) for s in sides if s.group == p.id for b in s.balls
+                        views.ball_view(s, b, view.record.course)
+                        for s in sides
+                        if s.group == p.id
+                        for b in s.balls
                     ],  # fmt: skip
                 }
                 for p in view.plan.groups

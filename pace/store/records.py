@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pace.rules.errors import SetupError
 from pace.rules.events import Event, canonical_json
-from pace.rules.model import Course, Group, Hole
+from pace.rules.model import Course, Group, Hole, TeeSet
 from pace.store.errors import UnknownRoundError
 from pace.store.instants import from_iso as _from_iso
 from pace.store.instants import iso as _iso
@@ -160,6 +160,8 @@ def draw_rows(
                     "club": player.club,
                     "class": player.class_name,
                     "match": player.match,
+                    "tees": player.tees,
+                    "gender": player.gender,
                 }
             )
     return group_rows, player_rows
@@ -182,9 +184,50 @@ def holes_to_json(holes: Iterable[Hole]) -> list[dict[str, object]]:
     return out
 
 
+def course_json(course: Course) -> object:
+    """Return what a course row's ``data`` holds: its holes, and with tee sets an object of
+    ``holes`` and ``tees`` (a course without tee sets keeps the list courses always had)."""
+    holes = holes_to_json(course.holes)
+    if not course.tees:
+        return holes
+    tees = [
+        {
+            "name": t.name,
+            "colour": t.colour,
+            "slope": t.slope,
+            "rating": t.rating,
+            "women_slope": t.women_slope,
+            "women_rating": t.women_rating,
+            "par": {str(n): v for n, v in sorted(t.par.items())},
+            "stroke_index": {str(n): v for n, v in sorted(t.stroke_index.items())},
+            "length_m": {str(n): v for n, v in sorted(t.length_m.items())},
+        }
+        for t in course.tees
+    ]
+    return {"holes": holes, "tees": tees}
+
+
 def course_from_row(
     name: str, data: str, slope: float | None = None, rating: float | None = None
 ) -> Course:
+    stored = json.loads(data)
+    tees: tuple[TeeSet, ...] = ()
+    if isinstance(stored, dict):
+        tees = tuple(
+            TeeSet(
+                t["name"],
+                t["colour"],
+                t["slope"],
+                t["rating"],
+                t["women_slope"],
+                t["women_rating"],
+                par={int(n): v for n, v in t["par"].items()},
+                stroke_index={int(n): v for n, v in t["stroke_index"].items()},
+                length_m={int(n): v for n, v in t["length_m"].items()},
+            )
+            for t in stored["tees"]
+        )
+        stored = stored["holes"]
     holes = tuple(
         Hole(
             number=h["number"],
@@ -195,9 +238,9 @@ def course_from_row(
             allotted={int(size): timedelta(seconds=s) for size, s in h["allotted_s"].items()},
             bogey=h.get("bogey"),
         )
-        for h in json.loads(data)
+        for h in stored
     )
-    return Course(name, holes, slope=slope, rating=rating)
+    return Course(name, holes, slope=slope, rating=rating, tees=tees)
 
 
 def check_timezone(timezone: str) -> None:

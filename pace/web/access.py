@@ -76,6 +76,7 @@ EVENTS: dict[str, frozenset[str] | None] = {
     "change_swap": COMMITTEE,
     "change_start": COMMITTEE,
     "change_tee": COMMITTEE,
+    "change_tees": COMMITTEE,
     "change_add_group": COMMITTEE,
     "change_remove_group": COMMITTEE,
     "change_void": COMMITTEE,

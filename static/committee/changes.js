@@ -42,8 +42,9 @@ function drawDraw() {
         el("tr", { class: "draw-group", dataset: { group: g.group } },
           el("th", {}, g.group), el("td", {}, g.start), el("td", {}, `${t("changes.tee")} ${g.tee}`),
           el("td", { class: "players" }, g.players.map((p) =>
-            el("span", { class: p.retired ? "player retired" : "player" },
-               p.name, p.retired ? ` (${t("changes.retired", { time: p.retired })})` : ""))),
+            el("span", { class: p.retired ? "player retired" : "player", dataset: { tees: p.tees || "" } },
+               p.name, p.tees ? ` · ${p.tees}` : "",
+               p.retired ? ` (${t("changes.retired", { time: p.retired })})` : ""))),
           el("td", {}, g.played ? t("changes.played") : ""))))),
   );
   const changes = document.getElementById("changes");
@@ -120,6 +121,7 @@ const PAYLOADS = {
                         player: { name: f.name.value, handicap: f.handicap.value || null } }),
   change_start: (f) => ({ group: f.group.value, start: f.start.value, reason: f.reason.value }),
   change_tee: (f) => ({ group: f.group.value, tee: Number(f.tee.value), reason: f.reason.value }),
+  tees: (f) => ({ player: f.player.value, tees: f.tees.value, reason: f.reason.value }),
   add_group: (f) => ({ group: f.group.value, start: f.start.value, tee: Number(f.tee.value),
                        reason: f.reason.value,
                        players: f.players.value.split("\n").map((s) => s.trim()).filter(Boolean) }),

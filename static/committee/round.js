@@ -40,7 +40,8 @@ function showPreview(body) {
     ...body.groups.map((g) =>
       el("tr", { class: "preview-group", dataset: { group: g.group } },
          el("td", {}, g.group), el("td", {}, g.start), el("td", {}, String(g.tee)),
-         el("td", {}, g.players.map((p) => p.name).join(", "))),
+         // each player's tee set beside his name (issue 38)
+         el("td", {}, g.players.map((p) => (p.tees ? `${p.name} (${p.tees})` : p.name)).join(", "))),
     ),
   );
   previewBox.hidden = false;

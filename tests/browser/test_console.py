@@ -25,21 +25,22 @@ from pypdf import PdfReader
 
 pytestmark = pytest.mark.browser
 
-GOOD = """group,start,tee,player,handicap
-1,09:00,1,Ann Ash,10.2
-1,09:00,1,Ben Birch,12
-1,09:00,1,Cat Cedar,18.5
-2,09:10,1,Dan Dogwood,8
-2,09:10,1,Eve Elm,20
+#: a mixed field: the women from the red tees, the men from the yellow (issue 38)
+GOOD = """group,start,tee,player,handicap,gender,tees
+1,09:00,1,Ann Ash,10.2,F,Red
+1,09:00,1,Ben Birch,12,M,Yellow
+1,09:00,1,Cat Cedar,18.5,F,red
+2,09:10,1,Dan Dogwood,8,M,Yellow
+2,09:10,1,Eve Elm,20,F,Red
 """
-#: three problems: a start that is no time (line 3), a tee not on a 9-hole course (line 5),
-#: a handicap that is no number (line 6)
-BAD = """group,start,tee,player,handicap
-1,09:00,1,Ann Ash,10.2
-1,nine,1,Ben Birch,12
-1,09:00,1,Cat Cedar,18.5
-2,09:10,12,Dan Dogwood,8
-2,09:10,1,Eve Elm,twenty
+#: four problems: a start that is no time (line 3), tees the course does not have (line 4), a
+#: tee not on a 9-hole course (line 5), a handicap that is no number (line 6)
+BAD = """group,start,tee,player,handicap,gender,tees
+1,09:00,1,Ann Ash,10.2,F,Red
+1,nine,1,Ben Birch,12,M,Yellow
+1,09:00,1,Cat Cedar,18.5,F,Green
+2,09:10,12,Dan Dogwood,8,M,Yellow
+2,09:10,1,Eve Elm,twenty,F,Red
 """
 
 
@@ -156,23 +157,43 @@ def test_the_console_from_an_empty_database_to_the_changes_on_the_day(
     page.locator("#console-link").click()
     expect(page).to_have_url(re.compile(r"/committee$"))
 
-    # a course by hand: 9 holes, par 4, stroke indexes 1-9
+    # a course by hand: 9 holes, par 4, stroke indexes 1-9, two tee sets (issue 38): yellow
+    # for the men, red for men and women with hole 9 a par 5 and its own stroke indexes
     page.locator("#link-courses").click()
     page.locator("#new-course").click()
     page.locator("#f-name").fill("Test Links")
     page.locator("#f-hole-count").select_option("9")
-    page.locator("#f-slope").fill("121")
     for i in range(9):
         page.locator(f"[name='holes.{i}.par']").fill("4")
         page.locator(f"[name='holes.{i}.stroke_index']").fill(str(i + 1))
     page.locator("[name='holes.3.par']").fill("9")  # a slip: shown beside the field
+    page.locator("#add-tees").click()
+    page.locator("#add-tees").click()
+    page.locator("[name='tees.0.name']").fill("Yellow")
+    page.locator("[name='tees.0.colour']").fill("yellow")
+    page.locator("[name='tees.0.slope']").fill("121")
+    page.locator("[name='tees.0.rating']").fill("35.1")
+    page.locator("[name='tees.1.name']").fill("Red")
+    page.locator("[name='tees.1.slope']").fill("110")
+    page.locator("[name='tees.1.rating']").fill("33,5")
+    page.locator("[name='tees.1.women_slope']").fill("118")
+    page.locator("[name='tees.1.women_rating']").fill("36.2")
+    page.locator("[name='tees.1.par']").fill("9=5")
+    page.locator("[name='tees.1.stroke_index']").fill("1=2")  # a slip: index 2 twice
     page.locator("#save").click()
     expect(page.locator(".field-error[data-for='holes.3.par']")).to_contain_text(
         "hole 4: par 9 is not allowed"
     )
+    expect(page.locator(".field-error[data-for='tees.1.stroke_index']")).to_contain_text(
+        "stroke_index 2 is given to hole 1 and hole 2 from these tees"
+    )
     page.locator("[name='holes.3.par']").fill("3")
+    page.locator("[name='tees.1.stroke_index']").fill("1=2, 2=1")
     page.locator("#save").click()
     expect(page.locator("tr.course[data-course='Test Links']")).to_be_visible()
+    toml = page.request.get(empty_server.url + "/courses/Test%20Links.toml").text()
+    assert toml.count("[[tees]]") == 2 and "par = { 9 = 5 }" in toml
+    assert "women_slope = 118" in toml and "stroke_index = { 1 = 2, 2 = 1 }" in toml
 
     # a round from a draw with three errors: each shown, nothing stored
     page.goto(empty_server.url + "/committee")
@@ -182,16 +203,23 @@ def test_the_console_from_an_empty_database_to_the_changes_on_the_day(
     page.locator("#r-draw").set_input_files(draw_file(BAD))
     page.locator("#preview").click()
     problems = page.locator("#problem-rows tr.problem")
-    expect(problems).to_have_count(3)
+    expect(problems).to_have_count(4)
     expect(problems.nth(0)).to_contain_text("start 'nine' is not a time")
-    expect(problems.nth(1)).to_contain_text("tee 12 does not exist on this course")
-    expect(problems.nth(2)).to_contain_text("handicap 'twenty' is not a handicap index")
-    assert [problems.nth(i).locator("td").nth(0).inner_text() for i in range(3)] == ["3", "5", "6"]
+    expect(problems.nth(1)).to_contain_text("tees 'Green' are not a tee set of course")
+    expect(problems.nth(2)).to_contain_text("tee 12 does not exist on this course")
+    expect(problems.nth(3)).to_contain_text("handicap 'twenty' is not a handicap index")
+    cells = [problems.nth(i).locator("td") for i in range(4)]
+    assert [c.nth(0).inner_text() for c in cells] == ["3", "4", "5", "6"]
+    assert cells[1].nth(1).inner_text() == "tees"
     assert rounds(page) == []
     # the file fixed (dropped anew), a preview, then the confirmation
     page.locator("#r-draw").set_input_files(draw_file(GOOD))
     page.locator("#preview").click()
     expect(page.locator("#preview-rows tr.preview-group")).to_have_count(2)
+    # each player's tees beside his name, as the course names them
+    expect(page.locator("#preview-rows tr.preview-group[data-group='1']")).to_contain_text(
+        "Ann Ash (Red), Ben Birch (Yellow), Cat Cedar (Red)"
+    )
     expect(page.locator("#problems")).to_be_hidden()
     assert rounds(page) == []
     page.locator("#confirm").click()

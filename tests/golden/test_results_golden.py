@@ -22,6 +22,11 @@ cards are in: ``course.toml``, ``draw.csv`` and ``scores.csv`` (docs/formats.md 
     received = [1, 1, 0, 1, 1, 1, 0, 0, 0]      # the strokes received, hole by hole
     points_by_hole = [2, 3, 2, 2, 2, 2, 1, 2, 2]
 
+A mixed field gives ``tees = "men=Yellow,women=Red"`` (``--tees``: the round's default tee
+sets), and a match play scenario ``[[matches]]`` instead of entries: ``match``, ``result``,
+``winner``, ``sides`` (any fields of each side, as ``[[matches.sides]]``) and ``states`` (the
+state after each hole played).
+
 TOML has no null, so ``"null"`` stands for JSON ``null``. An entry gives any of the entry
 fields of the JSON document; ``received`` and ``points_by_hole`` are read from its holes.
 Every expectation is worked out by hand from docs/rules.md in the comments of its file; a referee
@@ -78,6 +83,8 @@ def test_golden_results(folder, expected, tmp_path, monkeypatch):
         args += ["--format", expected["format"]]
     if "allowance" in expected:
         args += ["--allowance", str(expected["allowance"])]
+    if "tees" in expected:
+        args += ["--tees", expected["tees"]]
 
     result = CliRunner().invoke(cli, args)
 
@@ -85,6 +92,9 @@ def test_golden_results(folder, expected, tmp_path, monkeypatch):
     document = json.loads(result.stdout)
     assert (document["scoring"], document["net"]) == (expected["scoring"], expected["net"])
     got = document["entries"]
+    if "matches" in expected:
+        check_matches(got, expected["matches"])
+        return
     want = expected["entries"]
     assert [e["entry"] for e in got] == [w["entry"] for w in want], "entries in results order"
     for g, w in zip(got, want, strict=True):
@@ -94,3 +104,18 @@ def test_golden_results(folder, expected, tmp_path, monkeypatch):
             else:
                 shown = g[key]
             assert shown == nulls(value), f"{w['entry']}: {key}"
+
+
+def check_matches(got: list[dict], want: list[dict]) -> None:
+    """Check a match play document against its ``[[matches]]``."""
+    assert [m["match"] for m in got] == [w["match"] for w in want], "matches in order"
+    for g, w in zip(got, want, strict=True):
+        for key, value in w.items():
+            if key == "sides":
+                for side, expected_side in zip(g["sides"], value, strict=True):
+                    for k, v in expected_side.items():
+                        assert side[k] == nulls(v), f"match {w['match']}: {side['entry']}: {k}"
+            elif key == "states":
+                assert [h["state"] for h in g["holes"]] == value, f"match {w['match']}: states"
+            else:
+                assert g[key] == nulls(value), f"match {w['match']}: {key}"

@@ -110,6 +110,8 @@ def payload(event: str, stage: dict, clock, role: str | None = None) -> dict:
         "change_swap": {**base, "player": "Yves Girard", "other": "Paul Martel", "reason": "car"},
         "change_start": {**base, "group": "6", "start": "09:40", "reason": "traffic"},
         "change_tee": {**base, "group": "6", "tee": 10, "reason": "tee 1 full"},
+        # the shared course has no tee sets: the committee's change meets that rule
+        "change_tees": {**base, "player": "Lise Dion", "tees": "Red", "reason": "red tees"},
         "change_add_group": {**base, "group": "9", "start": "10:30", "tee": 1,
                              "players": ["Tom Ruiz"], "reason": "late entries"},
         "change_remove_group": {**base, "group": "6", "reason": "all withdrew"},

@@ -82,8 +82,9 @@ def test_the_course_forms_problems_are_in_french_beside_their_fields(desk, app):
     assert by_field["holes.2.par"] == (
         "trou 3 : le par 'x' n'est pas admis ; attendu : 3, 4 ou 5 (2 et 6 acceptés avec une note)"
     )
-    assert by_field["holes.4.stroke_index"].startswith(
-        "trou 5 : le stroke index 1 est aussi donné à trou 1 (à la ligne "
+    # said in the form's words: a form user has no line of the TOML text (issue 38)
+    assert by_field["holes.4.stroke_index"] == (
+        "trou 5 : le stroke index 1 est aussi donné à trou 1 ; chaque index sert une fois"
     )
     assert by_field["slope"].startswith("le slope 300 n'est pas un slope ; attendu : un nombre de")
     assert all(c.name != "Pine Hills" for c in app.extensions["pace"].store.list_courses())
@@ -112,16 +113,44 @@ COURSES = [
 ]
 
 
+#: draws on a course with tee sets (issue 38): a gender that is none, tees it lacks, a woman on
+#: tees not rated for women, with tees given and without (the first tee set)
+TEES_COURSE = 'name = "T"\n[[tees]]\nname = "Yellow"\n[[tees]]\nname = "Red"\n' \
+    'women_slope = 120\nwomen_rating = 37.0\n' + "".join(
+        f"[[holes]]\nnumber = {i}\npar = 4\n" for i in range(1, 10))
+#: nine good holes, under a course's bad tee sets
+NINE = "".join(f"[[holes]]\nnumber = {i}\npar = 4\nstroke_index = {i}\n" for i in range(1, 10))
+TEES_COURSES = [
+    'name = "T"\nslope = 120\n'
+    '[[tees]]\nname = ""\n'
+    '[[tees]]\nname = "Y"\ncolour = 5\nslope = 300\nwomen_rating = "x"\npar = [4, 4]\n'
+    'stroke_index = "x"\nlength_m = { 30 = 1 }\n'
+    '[[tees]]\nname = "Z"\npar = { 2 = 9 }\nstroke_index = { 1 = 99 }\nlength_m = { 1 = -1 }\n'
+    '[[tees]]\nname = "W"\nstroke_index = { 1 = 2 }\n'
+    '[[tees]]\nname = "Q"\n[[tees]]\nname = "q"\n' + NINE,
+    'name = "T"\ntees = []\n' + NINE,
+    'name = "T"\ntees = 5\n' + NINE,
+    'name = "T"\n' + "".join(f'[[tees]]\nname = "T{i}"\n' for i in range(13)) + NINE,
+    'name = "T"\ntees = [{ name = "A" }, { name = "a" }]\n' + NINE,
+]
+TEES_DRAWS = [
+    "group,start,tee,player,gender,tees\n1,08:00,1,Ann,X,\n1,08:00,1,Bo,M,Pink\n"
+    "1,08:00,1,Cy,F,Yellow\n1,08:00,1,Di,F,\n",
+]
+
+
 def corpus() -> list[str]:
     """Return the problems the corpus's bad draws and courses raise (the parsers' sentences)."""
     course = formats.parse_course(COURSE.read_text(encoding="utf-8"), "c.toml")
+    tees = formats.parse_course(TEES_COURSE, "t.toml")
     found = []
-    for text in DRAWS:
+    draws = [(text, course) for text in (*DRAWS, "group,start,tee,player,tees\n1,08:00,1,A,Red\n")]
+    for text, on in (*draws, *((text, tees) for text in TEES_DRAWS)):
         with pytest.raises(FileFormatError) as e:
             formats.parse_draw(text, "d.csv", day=date(2026, 6, 14), tz=ZoneInfo("UTC"),
-                               course=course)  # fmt: skip
+                               course=on)  # fmt: skip
         found += [p.message for p in e.value.problems]
-    for text in COURSES:
+    for text in (*COURSES, *TEES_COURSES):
         with pytest.raises(FileFormatError) as e:
             formats.parse_course(text, "c.toml")
         found += [p.message for p in e.value.problems]

@@ -120,6 +120,7 @@ MIGRATION_NAMES = [
     "m005_scorer_role",
     "m006_round_scoring",
     "m007_competitions",
+    "m008_tees",
 ]
 
 
@@ -144,6 +145,7 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
             "m005_scorer_role",
             "m006_round_scoring",
             "m007_competitions",
+            "m008_tees",
         ]
     with open_store(db_path) as store:
         assert store.applied_migrations() == [
@@ -154,6 +156,7 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
             "m005_scorer_role",
             "m006_round_scoring",
             "m007_competitions",
+            "m008_tees",
         ]
     conn = raw(db_path)
     try:
@@ -170,6 +173,7 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
         ("m005_scorer_role",),
         ("m006_round_scoring",),
         ("m007_competitions",),
+        ("m008_tees",),
     ]
 
 

@@ -26,7 +26,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 import socketio
-from livesupport import DRAW, TIMEZONE, LiveServer, live_server, pace, setup_round
+from livesupport import COURSE, DRAW, TIMEZONE, LiveServer, live_server, pace, setup_round
 
 OWN = "R1"
 OTHER = "Été 2"
@@ -162,9 +162,18 @@ def _committee_code(server: LiveServer) -> str:
     return path.read_text().strip()
 
 
+#: the arena's course gets two tee sets (issue 38), so that ``change_tees`` has tees to move a
+#: player to: the first rated as the course was (113 and its par), the second for women too
+TEE_SETS = ('\n[[tees]]\nname = "White"\n\n[[tees]]\nname = "Red"\nwomen_slope = 120\n'
+            'women_rating = 74.0\n')
+
+
 def _setup(folder: Path) -> Path:
     today = datetime.now(TZ).date().isoformat()
     db = setup_round(folder, day=today)
+    course = folder / "course-tees.toml"
+    course.write_text(COURSE.read_text(encoding="utf-8") + TEE_SETS, encoding="utf-8")
+    pace("import", "course", str(course), "--db", str(db), cwd=folder)
     pace("import", "draw", str(DRAW), "--round", OTHER, "--date", today,
          "--timezone", TIMEZONE, "--db", str(db), cwd=folder)  # fmt: skip
     return db

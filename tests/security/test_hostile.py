@@ -212,7 +212,7 @@ CHANGED = {
     "change_withdraw": ("note", lambda v: v + " (2)"),
     **{name: ("reason", lambda v: v + " (2)") for name in (
         "change_add_player", "change_move_player", "change_swap", "change_start", "change_tee",
-        "change_add_group", "change_remove_group", "change_void")},
+        "change_tees", "change_add_group", "change_remove_group", "change_void")},
 }  # fmt: skip
 
 

@@ -23,5 +23,6 @@ def test_hostile_changes_from_the_committee_are_answered_and_refused_ones_record
 def test_every_change_on_the_day_is_attacked():
     assert CHANGES == sorted(
         ["change_withdraw", "change_add_player", "change_move_player", "change_swap",
-         "change_start", "change_tee", "change_add_group", "change_remove_group", "change_void"]
+         "change_start", "change_tee", "change_tees", "change_add_group", "change_remove_group",
+         "change_void"]
     )  # fmt: skip

@@ -144,3 +144,19 @@ def test_the_report_counts_the_missed_taps_who_confirmed_them_and_marks_those_st
     assert cell is not None and cell.group(2) == "08:43"
     assert "between 08:27 and 09:00" in cell.group(1)
     assert "Passages manqués" in html.report_html(meta, r, "fr")
+
+
+def test_the_reports_players_name_their_tees_on_a_course_with_tee_sets():
+    """Issue 38: the report's players carry the tee set they played (only where the course has
+    tee sets: a report of a course without them is as it was)."""
+    from dataclasses import replace
+
+    from pace.rules.model import Player, TeeSet
+
+    course = replace(make_course(pars=[4, 4]), tees=(TeeSet("Yellow"), TeeSet("Red")))
+    group = replace(make_group("1", "08:00"), players=(Player("Ann", tees="Red"), Player("Bob")))
+    setup = make_setup(course, [group])
+    r = report.build_report(setup, make_facts({"1": {1: "08:20"}}), (), policies.FRBG, at("09:00"))
+    meta = ReportMeta("R", "c", date(2025, 6, 14), "UTC", "frbg", "stroke_play", "individual")
+    (g,) = document.report_document(meta, r)["groups"]
+    assert [(p["player"], p.get("tees")) for p in g["players"]] == [("Ann", "Red"), ("Bob", None)]

@@ -244,3 +244,21 @@ def test_forty_groups_print_on_at_most_three_a4_landscape_pages():
     assert len(document.pages) <= 3
     width, height = document.pages[0].width, document.pages[0].height
     assert width > height  # landscape
+
+
+def test_the_sheet_names_each_players_tees_where_the_course_has_tee_sets():
+    """Issue 38: a marshal sees who plays from which tees; the due times are unchanged."""
+    from dataclasses import replace
+
+    from pace.rules.model import TeeSet
+
+    course = replace(make_course(pars=[4] * 9), tees=(TeeSet("Yellow"), TeeSet("Red")))
+    group = Group("1", at("06:00"), 1, (Player("Ann", tees="Red"), Player("Bob")))
+    without = replace(group, players=(Player("Ann"), Player("Bob")))
+    plain = sheet.timing_sheet(make_setup(make_course(pars=[4] * 9), [without]))
+    mixed = sheet.timing_sheet(make_setup(course, [group]))
+    assert mixed.rows[0].due == plain.rows[0].due
+    rows = list(csv.reader(io.StringIO(sheet.to_csv(mixed, UTC))))
+    assert rows[1][3] == "Ann (Red) / Bob"
+    assert "Ann</div>" not in sheet.to_html(mixed, UTC)
+    assert "<span class='tees'>Red</span>" in sheet.to_html(mixed, UTC)

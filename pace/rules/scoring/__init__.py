@@ -17,6 +17,25 @@ come in as ``penalties.FaultOutcome``s and each scoring converts the counted one
 >>> entry, = score_round(course, [group], scores, scoring="stableford", net=True).entries
 >>> entry.points, entry.playing_handicap, entry.result  # index 3.0: 1.5 on nine holes, 2
 (18, 2, '18 points')
+
+Mixed tees (WHS Rule 6.2b, docs/scoring.md "Tees"): a man from the yellow tees (par 36, slope
+113, rating 36) and a woman from the red (hole 4 a par 5 there: par 37, women's slope 113,
+rating 37), both of index 8.0 (nine-hole index 4.0, course handicap 4 each, 95 %: 3.8 → 4).
+In net stroke play she adds the par difference (1): 5; in Stableford she does not, her
+points being against her own par 5 (4 points there).
+
+>>> from pace.rules.model import TeeSet
+>>> mixed = Course("c", course.holes, tees=(TeeSet("Yellow"), TeeSet("Red", women_slope=113,
+...     women_rating=37, par={4: 5})))
+>>> groups = [Group("1", datetime(2025, 6, 14, 8, tzinfo=UTC), 1, (Player("Luc", 8.0,
+...     tees="Yellow"), Player("Eve", 8.0, tees="Red", gender="women")))]
+>>> cards = [Score("1", p, n, 4) for p in ("Luc", "Eve") for n in range(1, 10)]
+>>> [(e.entry, e.playing_handicap, e.net) for e in score_round(
+...     mixed, groups, cards, scoring="stroke", net=True).entries]
+[('Eve', 5, 31), ('Luc', 4, 32)]
+>>> [(e.entry, e.playing_handicap, e.points) for e in score_round(
+...     mixed, groups, cards, scoring="stableford", net=True).entries]
+[('Eve', 4, 23), ('Luc', 4, 22)]
 """
 
 from __future__ import annotations

@@ -15,21 +15,28 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import ClassVar
 
-from pace.rules.model import Course, Hole
+from pace.rules.errors import SetupError
+from pace.rules.model import Course, Hole, Player
 from pace.rules.penalties import STROKE_PLAY
 from pace.rules.scoring import countback, handicaps
 from pace.rules.scoring.handicaps import Allowances
 from pace.rules.scoring.results import DQ, OK, Entry, HoleLine, Results, Totals
 from pace.rules.scoring.sides import Cards, Side
 from pace.rules.scoring.slowplay import NO_EFFECTS, SideEffects
-from pace.rules.scoring.teams import TeamFormat
+from pace.rules.scoring.teams import MATCH, STROKE, TeamFormat
 
 
 @dataclass(frozen=True)
 class Field:
-    """Everything a scoring needs: the course, the sides, their cards and penalty effects."""
+    """Everything a scoring needs: the course, the sides, their cards and penalty effects.
+
+    Each player plays the course from his own tees (``Player.tees``, ``Player.gender``):
+    his course handicap takes their slope, rating and par, his strokes received their
+    stroke indexes, his holes their pars (docs/scoring.md, "Tees").
+    """
 
     course: Course
     sides: tuple[Side, ...]
@@ -39,33 +46,118 @@ class Field:
     net: bool
     allowances: Allowances
     tees: Mapping[str, int]  # group id -> starting tee
-    # computed once per field, on first use: the course's factors, course handicaps by
-    # index, strokes received by playing handicap
-    _factors: list[handicaps.CourseFactors] = field(default_factory=list, repr=False)
-    _course_handicaps: dict[float | None, int] = field(default_factory=dict, repr=False)
-    _received: dict[int, Mapping[int, int]] = field(default_factory=dict, repr=False)
+    # computed once per field, on first use: the course from each tees and gender, course
+    # handicaps by index and tees, strokes received by playing handicap and tees
+    _views: dict[tuple[str | None, str | None], Course] = field(default_factory=dict, repr=False)
+    _course_handicaps: dict[tuple[float | None, str | None, str | None], int] = field(
+        default_factory=dict, repr=False
+    )
+    _received: dict[tuple[int, str | None], Mapping[int, int]] = field(
+        default_factory=dict, repr=False
+    )
+    _lowest_par: list[int] = field(default_factory=list, repr=False)
 
     def effects_of(self, side: Side) -> SideEffects:
         """Return what the counted penalties do to ``side``."""
         return self.effects.get(side.key, NO_EFFECTS)
 
+    def played_from(self, player: Player) -> Course:
+        """Return the course as ``player`` plays it: from his tees, rated for his gender."""
+        key = (player.tees, player.gender) if self.course.tees else (None, None)
+        if key not in self._views:
+            try:
+                self._views[key] = self.course.played_from(*key)
+            except KeyError:
+                raise SetupError(
+                    f"player {player.name!r} plays from tees {player.tees!r}, which course "
+                    f"{self.course.name!r} does not have; its tees are "
+                    + ", ".join(t.name for t in self.course.tees),
+                    field="tees",
+                ) from None
+            except ValueError as e:
+                raise SetupError(f"player {player.name!r} (women): {e}", field="gender") from None
+        return self._views[key]
+
+    def course_handicap(self, player: Player) -> int:
+        """Return ``player``'s course handicap from his tees (docs/rules.md §10.1)."""
+        key = (player.handicap, player.tees, player.gender)
+        if key not in self._course_handicaps:
+            factors = handicaps.CourseFactors.of(self.played_from(player))
+            self._course_handicaps[key] = factors.course_handicap(player.handicap)
+        return self._course_handicaps[key]
+
     def course_handicaps(self, side: Side) -> tuple[int, ...]:
         """Return the course handicap of each player of ``side``."""
-        out = []
-        for p in side.players:
-            if p.handicap not in self._course_handicaps:
-                if not self._factors:
-                    self._factors.append(handicaps.CourseFactors.of(self.course))
-                self._course_handicaps[p.handicap] = self._factors[0].course_handicap(p.handicap)
-            out.append(self._course_handicaps[p.handicap])
-        return tuple(out)
+        return tuple(self.course_handicap(p) for p in side.players)
 
-    def received(self, playing_handicap: int) -> Mapping[int, int]:
-        """Return the strokes received per hole off ``playing_handicap`` (none when gross)."""
-        key = playing_handicap if self.net else 0
+    def par_strokes(self, player: Player, family: str) -> int:
+        """Return the strokes ``player`` adds for the par of his tees (WHS Rule 6.2b): the
+        difference between their par and the lowest par of the tees in play, in stroke play
+        and match play; none in Stableford and bogey/par, which score against each hole's
+        own par (docs/scoring.md, "Tees of different par")."""
+        if family not in (STROKE, MATCH) or not self.course.tees:
+            return 0
+        if not self._lowest_par:
+            self._lowest_par.append(
+                min(self.played_from(p).par for s in self.sides for p in s.players)
+            )
+        return self.played_from(player).par - self._lowest_par[0]
+
+    def playing_handicaps(self, side: Side, family: str) -> tuple[int, ...]:
+        """Return the playing handicap of each ball of ``side``: the format's allowance of
+        the course handicaps, plus the strokes for the par of the tees (Rule 6.2b): each
+        partner's own in own-ball formats, half the partners' together (rounded half up) on
+        one ball."""
+        phs = self.team_format.playing_handicaps(
+            self.course_handicaps(side), family, self.allowances
+        )
+        extra = [self.par_strokes(p, family) for p in side.players]
+        if not any(extra):
+            return phs
+        if self.team_format.own_balls:
+            return tuple(ph + x for ph, x in zip(phs, extra, strict=True))
+        if len(extra) == 1:
+            return (phs[0] + extra[0],)
+        return (phs[0] + handicaps.round_half_up(Fraction(sum(extra), 2)),)
+
+    def ball_course(self, side: Side, ball: str) -> Course:
+        """Return the course as ``ball`` plays it: its player's tees in own-ball formats,
+        else the tees of the side's first player (docs/scoring.md, "Tees")."""
+        for p in side.players:
+            if p.name == ball:
+                return self.played_from(p)
+        return self.played_from(side.players[0])
+
+    def received(self, playing_handicap: int, course: Course | None = None) -> Mapping[int, int]:
+        """Return the strokes received per hole off ``playing_handicap`` (none when gross),
+        by the stroke indexes of ``course`` (the course as a ball plays it; default the
+        course)."""
+        played = course or self.course
+        key = (playing_handicap if self.net else 0, _stroke_indexes(played))
         if key not in self._received:
-            self._received[key] = handicaps.strokes_received(key, self.course)
+            self._received[key] = handicaps.strokes_received(key[0], played)
         return self._received[key]
+
+
+def _stroke_indexes(course: Course) -> str:
+    """Return a key of a course's stroke indexes (courses from tees differ by them)."""
+    return ",".join(str(h.stroke_index) for h in course.holes)
+
+
+def tees_of(players: Sequence[Player], course: Course) -> tuple[str | None, str | None]:
+    """Return how results name the tees of ``players``: the tee set's name and colour, the
+    partners' joined with " / " where they differ; None on a course without tee sets."""
+    if not course.tees:
+        return None, None
+    sets = []
+    for p in players:
+        try:
+            t = course.tee_set(p.tees) if p.tees is not None else course.tees[0]
+        except KeyError:
+            return p.tees, None
+        if t not in sets:
+            sets.append(t)
+    return " / ".join(t.name for t in sets), " / ".join(t.shown_colour for t in sets)
 
 
 class Scoring(ABC):
@@ -90,6 +182,7 @@ class _Ball:
     name: str
     playing_handicap: int
     received: Mapping[int, int]
+    holes: Mapping[int, Hole]  # the course's holes as this ball plays them (its tees)
 
 
 class CardScoring(Scoring):
@@ -144,12 +237,14 @@ class CardScoring(Scoring):
     # -- one side's card ----------------------------------------------------------------
 
     def _balls(self, side: Side, field: Field) -> list[_Ball]:
-        phs = field.team_format.playing_handicaps(
-            field.course_handicaps(side), self.family, field.allowances
-        )
-        return [
-            _Ball(name, ph, field.received(ph)) for name, ph in zip(side.balls, phs, strict=True)
-        ]
+        phs = field.playing_handicaps(side, self.family)
+        out = []
+        for name, ph in zip(side.balls, phs, strict=True):
+            played = field.ball_course(side, name)
+            out.append(
+                _Ball(name, ph, field.received(ph, played), {h.number: h for h in played.holes})
+            )
+        return out
 
     def _entry(self, side: Side, field: Field) -> Entry:
         effects = field.effects_of(side)
@@ -168,13 +263,14 @@ class CardScoring(Scoring):
                 strokes = record.strokes if record is not None else None
                 pen = effects.strokes.get((b.name, number), 0) if effects.strokes else 0
                 total = strokes + pen if strokes is not None else None
-                value = self.hole_value(total, hole, b.received[number], net_scoring)
+                value = self.hole_value(total, b.holes[number], b.received[number], net_scoring)
                 options.append((b, strokes, pen, value))
             lines.append(self._line(number, options, own))
         totals = [ln.strokes + ln.penalty_strokes for ln in lines if ln.strokes is not None]
         gross = sum(totals) if len(totals) == len(lines) else None
         net = gross - sum(ln.received for ln in lines) if gross is not None and field.net else None
         t = self.total(lines, effects)
+        tees, colour = tees_of(side.players, field.course)
         return Entry(
             key=side.key,
             entry=side.name,
@@ -200,6 +296,11 @@ class CardScoring(Scoring):
             penalty_holes=t.get("penalty_holes"),
             balance=t.get("balance"),
             penalties=effects.lines,
+            tees=tees,
+            tee_colour=colour,
+            course_handicap=(
+                field.course_handicap(side.players[0]) if len(side.players) == 1 else None
+            ),
         )
 
     def _line(

@@ -70,6 +70,24 @@ def course_handicap(index: Number | None, course: Course) -> int:
     4
     >>> course_handicap(8.9, Course("front nine", nine, slope=113, rating=36))
     5
+
+    From tee sets (issue 38), each player's handicap comes from the course as he plays it
+    (``Course.played_from``): the ratings of his tees and gender. The white tees of the
+    Rules of Handicapping's Rule 6.1 interpretation, rated 73.1 / 132 for men and 75.5 / 138
+    for women over 18 holes of par 72, and 36.1 / 132 and 37.3 / 135 over the front nine
+    (par 36): index 10.0 gives 10 × 132/113 + 1.1 = 12.78 → 13 for a man, 10 × 138/113 + 3.5
+    = 15.71 → 16 for a woman; on the nine, the nine-hole index 5.0 gives 5 × 132/113 + 0.1 =
+    5.94 → 6 and 5 × 135/113 + 1.3 = 7.27 → 7.
+
+    >>> from pace.rules.model import TeeSet
+    >>> white = TeeSet("White", "white", 132, 73.1, 138, 75.5)
+    >>> eighteen = Course("c", tuple(Hole(n, 4) for n in range(1, 19)), tees=(white,))
+    >>> [course_handicap(10.0, eighteen.played_from("White", g)) for g in (None, "women")]
+    [13, 16]
+    >>> front = TeeSet("White", "white", 132, 36.1, 135, 37.3)
+    >>> nine = Course("front nine", tuple(Hole(n, 4) for n in range(1, 10)), tees=(front,))
+    >>> [course_handicap(10.0, nine.played_from("white", g)) for g in (None, "women")]
+    [6, 7]
     """
     return CourseFactors.of(course).course_handicap(index)
 

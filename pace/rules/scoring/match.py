@@ -25,7 +25,7 @@ from pace.rules.allotted import playing_order
 from pace.rules.errors import SetupError
 from pace.rules.penalties import MATCH_PLAY
 from pace.rules.scoring import slowplay
-from pace.rules.scoring.base import Field, Scoring
+from pace.rules.scoring.base import Field, Scoring, tees_of
 from pace.rules.scoring.results import DQ, OK, Match, MatchHole, MatchSide, Results
 from pace.rules.scoring.sides import Side
 from pace.rules.scoring.slowplay import LOSS_OF_HOLE, STROKES, SideEffects
@@ -137,13 +137,17 @@ class MatchPlay(Scoring):
         """Return, per side, each ball's playing handicaps and strokes received per hole."""
         phs = []
         for side in pair:
-            chs = field.course_handicaps(side)
-            balls = field.team_format.playing_handicaps(chs, MATCH, field.allowances)
+            balls = field.playing_handicaps(side, MATCH)
             phs.append(dict(zip(side.balls, balls, strict=True)))
         low = min(ph for side in phs for ph in side.values())
         return [
-            {ball: _Handicap(ph, ph - low, field.received(ph - low)) for ball, ph in side.items()}
-            for side in phs
+            {
+                ball: _Handicap(
+                    ph, ph - low, field.received(ph - low, field.ball_course(side, ball))
+                )
+                for ball, ph in side_phs.items()
+            }
+            for side, side_phs in zip(pair, phs, strict=True)
         ]
 
     def _match(self, key: str, pair: tuple[Side, Side], field: Field) -> Match:
@@ -212,6 +216,7 @@ class MatchPlay(Scoring):
     def _match_side(self, side: Side, hcp: Mapping[str, _Handicap], field: Field) -> MatchSide:
         received = {ball: sum(h.received.values()) for ball, h in hcp.items()}
         players = tuple(p.name for p in side.players)
+        tees, colour = tees_of(side.players, field.course)
         if field.team_format.own_balls:
             return MatchSide(
                 side.key,
@@ -223,11 +228,14 @@ class MatchPlay(Scoring):
                 {ball: h.match for ball, h in hcp.items()},
                 received,
                 {ball: h.allowance for ball, h in hcp.items()},
+                tees,
+                colour,
             )
         (h,) = hcp.values()
         return MatchSide(
-            side.key, side.name, players, h.match, received[side.balls[0]], h.allowance
-        )
+            side.key, side.name, players, h.match, received[side.balls[0]], h.allowance,
+            tees=tees, tee_colour=colour,
+        )  # fmt: skip
 
     def _side_hole(
         self,

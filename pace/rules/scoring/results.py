@@ -62,7 +62,9 @@ class Entry:
     ``gross`` and ``net`` are None for a card with a hole without score; ``points`` and
     ``penalty_points`` are Stableford's, ``holes_won`` … ``penalty_holes`` bogey/par's.
     ``playing_handicap`` is the side's (None in four-ball, where ``playing_handicaps``
-    gives each partner's).
+    gives each partner's). ``tees`` and ``tee_colour`` name the tee set played (partners'
+    joined with " / " where they differ; None on a course without tee sets);
+    ``course_handicap`` is a single player's, from his tees.
     """
 
     key: str
@@ -93,6 +95,9 @@ class Entry:
     class_position: int | None = None
     countback: str | None = None
     penalties: tuple[PenaltyLine, ...] = ()
+    tees: str | None = None
+    tee_colour: str | None = None
+    course_handicap: int | None = None
 
 
 @dataclass(frozen=True)
@@ -134,6 +139,8 @@ class MatchSide:
     playing_handicaps: Mapping[str, int] = field(default_factory=dict)
     received_by: Mapping[str, int] = field(default_factory=dict)
     allowance_handicaps: Mapping[str, int] = field(default_factory=dict)
+    tees: str | None = None
+    tee_colour: str | None = None
 
 
 @dataclass(frozen=True)

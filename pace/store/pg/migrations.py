@@ -193,6 +193,14 @@ def m007_competitions() -> list[str]:
     return competition_tables()
 
 
+def m008_tees() -> list[str]:
+    """Give each player of a draw his tee set and gender (issue 38)."""
+    return [
+        "ALTER TABLE players ADD COLUMN tees TEXT",
+        "ALTER TABLE players ADD COLUMN gender TEXT",
+    ]
+
+
 #: every migration in order; the names are the SQLite ones
 MIGRATIONS: tuple[Callable[[], list[str]], ...] = (
     m001_initial,
@@ -202,6 +210,7 @@ MIGRATIONS: tuple[Callable[[], list[str]], ...] = (
     m005_scorer_role,
     m006_round_scoring,
     m007_competitions,
+    m008_tees,
 )
 
 

@@ -40,11 +40,11 @@ from pace.store.records import (
     check_scoring,
     checked_new_round,
     course_from_row,
+    course_json,
     differences,
     draw_rows,
     event_from_row,
     event_json,
-    holes_to_json,
     interval_seconds,
     unknown_round,
 )
@@ -175,7 +175,7 @@ class PostgresStore(PgAccessTables, PgCompetitionTables, Store):
     def save_course(self, course: Course, *, imported_at: datetime | None = None) -> None:
         if not isinstance(course.name, str) or not course.name.strip():
             raise SetupError(f"a course needs a name, not {course.name!r}", field="name")
-        data = canonical_json(holes_to_json(course.holes))
+        data = canonical_json(course_json(course))
         when = iso(imported_at or datetime.now(UTC), "imported_at")
         with self._pg.read(snapshot=False) as cur:
             users = [
@@ -328,8 +328,9 @@ class PostgresStore(PgAccessTables, PgCompetitionTables, Store):
             if player_rows:
                 cur.executemany(
                     "INSERT INTO players (round, group_id, position, name, handicap, side, club,"
-                    " class, match) VALUES (%(round)s, %(group_id)s, %(position)s, %(name)s,"
-                    " %(handicap)s, %(side)s, %(club)s, %(class)s, %(match)s)",
+                    " class, match, tees, gender) VALUES (%(round)s, %(group_id)s,"
+                    " %(position)s, %(name)s, %(handicap)s, %(side)s, %(club)s, %(class)s,"
+                    " %(match)s, %(tees)s, %(gender)s)",
                     player_rows,
                 )
             return _get_round(cur, round)
@@ -431,13 +432,13 @@ def _get_round(cur: Cursor, name: str) -> RoundRecord:
     (rname, course, day, timezone, policy, interval, play, format_, scoring, net,
      allowance) = row  # fmt: skip
     players: dict[str, list[Player]] = {}
-    for group_id, pname, handicap, side, club, class_name, match in cur.execute(
-        "SELECT group_id, name, handicap, side, club, class, match FROM players"
+    for group_id, pname, handicap, side, club, class_name, match, tees, gender in cur.execute(
+        "SELECT group_id, name, handicap, side, club, class, match, tees, gender FROM players"
         ' WHERE round = %s ORDER BY group_id COLLATE "C", position',
         [name],
     ):
         players.setdefault(group_id, []).append(
-            Player(pname, handicap, side, club, class_name, match)
+            Player(pname, handicap, side, club, class_name, match, tees, gender)
         )
     groups = tuple(
         Group(gid, from_iso(start), tee, tuple(players.get(gid, ())))

@@ -250,6 +250,14 @@ def m007_competitions(db: sqlite_utils.Database) -> None:
         db.execute(sql)
 
 
+@MIGRATIONS()
+def m008_tees(db: sqlite_utils.Database) -> None:
+    """Give each player of a draw his tee set and gender (issue 38); a course's tee sets live
+    in its ``data`` JSON."""
+    db.execute("ALTER TABLE players ADD COLUMN tees TEXT")
+    db.execute("ALTER TABLE players ADD COLUMN gender TEXT")
+
+
 def apply(shared: SharedDatabase) -> list[str]:
     """Apply the pending migrations in one write transaction; return the names applied.
 

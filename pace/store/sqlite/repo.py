@@ -32,11 +32,11 @@ from pace.store.records import check_play as _check_play
 from pace.store.records import check_policy as _check_policy
 from pace.store.records import check_scoring as _check_scoring
 from pace.store.records import course_from_row as _course_from_row
+from pace.store.records import course_json as _course_json
 from pace.store.records import differences as _differences
 from pace.store.records import draw_rows as _draw_rows
 from pace.store.records import event_from_row as _event_from_row
 from pace.store.records import event_json as _event_json
-from pace.store.records import holes_to_json as _holes_to_json
 from pace.store.records import interval_seconds as _interval_seconds
 from pace.store.records import unknown_round as _unknown_round
 from pace.store.sqlite import db as dbmod
@@ -166,7 +166,7 @@ class SqliteStore(AccessTables, CompetitionTables, Store):
     def save_course(self, course: Course, *, imported_at: datetime | None = None) -> None:
         if not isinstance(course.name, str) or not course.name.strip():
             raise SetupError(f"a course needs a name, not {course.name!r}", field="name")
-        data = canonical_json(_holes_to_json(course.holes))
+        data = canonical_json(_course_json(course))
         when = _iso(imported_at or datetime.now(UTC), "imported_at")
         with self._db.write() as db:
             row = db.execute("SELECT data FROM courses WHERE name = ?", [course.name]).fetchone()
@@ -401,13 +401,13 @@ def _get_round(db: sqlite_utils.Database, name: str) -> RoundRecord:
     if row is None:
         raise _unknown_round(name)
     players: dict[str, list[Player]] = {}
-    for group_id, pname, handicap, side, club, class_name, match in db.execute(
-        "SELECT group_id, name, handicap, side, club, class, match FROM players WHERE round = ?"
-        " ORDER BY group_id, position",
+    for group_id, pname, handicap, side, club, class_name, match, tees, gender in db.execute(
+        "SELECT group_id, name, handicap, side, club, class, match, tees, gender FROM players"
+        " WHERE round = ? ORDER BY group_id, position",
         [name],
     ):
         players.setdefault(group_id, []).append(
-            Player(pname, handicap, side, club, class_name, match)
+            Player(pname, handicap, side, club, class_name, match, tees, gender)
         )
     groups = tuple(
         Group(gid, _from_iso(start), tee, tuple(players.get(gid, ())))

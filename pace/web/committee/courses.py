@@ -13,7 +13,7 @@ import json
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pace.rules import errors, model
@@ -24,6 +24,12 @@ HOLE_COUNTS = (6, 9, 12, 18)
 #: the keys of a hole the form edits (``number`` is the row's; ``allotted`` stays the file's)
 HOLE_FIELDS = ("par", "stroke_index", "length_m", "bogey", "walk_min")
 TOP_FIELDS = ("name", "slope", "rating")
+#: the fields of a tee set the form edits (``par``, ``stroke_index``, ``length_m``: the holes
+#: that differ, written ``5=5, 7=4``; lengths also one per hole, ``350, 380, …``)
+TEE_FIELDS = ("name", "colour", "slope", "rating", "women_slope", "women_rating")
+TEE_HOLE_FIELDS = ("par", "stroke_index", "length_m")
+#: the most tee sets the form takes (the parser's limit)
+MAX_TEE_SETS = 12
 #: the longest value of a field of the form (a course name, a number as typed)
 MAX_VALUE = 200
 FORM = "course form"
@@ -45,6 +51,8 @@ class CourseForm:
     #: line → the form's field of a top key (``name``), or the index of a hole's table
     top_lines: dict[int, str]
     hole_lines: dict[int, int]
+    #: line → the index of a tee set's table
+    tee_lines: dict[int, int] = field(default_factory=dict)
 
 
 def _value(raw: object, field: str) -> str | None:
@@ -75,7 +83,7 @@ def to_toml(form: object) -> CourseForm:
     course TOML text; ``FormError`` if it is not shaped as the form at all."""
     if not isinstance(form, Mapping):
         raise FormError("expected the course form as a JSON object")
-    unknown = [k for k in form if k not in (*TOP_FIELDS, "hole_count", "holes")]
+    unknown = [k for k in form if k not in (*TOP_FIELDS, "hole_count", "holes", "tees")]
     if unknown:
         raise FormError(f"unknown field {str(unknown[0])[:40]!r}", field=str(unknown[0])[:40])
     count = form.get("hole_count")
@@ -103,6 +111,7 @@ def to_toml(form: object) -> CourseForm:
             top_lines[len(lines)] = key
     lines.append(f"hole_count = {count}")
     top_lines[len(lines)] = "hole_count"
+    tee_lines = _tee_tables(form.get("tees"), lines)
     hole_lines: dict[int, int] = {}
     for i, hole in enumerate(holes):
         if not isinstance(hole, Mapping):
@@ -118,7 +127,67 @@ def to_toml(form: object) -> CourseForm:
             value = _value(hole.get(key), f"holes.{i}.{key}")
             if value is not None:
                 lines.append(f"{key} = {value}")
-    return CourseForm("\n".join(lines) + "\n", top_lines, hole_lines)
+    return CourseForm("\n".join(lines) + "\n", top_lines, hole_lines, tee_lines)
+
+
+#: a hole's figure as the form writes it: ``5=5`` (hole 5, par 5)
+_PAIR = re.compile(r"\s*([0-9]{1,2})\s*[=:]\s*([0-9]+(?:[.,][0-9]+)?)\s*")
+
+
+def _by_hole(raw: object, field: str) -> str | None:
+    """Return a tee set's per-hole field (``5=5, 7=4``, or one value per hole ``350, 380``)
+    as a TOML table or list; a text that is neither goes as a TOML string, for the parser's
+    sentence."""
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        return None
+    if not isinstance(raw, str):
+        raise FormError(f"{field}: expected a text such as 5=5, 7=4", field=field)
+    if len(raw) > 4 * MAX_VALUE:
+        raise FormError(f"{field}: at most {4 * MAX_VALUE} characters", field=field)
+    parts = [p for p in raw.replace(";", ",").split(",")]
+    pairs = [_PAIR.fullmatch(p) for p in parts]
+    if all(pairs):
+        return "{ " + ", ".join(f"{m[1]} = {m[2].replace(',', '.')}" for m in pairs if m) + " }"
+    if all(_NUMBER.fullmatch(p.strip()) for p in parts):
+        return "[" + ", ".join(p.strip().lstrip("+") for p in parts) + "]"
+    return json.dumps(raw.strip())
+
+
+def _tee_tables(tees: object, lines: list[str]) -> dict[int, int]:
+    """Write the form's tee sets as ``[[tees]]`` tables in ``lines``; return each table's
+    header line → the tee set's index in the form."""
+    if tees is None:
+        return {}
+    if not isinstance(tees, list) or len(tees) > MAX_TEE_SETS:
+        raise FormError(f"tees: expected a list of at most {MAX_TEE_SETS} tee sets", field="tees")
+    tee_lines: dict[int, int] = {}
+    for i, tee in enumerate(tees):
+        if not isinstance(tee, Mapping):
+            raise FormError(f"tees: row {i + 1} is not a tee set", field=f"tees.{i}")
+        extra = [k for k in tee if k not in (*TEE_FIELDS, *TEE_HOLE_FIELDS)]
+        if extra:
+            raise FormError(f"tees: unknown field {str(extra[0])[:40]!r}", field=f"tees.{i}")
+        lines.append("")
+        lines.append("[[tees]]")
+        tee_lines[len(lines)] = i
+        for key in TEE_FIELDS:
+            raw = tee.get(key)
+            if key in ("name", "colour"):
+                if raw is not None and not isinstance(raw, str):
+                    raise FormError(f"tees.{i}.{key}: expected a text", field=f"tees.{i}.{key}")
+                if isinstance(raw, str) and len(raw) > MAX_VALUE:
+                    raise FormError(f"tees.{i}.{key}: at most {MAX_VALUE} characters",
+                                    field=f"tees.{i}.{key}")  # fmt: skip
+                value = json.dumps(raw.strip()) if isinstance(raw, str) and raw.strip() else None
+            else:
+                value = _value(raw, f"tees.{i}.{key}")
+            if value is not None:
+                lines.append(f"{key} = {value}")
+        for key in TEE_HOLE_FIELDS:
+            value = _by_hole(tee.get(key), f"tees.{i}.{key}")
+            if value is not None:
+                lines.append(f"{key} = {value}")
+    return tee_lines
 
 
 def field_of(problem: errors.Problem, form: CourseForm) -> str:
@@ -127,9 +196,46 @@ def field_of(problem: errors.Problem, form: CourseForm) -> str:
     if problem.line is not None and problem.line in form.hole_lines:
         index = form.hole_lines[problem.line]
         return f"holes.{index}.{problem.field}" if problem.field else f"holes.{index}"
+    if problem.line is not None and problem.line in form.tee_lines:
+        index = form.tee_lines[problem.line]
+        return f"tees.{index}.{problem.field}" if problem.field else f"tees.{index}"
     if problem.line is not None and problem.line in form.top_lines:
         return form.top_lines[problem.line]
     return problem.field or "holes"
+
+
+#: a place the parser names by the line of the TOML text the form was written as
+_ON_LINE = re.compile(r"(\s\()?(on line|à la ligne) (\d+)(\))?")
+
+
+def form_words(message: str, form: CourseForm) -> str:
+    """Return a message of the parser in the form's words: a line of the TOML text the form
+    was written as (which a form user never sees) becomes the hole or field it holds.
+
+    >>> form = CourseForm("", {2: "slope"}, {6: 0, 10: 1})
+    >>> form_words("hole 2: stroke_index 1 is also given to hole 1 (on line 6); ...", form)
+    'hole 2: stroke_index 1 is also given to hole 1; ...'
+    >>> form_words("hole 2 is given twice; first on line 10", form)
+    'hole 2 is given twice; first in the row of hole 2'
+    >>> form_words("trou 2 : premier à la ligne 2", form)
+    'trou 2 : premier dans le champ slope'
+    """
+    french = "à la ligne" in message
+
+    def place(m: re.Match[str]) -> str:
+        line = int(m[3])
+        if line in form.hole_lines:
+            if m[1] and m[4]:  # "(on line 6)" after the hole it names: the hole says it
+                return ""
+            row = form.hole_lines[line] + 1
+            return f"dans la ligne du trou {row}" if french else f"in the row of hole {row}"
+        if line in form.top_lines:
+            name = form.top_lines[line]
+            where = f"dans le champ {name}" if french else f"in the {name} field"
+            return f" ({where})" if m[1] and m[4] else where
+        return m[0]
+
+    return _ON_LINE.sub(place, message)
 
 
 def problems_of(
@@ -138,13 +244,18 @@ def problems_of(
     """Return a refused file's problems as the page shows them: where (line, field, and the
     form's field when it came from the form), the parser's message in the page's language
     ``lang`` (:func:`pace.web.committee.problems.translate`), and the CLI's line (English, as
-    ``pace import`` prints it)."""
+    ``pace import`` prints it). From the form, a place the parser names by a line of the
+    TOML text is said as the form's hole or field (:func:`form_words`)."""
     return [
         {
             "line": p.line,
             "field": p.field,
             "form_field": field_of(p, form) if form is not None else None,
-            "message": problems.translate(p.message, lang),
+            "message": (
+                form_words(problems.translate(p.message, lang), form)
+                if form is not None
+                else problems.translate(p.message, lang)
+            ),
             "text": str(p),
         }
         for p in e.problems
@@ -158,6 +269,20 @@ def to_form(course: model.Course) -> dict[str, Any]:
         "slope": course.slope,
         "rating": course.rating,
         "hole_count": len(course.holes),
+        "tees": [
+            {
+                "name": t.name,
+                "colour": t.colour,
+                "slope": t.slope,
+                "rating": t.rating,
+                "women_slope": t.women_slope,
+                "women_rating": t.women_rating,
+                "par": _pairs(t.par),
+                "stroke_index": _pairs(t.stroke_index),
+                "length_m": _pairs(t.length_m),
+            }
+            for t in course.tees
+        ],
         "holes": [
             {
                 "par": h.par,
@@ -169,3 +294,12 @@ def to_form(course: model.Course) -> dict[str, Any]:
             for h in course.holes
         ],
     }
+
+
+def _pairs(figures: Mapping[int, float]) -> str:
+    """Return a tee set's per-hole figures as the form writes them: ``5=5, 7=4``."""
+    return ", ".join(f"{n}={_number(v)}" for n, v in sorted(figures.items()))
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)

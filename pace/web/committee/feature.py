@@ -43,6 +43,8 @@ def run_change(change: Change, sender: Sender, app_parts: AppParts) -> dict[str,
         outcome = service.change_start(r, f["group"], start, f["reason"], by, id=id)  # type: ignore[arg-type]
     elif change.kind == "change_tee":
         outcome = service.change_tee(r, f["group"], f["tee"], f["reason"], by, id=id)
+    elif change.kind == "change_tees":
+        outcome = service.change_tees(r, f["player"], f["tees"], f["reason"], by, id=id)
     elif change.kind == "add_group":
         start = _on_the_day(app_parts, r, f["start"])
         outcome = service.add_group(r, f["group"], start, f["tee"], f["players"],  # type: ignore[arg-type]
@@ -86,6 +88,7 @@ FEATURE = Feature(
         "change_swap": _route(parsers.change_swap),
         "change_start": _route(parsers.change_start),
         "change_tee": _route(parsers.change_tee),
+        "change_tees": _route(parsers.change_tees),
         "change_add_group": _route(parsers.change_add_group),
         "change_remove_group": _route(parsers.change_remove_group),
         "change_void": _route(parsers.change_void),

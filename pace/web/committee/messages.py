@@ -42,7 +42,20 @@ MESSAGES: dict[str, Source] = {
     "course.saved": "Course {name} saved: {holes} holes.",
     "course.name": "Name",
     "course.hole_count": "Number of holes",
-    "course.tees": "This course model holds one slope and one rating for the course (no tees).",
+    "course.tees": "One slope and one rating for everyone (a course without tee sets).",
+    "course.tee_sets": "Tee sets",
+    "course.tee_sets_hint": "A course whose card rates several tees (men yellow, women red) "
+    "gives each its ratings here, and leaves the slope and rating above empty. Par and stroke "
+    "index: only the holes that differ from the table below, as 5=5, 7=4.",
+    "course.add_tees": "Add a tee set",
+    "course.remove_tees": "Remove this tee set",
+    "course.tee_name": "Tee set",
+    "course.colour": "Colour",
+    "course.women_slope": "Women's slope",
+    "course.women_rating": "Women's rating",
+    "course.tee_par": "Par where it differs (hole=par)",
+    "course.tee_stroke_index": "Stroke index where it differs (hole=index)",
+    "course.tee_length_m": "Lengths (m): one per hole, or hole=length",
     "course.hole": "Hole",
     "course.stroke_index": "Stroke index",
     "course.length_m": "Length (m)",
@@ -64,6 +77,9 @@ MESSAGES: dict[str, Source] = {
     "round.net": "Net or gross",
     "round.allowance": "Handicap allowance (%)",
     "round.allowance_hint": "Empty: the configuration's; 85; greensome 60/40.",
+    "round.tees": "Default tees",
+    "round.tees_hint": "For players the draw's tees column leaves empty, by gender or class: "
+    "men=Yellow, women=Red, B=Red. Empty: the course's first tee set.",
     "round.draw": "Draw CSV",
     "round.draw_hint": "Choose the draw's CSV or drop it here (columns group, start, tee, "
     "player; handicap, club optional).",
@@ -134,6 +150,8 @@ MESSAGES: dict[str, Source] = {
     "changes.form.swap": "Swap two players",
     "changes.form.change_start": "Change a group's start time",
     "changes.form.change_tee": "Change a group's starting tee",
+    "changes.form.tees": "Move a player to other tees (before a score)",
+    "changes.tees": "Tees",
     "changes.form.add_group": "Add a group",
     "changes.form.remove_group": "Remove a group",
     "changes.no_show": "no-show (never started)",
@@ -147,6 +165,7 @@ MESSAGES: dict[str, Source] = {
     "changes.said.group_tee_changed": "group {group} starts on tee {tee}",
     "changes.said.group_added": "group {group} added: {start} on tee {tee}",
     "changes.said.group_removed": "group {group} removed from the draw",
+    "changes.said.player_tees_changed": "{player} (group {group}) plays from the {tees} tees",
     # a round's life
     "life.title": "The round's life",
     "life.stage.planned": "Planned: no group has teed off yet.",
@@ -178,6 +197,15 @@ MESSAGES: dict[str, Source] = {
     "(10 for a two-tee start)",
     "problem.draw.tee_course": "tee {tee} does not exist on this course; holes are {holes}",
     "problem.draw.player_empty": "player is empty; expected the player's name",
+    "problem.draw.gender": "gender {value} is not a gender; expected M or F (men, women; H, "
+    "homme, D, dame read), or nothing",
+    "problem.draw.tees": "tees {value} are not a tee set of course {course}; its tees are {tees}",
+    "problem.draw.no_tee_sets": "tees {value}: course {course} has no tee sets (one slope and "
+    "rating for everyone); leave the tees empty or give the course [[tees]] tables",
+    "problem.draw.tees_women": "{name} (women) plays from tees {tees}, which have no women's "
+    "slope or rating on this course; give the tees' women_slope and women_rating, or other tees",
+    "problem.draw.first_tees_women": "{name} (women) has no tees, and the course's first tees "
+    "{tees} have no women's rating; give the player's tees",
     "problem.draw.handicap": "handicap {value} is not a handicap index; expected a number such "
     "as 12.4 or 12,4 (+2.1 for a plus handicap), or nothing",
     "problem.draw.class": "class {value} is not a class; expected AA, A, BB or B, or nothing "
@@ -224,11 +252,43 @@ MESSAGES: dict[str, Source] = {
     "missing or given twice?); a course that really has {n} holes says so with hole_count = {n} "
     "at the top",
     "problem.course.hole_count": "hole_count = {declared} but the course has {n} [[holes]] tables",
+    # a course's tee sets (issue 38)
+    "problem.course.top_with_tees": "{key} is given at the top and the course has [[tees]] "
+    "tables; a course with tee sets gives its {key} in each [[tees]] table",
+    "problem.course.tees_tables": "tees must be [[tees]] tables, one per set",
+    "problem.course.tees_empty": "tees is empty; expected one [[tees]] table per tee set, or none",
+    "problem.course.tees_many": "a course has at most {n} tee sets",
+    "problem.course.tees_twice": "tees {name} are given twice; first {where}",
+    "problem.course.tees_name": "{label}: name {value} is not a tee set name; expected a text of "
+    "1 to {n} characters in quotes, such as \"Yellow\"",
+    "problem.course.tees_colour": "{label}: colour {value} is not a colour; expected a text of 1 "
+    "to {n} characters such as \"yellow\", or none",
+    "problem.course.tees_slope": "{label}: {key} {value} is not a slope rating; expected a number "
+    "from {low} to {high}, or none",
+    "problem.course.tees_rating": "{label}: {key} {value} is not a course rating; expected "
+    "strokes such as 70.4, or none",
+    "problem.course.tees_count": "{label}: {key} has {n} values for {count} holes; expected one "
+    "value per hole in a list of {count}, or a table of the holes that differ such as { 7 = 5 }",
+    "problem.course.tees_shape": "{label}: {key} {value} is not a list or a table; expected one "
+    "value per hole in a list of {count}, or a table of the holes that differ such as { 7 = 5 }",
+    "problem.course.tees_hole": "{label}: {key} names hole {value}; expected a hole number "
+    "1–{count}",
+    "problem.course.tees_par": "{label}: par {value} of hole {n} is not allowed; expected a par "
+    "of 3, 4 or 5 (2–6 read)",
+    "problem.course.tees_index": "{label}: stroke_index {value} of hole {n} is not allowed; "
+    "expected a whole number 1–{count}",
+    "problem.course.tees_length": "{label}: length_m {value} of hole {n} is not allowed; expected "
+    "metres, 0 or more",
+    "problem.course.tees_index_twice": "{label}: stroke_index {value} is given to hole {a} and "
+    "hole {b} from these tees; each index is used once",
     # the parts of a sentence that name a place (``{label}``, ``{other}``, ``{where}`` above)
     "problem.part.hole": "hole {n}",
     "problem.part.table": "[[holes]] table {n}",
     "problem.part.on_line": "on line {n}",
     "problem.part.in_table": "in [[holes]] table {n}",
+    "problem.part.tees_table": "[[tees]] table {n}",
+    "problem.part.tees": "tees {name}",
+    "problem.part.in_tees_table": "in [[tees]] table {n}",
     # shared
     "upload.drop": "Drop the file here",
     "upload.chosen": "File: {name}",

@@ -191,6 +191,7 @@ def _prepare() -> Any:
         allowance=setup.allowance,
         notes=notes,
         new=True,
+        tees=setup.tees,
     )
     return prepared, notes
 
@@ -211,7 +212,9 @@ def _draw_step(store: bool) -> Any:
             "start": local_time(g.start, tz, lang),
             "tee": g.tee,
             "players": [
-                {"name": p.name, "handicap": p.handicap, "club": p.club} for p in g.players
+                {"name": p.name, "handicap": p.handicap, "club": p.club, "tees": p.tees,
+                 "gender": p.gender}
+                for p in g.players
             ],
         }
         for g in prepared.groups
@@ -264,6 +267,7 @@ def _changes(round: str) -> dict[str, Any]:
                 {
                     "name": p.name,
                     "handicap": p.handicap,
+                    "tees": p.tees,
                     "retired": local_time(g.retired_at(p.name), view.tz, lang) or None,
                 }
                 for p in g.players
@@ -286,7 +290,7 @@ def _changes(round: str) -> dict[str, Any]:
             act["at"] = _local_iso(act["at"], view.tz, lang)
     return {"round": round, "day": view.record.day.isoformat(), "groups": groups,
             "changes": rows, "holes": [h.number for h in view.setup.course.holes],
-            "life": life}  # fmt: skip
+            "tees": [t.name for t in view.setup.course.tees], "life": life}  # fmt: skip
 
 
 def _local_iso(text: str, tz: Any, lang: str) -> str:

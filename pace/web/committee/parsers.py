@@ -17,7 +17,7 @@ from typing import Any
 from zoneinfo import available_timezones
 
 from pace.formats import csvfile
-from pace.formats.draw import parse_handicap
+from pace.formats.draw import parse_handicap, parse_tee_defaults
 from pace.rules import changes as changesmod
 from pace.rules.model import Player
 from pace.rules.scoring import SCORINGS
@@ -113,6 +113,7 @@ _MOVE_PLAYER = ("id", "round", "player", "to", "reason", "device_time")
 _SWAP = ("id", "round", "player", "other", "reason", "device_time")
 _START = ("id", "round", "group", "start", "reason", "device_time")
 _TEE = ("id", "round", "group", "tee", "reason", "device_time")
+_TEES = ("id", "round", "player", "tees", "reason", "device_time")
 _ADD_GROUP = ("id", "round", "group", "start", "tee", "players", "reason", "device_time")
 _REMOVE_GROUP = ("id", "round", "group", "reason", "device_time")
 _VOID = ("id", "round", "target", "reason", "device_time")
@@ -183,6 +184,14 @@ def change_tee(payload: object, by: cmd.Author) -> Change:
     fields = {"group": text(p, "group", limit=GROUP_MAX), "tee": integer(p, "tee", 1, 99),
               "reason": _reason(p)}  # fmt: skip
     return _made("change_tee", p, by, fields)
+
+
+def change_tees(payload: object, by: cmd.Author) -> Change:
+    """``change_tees``: player, tees (a tee set of the course: its name or colour), reason."""
+    p = mapping(payload, _TEES)
+    fields = {"player": text(p, "player", limit=NAME_MAX), "tees": text(p, "tees", limit=40),
+              "reason": _reason(p)}  # fmt: skip
+    return _made("change_tees", p, by, fields)
 
 
 def change_add_group(payload: object, by: cmd.Author) -> Change:
@@ -269,6 +278,8 @@ class RoundSetup:
     allowance: tuple[float, ...] | None
     filename: str
     draw: str
+    #: the round's default tees by gender or class (``men=Yellow, women=Red``), or none
+    tees: dict[str, str] | None = None
 
 
 def _choice(form: Mapping[str, Any], name: str, choices: tuple[str, ...], *,
@@ -302,7 +313,7 @@ def round_setup(form: Mapping[str, Any], file: Any, policies: tuple[str, ...]) -
     """Parse the new round's form and its draw file (bytes, decoded as ``pace import draw``
     reads a file: UTF-8 with or without a byte order mark, else a problem of the file)."""
     known = ("csrf", "round", "course", "date", "timezone", "policy", "play", "format",
-             "scoring", "net", "allowance")  # fmt: skip
+             "scoring", "net", "allowance", "tees")  # fmt: skip
     extra = [k for k in form if k not in known]
     if extra:
         name = str(extra[0])[:40]
@@ -342,4 +353,16 @@ def round_setup(form: Mapping[str, Any], file: Any, policies: tuple[str, ...]) -
         allowance=allowance(text(form, "allowance", limit=20, required=False)),
         filename=filename,
         draw=csvfile.decode(data, filename),
+        tees=tee_defaults(text(form, "tees", limit=200, required=False)),
     )
+
+
+def tee_defaults(value: str) -> dict[str, str] | None:
+    """Return the round's default tees the form gives (``men=Yellow, women=Red``); empty: none.
+    Whether they are tee sets of the course is the service's check."""
+    if not value:
+        return None
+    try:
+        return parse_tee_defaults(value)
+    except ValueError as e:
+        raise PayloadError(f"tees: {e}", field="tees") from None

@@ -243,3 +243,34 @@ def test_the_report_reads_each_hole_as_its_allotment_stood_at_its_completion():
     assert [rows[h].allotted for h in (1, 2, 3, 4, 5)] == [minutes(14)] * 3 + [minutes(12)] * 2
     assert rows[3].over == minutes(0) and rows[4].over == minutes(2)
     assert rows[4].status is Status.OUT_OF_POSITION
+
+
+def test_a_player_moves_to_other_tees_of_the_course_before_his_group_plays():
+    """Issue 38: the player's tees change; tees the course lacks, or not rated for women, or a
+    course without tee sets, are refused; so is a change once his group completed a hole."""
+    from dataclasses import replace
+
+    from pace.rules.model import Player, TeeSet
+
+    course = replace(FLAT, tees=(TeeSet("Yellow"), TeeSet("Red", "red", women_slope=120)))
+    group = replace(make_group("1", "08:00"), players=(Player("Ann", gender="women", tees="Red"),
+                                                       Player("Bob", tees="Yellow")))  # fmt: skip
+    setup = make_setup(course, [group])
+    moved = changes.apply(setup, [change("player_tees_changed", "07:30", group="1",
+                                         player="Bob", tees="red", reason="r")])  # fmt: skip
+    assert [p.tees for p in moved.groups[0].players] == ["Red", "Red"]
+    for who, tees, words in (("Bob", "Pink", "its tees are Yellow, Red"),
+                             ("Ann", "Yellow", "no women's slope or rating"),
+                             ("Bob", "Yellow", "already plays from the Yellow tees")):  # fmt: skip
+        e = change("player_tees_changed", "07:30", group="1", player=who, tees=tees, reason="r")
+        with pytest.raises(changes.ChangeRefused, match=words):
+            changes.check(setup, RoundFacts(), e, hhmm)
+    plain = make_setup(FLAT, [group])
+    e = change("player_tees_changed", "07:30", group="1", player="Bob", tees="Red", reason="r")
+    with pytest.raises(changes.ChangeRefused, match="has no tee sets") as refused:
+        changes.check(plain, RoundFacts(), e, hhmm)
+    assert refused.value.code == "unknown_tees"
+    played = RoundFacts(completions=completions({"1": {1: "08:15"}}))
+    with pytest.raises(changes.ChangeRefused, match="tees change only before") as refused:
+        changes.check(setup, played, replace(e, at=at("08:30")), hhmm)
+    assert refused.value.code == "player_has_scores"
