@@ -21,6 +21,7 @@ from typing import Any
 from pace.rules import alerts as alertsmod
 from pace.rules import changes as changesmod
 from pace.rules import facts as factsmod
+from pace.rules import groupclock
 from pace.rules import life as lifemod
 from pace.rules.events import Event
 from pace.rules.position import FieldStatus, GroupPlan, GroupStatus
@@ -29,6 +30,7 @@ from pace.services import estimates as estimatesmod
 from pace.services import finality, validation
 from pace.services import rows as rowsmod
 from pace.services.alerts import RESOLVED_SHOWN, AlertDesk
+from pace.services.commands import CommandError
 from pace.services.rounds import RoundService, RoundView
 from pace.services.state import (
     ACKNOWLEDGED,
@@ -45,11 +47,20 @@ from pace.services.state import suspended as _suspended
 from pace.services.validation import FUTURE_TOLERANCE
 from pace.store.errors import StorageError
 
-__all__ = ["LIVE_KINDS", "LiveService"]
+__all__ = ["LIVE_KINDS", "LiveService", "listed"]
 
 #: the alerts the live loop itself raises (a companion raises its own kinds); the missed taps'
 #: prompts (``missing_tap``) are looked for in every group at every look
 LIVE_KINDS = (alertsmod.OUT_OF_POSITION, alertsmod.BACK_IN_POSITION, alertsmod.OVERDUE)
+
+
+def listed(alert: Mapping[str, Any]) -> dict[str, Any]:
+    """Return an alert as the snapshot and the feed list it: without its explanation, which
+    a page fetches when a referee asks "Why" (``LiveService.alert``; docs/protocol.md,
+    "An alert's details"); ``why`` says whether it has one."""
+    out = {k: v for k, v in alert.items() if k != "explanation"}
+    out["why"] = alert.get("explanation") is not None
+    return out
 
 
 class LiveService:
@@ -166,14 +177,35 @@ class LiveService:
                     "holes": [{"number": h.number, "par": h.par} for h in view.record.course.holes],
                 },
                 "groups": rows,
-                "alerts": alertsmod.arrange(live.alerts.open()),
-                "resolved_alerts": live.alerts.closed(RESOLVED_SHOWN),
+                "alerts": alertsmod.arrange(listed(a) for a in live.alerts.open()),
+                "resolved_alerts": [listed(a) for a in live.alerts.closed(RESOLVED_SHOWN)],
                 "suspended": _suspended(live, now),
                 "changes": live.memo("changes", lambda: changesmod.listing(live.events)),
             }
             for companion in self._companions:
                 snapshot.update(companion.snapshot_parts(live, now))
             return snapshot
+
+    def alert(self, round: str, key: str) -> dict[str, Any]:
+        """Return a raised alert whole, as it was raised (its explanation, docs/explanations.md)
+        with ``resolved_at`` and ``acknowledged`` (what a page shows only when asked: "Why",
+        a resolved alert's details); ``unknown_alert`` when the round raised no such alert."""
+        with self.lock:
+            live = self.live(round)
+            a = live.alerts.raised.get(key)
+            if a is None:
+                raise CommandError(
+                    f"no alert {key[:80]!r} was raised in round {round!r}",
+                    field="alert",
+                    code="unknown_alert",
+                )
+            resolved = live.alerts.resolved.get(key)
+            return {
+                **a,
+                "explanation": a.get("explanation"),
+                "resolved_at": resolved.isoformat() if resolved is not None else None,
+                "acknowledged": key in live.alerts.acked,
+            }
 
     def open_alerts(self, round: str) -> list[dict[str, Any]]:
         """Return the raised alerts no referee has acknowledged yet, oldest first."""
@@ -235,11 +267,14 @@ class LiveService:
             fixed = {**fixed, "due": rowsmod.due(plan, done, now)}
         row = rowsmod.group_row(s, fixed, holes, now, moving)
         # the projection's 80 % ranges from the course's finished rounds (issue 30)
+        # (the spread as kept: the scheduler's :meth:`refresh` reads the history again)
         course = live.view.setup.course
-        spread = self.calibration.spread(course, now)
+        spread = self.calibration.kept(course, now)
+        fold = live.field
+        spans = groupclock.merge_suspensions(fold.suspensions, now)
         row.update(
             calmod.projection_ranges(
-                spread, course, plan, s, live.field.done(group, now), live.field.facts(), now
+                spread, course, plan, s, fold.done(group, now), spans, fold.credits(group), now
             )
         )
         part = self._judged(live, now).part(group)
@@ -327,7 +362,7 @@ class LiveService:
                     told_rows.pop(group, None)
                 raise
             if not self.early_alerts:
-                out.extend(live.delta(ALERT, alert) for alert in raised)
+                out.extend(live.delta(ALERT, listed(alert)) for alert in raised)
             done = live.told.get("resolved", 0)
             for e in live.alerts.resolutions[done:]:
                 out.append(live.delta(RESOLVED, {"event": e}))
@@ -351,6 +386,10 @@ class LiveService:
         works on it outside, so no command waits for the lock meanwhile (under gevent the
         work still holds the hub: docs/architecture.md, "The hub is not held by slow parts")."""
         now = now or self.clock.now()
+        held = self.rounds.held(round)
+        if held is not None:
+            # the projections' ranges: the course's finished rounds read again when due
+            self.calibration.refresh(held.view.setup.course, now)
         for companion in self._companions:
             refresh = getattr(companion, "refresh", None)
             if refresh is not None:
@@ -359,7 +398,7 @@ class LiveService:
     @staticmethod
     def _alert_deltas(live: LiveRound, raises: list[Event]) -> tuple[Delta, ...]:
         """Return the deltas of new alerts, as the pages get them (numbered in the feed)."""
-        return tuple(live.delta(ALERT, alertsmod.view(e)) for e in raises)
+        return tuple(live.delta(ALERT, listed(alertsmod.view(e))) for e in raises)
 
     def _row_order(self, live: LiveRound) -> list[GroupPlan]:
         """Return the groups in the order their rows go out: those the events folded since
