@@ -89,6 +89,8 @@ class LiveService:
         self._life: dict[str, tuple[LiveRound, int, lifemod.Life]] = {}
         #: each round's missed taps at the instant last asked (see :meth:`_judged`)
         self._estimates: dict[str, tuple[Any, estimatesmod.Judged]] = {}
+        #: each round's missed taps kept group by group (``estimatesmod.Standing``)
+        self._standing: dict[str, estimatesmod.Standing] = {}
 
     def extend(self, companion: Companion) -> None:
         """Add a companion's parts to every snapshot, and its deltas and alerts to the feed."""
@@ -214,11 +216,19 @@ class LiveService:
 
     def _judged(self, live: LiveRound, now: datetime) -> estimatesmod.Judged:
         """Return the round's missed taps at ``now`` and the verdicts judged with them
-        (docs/estimates.md), worked out once per state of the log and instant."""
+        (docs/estimates.md), once per state of the log and instant: the estimates are kept
+        group by group (``estimatesmod.Standing``), worked out again only for the groups a
+        command or the clock may have changed. An instant before the last one asked (a
+        status read at an earlier ``?at=``) is worked out apart, the kept ones untouched."""
         key = (id(live), live.last_seq, len(live.events), now)
         known = self._estimates.get(live.name)
         if known is None or known[0] != key:
-            known = (key, estimatesmod.Judged(live, now))
+            standing = self._standing.get(live.name)
+            if standing is None or standing.live is not live:
+                standing = self._standing[live.name] = estimatesmod.Standing(live)
+            if standing.at is not None and now < standing.at:
+                standing = estimatesmod.Standing(live)  # an earlier instant: worked out apart
+            known = (key, estimatesmod.Judged(live, now, standing))
             self._estimates[live.name] = known
         return known[1]
 
@@ -429,16 +439,7 @@ class LiveService:
     def _estimates_moved(self, live: LiveRound, now: datetime) -> frozenset[str]:
         """Return the groups whose rows the missed taps' estimates may have changed since the
         rows were last worked out (they are judged again, whatever their version says)."""
-        judged = self._judged(live, now)
-        signature = judged.signature()
-        before = live.told.get("estimates")
-        groups = judged.groups()
-        live.told["estimates"] = (signature, groups)
-        if before is None:
-            return groups
-        if before[0] == signature:
-            return frozenset()
-        return groups | before[1]
+        return self._judged(live, now).standing.drain()
 
     def _row_deltas(
         self, live: LiveRound, now: datetime, out: list[Delta], tick: bool
