@@ -154,6 +154,7 @@ def test_after_every_command_the_rows_equal_a_fresh_fold_and_the_estimates_the_w
 def test_a_tap_on_a_quiet_200_group_field_judges_its_group_and_those_on_its_hole_only():
     """100 groups off tee 1 and 100 off tee 4 every 8 minutes from 08:00; at 10:00 the first
     sixteen of each tee are out, every tap in (no estimate anywhere)."""
+
     def start(n: int) -> str:
         return f"{8 + n * 8 // 60:02d}:{n * 8 % 60:02d}"
 
