@@ -1,7 +1,7 @@
 """HTTP: the home page, the live round's JSON reads (its rounds, status, snapshot, an alert's
 details, board and log, which the marshal page and the dashboard share), a JSON mirror of the
-Socket.IO commands (the edge pipeline's), the service worker, and what every answer gets. Routes stay thin; each
-feature serves its own pages (pace/web/<feature>/pages.py)."""
+Socket.IO commands (the edge pipeline's), the service worker, and what every answer gets.
+Routes stay thin; each feature serves its own pages (pace/web/<feature>/pages.py)."""
 
 from __future__ import annotations
 
