@@ -198,6 +198,7 @@ FILE_SECONDS = {
     "tests/integration/test_access.py": 45,
     "tests/security/test_hostile.py": 42,
     "tests/browser/test_deltas.py": 35,
+    "tests/integration/test_live_incremental.py": 35,
     "tests/e2e/test_cluster.py": 32,
     "tests/e2e/test_demo_cast.py": 27,
     "tests/browser/test_scoring.py": 27,
