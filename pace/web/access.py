@@ -111,6 +111,7 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "marshal.marshal_page": MARSHAL,
     "pace.api_snapshot": MARSHAL,
     "pace.api_status": MARSHAL,
+    "pace.api_strip": MARSHAL,  # the course strip's rewind (the field at an instant)
     "pace.api_events": MARSHAL,
     "referee.api_penalties": MARSHAL,
     "scoring.leaderboard_page": PUBLIC,
