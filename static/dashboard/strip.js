@@ -107,6 +107,7 @@ function showWhen(at, ahead) {
 function draw(rows, at, heldUp, ahead) {
   strip.shown = at;
   renderStrip($("strip-lanes"), rows, at, { heldUp, ahead, tz: tz(), onOpen: openDetail });
+  $("strip").dataset.drawn = new Date(at).toISOString(); // the instant drawn (tests, bench)
 }
 
 /** Draw the live strip (after the snapshot, a delta, or as the clock moves the groups on). */
