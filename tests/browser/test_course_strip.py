@@ -97,15 +97,17 @@ def test_the_strip_at_10_30_is_status_at_10_30_and_rewinding_hides_later_taps(
         "data-hole", "3"
     )  # the tap at 10:40 is not yet
     status = server.get_json("/api/rounds/R1/status?at=10:30")
+    snapshot = server.get_json("/api/rounds/R1/snapshot")["snapshot"]
+    orders = {r["group"]: r["order"] for r in snapshot["groups"]}
     drawn = markers(page)
     assert set(drawn) == {g["group"] for g in status["groups"]}
     for g in status["groups"]:
         shown = drawn[g["group"]]
         assert shown["status"] == g["status"], (g, shown)
         assert int(shown["holes_completed"]) == g["holes_completed"], (g, shown)
-        order = [int(h) for h in (1, 2, 3, 4, 5, 6, 7, 8, 9)]
         if g["status"] not in ("finished", "withdrawn"):
-            assert shown["hole"] == str(order[min(g["holes_completed"], 8)]), (g, shown)
+            order = orders[g["group"]]
+            assert shown["hole"] == str(order[g["holes_completed"]]), (g, shown)
         if g["gap_min"] is not None:
             assert f"{g['gap_min']:.1f} min behind" in shown["label"], (g, shown)
     page.screenshot(path=str(SHOTS / "desk-rewound-corrected.png"))
@@ -116,6 +118,10 @@ def test_the_strip_at_10_30_is_status_at_10_30_and_rewinding_hides_later_taps(
     expect(one).to_have_attribute("data-holes-completed", "0")
     expect(one).to_have_attribute("data-hole", "1")
     assert serious(page) == []
+
+    # a reading the endpoint does not know is refused, by name
+    wrong = server.get_json("/api/rounds/R1/strip?at=10:30&reading=later")
+    assert wrong["ok"] is False and wrong["error"]["field"] == "reading", wrong
 
     # back to now: live again, the taps drawn
     page.locator("#strip-now").click()
