@@ -109,7 +109,18 @@ export function lanes(rows) {
   return [{ tee: null, order: holes, rows }];
 }
 
-function describe(p, row, heldBy, holding, tz) {
+function describe(p, row, heldBy, holding, facts) {
+  if (facts) {
+    // the board: where the group is, nothing judged
+    const where = p.finished
+      ? t("strip.finished")
+      : p.status === "not_started"
+        ? t("strip.on_tee", { hole: p.hole })
+        : t("strip.on_hole_facts", { hole: p.hole });
+    return [t("strip.group", { group: p.group }), where, p.estimate ? t("strip.estimated") : ""]
+      .filter(Boolean)
+      .join(", ");
+  }
   const parts = [t("strip.group", { group: p.group }), t(`status.${p.status}`)];
   if (p.off) parts.push(t("strip.withdrawn"));
   else if (p.finished) parts.push(t("strip.finished"));
@@ -132,7 +143,7 @@ function describe(p, row, heldBy, holding, tz) {
  * snapshot's `held_up` (its `ongoing` rows are drawn as chains); `onOpen(group)` opens one.
  * With `ahead`, every group is drawn as a projection (faded), its 80 % range as a band.
  */
-export function renderStrip(node, rows, nowMs, { heldUp = [], onOpen = null, ahead = false, tz } = {}) {
+export function renderStrip(node, rows, nowMs, { heldUp = [], onOpen = null, ahead = false, facts = false } = {}) {
   const holders = {};
   const heldBy = {};
   for (const h of heldUp || []) {
@@ -151,6 +162,8 @@ export function renderStrip(node, rows, nowMs, { heldUp = [], onOpen = null, ahe
     };
     const placed = lane.rows
       .map((row) => ({ row, p: position(row, nowMs, ahead && row.status !== "finished") }))
+      // facts only (the board): a group is on its hole, not a share of its time through it
+      .map(({ row, p }) => ({ row, p: facts && !p.finished && p.status !== "not_started" ? { ...p, fraction: 0.5, over: false } : p }))
       .filter(({ p }) => !p.off);
     // groups close together stack in tracks (the one furthest on at the top): a marker takes
     // the first track where it does not touch the one before it
@@ -175,7 +188,7 @@ export function renderStrip(node, rows, nowMs, { heldUp = [], onOpen = null, ahe
       if (p.projected) classes.push("projected");
       if (holders[p.group]) classes.push("holding");
       if (heldBy[p.group]) classes.push("held");
-      const label = describe(p, row, heldBy[p.group], holders[p.group] || [], tz);
+      const label = describe(p, row, heldBy[p.group], holders[p.group] || [], facts);
       const range = p.projected ? rangeBand(row, p, n) : null;
       return el(
         "li",
@@ -195,9 +208,9 @@ export function renderStrip(node, rows, nowMs, { heldUp = [], onOpen = null, ahe
         el(
           "button",
           { type: "button", "aria-label": label, title: label, onclick: onOpen ? () => onOpen(p.group) : null },
-          el("span", { class: "shape", "aria-hidden": "true" }, p.estimate ? `≈${SHAPES[p.status] || ""}` : SHAPES[p.status] || ""),
+          el("span", { class: "shape", "aria-hidden": "true" }, `${p.estimate ? "≈" : ""}${facts ? "" : SHAPES[p.status] || ""}`),
           el("span", { class: "name" }, p.group),
-          typeof row.gap_min === "number" && !p.finished
+          !facts && typeof row.gap_min === "number" && !p.finished
             ? el("span", { class: "gap" }, `${row.gap_min.toFixed(1)}′`)
             : null,
         ),

@@ -106,7 +106,7 @@ function showWhen(at, ahead) {
 
 function draw(rows, at, heldUp, ahead) {
   strip.shown = at;
-  renderStrip($("strip-lanes"), rows, at, { heldUp, ahead, tz: tz(), onOpen: openDetail });
+  renderStrip($("strip-lanes"), rows, at, { heldUp, ahead, onOpen: openDetail });
   $("strip").dataset.drawn = new Date(at).toISOString(); // the instant drawn (tests, bench)
 }
 

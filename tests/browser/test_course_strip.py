@@ -172,3 +172,27 @@ def test_the_strip_at_a_phone_held_sideways_by_keyboard_and_ahead_of_now(
     page.locator("#strip-play").click()
     expect(page.locator("#strip-play")).to_have_attribute("aria-pressed", "false")
     context.close()
+
+
+def test_the_board_draws_the_facts_only_strip_live(server, browser, today_at):
+    server.tap("1", 1, today_at(8, 14))
+    context = browser.new_context(viewport=PHONE_SIDEWAYS)
+    page = context.new_page()
+    page.goto(f"{server.url}/join?code={server.code('viewer')}")
+    page.goto(server.url + "/rounds/R1/board?pause=0")
+    groups = page.locator("#strip-lanes li.strip-group")
+    expect(groups).to_have_count(6)
+    one = page.locator("#strip-lanes li.strip-group[data-group='1']")
+    expect(one).to_have_attribute("data-hole", "2")
+    label = one.locator("button").get_attribute("aria-label") or ""
+    # facts only: where the group is, never its status, its time over or its gap
+    assert label == "Group 1, on hole 2", label
+    text = page.locator("#strip").inner_text()
+    for judged in ("Out of position", "Overdue", "Behind", "behind the group ahead", "%"):
+        assert judged not in text and judged not in label, (judged, text)
+    # a tap moves it on, from the board's own feed
+    server.tap("1", 2, today_at(8, 30))
+    expect(one).to_have_attribute("data-hole", "3")
+    assert serious(page) == []
+    page.screenshot(path=str(SHOTS / "board-phone.png"), full_page=True)
+    context.close()

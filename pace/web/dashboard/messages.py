@@ -92,6 +92,11 @@ MESSAGES: dict[str, Source] = {
         " estimated position (a missed tap); the minutes are the gap to the group ahead."
         " Drag the slider to see the field as it was known at an earlier time."
     ),
+    "strip.legend_facts": (
+        "Each group is drawn on the hole it is playing (the one after the last it completed);"
+        " ≈ marks a hole estimated completed (a missed tap)."
+    ),
+    "strip.on_hole_facts": "on hole {hole}",
     "strip.from_tee": "From tee {tee}",
     "strip.course_order": "The course, hole by hole",
     "strip.holes": "Holes in playing order",
