@@ -123,8 +123,9 @@ function describe(p, row, heldBy, holding, facts) {
   }
   const parts = [t("strip.group", { group: p.group }), t(`status.${p.status}`)];
   if (p.off) parts.push(t("strip.withdrawn"));
-  else if (p.finished) parts.push(t("strip.finished"));
-  else if (p.status === "not_started") parts.push(t("strip.on_tee", { hole: p.hole }));
+  else if (p.finished) {
+    if (p.status !== "finished") parts.push(t("strip.finished"));
+  } else if (p.status === "not_started") parts.push(t("strip.on_tee", { hole: p.hole }));
   else {
     parts.push(t("strip.on_hole", { hole: p.hole, percent: Math.round(p.fraction * 100) }));
     if (p.over) parts.push(t("strip.over_allotment"));

@@ -14,14 +14,18 @@ Two readings (docs/status.md, "The course strip and its rewind"):
 
 from __future__ import annotations
 
-from datetime import datetime
+from collections.abc import Sequence
+from datetime import datetime, tzinfo
 from typing import Any
 
 from pace.documents.report import holdup_view
 from pace.rules import facts as factsmod
 from pace.rules import report as rp
-from pace.rules.position import evaluate_field, hole_overs
+from pace.rules import strip as stripmod
+from pace.rules.events import Event
+from pace.rules.position import GroupStatus, evaluate_field, hole_overs
 from pace.services import rows as rowsmod
+from pace.services.rounds import RoundService, RoundView
 
 #: the two readings of the field at an instant
 KNOWN, CORRECTED = "known", "corrected"
@@ -29,11 +33,31 @@ KNOWN, CORRECTED = "known", "corrected"
 
 def field_at(live: Any, round: str, at: datetime, reading: str = KNOWN) -> dict[str, Any]:
     """Return the round's field at ``at`` in ``reading``: ``{at, reading, groups, held_up}``,
-    ``groups`` one row per group in draw order with the live rows' fields (docs/protocol.md)."""
+    ``groups`` one row per group in draw order with the live rows' fields (docs/protocol.md).
+
+    ``corrected`` takes its statuses from the live service, exactly as ``status?at=``."""
     with live.lock:
         events = list(live.live(round).events)
         view = live.service.round_view(round)
         statuses = live.field(round, at).groups if reading == CORRECTED else None
+    return _field(view, events, at, reading, statuses)
+
+
+def report_field(
+    service: RoundService, round: str, at: datetime, reading: str = CORRECTED
+) -> dict[str, Any]:
+    """Return the round's field at ``at`` from its stored log, as :func:`field_at` (the
+    report's strip: no live service; ``corrected`` is then ``pace status --at``'s judgement)."""
+    return _field(service.round_view(round), service.store.events(round), at, reading, None)
+
+
+def _field(
+    view: RoundView,
+    events: Sequence[Event],
+    at: datetime,
+    reading: str,
+    statuses: Sequence[GroupStatus] | None,
+) -> dict[str, Any]:
     if reading != CORRECTED:
         events = [e for e in events if e.recorded_at is None or e.recorded_at <= at]
     facts = factsmod.fold(events)
@@ -52,3 +76,37 @@ def field_at(live: Any, round: str, at: datetime, reading: str = KNOWN) -> dict[
     steps = rp.field_holdups_steps(view.setup, facts, at, view.plan)
     held = [holdup_view(u, view.tz, going) for u, going in rp.run_steps(steps, None)]
     return {"at": at.isoformat(), "reading": reading, "groups": rows, "held_up": held}
+
+
+def strip_document(field: dict[str, Any], tz: tzinfo) -> dict[str, Any]:
+    """Return the course strip of a field read by :func:`field_at` or :func:`report_field`:
+    its lanes and each group's place (:func:`pace.rules.strip.place`), what the report's
+    static strip draws and its JSON carries (docs/reports.md)."""
+    at = datetime.fromisoformat(field["at"])
+    rows = field["groups"]
+    holding = {h["group"]: [b["group"] for b in h.get("behind") or []]
+               for h in field.get("held_up") or [] if h.get("ongoing")}  # fmt: skip
+    held_by = {g: holder for holder, behind in holding.items() for g in behind}
+    groups = []
+    for r in rows:
+        if r["status"] == "withdrawn":
+            continue
+        p = stripmod.place(
+            r["group"], r["status"], r["order"], datetime.fromisoformat(r["start"]),
+            [datetime.fromisoformat(d) for d in r["due"]], r["holes_completed"],
+            {int(h): datetime.fromisoformat(v["at"]) for h, v in r["holes"].items()}, at,
+        )  # fmt: skip
+        groups.append({
+            "group": r["group"], "tee": r["tee"], "status": r["status"], "hole": p.hole,
+            "index": p.index, "fraction": round(p.fraction, 3), "over": p.over,
+            "finished": p.finished, "holes_completed": r["holes_completed"],
+            "gap_min": r["gap_min"], "held_by": held_by.get(r["group"]),
+            "holding": holding.get(r["group"], []),
+        })  # fmt: skip
+    lanes = stripmod.lanes([(r["tee"], r["order"]) for r in rows])
+    return {
+        "at": at.astimezone(tz).strftime("%H:%M"),
+        "reading": field["reading"],
+        "lanes": [{"tee": tee, "holes": list(order)} for tee, order in lanes],
+        "groups": groups,
+    }
