@@ -10,6 +10,7 @@
 // after its `holes_completed` in its `order` — the status's own count, so the strip at an
 // instant shows what GET .../status?at= judged then (docs/status.md, "The course strip").
 import { el as plain, t } from "./common.js";
+import { holesPicture, mapPoint, projection } from "./map.js";
 
 /**
  * `el` with `style` set through the CSSOM (the pages' Content-Security-Policy refuses style
@@ -144,7 +145,7 @@ function describe(p, row, heldBy, holding, facts) {
  * snapshot's `held_up` (its `ongoing` rows are drawn as chains); `onOpen(group)` opens one.
  * With `ahead`, every group is drawn as a projection (faded), its 80 % range as a band.
  */
-export function renderStrip(node, rows, nowMs, { heldUp = [], onOpen = null, ahead = false, facts = false } = {}) {
+export function renderStrip(node, rows, nowMs, { heldUp = [], onOpen = null, ahead = false, facts = false, map = null } = {}) {
   const holders = {};
   const heldBy = {};
   for (const h of heldUp || []) {
@@ -153,19 +154,54 @@ export function renderStrip(node, rows, nowMs, { heldUp = [], onOpen = null, ahe
     holders[h.group] = behind;
     for (const g of behind) heldBy[g] = heldBy[g] || h.group;
   }
-  const out = [];
-  for (const lane of lanes(rows)) {
+  const marker = (row, p, place) => {
+    const classes = ["strip-group", `s-${p.status}`];
+    if (p.estimate) classes.push("estimated");
+    if (p.projected) classes.push("projected");
+    if (holders[p.group]) classes.push("holding");
+    if (heldBy[p.group]) classes.push("held");
+    const label = describe(p, row, heldBy[p.group], holders[p.group] || [], facts);
+    return el(
+      "li",
+      {
+        class: classes.join(" "),
+        style: place.style,
+        dataset: {
+          group: p.group,
+          status: p.status,
+          hole: p.hole == null ? "" : String(p.hole),
+          holesCompleted: String(row.holes_completed || 0),
+          fraction: p.fraction.toFixed(3),
+          estimate: p.estimate ? "yes" : "",
+        },
+      },
+      place.range,
+      el(
+        "button",
+        { type: "button", "aria-label": label, title: label, onclick: onOpen ? () => onOpen(p.group) : null },
+        el("span", { class: "shape", "aria-hidden": "true" }, `${p.estimate ? "≈" : ""}${facts ? "" : SHAPES[p.status] || ""}`),
+        el("span", { class: "name" }, p.group),
+        !facts && typeof row.gap_min === "number" && !p.finished
+          ? el("span", { class: "gap" }, `${row.gap_min.toFixed(1)}′`)
+          : null,
+      ),
+    );
+  };
+  const positioned = (list) =>
+    list
+      .map((row) => ({ row, p: position(row, nowMs, ahead && row.status !== "finished") }))
+      .filter(({ p }) => !p.off)
+      // facts only (the board): a group is on its hole, not a share of its time through it
+      .map(({ row, p }) => ({ row, p: facts && !p.finished && p.status !== "not_started" ? { ...p, fraction: 0.5, over: false } : p }));
+  const out = map ? [mapSection(map, positioned(rows), marker)] : [];
+  for (const lane of map ? [] : lanes(rows)) {
     const n = lane.order.length || 1;
     const place = (p) => {
       const at = lane.order.indexOf(p.hole);
       const i = p.finished ? n : at >= 0 ? at : p.index;
       return Math.min(n, i + p.fraction);
     };
-    const placed = lane.rows
-      .map((row) => ({ row, p: position(row, nowMs, ahead && row.status !== "finished") }))
-      // facts only (the board): a group is on its hole, not a share of its time through it
-      .map(({ row, p }) => ({ row, p: facts && !p.finished && p.status !== "not_started" ? { ...p, fraction: 0.5, over: false } : p }))
-      .filter(({ p }) => !p.off);
+    const placed = positioned(lane.rows);
     // groups close together stack in tracks (the one furthest on at the top): a marker takes
     // the first track where it does not touch the one before it
     const width = node.clientWidth || 800;
@@ -183,39 +219,8 @@ export function renderStrip(node, rows, nowMs, { heldUp = [], onOpen = null, ahe
     // button stays in its place in the page as the groups pass one another
     const items = placed.map(({ row, p }) => {
       const x = (place(p) / n) * 100;
-      const track = trackOf.get(p.group);
-      const classes = ["strip-group", `s-${p.status}`];
-      if (p.estimate) classes.push("estimated");
-      if (p.projected) classes.push("projected");
-      if (holders[p.group]) classes.push("holding");
-      if (heldBy[p.group]) classes.push("held");
-      const label = describe(p, row, heldBy[p.group], holders[p.group] || [], facts);
-      const range = p.projected ? rangeBand(row, p, n) : null;
-      return el(
-        "li",
-        {
-          class: classes.join(" "),
-          style: { left: `${x.toFixed(2)}%`, "--track": String(track) },
-          dataset: {
-            group: p.group,
-            status: p.status,
-            hole: p.hole == null ? "" : String(p.hole),
-            holesCompleted: String(row.holes_completed || 0),
-            fraction: p.fraction.toFixed(3),
-            estimate: p.estimate ? "yes" : "",
-          },
-        },
-        range,
-        el(
-          "button",
-          { type: "button", "aria-label": label, title: label, onclick: onOpen ? () => onOpen(p.group) : null },
-          el("span", { class: "shape", "aria-hidden": "true" }, `${p.estimate ? "≈" : ""}${facts ? "" : SHAPES[p.status] || ""}`),
-          el("span", { class: "name" }, p.group),
-          !facts && typeof row.gap_min === "number" && !p.finished
-            ? el("span", { class: "gap" }, `${row.gap_min.toFixed(1)}′`)
-            : null,
-        ),
-      );
+      const style = { left: `${x.toFixed(2)}%`, "--track": String(trackOf.get(p.group)) };
+      return marker(row, p, { style, range: p.projected ? rangeBand(row, p, n) : null });
     });
     const chains = Object.entries(holders)
       .map(([group, behind]) => chainBar(group, behind, placed, place, n))
@@ -268,6 +273,33 @@ function morph(node, fresh) {
     return same;
   });
   if (kept.length !== old.length || kept.some((x, i) => x !== old[i])) node.replaceChildren(...kept);
+}
+
+/** The course's own map: its holes drawn from their geometry, the groups placed over them. */
+function mapSection(geometry, placed, marker) {
+  const proj = projection(geometry);
+  const orders = {};
+  const spots = [];
+  const items = placed.map(({ row, p }) => {
+    orders[p.group] = row.order || [];
+    const at = mapPoint(geometry, proj, p, row.order || []) || [0, 0];
+    // groups at one spot stack downwards, each a marker's height below the one before
+    const track = spots.filter((q) => Math.hypot(q[0] - at[0], (q[1] - at[1]) * (proj.h / proj.w)) < 4).length;
+    spots.push(at);
+    const style = { left: `${at[0].toFixed(2)}%`, top: `${at[1].toFixed(2)}%`, "--track": String(track) };
+    return marker(row, p, { style, range: null });
+  });
+  return el(
+    "section",
+    { class: "strip-map", dataset: { tee: "map" } },
+    el("h3", { class: "strip-lane-title" }, t("strip.map")),
+    el(
+      "div",
+      { class: "map-wrap" },
+      holesPicture(geometry, proj, t("strip.map_label", { holes: geometry.holes.length })),
+      el("ul", { class: "strip-groups map-groups", "aria-label": t("strip.groups") }, ...items),
+    ),
+  );
 }
 
 /** The band of a projection's 80 % range (the row's `finish_range`), scaled to where it is. */

@@ -112,6 +112,7 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "pace.api_snapshot": MARSHAL,
     "pace.api_status": MARSHAL,
     "pace.api_strip": MARSHAL,  # the course strip's rewind (the field at an instant)
+    "pace.api_geometry": ANY_ROLE,  # the round's course's map (issue 40): the board's too
     "pace.api_events": MARSHAL,
     "referee.api_penalties": MARSHAL,
     "scoring.leaderboard_page": PUBLIC,
@@ -147,6 +148,8 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "committee.course_form": COMMITTEE,
     "committee.save_course": COMMITTEE,
     "committee.upload_course": COMMITTEE,
+    "committee.upload_geometry": COMMITTEE,  # a course's map (issue 40)
+    "committee.course_geometry": COMMITTEE,
     "committee.round_new": COMMITTEE,
     "committee.round_preview": COMMITTEE,
     "committee.round_create": COMMITTEE,
@@ -169,6 +172,8 @@ ALL_ROUNDS = frozenset({
     "committee.course_form",
     "committee.save_course",
     "committee.upload_course",
+    "committee.upload_geometry",
+    "committee.course_geometry",
     "committee.round_new",
     "committee.round_preview",
     "committee.round_create",

@@ -14,6 +14,7 @@ from pace import formats
 from pace.reports.status import status_document
 from pace.services import commands as cmd
 from pace.services import strip
+from pace.services.geometry import round_geometry
 from pace.web import access, edge, payloads
 from pace.web.assets import current_assets, revalidated
 from pace.web.broadcast import event_view
@@ -87,6 +88,13 @@ def api_strip(round: str) -> Any:
         )
     at = _instant(round, request.args.get("at")) or live.clock.now()
     return jsonify({"ok": True, **strip.field_at(live, round, at, reading)})
+
+
+@bp.get("/api/rounds/<round>/geometry")
+def api_geometry(round: str) -> Any:
+    """The map of the round's course (``{ok, geometry}``, null when it has none): the holes'
+    lines, tees and greens the strip's map draws (docs/formats.md, "Course geometry")."""
+    return jsonify({"ok": True, "geometry": round_geometry(parts().live.service, round)})
 
 
 @bp.get("/api/rounds/<round>/snapshot")

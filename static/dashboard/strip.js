@@ -12,7 +12,8 @@ import { $, ROUND, state, tz } from "./state.js";
 const STRIP_URL = `/api/rounds/${encodeURIComponent(ROUND)}/strip`;
 const CACHE = 240; // instants kept (a minute each: four hours of the day)
 const cache = new Map();
-const strip = { at: null, playing: null, shown: null, asked: 0 };
+const strip = { at: null, playing: null, shown: null, asked: 0, geometry: null, last: null };
+const GEOMETRY_URL = `/api/rounds/${encodeURIComponent(ROUND)}/geometry`;
 
 /** The slider's bounds, in minutes of the day: the first start to the last group's due end. */
 function dayBounds() {
@@ -25,6 +26,17 @@ function dayBounds() {
 }
 
 export function setupStrip() {
+  // the course's own map, when the committee gave it one: read once, the strip drawn on it
+  fetch(GEOMETRY_URL, { credentials: "same-origin" })
+    .then((r) => r.json())
+    .then((body) => {
+      if (!body.ok || !body.geometry) return;
+      strip.geometry = body.geometry;
+      $("strip-view").hidden = false;
+      redraw();
+    })
+    .catch(() => {});
+  $("strip-map").addEventListener("change", redraw);
   const slider = $("strip-at");
   slider.addEventListener("input", () => {
     stop();
@@ -104,9 +116,15 @@ function showWhen(at, ahead) {
   $("strip-mode").textContent = $("strip-mode").dataset[ahead ? "ahead" : strip.at === null ? "live" : "rewound"];
 }
 
+function redraw() {
+  if (strip.last) draw(...strip.last);
+}
+
 function draw(rows, at, heldUp, ahead) {
   strip.shown = at;
-  renderStrip($("strip-lanes"), rows, at, { heldUp, ahead, onOpen: openDetail });
+  strip.last = [rows, at, heldUp, ahead];
+  const map = strip.geometry && $("strip-map").checked ? strip.geometry : null;
+  renderStrip($("strip-lanes"), rows, at, { heldUp, ahead, map, onOpen: openDetail });
   $("strip").dataset.drawn = new Date(at).toISOString(); // the instant drawn (tests, bench)
 }
 

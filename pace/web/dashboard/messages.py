@@ -97,6 +97,9 @@ MESSAGES: dict[str, Source] = {
         " ≈ marks a hole estimated completed (a missed tap)."
     ),
     "strip.on_hole_facts": "on hole {hole}",
+    "strip.map": "The course's map",
+    "strip.map_label": "The course's {holes} holes, drawn from its own map",
+    "strip.show_map": "on the course's map",
     "strip.from_tee": "From tee {tee}",
     "strip.course_order": "The course, hole by hole",
     "strip.holes": "Holes in playing order",
