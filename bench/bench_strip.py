@@ -78,13 +78,15 @@ def build(folder: Path, day: date) -> Path:
             for hole in range(1, 19):
                 # 13–16 min a hole, the later groups a little slower
                 at += timedelta(minutes=13 + (hole * 7 + g * 3) % 4 + (g // 20))
-                tap = Event(str(uuid.uuid4()), "hole_completed", ROUND, at,
-                            {"group": str(g), "hole": hole}, {"role": "marshal", "device": "b"})  # fmt: skip
+                payload = {"group": str(g), "hole": hole}
+                by = {"role": "marshal", "device": "b"}
+                tap = Event(str(uuid.uuid4()), "hole_completed", ROUND, at, payload, by)
                 store.append(tap, recorded_at=at + timedelta(minutes=1))
                 if (g + hole) % 10 == 0:  # corrected an hour later
-                    fix = Event(str(uuid.uuid4()), "hole_time_corrected", ROUND, at,
-                                {"target": tap.id, "at": (at - timedelta(minutes=2)).isoformat(),
-                                 "reason": "late tap"}, {"role": "referee", "device": "b"})  # fmt: skip
+                    earlier = (at - timedelta(minutes=2)).isoformat()
+                    payload = {"target": tap.id, "at": earlier, "reason": "late tap"}
+                    by = {"role": "referee", "device": "b"}
+                    fix = Event(str(uuid.uuid4()), "hole_time_corrected", ROUND, at, payload, by)
                     events.append((fix, at + timedelta(hours=1)))
         for fix, when in events:
             store.append(fix, recorded_at=when)
@@ -129,8 +131,8 @@ def main() -> None:
                 opener.open(f"{url}/api/rounds/{ROUND}/status?at={at:%H:%M}", timeout=10).read()
                 baseline.append((time.perf_counter() - t0) * 1000)
             with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=CHROMIUM,
-                                            args=["--headless", "--no-sandbox", "--disable-gpu"])  # fmt: skip
+                flags = ["--headless", "--no-sandbox", "--disable-gpu"]
+                browser = p.chromium.launch(executable_path=CHROMIUM, args=flags)
                 page = browser.new_page(viewport={"width": 1280, "height": 800})
                 page.goto(f"{url}/join?code={code}")
                 page.goto(f"{url}/rounds/{ROUND}/dashboard")
@@ -141,14 +143,13 @@ def main() -> None:
                     const strip = document.getElementById('strip');
                     const want = new Date(minute * 60000).toISOString();
                     const t0 = performance.now();
-                    const seen = new MutationObserver(() => {
-                      if (strip.dataset.drawn === want) { seen.disconnect(); done(performance.now() - t0); }
-                    });
+                    const over = () => { seen.disconnect(); done(performance.now() - t0); };
+                    const seen = new MutationObserver(() => strip.dataset.drawn === want && over());
                     seen.observe(strip, {attributes: true, attributeFilter: ['data-drawn']});
                     const s = document.getElementById('strip-at');
                     s.value = String(minute);
                     s.dispatchEvent(new Event('input', {bubbles: true}));
-                    if (strip.dataset.drawn === want) { seen.disconnect(); done(performance.now() - t0); }
+                    if (strip.dataset.drawn === want) over();
                 })"""
                 unread, cached = [], []
                 for at in instants:

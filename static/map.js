@@ -47,6 +47,8 @@ export function along(line, fraction, xy) {
 /** The holes as an SVG picture (decorative: the groups over it carry the words). */
 export function holesPicture(geometry, proj, label) {
   const pts = (ring) => ring.map((p) => proj.xy(p).map((v) => v.toFixed(1)).join(",")).join(" ");
+  // the hole numbers stay legible whatever the course's size: a 30th of the map's width
+  const font = Math.max(20, proj.w / 30);
   const parts = [svg("rect", { x: 0, y: 0, width: proj.w.toFixed(1), height: proj.h.toFixed(1), fill: "#eef5ea" })];
   for (const h of geometry.holes) {
     const [tx, ty] = proj.xy(h.tee);
@@ -61,7 +63,7 @@ export function holesPicture(geometry, proj, label) {
           ? svg("polygon", { points: pts(h.green_area), fill: "#7cc46b", stroke: "#2f6b24", "stroke-width": 1.5 })
           : svg("circle", { cx: gx.toFixed(1), cy: gy.toFixed(1), r: 12, fill: "#7cc46b", stroke: "#2f6b24" }),
         svg("rect", { x: (tx - 7).toFixed(1), y: (ty - 5).toFixed(1), width: 14, height: 10, fill: "#f4f5f7", stroke: "#555" }),
-        svg("text", { x: (tx - 12).toFixed(1), y: (ty - 10).toFixed(1), "font-size": 22, "font-weight": "bold", fill: "#1d1d1f", "font-family": "sans-serif" }, document.createTextNode(String(h.number))),
+        svg("text", { x: (tx - font * 0.6).toFixed(1), y: (ty - font * 0.4).toFixed(1), "font-size": font.toFixed(0), "font-weight": "bold", fill: "#1d1d1f", "font-family": "sans-serif" }, document.createTextNode(String(h.number))),
       ),
     );
   }

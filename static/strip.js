@@ -295,7 +295,8 @@ function mapSection(geometry, placed, marker) {
     el("h3", { class: "strip-lane-title" }, t("strip.map")),
     el(
       "div",
-      { class: "map-wrap" },
+      // as wide as fits the screen's height too (a phone held sideways sees the whole course)
+      { class: "map-wrap", style: { "--aspect": (proj.w / proj.h).toFixed(3) } },
       holesPicture(geometry, proj, t("strip.map_label", { holes: geometry.holes.length })),
       el("ul", { class: "strip-groups map-groups", "aria-label": t("strip.groups") }, ...items),
     ),

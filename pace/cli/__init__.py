@@ -32,8 +32,8 @@ from pace.cli.common import (
     zone,
 )
 from pace.cli.common import open_service as _open_service
-from pace.rules.errors import PaceError
 from pace.formats.geometry import MAX_BYTES as MAX_GEOMETRY_BYTES
+from pace.rules.errors import PaceError
 
 
 class PaceGroup(click.Group):

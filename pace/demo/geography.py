@@ -60,7 +60,9 @@ def layout(course: Course) -> list[tuple[int, int, list[tuple[float, float]]]]:
 
 def _square(centre: tuple[float, float], half: float, turn: float) -> list[tuple[float, float]]:
     """Return a closed ring, a rough oval of ``half`` metres around ``centre``."""
-    ring = [_offset(centre, turn + a, half * (1.0 if a % 90 == 0 else 0.8)) for a in range(0, 360, 45)]
+    ring = [
+        _offset(centre, turn + a, half * (1.0 if a % 90 == 0 else 0.8)) for a in range(0, 360, 45)
+    ]
     return ring + ring[:1]
 
 
@@ -94,7 +96,5 @@ def osm_xml(course: Course, skip: Sequence[int] = (), wrong_par: Sequence[int] =
         way(_square(line[-1], 14, 20), {"golf": "green"})
     return (
         "<?xml version='1.0' encoding='UTF-8'?>\n"
-        '<osm version="0.6" generator="pace demo">\n'
-        + "\n".join(nodes + ways)
-        + "\n</osm>\n"
+        '<osm version="0.6" generator="pace demo">\n' + "\n".join(nodes + ways) + "\n</osm>\n"
     )

@@ -85,7 +85,9 @@ def _read_osm(data: bytes, found: _Found) -> None:
         found.problem(f"not readable as XML: {e}")
         return
     if root.tag != "osm":
-        found.problem(f"the root element is <{root.tag[:40]}>, not <osm>: not an OpenStreetMap export")
+        found.problem(
+            f"the root element is <{root.tag[:40]}>, not <osm>: not an OpenStreetMap export"
+        )
         return
     nodes: dict[str, Point] = {}
     for n in root.iter("node"):
@@ -140,10 +142,14 @@ def _read_geojson(data: bytes, found: _Found) -> None:
             elif gtype == "Point":
                 line = [_point(*coords[:2])]
             else:
-                found.problem(f"{where} (golf={kind}): a {str(gtype)[:20]}, not a line, area or point")
+                found.problem(
+                    f"{where} (golf={kind}): a {str(gtype)[:20]}, not a line, area or point"
+                )
                 continue
         except (TypeError, ValueError, IndexError):
-            found.problem(f"{where} (golf={kind}): its coordinates are not longitudes and latitudes")
+            found.problem(
+                f"{where} (golf={kind}): its coordinates are not longitudes and latitudes"
+            )
             continue
         tags = {str(k): str(v) for k, v in props.items()}
         if kind == "hole":
@@ -193,7 +199,9 @@ def parse_geometry(data: bytes, filename: str, course: Course) -> dict[str, Any]
             found.problem(f"hole {number}: not in the file (no golf=hole way with ref={number})")
             continue
         if len(ways) > 1:
-            found.problem(f"hole {number}: found {len(ways)} times ({', '.join(w for w, _, _ in ways)})")
+            found.problem(
+                f"hole {number}: found {len(ways)} times ({', '.join(w for w, _, _ in ways)})"
+            )
             continue
         where, tags, line = ways[0]
         par = tags.get("par", "").strip()

@@ -70,7 +70,10 @@ def strip_svg(doc: Mapping[str, Any], lang: str) -> str:
 
         title = (text("strip.course_order", lang) if tee is None
                  else text("strip.from_tee", lang, tee=tee))  # fmt: skip
-        out.append(f'<text x="{MARGIN}" y="{y + 14}" font-size="12" font-weight="bold">{escape(title)}</text>')
+        out.append(
+            f'<text x="{MARGIN}" y="{y + 14}" font-size="12" font-weight="bold">'
+            f"{escape(title)}</text>"
+        )
         y += 20
         for i, h in enumerate(holes):
             fill = "#f4f5f7" if i % 2 == 0 else "#ffffff"
@@ -116,10 +119,10 @@ def strip_svg(doc: Mapping[str, Any], lang: str) -> str:
                 f' data-fraction="{g["fraction"]:.3f}"'
                 f' data-holes-completed="{g["holes_completed"]}">'
                 f"<title>{escape(label)}</title>"
-                f'<rect x="{x - MARKER_W / 2:.1f}" y="{gy}" width="{MARKER_W}" height="{TRACK_H - 4}"'
-                f' rx="9" fill="{fill}" stroke="{ink}"{ring}/>'
+                f'<rect x="{x - MARKER_W / 2:.1f}" y="{gy}" width="{MARKER_W}"'
+                f' height="{TRACK_H - 4}" rx="9" fill="{fill}" stroke="{ink}"{ring}/>'
                 f'<text x="{x:.1f}" y="{gy + 13}" text-anchor="middle" fill="{ink}"'
-                f'>{shape} {escape(g["group"])}</text></g>'
+                f">{shape} {escape(g['group'])}</text></g>"
             )
         y += max(1, len(ends)) * TRACK_H + 26
     reading = text(f"strip.reading.{doc['reading']}", lang)

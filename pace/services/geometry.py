@@ -10,7 +10,9 @@ from pace.formats.geometry import geometry_geojson, parse_geometry
 from pace.services.rounds import RoundService
 
 
-def import_geometry(service: RoundService, data: bytes, filename: str, course: str) -> dict[str, Any]:
+def import_geometry(
+    service: RoundService, data: bytes, filename: str, course: str
+) -> dict[str, Any]:
     """Read ``data`` (.osm XML or GeoJSON) as ``course``'s map, check it against the course
     and store it, replacing any; return it. Nothing is stored when a hole has a problem
     (``FileFormatError``, every problem by hole); ``unknown_course`` without the course."""

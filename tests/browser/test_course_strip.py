@@ -130,9 +130,7 @@ def test_the_strip_at_10_30_is_status_at_10_30_and_rewinding_hides_later_taps(
     context.close()
 
 
-def test_the_strip_at_a_phone_held_sideways_by_keyboard_and_ahead_of_now(
-    server, browser, today_at
-):
+def test_the_strip_at_a_phone_held_sideways_by_keyboard_and_ahead_of_now(server, browser, today_at):
     SHOTS.mkdir(parents=True, exist_ok=True)
     server.tap("1", 1, today_at(8, 14))
     server.tap("1", 2, today_at(8, 50))

@@ -29,8 +29,8 @@ from click.testing import CliRunner, Result
 from pace import config
 from pace.cli import cli
 from pace.reports.status import status_document
-from pace.services.rounds import RoundService
 from pace.rules.events import Event
+from pace.services.rounds import RoundService
 from pace.store import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,14 +79,19 @@ def db(tmp_path, monkeypatch) -> Path:
     run("import", "course", tmp_path / "course.toml", "--db", path)
     run("import", "draw", tmp_path / "draw.csv", "--round", "P1", "--date", "2026-06-14",
         "--timezone", "Europe/Brussels", "--db", path)  # fmt: skip
-    taps = [("A", 1, "08:14", None), ("A", 2, "08:24", None), ("A", 3, "08:36", None),
-            ("B", 1, "08:26", None), ("B", 2, "08:41", "09:30"), ("C", 1, "08:34", None)]  # fmt: skip
+    taps = [
+        ("A", 1, "08:14", None), ("A", 2, "08:24", None), ("A", 3, "08:36", None),
+        ("B", 1, "08:26", None), ("B", 2, "08:41", "09:30"), ("C", 1, "08:34", None),
+    ]  # fmt: skip
     with open_store(path) as store:
         ids = {}
         for group, hole, at, logged in taps:
-            e = Event(f"{group}{hole}", "hole_completed", "P1", local(at),
-                      {"group": group, "hole": hole}, {"role": "marshal", "device": "m"})  # fmt: skip
-            store.append(e, recorded_at=local(logged) if logged else local(at) + timedelta(minutes=1))
+            payload = {"group": group, "hole": hole}
+            by = {"role": "marshal", "device": "m"}
+            e = Event(f"{group}{hole}", "hole_completed", "P1", local(at), payload, by)
+            store.append(
+                e, recorded_at=local(logged) if logged else local(at) + timedelta(minutes=1)
+            )
             ids[group, hole] = e.id
         fix = Event("fix", "hole_time_corrected", "P1", local("09:00"),
                     {"target": ids["A", 1], "at": local("08:12").isoformat(), "reason": "late"},
@@ -114,7 +119,9 @@ def test_the_reports_strip_is_status_at_its_instant_with_later_corrections(db):
     for s in status["groups"]:
         g = by[s["group"]]
         assert (g["status"], g["holes_completed"], g["gap_min"]) == (
-            s["status"], s["holes_completed"], s["gap_min"]
+            s["status"],
+            s["holes_completed"],
+            s["gap_min"],
         )
     a, b, c = by["A"], by["B"], by["C"]
     assert a["finished"] and a["hole"] is None

@@ -39,7 +39,10 @@ def test_the_sample_export_gives_every_hole_its_line_tee_and_green():
         assert len(h["line"]) >= 2
         assert h["tee_area"] and h["green_area"]  # the areas nearest the line's ends
         # the tee and green are the areas' centres, near the line's ends
-        assert abs(h["tee"][0] - h["line"][0][0]) < 1e-3 and abs(h["green"][1] - h["line"][-1][1]) < 1e-3
+        assert (
+            abs(h["tee"][0] - h["line"][0][0]) < 1e-3
+            and abs(h["green"][1] - h["line"][-1][1]) < 1e-3
+        )
 
 
 def test_the_sample_was_made_by_the_demos_layout():
@@ -74,7 +77,9 @@ def test_a_hole_twice_and_a_hole_without_ref_are_refused():
 def test_entity_expansion_is_refused_before_the_parser_sees_it():
     laughs = (
         '<?xml version="1.0"?>\n<!DOCTYPE osm [\n <!ENTITY a "aaaaaaaaaa">\n'
-        + "".join(f' <!ENTITY {chr(98 + i)} "{("&" + chr(97 + i) + ";") * 10}">\n' for i in range(9))
+        + "".join(
+            f' <!ENTITY {chr(98 + i)} "{("&" + chr(97 + i) + ";") * 10}">\n' for i in range(9)
+        )
         + ']>\n<osm><node id="1" lat="50" lon="4"><tag k="name" v="&j;"/></node></osm>'
     )
     started = time.perf_counter()
