@@ -51,10 +51,13 @@ export function position(row, nowMs, ahead = false) {
   let estimate = false;
   // a missed tap's estimate: the group is drawn past the holes estimated completed
   const guessed = (row.estimate && row.estimate.holes) || {};
-  while (done < n && !(row.holes || {})[String(order[done])] && guessed[String(order[done])]) {
+  const logged = (h) => Boolean((row.holes || {})[String(h)]);
+  while (done < n && !logged(order[done]) && guessed[String(order[done])]) {
     done += 1;
     estimate = true;
   }
+  // the hole it last completed is an estimate (its status already counts it)
+  if (done > 0 && !logged(order[done - 1]) && guessed[String(order[done - 1])]) estimate = true;
   const base = { group: row.group, status: row.status, tee: row.tee, estimate, projected: ahead };
   if (row.status === "withdrawn") return { ...base, index: done, hole: null, fraction: 0, over: false, off: true };
   if (row.status === "not_started") return { ...base, index: 0, hole: order[0] ?? null, fraction: 0, over: false };
@@ -63,7 +66,7 @@ export function position(row, nowMs, ahead = false) {
   }
   const start = Date.parse(row.start);
   const due = (i) => (i === 0 ? start : Date.parse(row.due[i - 1]));
-  const logged = (i) => {
+  const began = (i) => {
     const hole = order[i - 1];
     const mark = (row.holes || {})[String(hole)] || guessed[String(hole)];
     return mark ? Date.parse(mark.at) : due(i);
@@ -72,17 +75,17 @@ export function position(row, nowMs, ahead = false) {
     // as late as it is now: its due instants shifted by its minutes over, never earlier
     const late = Math.max(0, (row.over_min || 0) * 60000);
     let i = done;
-    const began0 = done === 0 ? start : logged(done);
+    const began0 = done === 0 ? start : began(done);
     while (i < n && Date.parse(row.due[i]) + late <= nowMs) i += 1;
     if (i >= n) return { ...base, index: n, hole: null, fraction: 0, over: false, finished: true };
-    const began = i === done ? Math.max(began0, due(i) + late) : due(i) + late;
+    const from = i === done ? Math.max(began0, due(i) + late) : due(i) + late;
     const allot = Date.parse(row.due[i]) - due(i);
-    const fraction = allot > 0 ? Math.min(1, Math.max(0, (nowMs - began) / allot)) : 0;
+    const fraction = allot > 0 ? Math.min(1, Math.max(0, (nowMs - from) / allot)) : 0;
     return { ...base, index: i, hole: order[i], fraction, over: false };
   }
-  const began = done === 0 ? start : logged(done);
+  const from = done === 0 ? start : began(done);
   const allot = Date.parse(row.due[done]) - due(done);
-  const passed = allot > 0 ? (nowMs - began) / allot : 0;
+  const passed = allot > 0 ? (nowMs - from) / allot : 0;
   return {
     ...base,
     index: done,

@@ -10,6 +10,7 @@ later corrections" shows those dated before it — the same judgement as GET sta
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -193,4 +194,25 @@ def test_the_board_draws_the_facts_only_strip_live(server, browser, today_at):
     expect(one).to_have_attribute("data-hole", "3")
     assert serious(page) == []
     page.screenshot(path=str(SHOTS / "board-phone.png"), full_page=True)
+    context.close()
+
+
+def test_a_missed_taps_estimate_is_drawn_as_an_estimate(server, browser, today_at):
+    server.tap("1", 1, today_at(8, 14))
+    server.tap("2", 1, today_at(8, 26))
+    server.tap("2", 2, today_at(8, 45))  # group 1 was missed on hole 2: estimated
+    context, page = open_dashboard(server, browser, DESK)
+    one = page.locator("#strip-lanes li.strip-group[data-group='1']")
+    expect(one).to_have_attribute("data-estimate", "yes")
+    expect(one).to_have_attribute("data-hole", "3")  # past the hole estimated completed
+    expect(one).to_have_class(re.compile(r"\bestimated\b"))
+    label = one.locator("button").get_attribute("aria-label") or ""
+    assert label.endswith("estimated position (a missed tap)"), label
+    expect(one.locator(".shape")).to_have_text(re.compile("^≈"))
+    two = page.locator("#strip-lanes li.strip-group[data-group='2']")
+    expect(two).to_have_attribute("data-estimate", "")
+    # the marshal logs the real tap: the estimate goes, from the delta alone
+    server.tap("1", 2, today_at(8, 40))
+    expect(one).to_have_attribute("data-estimate", "")
+    expect(one).to_have_attribute("data-hole", "3")
     context.close()
