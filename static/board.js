@@ -30,7 +30,7 @@ import { renderStrip } from "./strip.js";
 const app = document.getElementById("app");
 const ROUND = app.dataset.round;
 
-const state = { snapshot: null };
+const state = { snapshot: null, geometry: null };
 // a wall screen shows every group: when the board is taller than the screen it moves down a
 // screenful every PAUSE seconds and back to the top (?pause=N, in seconds; 0 stops it)
 const asked = Number(new URLSearchParams(window.location.search).get("pause"));
@@ -105,6 +105,7 @@ function start() {
   follow(socket, ROUND, () => state.snapshot, deltas.wrap({ board_changed: applyDelta }));
   setInterval(showNow, 1000);
   setInterval(drawStrip, 30000); // a group's start passes with the clock
+  readGeometry();
   if (PAUSE_S > 0) setInterval(scrollOn, PAUSE_S * 1000);
 }
 
@@ -163,7 +164,19 @@ function drawStrip() {
     const status = done >= order.length ? "finished" : now < Date.parse(row.start) ? "not_started" : "playing";
     return { ...row, holes_completed: done, status, estimate: row.estimated ? { holes: row.estimated } : null };
   });
-  renderStrip($("strip-lanes"), rows, now, { facts: true });
+  renderStrip($("strip-lanes"), rows, now, { facts: true, map: state.geometry });
+}
+
+/** The course's own map, when it has one: read once, the facts-only strip drawn on it. */
+function readGeometry() {
+  fetch(`/api/rounds/${encodeURIComponent(ROUND)}/geometry`, { credentials: "same-origin" })
+    .then((r) => r.json())
+    .then((body) => {
+      if (!body.ok || !body.geometry) return;
+      state.geometry = body.geometry;
+      drawStrip();
+    })
+    .catch(() => {});
 }
 
 /** The groups in draw order; with several starting tees (a crossover), a line names each. */

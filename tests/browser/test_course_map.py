@@ -148,3 +148,12 @@ def test_the_dashboard_draws_the_field_on_the_courses_map(server, console, today
     page.locator("#strip-map").uncheck()
     expect(lanes.locator("section.strip-lane li.strip-group")).to_have_count(6)
     expect(lanes.locator("section.strip-map")).to_have_count(0)
+    # the public board draws its facts-only strip on the map too
+    page.goto(server.url + "/rounds/R1/board?pause=0")
+    board = page.locator("#strip-lanes section.strip-map")
+    expect(board.locator("svg g.map-hole")).to_have_count(18)
+    expect(board.locator("li.strip-group")).to_have_count(6)
+    label = board.locator("li.strip-group[data-group='1'] button").get_attribute("aria-label")
+    assert label == "Group 1, on hole 3", label
+    assert serious(page) == []
+    page.screenshot(path=str(SHOTS / "map-board.png"), full_page=True)
