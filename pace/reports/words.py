@@ -374,6 +374,9 @@ TEXTS: dict[str, Source] = {
     "results.empty": "No entry yet.",
     # the course strip at one instant (issue 40; pace/reports/strip_svg.py)
     "strip.title": "The field on the course",
+    "strip.form": "The field on the course at",
+    "strip.form_reading": "read",
+    "strip.form_show": "Show",
     "strip.group": "Group {group}",
     "strip.finished": "finished",
     "strip.on_tee": "waiting to start on hole {hole}",

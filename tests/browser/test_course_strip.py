@@ -216,3 +216,31 @@ def test_a_missed_taps_estimate_is_drawn_as_an_estimate(server, browser, today_a
     expect(one).to_have_attribute("data-estimate", "")
     expect(one).to_have_attribute("data-hole", "3")
     context.close()
+
+
+def test_the_report_page_draws_the_field_at_the_instant_chosen(server, browser, today_at):
+    for group, hole, at in (("1", 1, (8, 14)), ("1", 2, (8, 30)), ("2", 1, (8, 26))):
+        server.tap(group, hole, today_at(*at))
+    context, page = open_dashboard(server, browser, DESK)
+    page.goto(server.url + "/rounds/R1/report")
+    expect(page.locator("figure.course-strip")).to_have_count(0)
+    page.locator("#strip-at-time").fill("10:30")
+    page.locator("#strip-reading").select_option("corrected")
+    page.locator("#strip-form button[type=submit]").click()
+    svg = page.locator("figure.course-strip svg")
+    expect(svg).to_have_attribute("data-at", "10:30")
+    expect(svg.locator("g.strip-group")).to_have_count(6)
+    status = server.get_json("/api/rounds/R1/status?at=10:30")
+    for g in status["groups"]:
+        drawn = svg.locator(f"g.strip-group[data-group='{g['group']}']")
+        expect(drawn).to_have_attribute("data-status", g["status"])
+        expect(drawn).to_have_attribute("data-holes-completed", str(g["holes_completed"]))
+    # the JSON of the same instant carries the same view
+    url = page.url.replace("/report?", "/report.json?")
+    body = page.evaluate("(u) => fetch(u).then((r) => r.json())", url)
+    assert body["strip"]["at"] == "10:30"
+    by = {g["group"]: g for g in body["strip"]["groups"]}
+    assert by["1"]["hole"] == 3 and by["2"]["hole"] == 2
+    expect(svg.locator("g.strip-group[data-group='1']")).to_have_attribute("data-hole", "3")
+    assert serious(page) == []
+    context.close()
