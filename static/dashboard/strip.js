@@ -7,7 +7,7 @@
 import { clock, serverNow } from "../common.js";
 import { renderStrip } from "../strip.js";
 import { openDetail } from "./detail.js";
-import { $, ROUND, state, tz } from "./state.js";
+import { $, ROUND, shown, state, tz } from "./state.js";
 
 const STRIP_URL = `/api/rounds/${encodeURIComponent(ROUND)}/strip`;
 const CACHE = 240; // instants kept (a minute each: four hours of the day)
@@ -138,5 +138,6 @@ export function renderStripNow() {
   const now = serverNow().getTime();
   slider.value = String(Math.round(now / 60000));
   showWhen(now, false);
-  draw(state.snapshot.groups, now, state.snapshot.held_up, false);
+  // the minutes that grow with the clock (a late group's gap) as the grid shows them
+  draw(state.snapshot.groups.map(shown), now, state.snapshot.held_up, false);
 }
