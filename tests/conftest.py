@@ -218,6 +218,8 @@ FILE_SECONDS = {
     "tests/e2e/test_https_front.py": 21,
     "tests/browser/test_demo_walk.py": 20,
     "tests/browser/test_report.py": 17,
+    "tests/browser/test_course_strip.py": 20,
+    "tests/browser/test_course_map.py": 12,
     "tests/integration/test_results_sheet.py": 8,
 }
 

@@ -201,6 +201,16 @@ def m008_tees() -> list[str]:
     ]
 
 
+def m009_course_geometry() -> list[str]:
+    """Give a course its own map (issue 40): its holes' geometry as JSON, beside the course."""
+    return [
+        "CREATE TABLE course_geometry ("
+        " course TEXT PRIMARY KEY NOT NULL REFERENCES courses(name),"
+        " data TEXT NOT NULL CHECK ((data)::jsonb IS NOT NULL),"
+        " imported_at TEXT NOT NULL)"
+    ]
+
+
 #: every migration in order; the names are the SQLite ones
 MIGRATIONS: tuple[Callable[[], list[str]], ...] = (
     m001_initial,
@@ -211,6 +221,7 @@ MIGRATIONS: tuple[Callable[[], list[str]], ...] = (
     m006_round_scoring,
     m007_competitions,
     m008_tees,
+    m009_course_geometry,
 )
 
 

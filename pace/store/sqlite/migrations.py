@@ -274,3 +274,18 @@ def applied(shared: SharedDatabase) -> list[str]:
     """Return the names of the migrations recorded in the file, in the order applied."""
     with shared.read() as db:
         return [m.name for m in MIGRATIONS.applied(db)]
+
+
+@MIGRATIONS()
+def m009_course_geometry(db: sqlite_utils.Database) -> None:
+    """Give a course its own map (issue 40): its holes' geometry as JSON, beside the course
+    (a course in use keeps its ``data``; its map may still be added or replaced)."""
+    db.execute(
+        """
+        CREATE TABLE course_geometry (
+            course TEXT PRIMARY KEY NOT NULL REFERENCES courses(name),
+            data TEXT NOT NULL CHECK (json_valid(data)),
+            imported_at TEXT NOT NULL
+        )
+        """
+    )
