@@ -33,6 +33,7 @@ from pace.cli.common import (
 )
 from pace.cli.common import open_service as _open_service
 from pace.rules.errors import PaceError
+from pace.rules.reported import COMPLETIONS
 
 
 class PaceGroup(click.Group):
@@ -423,6 +424,13 @@ def _tee_defaults(text: str | None) -> dict[str, str] | None:
     "config.toml's [handicap].",
 )
 @click.option(
+    "--completions",
+    type=click.Choice(COMPLETIONS),
+    default=None,
+    help="Where completions come from: officials, officials_and_groups or groups (the groups' "
+    "scorecards report; docs/status.md). Default: config.toml's [round] completions.",
+)
+@click.option(
     "--tees",
     "tee_defaults",
     default=None,
@@ -432,7 +440,7 @@ def _tee_defaults(text: str | None) -> dict[str, str] | None:
 @db_option
 def import_draw(
     file, round_name, course, day, timezone, policy, play, format_name, scoring, net, allowance,
-    tee_defaults, db,
+    completions, tee_defaults, db,
 ) -> None:  # fmt: skip
     """Import a draw CSV into a round (created if new; replaced while it has no events).
 
@@ -462,6 +470,7 @@ def import_draw(
             net=net,
             allowance=scoring_cli.parse_allowance(allowance) if allowance else None,
             tees=_tee_defaults(tee_defaults),
+            completions=completions,
         )
     except PaceError as e:
         raise fail(e) from None

@@ -490,6 +490,13 @@ class FieldFold:
         """Return the id of the tap that counts for ``group``'s ``hole`` (the earliest one)."""
         return self._tap_of.get((group, hole))
 
+    def report_of(self, group: str, hole: int) -> str | None:
+        """Return the id of ``group``'s own live report of ``hole`` (batched or not), if any."""
+        for id in self._taps.get((group, hole), ()):
+            if self._completions[id].source == reported.GROUP:
+                return id
+        return None
+
     def source(self, group: str, hole: int) -> str | None:
         """Return who saw the completion that counts for ``group``'s ``hole`` (``official``,
         ``group``), None if none counts."""

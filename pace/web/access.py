@@ -61,6 +61,8 @@ EVENTS: dict[str, frozenset[str] | None] = {
     "void_event": MARSHAL | SCORER,
     "record_score": SCORER,
     "correct_score": SCORER,
+    # a group's own report that it holed out (issue 39): any scorer of the round, as scores
+    "group_completed": SCORER,
     "acknowledge_alert": REFEREE,
     "decide_timing": REFEREE,
     "tell_player_timed": REFEREE,

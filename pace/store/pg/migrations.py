@@ -201,6 +201,14 @@ def m008_tees() -> list[str]:
     ]
 
 
+def m009_completion_sources() -> list[str]:
+    """Say where a round's completions come from (issue 39)."""
+    return [
+        "ALTER TABLE rounds ADD COLUMN completions TEXT NOT NULL DEFAULT 'officials'"
+        " CHECK (completions IN ('officials', 'officials_and_groups', 'groups'))",
+    ]
+
+
 #: every migration in order; the names are the SQLite ones
 MIGRATIONS: tuple[Callable[[], list[str]], ...] = (
     m001_initial,
@@ -211,6 +219,7 @@ MIGRATIONS: tuple[Callable[[], list[str]], ...] = (
     m006_round_scoring,
     m007_competitions,
     m008_tees,
+    m009_completion_sources,
 )
 
 

@@ -258,6 +258,16 @@ def m008_tees(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE players ADD COLUMN gender TEXT")
 
 
+@MIGRATIONS()
+def m009_completion_sources(db: sqlite_utils.Database) -> None:
+    """Say where a round's completions come from (issue 39): ``officials`` (the taps only),
+    ``officials_and_groups`` or ``groups`` (the groups' own scorecards report)."""
+    db.execute(
+        "ALTER TABLE rounds ADD COLUMN completions TEXT NOT NULL DEFAULT 'officials'"
+        " CHECK (completions IN ('officials', 'officials_and_groups', 'groups'))"
+    )
+
+
 def apply(shared: SharedDatabase) -> list[str]:
     """Apply the pending migrations in one write transaction; return the names applied.
 
