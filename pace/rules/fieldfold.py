@@ -497,6 +497,13 @@ class FieldFold:
                 return id
         return None
 
+    def reported_holes(self, group: str) -> list[int]:
+        """Return the holes ``group`` reported itself (live reports, batched or not)."""
+        return sorted(
+            {c.hole for c in self._completions.values()
+             if c.group == group and c.source == reported.GROUP}
+        )  # fmt: skip
+
     def source(self, group: str, hole: int) -> str | None:
         """Return who saw the completion that counts for ``group``'s ``hole`` (``official``,
         ``group``), None if none counts."""

@@ -120,6 +120,7 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "scoring.api_leaderboard": PUBLIC,
     "scoring.scorecard_page": SCORER,
     "scoring.api_card": SCORER,
+    "scoring.api_own_pace": SCORER,
     "scoring.api_results": SCORER,
     # the printable results sheet: the committee's until the results are final, then anybody's
     # (``OPEN_WHEN_FINAL``)
