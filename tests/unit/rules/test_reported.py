@@ -85,3 +85,43 @@ def test_the_whole_log_fold_reads_the_reports():
 )
 def test_which_settings_take_the_groups_reports(setting, takes):
     assert reported.groups_report(setting) is takes
+
+
+# -- nothing is penalised on a group's report alone (golf-mauricie's checkpoints) ------------
+
+from pace.rules.model import RoundFacts  # noqa: E402
+from pace.rules.penalties import checkpoint_breaches  # noqa: E402
+from pace.rules.policies import MAURICIE  # noqa: E402
+from tests.builders import make_course, make_group, make_setup  # noqa: E402
+
+SETUP = make_setup(make_course(), [make_group("A", "08:00", size=2)])
+
+
+@pytest.mark.parametrize(
+    "log, breached",
+    [
+        # the 6th at 09:40 is 100 min: a breach when an official saw it
+        ({6: ("09:40", "official")}, [6]),
+        # the same instant reported by the group only: not judged
+        ({6: ("09:40", "group")}, []),
+        # the group's report, then a referee's tap of the hole (it wins): judged
+        ({6: ("09:40", "official")}, [6]),
+        # 12th seen by an official, but the stretch began at a reported 6th: not judged
+        ({6: ("09:20", "group"), 12: ("11:00", "official")}, []),
+        # both ends seen by officials: the second stretch (100 min) is judged
+        ({6: ("09:20", "official"), 12: ("11:00", "official")}, [12]),
+        # the first stretch by an official, the 12th only reported: only the first judged
+        ({6: ("09:40", "official"), 12: ("12:00", "group")}, [6]),
+    ],
+)
+def test_a_checkpoint_is_judged_only_on_an_officials_observation(log, breached):
+    facts = RoundFacts(
+        completions=tuple(
+            HoleCompletion("A", hole, at(when), source) for hole, (when, source) in log.items()
+        ),
+        suspensions=(),
+        credits=(),
+        withdrawn={},
+    )
+    found = checkpoint_breaches(SETUP, facts, at("16:00"), MAURICIE)
+    assert [b.after_hole for b in found] == breached
