@@ -21,8 +21,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pace.rules import policies as policiesmod
 from pace.rules.errors import PaceError
-from pace.rules.reported import COMPLETIONS
 from pace.rules.model import PaceSettings
+from pace.rules.reported import COMPLETIONS
 from pace.rules.scoring.handicaps import Allowances
 
 ASYNC_MODES = ("gevent", "threading")

@@ -343,8 +343,10 @@ class ScoreService:
                 "over_min": row["over_min"],
                 "gap_min": None if row["lead"] else row["gap_min"],
                 "finished": hole is None,
-                "holes": {h: {"at": v["at"], "source": v.get("source", "official")}
-                          for h, v in holes.items()},  # fmt: skip
+                "holes": {
+                    h: {"at": v["at"], "source": v.get("source", "official")}
+                    for h, v in holes.items()
+                },  # fmt: skip
                 "reported": fold.reported_holes(group),
                 "completions": view.record.completions,
             }

@@ -121,6 +121,7 @@ MIGRATION_NAMES = [
     "m006_round_scoring",
     "m007_competitions",
     "m008_tees",
+    "m009_completion_sources",
 ]
 
 
@@ -146,6 +147,7 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
             "m006_round_scoring",
             "m007_competitions",
             "m008_tees",
+            "m009_completion_sources",
         ]
     with open_store(db_path) as store:
         assert store.applied_migrations() == [
@@ -157,6 +159,7 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
             "m006_round_scoring",
             "m007_competitions",
             "m008_tees",
+            "m009_completion_sources",
         ]
     conn = raw(db_path)
     try:
@@ -174,6 +177,7 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
         ("m006_round_scoring",),
         ("m007_competitions",),
         ("m008_tees",),
+        ("m009_completion_sources",),
     ]
 
 

@@ -25,10 +25,15 @@ from pace.store.errors import RoundExistsError, UnknownCourseError
 from pace.store.instants import from_iso as _from_iso
 from pace.store.instants import iso as _iso
 from pace.store.records import EVENT_COLUMNS as _EVENT_COLUMNS
-from pace.store.records import UNSET, RoundRecord, RoundSummary, checked_new_round
+from pace.store.records import (
+    UNSET,
+    RoundRecord,
+    RoundSummary,
+    check_completions,
+    checked_new_round,
+)
 from pace.store.records import Unset as _Unset
 from pace.store.records import allowance_json as _allowance_json
-from pace.store.records import check_completions
 from pace.store.records import check_play as _check_play
 from pace.store.records import check_policy as _check_policy
 from pace.store.records import check_scoring as _check_scoring

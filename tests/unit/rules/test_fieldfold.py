@@ -60,8 +60,9 @@ def rounds(draw):
     for _ in range(n):
         clock += draw(st.integers(0, 900))
         kind = draw(st.sampled_from(
-            ["tap"] * 8 + ["report"] * 4 + ["correct", "void", "siren", "credit", "withdraw", "decide", "stop",
-                           "tell", "stroke", "stroke", "notify"]
+            ["tap"] * 8 + ["report"] * 4
+            + ["correct", "void", "siren", "credit", "withdraw", "decide", "stop",
+               "tell", "stroke", "stroke", "notify"]
         ))  # fmt: skip
         g = draw(st.sampled_from(GROUPS))
         player = draw(st.sampled_from(PLAYERS[g.id]))
