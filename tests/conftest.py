@@ -220,6 +220,7 @@ FILE_SECONDS = {
     "tests/browser/test_report.py": 17,
     "tests/integration/test_results_sheet.py": 8,
     "tests/e2e/test_group_reports.py": 8,
+    "tests/browser/test_group_reports.py": 10,
 }
 
 

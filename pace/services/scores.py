@@ -331,8 +331,10 @@ class ScoreService:
             fold = self.live.live(round, now).field
             order = list(row["order"])
             holes = row["holes"]
-            left = [h for h in order if str(h) not in holes]
-            hole = left[0] if left else None
+            # the hole after the furthest one known (a hole before it is implied, or estimated
+            # when it was reported in a batch)
+            furthest = max((order.index(int(h)) for h in holes), default=-1)
+            hole = order[furthest + 1] if furthest + 1 < len(order) else None
             due = row["due"][order.index(hole)] if hole is not None else None
             return {
                 "round": round,
