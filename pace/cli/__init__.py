@@ -583,11 +583,12 @@ def import_referee_log(file, round_name, by, db) -> None:
 )
 @click.option(
     "--actors",
-    type=click.Choice(["all", "marshals"]),
+    type=click.Choice(["all", "marshals", "groups"]),
     default="all",
     show_default=True,
     help="Who is simulated: everybody (marshals, referees, scorers, the committee's sirens), "
-    "or only the marshals.",
+    "only the marshals, or only the groups' scorers reporting their holes with no marshal "
+    "(the round takes completions from the groups; docs/status.md).",
 )
 def demo(db, host, port, speed, tick, seed, groups, duration, actors) -> None:
     """Play a demo round on an accelerated clock, with simulated people; open the URLs printed.
