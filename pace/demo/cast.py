@@ -462,8 +462,12 @@ def tap_command(tap: Tap, seed: int, tz: tzinfo) -> Command:
 def report_command(report: Report, seed: int, tz: tzinfo) -> Command:
     """Return a scorer's report that its group finished a hole (issue 39), sent when the
     phone reports it, with that instant."""
-    payload = {"id": demo_id(seed, f"report/{report.group}/{report.hole}"),
-               "group": report.group, "hole": report.hole, "at": _instant(report.at, tz)}  # fmt: skip
+    payload = {
+        "id": demo_id(seed, f"report/{report.group}/{report.hole}"),
+        "group": report.group,
+        "hole": report.hole,
+        "at": _instant(report.at, tz),
+    }
     return Command(report.at, "group_completed", payload)
 
 
