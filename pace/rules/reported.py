@@ -15,9 +15,11 @@ whose ``source`` is ``"group"``; an official's tap (a marshal, a referee, the co
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
+from pace.rules.events import Event
 from pace.rules.model import HoleCompletion
 
 OFFICIAL = "official"
@@ -107,3 +109,55 @@ def one_per_hole_sourced(
             by_hole.setdefault((c.group, c.hole), []).append((id, c))
     best = [b[1] for b in (counted(v) for v in by_hole.values()) if b is not None]
     return tuple(sorted(best, key=lambda c: c.at))
+
+
+@dataclass(frozen=True)
+class Sources:
+    """Who saw a round's holes (the report's "Where the hole times came from", issue 39).
+
+    ``official`` and ``group``: the counted completions by source (an official's tap over a
+    report, a batch's earlier holes left out); ``compared``: for each hole both an official
+    and the group saw, the group's report minus the official's tap (positive: the report came
+    later), in log order of the reports.
+    """
+
+    official: int
+    group: int
+    compared: tuple[tuple[str, int, timedelta], ...]
+
+    @property
+    def group_share(self) -> float:
+        """Return the share of the counted holes reported by the groups (0 when none)."""
+        total = self.official + self.group
+        return self.group / total if total else 0.0
+
+
+def sources(events: Iterable[Event], now: datetime) -> Sources:
+    """Return who saw the holes of a log up to ``now`` (corrections and voids applied)."""
+    live: dict[str, HoleCompletion] = {}
+    for e in events:
+        p = e.payload
+        if e.type == "hole_completed" and e.at <= now:
+            live[e.id] = HoleCompletion(str(p["group"]), int(str(p["hole"])), e.at, source_of(p))
+        elif e.type == "hole_time_corrected" and str(p["target"]) in live:
+            old = live[str(p["target"])]
+            at = datetime.fromisoformat(str(p["at"]))
+            live[str(p["target"])] = HoleCompletion(old.group, old.hole, at, old.source)
+        elif e.type == "event_voided":
+            live.pop(str(p["target"]), None)
+    counted = one_per_hole_sourced(list(live.items()))
+    tapped: dict[tuple[str, int], datetime] = {}
+    for c in live.values():
+        key = (c.group, c.hole)
+        if c.source == OFFICIAL and (key not in tapped or c.at < tapped[key]):
+            tapped[key] = c.at
+    compared = tuple(
+        (c.group, c.hole, c.at - tapped[(c.group, c.hole)])
+        for c in live.values()
+        if c.source == GROUP and (c.group, c.hole) in tapped
+    )
+    return Sources(
+        sum(1 for c in counted if c.source == OFFICIAL),
+        sum(1 for c in counted if c.source == GROUP),
+        compared,
+    )

@@ -125,3 +125,31 @@ def test_a_checkpoint_is_judged_only_on_an_officials_observation(log, breached):
     )
     found = checkpoint_breaches(SETUP, facts, at("16:00"), MAURICIE)
     assert [b.after_hole for b in found] == breached
+
+
+# -- the report: who saw the holes -------------------------------------------------------------
+
+
+def test_the_report_counts_the_holes_by_source_and_compares_the_reports_with_the_taps():
+    def hc(id, group, hole, minute, source=None):
+        p = {"group": group, "hole": hole, **({"source": source} if source else {})}
+        return Event(id, "hole_completed", "R", T + timedelta(minutes=minute), p)
+
+    log = [
+        hc("r1", "1", 1, 10, "group"),
+        hc("m1", "1", 1, 8),  # the official saw it 2 minutes before the report
+        hc("r2", "1", 2, 25, "group"),
+        hc("r3", "1", 3, 25.5, "group"),  # a batch: 2 is left to the estimates
+        hc("m4", "1", 4, 40),
+        hc("r4", "1", 4, 39, "group"),  # a report a minute before the official's tap
+        hc("r5", "2", 1, 12, "group"),
+        hc("m5", "2", 1, 12),
+        Event("v", "event_voided", "R", T, {"target": "m5", "reason": "wrong group"}),
+    ]
+    s = reported.sources(log, T + timedelta(hours=5))
+    assert (s.official, s.group) == (2, 2)  # 1/1 and 1/4 officials; 1/3 and 2/1 groups
+    assert s.group_share == 0.5
+    assert sorted((g, h, d.total_seconds() / 60) for g, h, d in s.compared) == [
+        ("1", 1, 2.0),
+        ("1", 4, -1.0),
+    ]
