@@ -18,6 +18,7 @@ from flask import Blueprint, Response, jsonify, render_template, request
 
 from pace.formats import csvfile
 from pace.rules.errors import FileFormatError, PaceError
+from pace.rules.reported import COMPLETIONS
 from pace.services.changes import ChangeService
 from pace.services.life import RoundLifeService
 from pace.web import access, payloads
@@ -160,6 +161,8 @@ def round_new() -> str:
         courses=app_parts.store.list_courses(),
         policies=settings.policy_names,
         default_policy=settings.round.policy,
+        completions=COMPLETIONS,
+        default_completions=settings.round.completions,
         zones=zones,
         today=app_parts.live.clock.now().astimezone(ZoneInfo(zones[0])).date().isoformat(),
         plays=parsers.PLAYS,
@@ -192,6 +195,7 @@ def _prepare() -> Any:
         notes=notes,
         new=True,
         tees=setup.tees,
+        completions=setup.completions,
     )
     return prepared, notes
 
