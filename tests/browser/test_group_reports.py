@@ -118,3 +118,31 @@ def test_the_board_marks_the_holes_reported_by_the_group(browser, server):
                                        "reported by the group (*)")  # fmt: skip
     finally:
         context.close()
+
+
+def test_a_hole_the_group_reported_stays_due_on_the_marshal_page_and_a_tap_wins(browser, server):
+    now = server.get_json(f"/api/rounds/{ROUND}/snapshot")["snapshot"]["at"]
+    answer = server.post_json(
+        "/api/commands/group_completed",
+        {"id": "0b7e3f0e-2a51-4e0c-8f1e-7d2d6c1b9a42", "round": ROUND, "group": "1", "hole": 1,
+         "at": local_today(8, 15).isoformat(), "device_time": now},
+        token=server.token("scorer"),
+    )  # fmt: skip
+    assert answer["ok"], answer
+    context = browser.new_context()
+    try:
+        sign_in(context, server, "marshal")
+        page = context.new_page()
+        page.goto(server.url + f"/rounds/{ROUND}/marshal")
+        page.locator("label[for='hole-1']").click()
+        card = page.locator(".due-item[data-group='1'][data-hole='1']")
+        expect(card).to_have_class("due-item by-group")
+        expect(card).to_contain_text("the group reported it at 08:15: tap to confirm")
+        card.locator("button.tap").click()
+        expect(card).to_have_count(0)
+        expect(page.locator("#pending")).to_have_attribute("data-count", "0")
+        snapshot = server.get_json(f"/api/rounds/{ROUND}/snapshot")["snapshot"]
+        hole = next(r for r in snapshot["groups"] if r["group"] == "1")["holes"]["1"]
+        assert hole["source"] == "official", hole  # the marshal's tap wins over the report
+    finally:
+        context.close()
