@@ -41,6 +41,8 @@ def _hole(r: rp.HoleRow, tz: tzinfo) -> dict[str, Any]:
         "status": None if r.status is None else r.status.value,
         "hole_min": minutes(r.hole_time),
         "stopped_min": minutes(r.stopped),
+        # issue 39: said only of a hole the group reported itself (an official's: absent)
+        **({"source": "group"} if r.logged is not None and r.source == "group" else {}),
     }
 
 
