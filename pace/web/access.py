@@ -92,7 +92,7 @@ MARSHAL_VOIDABLE = ("hole_completed", "hole_time_corrected")
 SCORER_VOIDABLE = ("score_recorded", "score_corrected")
 OWN_KIND = {
     "marshal": (MARSHAL_VOIDABLE, "hole times", "ask a referee"),
-    "scorer": (SCORER_VOIDABLE, "scores", "ask a referee or the committee"),
+    "scorer": (SCORER_VOIDABLE, "scores and the groups' reports", "ask a referee or the committee"),
 }
 
 #: HTTP endpoints: who may call each (``PUBLIC``: anybody, no session needed).
@@ -317,7 +317,15 @@ def check_scope(name: str, s: Session | None, command: object, store: Any) -> No
     if name == "void_event" and s.role in OWN_KIND:
         kinds, words, instead = OWN_KIND[s.role]
         event = store.event(getattr(command, "target", ""))
-        if event is not None and event.type not in kinds:
+        # a scorer takes back a report of its group's (issue 39) as a score: "We've finished
+        # hole 5" pressed by mistake
+        own_report = (
+            s.role == "scorer"
+            and event is not None
+            and event.type == "hole_completed"
+            and event.payload.get("source") == "group"
+        )
+        if event is not None and event.type not in kinds and not own_report:
             raise AccessError(
                 f"{ROLE_WORDS[s.role]} may void only {words}, not a"
                 f" {event.type.replace('_', ' ')}; {instead}",

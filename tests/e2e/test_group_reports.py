@@ -151,7 +151,8 @@ def test_a_resend_is_a_duplicate_and_a_batch_proves_only_its_last_hole(server, p
 
 def test_an_officials_tap_wins_over_the_groups_report(server, phone):
     c = phone()
-    assert report(server, c, "4", 1, "08:50")["ok"]
+    mine = report(server, c, "4", 1, "08:50")
+    assert mine["ok"]
     tapped = local(server, "08:46")
     answer = server.post_json("/api/commands/hole_completed", {
         "id": str(uuid.uuid4()), "round": ROUND, "group": "4", "hole": 1,
@@ -159,6 +160,12 @@ def test_an_officials_tap_wins_over_the_groups_report(server, phone):
     assert answer["ok"], answer
     hole = row(server, "4")["holes"]["1"]
     assert hole["source"] == "official" and near(hole["at"], tapped), hole
+    # a scorer voids its group's report (pressed by mistake), never an official's tap
+    void = {"round": ROUND, "reason": "pressed by mistake"}
+    refused = c.call("void_event", {**void, "id": str(uuid.uuid4()), "target": answer["id"]})
+    assert refused["error"]["code"] == "forbidden", refused
+    taken = c.call("void_event", {**void, "id": str(uuid.uuid4()), "target": mine["id"]})
+    assert taken["ok"], taken
 
 
 def test_hostile_reports_are_refused_and_change_nothing(server, phone):
