@@ -727,3 +727,12 @@ def test_a_commit_runs_where_the_store_offloads_it_and_its_caller_resumes_once_d
     finally:
         shared.close()
         pool.shutdown()
+
+
+def test_a_round_keeps_where_its_completions_come_from(store: Store) -> None:
+    assert store.get_round("R1").completions == "officials"  # the default: today's behaviour
+    assert store.update_round("R1", completions="groups").completions == "groups"
+    assert store.get_round("R1").completions == "groups"
+    with pytest.raises(SetupError, match="completions 'marshals' must be one of"):
+        store.update_round("R1", completions="marshals")
+    assert store.get_round("R1").completions == "groups"
