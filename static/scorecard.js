@@ -153,8 +153,9 @@ function recordHole() {
     renderHole();
     return;
   }
-  // the last ball's score of the hole: the group's report that it holed out (issue 39)
-  if (takesReports() && complete(hole) && !reported(hole)) reportHole(hole);
+  // the last ball's score of the hole: the group's report that it holed out (issue 39), unless
+  // a later hole is known already (the card caught up afterwards: nothing to report)
+  if (takesReports() && complete(hole) && !reported(hole) && !laterKnown(hole)) reportHole(hole);
   if (navigator.vibrate) navigator.vibrate(30);
   const next = nextHole(hole);
   if (next !== null) openHole(next);
@@ -191,6 +192,11 @@ function reportHole(hole) {
 function known(hole) {
   const p = state.pace;
   return reported(hole) || Boolean(p && p.group === state.group && String(hole) in p.holes);
+}
+
+function laterKnown(hole) {
+  const order = groupInfo().order;
+  return order.slice(order.indexOf(hole) + 1).some((h) => known(h));
 }
 
 function nextToReport() {
