@@ -380,7 +380,7 @@ class ScoreService:
                 "round": round,
                 "day": view.record.day.isoformat(),
                 "timezone": view.record.timezone,
-                "completions": view.record.completions,
+                "completions": self.live.service.store.get_round(round).completions,
                 "course": {
                     "name": course.name,
                     "holes": [

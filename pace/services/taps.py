@@ -70,7 +70,9 @@ class TapService:
             if (stored := self.live.resent(event)) is not None:
                 return Outcome(stored, False)
             if source == reported.GROUP:
-                setting = self.live.service.round_view(c.round).record.completions
+                # read from the store: `pace round completions` may have changed it while the
+                # server runs (the round's view is kept until its setup changes here)
+                setting = self.live.service.store.get_round(c.round).completions
                 if not reported.groups_report(setting):
                     raise CommandError(
                         f"round {c.round!r} takes hole times from officials only; the "

@@ -206,3 +206,17 @@ def test_the_http_mirror_takes_a_scorers_report(server):
     answer = server.post_json("/api/commands/group_completed", body, token=server.token("scorer"))
     assert answer["ok"], answer
     assert row(server, "6")["holes"]["1"]["source"] == "group"
+
+
+def test_the_setting_changed_on_a_running_server_applies_to_the_next_report(server, phone):
+    c = phone("scorer", "R2")
+    assert report(server, c, "6", 2, "09:20", round="R2")["error"]["code"] == (
+        "groups_not_reporting"
+    )
+    pace("round", "completions", "officials_and_groups", "--round", "R2", "--db",
+         str(server.db), cwd=server.db.parent)  # fmt: skip
+    try:
+        assert report(server, c, "6", 2, "09:20", round="R2")["ok"]
+    finally:
+        pace("round", "completions", "officials", "--round", "R2", "--db", str(server.db),
+             cwd=server.db.parent)  # fmt: skip
