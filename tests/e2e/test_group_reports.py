@@ -142,8 +142,8 @@ def test_a_resend_is_a_duplicate_and_a_batch_proves_only_its_last_hole(server, p
     assert near(holes["3"]["at"], local(server, "09:10:30"))
     # the 2nd is left to the missed-tap estimates, between the neighbouring facts
     guess = row(server, "3")["estimate"]["holes"]["2"]
-    assert local(server, "08:34") <= datetime.fromisoformat(guess["at"]) <= local(
-        server, "09:10:30"
+    assert (
+        local(server, "08:34") <= datetime.fromisoformat(guess["at"]) <= local(server, "09:10:30")
     ), guess
     # a second report of the same hole is refused
     assert report(server, c, "3", 2, "09:11")["error"]["code"] == "already_reported"
