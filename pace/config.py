@@ -22,6 +22,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pace.rules import policies as policiesmod
 from pace.rules.errors import PaceError
 from pace.rules.model import PaceSettings
+from pace.rules.reported import COMPLETIONS
 from pace.rules.scoring.handicaps import Allowances
 
 ASYNC_MODES = ("gevent", "threading")
@@ -102,6 +103,9 @@ class RoundSettings:
     timezone: str = "Europe/Brussels"
     policy: str = "frbg"
     standard_interval_min: float = 0.0
+    #: where a new round's completions come from: "officials", "officials_and_groups" or
+    #: "groups" (docs/status.md "Groups' reports")
+    completions: str = "officials"
 
     @property
     def tz(self) -> ZoneInfo:
@@ -403,6 +407,8 @@ def _check(s: Settings) -> None:
             "minutes from 0 (from the draw) to 60",
             s.round.standard_interval_min,
         )
+    if s.round.completions not in COMPLETIONS:
+        fail("round.completions", " or ".join(map(repr, COMPLETIONS)), s.round.completions)
     if s.reports.language not in REPORT_LANGUAGES:
         fail("reports.language", " or ".join(map(repr, REPORT_LANGUAGES)), s.reports.language)
     if not 1 <= s.reports.offenders_days <= 3660:

@@ -244,12 +244,18 @@ function holeCell(row, number) {
   const logged = row.holes[String(number)];
   // a missed tap's estimate (docs/estimates.md): ≈, its bounds in the title
   const guess = !logged && row.estimated ? row.estimated[String(number)] : null;
-  const done = logged ? clock(logged.at, tz()) : guess ? `≈${clock(guess.at, tz())}` : "";
+  // issue 39: a completion the group reported itself is marked, as an estimate is
+  const byGroup = Boolean(logged && logged.source === "group");
+  const done = logged
+    ? `${clock(logged.at, tz())}${byGroup ? "*" : ""}`
+    : guess
+      ? `≈${clock(guess.at, tz())}`
+      : "";
   const title = t("board.hole_cell", {
     hole: number,
     due,
     done: logged
-      ? t("board.hole_done", { time: done })
+      ? t(byGroup ? "board.hole_reported" : "board.hole_done", { time: clock(logged.at, tz()) })
       : guess
         ? t("board.hole_estimated", {
             time: clock(guess.at, tz()),
@@ -261,7 +267,7 @@ function holeCell(row, number) {
   return el(
     "td",
     {
-      class: `b-hole${logged ? " done" : ""}${guess ? " estimated" : ""}`,
+      class: `b-hole${logged ? " done" : ""}${guess ? " estimated" : ""}${byGroup ? " by-group" : ""}`,
       dataset: { group: row.group, hole: String(number) },
       title,
     },

@@ -315,7 +315,10 @@ function dueItems() {
     if (row.status === "withdrawn") return;
     for (const hole of state.holes) {
       const i = row.order.indexOf(hole);
-      if (i < 0 || row.holes[String(hole)] || waiting.has(`${row.group}|${hole}`)) continue;
+      // a hole only the group reported (issue 39) stays due: a marshal's tap wins over it
+      const logged = row.holes[String(hole)];
+      if (i < 0 || (logged && logged.source !== "group") || waiting.has(`${row.group}|${hole}`))
+        continue;
       items.push({ row, hole, due: row.due[i], drawIndex });
     }
   });
@@ -366,7 +369,11 @@ function dueCard(row, hole) {
 }
 
 function updateCard(card, row, due) {
-  const time = t("marshal.due_at", { time: clock(due, tz()) });
+  const reported = row.holes[card.dataset.hole];
+  let time = t("marshal.due_at", { time: clock(due, tz()) });
+  if (reported && reported.source === "group")
+    time = t("marshal.reported_by_group", { time: clock(reported.at, tz()) });
+  card.classList.toggle("by-group", Boolean(reported && reported.source === "group"));
   const dueTime = card.querySelector(".due-time");
   if (dueTime.textContent !== time) dueTime.textContent = time;
   const badge = card.querySelector(".badge");

@@ -6,6 +6,12 @@
 // never written twice. The card shows every ball's strokes and the penalties the pace side
 // counted (timed strokes, checkpoints): they arrive from the referees' judgement, nobody
 // types them in.
+//
+// Where the round takes the groups' own reports (docs/status.md, "Groups' reports"), the
+// moment the last ball's score of a hole is entered queues group_completed with the device's
+// instant (the same outbox: with no signal it waits and goes later with that instant), and
+// "We've finished hole N" reports a hole before its scores. "Our pace" shows the group its own
+// pace as facts: when the hole in play is due, minutes over or under, the gap to the group ahead.
 import {
   clock,
   connect,
@@ -36,7 +42,9 @@ const KEYS = {
   snapshot: `pace.scorer.${ROUND}`,
   group: `pace.scorer.group.${ROUND}`,
   card: (group) => `pace.card.${ROUND}.${group}`,
+  pace: (group) => `pace.ownpace.${ROUND}.${group}`,
 };
+const PACE_EVERY_MS = 30000;
 const MIN = 1;
 const MAX = 20;
 
@@ -51,7 +59,15 @@ const state = {
   note: "",
 };
 state.card = state.group ? load(KEYS.card(state.group), null) : null;
-const outbox = new Outbox(KEYS.outbox, () => renderAll());
+state.pace = state.group ? load(KEYS.pace(state.group), null) : null;
+let reportsConfirmed = -1;
+const outbox = new Outbox(KEYS.outbox, () => {
+  // a report the server took: read the group's own pace again
+  const n = outbox.entries.filter((e) => e.kind === "group_completed" && e.state === "confirmed").length;
+  if (reportsConfirmed >= 0 && n !== reportsConfirmed) loadPace();
+  reportsConfirmed = n;
+  renderAll();
+});
 
 const $ = (id) => document.getElementById(id);
 const tz = () => (state.snapshot && state.snapshot.timezone) || undefined;
@@ -137,10 +153,69 @@ function recordHole() {
     renderHole();
     return;
   }
+  // the last ball's score of the hole: the group's report that it holed out (issue 39), unless
+  // a later hole is known already (the card caught up afterwards: nothing to report)
+  if (takesReports() && complete(hole) && !reported(hole) && !laterKnown(hole)) reportHole(hole);
   if (navigator.vibrate) navigator.vibrate(30);
   const next = nextHole(hole);
   if (next !== null) openHole(next);
   else renderAll();
+}
+
+// -- the group's own reports (issue 39) ----------------------------------------------------------
+
+function takesReports() {
+  const s = state.snapshot;
+  return Boolean(s && (s.completions === "officials_and_groups" || s.completions === "groups"));
+}
+
+// the group reported `hole` itself (the server knows it, or it is on its way); `known` adds the
+// holes an official logged: the button offers the first hole neither says is finished
+function reported(hole) {
+  const p = state.pace;
+  if (p && p.group === state.group && p.reported.includes(hole)) return true;
+  return outbox.entries.some(
+    (e) => e.kind === "group_completed" && e.group === state.group && e.hole === hole &&
+      e.state !== "refused",
+  );
+}
+
+function reportHole(hole) {
+  const now = isoWithOffset(); // the device's instant: the server corrects its clock
+  outbox.add(
+    "group_completed",
+    { id: uuid4(), round: ROUND, group: state.group, hole, at: now, device_time: now },
+    { group: state.group, hole },
+  );
+}
+
+function known(hole) {
+  const p = state.pace;
+  return reported(hole) || Boolean(p && p.group === state.group && String(hole) in p.holes);
+}
+
+function laterKnown(hole) {
+  const order = groupInfo().order;
+  return order.slice(order.indexOf(hole) + 1).some((h) => known(h));
+}
+
+function nextToReport() {
+  const info = groupInfo();
+  if (!info) return null;
+  // the hole after the furthest one known finished (a hole before it left unknown is implied)
+  let last = -1;
+  info.order.forEach((h, i) => {
+    if (known(h)) last = i;
+  });
+  return last + 1 < info.order.length ? info.order[last + 1] : null;
+}
+
+function finishedHole() {
+  const hole = nextToReport();
+  if (hole === null || !takesReports()) return;
+  reportHole(hole);
+  if (navigator.vibrate) navigator.vibrate(30);
+  renderAll();
 }
 
 function removeScore(ball) {
@@ -188,6 +263,21 @@ function loadCard() {
     .catch(() => undefined);
 }
 
+function loadPace() {
+  if (!state.group || !state.online) return;
+  const group = state.group;
+  const url = `/api/rounds/${encodeURIComponent(ROUND)}/cards/${encodeURIComponent(group)}/pace`;
+  fetch(url, { credentials: "same-origin", cache: "no-store" })
+    .then((r) => r.json())
+    .then((answer) => {
+      if (group !== state.group || !answer || !answer.ok) return;
+      state.pace = answer.pace;
+      save(KEYS.pace(group), answer.pace);
+      renderPace();
+    })
+    .catch(() => undefined);
+}
+
 function join(socket) {
   request(socket, "join_scores", { round: ROUND })
     .then((ack) => {
@@ -200,6 +290,7 @@ function join(socket) {
       save(KEYS.snapshot, ack.snapshot);
       renderGroups();
       loadCard();
+      loadPace();
       renderAll();
       outbox.drain();
     })
@@ -215,20 +306,26 @@ function start() {
     },
   });
   outbox.socket.on("card_changed", (msg) => {
-    if (msg && msg.round === ROUND && msg.group === state.group) loadCard();
+    if (msg && msg.round === ROUND && msg.group === state.group) {
+      loadCard();
+      loadPace();
+    }
   });
   setInterval(() => {
     outbox.drain();
     renderBar();
   }, 5000);
+  setInterval(loadPace, PACE_EVERY_MS);
 }
 
 function chooseGroup(group) {
   state.group = group;
   save(KEYS.group, group);
   state.card = group ? load(KEYS.card(group), null) : null;
+  state.pace = group ? load(KEYS.pace(group), null) : null;
   state.hole = null;
   loadCard();
+  loadPace();
   const info = groupInfo();
   if (info) openHole(info.order.find((h) => !complete(h)) ?? info.order[0]);
   renderAll();
@@ -492,6 +589,44 @@ function renderStanding() {
   );
 }
 
+function renderPace() {
+  const box = $("own-pace");
+  const info = groupInfo();
+  box.hidden = !info;
+  if (!info) return;
+  const p = state.pace && state.pace.group === state.group ? state.pace : null;
+  const facts = [];
+  if (!p) {
+    facts.push(el("li", { class: "hint" }, t("scorecard.pace_none")));
+  } else {
+    if (p.finished) facts.push(el("li", { dataset: { fact: "finished" } }, t("scorecard.pace_finished")));
+    else if (p.hole !== null && p.due)
+      facts.push(el("li", { dataset: { fact: "due" } },
+        t("scorecard.pace_due", { hole: p.hole, time: clock(p.due, tz()) })));
+    if (p.over_min !== null && p.over_min !== undefined) {
+      const m = Math.round(Math.abs(p.over_min));
+      const key = m === 0 ? "scorecard.pace_on_time" : p.over_min > 0 ? "scorecard.pace_over" : "scorecard.pace_under";
+      facts.push(el("li", { dataset: { fact: "over" } }, t(key, { minutes: m })));
+    } else if (!Object.keys(p.holes).length) {
+      facts.push(el("li", { class: "hint" }, t("scorecard.pace_none")));
+    }
+    if (Object.keys(p.holes).length)
+      facts.push(el("li", { dataset: { fact: "gap" } },
+        p.gap_min === null || p.gap_min === undefined
+          ? t("scorecard.pace_no_gap")
+          : t("scorecard.pace_gap", { minutes: Math.round(Math.max(0, p.gap_min)) })));
+    if (p.reported.length)
+      facts.push(el("li", { class: "hint", dataset: { fact: "reported" } },
+        t("scorecard.pace_reported", { holes: p.reported.join(", ") })));
+    facts.push(el("li", { class: "hint" }, t("scorecard.pace_at", { time: clock(p.at, tz()) })));
+  }
+  $("pace-facts").replaceChildren(...facts);
+  const button = $("finished-hole");
+  const next = takesReports() ? nextToReport() : null;
+  button.hidden = next === null;
+  if (next !== null) button.textContent = t("scorecard.finished_hole", { hole: next });
+}
+
 function entryLabel(e) {
   const strokes = e.kind === "void_event" ? "" : shownStrokes(e.payload.strokes);
   return t(`scorecard.kind.${e.kind}`, { name: e.ball || "?", hole: e.hole, strokes });
@@ -522,12 +657,14 @@ function renderAll() {
   renderCard();
   renderStanding();
   renderEntries();
+  renderPace();
   if (state.snapshot) loaded(); // the groups and the card are drawn: show the page
 }
 
 rememberLanguage();
 $("group").addEventListener("change", (ev) => chooseGroup(ev.target.value));
 $("save-hole").addEventListener("click", recordHole);
+$("finished-hole").addEventListener("click", finishedHole);
 renderGroups();
 if (groupInfo()) openHole(groupInfo().order.find((h) => !complete(h)) ?? groupInfo().order[0]);
 renderAll();

@@ -221,6 +221,9 @@ FILE_SECONDS = {
     "tests/browser/test_course_strip.py": 20,
     "tests/browser/test_course_map.py": 12,
     "tests/integration/test_results_sheet.py": 8,
+    "tests/e2e/test_group_reports.py": 8,
+    "tests/browser/test_group_reports.py": 10,
+    "tests/e2e/test_demo_groups.py": 20,
 }
 
 

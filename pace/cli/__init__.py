@@ -34,6 +34,7 @@ from pace.cli.common import (
 from pace.cli.common import open_service as _open_service
 from pace.formats.geometry import MAX_BYTES as MAX_GEOMETRY_BYTES
 from pace.rules.errors import PaceError
+from pace.rules.reported import COMPLETIONS
 
 
 class PaceGroup(click.Group):
@@ -449,6 +450,13 @@ def _tee_defaults(text: str | None) -> dict[str, str] | None:
     "config.toml's [handicap].",
 )
 @click.option(
+    "--completions",
+    type=click.Choice(COMPLETIONS),
+    default=None,
+    help="Where completions come from: officials, officials_and_groups or groups (the groups' "
+    "scorecards report; docs/status.md). Default: config.toml's [round] completions.",
+)
+@click.option(
     "--tees",
     "tee_defaults",
     default=None,
@@ -458,7 +466,7 @@ def _tee_defaults(text: str | None) -> dict[str, str] | None:
 @db_option
 def import_draw(
     file, round_name, course, day, timezone, policy, play, format_name, scoring, net, allowance,
-    tee_defaults, db,
+    completions, tee_defaults, db,
 ) -> None:  # fmt: skip
     """Import a draw CSV into a round (created if new; replaced while it has no events).
 
@@ -488,6 +496,7 @@ def import_draw(
             net=net,
             allowance=scoring_cli.parse_allowance(allowance) if allowance else None,
             tees=_tee_defaults(tee_defaults),
+            completions=completions,
         )
     except PaceError as e:
         raise fail(e) from None
@@ -600,11 +609,12 @@ def import_referee_log(file, round_name, by, db) -> None:
 )
 @click.option(
     "--actors",
-    type=click.Choice(["all", "marshals"]),
+    type=click.Choice(["all", "marshals", "groups"]),
     default="all",
     show_default=True,
     help="Who is simulated: everybody (marshals, referees, scorers, the committee's sirens), "
-    "or only the marshals.",
+    "only the marshals, or only the groups' scorers reporting their holes with no marshal "
+    "(the round takes completions from the groups; docs/status.md).",
 )
 def demo(db, host, port, speed, tick, seed, groups, duration, actors) -> None:
     """Play a demo round on an accelerated clock, with simulated people; open the URLs printed.

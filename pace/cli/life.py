@@ -13,6 +13,7 @@ import click
 
 from pace.cli.common import db_option, fail, open_service
 from pace.rules.errors import PaceError
+from pace.rules.reported import COMPLETIONS
 
 _round = click.option("--round", "round_name", required=True, help="The stored round.")
 _by = click.option(
@@ -102,6 +103,27 @@ def round_reopen(round_name, reason, by, db) -> None:
     Example: pace round reopen --round R1 --reason "card of group 4 mis-added" --by "J. Martin"
     """
     _act(round_name, db, "reopen", by, reason)
+
+
+@round_group.command("completions")
+@_round
+@click.argument("setting", type=click.Choice(COMPLETIONS))
+@db_option
+def round_completions(round_name, setting, db) -> None:
+    """Say where a round's completions come from: officials (the taps only),
+    officials_and_groups (the groups' scorecards report too; an official's tap wins) or
+    groups (no marshal: the scorecards report). Docs: docs/status.md "Groups' reports".
+
+    Example: pace round completions groups --round R1
+    """
+    service = open_service(db)
+    try:
+        record = service.set_completions(round_name, setting)
+    except PaceError as e:
+        raise fail(e) from None
+    finally:
+        service.store.close()
+    click.echo(f"round {record.name}: completions from {record.completions.replace('_', ' ')}")
 
 
 @round_group.command("life")

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 
-from pace.demo.play import Incident, Tap
+from pace.demo.play import Incident, Report, Tap
 from pace.formats.referee_log import RefereeAct
 from pace.rules import alerts, position, timing
 from pace.rules.model import HoleCompletion, RoundFacts, RoundSetup, Suspension
@@ -457,6 +457,18 @@ def tap_command(tap: Tap, seed: int, tz: tzinfo) -> Command:
     payload = {"id": demo_id(seed, f"tap/{tap.group}/{tap.hole}"), "group": tap.group,
                "hole": tap.hole, "at": _instant(tap.at, tz)}  # fmt: skip
     return Command(tap.at, "hole_completed", payload)
+
+
+def report_command(report: Report, seed: int, tz: tzinfo) -> Command:
+    """Return a scorer's report that its group finished a hole (issue 39), sent when the
+    phone reports it, with that instant."""
+    payload = {
+        "id": demo_id(seed, f"report/{report.group}/{report.hole}"),
+        "group": report.group,
+        "hole": report.hole,
+        "at": _instant(report.at, tz),
+    }
+    return Command(report.at, "group_completed", payload)
 
 
 def referee_command(planned: Planned, seed: int, tz: tzinfo) -> Command:

@@ -147,3 +147,53 @@ def marshal_holes(
 ) -> list[tuple[int, ...]]:
     """Return the holes each marshal covers: consecutive runs of ``per_marshal`` holes."""
     return [tuple(holes[i : i + per_marshal]) for i in range(0, len(holes), per_marshal)]
+
+
+@dataclass(frozen=True)
+class Report:
+    """A group's own report of a hole (issue 39): the hole was completed at ``done``, and its
+    scorer's phone reported it at ``at`` (the last score entered, a few minutes later)."""
+
+    group: str
+    hole: int
+    done: datetime
+    at: datetime
+
+
+#: the longest a scorer takes to enter a hole's scores after holing out
+REPORT_LAG = timedelta(minutes=3)
+#: the share of the groups that enter their scores in batches of two or three holes
+BATCH_SHARE = 0.2
+#: seconds between two holes' reports of one batch (the scorer types on)
+BATCH_STEP = timedelta(seconds=20)
+
+
+def group_reports(
+    taps: Sequence[Tap],
+    rng: random.Random,
+    *,
+    lag: timedelta = REPORT_LAG,
+    batch_share: float = BATCH_SHARE,
+) -> list[Report]:
+    """Return the groups' own reports of ``taps`` (their true completions), in time order.
+
+    Each group's scorer enters a hole's scores 0 to ``lag`` after holing out; a share
+    ``batch_share`` of the groups enter two or three holes at a time, on the tee after the
+    batch's last hole, the holes of a batch a few seconds apart.
+    """
+    by_group: dict[str, list[Tap]] = {}
+    for t in sorted(taps, key=lambda t: t.at):
+        by_group.setdefault(t.group, []).append(t)
+    out: list[Report] = []
+    for group in sorted(by_group):
+        holes = by_group[group]
+        batches = rng.random() < batch_share
+        i = 0
+        while i < len(holes):
+            size = rng.choice((2, 3)) if batches else 1
+            batch = holes[i : i + size]
+            entered = batch[-1].at + timedelta(seconds=rng.uniform(0, lag.total_seconds()))
+            for k, t in enumerate(batch):
+                out.append(Report(t.group, t.hole, t.at, entered + k * BATCH_STEP))
+            i += size
+    return sorted(out, key=lambda r: r.at)

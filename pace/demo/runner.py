@@ -33,7 +33,7 @@ from pace.demo import cast as castmod
 from pace.demo import data as demo_data
 from pace.demo import geography
 from pace.demo.actors import Actor
-from pace.demo.play import Tap, marshal_holes, plan_incidents, play_round
+from pace.demo.play import Tap, group_reports, marshal_holes, plan_incidents, play_round
 from pace.rules.errors import PaceError
 from pace.rules.model import Suspension
 
@@ -47,8 +47,9 @@ NOTE_EVERY = timedelta(minutes=30)
 MARSHAL_NAMES = ("Martine", "Jacques", "Hélène", "Patrick", "Brigitte", "Didier")
 REFEREE_NAMES = ("Claire", "Marc")
 SCORER_NAMES = ("Anne", "Luc", "Sabine", "Yves", "Nadia", "Paul", "Inès", "Hugo")
-#: ``--actors``: who plays: everybody, or only the marshals (the lighter demo).
-ACTORS = ("all", "marshals")
+#: ``--actors``: who plays: everybody, only the marshals (the lighter demo), or only the
+#: groups' scorers reporting their holes, with no marshal (issue 39)
+ACTORS = ("all", "marshals", "groups")
 
 
 class DemoError(PaceError, RuntimeError):
@@ -114,6 +115,7 @@ def create_database(settings: config.Settings, options: DemoOptions) -> DemoRoun
             course=course.name,
             day=day,
             timezone=settings.round.timezone,
+            completions="groups" if options.actors == "groups" else None,
         )
         view = service.round_view(ROUND)
     finally:
@@ -121,7 +123,7 @@ def create_database(settings: config.Settings, options: DemoOptions) -> DemoRoun
     pars = {h.number: h.par for h in course.holes}
     incidents = plan_incidents(view.plan, rng)
     first_start = min(g.start for g in record.groups)
-    if options.actors == "marshals":
+    if options.actors in ("marshals", "groups"):
         cast = castmod.Cast(tuple(play_round(view.plan, pars, rng, incidents)))
     else:
         state = rng.getstate()
@@ -212,6 +214,15 @@ class Demo:
             actors.append(Actor(role, number, name, commands, code=code, join=join, round=ROUND,
                                 url=self.url, clock=self.clock, tz=tz, stop=self.stop))  # fmt: skip
 
+        if self.options.actors == "groups":
+            # no marshal: each group's scorer reports its holes, some late, some in batches
+            reports = group_reports(cast.taps, random.Random(seed))
+            groups = sorted({t.group for t in cast.taps}, key=lambda g: (len(g), g))
+            for i, group in enumerate(groups, start=1):
+                mine = [castmod.report_command(x, seed, tz) for x in reports if x.group == group]
+                name = f"scorer {SCORER_NAMES[(i - 1) % len(SCORER_NAMES)]} (group {group})"
+                actor("scorer", i, name, mine, ("join_scores", {}))
+            return actors
         for i, holes in enumerate(marshal_holes(r.holes), start=1):
             taps = [castmod.tap_command(t, seed, tz) for t in cast.taps if t.hole in holes]
             name = f"{MARSHAL_NAMES[(i - 1) % len(MARSHAL_NAMES)]} (holes {holes[0]}–{holes[-1]})"
@@ -382,6 +393,11 @@ class Demo:
             flush=True,
         )  # fmt: skip
 
+    @property
+    def _scorers_send(self) -> str:
+        """What the scorers send: their groups' reports (``--actors groups``), else scores."""
+        return "groups' reports" if self.options.actors == "groups" else "scores"
+
     def _note(self, extra: str = "") -> None:
         now = self.clock.now()
         field = self.ext.live.field(ROUND, now)
@@ -399,7 +415,7 @@ class Demo:
             + (f" (groups {', '.join(out)})" if out else "")
             + f"; {sent['marshal']} taps"
             + (f", {sent['referee']} referees' acts" if sent["referee"] else "")
-            + (f", {sent['scorer']} scores" if sent["scorer"] else "")
+            + (f", {sent['scorer']} {self._scorers_send}" if sent["scorer"] else "")
             + (f", {refused} refused (see the log)" if refused else "")
         )
         print(f"{line}; {extra}" if extra else line, flush=True)

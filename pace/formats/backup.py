@@ -23,6 +23,7 @@ from typing import Any
 from pace.rules.errors import FileFormatError, Problem
 from pace.rules.events import Event, canonical_json
 from pace.rules.model import MEN, WOMEN, Course, Group, Hole, Player, TeeSet
+from pace.rules.reported import COMPLETIONS
 
 KIND = "round"
 VERSION = 1
@@ -42,6 +43,9 @@ class RoundSetup:
     scoring: str | None = None
     net: bool = False
     allowance: tuple[float, ...] | None = None
+    #: where completions come from (issue 39); written only when not ``officials``, so the
+    #: backups of rounds without groups' reports read as before
+    completions: str = "officials"
 
 
 @dataclass(frozen=True)
@@ -85,6 +89,7 @@ def dump(
             "scoring": round.scoring,
             "net": round.net,
             "allowance": None if round.allowance is None else list(round.allowance),
+            **({} if round.completions == "officials" else {"completions": round.completions}),
         },
         "groups": [
             {
@@ -324,6 +329,12 @@ def _round(r: _Reader, data: Any) -> RoundSetup | None:
     scoring = r.take(data, "scoring", str, "round", optional=True)
     net = r.take(data, "net", bool, "round")
     allowance = r.take(data, "allowance", list, "round", optional=True)
+    completions = r.take(data, "completions", str, "round", optional=True)
+    if completions is not None and completions not in COMPLETIONS:
+        r.fail(
+            "round.completions", f"expected one of {', '.join(COMPLETIONS)}, not {completions!r}"
+        )
+        completions = None
     day = None
     if day_text is not None:
         try:
@@ -341,6 +352,7 @@ def _round(r: _Reader, data: Any) -> RoundSetup | None:
         name, day, timezone, policy,  # type: ignore[arg-type]
         None if interval is None else timedelta(seconds=interval), play, format_, scoring,
         bool(net), None if allowance is None else tuple(float(v) for v in allowance),
+        completions or "officials",
     )  # fmt: skip
 
 

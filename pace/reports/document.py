@@ -41,6 +41,8 @@ def _hole(r: rp.HoleRow, tz: tzinfo) -> dict[str, Any]:
         "status": None if r.status is None else r.status.value,
         "hole_min": minutes(r.hole_time),
         "stopped_min": minutes(r.stopped),
+        # issue 39: said only of a hole the group reported itself (an official's: absent)
+        **({"source": "group"} if r.logged is not None and r.source == "group" else {}),
     }
 
 
@@ -172,7 +174,7 @@ def report_document(meta: ReportMeta, r: rp.RoundReport) -> dict[str, Any]:
     """Return the whole report as the JSON document of docs/reports.md."""
     tz = meta.tz
     f = r.field
-    out: dict[str, Any] = {
+    doc: dict[str, Any] = {
         "schema": SCHEMA_VERSION,
         "round": meta.round,
         "course": meta.course,
@@ -220,5 +222,28 @@ def report_document(meta: ReportMeta, r: rp.RoundReport) -> dict[str, Any]:
         "groups": [group_view(g, tz) for g in r.groups],
     }
     if meta.strip is not None:
-        out["strip"] = dict(meta.strip)
-    return out
+        doc["strip"] = dict(meta.strip)
+    # issue 39: who saw the holes, once any group reported one (rounds without reports read
+    # as before)
+    if r.sources is not None and r.sources.group:
+        doc["sources"] = sources_view(r.sources)
+    return doc
+
+
+def sources_view(s: Any) -> dict[str, Any]:
+    """Return who saw the holes (``pace.rules.reported.Sources``) as the JSON document says:
+    the counted holes by source, their shares, and how early or late the groups' reports were
+    where an official also saw the hole (minutes, positive: later than the official)."""
+    deltas = sorted(d.total_seconds() / 60 for _, _, d in s.compared)
+    return {
+        "official": s.official,
+        "group": s.group,
+        "group_share": round(s.group_share, 3),
+        "official_share": round(1 - s.group_share, 3) if s.official + s.group else 0.0,
+        "compared": len(deltas),
+        "late": sum(1 for d in deltas if d > 0),
+        "early": sum(1 for d in deltas if d < 0),
+        "median_min": round(deltas[len(deltas) // 2], 2) if deltas else None,
+        "earliest_min": round(deltas[0], 2) if deltas else None,
+        "latest_min": round(deltas[-1], 2) if deltas else None,
+    }

@@ -17,7 +17,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
 
 from pace.documents.report import ReportMeta
-from pace.reports import charts, forked, letters, why
+from pace.reports import charts, document, forked, letters, why
 from pace.reports.strip_svg import strip_svg
 from pace.reports.words import (
     TEXTS,
@@ -301,6 +301,7 @@ def helpers(meta: ReportMeta, lang: str) -> dict[str, Any]:
         "held_behind": held_behind,
         "estimate_of": estimate_of,
         "estimate_title": estimate_title,
+        "sources_view": document.sources_view,
         "grid_lines": grid_lines,
         "grid_strip": grid_strip,
         "times_lines": times_lines,

@@ -39,6 +39,8 @@ def rows(meta: ReportMeta, r: rp.RoundReport, lang: str) -> Iterator[dict[str, A
                 "par": h.par, "due": instant(h.due, tz), "logged": instant(h.logged, tz),
                 "over_min": minutes(h.over), "gap_min": minutes(h.gap),
                 "ahead": h.ahead, "status": h.status.value if h.status else None,
+                # issue 39: a hole the group reported itself says so (an official's: empty)
+                "source": "group" if h.logged is not None and h.source == "group" else None,
             }  # fmt: skip
         for p in g.players:
             for s in p.strokes:

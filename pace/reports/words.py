@@ -64,6 +64,15 @@ TEXTS: dict[str, Source] = {
         "estimated. An estimate never penalises: it is shown ≈, with its bounds."
     ),
     "no_missed_taps": "No missed tap.",
+    "sources": "Where the hole times came from",
+    "sources_count": (
+        "{group} holes reported by the groups' own scorecards ({share} %), {official} seen by "
+        "officials. A group's report is an upper bound; nothing is penalised on it alone."
+    ),
+    "sources_compared": (
+        "{compared} holes seen by both: the group's report came later than the official's tap "
+        "on {late}, by {median} min at the median."
+    ),
     "missed_standing": "Group {group}, hole {hole}: estimated ≈{time}, no tap yet",
     "estimated": "Estimated",
     "confirmed_by": "Logged by",

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 
 from pace.rules.events import Event
 from pace.rules.model import HoleCompletion, RoundFacts, Suspension, TimeCredit
+from pace.rules.reported import one_per_hole_sourced, source_of
 
 HOLE_COMPLETED = "hole_completed"
 HOLE_TIME_CORRECTED = "hole_time_corrected"
@@ -44,12 +45,16 @@ def fold(events: Iterable[Event]) -> RoundFacts:
     for e in events:
         p = e.payload
         if e.type == HOLE_COMPLETED:
-            completions[e.id] = HoleCompletion(str(p["group"]), int(str(p["hole"])), e.at)
+            completions[e.id] = HoleCompletion(
+                str(p["group"]), int(str(p["hole"])), e.at, source_of(p)
+            )
         elif e.type == HOLE_TIME_CORRECTED:
             target = completions.get(str(p["target"]))
             if target is not None:
                 new_at = datetime.fromisoformat(str(p["at"]))
-                completions[str(p["target"])] = HoleCompletion(target.group, target.hole, new_at)
+                completions[str(p["target"])] = HoleCompletion(
+                    target.group, target.hole, new_at, target.source
+                )
         elif e.type == EVENT_VOIDED:
             target_id = str(p["target"])
             for table in (completions, credits, withdrawn, sirens):
@@ -62,7 +67,7 @@ def fold(events: Iterable[Event]) -> RoundFacts:
         elif e.type == SIREN:
             sirens[e.id] = (str(p["kind"]), e.at)
     return RoundFacts(
-        completions=one_per_hole(completions.values()),
+        completions=one_per_hole_sourced(list(completions.items())),
         suspensions=suspensions_from_sirens(sirens.values()),
         credits=tuple(credits.values()),
         withdrawn={group: at for group, at in withdrawn.values()},

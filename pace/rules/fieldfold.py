@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from pace.rules import facts as factsmod
-from pace.rules import groupclock
+from pace.rules import groupclock, reported
 from pace.rules.events import Event
 from pace.rules.model import (
     HoleCompletion,
@@ -219,6 +219,7 @@ class FieldFold:
         self._taps: dict[tuple[str, int], list[str]] = {}
         self._counted: dict[tuple[str, int], datetime] = {}
         self._tap_of: dict[tuple[str, int], str] = {}
+        self._batched: dict[str, frozenset[str]] = {}
         self._done: dict[str, dict[int, datetime]] = {p.id: {} for p in plan.groups}
         self._group_credits: dict[str, tuple[TimeCredit, ...]] = {}
         self._withdrawn_at: dict[str, datetime] = {}
@@ -246,22 +247,29 @@ class FieldFold:
         """
         p = e.payload
         if e.type == factsmod.HOLE_COMPLETED:
-            c = HoleCompletion(str(p["group"]), int(str(p["hole"])), e.at)
+            c = HoleCompletion(str(p["group"]), int(str(p["hole"])), e.at, reported.source_of(p))
             old = self._completions.get(e.id)
             self._completions[e.id] = c
             self._tap_changed(e.id, old, c, now)
+            if c.source == reported.GROUP:
+                self._reports_changed(c.group, now)
         elif e.type == factsmod.HOLE_TIME_CORRECTED:
             target = str(p["target"])
             old = self._completions.get(target)
             if old is not None:
-                new = HoleCompletion(old.group, old.hole, datetime.fromisoformat(str(p["at"])))
+                at = datetime.fromisoformat(str(p["at"]))
+                new = HoleCompletion(old.group, old.hole, at, old.source)
                 self._completions[target] = new
                 self._tap_changed(target, old, new, now)
+                if new.source == reported.GROUP:
+                    self._reports_changed(new.group, now)
         elif e.type == factsmod.EVENT_VOIDED:
             target = str(p["target"])
             tap = self._completions.pop(target, None)
             if tap is not None:
                 self._tap_changed(target, tap, None, now)
+                if tap.source == reported.GROUP:
+                    self._reports_changed(tap.group, now)
             credit = self._credits.pop(target, None)
             if credit is not None:
                 self._credits_changed(credit.group, credit.at, now)
@@ -298,14 +306,30 @@ class FieldFold:
                 taps.append(id)
             self._recount(new.group, new.hole, now)
 
+    def _reports_changed(self, group: str, now: datetime) -> None:
+        """Read ``group``'s reports again: count again the holes whose report joined or left a
+        batch (:func:`pace.rules.reported.batched`)."""
+        reports = [
+            (id, c)
+            for id, c in self._completions.items()
+            if c.group == group and c.source == reported.GROUP
+        ]
+        batched = reported.batched(reports)
+        before = self._batched.get(group, frozenset())
+        self._batched[group] = batched
+        for id in before ^ batched:
+            c = self._completions.get(id)
+            if c is not None:
+                self._recount(group, c.hole, now)
+
     def _recount(self, group: str, hole: int, now: datetime) -> None:
-        """Count the earliest completion of (``group``, ``hole``) again (``one_per_hole``)."""
+        """Count the completion of (``group``, ``hole``) again: an official's tap over a
+        report, the earliest of a kind, batched reports left out (``one_per_hole_sourced``)."""
         key = (group, hole)
-        best: tuple[str, HoleCompletion] | None = None
-        for id in self._taps.get(key, ()):
-            c = self._completions[id]
-            if best is None or c.at < best[1].at:
-                best = (id, c)
+        left_out = self._batched.get(group, frozenset())
+        best = reported.counted(
+            (id, self._completions[id]) for id in self._taps.get(key, ()) if id not in left_out
+        )
         before = self._counted.get(key)
         tap_before = self._tap_of.get(key)
         if best is None:
@@ -442,7 +466,7 @@ class FieldFold:
         """Return the round's facts: exactly :func:`pace.rules.facts.fold` of the log so far."""
         if self._facts is None:
             self._facts = RoundFacts(
-                completions=factsmod.one_per_hole(self._completions.values()),
+                completions=reported.one_per_hole_sourced(list(self._completions.items())),
                 suspensions=self.suspensions,
                 credits=tuple(self._credits.values()),
                 withdrawn={g: at for g, at in self._withdrawn.values()},
@@ -465,6 +489,36 @@ class FieldFold:
     def tap_id(self, group: str, hole: int) -> str | None:
         """Return the id of the tap that counts for ``group``'s ``hole`` (the earliest one)."""
         return self._tap_of.get((group, hole))
+
+    def report_of(self, group: str, hole: int) -> str | None:
+        """Return the id of ``group``'s own live report of ``hole`` (batched or not), if any."""
+        for id in self._taps.get((group, hole), ()):
+            if self._completions[id].source == reported.GROUP:
+                return id
+        return None
+
+    def reported_holes(self, group: str) -> list[int]:
+        """Return the holes ``group`` reported itself (live reports, batched or not)."""
+        return sorted(
+            {c.hole for c in self._completions.values()
+             if c.group == group and c.source == reported.GROUP}
+        )  # fmt: skip
+
+    def source(self, group: str, hole: int) -> str | None:
+        """Return who saw the completion that counts for ``group``'s ``hole`` (``official``,
+        ``group``), None if none counts."""
+        id = self._tap_of.get((group, hole))
+        c = None if id is None else self._completions.get(id)
+        return None if c is None else c.source
+
+    def rests_on_report(self, group: str, at: datetime) -> bool:
+        """Return whether ``group``'s latest completion counted by ``at`` is its own report (a
+        status resting on it: the alert says "reported by the group")."""
+        done = self._done_by(group, at)
+        if not done:
+            return False
+        hole = max(done, key=lambda h: done[h])
+        return self.source(group, hole) == reported.GROUP
 
     def credits(self, group: str, now: datetime = FAR) -> tuple[TimeCredit, ...]:
         """Return ``group``'s time credits granted by ``now``, in log order."""

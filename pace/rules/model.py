@@ -234,11 +234,16 @@ class Group:
 
 @dataclass(frozen=True)
 class HoleCompletion:
-    """A group completed a hole (flag back in) at instant ``at``."""
+    """A group completed a hole (flag back in) at instant ``at``.
+
+    ``source``: who saw it, ``"official"`` (a marshal's, referee's or the committee's tap) or
+    ``"group"`` (the group's own scorecard reported it, docs/status.md "Groups' reports").
+    """
 
     group: str
     hole: int
     at: datetime
+    source: str = "official"
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ shown, but not counted.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -18,6 +18,7 @@ from pace.rules import groupclock
 from pace.rules.model import RoundFacts, RoundSetup, TimeCredit
 from pace.rules.policies import Policy, parse_step
 from pace.rules.position import FieldPlan, GroupPlan, plan_field
+from pace.rules.reported import GROUP as GROUP_SOURCE
 
 STROKE_PLAY = "stroke_play"
 MATCH_PLAY = "match_play"
@@ -224,20 +225,29 @@ def checkpoint_breaches(
     Each stretch of ``checkpoint_holes`` holes in the group's playing order must take at
     most ``checkpoint_limit``, from the start (or the previous checkpoint's completion) to
     the completion of the checkpoint hole, play stoppages and time credits removed. A
-    checkpoint hole that was not logged cannot be judged. The penalty goes to the next
+    checkpoint hole that was not logged cannot be judged, nor one whose completion rests on
+    the group's own report (issue 39: nothing is penalised on a report alone; an official's
+    tap of the hole, a referee's included, confirms it). The penalty goes to the next
     hole played (it is assessed between holes), or the last hole after the last stretch.
     """
     plan = plan or plan_field(setup)
     spans = groupclock.merge_suspensions(facts.suspensions, now)
     done: dict[str, dict[int, datetime]] = defaultdict(dict)
+    reported: dict[str, set[int]] = defaultdict(set)
     for c in facts.completions:
         if c.at <= now:
             done[c.group][c.hole] = c.at
+            if c.source == GROUP_SOURCE:
+                reported[c.group].add(c.hole)
     out = []
     rank = {p.id: i for i, p in enumerate(plan.groups)}
     for p in plan.groups:
         credits = [c for c in facts.credits if c.group == p.id and c.at <= now]
-        out.extend(group_checkpoint_breaches(p, done.get(p.id, {}), spans, credits, policy))
+        out.extend(
+            group_checkpoint_breaches(
+                p, done.get(p.id, {}), spans, credits, policy, reported=reported.get(p.id, ())
+            )
+        )
     return tuple(sorted(out, key=lambda b: (b.at, rank[b.group])))
 
 
@@ -247,11 +257,14 @@ def group_checkpoint_breaches(
     spans: Sequence[tuple[datetime, datetime | None]],
     credits: Sequence[TimeCredit],
     policy: Policy,
+    *,
+    reported: Collection[int] = (),
 ) -> list[CheckpointBreach]:
     """Return one group's checkpoint breaches, in the order of its stretches (mauricie 13.4).
 
     ``logged`` maps the holes it completed to their instants; ``credits`` are its time
-    credits (see :func:`checkpoint_breaches`).
+    credits (see :func:`checkpoint_breaches`); ``reported`` the holes whose completion rests
+    on the group's own report: a stretch ending or beginning there is not judged.
     """
     out = []
     n = policy.checkpoint_holes
@@ -259,8 +272,8 @@ def group_checkpoint_breaches(
     for k, pos in enumerate(range(n, len(p.order) + 1, n), start=1):
         hole = p.order[pos - 1]
         end = logged.get(hole)
-        if end is None or begin is None:
-            begin = end
+        if end is None or begin is None or hole in reported:
+            begin = None if hole in reported else end
             continue
         # a credit counts in the stretch it was granted in; one granted at or before the
         # start counts in the first stretch

@@ -14,7 +14,7 @@ few seconds ahead of the server's clock).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -84,6 +84,7 @@ def judge_group(
     *,
     play: str = penalties.STROKE_PLAY,
     format_name: str = "individual",
+    reported: Collection[int] = (),
 ) -> GroupJudgement:
     """Return one group's spells, strokes and faults judged, as ``judge_round`` judges them.
 
@@ -106,7 +107,9 @@ def judge_group(
     breaches: list[tuple[str, penalties.CheckpointBreach]] = []
     outcomes: list[tuple[Any, penalties.FaultOutcome]] = []
     if policy.faults_from == CHECKPOINTS:
-        found = penalties.group_checkpoint_breaches(p, done, spans, credits, policy)
+        found = penalties.group_checkpoint_breaches(
+            p, done, spans, credits, policy, reported=reported
+        )
         found.sort(key=lambda b: b.at)
         keys: dict[int, Any] = {}
         faults: list[penalties.Fault] = []
@@ -306,6 +309,7 @@ class RefereeFold:
             self.fold.credits(group),
             play=self.play,
             format_name=self.format_name,
+            reported=frozenset(h for h in done if self.fold.source(group, h) == "group"),
         )
         self._judged[group] = (key, judged, basis)
         return judged

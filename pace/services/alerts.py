@@ -182,6 +182,13 @@ class AlertDesk:
             elif a.current and a.key in book.resolved and a.key not in book.acked:
                 n = book.generation.get(a.key, 1) + 1
                 fresh[a.key] = explained(live, raised_event(live.name, a, now, n), a)
+            else:
+                continue
+            if live.field.rests_on_report(a.group, min(a.at, now)):
+                # issue 39: the status rests on the group's own report (an upper bound): a
+                # referee goes to look before timing (docs/status.md, "Groups' reports")
+                e = fresh[a.key]
+                fresh[a.key] = replace(e, payload={**e.payload, "reported_by_group": True})
         return list(fresh.values())
 
     def settle(

@@ -34,7 +34,11 @@ BOARD_ROW = ("group", "order", "players", "tee", "start", "due")
 def board_row(row: Mapping[str, Any]) -> dict[str, Any]:
     """Return the facts-only part of a group row: its plan and the instants of its holes."""
     board = {k: row.get(k) for k in BOARD_ROW}
-    board["holes"] = {h: {"at": v.get("at")} for h, v in (row.get("holes") or {}).items()}
+    # who saw each completion is a fact (issue 39): the board marks the groups' own reports
+    board["holes"] = {
+        h: {"at": v.get("at"), "source": v.get("source", "official")}
+        for h, v in (row.get("holes") or {}).items()
+    }
     # a missed tap's estimate is shown as one, with its bounds (docs/estimates.md); whether a
     # status rests on it is a judgement, not a fact: never here
     guessed = ((row.get("estimate") or {}).get("holes")) or {}

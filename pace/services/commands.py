@@ -82,6 +82,19 @@ class LogHoleCompleted:
 
 
 @dataclass(frozen=True)
+class ReportHoleCompleted:
+    """A group's scorer reports that the group holed out on ``hole`` at or before ``at`` (the
+    last score of the hole entered, or "We've finished hole N"; docs/status.md)."""
+
+    id: str
+    round: str
+    group: str
+    hole: int
+    at: DeviceTime
+    by: Author
+
+
+@dataclass(frozen=True)
 class CorrectHoleTime:
     """Replace the instant of a logged completion (``target``) by ``at``."""
 

@@ -239,6 +239,13 @@ class LiveService:
         missed taps that touch it (docs/estimates.md)."""
         return self._judged(live, now).status(group, live.field.status(group, now))[0]
 
+    def group_row(self, round: str, group: str, now: datetime | None = None) -> dict[str, Any]:
+        """Return one group's row at ``now`` (the scorer's own pace, issue 39)."""
+        with self.lock:
+            now = now or self.clock.now()
+            live = self.live(round, now)
+            return self._row(live, group, self._status(live, group, now), now)
+
     def _fixed_rows(self, view: RoundView) -> dict[str, dict[str, Any]]:
         known = self._fixed.get(view.record.name)
         if known is None or known[0] is not view:
@@ -278,6 +285,9 @@ class LiveService:
             done = {h: when for h, (when, _, _) in holes.items()}
             fixed = {**fixed, "due": rowsmod.due(plan, done, now)}
         row = rowsmod.group_row(s, fixed, holes, now, moving)
+        # issue 39: who saw each counted completion, an official or the group itself
+        for number, cell in row["holes"].items():
+            cell["source"] = live.field.source(group, int(number)) or "official"
         # the projection's 80 % ranges from the course's finished rounds (issue 30)
         # (the spread as kept: the scheduler's :meth:`refresh` reads the history again)
         course = live.view.setup.course

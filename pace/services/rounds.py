@@ -29,6 +29,7 @@ from pace.rules.position import evaluate_field as _evaluate
 from pace.services import finality
 from pace.services import scoring as scoringmod
 from pace.store import UNSET, RoundRecord, RoundSummary, Store, UnknownRoundError, open_store
+from pace.store.records import check_completions
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +80,8 @@ class PreparedDraw:
     scoring: str | None
     net: bool | None
     allowance: Sequence[float] | None
+    #: where the round's completions come from (None: a new round takes the configuration's)
+    completions: str | None = None
 
 
 class RoundService:
@@ -145,12 +148,16 @@ class RoundService:
         notes: list[str] | None = None,
         new: bool = False,
         tees: Mapping[str, str] | None = None,
+        completions: str | None = None,
     ) -> PreparedDraw:
         """Check a round's setup and parse its draw CSV, storing nothing: what
         :meth:`store_draw` stores (the console's preview, then its confirmation, parse the
         same way). ``new``: refuse a round that exists (``round_exists``). ``tees``: the
         round's default tees by gender or class for players the draw gives none
-        (``{"men": "Yellow", "women": "Red"}``)."""
+        (``{"men": "Yellow", "women": "Red"}``). ``completions``: where the round's
+        completions come from (``officials``, ``officials_and_groups``, ``groups``)."""
+        if completions is not None:
+            check_completions(completions)
         if policy is not None:
             self.settings.policy(policy)  # SetupError naming the known policies
         try:  # the one spelling pages and payloads will compare with (pace.rules.names)
@@ -189,7 +196,7 @@ class RoundService:
             text, filename, day=day, tz=tz, course=course_obj, notes=notes, tee_defaults=defaults
         )
         return PreparedDraw(round, existing is None, course_obj, day, tzname, groups, policy,
-                            play, format, scoring, net, allowance)  # fmt: skip
+                            play, format, scoring, net, allowance, completions)  # fmt: skip
 
     def store_draw(self, p: PreparedDraw) -> RoundRecord:
         """Store a prepared draw: create its round, or replace the draw of one without events."""
@@ -207,6 +214,9 @@ class RoundService:
                 net=bool(p.net),
                 allowance=p.allowance,
             )
+            self.store.update_round(
+                p.round, completions=p.completions or self.settings.round.completions
+            )
         elif (
             p.policy
             or p.play
@@ -214,6 +224,7 @@ class RoundService:
             or p.scoring
             or p.net is not None
             or p.allowance is not None
+            or p.completions is not None
         ):
             self.store.update_round(
                 p.round,
@@ -223,6 +234,7 @@ class RoundService:
                 scoring=p.scoring or UNSET,
                 net=UNSET if p.net is None else p.net,
                 allowance=UNSET if p.allowance is None else p.allowance,
+                completions=p.completions or UNSET,
             )
         record = self.store.save_draw(p.round, p.groups)
         self._forget(p.round)
@@ -243,6 +255,13 @@ class RoundService:
         updated = self.store.update_round(
             round, scoring=name, play=play or UNSET, net=net, allowance=allowance
         )
+        self._forget(round)
+        return updated
+
+    def set_completions(self, round: str, completions: str) -> RoundRecord:
+        """Store where a round's completions come from (``officials``,
+        ``officials_and_groups``, ``groups``; docs/status.md "Groups' reports")."""
+        updated = self.store.update_round(round, completions=check_completions(completions))
         self._forget(round)
         return updated
 

@@ -318,6 +318,41 @@ class ScoreService:
             card["seq"] = self.live.live(round).last_seq  # the log the card is a fold of
             return card
 
+    def own_pace(self, round: str, group: str, now: datetime | None = None) -> dict[str, Any]:
+        """Return what a group's scorer page shows of its own pace, as facts (docs/status.md,
+        "Groups' reports"): the hole in play and when it is due, the minutes over (negative:
+        under) its allotment, how far behind the group ahead it is, and which of its holes
+        are known and who saw each (``official``, ``group``); no status, no blame."""
+        with self.live.lock:
+            view = self.live.service.round_view(round)
+            group_of(view, group)
+            now = now or self.clock.now()
+            row = self.live.group_row(round, group, now)
+            fold = self.live.live(round, now).field
+            order = list(row["order"])
+            holes = row["holes"]
+            # the hole after the furthest one known (a hole before it is implied, or estimated
+            # when it was reported in a batch)
+            furthest = max((order.index(int(h)) for h in holes), default=-1)
+            hole = order[furthest + 1] if furthest + 1 < len(order) else None
+            due = row["due"][order.index(hole)] if hole is not None else None
+            return {
+                "round": round,
+                "group": group,
+                "at": now.isoformat(),
+                "hole": hole,
+                "due": due,
+                "over_min": row["over_min"],
+                "gap_min": None if row["lead"] else row["gap_min"],
+                "finished": hole is None,
+                "holes": {
+                    h: {"at": v["at"], "source": v.get("source", "official")}
+                    for h, v in holes.items()
+                },  # fmt: skip
+                "reported": fold.reported_holes(group),
+                "completions": view.record.completions,
+            }
+
     def snapshot(self, round: str) -> dict[str, Any]:
         """Return what the scorer page needs of a round: its course, scoring and groups."""
         with self.live.lock:
@@ -345,6 +380,7 @@ class ScoreService:
                 "round": round,
                 "day": view.record.day.isoformat(),
                 "timezone": view.record.timezone,
+                "completions": self.live.service.store.get_round(round).completions,
                 "course": {
                     "name": course.name,
                     "holes": [

@@ -10,7 +10,7 @@ live service's feed (``LiveService.changes``).
 from __future__ import annotations
 
 from pace.rules import facts as factsmod
-from pace.rules import refereeing
+from pace.rules import refereeing, reported
 from pace.rules.events import Event
 from pace.rules.scoring import records
 from pace.services import commands as cmd
@@ -28,27 +28,59 @@ class TapService:
         self.live = live
 
     def log_hole_completed(self, c: cmd.LogHoleCompleted) -> Outcome:
-        """Record that a group completed a hole; a resend of the same id changes nothing."""
+        """Record that a group completed a hole; a resend of the same id changes nothing.
+
+        A hole the group itself reported is still taken: an official's tap wins over the
+        group's report (docs/status.md "Groups' reports")."""
+        return self._completion(c, reported.OFFICIAL)
+
+    def report_hole_completed(self, c: cmd.ReportHoleCompleted) -> Outcome:
+        """Record a group's own report that it holed out (its scorer's page): a completion
+        whose source is the group; a resend of the same id changes nothing.
+
+        Refused when the round takes the officials' taps only (``groups_not_reporting``) and
+        when the group reported that hole already (``already_reported``); a hole an official
+        logged is still taken (the official's tap counts; the report is kept to compare)."""
+        return self._completion(c, reported.GROUP)
+
+    def _completion(
+        self, c: cmd.LogHoleCompleted | cmd.ReportHoleCompleted, source: str
+    ) -> Outcome:
         with self.live.lock:
             live = self.live.live(c.round)
             view = live.view
             at = c.at.corrected
+            payload: dict[str, object] = {
+                "group": c.group,
+                "hole": c.hole,
+                "device_at": c.at.raw.isoformat(),
+                "clock_offset_ms": round(c.at.offset.total_seconds() * 1000, 1),
+                "clock_source": c.at.source,
+            }
+            if source == reported.GROUP:
+                payload["source"] = reported.GROUP
             event = Event(
                 id=c.id,
                 type=factsmod.HOLE_COMPLETED,
                 round=c.round,
                 at=at,
-                payload={
-                    "group": c.group,
-                    "hole": c.hole,
-                    "device_at": c.at.raw.isoformat(),
-                    "clock_offset_ms": round(c.at.offset.total_seconds() * 1000, 1),
-                    "clock_source": c.at.source,
-                },
+                payload=payload,
                 by=c.by.as_dict(),
             )
             if (stored := self.live.resent(event)) is not None:
                 return Outcome(stored, False)
+            if source == reported.GROUP:
+                # read from the store: `pace round completions` may have changed it while the
+                # server runs (the round's view is kept until its setup changes here)
+                setting = self.live.service.store.get_round(c.round).completions
+                if not reported.groups_report(setting):
+                    raise CommandError(
+                        f"round {c.round!r} takes hole times from officials only; the "
+                        "committee may let groups report theirs (completions: "
+                        "officials_and_groups or groups)",
+                        field="round",
+                        code="groups_not_reporting",
+                    )
             group = group_of(view, c.group)
             check_hole(view, c.hole)
             self.live.check_instant(view, at, "at")
@@ -59,14 +91,22 @@ class TapService:
                     field="at",
                     code="before_start",
                 )
-            logged = live.field.done(c.group).get(c.hole)
-            if logged is not None:
-                raise CommandError(
-                    f"group {c.group!r} hole {c.hole} is already logged at "
-                    f"{local(view, logged)}; correct that time instead",
-                    field="hole",
-                    code="already_logged",
-                )
+            if source == reported.GROUP:
+                if live.field.report_of(c.group, c.hole) is not None:
+                    raise CommandError(
+                        f"group {c.group!r} reported hole {c.hole} already",
+                        field="hole",
+                        code="already_reported",
+                    )
+            else:
+                logged = live.field.done(c.group).get(c.hole)
+                if logged is not None and live.field.source(c.group, c.hole) != reported.GROUP:
+                    raise CommandError(
+                        f"group {c.group!r} hole {c.hole} is already logged at "
+                        f"{local(view, logged)}; correct that time instead",
+                        field="hole",
+                        code="already_logged",
+                    )
             return Outcome(*self.live.append(event))
 
     def correct_hole_time(self, c: cmd.CorrectHoleTime) -> Outcome:

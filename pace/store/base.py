@@ -215,12 +215,14 @@ class Store(ABC):
         scoring: str | None | Unset = UNSET,
         net: bool | Unset = UNSET,
         allowance: Sequence[float] | None | Unset = UNSET,
+        completions: str | Unset = UNSET,
     ) -> RoundRecord:
         """Change a round's policy, standard interval, form of play, format or scoring setup.
 
         Fields left ``UNSET`` keep their value; ``standard_interval=None`` means "the most
         common interval of the draw", ``scoring=None`` "the one the form of play implies",
-        ``allowance=None`` "the configuration's".
+        ``allowance=None`` "the configuration's"; ``completions`` where the round's
+        completions come from (``officials``, ``officials_and_groups``, ``groups``).
         """
 
     @abstractmethod

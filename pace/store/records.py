@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pace.rules.errors import SetupError
 from pace.rules.events import Event, canonical_json
 from pace.rules.model import Course, Group, Hole, TeeSet
+from pace.rules.reported import COMPLETIONS
 from pace.store.errors import UnknownRoundError
 from pace.store.instants import from_iso as _from_iso
 from pace.store.instants import iso as _iso
@@ -67,6 +68,9 @@ class RoundRecord:
     net: bool = False
     #: the round's own handicap allowance for its format, in percent (None: the config's)
     allowance: tuple[float, ...] | None = None
+    #: where completions come from: ``officials``, ``officials_and_groups`` or ``groups``
+    #: (the groups' own scorecards report, docs/status.md "Groups' reports")
+    completions: str = "officials"
 
 
 @dataclass(frozen=True)
@@ -267,6 +271,16 @@ def check_scoring(scoring: str | None, net: object) -> None:
         )
     if not isinstance(net, bool):
         raise SetupError(f"net must be true or false, not {net!r}", field="net")
+
+
+def check_completions(completions: object) -> str:
+    """Return a round's completions setting, checked (``SetupError`` naming the settings)."""
+    if completions not in COMPLETIONS:
+        raise SetupError(
+            f"completions {completions!r} must be one of {', '.join(COMPLETIONS)}",
+            field="completions",
+        )
+    return str(completions)
 
 
 def allowance_json(allowance: Sequence[float] | None) -> str | None:

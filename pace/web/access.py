@@ -61,6 +61,8 @@ EVENTS: dict[str, frozenset[str] | None] = {
     "void_event": MARSHAL | SCORER,
     "record_score": SCORER,
     "correct_score": SCORER,
+    # a group's own report that it holed out (issue 39): any scorer of the round, as scores
+    "group_completed": SCORER,
     "acknowledge_alert": REFEREE,
     "decide_timing": REFEREE,
     "tell_player_timed": REFEREE,
@@ -90,7 +92,7 @@ MARSHAL_VOIDABLE = ("hole_completed", "hole_time_corrected")
 SCORER_VOIDABLE = ("score_recorded", "score_corrected")
 OWN_KIND = {
     "marshal": (MARSHAL_VOIDABLE, "hole times", "ask a referee"),
-    "scorer": (SCORER_VOIDABLE, "scores", "ask a referee or the committee"),
+    "scorer": (SCORER_VOIDABLE, "scores and the groups' reports", "ask a referee or the committee"),
 }
 
 #: HTTP endpoints: who may call each (``PUBLIC``: anybody, no session needed).
@@ -120,6 +122,7 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "scoring.api_leaderboard": PUBLIC,
     "scoring.scorecard_page": SCORER,
     "scoring.api_card": SCORER,
+    "scoring.api_own_pace": SCORER,
     "scoring.api_results": SCORER,
     # the printable results sheet: the committee's until the results are final, then anybody's
     # (``OPEN_WHEN_FINAL``)
@@ -320,7 +323,15 @@ def check_scope(name: str, s: Session | None, command: object, store: Any) -> No
     if name == "void_event" and s.role in OWN_KIND:
         kinds, words, instead = OWN_KIND[s.role]
         event = store.event(getattr(command, "target", ""))
-        if event is not None and event.type not in kinds:
+        # a scorer takes back a report of its group's (issue 39) as a score: "We've finished
+        # hole 5" pressed by mistake
+        own_report = (
+            s.role == "scorer"
+            and event is not None
+            and event.type == "hole_completed"
+            and event.payload.get("source") == "group"
+        )
+        if event is not None and event.type not in kinds and not own_report:
             raise AccessError(
                 f"{ROLE_WORDS[s.role]} may void only {words}, not a"
                 f" {event.type.replace('_', ' ')}; {instead}",

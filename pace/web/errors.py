@@ -33,6 +33,8 @@ _HTTP_STATUS = {
     "method_not_allowed": 405,
     "event_conflict": 409,
     "already_logged": 409,
+    "already_reported": 409,
+    "groups_not_reporting": 409,
     "already_scored": 409,
     "already_done": 409,
     "not_timed": 409,

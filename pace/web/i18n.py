@@ -75,6 +75,7 @@ MESSAGES: dict[str, Source] = {
     ),
     "board.hole_cell": "Hole {hole}: expected {due}{done}",
     "board.hole_done": ", completed {time}",
+    "board.hole_reported": ", completed {time} as reported by the group (*)",
     "board.estimate_now": "now",
     "board.hole_estimated": (
         ", no tap: estimated {time} (between {earliest} and {latest}), to be confirmed"

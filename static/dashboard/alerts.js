@@ -202,6 +202,10 @@ function renderAlert(a) {
       el("strong", {}, alertText(a)),
       el("span", { class: "when" }, clock(a.at, tz())),
     ),
+    // issue 39: the status rests on the group's own report: look before timing
+    a.reported_by_group
+      ? el("p", { class: "reported-by-group" }, t("dash.alert.reported_by_group"))
+      : null,
     numbers.length ? el("div", { class: "alert-numbers" }, ...numbers) : null,
     a.why ? whyDetails(a.key) : null,
     error,

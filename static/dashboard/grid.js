@@ -63,10 +63,13 @@ function holeCell(row, number) {
     logged ? overClass(logged.over_min) : "",
     inPlay ? "in-play" : "",
     guess ? "estimated" : "",
+    logged && logged.source === "group" ? "by-group" : "",
   ];
   let title = logged
     ? `${clock(logged.at, tz(), { seconds: true })} (${minutes(logged.over_min, { signed: true })} min)`
     : "";
+  // issue 39: a completion the group reported itself, not an official
+  if (logged && logged.source === "group") title += ` · ${t("dash.reported_by_group")}`;
   if (guess) title = estimateTitle(guess);
   return el(
     "td",

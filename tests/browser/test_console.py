@@ -200,6 +200,9 @@ def test_the_console_from_an_empty_database_to_the_changes_on_the_day(
     page.locator("#link-round-new").click()
     page.locator("#r-round").fill("Spring cup")
     page.locator("#r-scoring").select_option("stableford")
+    # no marshal at this club: the groups' scorecards report their holes (issue 39)
+    expect(page.locator("#r-completions")).to_have_value("officials")
+    page.locator("#r-completions").select_option("groups")
     page.locator("#r-draw").set_input_files(draw_file(BAD))
     page.locator("#preview").click()
     problems = page.locator("#problem-rows tr.problem")
@@ -225,6 +228,10 @@ def test_the_console_from_an_empty_database_to_the_changes_on_the_day(
     page.locator("#confirm").click()
     page.locator("#open-changes").click()
     assert [r["name"] for r in rounds(page)] == ["Spring cup"]
+    from pace.store import open_store
+
+    with open_store(empty_server.db) as store:
+        assert store.get_round("Spring cup").completions == "groups"
 
     # the dashboard follows the changes made on the changes page
     dashboard = context.new_page()

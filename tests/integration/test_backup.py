@@ -140,3 +140,17 @@ def test_every_problem_of_a_backup_is_named_with_its_line_and_field(tmp_path: Pa
     assert parsed.events == (
         Event("e1", "siren", "R", parsed.events[0].at, {"kind": "suspension"}, {}),
     )
+
+
+def test_a_backup_keeps_where_the_rounds_completions_come_from(tmp_path: Path) -> None:
+    """Issue 39: a round whose groups report their holes is restored as such; the backup of a
+    round of officials only says nothing of it (its file reads as before)."""
+    db = report_database(tmp_path / "source", groups=4)
+    with open_store(db) as source, open_store(tmp_path / "copy.db") as copy:
+        service = RoundService(source, config.Settings())
+        assert '"completions"' not in export_round(service, ROUND)
+        service.set_completions(ROUND, "officials_and_groups")
+        text = export_round(service, ROUND)
+        assert '"completions": "officials_and_groups"' in text.replace('":"', '": "')
+        restore_round(RoundService(copy, config.Settings()), text, "r.jsonl")
+        assert copy.get_round(ROUND).completions == "officials_and_groups"

@@ -122,6 +122,7 @@ MIGRATION_NAMES = [
     "m007_competitions",
     "m008_tees",
     "m009_course_geometry",
+    "m010_completion_sources",
 ]
 
 
@@ -148,6 +149,7 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
             "m007_competitions",
             "m008_tees",
             "m009_course_geometry",
+            "m010_completion_sources",
         ]
     with open_store(db_path) as store:
         assert store.applied_migrations() == [
@@ -160,6 +162,7 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
             "m007_competitions",
             "m008_tees",
             "m009_course_geometry",
+            "m010_completion_sources",
         ]
     conn = raw(db_path)
     try:
@@ -178,6 +181,7 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
         ("m007_competitions",),
         ("m008_tees",),
         ("m009_course_geometry",),
+        ("m010_completion_sources",),
     ]
 
 
@@ -743,3 +747,12 @@ def test_a_commit_runs_where_the_store_offloads_it_and_its_caller_resumes_once_d
     finally:
         shared.close()
         pool.shutdown()
+
+
+def test_a_round_keeps_where_its_completions_come_from(store: Store) -> None:
+    assert store.get_round("R1").completions == "officials"  # the default: today's behaviour
+    assert store.update_round("R1", completions="groups").completions == "groups"
+    assert store.get_round("R1").completions == "groups"
+    with pytest.raises(SetupError, match="completions 'marshals' must be one of"):
+        store.update_round("R1", completions="marshals")
+    assert store.get_round("R1").completions == "groups"

@@ -176,6 +176,9 @@ def _setup(folder: Path) -> Path:
     pace("import", "course", str(course), "--db", str(db), cwd=folder)
     pace("import", "draw", str(DRAW), "--round", OTHER, "--date", today,
          "--timezone", TIMEZONE, "--db", str(db), cwd=folder)  # fmt: skip
+    for round in (OWN, OTHER):  # the groups' own reports are taken too (issue 39)
+        pace("round", "completions", "officials_and_groups", "--round", round, "--db", str(db),
+             cwd=folder)  # fmt: skip
     return db
 
 

@@ -81,7 +81,8 @@ def payload(
     if event.startswith("change_"):
         fields = change_stage(arena, event) if round == OWN else OTHER_CHANGE[event]
         return {**base, **fields}
-    group, hole = next(_slots) if event == "hole_completed" and round == OWN else ("5", 1)
+    fresh = event in ("hole_completed", "group_completed") and round == OWN
+    group, hole = next(_slots) if fresh else ("5", 1)
     scored = next(_scores) if event == "record_score" and round == OWN else ("2", MARIE, 2)
     return {
         "clock_sync": {},
@@ -93,6 +94,7 @@ def payload(
                          "strokes": 5},
         "correct_score": {**base, "target": facts["score"], "strokes": 5, "reason": "misread"},
         "hole_completed": {**base, "group": group, "hole": hole, "at": at(8, 59)},
+        "group_completed": {**base, "group": group, "hole": hole, "at": at(8, 59)},
         "correct_hole_time": {**base, "target": facts["tap"], "at": at(8, 41),
                               "reason": "late tap"},
         "void_event": {**base, "target": target, "reason": "wrong group"},

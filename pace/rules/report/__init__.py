@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TypeVar
 
-from pace.rules import estimates, groupclock, penalties, policies, timing
+from pace.rules import estimates, groupclock, penalties, policies, reported, timing
 from pace.rules import explain as explainmod
 from pace.rules import refereeing as rr
 from pace.rules.events import Event
@@ -197,6 +197,8 @@ class RoundReport:
     field: FieldReport
     #: the missed taps: asked about, confirmed by whom, still estimated (docs/estimates.md)
     missed: estimates.MissedTaps | None = None
+    #: who saw the holes: officials or the groups' own reports (issue 39)
+    sources: reported.Sources | None = None
 
     def group(self, group_id: str) -> GroupReport:
         """Return the group's report; raise ``KeyError`` if it is not in the draw."""
@@ -429,5 +431,6 @@ def build_report(
     )
     missed = estimates.missed_taps(plan, facts, events, now, author=author)
     return RoundReport(
-        now, plan.standard_interval, policy, play, format_name, tuple(groups), summary, missed
-    )
+        now, plan.standard_interval, policy, play, format_name, tuple(groups), summary, missed,
+        reported.sources(events, now),
+    )  # fmt: skip

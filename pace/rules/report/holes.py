@@ -10,7 +10,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from pace.rules import groupclock
@@ -31,12 +31,17 @@ class HoleOrder:
     def __init__(self, plan: FieldPlan, completions: Iterable[HoleCompletion], now: datetime):
         seen: dict[int, list[tuple[datetime, int, str]]] = defaultdict(list)
         done: dict[str, dict[int, datetime]] = defaultdict(dict)
+        reported: set[tuple[str, int]] = set()
         for c in completions:
             p = plan.by_id.get(c.group)
             if c.at > now or p is None or c.hole not in p.position:
                 continue
             seen[c.hole].append((c.at, p.rank, c.group))
             done[c.group][c.hole] = c.at
+            if c.source == "group":
+                reported.add((c.group, c.hole))
+        #: the (group, hole) whose counted completion is the group's own report (issue 39)
+        self.reported: frozenset[tuple[str, int]] = frozenset(reported)
         for entries in seen.values():
             entries.sort()
         self._seen = dict(seen)
@@ -83,6 +88,8 @@ class HoleRow:
     hole_time: timedelta | None = None
     stopped: timedelta | None = None
     credited: timedelta = ZERO
+    #: who saw the completion: ``official`` (a tap), ``group`` (its own report; issue 39)
+    source: str = "official"
 
     @property
     def hole_over(self) -> timedelta | None:
@@ -156,6 +163,8 @@ def group_holes(
         at = done.get(hole)
         if at is not None:
             row = _logged(row, p, order, spans, credits, limit, at, _previous(p, done, i))
+            if (g.id, hole) in order.reported:
+                row = replace(row, source="group")
         rows.append(row)
     return tuple(rows)
 

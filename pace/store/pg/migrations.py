@@ -211,6 +211,14 @@ def m009_course_geometry() -> list[str]:
     ]
 
 
+def m010_completion_sources() -> list[str]:
+    """Say where a round's completions come from (issue 39)."""
+    return [
+        "ALTER TABLE rounds ADD COLUMN completions TEXT NOT NULL DEFAULT 'officials'"
+        " CHECK (completions IN ('officials', 'officials_and_groups', 'groups'))",
+    ]
+
+
 #: every migration in order; the names are the SQLite ones
 MIGRATIONS: tuple[Callable[[], list[str]], ...] = (
     m001_initial,
@@ -222,6 +230,7 @@ MIGRATIONS: tuple[Callable[[], list[str]], ...] = (
     m007_competitions,
     m008_tees,
     m009_course_geometry,
+    m010_completion_sources,
 )
 
 

@@ -35,6 +35,7 @@ from pace.store.records import (
     RoundSummary,
     Unset,
     allowance_json,
+    check_completions,
     check_play,
     check_policy,
     check_scoring,
@@ -53,7 +54,7 @@ Cursor = psycopg.Cursor[Any]
 
 _ROUND_COLUMNS = (
     "name, course, day, timezone, policy, standard_interval_s, play, format, scoring, net,"
-    " allowance"
+    " allowance, completions"
 )
 
 
@@ -293,6 +294,7 @@ class PostgresStore(PgAccessTables, PgCompetitionTables, Store):
         scoring: str | None | Unset = UNSET,
         net: bool | Unset = UNSET,
         allowance: Sequence[float] | None | Unset = UNSET,
+        completions: str | Unset = UNSET,
     ) -> RoundRecord:
         changes: dict[str, object] = {}
         if not isinstance(policy, Unset):
@@ -314,6 +316,8 @@ class PostgresStore(PgAccessTables, PgCompetitionTables, Store):
             changes["net"] = int(net)
         if not isinstance(allowance, Unset):
             changes["allowance"] = allowance_json(allowance)
+        if not isinstance(completions, Unset):
+            changes["completions"] = check_completions(completions)
         with self._pg.write(name) as cur:
             if not _round_exists(cur, name):
                 raise unknown_round(name)
@@ -451,7 +455,7 @@ def _get_round(cur: Cursor, name: str) -> RoundRecord:
     if row is None:
         raise unknown_round(name)
     (rname, course, day, timezone, policy, interval, play, format_, scoring, net,
-     allowance) = row  # fmt: skip
+     allowance, completions) = row  # fmt: skip
     players: dict[str, list[Player]] = {}
     for group_id, pname, handicap, side, club, class_name, match, tees, gender in cur.execute(
         "SELECT group_id, name, handicap, side, club, class, match, tees, gender FROM players"
@@ -480,6 +484,7 @@ def _get_round(cur: Cursor, name: str) -> RoundRecord:
         scoring=scoring,
         net=bool(net),
         allowance=None if allowance is None else tuple(json.loads(allowance)),
+        completions=completions,
     )
 
 

@@ -289,3 +289,13 @@ def m009_course_geometry(db: sqlite_utils.Database) -> None:
         )
         """
     )
+
+
+@MIGRATIONS()
+def m010_completion_sources(db: sqlite_utils.Database) -> None:
+    """Say where a round's completions come from (issue 39): ``officials`` (the taps only),
+    ``officials_and_groups`` or ``groups`` (the groups' own scorecards report)."""
+    db.execute(
+        "ALTER TABLE rounds ADD COLUMN completions TEXT NOT NULL DEFAULT 'officials'"
+        " CHECK (completions IN ('officials', 'officials_and_groups', 'groups'))"
+    )

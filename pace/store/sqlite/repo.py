@@ -25,7 +25,13 @@ from pace.store.errors import RoundExistsError, UnknownCourseError
 from pace.store.instants import from_iso as _from_iso
 from pace.store.instants import iso as _iso
 from pace.store.records import EVENT_COLUMNS as _EVENT_COLUMNS
-from pace.store.records import UNSET, RoundRecord, RoundSummary, checked_new_round
+from pace.store.records import (
+    UNSET,
+    RoundRecord,
+    RoundSummary,
+    check_completions,
+    checked_new_round,
+)
 from pace.store.records import Unset as _Unset
 from pace.store.records import allowance_json as _allowance_json
 from pace.store.records import check_play as _check_play
@@ -282,6 +288,7 @@ class SqliteStore(AccessTables, CompetitionTables, Store):
         scoring: str | None | _Unset = UNSET,
         net: bool | _Unset = UNSET,
         allowance: Sequence[float] | None | _Unset = UNSET,
+        completions: str | _Unset = UNSET,
     ) -> RoundRecord:
         changes: dict[str, object] = {}
         if not isinstance(policy, _Unset):
@@ -303,6 +310,8 @@ class SqliteStore(AccessTables, CompetitionTables, Store):
             changes["net"] = int(net)
         if not isinstance(allowance, _Unset):
             changes["allowance"] = _allowance_json(allowance)
+        if not isinstance(completions, _Unset):
+            changes["completions"] = check_completions(completions)
         with self._db.write() as db:
             if not _round_exists(db, name):
                 raise _unknown_round(name)
@@ -450,6 +459,7 @@ def _get_round(db: sqlite_utils.Database, name: str) -> RoundRecord:
         scoring=row["scoring"],
         net=bool(row["net"]),
         allowance=None if row["allowance"] is None else tuple(json.loads(row["allowance"])),
+        completions=row["completions"],
     )
 
 

@@ -46,6 +46,7 @@ MESSAGES: dict[str, Source] = {
     "audit.role.marshal": "marshal",
     "audit.role.viewer": "viewer",
     "audit.what.hole_completed": "Hole {hole} completed by group {group}",
+    "audit.what.hole_reported": "Hole {hole} completed by group {group}, as reported by the group",
     "audit.what.hole_time_corrected": "Time of {target} corrected to {time}",
     "audit.what.event_voided": "{target} voided",
     "audit.what.siren": "Siren: {kind}",

@@ -93,6 +93,9 @@ def describe(e: Event, by_id: Mapping[str, Event], tz: ZoneInfo, lang: str = "en
     """Return what an event says, in words: "Hole 4 completed by group 6"."""
     p = e.payload
     group, hole = p.get("group", ""), p.get("hole", "")
+    if e.type == "hole_completed" and p.get("source") == "group":
+        # issue 39: the group's own report, not an official's tap
+        return _t("audit.what.hole_reported", lang, group=group, hole=hole)
     if e.type in ("hole_completed", "player_told_timed", "player_notified", "timing_stopped",
                   "group_withdrawn"):  # fmt: skip
         return _t(f"audit.what.{e.type}", lang, group=group, hole=hole, player=p.get("player"))

@@ -78,6 +78,15 @@ MESSAGES: dict[str, Source] = {
     "round.allowance": "Handicap allowance (%)",
     "round.allowance_hint": "Empty: the configuration's; 85; greensome 60/40.",
     "round.tees": "Default tees",
+    "round.completions": "Hole times from",
+    "round.completions_hint": (
+        "With no marshal on a hole, the groups' own scorecards can say when they finished it."
+    ),
+    "choice.completions.officials": "Officials only: marshals' and referees' taps",
+    "choice.completions.officials_and_groups": (
+        "Officials and the groups' scorecards (an official's tap wins)"
+    ),
+    "choice.completions.groups": "The groups' scorecards (no marshal)",
     "round.tees_hint": "For players the draw's tees column leaves empty, by gender or class: "
     "men=Yellow, women=Red, B=Red. Empty: the course's first tee set.",
     "round.draw": "Draw CSV",

@@ -19,6 +19,7 @@ from flask import Blueprint, Response, jsonify, render_template, request
 from pace.formats import csvfile
 from pace.formats.geometry import MAX_BYTES as MAX_GEOMETRY
 from pace.rules.errors import FileFormatError, PaceError
+from pace.rules.reported import COMPLETIONS
 from pace.services.changes import ChangeService
 from pace.services.geometry import course_geometry as stored_geometry
 from pace.services.geometry import import_geometry
@@ -198,6 +199,8 @@ def round_new() -> str:
         courses=app_parts.store.list_courses(),
         policies=settings.policy_names,
         default_policy=settings.round.policy,
+        completions=COMPLETIONS,
+        default_completions=settings.round.completions,
         zones=zones,
         today=app_parts.live.clock.now().astimezone(ZoneInfo(zones[0])).date().isoformat(),
         plays=parsers.PLAYS,
@@ -230,6 +233,7 @@ def _prepare() -> Any:
         notes=notes,
         new=True,
         tees=setup.tees,
+        completions=setup.completions,
     )
     return prepared, notes
 

@@ -20,6 +20,7 @@ from pace.formats import csvfile
 from pace.formats.draw import parse_handicap, parse_tee_defaults
 from pace.rules import changes as changesmod
 from pace.rules.model import Player
+from pace.rules.reported import COMPLETIONS
 from pace.rules.scoring import SCORINGS
 from pace.rules.scoring.teams import FORMATS
 from pace.services import commands as cmd
@@ -280,6 +281,8 @@ class RoundSetup:
     draw: str
     #: the round's default tees by gender or class (``men=Yellow, women=Red``), or none
     tees: dict[str, str] | None = None
+    #: where the round's completions come from (None: the configuration's; issue 39)
+    completions: str | None = None
 
 
 def _choice(form: Mapping[str, Any], name: str, choices: tuple[str, ...], *,
@@ -313,7 +316,7 @@ def round_setup(form: Mapping[str, Any], file: Any, policies: tuple[str, ...]) -
     """Parse the new round's form and its draw file (bytes, decoded as ``pace import draw``
     reads a file: UTF-8 with or without a byte order mark, else a problem of the file)."""
     known = ("csrf", "round", "course", "date", "timezone", "policy", "play", "format",
-             "scoring", "net", "allowance", "tees")  # fmt: skip
+             "scoring", "net", "allowance", "tees", "completions")  # fmt: skip
     extra = [k for k in form if k not in known]
     if extra:
         name = str(extra[0])[:40]
@@ -354,6 +357,7 @@ def round_setup(form: Mapping[str, Any], file: Any, policies: tuple[str, ...]) -
         filename=filename,
         draw=csvfile.decode(data, filename),
         tees=tee_defaults(text(form, "tees", limit=200, required=False)),
+        completions=_choice(form, "completions", COMPLETIONS, required=False),
     )
 
 

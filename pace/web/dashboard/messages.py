@@ -50,6 +50,10 @@ MESSAGES: dict[str, Source] = {
     "dash.estimate.skipped": "a later hole was logged",
     "dash.estimate.passed": "the group behind completed it first",
     "dash.estimate.silent": "no tap for more than twice the hole's time",
+    "dash.alert.reported_by_group": (
+        "Reported by the group: its own scorecard gave this time; look before timing"
+    ),
+    "dash.reported_by_group": "reported by the group",
     "dash.estimate.rests": "Judged on an estimated time: no alert until the real tap",
     "dash.alert.other": "Group {group}: {kind}",
     "dash.alert.over": "over {over} min",

@@ -18,6 +18,7 @@ MESSAGES: dict[str, Source] = {
     "marshal.none_due": "Every group has been logged on these holes.",
     "marshal.tap": "Group {group} holed out on {hole}",
     "marshal.due_at": "due {time}",
+    "marshal.reported_by_group": "the group reported it at {time}: tap to confirm",
     "marshal.more": "Show {count} more",
     "marshal.pending_none": "All taps sent",
     "marshal.pending": "{count} waiting to be sent · oldest since {time}",

@@ -11,9 +11,10 @@ from flask_socketio import join_room, leave_room, rooms
 from pace.services import commands as cmd
 from pace.services.commands import Outcome
 from pace.services.scores import ScoreService
+from pace.services.taps import TapService
 from pace.web import routing
 from pace.web.parts import AppParts
-from pace.web.routing import Feature, Route, Sender, authored, unsigned
+from pace.web.routing import Feature, Route, Sender, authored, live, timed, unsigned
 from pace.web.scoring import pages, parsers
 from pace.web.scoring.announce import leaderboard_room, scores_room
 
@@ -60,6 +61,11 @@ FEATURE = Feature(
         "record_score": Route(authored(parsers.record_score), scorers(ScoreService.record_score)),
         "correct_score": Route(
             authored(parsers.correct_score), scorers(ScoreService.correct_score)
+        ),
+        # a group's own report that it holed out: a completion, announced as a tap is
+        "group_completed": Route(
+            timed(parsers.group_completed),
+            live(TapService.report_hole_completed, cards_at_once=False),
         ),
     },
     joins={

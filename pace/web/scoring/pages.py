@@ -63,6 +63,13 @@ def api_card(round: str, group: str) -> Any:
     return jsonify({"ok": True, "card": parts().scores.card(round, group)})
 
 
+@bp.get("/api/rounds/<round>/cards/<group>/pace")
+def api_own_pace(round: str, group: str) -> Any:
+    """One group's own pace as its scorer page shows it (facts, no status: issue 39)."""
+    group = payloads.text({"group": group}, "group", limit=50)
+    return jsonify({"ok": True, "pace": parts().scores.own_pace(round, group)})
+
+
 @bp.get("/api/rounds/<round>/results")
 def api_results(round: str) -> Any:
     """The round's results as ``pace results --json`` prints them (docs/formats.md §8), with

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from datetime import datetime, timedelta
 from typing import Any
 
 from pace.rules.scoring import records
@@ -16,6 +17,7 @@ from pace.services import commands as cmd
 from pace.web.payloads import (
     MAX_REASON,
     PayloadError,
+    device_time,
     event_id,
     integer,
     mapping,
@@ -79,6 +81,22 @@ def correct_score(payload: object, by: cmd.Author) -> cmd.CorrectScore:
         strokes=_strokes(p),
         conceded=_conceded(p),
         reason=text(p, "reason", limit=MAX_REASON, prose=True),
+        by=by,
+    )
+
+
+def group_completed(
+    payload: object, by: cmd.Author, received: datetime, ping_offset: timedelta | None
+) -> cmd.ReportHoleCompleted:
+    """Parse ``group_completed`` (a group's own report that it holed out): id, round, group,
+    hole, at, device_time; the instant is clock-corrected exactly as a marshal's tap's is."""
+    p = mapping(payload, ("id", "round", "group", "hole", "at", "device_time"))
+    return cmd.ReportHoleCompleted(
+        id=event_id(p),
+        round=text(p, "round"),
+        group=text(p, "group", limit=50),
+        hole=integer(p, "hole", 1, 99),
+        at=device_time(p, "at", received, ping_offset),
         by=by,
     )
 

@@ -60,14 +60,19 @@ def rounds(draw):
     for _ in range(n):
         clock += draw(st.integers(0, 900))
         kind = draw(st.sampled_from(
-            ["tap"] * 8 + ["correct", "void", "siren", "credit", "withdraw", "decide", "stop",
-                           "tell", "stroke", "stroke", "notify"]
+            ["tap"] * 8 + ["report"] * 4
+            + ["correct", "void", "siren", "credit", "withdraw", "decide", "stop",
+               "tell", "stroke", "stroke", "notify"]
         ))  # fmt: skip
         g = draw(st.sampled_from(GROUPS))
         player = draw(st.sampled_from(PLAYERS[g.id]))
         when = max(0, clock + draw(st.integers(-1200, 60)))  # late phones, a clock ahead
         if kind == "tap":
             e = event("hole_completed", when, {"group": g.id, "hole": draw(st.integers(1, 6))})
+            taps.append(e)
+        elif kind == "report":  # a group's own report (issue 39): batches, an official over it
+            e = event("hole_completed", when, {"group": g.id, "hole": draw(st.integers(1, 6)),
+                                               "source": "group"})  # fmt: skip
             taps.append(e)
         elif kind == "correct" and taps:
             target = draw(st.sampled_from(taps))
