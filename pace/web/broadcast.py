@@ -64,7 +64,8 @@ def marshal_key(row: Mapping[str, Any]) -> tuple[Any, ...]:
         row.get("status"),
         tuple(row.get("players") or ()),
         tuple(row.get("order") or ()),
-        tuple(sorted((str(h), (v or {}).get("id")) for h, v in holes.items())),
+        tuple(sorted((str(h), (v or {}).get("id"), (v or {}).get("source"))
+                     for h, v in holes.items())),  # fmt: skip
         tuple(row.get("due") or ()),
     )
 

@@ -7,7 +7,8 @@ command`` before, the page sending ``change_change_start``), then a change voide
 finished, made final and reopened; the access page makes codes and revokes one; the courses
 page takes a course file, whose form is then edited and saved; the time-pars page shows a
 course's history; the scorecard page's scoring setting and the dashboard's sirens (the
-committee's buttons outside the console) are sent too. Signed in with the committee secret, as the console's owner.
+committee's buttons outside the console) are sent too. Signed in with the committee secret,
+as the console's owner.
 """
 
 from __future__ import annotations
