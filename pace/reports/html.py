@@ -16,6 +16,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
 
+from pace import i18n
 from pace.documents.report import ReportMeta
 from pace.reports import charts, forked, letters, why
 from pace.reports.words import (
@@ -196,7 +197,7 @@ def helpers(meta: ReportMeta, lang: str) -> dict[str, Any]:
         v = d.total_seconds() / 60
         s = f"{v:+.1f}" if signed else f"{v:.1f}"
         s = s.replace("-", "−")
-        return s.replace(".", ",") if lang == "fr" else s
+        return i18n.decimal(s, lang)
 
     def over_class(d: timedelta | None) -> str:
         if d is None:
