@@ -77,9 +77,10 @@ def _write(output: str | None, data: str | bytes, what: str) -> None:
 def _lang_option(f: Any) -> Any:
     return click.option(
         "--lang",
-        type=click.Choice(["fr", "en"]),
+        type=click.Choice(["fr", "en", "nl"]),
         default=None,
-        help="Language of the report (default: reports.language in config.toml).",
+        help="Language of the report (default: the round's, else reports.language in "
+        "config.toml); a letter goes in its player's language where the draw gives one.",
     )(f)
 
 
@@ -134,7 +135,7 @@ def register(cli: click.Group, db_option: Callable[[Any], Any]) -> None:
         progress = _Progress(progress_mode, "report")
         try:
             data = build(
-                service, round_name, fmt, lang=lang or service.settings.reports.language,
+                service, round_name, fmt, lang=service.document_language(round_name, lang),
                 now=_at(service, round_name, at_text), excel=excel, full_charts=full_charts,
                 progress=progress,
             )  # fmt: skip
@@ -173,7 +174,7 @@ def register(cli: click.Group, db_option: Callable[[Any], Any]) -> None:
         progress = _Progress(progress_mode, "letters")
         try:
             data = build(
-                service, round_name, fmt, lang=lang or service.settings.reports.language,
+                service, round_name, fmt, lang=service.document_language(round_name, lang),
                 now=_at(service, round_name, at_text), letters_per=per, progress=progress,
             )  # fmt: skip
         except PaceError as e:

@@ -27,6 +27,8 @@ class ReportMeta:
     policy_known: bool = True
     #: the round's life when the report was made (``pace.services.life.life_document``)
     life: Mapping[str, Any] | None = None
+    #: each player's own language where the draw gives one ((name, fr|en|nl), ...), for letters
+    languages: tuple[tuple[str, str], ...] = ()
 
     @property
     def tz(self) -> ZoneInfo:

@@ -102,6 +102,7 @@ def dump(
                         # only when set: a backup of a round without tees is as it was
                         **({"tees": p.tees} if p.tees is not None else {}),
                         **({"gender": p.gender} if p.gender is not None else {}),
+                        **({"language": p.language} if p.language is not None else {}),
                     }
                     for p in g.players
                 ],  # fmt: skip
@@ -304,6 +305,15 @@ def _read_tee_set(r: _Reader, data: Any, where: str) -> TeeSet | None:
                   stroke_index=numbers["stroke_index"], length_m=numbers["length_m"])  # fmt: skip
 
 
+def _language(r: _Reader, data: Any, where: str) -> str | None:
+    """Return a backup player's letter language: fr, en, nl or none."""
+    language = r.take(data, "language", str, where, optional=True)
+    if language not in (None, "fr", "en", "nl"):
+        r.fail(f"{where}.language", f"expected fr, en or nl, not {language!r}")
+        return None
+    return language
+
+
 def _gender(r: _Reader, data: Any, where: str) -> str | None:
     """Return a backup player's gender: men, women or none."""
     gender = r.take(data, "gender", str, where, optional=True)
@@ -367,7 +377,8 @@ def _groups(r: _Reader, data: Any) -> tuple[Group, ...] | None:
                        r.take(p, "class", str, pw, optional=True),
                        r.take(p, "match", str, pw, optional=True),
                        r.take(p, "tees", str, pw, optional=True),
-                       _gender(r, p, pw))
+                       _gender(r, p, pw),
+                       _language(r, p, pw))
             )  # fmt: skip
         if gid is not None and start is not None and tee is not None:
             groups.append(Group(gid, start, tee, tuple(players)))

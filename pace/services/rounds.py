@@ -354,6 +354,11 @@ class RoundService:
 
     # -- evaluation -------------------------------------------------------------------
 
+    def document_language(self, round: str, asked: str | None = None) -> str:
+        """Return the language of a document of the round: the one asked for, else the
+        committee's for the round (stored with it), else ``[reports] language``."""
+        return asked or self.store.get_round(round).language or self.settings.reports.language
+
     def round_view(self, round: str) -> RoundView:
         """Return the round's setup and plan (kept between ticks until the setup changes).
 

@@ -204,12 +204,14 @@ class Store(ABC):
         scoring: str | None | Unset = UNSET,
         net: bool | Unset = UNSET,
         allowance: Sequence[float] | None | Unset = UNSET,
+        language: str | None | Unset = UNSET,
     ) -> RoundRecord:
-        """Change a round's policy, standard interval, form of play, format or scoring setup.
+        """Change a round's policy, standard interval, form of play, format, scoring setup or
+        the language of its documents.
 
         Fields left ``UNSET`` keep their value; ``standard_interval=None`` means "the most
         common interval of the draw", ``scoring=None`` "the one the form of play implies",
-        ``allowance=None`` "the configuration's".
+        ``allowance=None`` and ``language=None`` "the configuration's".
         """
 
     @abstractmethod

@@ -121,6 +121,7 @@ MIGRATION_NAMES = [
     "m006_round_scoring",
     "m007_competitions",
     "m008_tees",
+    "m009_languages",
 ]
 
 
@@ -146,6 +147,7 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
             "m006_round_scoring",
             "m007_competitions",
             "m008_tees",
+            "m009_languages",
         ]
     with open_store(db_path) as store:
         assert store.applied_migrations() == [
@@ -157,6 +159,7 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
             "m006_round_scoring",
             "m007_competitions",
             "m008_tees",
+            "m009_languages",
         ]
     conn = raw(db_path)
     try:
@@ -174,6 +177,7 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
         ("m006_round_scoring",),
         ("m007_competitions",),
         ("m008_tees",),
+        ("m009_languages",),
     ]
 
 
@@ -723,3 +727,24 @@ def test_a_commit_runs_where_the_store_offloads_it_and_its_caller_resumes_once_d
     finally:
         shared.close()
         pool.shutdown()
+
+
+def test_a_round_keeps_its_language_and_each_player_his(target: str) -> None:
+    # issue 41: the committee's language for the round's documents, a player's for his letter
+    with open_store(target) as store:
+        make_round(store)
+        assert store.get_round("R1").language is None
+        store.update_round("R1", language="nl")
+        at = datetime(2026, 6, 14, 8, 0, tzinfo=UTC)
+        store.save_draw("R1", [
+            Group("1", at, 1, (Player("Jan Peeters", language="nl"), Player("Anne Dubois"))),
+            Group("2", at + timedelta(minutes=10), 1, (Player("Tom Smith", language="en"),)),
+        ])  # fmt: skip
+    with open_store(target) as store:
+        rec = store.get_round("R1")
+        assert rec.language == "nl"
+        assert [p.language for g in rec.groups for p in g.players] == ["nl", None, "en"]
+        with pytest.raises(SetupError):
+            store.update_round("R1", language="de")
+        store.update_round("R1", language=None)
+        assert store.get_round("R1").language is None

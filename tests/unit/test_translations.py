@@ -147,7 +147,8 @@ def test_the_scripts_get_plurals_as_their_forms():
     assert forms == {"one": "+{n} coup", "other": "+{n} coups"}
     assert pages.catalogue("fr")["live.online"] == "En ligne"
     assert pages.catalogue("en")["live.online"] == "Online"
-    assert pages.catalogue("nl")["pen.strokes_total"] == {"one": "+{n} slag", "other": "+{n} slagen"}
+    assert pages.catalogue("nl")["pen.strokes_total"] == {"one": "+{n} slag",
+                                                          "other": "+{n} slagen"}  # fmt: skip
     assert pages.catalogue("nl")["status.out_of_position"] == "Uit positie"
 
 

@@ -201,6 +201,15 @@ def m008_tees() -> list[str]:
     ]
 
 
+def m009_languages() -> list[str]:
+    """Give each round the language of its documents and each player of a draw the language
+    of his letter (issue 41); NULL: the configuration's, the round's."""
+    return [
+        "ALTER TABLE rounds ADD COLUMN language TEXT CHECK (language IN ('fr', 'en', 'nl'))",
+        "ALTER TABLE players ADD COLUMN language TEXT CHECK (language IN ('fr', 'en', 'nl'))",
+    ]
+
+
 #: every migration in order; the names are the SQLite ones
 MIGRATIONS: tuple[Callable[[], list[str]], ...] = (
     m001_initial,
@@ -211,6 +220,7 @@ MIGRATIONS: tuple[Callable[[], list[str]], ...] = (
     m006_round_scoring,
     m007_competitions,
     m008_tees,
+    m009_languages,
 )
 
 

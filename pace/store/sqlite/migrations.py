@@ -258,6 +258,16 @@ def m008_tees(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE players ADD COLUMN gender TEXT")
 
 
+@MIGRATIONS()
+def m009_languages(db: sqlite_utils.Database) -> None:
+    """Give each round the language of its documents and each player of a draw the language
+    of his letter (issue 41); NULL: the configuration's, the round's."""
+    db.execute("ALTER TABLE rounds ADD COLUMN language TEXT CHECK (language IN ('fr', 'en', 'nl'))")
+    db.execute(
+        "ALTER TABLE players ADD COLUMN language TEXT CHECK (language IN ('fr', 'en', 'nl'))"
+    )
+
+
 def apply(shared: SharedDatabase) -> list[str]:
     """Apply the pending migrations in one write transaction; return the names applied.
 

@@ -199,6 +199,8 @@ MESSAGES: dict[str, Source] = {
     "problem.draw.player_empty": "player is empty; expected the player's name",
     "problem.draw.gender": "gender {value} is not a gender; expected M or F (men, women; H, "
     "homme, D, dame read), or nothing",
+    "problem.draw.language": "language {value} is not a language of pace; expected fr, en or nl "
+    "(français, English, Nederlands), or nothing",
     "problem.draw.tees": "tees {value} are not a tee set of course {course}; its tees are {tees}",
     "problem.draw.no_tee_sets": "tees {value}: course {course} has no tee sets (one slope and "
     "rating for everyone); leave the tees empty or give the course [[tees]] tables",
