@@ -80,6 +80,11 @@ MESSAGES: dict[str, Source] = {
     "round.tees": "Default tees",
     "round.tees_hint": "For players the draw's tees column leaves empty, by gender or class: "
     "men=Yellow, women=Red, B=Red. Empty: the course's first tee set.",
+    "round.language": "Language of the round's documents",
+    "round.language_hint": (
+        "The report, the letters and the sheets, unless asked otherwise; a player's letter is "
+        "in his own language where the draw's language column gives one."
+    ),
     "round.draw": "Draw CSV",
     "round.draw_hint": "Choose the draw's CSV or drop it here (columns group, start, tee, "
     "player; handicap, club optional).",

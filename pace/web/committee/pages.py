@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo, available_timezones
 from flask import Blueprint, Response, jsonify, render_template, request
 
 from pace.formats import csvfile
+from pace.i18n import NAMES
 from pace.rules.errors import FileFormatError, PaceError
 from pace.services.changes import ChangeService
 from pace.services.life import RoundLifeService
@@ -165,6 +166,8 @@ def round_new() -> str:
         plays=parsers.PLAYS,
         formats=parsers.FORMAT_NAMES,
         scorings=parsers.SCORING_NAMES,
+        languages=[(code, NAMES[code]) for code in parsers.LANGUAGES],
+        default_language=settings.reports.language,
         **page_context(),
     )
 
@@ -193,17 +196,19 @@ def _prepare() -> Any:
         new=True,
         tees=setup.tees,
     )
-    return prepared, notes
+    return prepared, notes, setup.language
 
 
 def _draw_step(store: bool) -> Any:
     try:
-        prepared, notes = _prepare()
+        prepared, notes, language = _prepare()
     except FileFormatError as e:
         return _refused(e, courses.problems_of(e, lang=current_language()))
     app_parts = parts()
     if store:
         app_parts.live.service.store_draw(prepared)
+        if language is not None:  # the committee's language for the round's documents
+            app_parts.store.update_round(prepared.round, language=language)
     lang = current_language()
     tz = ZoneInfo(prepared.timezone)
     groups = [

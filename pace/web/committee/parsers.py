@@ -59,6 +59,9 @@ class Change:
 _CLOCK = re.compile(r"\s*(\d{1,2}):(\d{2})\s*")
 
 
+#: the languages of a round's documents the console offers (pace.i18n)
+LANGUAGES = ("fr", "en", "nl")
+
 def clock(p: Mapping[str, Any], name: str, *, required: bool = True) -> time | None:
     """Return a time of day ``HH:MM`` (on the round's day, placed by the handler)."""
     value = p.get(name)
@@ -280,6 +283,8 @@ class RoundSetup:
     draw: str
     #: the round's default tees by gender or class (``men=Yellow, women=Red``), or none
     tees: dict[str, str] | None = None
+    #: the language of the round's documents (fr, en, nl), or none: the configuration's
+    language: str | None = None
 
 
 def _choice(form: Mapping[str, Any], name: str, choices: tuple[str, ...], *,
@@ -313,7 +318,7 @@ def round_setup(form: Mapping[str, Any], file: Any, policies: tuple[str, ...]) -
     """Parse the new round's form and its draw file (bytes, decoded as ``pace import draw``
     reads a file: UTF-8 with or without a byte order mark, else a problem of the file)."""
     known = ("csrf", "round", "course", "date", "timezone", "policy", "play", "format",
-             "scoring", "net", "allowance", "tees")  # fmt: skip
+             "scoring", "net", "allowance", "tees", "language")  # fmt: skip
     extra = [k for k in form if k not in known]
     if extra:
         name = str(extra[0])[:40]
@@ -354,6 +359,7 @@ def round_setup(form: Mapping[str, Any], file: Any, policies: tuple[str, ...]) -
         filename=filename,
         draw=csvfile.decode(data, filename),
         tees=tee_defaults(text(form, "tees", limit=200, required=False)),
+        language=_choice(form, "language", LANGUAGES, required=False),
     )
 
 
