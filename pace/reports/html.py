@@ -60,9 +60,11 @@ def environment() -> Environment:
     return _env
 
 
-def css() -> str:
-    """Return the report's style sheet (screen and print)."""
-    return CSS.read_text(encoding="utf-8")
+def css(lang: str = "en") -> str:
+    """Return the report's style sheet (screen and print), its page numbers in ``lang``
+    ("pagina 2 / 6")."""
+    sheet = CSS.read_text(encoding="utf-8")
+    return sheet.replace('content: "page "', f'content: "{text("page", lang)} "', 1)
 
 
 @dataclass(frozen=True)
@@ -359,7 +361,7 @@ def report_html(
         links=links,
         css_href=css_href,
         screen_css_href=screen_css_href,
-        css="" if css_href else css(),
+        css="" if css_href else css(lang),
         script_src=script_src,
         sun_src=sun_src,
         messages=dict(messages or {}),
@@ -388,7 +390,7 @@ def letters_html(
         meta=meta,
         letters=made,
         css_href=css_href,
-        css="" if css_href else css(),
+        css="" if css_href else css(lang),
         **helpers(meta, lang),
     )
 
