@@ -42,6 +42,8 @@ class RoundSetup:
     scoring: str | None = None
     net: bool = False
     allowance: tuple[float, ...] | None = None
+    #: the language of the round's documents (None: the configuration's)
+    language: str | None = None
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,8 @@ def dump(
             "scoring": round.scoring,
             "net": round.net,
             "allowance": None if round.allowance is None else list(round.allowance),
+            # only when set: a backup of a round without one is as it was
+            **({"language": round.language} if round.language is not None else {}),
         },
         "groups": [
             {
@@ -334,6 +338,10 @@ def _round(r: _Reader, data: Any) -> RoundSetup | None:
     scoring = r.take(data, "scoring", str, "round", optional=True)
     net = r.take(data, "net", bool, "round")
     allowance = r.take(data, "allowance", list, "round", optional=True)
+    language = r.take(data, "language", str, "round", optional=True)
+    if language not in (None, "fr", "en", "nl"):
+        r.fail("round.language", f"expected fr, en or nl, not {language!r}")
+        language = None
     day = None
     if day_text is not None:
         try:
@@ -350,7 +358,7 @@ def _round(r: _Reader, data: Any) -> RoundSetup | None:
     return RoundSetup(
         name, day, timezone, policy,  # type: ignore[arg-type]
         None if interval is None else timedelta(seconds=interval), play, format_, scoring,
-        bool(net), None if allowance is None else tuple(float(v) for v in allowance),
+        bool(net), None if allowance is None else tuple(float(v) for v in allowance), language,
     )  # fmt: skip
 
 

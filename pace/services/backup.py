@@ -51,7 +51,7 @@ def export_round(service: RoundService, round: str) -> str:
     record = store.get_round(round)
     setup = backupfmt.RoundSetup(
         record.name, record.day, record.timezone, record.policy, record.standard_interval,
-        record.play, record.format, record.scoring, record.net, record.allowance,
+        record.play, record.format, record.scoring, record.net, record.allowance, record.language,
     )  # fmt: skip
     return backupfmt.dump(record.course, setup, record.groups, store.events(round))
 
@@ -126,6 +126,8 @@ def restore_round(service: RoundService, text: str, filename: str) -> Restored:
             net=b.round.net,
             allowance=b.round.allowance,
         )
+        if b.round.language is not None:
+            store.update_round(name, language=b.round.language)
         store.save_draw(name, b.groups)
     results = store.append_many(b.events, recorded_at=service.clock.now(), keep_recorded_at=True)
     created = sum(1 for _, new in results if new)

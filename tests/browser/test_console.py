@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import sqlite3
 import subprocess
 from datetime import datetime
 from urllib.parse import quote
@@ -222,9 +223,14 @@ def test_the_console_from_an_empty_database_to_the_changes_on_the_day(
     )
     expect(page.locator("#problems")).to_be_hidden()
     assert rounds(page) == []
+    # the committee's language for the round's documents (issue 41), kept with the round
+    expect(page.locator("#r-language")).to_have_value("fr")  # config's [reports] language
+    page.locator("#r-language").select_option("nl")
     page.locator("#confirm").click()
     page.locator("#open-changes").click()
     assert [r["name"] for r in rounds(page)] == ["Spring cup"]
+    with sqlite3.connect(f"file:{empty_server.db}?mode=ro", uri=True) as db:
+        assert db.execute("SELECT language FROM rounds").fetchall() == [("nl",)]
 
     # the dashboard follows the changes made on the changes page
     dashboard = context.new_page()
