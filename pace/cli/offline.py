@@ -281,8 +281,10 @@ def sheet(course_file, draw_file, fmt, output, interval, timezone, day, lang):
     the_day = day.date() if day else date.today()
     setup, tz = _offline_setup(course_file, draw_file, the_day, tzname, interval)
     data = sheetmod.timing_sheet(setup)
-    text = sheetmod.to_csv(data, tz) if fmt == "csv" else sheetmod.to_html(
-        data, tz, lang or settings.reports.language
+    text = (
+        sheetmod.to_csv(data, tz)
+        if fmt == "csv"
+        else sheetmod.to_html(data, tz, lang or settings.reports.language)
     )
     if output:
         Path(output).write_text(text, encoding="utf-8")

@@ -2,12 +2,12 @@
 
 Every page, in English and French at a phone's width and a desk's, in Dutch at a phone's
 (issue 41: where its long compounds would overflow, each text box is measured too), in each
-state a user meets (an empty round, a round in play, an alert open, offline where the page keeps
-working offline), is scanned by axe-core (``axe-playwright-python``): no serious or critical violation,
-and none of the AAA contrast rule (``color-contrast-enhanced``, 7:1) in sun mode. Beside it:
-the tap targets of the marshal page, the shot clock and the scorecard measured from their
-rendered boxes, the live regions that speak what a referee must not miss, and a whole stroke
-timed on the shot clock with the keyboard alone.
+state a user meets (an empty round, a round in play, an alert open, offline where the page
+keeps working offline), is scanned by axe-core (``axe-playwright-python``): no serious or
+critical violation, and none of the AAA contrast rule (``color-contrast-enhanced``, 7:1) in
+sun mode. Beside it: the tap targets of the marshal page, the shot clock and the scorecard
+measured from their rendered boxes, the live regions that speak what a referee must not miss,
+and a whole stroke timed on the shot clock with the keyboard alone.
 
 One ``pace serve`` and one signed-in committee serve every case of the module: round R1 is
 never touched (the empty round), R2 is played before the first case (taps, an alert, a group
@@ -598,7 +598,9 @@ def scorecard_in_play(page: Page, url: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "case", [("en", "phone"), ("fr", "phone"), ("nl", "phone")], ids=["en", "fr", "nl"],
+    "case",
+    [("en", "phone"), ("fr", "phone"), ("nl", "phone")],
+    ids=["en", "fr", "nl"],
     indirect=True,
 )
 @pytest.mark.parametrize(

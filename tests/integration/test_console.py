@@ -357,8 +357,10 @@ def test_a_wrong_language_is_a_problem_of_its_line_and_field_and_a_bad_choice_re
     text = "group,start,tee,player,langue\n1,08:00,1,Ann,klingon\n"
     problems = desk.post("/api/rounds/preview?lang=nl", data=draw_form(text)).get_json()["problems"]
     assert [(p["line"], p["field"]) for p in problems] == [(2, "language")]
-    assert problems[0]["message"] == ("taal 'klingon' is geen taal van pace; verwacht fr, en of nl "
-                                      "(français, English, Nederlands), of niets")
+    assert problems[0]["message"] == (
+        "taal 'klingon' is geen taal van pace; verwacht fr, en of nl "
+        "(français, English, Nederlands), of niets"
+    )
     answer = desk.post("/api/rounds/create", data=draw_form(DRAW.read_text(encoding="utf-8"),
                                                            language="de"))  # fmt: skip
     assert answer.status_code == 400 and answer.get_json()["error"]["field"] == "language"

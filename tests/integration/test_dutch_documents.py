@@ -55,6 +55,7 @@ REFEREE_LOG = """at,act,group,player,hole,kind,first,seconds,id,fault,decision,r
 08:50:00,decide,C,,,,,,,,not_time,ruling
 """
 
+
 def run(*args: object, code: int = 0) -> Result:
     result = CliRunner().invoke(cli, [str(a) for a in args])
     assert result.exit_code == code, f"exit {result.exit_code}: {result.output}"
@@ -66,6 +67,7 @@ def pdf_text(path: Path) -> str:
     out = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     return "\f".join(" ".join(page.split()) for page in out.stdout.split("\f"))
+
 
 #: the paper round's draw, with the players' languages (French and Flemish spellings)
 DRAW = """group,start,tee,player,taal

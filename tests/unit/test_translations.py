@@ -57,13 +57,19 @@ def test_every_dutch_text_is_dutch_not_a_copy_of_the_english():
     # a translator who copies the English marks the text done without translating it: only
     # words Dutch golf writes the same way (Stableford, par, greensome, a lone field) may match
     same = {
-        m.context for m in catalog.read("nl")
-        if m.id and m.string and (m.string if isinstance(m.string, str) else m.string[0])
+        m.context
+        for m in catalog.read("nl")
+        if m.id
+        and m.string
+        and (m.string if isinstance(m.string, str) else m.string[0])
         == (m.id if isinstance(m.id, str) else m.id[0])
     }
     english = {c: s if isinstance(s, str) else s[0] for c, s, _ in catalog.sources()}
-    long_copies = sorted(c for c in same if len(re.findall(r"(?<!\{)\b[a-z]{2,}\b(?!\})",
-                                                       english.get(c, ""), re.I)) > 3)
+    long_copies = sorted(
+        c
+        for c in same
+        if len(re.findall(r"(?<!\{)\b[a-z]{2,}\b(?!\})", english.get(c, ""), re.I)) > 3
+    )
     assert long_copies == []
 
 
@@ -134,8 +140,16 @@ def test_every_key_the_python_code_says_is_a_text():
 
 @pytest.mark.parametrize(
     ("lang", "n", "expected"),
-    [("en", 1, "+1 stroke"), ("en", 2, "+2 strokes"), ("fr", 1, "+1 coup"), ("fr", 2, "+2 coups"),
-     ("fr", 0, "+0 coup"), ("nl", 1, "+1 slag"), ("nl", 2, "+2 slagen"), ("nl", 0, "+0 slagen")],
+    [
+        ("en", 1, "+1 stroke"),
+        ("en", 2, "+2 strokes"),
+        ("fr", 1, "+1 coup"),
+        ("fr", 2, "+2 coups"),
+        ("fr", 0, "+0 coup"),
+        ("nl", 1, "+1 slag"),
+        ("nl", 2, "+2 slagen"),
+        ("nl", 0, "+0 slagen"),
+    ],
 )
 def test_plurals_follow_the_languages_rule(lang, n, expected):
     # issue 14: the dashboard said "+1 stroke(s)"

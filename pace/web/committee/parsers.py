@@ -62,6 +62,7 @@ _CLOCK = re.compile(r"\s*(\d{1,2}):(\d{2})\s*")
 #: the languages of a round's documents the console offers (pace.i18n)
 LANGUAGES = ("fr", "en", "nl")
 
+
 def clock(p: Mapping[str, Any], name: str, *, required: bool = True) -> time | None:
     """Return a time of day ``HH:MM`` (on the round's day, placed by the handler)."""
     value = p.get(name)
