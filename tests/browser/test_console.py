@@ -215,6 +215,9 @@ def test_the_console_from_an_empty_database_to_the_changes_on_the_day(
     assert rounds(page) == []
     # the file fixed (dropped anew), a preview, then the confirmation
     page.locator("#r-draw").set_input_files(draw_file(GOOD))
+    # the committee's language for the round's documents (issue 41), kept with the round
+    expect(page.locator("#r-language")).to_have_value("fr")  # config's [reports] language
+    page.locator("#r-language").select_option("nl")
     page.locator("#preview").click()
     expect(page.locator("#preview-rows tr.preview-group")).to_have_count(2)
     # each player's tees beside his name, as the course names them
@@ -223,9 +226,6 @@ def test_the_console_from_an_empty_database_to_the_changes_on_the_day(
     )
     expect(page.locator("#problems")).to_be_hidden()
     assert rounds(page) == []
-    # the committee's language for the round's documents (issue 41), kept with the round
-    expect(page.locator("#r-language")).to_have_value("fr")  # config's [reports] language
-    page.locator("#r-language").select_option("nl")
     page.locator("#confirm").click()
     page.locator("#open-changes").click()
     assert [r["name"] for r in rounds(page)] == ["Spring cup"]
