@@ -22,6 +22,20 @@ LANGUAGES = ("en", "fr", "nl")
 NAMES = {"fr": "Français", "en": "English", "nl": "Nederlands"}
 #: the languages that write a decimal comma (46,2 s) and day/month/year
 COMMA = frozenset({"fr", "nl"})
+#: Babel's locale of a language where it is not the language itself: pace's Dutch is Flemish
+#: (14/06/2026, not the Netherlands' 14-06-2026)
+BABEL_LOCALES = {"nl": "nl_BE"}
+
+
+def babel_locale(lang: str) -> str:
+    """Return the Babel locale that writes ``lang``'s dates and times.
+
+    >>> babel_locale("nl"), babel_locale("fr")
+    ('nl_BE', 'fr')
+    """
+    return BABEL_LOCALES.get(lang, lang)
+
+
 DOMAIN = "messages"
 #: where the catalogues live: pace/translations/<lang>/LC_MESSAGES/messages.{po,mo}
 DIRECTORY = Path(__file__).resolve().parent.parent / "translations"

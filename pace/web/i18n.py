@@ -244,7 +244,7 @@ def local_time(instant: datetime | None, tz: tzinfo, lang: str, seconds: bool = 
     if instant is None:
         return ""
     return babel_dates.format_time(
-        instant, "HH:mm:ss" if seconds else "HH:mm", tzinfo=tz, locale=lang
+        instant, "HH:mm:ss" if seconds else "HH:mm", tzinfo=tz, locale=i18n.babel_locale(lang)
     )
 
 
@@ -261,7 +261,9 @@ def local_datetime(instant: datetime | None, tz: tzinfo, lang: str) -> str:
     """
     if instant is None:
         return ""
-    day = babel_dates.format_date(instant.astimezone(tz).date(), "short", locale=lang)
+    day = babel_dates.format_date(
+        instant.astimezone(tz).date(), "short", locale=i18n.babel_locale(lang)
+    )
     return f"{day}{', ' if lang == 'en' else ' '}{local_time(instant, tz, lang)}"
 
 
@@ -271,7 +273,7 @@ def local_date(day: date | None, lang: str, form: str = "long") -> str:
     >>> local_date(date(2026, 6, 14), "fr"), local_date(date(2026, 6, 14), "en")
     ('14 juin 2026', 'June 14, 2026')
     """
-    return "" if day is None else babel_dates.format_date(day, form, locale=lang)
+    return "" if day is None else babel_dates.format_date(day, form, locale=i18n.babel_locale(lang))
 
 
 def page_context() -> dict[str, Any]:

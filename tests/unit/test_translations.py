@@ -186,5 +186,5 @@ def test_dates_and_times_are_babels_in_the_rounds_language_and_zone():
     assert pages.local_date(at.date(), "fr") == "14 juin 2026"
     assert pages.local_date(at.date(), "en") == "June 14, 2026"
     assert pages.local_time(at, brussels, "nl") == "09:10"
-    assert pages.local_datetime(at, brussels, "nl") == "14-06-2026 09:10"
+    assert pages.local_datetime(at, brussels, "nl") == "14/06/2026 09:10"
     assert pages.local_date(at.date(), "nl") == "14 juni 2026"
