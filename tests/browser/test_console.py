@@ -231,6 +231,15 @@ def test_the_console_from_an_empty_database_to_the_changes_on_the_day(
     assert [r["name"] for r in rounds(page)] == ["Spring cup"]
     with sqlite3.connect(f"file:{empty_server.db}?mode=ro", uri=True) as db:
         assert db.execute("SELECT language FROM rounds").fetchall() == [("nl",)]
+    # the changes page changes it: the form sent, stored, shown selected
+    language = page.locator("#round-language select[name=language]")
+    expect(language).to_have_value("nl")
+    language.select_option("en")
+    page.locator("#round-language button[type=submit]").click()
+    expect(page.locator("#language-saved")).to_be_visible()
+    expect(page.locator("#round-language select[name=language]")).to_have_value("en")
+    with sqlite3.connect(f"file:{empty_server.db}?mode=ro", uri=True) as db:
+        assert db.execute("SELECT language FROM rounds").fetchall() == [("en",)]
 
     # the dashboard follows the changes made on the changes page
     dashboard = context.new_page()
