@@ -27,6 +27,7 @@ Prints p50/p99 of both for both servers and the ratio; the target (issue 13) is 
     python bench/bench_latency.py
     python bench/bench_latency.py --groups 20 --speed 600          # a shorter run
     python bench/bench_latency.py --profile pace.prof               # cProfile the pace server
+    python bench/bench_latency.py --groups 240 --tees 4 --speed 300  # a large field, four tees
 """
 
 from __future__ import annotations
@@ -245,31 +246,39 @@ class Tap:
     at: datetime
 
 
-def plan_round(groups: int, day: date, seed: int = 13) -> tuple[str, list[Tap]]:
-    """Return the draw CSV (three-balls off tee 1 every 8 min from 08:00) and every tap.
+#: the tees a field of several tees starts from, in the order groups are dealt to them
+TEES = (1, 10, 5, 14)
+
+
+def plan_round(groups: int, day: date, seed: int = 13, tees: int = 1) -> tuple[str, list[Tap]]:
+    """Return the draw CSV (three-balls off tee 1 every 8 min from 08:00; with ``tees`` > 1,
+    dealt in turn to tees 1, 10, 5 and 14, each every 8 min: a large field on one day) and
+    every tap.
 
     Each group plays each hole near its allotment; every seventh group is slow (1 to 3 minutes
-    a hole), and a group never completes a hole less than a minute after the group ahead.
+    a hole), and a group never completes a hole less than a minute after the group ahead (from
+    its tee).
     """
     rng = random.Random(seed)
     lines = ["group,start,tee,player"]
     taps: list[Tap] = []
-    previous: dict[int, datetime] = {}
+    previous: dict[tuple[int, int], datetime] = {}
     for g in range(1, groups + 1):
+        tee = TEES[(g - 1) % tees]
         start = datetime.combine(day, datetime.min.time(), tzinfo=TZ) + timedelta(
-            hours=8, minutes=8 * (g - 1)
+            hours=8, minutes=8 * ((g - 1) // tees)
         )
         for p in range(1, 4):
-            lines.append(f"{g},{start.astimezone(TZ):%H:%M},1,Player {g}-{p}")
+            lines.append(f"{g},{start.astimezone(TZ):%H:%M},{tee},Player {g}-{p}")
         slow = g % 7 == 3
         at = start
-        for hole in range(1, 19):
+        for hole in [*range(tee, 19), *range(1, tee)]:
             at += timedelta(minutes=ALLOT[PARS[hole]] + (rng.choice((1, 2, 3)) if slow else 0),
                             seconds=rng.randint(-45, 45))  # fmt: skip
-            ahead = previous.get(hole)
+            ahead = previous.get((tee, hole))
             if ahead is not None and at < ahead + timedelta(minutes=1):
                 at = ahead + timedelta(minutes=1, seconds=rng.randint(0, 30))
-            previous[hole] = at
+            previous[(tee, hole)] = at
             taps.append(Tap(str(g), hole, at))
     taps.sort(key=lambda t: t.at)
     return "\n".join(lines) + "\n", taps
@@ -749,6 +758,9 @@ def main() -> None:
     parser.add_argument("--marshals", type=int, default=60)
     parser.add_argument("--dashboards", type=int, default=20)
     parser.add_argument("--groups", type=int, default=52)
+    parser.add_argument("--tees", type=int, default=1, choices=(1, 2, 3, 4),
+                        help="tees the groups are dealt to (1, 10, 5, 14): 120 or 240 groups"
+                        " fit in one day off 2 or 4 tees")  # fmt: skip
     parser.add_argument("--warmup", type=int, default=20, help="first taps not measured")
     parser.add_argument("--gap", type=float, default=20, help="ms between two taps")
     parser.add_argument("--tick", type=float, default=5, help="pace's scheduler tick (s)")
@@ -773,7 +785,7 @@ def main() -> None:
     PARS.update(read_pars())
 
     day = datetime.now(TZ).date()
-    draw, taps = plan_round(args.groups, day)
+    draw, taps = plan_round(args.groups, day, tees=args.tees)
     # pace's clock reaches the first tap about when the clients are connected (~15 s)
     origin = taps[0].at - timedelta(seconds=15 * args.speed)
     load_before = os.getloadavg()

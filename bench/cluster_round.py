@@ -80,6 +80,13 @@ ROUND = "R1"
 STATUS_AT = ("09:30", "11:00", "12:30", "17:00")
 
 
+def alert_id(key: str, generation: int) -> str:
+    """Return the id of an alert's raise: derived from its key, and its generation once
+    re-opened (pace.services.alerts.raised_event)."""
+    name = f"{ROUND}/{key}" if generation == 1 else f"{ROUND}/reopened/{generation}/{key}"
+    return str(uuid.uuid5(ALERT_NAMESPACE, name))
+
+
 def grant(db: str, round: str) -> dict[str, str]:
     """Open a session of each role on ``db``; return their tokens."""
     with open_store(db) as store:
@@ -182,13 +189,13 @@ class Dashboard:
 
         @c.on("alert_raised")
         def alert(m: Any) -> None:
-            h.alerts.append(m["alert"]["key"])
+            h.alerts.append(m["alert"]["id"])  # a raise (a key is raised again once re-opened)
 
         c.connect(worker.url, auth={"token": token, "device": name}, transports=["websocket"],
                   wait_timeout=10)  # fmt: skip
         answer = c.call("join_round", {"round": ROUND}, timeout=10)
         assert answer and answer["ok"], answer
-        h.listed = {a["key"] for a in answer["snapshot"]["alerts"]}
+        h.listed = {a["id"] for a in answer["snapshot"]["alerts"]}
         h.up.append((time.monotonic(), float("inf")))
 
     def close(self) -> None:
@@ -556,13 +563,15 @@ def check(workers: list[Worker], tokens: dict[str, str], taps: list[Tap], state:
 
     # alerts: raised once each, announced once each, and raised after the kill too
     raised = [e for e in events if e["type"] == "alert_raised"]
-    keys = [e["payload"]["key"] for e in raised]
-    if len(keys) != len(set(keys)):
+    # an alert's raises: its first, then one per re-opening (``generation``, docs/protocol.md),
+    # each with an id derived from its key and generation
+    raises = [(e["payload"]["key"], e["payload"].get("generation", 1)) for e in raised]
+    if len(raises) != len(set(raises)):
         problems.append("an alert was raised twice")
-    if any(e["id"] != str(uuid.uuid5(ALERT_NAMESPACE, f"{ROUND}/{e['payload']['key']}"))
-           for e in raised):  # fmt: skip
+    if any(e["id"] != alert_id(*r) for e, r in zip(raised, raises, strict=True)):
         problems.append("an alert id is not derived from its key")
-    seqs = {e["payload"]["key"]: e["seq"] for e in raised}
+    keys = [e["id"] for e in raised]
+    seqs = {e["id"]: e["seq"] for e in raised}
     before = max((a["seq"] for i, a in state.acks.items() if state.acked_at[i] < t_kill), default=0)
     for page in pages:
         if len(page.heard.alerts) != len(set(page.heard.alerts)) or (

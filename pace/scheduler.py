@@ -33,7 +33,7 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from pace.rules import alerts
 from pace.rules.errors import PaceError
 from pace.services.backup import Snapshots
-from pace.services.live import LiveService
+from pace.services.live import LiveService, listed
 from pace.services.state import ALERT, RESOLVED, Delta
 
 log = logging.getLogger(__name__)
@@ -331,7 +331,7 @@ class PaceScheduler:
         told |= self.leases.told(round)  # announced by a worker while the holder was dead
         acked = {e.payload.get("alert") for e in later if e.type == alerts.ALERT_ACKNOWLEDGED}
         raised = [
-            (ALERT, alerts.view(e))
+            (ALERT, listed(alerts.view(e)))  # (its explanation fetched on "Why")
             for e in later
             if e.type == alerts.ALERT_RAISED
             and e.id not in told

@@ -201,6 +201,7 @@ FILE_SECONDS = {
     "tests/security/test_hostile.py": 42,
     "tests/security/test_hostile_tees.py": 20,
     "tests/browser/test_deltas.py": 35,
+    "tests/integration/test_live_incremental.py": 35,
     "tests/e2e/test_cluster.py": 32,
     "tests/browser/test_results_sheet.py": 30,
     "tests/e2e/test_demo_cast.py": 27,

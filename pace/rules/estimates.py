@@ -154,16 +154,89 @@ def find(
     observed = {h for d in known.values() for h in d}
     out: list[Estimate] = []
     for p in plan.groups:
-        mine = known.get(p.id, {})
-        by_pos = {p.position[h]: t for h, t in mine.items() if h in p.position}
-        k = max(by_pos, default=0)
-        found = _skipped(p, by_pos, k)
-        left = withdrawn.get(p.id)
-        if left is None or left > now:
-            passed = _passed(p, by_pos, k, later[p.id])
-            found += passed or _silent(p, by_pos, k, later[p.id], now, spans, silent_factor)
-        out.extend(e for e in found if e.hole in observed)
+        found = find_group(
+            p, known.get(p.id, {}), later[p.id], now, observed,
+            spans=spans, left=withdrawn.get(p.id), silent_factor=silent_factor,
+        )  # fmt: skip
+        out.extend(found)
     return tuple(out)
+
+
+def find_group(
+    p: GroupPlan,
+    mine: Mapping[int, datetime],
+    later: Behind,
+    now: datetime,
+    observed: Iterable[int] | set[int] | frozenset[int],
+    *,
+    spans: Spans = (),
+    left: datetime | None = None,
+    silent_factor: float = 2.0,
+) -> tuple[Estimate, ...]:
+    """Return :func:`find`'s estimates of one group: ``mine`` its holes known at ``now``,
+    ``later`` what the groups behind it logged (:func:`behind_of`), ``observed`` the holes
+    anybody was logged on, ``left`` when it withdrew (if it did)."""
+    by_pos = {p.position[h]: t for h, t in mine.items() if h in p.position}
+    k = max(by_pos, default=0)
+    found = _skipped(p, by_pos, k)
+    if left is None or left > now:
+        passed = _passed(p, by_pos, k, later)
+        found += passed or _silent(p, by_pos, k, later, now, spans, silent_factor)
+    return tuple(e for e in found if e.hole in observed)
+
+
+def behind_of(
+    p: GroupPlan, tee: Sequence[GroupPlan], known: Callable[[str], Mapping[int, datetime]]
+) -> Behind:
+    """Return what the groups behind ``p`` logged (:class:`Behind`, as :func:`behind` gives
+    it), from ``tee``: the groups of its tee; ``known(group)``: a group's holes known now.
+
+    Only the holes :func:`find_group` reads are gathered (``p``'s last hole and those after
+    it): the cost is the groups behind it, a few dictionary reads each.
+    """
+    start = p.group.start
+    first: dict[int, datetime] = {}
+    last: dict[int, datetime] = {}
+    mine = known(p.id)
+    k = max((p.position[h] for h in mine if h in p.position), default=0)
+    wanted = p.order[max(k - 1, 0) :]
+    for q in tee:
+        if q.group.start <= start:
+            continue
+        theirs = known(q.id)
+        if not theirs:
+            continue
+        for h in wanted:
+            t = theirs.get(h)
+            if t is None:
+                continue
+            if h not in first or t < first[h]:
+                first[h] = t
+            if h not in last or t > last[h]:
+                last[h] = t
+    return Behind(first, last)
+
+
+def silent_from(
+    p: GroupPlan,
+    mine: Mapping[int, datetime],
+    now: datetime,
+    spans: Spans = (),
+    silent_factor: float = 2.0,
+) -> datetime | None:
+    """Return the first instant after ``now`` from which the clock alone may make ``p`` a
+    silent group (:func:`_silent`: its silence beyond ``silent_factor`` × its hole's
+    allotment), None if the clock alone cannot (not off yet, finished, or play stopped: the
+    silence waits for the resumption, a fact)."""
+    by_pos = {p.position[h]: t for h, t in mine.items() if h in p.position}
+    k = max(by_pos, default=0)
+    if k == 0 or k >= len(p.order):
+        return None
+    if spans and spans[-1][1] is None and spans[-1][0] <= now:
+        return None  # play stopped now: the silence does not grow until it resumes
+    since = by_pos[k]
+    stopped = groupclock.stopped_between(spans, since, max(now, since))
+    return since + _allot(p, k, k + 1) * silent_factor + stopped + timedelta(microseconds=1)
 
 
 def _allot(p: GroupPlan, a: int, b: int) -> timedelta:

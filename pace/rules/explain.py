@@ -78,6 +78,8 @@ class Sources:
 
     def __init__(self, events: Iterable[Event] = ()) -> None:
         self._taps: dict[str, tuple[str, int, datetime, Mapping[str, object]]] = {}
+        #: the ids of the taps on each (group, hole), in log order (a counted tap is one of them)
+        self._on: dict[tuple[str, int], list[str]] = {}
         self._corrections: dict[str, list[str]] = {}
         self._other: dict[str, Event] = {}
         for e in events:
@@ -87,7 +89,10 @@ class Sources:
         """Fold one event (other kinds than the facts': nothing)."""
         p = e.payload
         if e.type == factsmod.HOLE_COMPLETED:
-            self._taps[e.id] = (str(p["group"]), int(str(p["hole"])), e.at, e.by)
+            group, hole = str(p["group"]), int(str(p["hole"]))
+            if e.id not in self._taps:
+                self._on.setdefault((group, hole), []).append(e.id)
+            self._taps[e.id] = (group, hole, e.at, e.by)
         elif e.type == factsmod.HOLE_TIME_CORRECTED:
             target = str(p["target"])
             tap = self._taps.get(target)
@@ -104,9 +109,10 @@ class Sources:
         """Return the tap that counts for ``group``'s ``hole`` (the earliest; on a tie the
         first in the log), with the corrections applied to it."""
         best: tuple[str, datetime, Mapping[str, object]] | None = None
-        for id, (g, h, at, by) in self._taps.items():
-            if g == group and h == hole and (best is None or at < best[1]):
-                best = (id, at, by)
+        for id in self._on.get((group, hole), ()):
+            tap = self._taps.get(id)  # (a voided tap is gone)
+            if tap is not None and (best is None or tap[2] < best[1]):
+                best = (id, tap[2], tap[3])
         if best is None:
             return None
         return Fact(best[0], best[1], best[2], tuple(self._corrections.get(best[0], ())))

@@ -90,6 +90,10 @@ class LiveIndex:
         i = bisect_left(entries, (at, rank))
         return entries[i - 1][0] if i else None
 
+    def holes(self, now: datetime) -> frozenset[int]:
+        """Return the holes some group completed at or before ``now`` (those observed)."""
+        return frozenset(h for h, seen in self._instants.items() if seen and seen[0][0] <= now)
+
     def latest_at(self, hole: int, now: datetime) -> datetime | None:
         """Return the latest completion of ``hole`` by any group at or before ``now``."""
         entries = self._instants.get(hole)

@@ -87,12 +87,12 @@ def explained(live: LiveRound, e: Event, a: alertsmod.Alert) -> Event:
     """Return ``alert_raised`` event ``e`` with why the group was named in its payload: the
     explanation of ``a`` as at its instant, from the round's own fold (docs/explanations.md).
 
-    The log's sources (ids and authors) are read once per log length.
+    The log's sources (ids and authors) are the round's own, kept one event at a time
+    (``LiveRound.sources``): an explanation costs the figures of one group, not the log.
     """
     if a.kind not in EXPLAINED:
         return e
-    sources = live.memo("explain.sources", lambda: explainmod.Sources(live.events))
-    x = explainmod.explain(live.field, sources, a.kind, a.group, a.at)
+    x = explainmod.explain(live.field, live.sources, a.kind, a.group, a.at)
     if x is None:
         return e
     return replace(e, payload={**e.payload, "explanation": explainmod.as_document(x, author)})

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -21,7 +21,7 @@ from pace.rules import calibration as cal
 from pace.rules import facts as factsmod
 from pace.rules import life as lifemod
 from pace.rules.errors import SetupError
-from pace.rules.model import Course, RoundFacts, RoundSetup, Status
+from pace.rules.model import Course, RoundFacts, RoundSetup, Status, TimeCredit
 from pace.rules.position import GroupPlan, GroupStatus
 from pace.services.rounds import RoundService
 
@@ -146,6 +146,33 @@ class CalibrationService:
                 age = SPREAD_AGE if kept[2].ratios else SPREAD_RETRY
                 if now - kept[0] < age:
                     return kept[2]
+        return self._read(course, now)
+
+    def kept(self, course: Course, now: datetime) -> ranges.Spread:
+        """Return the course's spread as last read, without reading the finished rounds again
+        (the live rows' ranges, under the live lock): only the first ask reads them; then
+        :meth:`refresh` (the scheduler's, off the lock) keeps it up to date."""
+        with self._lock:
+            kept = self._spreads.get(course.name)
+        if kept is not None:
+            return kept[2]
+        return self._read(course, now)
+
+    def refresh(self, course: Course, now: datetime) -> None:
+        """Read the course's finished rounds again once its spread is due (:meth:`spread`):
+        the scheduler's job, off the live lock."""
+        self.spread(course, now)
+
+    def forget(self, course: str | None = None) -> None:
+        """Drop the spread kept of ``course`` (every course: None), read again at its next ask
+        (a history imported, a round finished on the course)."""
+        with self._lock:
+            if course is None:
+                self._spreads.clear()
+            else:
+                self._spreads.pop(course, None)
+
+    def _read(self, course: Course, now: datetime) -> ranges.Spread:
         rounds = self.finished_rounds(course.name)
         s = ranges.spread(course, cal.history(rounds), self.rounds.settings.pace_settings(None))
         with self._lock:
@@ -252,7 +279,8 @@ def projection_ranges(
     plan: GroupPlan,
     s: GroupStatus,
     done: Mapping[int, datetime],
-    facts: RoundFacts,
+    spans: Sequence[tuple[datetime, datetime | None]],
+    credits: Sequence[TimeCredit],
     now: datetime,
 ) -> dict[str, Any]:
     """Return the 80 % ranges a group's row shows beside its projection (docs/calibration.md).
@@ -260,7 +288,8 @@ def projection_ranges(
     ``finish_range``: the projected finish's, as two instants (None once the group finished,
     withdrew or before the history allows); ``over_hole_range``: the hole it is first over
     time at, earliest and latest (None at an end: not over by the last hole at that end),
-    only while it is in play and not over time at its last completion.
+    only while it is in play and not over time at its last completion. ``spans`` are the
+    stops of play, ``credits`` the group's time credits.
     """
     out: dict[str, Any] = {"finish_range": None, "over_hole_range": None}
     g = plan.group
@@ -275,8 +304,6 @@ def projection_ranges(
     if r is not None:
         out["finish_range"] = [r[0].isoformat(), r[1].isoformat()]
     if s.confirmed in (None, Status.ON_PACE):
-        spans = groupclock.merge_suspensions(facts.suspensions, now)
-        credits = [c for c in facts.credits if c.group == g.id]
         elapsed = groupclock.elapsed(g.start, anchor, spans, credits, credits_at=now)
         cumulative = plan.cumulative_at(done, now)
         holes = ranges.over_hole_range(spread, course, plan.order, size, k, elapsed, cumulative)

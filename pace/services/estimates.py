@@ -10,6 +10,7 @@ every group an estimate may touch; every other group is judged by the fold as be
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -18,7 +19,7 @@ from pace.rules import alerts as alertsmod
 from pace.rules import estimates as est
 from pace.rules import fieldfold
 from pace.rules.estimates import Estimate
-from pace.rules.position import Episode, GroupStatus
+from pace.rules.position import Episode, GroupPlan, GroupStatus
 from pace.services.state import LiveRound
 
 #: the prompt to confirm or correct an estimate (an alert kind of the live loop)
@@ -59,23 +60,211 @@ def touched(live: LiveRound, estimates: Iterable[Estimate], now: datetime) -> fr
     return frozenset(out)
 
 
+def _signature(own: Iterable[Estimate]) -> tuple[tuple[Any, ...], ...]:
+    """Return estimates as the pages see them (a silent group's latest bound is "now": out)."""
+    return tuple(
+        (e.group, e.hole, e.reason, e.at, e.earliest, e.latest if e.counts else None) for e in own
+    )
+
+
+def _touches(p: GroupPlan, done: Mapping[int, datetime], e: Estimate) -> bool:
+    """Return whether counted estimate ``e`` may change ``p``'s verdict (:func:`touched`)."""
+    if p.id == e.group:
+        return True
+    when = done.get(e.hole)
+    if when is not None and when >= e.earliest:
+        return True
+    reached = max((p.position[h] for h in done if h in p.position), default=0)
+    return reached < len(p.order) and p.order[reached] == e.hole
+
+
+class Standing:
+    """A round's missed taps kept group by group as the log and the clock move on (issue 37).
+
+    :func:`find` reads the whole field; here each group's estimates are worked out again only
+    when what they read may have changed: the group's own facts (its ``version`` in the
+    fold), what the groups behind it on its tee logged of its last hole and beyond (a tap, a
+    correction or a void there), or the clock (the instant its silence would exceed its
+    hole's allotment, a fact stamped ahead of the clock reaching ``now``: wake-up instants).
+    A siren, or a hole logged for the first time, works out the whole field again. The
+    estimates are those :func:`find` gives at the same instant (a silent group's ``latest``
+    bound aside: "now", which nobody reads). ``moved`` gathers the groups whose rows the
+    estimates may have changed, for the live loop to judge again.
+    """
+
+    def __init__(self, live: LiveRound) -> None:
+        self.live = live
+        self.tees: dict[int, list[GroupPlan]] = {}
+        for p in live.view.plan.groups:
+            self.tees.setdefault(p.group.tee, []).append(p)
+        self.own: dict[str, tuple[Estimate, ...]] = {}
+        self.estimates: tuple[Estimate, ...] = ()
+        self.touched: frozenset[str] = frozenset()
+        #: the groups each counted estimate touches, by (group, hole)
+        self._touched_by: dict[tuple[str, int], frozenset[str]] = {}
+        self._counted: dict[tuple[str, int], Estimate] = {}
+        self._known: dict[str, dict[int, datetime]] = {}
+        self._versions: dict[str, int] = {}
+        self._wakes: dict[str, datetime] = {}
+        self._heap: list[tuple[datetime, str]] = []
+        self._observed: frozenset[int] | None = None
+        self._spans: Any = None
+        self.at: datetime | None = None
+        #: the groups whose rows the estimates may have changed since :meth:`drain`
+        self.moved: set[str] = set()
+        #: how many groups' estimates were worked out (the tests' and the bench's count)
+        self.worked = 0
+
+    def drain(self) -> frozenset[str]:
+        """Return :attr:`moved` and start it again."""
+        moved = frozenset(self.moved)
+        self.moved.clear()
+        return moved
+
+    def update(self, now: datetime) -> None:
+        """Bring the estimates to ``now`` (not before the last instant asked: see
+        :meth:`pace.services.live.LiveService._judged`)."""
+        live = self.live
+        fold = live.field
+        plan = live.view.plan
+        observed = fold.index.holes(now)
+        full = self.at is None or observed != self._observed or fold.spans is not self._spans
+        self._observed, self._spans, self.at = observed, fold.spans, now
+        if full:
+            groups = {p.id for p in plan.groups}
+            for p in plan.groups:
+                self._known[p.id] = fold.done(p.id, now)
+                self._versions[p.id] = fold.version[p.id]
+        else:
+            groups = set()
+            changed: list[tuple[str, set[int]]] = []
+            for p in plan.groups:
+                version = fold.version[p.id]
+                if self._versions.get(p.id) == version:
+                    continue
+                self._versions[p.id] = version
+                new = fold.done(p.id, now)
+                old = self._known.get(p.id, {})
+                holes = {h for h in new.keys() | old.keys() if new.get(h) != old.get(h)}
+                self._known[p.id] = new
+                changed.append((p.id, holes))
+            while self._heap and self._heap[0][0] <= now:
+                t, g = heapq.heappop(self._heap)
+                if self._wakes.get(g) == t:
+                    del self._wakes[g]
+                    new = fold.done(g, now)
+                    old = self._known.get(g, {})
+                    self._known[g] = new
+                    changed.append((g, {h for h in new.keys() | old.keys()
+                                        if new.get(h) != old.get(h)}))  # fmt: skip
+            for g, holes in changed:
+                groups.add(g)
+                if holes:
+                    groups.update(self._ahead(plan.by_id[g], holes))
+        if groups:
+            self._work(groups, now, full)
+
+    def _ahead(self, p: GroupPlan, holes: set[int]) -> list[str]:
+        """Return the groups ahead of ``p`` on its tee whose estimates read ``holes`` of the
+        groups behind them: their last hole logged, or one they have not reached."""
+        out = []
+        for q in self.tees[p.group.tee]:
+            if q.group.start >= p.group.start:
+                continue
+            known = self._known.get(q.id, {})
+            k = max((q.position[h] for h in known if h in q.position), default=0)
+            if any(h in q.position and q.position[h] >= k for h in holes):
+                out.append(q.id)
+        return out
+
+    def _work(self, groups: set[str], now: datetime, full: bool) -> None:
+        """Work out the estimates of ``groups`` again, their wake-up instants, and what the
+        counted ones touch."""
+        fold = self.live.field
+        plan = self.live.view.plan
+        known = self._known
+        observed = self._observed or frozenset()
+        spans = fold.spans
+        moved_own = False
+        for g in groups:
+            p = plan.by_id[g]
+            mine = known[g]
+            later = est.behind_of(p, self.tees[p.group.tee], lambda q: known.get(q, {}))
+            left = fold.withdrawn_at(g)
+            new = est.find_group(p, mine, later, now, observed, spans=spans, left=left)
+            self.worked += 1
+            old = self.own.get(g, ())
+            if full or _signature(old) != _signature(new):
+                if new or old:
+                    self.moved.add(g)
+                moved_own = True
+            if new:
+                self.own[g] = new
+            else:
+                self.own.pop(g, None)
+            wakes = [w for w in (est.silent_from(p, mine, now, spans), left) if w and w > now]
+            wakes.extend(t for t in fold.done(g).values() if t > now)  # stamped ahead
+            if wakes:
+                wake = min(wakes)
+                if self._wakes.get(g) != wake:
+                    self._wakes[g] = wake
+                    heapq.heappush(self._heap, (wake, g))
+            else:
+                self._wakes.pop(g, None)
+        if moved_own:
+            self.estimates = tuple(e for p in plan.groups for e in self.own.get(p.id, ()))
+            counted = {(e.group, e.hole): e for e in self.estimates if e.counts}
+            for key in self._counted.keys() | counted.keys():
+                before, after = self._counted.get(key), counted.get(key)
+                if before == after and not full:
+                    continue
+                self.moved.update(self._touched_by.pop(key, frozenset()))
+                if after is not None:
+                    found = frozenset(
+                        q.id for q in plan.groups if _touches(q, known.get(q.id, {}), after)
+                    )
+                    self._touched_by[key] = found
+                    self.moved.update(found)
+            self._counted = counted
+        for key, e in self._counted.items() if not full else ():
+            # a group whose own facts changed may start or stop being touched (it is judged
+            # again anyway: its version changed)
+            was = self._touched_by.get(key, frozenset())
+            for g in groups:
+                touches = _touches(plan.by_id[g], known.get(g, {}), e)
+                if touches != (g in was):
+                    was = was | {g} if touches else was - {g}
+                    self.moved.add(g)
+            self._touched_by[key] = was
+        self.touched = frozenset().union(*self._touched_by.values())
+
+
 class Judged:
     """A round's estimates at ``now`` and the verdicts judged with them."""
 
-    def __init__(self, live: LiveRound, now: datetime) -> None:
+    def __init__(self, live: LiveRound, now: datetime, standing: Standing | None = None) -> None:
         self.live = live
         self.now = now
-        self.estimates = find(live, now)
-        self.touched = touched(live, self.estimates, now)
+        if standing is None:
+            standing = Standing(live)
+        standing.update(now)
+        self.standing = standing
+        self.estimates = standing.estimates
+        self.touched = standing.touched
+        self._estimated: est.EstimatedIndex | None = None
         #: whether each group's status, as last judged here, rests on an estimate
         self.rests: dict[str, bool] = {}
 
     def own(self, group: str) -> tuple[Estimate, ...]:
         """Return ``group``'s estimates, in its playing order."""
-        return tuple(e for e in self.estimates if e.group == group)
+        return self.standing.own.get(group, ())
 
     def _index(self) -> est.EstimatedIndex:
-        return est.EstimatedIndex(self.live.field.index, self.live.view.plan, self.estimates)
+        if self._estimated is None:
+            self._estimated = est.EstimatedIndex(
+                self.live.field.index, self.live.view.plan, self.estimates
+            )
+        return self._estimated
 
     def status(self, group: str, s: GroupStatus) -> tuple[GroupStatus, bool]:
         """Return ``group``'s status ``s`` (the fold's) judged with the estimates, and whether
@@ -142,10 +331,7 @@ class Judged:
     def signature(self) -> tuple[tuple[Any, ...], ...]:
         """Return what, when it changes, may change the rows of :meth:`groups`: each estimate
         as the pages see it (a silent group's latest bound is "now": left out)."""
-        return tuple(
-            (e.group, e.hole, e.reason, e.at, e.earliest, e.latest if e.counts else None)
-            for e in self.estimates
-        )
+        return _signature(self.estimates)
 
     def groups(self) -> frozenset[str]:
         """Return the groups whose rows the estimates change: those touched, and those with

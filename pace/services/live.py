@@ -21,6 +21,7 @@ from typing import Any
 from pace.rules import alerts as alertsmod
 from pace.rules import changes as changesmod
 from pace.rules import facts as factsmod
+from pace.rules import groupclock
 from pace.rules import life as lifemod
 from pace.rules.events import Event
 from pace.rules.position import FieldStatus, GroupPlan, GroupStatus
@@ -30,6 +31,7 @@ from pace.services import estimates as estimatesmod
 from pace.services import finality, validation
 from pace.services import rows as rowsmod
 from pace.services.alerts import RESOLVED_SHOWN, AlertDesk
+from pace.services.commands import CommandError
 from pace.services.rounds import RoundService, RoundView
 from pace.services.state import (
     ACKNOWLEDGED,
@@ -46,11 +48,20 @@ from pace.services.state import suspended as _suspended
 from pace.services.validation import FUTURE_TOLERANCE
 from pace.store.errors import StorageError
 
-__all__ = ["LIVE_KINDS", "LiveService"]
+__all__ = ["LIVE_KINDS", "LiveService", "listed"]
 
 #: the alerts the live loop itself raises (a companion raises its own kinds); the missed taps'
 #: prompts (``missing_tap``) are looked for in every group at every look
 LIVE_KINDS = (alertsmod.OUT_OF_POSITION, alertsmod.BACK_IN_POSITION, alertsmod.OVERDUE)
+
+
+def listed(alert: Mapping[str, Any]) -> dict[str, Any]:
+    """Return an alert as the snapshot and the feed list it: without its explanation, which
+    a page fetches when a referee asks "Why" (``LiveService.alert``; docs/protocol.md,
+    "An alert's details"); ``why`` says whether it has one."""
+    out = {k: v for k, v in alert.items() if k != "explanation"}
+    out["why"] = alert.get("explanation") is not None
+    return out
 
 
 class LiveService:
@@ -75,6 +86,8 @@ class LiveService:
         self._life: dict[str, tuple[LiveRound, int, lifemod.Life]] = {}
         #: each round's missed taps at the instant last asked (see :meth:`_judged`)
         self._estimates: dict[str, tuple[Any, estimatesmod.Judged]] = {}
+        #: each round's missed taps kept group by group (``estimatesmod.Standing``)
+        self._standing: dict[str, estimatesmod.Standing] = {}
 
     def extend(self, companion: Companion) -> None:
         """Add a companion's parts to every snapshot, and its deltas and alerts to the feed."""
@@ -163,14 +176,35 @@ class LiveService:
                     "holes": [{"number": h.number, "par": h.par} for h in view.record.course.holes],
                 },
                 "groups": rows,
-                "alerts": alertsmod.arrange(live.alerts.open()),
-                "resolved_alerts": live.alerts.closed(RESOLVED_SHOWN),
+                "alerts": alertsmod.arrange(listed(a) for a in live.alerts.open()),
+                "resolved_alerts": [listed(a) for a in live.alerts.closed(RESOLVED_SHOWN)],
                 "suspended": _suspended(live, now),
                 "changes": live.memo("changes", lambda: changesmod.listing(live.events)),
             }
             for companion in self._companions:
                 snapshot.update(companion.snapshot_parts(live, now))
             return snapshot
+
+    def alert(self, round: str, key: str) -> dict[str, Any]:
+        """Return a raised alert whole, as it was raised (its explanation, docs/explanations.md)
+        with ``resolved_at`` and ``acknowledged`` (what a page shows only when asked: "Why",
+        a resolved alert's details); ``unknown_alert`` when the round raised no such alert."""
+        with self.lock:
+            live = self.live(round)
+            a = live.alerts.raised.get(key)
+            if a is None:
+                raise CommandError(
+                    f"no alert {key[:80]!r} was raised in round {round!r}",
+                    field="alert",
+                    code="unknown_alert",
+                )
+            resolved = live.alerts.resolved.get(key)
+            return {
+                **a,
+                "explanation": a.get("explanation"),
+                "resolved_at": resolved.isoformat() if resolved is not None else None,
+                "acknowledged": key in live.alerts.acked,
+            }
 
     def open_alerts(self, round: str) -> list[dict[str, Any]]:
         """Return the raised alerts no referee has acknowledged yet, oldest first."""
@@ -179,11 +213,19 @@ class LiveService:
 
     def _judged(self, live: LiveRound, now: datetime) -> estimatesmod.Judged:
         """Return the round's missed taps at ``now`` and the verdicts judged with them
-        (docs/estimates.md), worked out once per state of the log and instant."""
+        (docs/estimates.md), once per state of the log and instant: the estimates are kept
+        group by group (``estimatesmod.Standing``), worked out again only for the groups a
+        command or the clock may have changed. An instant before the last one asked (a
+        status read at an earlier ``?at=``) is worked out apart, the kept ones untouched."""
         key = (id(live), live.last_seq, len(live.events), now)
         known = self._estimates.get(live.name)
         if known is None or known[0] != key:
-            known = (key, estimatesmod.Judged(live, now))
+            standing = self._standing.get(live.name)
+            if standing is None or standing.live is not live:
+                standing = self._standing[live.name] = estimatesmod.Standing(live)
+            if standing.at is not None and now < standing.at:
+                standing = estimatesmod.Standing(live)  # an earlier instant: worked out apart
+            known = (key, estimatesmod.Judged(live, now, standing))
             self._estimates[live.name] = known
         return known[1]
 
@@ -237,11 +279,14 @@ class LiveService:
             fixed = {**fixed, "due": rowsmod.due(plan, done, now)}
         row = rowsmod.group_row(s, fixed, holes, now, moving)
         # the projection's 80 % ranges from the course's finished rounds (issue 30)
+        # (the spread as kept: the scheduler's :meth:`refresh` reads the history again)
         course = live.view.setup.course
-        spread = self.calibration.spread(course, now)
+        spread = self.calibration.kept(course, now)
+        fold = live.field
+        spans = groupclock.merge_suspensions(fold.suspensions, now)
         row.update(
             calmod.projection_ranges(
-                spread, course, plan, s, live.field.done(group, now), live.field.facts(), now
+                spread, course, plan, s, fold.done(group, now), spans, fold.credits(group), now
             )
         )
         part = self._judged(live, now).part(group)
@@ -334,7 +379,7 @@ class LiveService:
                     told_rows.pop(group, None)
                 live.told.pop("alerts.seen", None)
                 raise
-            out.extend(live.delta(ALERT, alert) for alert in raised)
+            out.extend(live.delta(ALERT, listed(alert)) for alert in raised)
             done = live.told.get("resolved", 0)
             for e in live.alerts.resolutions[done:]:
                 out.append(live.delta(RESOLVED, {"event": e}))
@@ -358,6 +403,10 @@ class LiveService:
         works on it outside, so no command waits for the lock meanwhile (under gevent the
         work still holds the hub: docs/architecture.md, "The hub is not held by slow parts")."""
         now = now or self.clock.now()
+        held = self.rounds.held(round)
+        if held is not None:
+            # the projections' ranges: the course's finished rounds read again when due
+            self.calibration.refresh(held.view.setup.course, now)
         for companion in self._companions:
             refresh = getattr(companion, "refresh", None)
             if refresh is not None:
@@ -417,21 +466,16 @@ class LiveService:
     def _estimates_moved(self, live: LiveRound, now: datetime) -> frozenset[str]:
         """Return the groups whose rows the missed taps' estimates may have changed since the
         rows were last worked out (they are judged again, whatever their version says)."""
-        judged = self._judged(live, now)
-        signature = judged.signature()
-        before = live.told.get("estimates")
-        groups = judged.groups()
-        live.told["estimates"] = (signature, groups)
+        # the groups whose own estimates moved, or that a moved estimate touches (kept group
+        # by group: ``estimatesmod.Standing``)
+        moved = self._judged(live, now).standing.drain()
         # a status judged with an estimate reads the other groups' taps (the group ahead's
         # completion of the hole it is estimated to have reached), which the fold's versions
-        # do not follow: after any new fact, those groups are judged again
+        # do not follow: after any new fact, the groups with or touched by an estimate are
+        # judged again
         grew = live.told.get("estimates.events") != len(live.events)
         live.told["estimates.events"] = len(live.events)
-        if before is None:
-            return groups
-        if before[0] == signature:
-            return groups if grew else frozenset()
-        return groups | before[1]
+        return moved | self._judged(live, now).groups() if grew else moved
 
     def _row_deltas(
         self, live: LiveRound, now: datetime, out: list[Delta], tick: bool

@@ -25,6 +25,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from pace.rules import changes as changesmod
+from pace.rules import explain as explainmod
 from pace.rules import facts as factsmod
 from pace.rules import policies
 from pace.rules.alerts import AlertBook
@@ -76,6 +77,9 @@ class LiveRound:
     policy: policies.Policy | None
     policy_error: str | None
     alerts: AlertBook = field(default_factory=AlertBook)
+    #: who recorded each fact and when, kept one event at a time (an alert's explanation
+    #: names them: docs/explanations.md)
+    sources: explainmod.Sources = field(default_factory=explainmod.Sources)
     events: list[Event] = field(default_factory=list)
     by_id: dict[str, Event] = field(default_factory=dict)
     voided: set[str] = field(default_factory=set)
@@ -125,6 +129,7 @@ class LiveRound:
             if isinstance(named, str):
                 self.named.append(named)
         self.field.apply(e, now)
+        self.sources.apply(e)
         self.referees.apply(e)
         self.alerts.apply(e)
 

@@ -112,6 +112,7 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "pace.api_snapshot": MARSHAL,
     "pace.api_status": MARSHAL,
     "pace.api_events": MARSHAL,
+    "pace.api_alert": REFEREE,  # an alert's "Why": the dashboard's (issue 37)
     "referee.api_penalties": MARSHAL,
     "scoring.leaderboard_page": PUBLIC,
     "scoring.api_leaderboard": PUBLIC,

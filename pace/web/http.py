@@ -1,7 +1,7 @@
-"""HTTP: the home page, the live round's JSON reads (its rounds, status, snapshot, board and
-log, which the marshal page and the dashboard share), a JSON mirror of the Socket.IO commands
-(the edge pipeline's), the service worker, and what every answer gets. Routes stay thin; each
-feature serves its own pages (pace/web/<feature>/pages.py)."""
+"""HTTP: the home page, the live round's JSON reads (its rounds, status, snapshot, an alert's
+details, board and log, which the marshal page and the dashboard share), a JSON mirror of the
+Socket.IO commands (the edge pipeline's), the service worker, and what every answer gets.
+Routes stay thin; each feature serves its own pages (pace/web/<feature>/pages.py)."""
 
 from __future__ import annotations
 
@@ -77,6 +77,13 @@ def api_status(round: str) -> Any:
 def api_snapshot(round: str) -> Any:
     """Everything a dashboard shows of the round (as ``join_round`` answers)."""
     return jsonify({"ok": True, "snapshot": parts().live.snapshot(round)})
+
+
+@bp.get("/api/rounds/<round>/alerts/<path:key>")
+def api_alert(round: str, key: str) -> Any:
+    """A raised alert whole: its explanation ("Why") and, once resolved, when (the snapshot
+    lists alerts without them; docs/protocol.md, "An alert's details")."""
+    return jsonify({"ok": True, "alert": parts().live.alert(round, key)})
 
 
 @bp.get("/api/rounds/<round>/board")

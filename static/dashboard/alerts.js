@@ -137,6 +137,7 @@ function renderResolved() {
           { class: "alert-numbers" },
           t("dash.alert.resolved_at", { time: clock(a.resolved_at, tz()) }),
         ),
+        a.why ? whyDetails(a.key) : null,
       ),
     ),
   );
@@ -202,7 +203,7 @@ function renderAlert(a) {
       el("span", { class: "when" }, clock(a.at, tz())),
     ),
     numbers.length ? el("div", { class: "alert-numbers" }, ...numbers) : null,
-    a.explanation ? whyDetails(a.explanation, a.key) : null,
+    a.why ? whyDetails(a.key) : null,
     error,
     button,
   );

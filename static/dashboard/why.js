@@ -2,9 +2,10 @@
 // said in the page's language with the report's words (`words.explain.*`, given to the page
 // by pace/web/dashboard/pages.py), behind a "Why" the referee opens to show the players: the
 // figures, the verdict they give, the groups waiting behind, and the facts with who logged
-// them.
+// them. The snapshot and the feed list alerts without it: it is fetched when the referee
+// opens "Why" (GET /api/rounds/<round>/alerts/<key>, docs/protocol.md), once per alert.
 import { clock, el, errorText, lang, t, tn } from "../common.js";
-import { tz } from "./state.js";
+import { ROUND, tz } from "./state.js";
 
 /** Minutes as the report writes them: whole, else to a tenth (`6`, `0,5` in French). */
 function m(value) {
@@ -96,23 +97,27 @@ export function line(item) {
 
 // the alerts whose "Why" is open: the list is drawn again as alerts come and go
 const opened = new Set();
+// each alert's details as fetched (an alert's explanation never changes once raised)
+const fetched = new Map();
 
-/** The alert `key`'s "Why", closed until the referee opens it (and open while he keeps it). */
-export function whyDetails(x, key) {
-  return el(
-    "details",
-    {
-      class: "why",
-      open: opened.has(key),
-      ontoggle: (event) => (event.target.open ? opened.add(key) : opened.delete(key)),
-    },
-    el("summary", {}, t("words.explain.title")),
-    ...body(x),
-  );
+/** Fetch alert `key`'s details (its explanation): once, then from memory. */
+function details(key) {
+  if (!fetched.has(key)) {
+    const url = `/api/rounds/${encodeURIComponent(ROUND)}/alerts/${encodeURIComponent(key)}`;
+    const answer = fetch(url, { headers: { Accept: "application/json" } })
+      .then((r) => r.json())
+      .then((body) => {
+        if (!body.ok) throw new Error((body.error && body.error.message) || "not found");
+        return body.alert;
+      });
+    answer.catch(() => fetched.delete(key)); // asked again at the next opening
+    fetched.set(key, answer);
+  }
+  return fetched.get(key);
 }
 
-/** The facts of an explanation: its sentences, then its dated timeline. */
-function body(x) {
+/** The explanation `x` as the "Why" shows it: its sentences, then its timeline. */
+function explained(x) {
   return [
     ...sentences(x).map((s) => el("p", {}, s)),
     el("p", { class: "facts" }, t("words.explain.facts")),
@@ -126,8 +131,49 @@ function body(x) {
   ];
 }
 
+/** Fill `box` (a "Why" opened) with alert `key`'s explanation, fetched if not yet. */
+async function fill(box, key) {
+  if (box.dataset.filled) return;
+  box.dataset.filled = "1";
+  const body = el("div", { class: "why-body" }, el("p", { class: "hint" }, "…"));
+  box.append(body);
+  try {
+    const a = await details(key);
+    body.replaceChildren(...(a.explanation ? explained(a.explanation) : []));
+  } catch (err) {
+    delete box.dataset.filled;
+    body.remove();
+    box.append(el("p", { class: "error" }, t("live.error", { message: err.message })));
+  }
+}
+
+/** The alert `key`'s "Why", closed until the referee opens it (and open while he keeps it):
+ * its explanation is fetched at the first opening. */
+export function whyDetails(key) {
+  const box = el(
+    "details",
+    {
+      class: "why",
+      ontoggle: (event) => {
+        if (event.target.open) {
+          opened.add(key);
+          fill(box, key);
+        } else {
+          opened.delete(key);
+        }
+      },
+    },
+    el("summary", {}, t("words.explain.title")),
+  );
+  if (opened.has(key)) {
+    box.open = true;
+    fill(box, key);
+  }
+  return box;
+}
+
 // the hold-ups' explanations fetched, by the panel row they explain (its group, hole, minutes)
-const fetched = new Map();
+const heldFetched = new Map();
 
 /**
  * The hold-up panel's "Why" of `row` (a `held_up` row of the snapshot): closed, and fetched
@@ -141,17 +187,17 @@ export function fetchedWhy(url, row) {
   const content = el("div", { class: "why-body" });
   const show = (x) => {
     const holes = t("words.explain.held_holes", { group: row.group, holes: row.holes.join(", ") });
-    content.replaceChildren(el("p", { class: "held-holes" }, holes), ...body(x));
+    content.replaceChildren(el("p", { class: "held-holes" }, holes), ...explained(x));
   };
   const load = async () => {
-    const known = fetched.get(key);
+    const known = heldFetched.get(key);
     if (known && known.version === version) return show(known.x);
     content.replaceChildren(el("p", { class: "hint" }, "…"));
     try {
       const response = await fetch(url, { credentials: "same-origin" });
       const answer = await response.json();
       if (!answer.ok) throw new Error(errorText(answer));
-      fetched.set(key, { version, x: answer.explanation });
+      heldFetched.set(key, { version, x: answer.explanation });
       show(answer.explanation);
     } catch (e) {
       content.replaceChildren(el("p", { class: "error", role: "alert" }, e.message || String(e)));

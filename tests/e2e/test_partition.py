@@ -306,7 +306,10 @@ def play(pg: engines.PostgresServer, trouble: Trouble) -> None:
             for p in pages:
                 assert p.taps() == len(taps), p.name
 
-            raised = [e["payload"]["key"] for e in events if e["type"] == "alert_raised"]
+            # a key may be raised again once resolved (a re-opening, its ``generation``): each
+            # raise of a key and generation is stored once
+            raised = [(e["payload"]["key"], e["payload"].get("generation", 1))
+                      for e in events if e["type"] == "alert_raised"]  # fmt: skip
             assert len(raised) == len(set(raised)), "an alert was raised twice"
             for w in workers:
                 w.stop()

@@ -58,14 +58,14 @@ def leaderboard(arena: Arena) -> dict[str, dict]:
 def mixed(arena: Arena) -> Arena:
     """The committee's course with three tee sets and a mixed round for today, made through the
     console over the wire."""
-    status, answer = post(arena, "/api/courses", "committee",
+    status, answer = post(arena, "/api/courses", "admin",
                           {"course": json.dumps(course_form())})  # fmt: skip
     assert status == 200, answer
     today = datetime.now(TZ).date().isoformat()
     fields = {"round": ROUND, "course": COURSE, "date": today, "timezone": str(TZ),
               "policy": "frbg", "format": "individual", "scoring": "stableford",
               "net": "net"}  # fmt: skip
-    status, answer = post(arena, "/api/rounds/create", "committee", fields,
+    status, answer = post(arena, "/api/rounds/create", "admin", fields,
                           {"draw": ("draw.csv", DRAW.encode())})  # fmt: skip
     assert status == 200, answer
     assert [p["tees"] for g in answer["groups"] for p in g["players"]] == ["Red", "Yellow", "Blue"]
@@ -101,7 +101,7 @@ HOSTILE_FORMS = {
 def test_hostile_tee_sets_in_the_course_form_are_refused_and_store_nothing(mixed, case):
     form = {**HOSTILE_FORMS[case], "name": "Hostile tees"}
     before = courses(mixed)
-    status, answer = post(mixed, "/api/courses", "committee", {"course": json.dumps(form)})
+    status, answer = post(mixed, "/api/courses", "admin", {"course": json.dumps(form)})
     refused(status, answer)
     assert courses(mixed) == before
     mixed.assert_log_clean()
@@ -176,7 +176,7 @@ PLAIN_DRAW = b"group,start,tee,player,gender\n1,08:00,1,Ann Ash,F\n1,08:00,1,Ben
 
 
 def test_the_new_rounds_default_tees_go_to_players_the_draw_gives_none(mixed):
-    status, answer = post(mixed, "/api/rounds/preview", "committee",
+    status, answer = post(mixed, "/api/rounds/preview", "admin",
                           round_fields(tees="men=Yellow, women=red"),
                           {"draw": ("draw.csv", PLAIN_DRAW)})  # fmt: skip
     assert status == 200, answer
@@ -199,7 +199,7 @@ HOSTILE_DEFAULTS = {
 def test_hostile_default_tees_are_refused_and_store_nothing(mixed, case):
     before = [r["name"] for r in mixed.get("/api/rounds", "admin")["rounds"]]
     for step in ("preview", "create"):
-        status, answer = post(mixed, f"/api/rounds/{step}", "committee",
+        status, answer = post(mixed, f"/api/rounds/{step}", "admin",
                               round_fields(tees=HOSTILE_DEFAULTS[case]),
                               {"draw": ("draw.csv", PLAIN_DRAW)})  # fmt: skip
         refused(status, answer)
