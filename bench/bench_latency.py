@@ -22,7 +22,7 @@ out of (or back in) position, until every dashboard holds that alert. ``perf_cou
 system's monotonic clock, read within one client process for each measure.
 
 Prints p50/p99 of both for both servers and the ratio; the target (issue 13) is pace's row p99
-≤ 1.5× the relay's or ≤ 30 ms, and it says MET or MISSED.
+≤ 1.5× the relay's and p50 ≤ 2× (issue 37), and it says MET or MISSED.
 
     python bench/bench_latency.py
     python bench/bench_latency.py --groups 20 --speed 600          # a shorter run
@@ -870,17 +870,21 @@ def main() -> None:
     print(f"alerts raised by a tap and seen by every dashboard: pace {len(pace_alerts)}"
           f" ({len(late)} more than {ALERT_WINDOW / 2:g} s after the tap), relay"
           f" {len(relay_alerts)}")  # fmt: skip
+    # issue 37's target: the row's p99 within 1.5× the relay's and its p50 within 2×, both
+    # measured in this run (no absolute escape: a loaded machine slows both servers alike)
+    p50, r50 = rows[0][1], rows[0][2]
     p99, r99 = rows[1][1], rows[1][2]
-    ok = p99 <= 1.5 * r99 or p99 <= 0.030
+    ok = p99 <= 1.5 * r99 and p50 <= 2 * r50
     print(
-        f"\ntarget row p99 ≤ 1.5× relay or ≤ 30 ms: {'MET' if ok else 'MISSED'}"
-        f" (pace {p99 * 1000:.1f} ms, {p99 / r99:.2f}× relay's {r99 * 1000:.1f} ms)"
+        f"\ntarget row p99 ≤ 1.5× relay and p50 ≤ 2×: {'MET' if ok else 'MISSED'}"
+        f" (p99 pace {p99 * 1000:.1f} ms, {p99 / r99:.2f}× relay's {r99 * 1000:.1f} ms;"
+        f" p50 {p50 / r50:.2f}×)"
     )
     a99, ra99 = rows[4][1], rows[4][2]
     if pace_alerts:
-        aok = a99 <= 1.5 * ra99 or a99 <= 0.030
+        aok = a99 <= 1.5 * ra99
         print(
-            f"alert p99 ≤ 1.5× relay or ≤ 30 ms: {'MET' if aok else 'MISSED'}"
+            f"alert p99 ≤ 1.5× relay: {'MET' if aok else 'MISSED'}"
             f" (pace {a99 * 1000:.1f} ms, {a99 / ra99:.2f}× relay's {ra99 * 1000:.1f} ms)"
         )
     print("CPU seconds during the round: "

@@ -140,6 +140,8 @@ def assemble(
     if cluster is not None:
         # a feed's numbers are one worker's: a page of another worker cannot follow them
         live.numbered = False
+        # another worker's rows reach the marshals too: each row goes to them
+        broadcaster.marshal_rows = None
     socketio.on_namespace(namespace)
     report_jobs = ReportJobs(
         str(settings.database.path), settings.source, socketio.start_background_task

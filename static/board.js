@@ -25,11 +25,12 @@ import {
   timingOf,
   upsertGroup,
 } from "./live.js";
+import { renderStrip } from "./strip.js";
 
 const app = document.getElementById("app");
 const ROUND = app.dataset.round;
 
-const state = { snapshot: null };
+const state = { snapshot: null, geometry: null };
 // a wall screen shows every group: when the board is taller than the screen it moves down a
 // screenful every PAUSE seconds and back to the top (?pause=N, in seconds; 0 stops it)
 const asked = Number(new URLSearchParams(window.location.search).get("pause"));
@@ -103,6 +104,8 @@ function start() {
   // the board's room hears nothing but board_changed (docs/protocol.md)
   follow(socket, ROUND, () => state.snapshot, deltas.wrap({ board_changed: applyDelta }));
   setInterval(showNow, 1000);
+  setInterval(drawStrip, 30000); // a group's start passes with the clock
+  readGeometry();
   if (PAUSE_S > 0) setInterval(scrollOn, PAUSE_S * 1000);
 }
 
@@ -140,6 +143,40 @@ function render() {
     ),
   );
   $("board-body").replaceChildren(...bodyRows(s.groups, hs));
+  drawStrip();
+}
+
+/**
+ * The course strip in its facts-only form (issue 40): each group on the hole after the last it
+ * completed (or is estimated to have), no status, no time over, no gap.
+ */
+function drawStrip() {
+  const s = state.snapshot;
+  if (!s) return;
+  const now = serverNow().getTime();
+  const rows = s.groups.map((row) => {
+    const order = row.order || [];
+    const seen = (h) => (row.holes || {})[String(h)] || (row.estimated || {})[String(h)];
+    let done = 0;
+    order.forEach((h, i) => {
+      if (seen(h)) done = i + 1;
+    });
+    const status = done >= order.length ? "finished" : now < Date.parse(row.start) ? "not_started" : "playing";
+    return { ...row, holes_completed: done, status, estimate: row.estimated ? { holes: row.estimated } : null };
+  });
+  renderStrip($("strip-lanes"), rows, now, { facts: true, map: state.geometry });
+}
+
+/** The course's own map, when it has one: read once, the facts-only strip drawn on it. */
+function readGeometry() {
+  fetch(`/api/rounds/${encodeURIComponent(ROUND)}/geometry`, { credentials: "same-origin" })
+    .then((r) => r.json())
+    .then((body) => {
+      if (!body.ok || !body.geometry) return;
+      state.geometry = body.geometry;
+      drawStrip();
+    })
+    .catch(() => {});
 }
 
 /** The groups in draw order; with several starting tees (a crossover), a line names each. */
@@ -167,6 +204,7 @@ const isDq = (group, player) =>
 
 function updateRow(row) {
   if (!replaceRow($("board-body"), boardRow(row, holes()))) render();
+  drawStrip();
 }
 
 function boardRow(row, hs) {

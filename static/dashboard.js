@@ -11,8 +11,10 @@ import { rememberLanguage } from "./common.js";
 import { setupDetail } from "./dashboard/detail.js";
 import { start } from "./dashboard/feed.js";
 import { setupSirens } from "./dashboard/sirens.js";
+import { setupStrip } from "./dashboard/strip.js";
 
 rememberLanguage();
 setupDetail();
 setupSirens();
+setupStrip();
 start();

@@ -220,6 +220,8 @@ FILE_SECONDS = {
     "tests/browser/test_report.py": 17,
     "tests/browser/test_languages.py": 15,
     "tests/integration/test_dutch_documents.py": 8,
+    "tests/browser/test_course_strip.py": 20,
+    "tests/browser/test_course_map.py": 12,
     "tests/integration/test_results_sheet.py": 8,
 }
 

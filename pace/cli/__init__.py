@@ -32,6 +32,7 @@ from pace.cli.common import (
     zone,
 )
 from pace.cli.common import open_service as _open_service
+from pace.formats.geometry import MAX_BYTES as MAX_GEOMETRY_BYTES
 from pace.rules.errors import PaceError
 
 
@@ -370,6 +371,31 @@ def import_course(file: str, db: str | None) -> None:
     for note in notes:
         click.echo(f"note: {note}")
     click.echo(f"course {course.name!r}: {len(course.holes)} holes imported")
+
+
+@import_group.command("geometry")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--course", "course_name", required=True, help="The stored course it maps.")
+@db_option
+def import_geometry(file: str, course_name: str, db: str | None) -> None:
+    """Import a course's map: its holes from an OpenStreetMap export (.osm XML or GeoJSON:
+    golf=hole ways with ref and par, golf=tee and golf=green areas), checked against the
+    course hole by hole (docs/formats.md, "Course geometry"); replaces its map.
+
+    Example: pace import geometry louiseville.osm --course "Golf de Louiseville"
+    """
+    from pace.services.geometry import import_geometry as store_geometry
+
+    service = _open_service(db)
+    try:
+        with open(file, "rb") as f:
+            data = f.read(MAX_GEOMETRY_BYTES + 1)
+        geometry = store_geometry(service, data, file, course_name)
+    except PaceError as e:
+        raise fail(e) from None
+    finally:
+        service.store.close()
+    click.echo(f"course {course_name!r}: the map of {len(geometry['holes'])} holes imported")
 
 
 def _tee_defaults(text: str | None) -> dict[str, str] | None:

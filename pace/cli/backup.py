@@ -8,6 +8,7 @@ is the same file.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -60,23 +61,35 @@ def export_round(round_name: str, output: str | None, db: str | None) -> None:
 @db_option
 def export_course(name: str, output: str | None, db: str | None) -> None:
     """Write a stored course as course TOML (docs/formats.md §1): `pace import course` reads
-    it back to the same course.
+    it back to the same course. A course with a map has it written beside the file, as
+    FILE.geojson (`pace import geometry` reads it back).
 
     Example: pace export course "Golf de Louiseville" --db club.db -o louiseville.toml
     """
+    from pace.services.geometry import export_geometry
+
     service = _open_service(db)
     try:
         text = service.export_course(name)
+        geometry = export_geometry(service, name)
     except PaceError as e:
         raise fail(e) from None
     finally:
         service.store.close()
     if output is None:
         sys.stdout.write(text)
+        if geometry is not None:
+            click.echo(f"course {name!r} has a map: give -o FILE to write it too", err=True)
         return
     with open(output, "w", encoding="utf-8", newline="\n") as f:
         f.write(text)
     click.echo(f"course {name!r}: {text.count('[[holes]]')} holes written to {output}", err=True)
+    if geometry is not None:
+        # its map beside it, as GeoJSON: pace import geometry reads it back
+        beside = str(Path(output).with_suffix(".geojson"))
+        with open(beside, "w", encoding="utf-8", newline="\n") as f:
+            f.write(geometry)
+        click.echo(f"course {name!r}: its map written to {beside}", err=True)
 
 
 @click.command("round")

@@ -46,7 +46,9 @@ class _Progress:
             self.bar.__exit__(None, None, None)
 
 
-def _at(service: Any, round_name: str, at_text: str | None) -> datetime | None:
+def _at(
+    service: Any, round_name: str, at_text: str | None, option: str = "--at"
+) -> datetime | None:
     """Return the instant ``--at HH:MM[:SS]`` names on the round's day (None: not given)."""
     from pace import formats
 
@@ -56,7 +58,7 @@ def _at(service: Any, round_name: str, at_text: str | None) -> datetime | None:
     try:
         clock = formats.parse_clock(at_text)
     except ValueError as e:
-        raise climod.InputError(f"--at {at_text!r}: {e}") from None
+        raise climod.InputError(f"{option} {at_text!r}: {e}") from None
     return datetime.combine(view.record.day, clock, tzinfo=view.tz)
 
 
@@ -112,6 +114,16 @@ def register(cli: click.Group, db_option: Callable[[Any], Any]) -> None:
     )
     @click.option("--at", "at_text", default=None, help="Report the facts up to HH:MM[:SS].")
     @click.option(
+        "--strip-at", "strip_text", default=None,
+        help="Draw the field on the course at HH:MM[:SS] (the course strip, as a static SVG).",
+    )  # fmt: skip
+    @click.option(
+        "--strip-reading", type=click.Choice(["corrected", "known"]), default="corrected",
+        show_default=True,
+        help="The strip with every correction logged since (as pace status --at), or the log "
+        "as it stood at that instant (known).",
+    )  # fmt: skip
+    @click.option(
         "--full-charts",
         is_flag=True,
         help="PDF: each group's chart with its axes, as on the page (default: its bars over "
@@ -121,8 +133,9 @@ def register(cli: click.Group, db_option: Callable[[Any], Any]) -> None:
     @_progress_option
     @db_option
     def report_command(
-        round_name, fmt, output, excel, at_text, full_charts, lang, progress_mode, db
-    ) -> None:
+        round_name, fmt, output, excel, at_text, strip_text, strip_reading, full_charts, lang,
+        progress_mode, db,
+    ) -> None:  # fmt: skip
         """Write a round's pace-of-play report: groups, holes, episodes, referees, penalties.
 
         Example: pace report --round R1 --format pdf -o R1-report.pdf
@@ -137,7 +150,8 @@ def register(cli: click.Group, db_option: Callable[[Any], Any]) -> None:
             data = build(
                 service, round_name, fmt, lang=service.document_language(round_name, lang),
                 now=_at(service, round_name, at_text), excel=excel, full_charts=full_charts,
-                progress=progress,
+                progress=progress, strip_at=_at(service, round_name, strip_text, "--strip-at"),
+                strip_reading=strip_reading,
             )  # fmt: skip
         except PaceError as e:
             raise climod.fail(e) from None

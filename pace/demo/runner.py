@@ -31,6 +31,7 @@ from pace import config
 from pace.clock import AcceleratedClock
 from pace.demo import cast as castmod
 from pace.demo import data as demo_data
+from pace.demo import geography
 from pace.demo.actors import Actor
 from pace.demo.play import Tap, marshal_holes, plan_incidents, play_round
 from pace.rules.errors import PaceError
@@ -90,6 +91,7 @@ class DemoRound:
 
 def create_database(settings: config.Settings, options: DemoOptions) -> DemoRound:
     """Recreate the demo database from scratch and return the round and its play."""
+    from pace.services.geometry import import_geometry
     from pace.services.rounds import RoundService
     from pace.store import open_store
 
@@ -103,6 +105,8 @@ def create_database(settings: config.Settings, options: DemoOptions) -> DemoRoun
     try:
         service = RoundService(store, settings)
         course = service.import_course(demo_data.course_toml(), "demo-course.toml")
+        # the course's own map, made for it (issue 40), read as a club's export is
+        import_geometry(service, geography.osm_xml(course).encode(), "demo-course.osm", course.name)
         record = service.import_draw(
             demo_data.draw_csv(options.groups, rng),
             "demo-draw.csv",

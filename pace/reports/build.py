@@ -23,11 +23,14 @@ def build(
     full_charts: bool = False,
     letters_per: str | None = None,
     progress: Callable[[int, int, str], None] | None = None,
+    strip_at: datetime | None = None,
+    strip_reading: str = "corrected",
 ) -> str | bytes:
     """Return the round's report (or letters) in ``fmt``: text, or the PDF's bytes.
 
     ``now``: the facts up to that instant (default: the whole log); ``progress(done, total,
-    what)`` hears how far the work is.
+    what)`` hears how far the work is. ``strip_at``: the report carries the course strip at
+    that instant in ``strip_reading`` (docs/reports.md, "The course strip").
     """
     from pace.reports import document, html, pdf, tables
     from pace.services.reports import ReportService
@@ -35,6 +38,13 @@ def build(
     tell = progress or (lambda done, total, what: None)
     view = ReportService(service).round_report(round_name, now)
     meta, report = view.meta, view.report
+    if strip_at is not None and letters_per is None:
+        from dataclasses import replace
+
+        from pace.services import strip as stripmod
+
+        field = stripmod.report_field(service, round_name, strip_at, strip_reading)
+        meta = replace(meta, strip=stripmod.strip_document(field, meta.tz))
     steps = len(report.groups) + 3
     tell(1, steps, "data")
 

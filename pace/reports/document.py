@@ -172,7 +172,7 @@ def report_document(meta: ReportMeta, r: rp.RoundReport) -> dict[str, Any]:
     """Return the whole report as the JSON document of docs/reports.md."""
     tz = meta.tz
     f = r.field
-    return {
+    out: dict[str, Any] = {
         "schema": SCHEMA_VERSION,
         "round": meta.round,
         "course": meta.course,
@@ -219,3 +219,6 @@ def report_document(meta: ReportMeta, r: rp.RoundReport) -> dict[str, Any]:
         },
         "groups": [group_view(g, tz) for g in r.groups],
     }
+    if meta.strip is not None:
+        out["strip"] = dict(meta.strip)
+    return out

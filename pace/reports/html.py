@@ -19,6 +19,7 @@ from markupsafe import Markup, escape
 from pace import i18n
 from pace.documents.report import ReportMeta
 from pace.reports import charts, forked, letters, why
+from pace.reports.strip_svg import strip_svg
 from pace.reports.words import (
     TEXTS,
     clock,
@@ -310,6 +311,7 @@ def helpers(meta: ReportMeta, lang: str) -> dict[str, Any]:
         "hole_at": letters.hole_at,
         "fault_words": lambda f: letters.fault_words(f, meta, lang),
         "why": lambda x: why.say(x, lang, tz),
+        "strip_svg": lambda doc: strip_svg(doc, lang),
     }
 
 

@@ -380,6 +380,28 @@ TEXTS: dict[str, Source] = {
     "results.csv": "CSV",
     "results.leaderboard": "Leaderboard",
     "results.empty": "No entry yet.",
+    # the course strip at one instant (issue 40; pace/reports/strip_svg.py)
+    "strip.title": "The field on the course",
+    "strip.form": "The field on the course at",
+    "strip.form_reading": "read",
+    "strip.form_show": "Show",
+    "strip.group": "Group {group}",
+    "strip.finished": "finished",
+    "strip.on_tee": "waiting to start on hole {hole}",
+    "strip.on_hole": "on hole {hole}, {percent} % of its time passed",
+    "strip.gap": "{minutes} min behind the group ahead",
+    "strip.holding": "holding up groups {groups}",
+    "strip.held_by": "held up by group {group}",
+    "strip.chain": "Group {group} holding up {groups}",
+    "strip.course_order": "The course, hole by hole",
+    "strip.from_tee": "From tee {tee}",
+    "strip.reading.known": "as the log stood then",
+    "strip.reading.corrected": "with the corrections logged since",
+    "strip.report_caption": (
+        "The field at {at}, {reading}: each group on the hole it was playing, as far along as"
+        " its time for the hole had passed (● on pace, ▲ behind, ◆ overdue, ■ out of position,"
+        " ✓ finished)."
+    ),
 }
 
 

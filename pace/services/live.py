@@ -327,7 +327,19 @@ class LiveService:
             for e in live.alerts.acknowledgements[acked:]:
                 out.append(live.delta(ACKNOWLEDGED, {"event": e}))
             live.told["acknowledged"] = len(live.alerts.acknowledgements)
+            named = set(live.named)
             statuses = self._row_deltas(live, now, out, tick)
+            # the rows of the groups the command's facts name (the tapped group's) go out
+            # alone first, so every page has them before the rows of the groups around it
+            # are sent (they are numbered first: ``_row_order``)
+            first = 0
+            while first < len(out) and (
+                out[first].kind != ROW or out[first].data.get("group") in named
+            ):
+                first += 1
+            if 0 < first < len(out) and named:
+                yield tuple(out[:first])
+                out = out[first:]
             if out:
                 yield tuple(out)
             out = []

@@ -20,7 +20,7 @@ run on each, and written here only (the engines' methods do not repeat it):
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import date, datetime, timedelta
 from pathlib import Path
 from types import TracebackType
@@ -168,6 +168,17 @@ class Store(ABC):
     @abstractmethod
     def list_courses(self) -> list[Course]:
         """Return every stored course, by name."""
+
+    @abstractmethod
+    def save_geometry(
+        self, course: str, data: Mapping[str, Any], *, imported_at: datetime
+    ) -> None:
+        """Store ``course``'s map (its holes' geometry, docs/formats.md), replacing any
+        (``UnknownCourseError`` if there is no such course)."""
+
+    @abstractmethod
+    def get_geometry(self, course: str) -> dict[str, Any] | None:
+        """Return ``course``'s map as stored, or None when it has none."""
 
     @abstractmethod
     def create_round(

@@ -111,6 +111,8 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "marshal.marshal_page": MARSHAL,
     "pace.api_snapshot": MARSHAL,
     "pace.api_status": MARSHAL,
+    "pace.api_strip": MARSHAL,  # the course strip's rewind (the field at an instant)
+    "pace.api_geometry": ANY_ROLE,  # the round's course's map (issue 40): the board's too
     "pace.api_events": MARSHAL,
     "pace.api_alert": REFEREE,  # an alert's "Why": the dashboard's (issue 37)
     "referee.api_penalties": MARSHAL,
@@ -147,6 +149,8 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "committee.course_form": COMMITTEE,
     "committee.save_course": COMMITTEE,
     "committee.upload_course": COMMITTEE,
+    "committee.upload_geometry": COMMITTEE,  # a course's map (issue 40)
+    "committee.course_geometry": COMMITTEE,
     "committee.round_new": COMMITTEE,
     "committee.round_preview": COMMITTEE,
     "committee.round_create": COMMITTEE,
@@ -170,6 +174,8 @@ ALL_ROUNDS = frozenset({
     "committee.course_form",
     "committee.save_course",
     "committee.upload_course",
+    "committee.upload_geometry",
+    "committee.course_geometry",
     "committee.round_new",
     "committee.round_preview",
     "committee.round_create",

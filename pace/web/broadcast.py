@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from pace.rules.events import Event
@@ -50,6 +50,23 @@ def round_room(round: str) -> str:
 #: neither the stored facts, nor the raised alerts, the penalties or the timing reach a
 #: marshal's phone, often on a weak signal (docs/protocol.md, ``join_round``)
 TO_MARSHALS = frozenset({ROW, ACKNOWLEDGED, RESOLVED})
+#: the alerts whose resolution the marshal page uses (it drops the check or the missed tap's
+#: card it shows for them); the others' resolutions stay in the referees' room
+MARSHAL_ALERTS = frozenset({"overdue", "missing_tap"})
+
+
+def marshal_key(row: Mapping[str, Any]) -> tuple[Any, ...]:
+    """Return what of a group row the marshal page shows (the groups due at its holes: their
+    players, status, holes logged and due instants): a row that changes nothing of it does
+    not go to the marshals' room (issue 37: a tap's rows reach dozens of phones)."""
+    holes = row.get("holes") or {}
+    return (
+        row.get("status"),
+        tuple(row.get("players") or ()),
+        tuple(row.get("order") or ()),
+        tuple(sorted((str(h), (v or {}).get("id")) for h, v in holes.items())),
+        tuple(row.get("due") or ()),
+    )
 
 
 def hole_room(round: str, hole: int) -> str:
@@ -84,6 +101,10 @@ class Broadcaster:
     def __init__(self, socketio: Any, board_feed: BoardFeed | None = None):
         self.socketio = socketio
         self.board_feed = board_feed
+        #: what of each group's row the marshals' room was last sent (:func:`marshal_key`), by
+        #: round; ``None``: every row goes to the marshals (several workers, whose sends one
+        #: worker cannot follow)
+        self.marshal_rows: dict[str, dict[str, tuple[Any, ...]]] | None = {}
         # deltas leave in the order they are numbered: working them out and sending them is
         # one step (two greenlets could otherwise send 7 before 6, and every page re-read)
         self._feed = threading.RLock()
@@ -145,8 +166,17 @@ class Broadcaster:
         """
         room = round_room(round)
         both = [room, marshal_room(round)]
+        told = None if self.marshal_rows is None else self.marshal_rows.setdefault(round, {})
         for d in deltas:
             to = both if d.kind in TO_MARSHALS else room
+            if d.kind == ROW and told is not None:
+                key = marshal_key(d.data)
+                group = str(d.data.get("group"))
+                if told.get(group) == key:
+                    to = room  # nothing the marshal page shows changed
+                told[group] = key
+            elif d.kind == RESOLVED and d.data["event"].payload.get("kind") not in MARSHAL_ALERTS:
+                to = room
             if d.kind == ROW:
                 self.socketio.emit("group_updated", {"round": round, "rev": d.rev, "group": d.data},
                                    to=to)  # fmt: skip

@@ -13,6 +13,8 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 from pace import formats
 from pace.reports.status import status_document
 from pace.services import commands as cmd
+from pace.services import strip
+from pace.services.geometry import round_geometry
 from pace.web import access, edge, payloads
 from pace.web.assets import current_assets, revalidated
 from pace.web.broadcast import event_view
@@ -71,6 +73,28 @@ def api_status(round: str) -> Any:
     live = parts().live
     field = live.field(round, _instant(round, request.args.get("at")))
     return jsonify(status_document(field, live.service.round_view(round).tz))
+
+
+@bp.get("/api/rounds/<round>/strip")
+def api_strip(round: str) -> Any:
+    """The field at ``?at=`` for the course strip's rewind: the groups' rows and who held the
+    field up, in the reading ``?reading=known`` (the log as it stood then, the default) or
+    ``corrected`` (as ``status?at=``: later corrections count); docs/status.md."""
+    live = parts().live
+    reading = request.args.get("reading") or strip.KNOWN
+    if reading not in (strip.KNOWN, strip.CORRECTED):
+        raise payloads.PayloadError(
+            f"reading must be {strip.KNOWN!r} or {strip.CORRECTED!r}", field="reading"
+        )
+    at = _instant(round, request.args.get("at")) or live.clock.now()
+    return jsonify({"ok": True, **strip.field_at(live, round, at, reading)})
+
+
+@bp.get("/api/rounds/<round>/geometry")
+def api_geometry(round: str) -> Any:
+    """The map of the round's course (``{ok, geometry}``, null when it has none): the holes'
+    lines, tees and greens the strip's map draws (docs/formats.md, "Course geometry")."""
+    return jsonify({"ok": True, "geometry": round_geometry(parts().live.service, round)})
 
 
 @bp.get("/api/rounds/<round>/snapshot")

@@ -19,6 +19,7 @@ import { renderDetail } from "./detail.js";
 import { renderGrid, updateRow } from "./grid.js";
 import { renderHeldUp, renderPenalties } from "./panels.js";
 import { $, ROUND, showError, state, tz } from "./state.js";
+import { renderStripNow } from "./strip.js";
 
 const SNAPSHOT_URL = `/api/rounds/${encodeURIComponent(ROUND)}/snapshot`;
 const REFRESH_MS = 60000;
@@ -54,6 +55,7 @@ export function start() {
     group_updated: (msg) => {
       upsertGroup(state.snapshot, msg.group);
       updateRow(msg.group);
+      renderStripNow();
       refreshLiveNumbers(msg.group.group);
       if (state.detail === msg.group.group) renderDetail();
     },
@@ -78,6 +80,7 @@ export function start() {
       Object.assign(state.snapshot, msg.parts || {});
       if ("suspended" in (msg.parts || {})) $("suspended").hidden = !state.snapshot.suspended;
       if ("held_up" in (msg.parts || {})) renderHeldUp();
+      if ("held_up" in (msg.parts || {}) || "groups" in (msg.parts || {})) renderStripNow();
     },
   }));
   setInterval(feed.refresh, REFRESH_MS);
@@ -87,6 +90,7 @@ export function start() {
 /** Show again the rows (and their alerts' live minutes) whose minutes grow with the clock. */
 function projectMinutes() {
   if (!state.snapshot) return;
+  renderStripNow(); // the groups move on along their holes with the clock
   for (const row of state.snapshot.groups) {
     if (!(row.moving || []).length) continue;
     updateRow(row);
@@ -103,5 +107,6 @@ function renderAll() {
   renderAlerts();
   renderPenalties();
   renderHeldUp();
+  renderStripNow();
   if (state.detail) renderDetail();
 }

@@ -364,6 +364,19 @@ def dashboard(open_page, url, scan_as):
     expect(page.locator("li.alert[data-kind='out_of_position']").first).to_be_visible()
     expect(page.locator("li.pen-row").first).to_be_visible()
     scan_as(page, "in play, alerts open")
+    # the course strip rewound to the morning (issue 40), then projected ahead of now
+    expect(page.locator("#strip-lanes li.strip-group")).to_have_count(6)
+    for hour, mode in ((9, "rewound"), (15, "ahead")):
+        minute = int(local_today(hour).timestamp() // 60)
+        page.evaluate(
+            """(m) => { const s = document.getElementById('strip-at'); s.value = String(m);
+                s.dispatchEvent(new Event('input', {bubbles: true})); }""",
+            minute,
+        )
+        expect(page.locator("#strip")).to_have_attribute("data-mode", mode)
+        expect(page.locator("#strip-lanes li.strip-group")).to_have_count(6)
+        scan_as(page, f"the course strip {mode}")
+    page.locator("#strip-now").click()
     page.locator("tr.group-row[data-group='1']").click()
     expect(page.locator("dialog#detail")).to_be_visible()
     scan_as(page, "a group's detail open")

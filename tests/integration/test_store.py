@@ -121,7 +121,8 @@ MIGRATION_NAMES = [
     "m006_round_scoring",
     "m007_competitions",
     "m008_tees",
-    "m009_languages",
+    "m009_course_geometry",
+    "m010_languages",
 ]
 
 
@@ -147,7 +148,8 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
             "m006_round_scoring",
             "m007_competitions",
             "m008_tees",
-            "m009_languages",
+            "m009_course_geometry",
+            "m010_languages",
         ]
     with open_store(db_path) as store:
         assert store.applied_migrations() == [
@@ -159,7 +161,8 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
             "m006_round_scoring",
             "m007_competitions",
             "m008_tees",
-            "m009_languages",
+            "m009_course_geometry",
+            "m010_languages",
         ]
     conn = raw(db_path)
     try:
@@ -177,7 +180,8 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
         ("m006_round_scoring",),
         ("m007_competitions",),
         ("m008_tees",),
-        ("m009_languages",),
+        ("m009_course_geometry",),
+        ("m010_languages",),
     ]
 
 
@@ -539,6 +543,22 @@ def test_a_course_without_events_can_be_replaced(store: Store) -> None:
     changed = Course(COURSE.name, COURSE.holes[:2])
     store.save_course(changed)
     assert store.get_round("R1").course == changed
+
+
+def test_a_course_in_play_takes_its_map_and_keeps_it_apart(store: Store) -> None:
+    """issue 40: the holes' geometry is stored beside the course (its own table), replaced
+    whole, and may be added while a round on the course has events."""
+    assert store.get_geometry(COURSE.name) is None
+    store.append(hole_completed(1), recorded_at=RECORDED)
+    first = {"source": "a.osm", "holes": [{"number": 1, "line": [[4.5, 50.8], [4.51, 50.81]]}]}
+    store.save_geometry(COURSE.name, first, imported_at=RECORDED)
+    assert store.get_geometry(COURSE.name) == first
+    second = {**first, "source": "b.geojson"}
+    store.save_geometry(COURSE.name, second, imported_at=RECORDED)
+    assert store.get_geometry(COURSE.name) == second
+    assert store.get_course(COURSE.name) == COURSE  # the course itself untouched
+    with pytest.raises(UnknownCourseError):
+        store.save_geometry("Nowhere", first, imported_at=RECORDED)
 
 
 def test_unknown_round_and_course_raise_lookup_errors(store: Store) -> None:

@@ -311,6 +311,8 @@ ROUND_PATHS = {
     "pace.api_board": "/api/rounds/{}/board",
     "pace.api_snapshot": "/api/rounds/{}/snapshot",
     "pace.api_status": "/api/rounds/{}/status",
+    "pace.api_strip": "/api/rounds/{}/strip",
+    "pace.api_geometry": "/api/rounds/{}/geometry",
     "pace.api_events": "/api/rounds/{}/events",
     "referee.api_penalties": "/api/rounds/{}/penalties",
     "referee.board_page": "/rounds/{}/board",

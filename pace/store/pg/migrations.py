@@ -201,7 +201,17 @@ def m008_tees() -> list[str]:
     ]
 
 
-def m009_languages() -> list[str]:
+def m009_course_geometry() -> list[str]:
+    """Give a course its own map (issue 40): its holes' geometry as JSON, beside the course."""
+    return [
+        "CREATE TABLE course_geometry ("
+        " course TEXT PRIMARY KEY NOT NULL REFERENCES courses(name),"
+        " data TEXT NOT NULL CHECK ((data)::jsonb IS NOT NULL),"
+        " imported_at TEXT NOT NULL)"
+    ]
+
+
+def m010_languages() -> list[str]:
     """Give each round the language of its documents and each player of a draw the language
     of his letter (issue 41); NULL: the configuration's, the round's."""
     return [
@@ -220,7 +230,8 @@ MIGRATIONS: tuple[Callable[[], list[str]], ...] = (
     m006_round_scoring,
     m007_competitions,
     m008_tees,
-    m009_languages,
+    m009_course_geometry,
+    m010_languages,
 )
 
 

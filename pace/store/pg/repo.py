@@ -11,7 +11,7 @@ one engine imports into the other unchanged.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
@@ -222,6 +222,27 @@ class PostgresStore(PgAccessTables, PgCompetitionTables, Store):
                 'SELECT name, data, slope, rating FROM courses ORDER BY name COLLATE "C"'
             ).fetchall()
         return [course_from_row(*row) for row in rows]
+
+    def save_geometry(
+        self, course: str, data: Mapping[str, Any], *, imported_at: datetime
+    ) -> None:
+        text = canonical_json(dict(data))
+        when = iso(imported_at, "imported_at")
+        with self._pg.write() as cur:
+            _get_course(cur, course, field="course")
+            cur.execute(
+                "INSERT INTO course_geometry (course, data, imported_at) VALUES (%s, %s, %s)"
+                " ON CONFLICT (course) DO UPDATE SET data = excluded.data,"
+                " imported_at = excluded.imported_at",
+                [course, text, when],
+            )
+
+    def get_geometry(self, course: str) -> dict[str, Any] | None:
+        with self._pg.read(snapshot=False) as cur:
+            row = cur.execute(
+                "SELECT data FROM course_geometry WHERE course = %s", [course]
+            ).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
 
     # -- rounds and draws --------------------------------------------------------------
 

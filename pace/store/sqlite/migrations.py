@@ -258,16 +258,6 @@ def m008_tees(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE players ADD COLUMN gender TEXT")
 
 
-@MIGRATIONS()
-def m009_languages(db: sqlite_utils.Database) -> None:
-    """Give each round the language of its documents and each player of a draw the language
-    of his letter (issue 41); NULL: the configuration's, the round's."""
-    db.execute("ALTER TABLE rounds ADD COLUMN language TEXT CHECK (language IN ('fr', 'en', 'nl'))")
-    db.execute(
-        "ALTER TABLE players ADD COLUMN language TEXT CHECK (language IN ('fr', 'en', 'nl'))"
-    )
-
-
 def apply(shared: SharedDatabase) -> list[str]:
     """Apply the pending migrations in one write transaction; return the names applied.
 
@@ -284,3 +274,28 @@ def applied(shared: SharedDatabase) -> list[str]:
     """Return the names of the migrations recorded in the file, in the order applied."""
     with shared.read() as db:
         return [m.name for m in MIGRATIONS.applied(db)]
+
+
+@MIGRATIONS()
+def m009_course_geometry(db: sqlite_utils.Database) -> None:
+    """Give a course its own map (issue 40): its holes' geometry as JSON, beside the course
+    (a course in use keeps its ``data``; its map may still be added or replaced)."""
+    db.execute(
+        """
+        CREATE TABLE course_geometry (
+            course TEXT PRIMARY KEY NOT NULL REFERENCES courses(name),
+            data TEXT NOT NULL CHECK (json_valid(data)),
+            imported_at TEXT NOT NULL
+        )
+        """
+    )
+
+
+@MIGRATIONS()
+def m010_languages(db: sqlite_utils.Database) -> None:
+    """Give each round the language of its documents and each player of a draw the language
+    of his letter (issue 41); NULL: the configuration's, the round's."""
+    db.execute("ALTER TABLE rounds ADD COLUMN language TEXT CHECK (language IN ('fr', 'en', 'nl'))")
+    db.execute(
+        "ALTER TABLE players ADD COLUMN language TEXT CHECK (language IN ('fr', 'en', 'nl'))"
+    )

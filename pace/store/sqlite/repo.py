@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -204,6 +204,27 @@ class SqliteStore(AccessTables, CompetitionTables, Store):
                 "SELECT name, data, slope, rating FROM courses ORDER BY name"
             ).fetchall()
         return [_course_from_row(*row) for row in rows]
+
+    def save_geometry(
+        self, course: str, data: Mapping[str, Any], *, imported_at: datetime
+    ) -> None:
+        text = canonical_json(dict(data))
+        when = _iso(imported_at, "imported_at")
+        with self._db.write() as db:
+            _get_course(db, course, field="course")
+            db.execute(
+                "INSERT INTO course_geometry (course, data, imported_at) VALUES (?, ?, ?)"
+                " ON CONFLICT(course) DO UPDATE SET data = excluded.data,"
+                " imported_at = excluded.imported_at",
+                [course, text, when],
+            )
+
+    def get_geometry(self, course: str) -> dict[str, Any] | None:
+        with self._db.read(snapshot=False) as db:
+            row = db.execute(
+                "SELECT data FROM course_geometry WHERE course = ?", [course]
+            ).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
 
     # -- rounds and draws --------------------------------------------------------------
 

@@ -299,4 +299,15 @@ MESSAGES: dict[str, Source] = {
     # shared
     "upload.drop": "Drop the file here",
     "upload.chosen": "File: {name}",
+    # a course's own map (issue 40; static/committee/course_map.js)
+    "map.title": "The course's map",
+    "map.hint": (
+        "An OpenStreetMap export of the course (.osm or GeoJSON): its golf=hole ways with their"
+        " ref and par, and the golf=tee and golf=green areas. Every hole of the course must be"
+        " in it once, with the course's par; the dashboard then draws the field on it."
+    ),
+    "map.upload": "The map file",
+    "map.none": "This course has no map yet.",
+    "map.stored": "Map of {holes} holes, from {source}.",
+    "map.uploaded": "Map stored: {holes} holes.",
 }

@@ -17,9 +17,12 @@ from zoneinfo import ZoneInfo, available_timezones
 from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
 
 from pace.formats import csvfile
+from pace.formats.geometry import MAX_BYTES as MAX_GEOMETRY
 from pace.i18n import NAMES
 from pace.rules.errors import FileFormatError, PaceError
 from pace.services.changes import ChangeService
+from pace.services.geometry import course_geometry as stored_geometry
+from pace.services.geometry import import_geometry
 from pace.services.life import RoundLifeService
 from pace.web import access, payloads
 from pace.web.committee import courses, parsers
@@ -132,6 +135,41 @@ def upload_course() -> Any:
     except FileFormatError as e:
         return _refused(e, courses.problems_of(e, lang=current_language()))
     return _import_course(text, filename, None)
+
+
+@bp.post("/api/courses/geometry")
+def upload_geometry() -> Any:
+    """Store a course's map (``course``, ``file``: .osm XML or GeoJSON), as ``pace import
+    geometry`` does: refused with every problem, by hole; nothing stored then."""
+    # a map is larger than the pages' bodies: this upload alone may take MAX_BYTES
+    if (request.content_length or 0) > MAX_GEOMETRY + 64 * 1024:
+        raise payloads.PayloadError(
+            f"the map file is {request.content_length / 1048576:.1f} MB: more than the"
+            f" {MAX_GEOMETRY // 1048576} MB a course's map may take (export only the course's"
+            " area)", field="file", code="payload_too_large",
+        )  # fmt: skip
+    request.max_content_length = MAX_GEOMETRY + 64 * 1024
+    _check_form()
+    course = payloads.text(request.form, "course", limit=200)
+    file = request.files.get("file")
+    if file is None or not file.filename:
+        raise payloads.PayloadError("choose the course's map file (.osm or .geojson)",
+                                    field="file", code="missing_field")  # fmt: skip
+    data = file.read(MAX_GEOMETRY + 1)
+    filename = payloads.text({"f": file.filename}, "f").rsplit("/", 1)[-1]
+    try:
+        found = import_geometry(parts().live.service, data, filename, course)
+    except FileFormatError as e:
+        return _refused(e, [{"text": str(p), "field": p.field} for p in e.problems])
+    return jsonify({"ok": True, "course": course, "holes": len(found["holes"])})
+
+
+@bp.get("/api/courses/<path:name>/geometry")
+def course_geometry(name: str) -> Any:
+    """A stored course's map (``{ok, course, geometry}``, ``geometry`` null when it has none)."""
+    name = payloads.text({"name": name}, "name", limit=200)
+    return jsonify({"ok": True, "course": name,
+                    "geometry": stored_geometry(parts().live.service, name)})  # fmt: skip
 
 
 def _import_course(text: str, filename: str, form: courses.CourseForm | None) -> Any:

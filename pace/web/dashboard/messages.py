@@ -75,4 +75,45 @@ MESSAGES: dict[str, Source] = {
     "dash.detail.logged": "Logged",
     "dash.detail.over": "Over (min)",
     "dash.detail.hint": "Click a group for its detail.",
+    # the course strip (issue 40; static/strip.js, static/dashboard/strip.js)
+    "strip.title": "On the course",
+    "strip.mode.live": "now",
+    "strip.mode.rewound": "rewound to",
+    "strip.mode.ahead": "projected at",
+    "strip.slider": "Time of day",
+    "strip.now": "Now",
+    "strip.play": "Play",
+    "strip.pause": "Pause",
+    "strip.speed": "Speed",
+    "strip.corrected": "with later corrections",
+    "strip.legend": (
+        "Each group is drawn on the hole it is playing, as far along as its time for the hole"
+        " has passed: ● on pace, ▲ behind, ◆ overdue, ■ out of position, ✓ finished; ≈ an"
+        " estimated position (a missed tap); the minutes are the gap to the group ahead."
+        " Drag the slider to see the field as it was known at an earlier time."
+    ),
+    "strip.legend_facts": (
+        "Each group is drawn on the hole it is playing (the one after the last it completed);"
+        " ≈ marks a hole estimated completed (a missed tap)."
+    ),
+    "strip.on_hole_facts": "on hole {hole}",
+    "strip.map": "The course's map",
+    "strip.map_label": "The course's {holes} holes, drawn from its own map",
+    "strip.show_map": "on the course's map",
+    "strip.from_tee": "From tee {tee}",
+    "strip.course_order": "The course, hole by hole",
+    "strip.holes": "Holes in playing order",
+    "strip.groups": "Groups on the course",
+    "strip.group": "Group {group}",
+    "strip.on_tee": "waiting to start on hole {hole}",
+    "strip.on_hole": "on hole {hole}, {percent} % of its time passed",
+    "strip.over_allotment": "over its time for the hole",
+    "strip.finished": "finished",
+    "strip.withdrawn": "withdrawn",
+    "strip.gap": "{minutes} min behind the group ahead",
+    "strip.holding": "holding up groups {groups}",
+    "strip.held_by": "held up by group {group}",
+    "strip.chain": "Group {group} holding up {groups}",
+    "strip.estimated": "estimated position (a missed tap)",
+    "strip.projected": "projected",
 }

@@ -10,19 +10,24 @@ browser fetches from ``report/chart.svg`` as it scrolls to it, drawn from the sa
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
 
+from pace import formats
+from pace.documents.report import ReportMeta
 from pace.reports import charts, document, html, tables
 from pace.reports import offenders as offenders_render
 from pace.rules.errors import PaceError
+from pace.services import strip as stripmod
 from pace.services.reports import ReportService, RoundReportView
 from pace.web import access
 from pace.web.downloads import attachment
 from pace.web.i18n import catalogue, page_context
 from pace.web.parts import parts
+from pace.web.payloads import PayloadError
 from pace.web.reports.jobs import KINDS, ReportJobError
 
 bp = Blueprint("reports", __name__)
@@ -58,9 +63,10 @@ def report_page(round: str) -> Response:
         "json": url_for("reports.report_json", round=round),
         "letters": url_for("reports.letters_page", round=round),
         "jobs": url_for("reports.start_job", round=round),
+        "page": url_for("reports.report_page", round=round),
     }
     page = html.report_html(
-        view.meta,
+        _with_strip(round, view),
         view.report,
         lang,
         links=links,
@@ -127,8 +133,28 @@ def report_csv(round: str) -> Response:
 def report_json(round: str) -> Response:
     """The report's JSON document (docs/reports.md)."""
     view = _service().round_report(round)
-    body = json.dumps(document.report_document(view.meta, view.report), ensure_ascii=False)
+    meta = _with_strip(round, view)
+    body = json.dumps(document.report_document(meta, view.report), ensure_ascii=False)
     return attachment(Response(body, mimetype="application/json"), round, "report", "json")
+
+
+def _with_strip(round: str, view: RoundReportView) -> ReportMeta:
+    """Return the report's meta with the course strip at ``?strip_at=HH:MM`` in
+    ``?strip_reading=`` (``corrected``, the default, or ``known``): docs/reports.md."""
+    text = request.args.get("strip_at")
+    if not text:
+        return view.meta
+    try:
+        clock = formats.parse_clock(text)
+    except ValueError:
+        message = f"strip_at: {text[:20]!r} is not a time HH:MM"
+        raise PayloadError(message, field="strip_at") from None
+    reading = request.args.get("strip_reading") or stripmod.CORRECTED
+    if reading not in (stripmod.KNOWN, stripmod.CORRECTED):
+        raise PayloadError("strip_reading must be 'corrected' or 'known'", field="strip_reading")
+    at = datetime.combine(view.meta.day, clock, tzinfo=view.meta.tz)
+    field = stripmod.report_field(_service().service, round, at, reading)
+    return replace(view.meta, strip=stripmod.strip_document(field, view.meta.tz))
 
 
 @bp.get("/rounds/<round>/letters")

@@ -1,0 +1,143 @@
+// The dashboard's course strip (issue 40): live, the groups where the feed's rows put them now
+// (redrawn on each `group_updated` and as the clock moves them along); rewound, the field as
+// GET /api/rounds/<round>/strip?at= read it at the slider's instant (the log as it stood then,
+// or with the corrections logged since), a small cache keeping the instants already read; ahead
+// of now, the live rows projected on, faded, with their 80 % ranges. Play moves the slider on
+// at the chosen speed.
+import { clock, serverNow } from "../common.js";
+import { renderStrip } from "../strip.js";
+import { openDetail } from "./detail.js";
+import { $, ROUND, shown, state, tz } from "./state.js";
+
+const STRIP_URL = `/api/rounds/${encodeURIComponent(ROUND)}/strip`;
+const CACHE = 240; // instants kept (a minute each: four hours of the day)
+const cache = new Map();
+const strip = { at: null, playing: null, shown: null, asked: 0, geometry: null, last: null };
+const GEOMETRY_URL = `/api/rounds/${encodeURIComponent(ROUND)}/geometry`;
+
+/** The slider's bounds, in minutes of the day: the first start to the last group's due end. */
+function dayBounds() {
+  const rows = state.snapshot.groups;
+  const starts = rows.map((r) => Date.parse(r.start)).filter((x) => !Number.isNaN(x));
+  const ends = rows.map((r) => Date.parse((r.due || []).at(-1))).filter((x) => !Number.isNaN(x));
+  const lo = Math.min(...starts) - 10 * 60000;
+  const hi = Math.max(...ends, serverNow().getTime()) + 30 * 60000;
+  return [lo, hi];
+}
+
+export function setupStrip() {
+  // the course's own map, when the committee gave it one: read once, the strip drawn on it
+  fetch(GEOMETRY_URL, { credentials: "same-origin" })
+    .then((r) => r.json())
+    .then((body) => {
+      if (!body.ok || !body.geometry) return;
+      strip.geometry = body.geometry;
+      $("strip-view").hidden = false;
+      redraw();
+    })
+    .catch(() => {});
+  $("strip-map").addEventListener("change", redraw);
+  const slider = $("strip-at");
+  slider.addEventListener("input", () => {
+    stop();
+    rewindTo(Number(slider.value) * 60000);
+  });
+  $("strip-now").addEventListener("click", () => {
+    stop();
+    strip.at = null;
+    renderStripNow();
+  });
+  $("strip-corrected").addEventListener("change", () => strip.at !== null && rewindTo(strip.at));
+  $("strip-play").addEventListener("click", () => (strip.playing ? stop() : play()));
+}
+
+function stop() {
+  if (!strip.playing) return;
+  clearInterval(strip.playing);
+  strip.playing = null;
+  $("strip-play").textContent = $("strip-play").dataset.play;
+  $("strip-play").setAttribute("aria-pressed", "false");
+}
+
+function play() {
+  const [lo, hi] = dayBounds();
+  let at = strip.at ?? serverNow().getTime();
+  if (at >= hi) at = lo;
+  const stepMs = 250;
+  strip.playing = setInterval(() => {
+    at += Number($("strip-speed").value) * stepMs;
+    if (at >= hi) {
+      stop();
+      at = hi;
+    }
+    rewindTo(at);
+  }, stepMs);
+  $("strip-play").textContent = $("strip-play").dataset.pause;
+  $("strip-play").setAttribute("aria-pressed", "true");
+}
+
+/** Show the field at `at` (ms): read from the server up to now, projected beyond it. */
+function rewindTo(at) {
+  strip.at = at;
+  const now = serverNow().getTime();
+  $("strip-at").value = String(Math.round(at / 60000));
+  if (at >= now) {
+    showWhen(at, true);
+    draw(state.snapshot.groups, at, state.snapshot.held_up, true);
+    return;
+  }
+  const reading = $("strip-corrected").checked ? "corrected" : "known";
+  const minute = Math.floor(at / 60000);
+  const key = `${minute}|${reading}`;
+  const known = cache.get(key);
+  showWhen(minute * 60000, false);
+  if (known) {
+    draw(known.groups, minute * 60000, known.held_up, false);
+    return;
+  }
+  const asked = ++strip.asked;
+  const iso = new Date(minute * 60000).toISOString();
+  fetch(`${STRIP_URL}?at=${encodeURIComponent(iso)}&reading=${reading}`, { credentials: "same-origin" })
+    .then((r) => r.json())
+    .then((body) => {
+      if (!body.ok) return;
+      cache.set(key, body);
+      if (cache.size > CACHE) cache.delete(cache.keys().next().value);
+      if (asked === strip.asked && strip.at !== null) draw(body.groups, minute * 60000, body.held_up, false);
+    })
+    .catch(() => {});
+}
+
+function showWhen(at, ahead) {
+  const when = $("strip-when");
+  when.textContent = clock(new Date(at), tz());
+  when.dataset.at = new Date(at).toISOString();
+  $("strip").dataset.mode = ahead ? "ahead" : strip.at === null ? "live" : "rewound";
+  $("strip-mode").textContent = $("strip-mode").dataset[ahead ? "ahead" : strip.at === null ? "live" : "rewound"];
+}
+
+function redraw() {
+  if (strip.last) draw(...strip.last);
+}
+
+function draw(rows, at, heldUp, ahead) {
+  strip.shown = at;
+  strip.last = [rows, at, heldUp, ahead];
+  const map = strip.geometry && $("strip-map").checked ? strip.geometry : null;
+  renderStrip($("strip-lanes"), rows, at, { heldUp, ahead, map, onOpen: openDetail });
+  $("strip").dataset.drawn = new Date(at).toISOString(); // the instant drawn (tests, bench)
+}
+
+/** Draw the live strip (after the snapshot, a delta, or as the clock moves the groups on). */
+export function renderStripNow() {
+  if (!state.snapshot || strip.at !== null) return;
+  const [lo, hi] = dayBounds();
+  const slider = $("strip-at");
+  slider.min = String(Math.floor(lo / 60000));
+  slider.max = String(Math.ceil(hi / 60000));
+  const now = serverNow().getTime();
+  slider.value = String(Math.round(now / 60000));
+  showWhen(now, false);
+  // the minutes that grow with the clock (a late group's gap) as the grid shows them
+  draw(state.snapshot.groups.map(shown), now, state.snapshot.held_up, false);
+}
