@@ -242,6 +242,7 @@ def serve_pages(app: Flask) -> None:
     it asks for (the gettext catalogues of pace/translations), the live round's and signing
     in's pages, then each feature's."""
     app.before_request(access.guard_request)
+    app.after_request(i18n_pages.remember_language)
     app.context_processor(access.template_globals)
     flask_babel.Babel(
         app,

@@ -29,7 +29,7 @@ ASYNC_MODES = ("gevent", "threading")
 #: how ``pace serve`` writes its log: lines for a person, or one JSON object a line
 LOG_FORMATS = ("text", "json")
 SYNCHRONOUS_LEVELS = ("OFF", "NORMAL", "FULL", "EXTRA")
-REPORT_LANGUAGES = ("fr", "en")
+REPORT_LANGUAGES = ("fr", "en", "nl")
 #: The preset pace policies (docs/rules.md §6); ``[policies.NAME]`` tables add custom ones.
 POLICIES = tuple(policiesmod.PRESETS)
 

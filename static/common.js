@@ -49,7 +49,7 @@ export function lang() {
 /** Remember a language chosen with `?lang=` in the cookie the server reads, so it sticks. */
 export function rememberLanguage() {
   const asked = new URLSearchParams(window.location.search).get("lang");
-  if (asked === "en" || asked === "fr") {
+  if (asked === "en" || asked === "fr" || asked === "nl") {
     document.cookie = `${LANG_COOKIE}=${asked}; path=/; max-age=31536000; SameSite=Lax`;
   }
 }

@@ -188,7 +188,7 @@ def redis_url() -> Iterator[str]:
 #: so none of them is left for last while the other worker waits (longest first, the classic
 #: rule for balancing jobs over machines). A stale figure only costs balance, never a test.
 FILE_SECONDS = {
-    "tests/browser/test_accessibility.py": 278,
+    "tests/browser/test_accessibility.py": 345,
     "tests/security/test_hostile_changes.py": 146,
     "tests/security/test_matrix.py": 143,
     "tests/e2e/test_crash.py": 97,
@@ -218,6 +218,8 @@ FILE_SECONDS = {
     "tests/e2e/test_https_front.py": 21,
     "tests/browser/test_demo_walk.py": 20,
     "tests/browser/test_report.py": 17,
+    "tests/browser/test_languages.py": 15,
+    "tests/integration/test_dutch_documents.py": 8,
     "tests/browser/test_course_strip.py": 20,
     "tests/browser/test_course_map.py": 12,
     "tests/integration/test_results_sheet.py": 8,

@@ -162,8 +162,8 @@ def access_code(round_name, role, label, count, url, db) -> None:
     help="Cards per A4 page: 2 columns of 4, or 3 of 3.",
 )  # fmt: skip
 @click.option(
-    "--lang", type=click.Choice(["fr", "en"]), default=None,
-    help="Language of the cards (default: reports.language in config.toml).",
+    "--lang", type=click.Choice(["fr", "en", "nl"]), default=None,
+    help="Language of the cards (default: the round's, else reports.language in config.toml).",
 )  # fmt: skip
 @db_option
 def access_cards(round_name, roles, counts, url, output, layout, lang, db) -> None:
@@ -190,7 +190,7 @@ def access_cards(round_name, roles, counts, url, output, layout, lang, db) -> No
         access = AccessService(service.store, service.settings, service.clock)
         round_name = service.round_view(round_name).record.name  # its canonical spelling
         cards = make_cards(access, round_name, wanted, url)
-        pdf = cards_pdf(cards, lang or service.settings.reports.language, layout)
+        pdf = cards_pdf(cards, service.document_language(round_name, lang), layout)
     except PaceError as e:
         raise fail(e) from None
     finally:

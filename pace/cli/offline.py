@@ -265,18 +265,27 @@ def penalties(
 @click.option("--interval", type=float, default=None, help="Standard start interval, minutes.")
 @click.option("--timezone", default=None, help="Time zone of the round (default: config).")
 @_day_option
-def sheet(course_file, draw_file, fmt, output, interval, timezone, day):
+@click.option(
+    "--lang", type=click.Choice(["fr", "en", "nl"]), default=None,
+    help="Language of the HTML sheet (default: reports.language in config.toml).",
+)  # fmt: skip
+def sheet(course_file, draw_file, fmt, output, interval, timezone, day, lang):
     """Print the referees' timing sheet: by when each group must complete each hole.
 
     Example: pace sheet --course c.toml --draw d.csv --format html -o sheet.html
     """
     from pace.reports import sheet as sheetmod
 
-    tzname = timezone or load_settings().round.timezone
+    settings = load_settings()
+    tzname = timezone or settings.round.timezone
     the_day = day.date() if day else date.today()
     setup, tz = _offline_setup(course_file, draw_file, the_day, tzname, interval)
     data = sheetmod.timing_sheet(setup)
-    text = sheetmod.to_csv(data, tz) if fmt == "csv" else sheetmod.to_html(data, tz)
+    text = (
+        sheetmod.to_csv(data, tz)
+        if fmt == "csv"
+        else sheetmod.to_html(data, tz, lang or settings.reports.language)
+    )
     if output:
         Path(output).write_text(text, encoding="utf-8")
         click.echo(f"timing sheet written to {output}")

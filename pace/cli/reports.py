@@ -79,9 +79,10 @@ def _write(output: str | None, data: str | bytes, what: str) -> None:
 def _lang_option(f: Any) -> Any:
     return click.option(
         "--lang",
-        type=click.Choice(["fr", "en"]),
+        type=click.Choice(["fr", "en", "nl"]),
         default=None,
-        help="Language of the report (default: reports.language in config.toml).",
+        help="Language of the report (default: the round's, else reports.language in "
+        "config.toml); a letter goes in its player's language where the draw gives one.",
     )(f)
 
 
@@ -147,7 +148,7 @@ def register(cli: click.Group, db_option: Callable[[Any], Any]) -> None:
         progress = _Progress(progress_mode, "report")
         try:
             data = build(
-                service, round_name, fmt, lang=lang or service.settings.reports.language,
+                service, round_name, fmt, lang=service.document_language(round_name, lang),
                 now=_at(service, round_name, at_text), excel=excel, full_charts=full_charts,
                 progress=progress, strip_at=_at(service, round_name, strip_text, "--strip-at"),
                 strip_reading=strip_reading,
@@ -187,7 +188,7 @@ def register(cli: click.Group, db_option: Callable[[Any], Any]) -> None:
         progress = _Progress(progress_mode, "letters")
         try:
             data = build(
-                service, round_name, fmt, lang=lang or service.settings.reports.language,
+                service, round_name, fmt, lang=service.document_language(round_name, lang),
                 now=_at(service, round_name, at_text), letters_per=per, progress=progress,
             )  # fmt: skip
         except PaceError as e:

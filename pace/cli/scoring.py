@@ -110,9 +110,10 @@ def _file(name: str, help: str):
 )
 @click.option(
     "--lang",
-    type=click.Choice(["fr", "en"]),
+    type=click.Choice(["fr", "en", "nl"]),
     default=None,
-    help="Language of the results sheet (default: reports.language in config.toml).",
+    help="Language of the results sheet (default: the round's, else reports.language in "
+    "config.toml).",
 )
 @click.option("--net", is_flag=True, help="Net scoring: strokes received by stroke index.")
 @click.option(
@@ -251,7 +252,7 @@ def _stored_sheet(round_name: str, db: str | None):
     try:
         view = service.round_view(round_name)
         setting = {"round": view.record.name, "course": view.record.course.name,
-                   "day": view.record.day}  # fmt: skip
+                   "day": view.record.day, "language": view.record.language}  # fmt: skip
     finally:
         service.store.close()
     return results_document(outcome, life), setting
@@ -262,7 +263,9 @@ def _write_sheet(kind: str, doc, setting, output: str | None, lang: str | None) 
 
     from pace.reports import results_sheet
 
-    lang = lang or load_settings().reports.language
+    setting = dict(setting)
+    own = setting.pop("language", None)  # a stored round's, for the committee's default
+    lang = lang or own or load_settings().reports.language
     if kind == "html":
         emit(results_sheet.results_sheet_html(doc, lang, **setting), output)
         return

@@ -30,6 +30,8 @@ class ReportMeta:
     #: the course strip at the instant the committee chose (``pace report --strip-at``;
     #: ``pace.services.strip.strip_document``), drawn as a static SVG and carried in the JSON
     strip: Mapping[str, Any] | None = None
+    #: each player's own language where the draw gives one ((name, fr|en|nl), ...), for letters
+    languages: tuple[tuple[str, str], ...] = ()
 
     @property
     def tz(self) -> ZoneInfo:

@@ -46,6 +46,8 @@ class RoundSetup:
     #: where completions come from (issue 39); written only when not ``officials``, so the
     #: backups of rounds without groups' reports read as before
     completions: str = "officials"
+    #: the language of the round's documents (None: the configuration's)
+    language: str | None = None
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,8 @@ def dump(
             "net": round.net,
             "allowance": None if round.allowance is None else list(round.allowance),
             **({} if round.completions == "officials" else {"completions": round.completions}),
+            # only when set: a backup of a round without one is as it was
+            **({"language": round.language} if round.language is not None else {}),
         },
         "groups": [
             {
@@ -107,6 +111,7 @@ def dump(
                         # only when set: a backup of a round without tees is as it was
                         **({"tees": p.tees} if p.tees is not None else {}),
                         **({"gender": p.gender} if p.gender is not None else {}),
+                        **({"language": p.language} if p.language is not None else {}),
                     }
                     for p in g.players
                 ],  # fmt: skip
@@ -309,6 +314,15 @@ def _read_tee_set(r: _Reader, data: Any, where: str) -> TeeSet | None:
                   stroke_index=numbers["stroke_index"], length_m=numbers["length_m"])  # fmt: skip
 
 
+def _language(r: _Reader, data: Any, where: str) -> str | None:
+    """Return a backup player's letter language: fr, en, nl or none."""
+    language = r.take(data, "language", str, where, optional=True)
+    if language not in (None, "fr", "en", "nl"):
+        r.fail(f"{where}.language", f"expected fr, en or nl, not {language!r}")
+        return None
+    return language
+
+
 def _gender(r: _Reader, data: Any, where: str) -> str | None:
     """Return a backup player's gender: men, women or none."""
     gender = r.take(data, "gender", str, where, optional=True)
@@ -335,6 +349,10 @@ def _round(r: _Reader, data: Any) -> RoundSetup | None:
             "round.completions", f"expected one of {', '.join(COMPLETIONS)}, not {completions!r}"
         )
         completions = None
+    language = r.take(data, "language", str, "round", optional=True)
+    if language not in (None, "fr", "en", "nl"):
+        r.fail("round.language", f"expected fr, en or nl, not {language!r}")
+        language = None
     day = None
     if day_text is not None:
         try:
@@ -352,7 +370,7 @@ def _round(r: _Reader, data: Any) -> RoundSetup | None:
         name, day, timezone, policy,  # type: ignore[arg-type]
         None if interval is None else timedelta(seconds=interval), play, format_, scoring,
         bool(net), None if allowance is None else tuple(float(v) for v in allowance),
-        completions or "officials",
+        completions or "officials", language,
     )  # fmt: skip
 
 
@@ -379,7 +397,8 @@ def _groups(r: _Reader, data: Any) -> tuple[Group, ...] | None:
                        r.take(p, "class", str, pw, optional=True),
                        r.take(p, "match", str, pw, optional=True),
                        r.take(p, "tees", str, pw, optional=True),
-                       _gender(r, p, pw))
+                       _gender(r, p, pw),
+                       _language(r, p, pw))
             )  # fmt: skip
         if gid is not None and start is not None and tee is not None:
             groups.append(Group(gid, start, tee, tuple(players)))

@@ -3,7 +3,8 @@
 Format: docs/formats.md §2. Required columns ``group``, ``start``, ``tee``, ``player``;
 optional ``handicap``, ``side``, ``club``, ``class`` (AA, A, BB, B), ``match`` (the match
 id in match play), ``tees`` (the tee set played: ``boules``, ``repères``, ``marques``) and
-``gender`` (``sexe``); other columns are ignored, and named in a note. French headers are
+``gender`` (``sexe``), ``language`` (``langue``, ``taal``: the language of the player's
+letter, fr, en or nl); other columns are ignored, and named in a note. French headers are
 accepted, the board's own words among them (``groupe``, ``heure``, ``départ``/``trou de
 départ``, ``joueur``, ``index``, ``club``): ``départ`` alone is the start when the header
 has no other start column, else the tee. A player is in one group only.
@@ -38,7 +39,17 @@ COLUMNS = (
          "repères de départ", "marques", "marques de départ"),
     ),  # fmt: skip
     csvfile.Column("gender", ("sexe", "genre", "sex")),
+    # the language of the player's letter (issue 41): French, Flemish and English headers
+    csvfile.Column("language", ("langue", "taal", "lang", "langage", "language code")),
 )
+
+#: how the ``language`` column may be written, and the catalogue each spelling is (case aside)
+LANGUAGES = {
+    **dict.fromkeys(("fr", "français", "francais", "french", "frans", "f"), "fr"),
+    **dict.fromkeys(("nl", "nederlands", "néerlandais", "neerlandais", "dutch", "vlaams",
+                     "flamand", "flemish", "n"), "nl"),
+    **dict.fromkeys(("en", "english", "anglais", "engels", "e"), "en"),
+}  # fmt: skip
 
 #: how the ``gender`` column may be written, and the gender each spelling is (case aside)
 GENDERS = {
@@ -54,6 +65,21 @@ CLASSES = ("AA", "A", "BB", "B")
 # A plus handicap is written "+2.1" and stored as -2.1 (better than scratch), the
 # convention of handicap systems; "-2.1" is read the same way.
 _HANDICAP = re.compile(r"([+\-\u2212])?\s*([0-9]+(?:[.,][0-9]*)?|[.,][0-9]+)")
+
+
+def parse_language(text: str) -> str:
+    """Return the language a ``language`` cell names: ``fr``, ``en`` or ``nl``.
+
+    A region is read as its language (``nl-BE``, ``fr_BE``).
+
+    >>> parse_language("NL-be"), parse_language(" Français "), parse_language("Vlaams")
+    ('nl', 'fr', 'nl')
+    """
+    key = " ".join(text.casefold().split())
+    found = LANGUAGES.get(key) or LANGUAGES.get(re.split(r"[-_]", key)[0])
+    if found is None:
+        raise ValueError(f"{text!r} is not a language")
+    return found
 
 
 def parse_gender(text: str) -> str:
@@ -276,6 +302,19 @@ def parse_draw(
                     "H, homme, D, dame read), or nothing",
                 )
 
+        language = None
+        language_text = row.get("language")
+        if language_text:
+            try:
+                language = parse_language(language_text)
+            except ValueError:
+                problem(
+                    row.line,
+                    "language",
+                    f"language {language_text[:40]!r} is not a language of pace; expected fr, "
+                    "en or nl (français, English, Nederlands), or nothing",
+                )
+
         tees = None
         tees_text: str | None = row.get("tees")
         tees_field = "tees"
@@ -359,6 +398,7 @@ def parse_draw(
                         match=row.get("match") or None,
                         tees=tees,
                         gender=gender,
+                        language=language,
                     )
                 )
 

@@ -2,8 +2,8 @@
 
 English is written in the code, next to what uses it, as the catalogue's source: each text
 has a stable key (its gettext context, ``msgctxt``) and its English words (``msgid``; a
-plural has two, ``msgid``/``msgid_plural``). The French lives in
-``pace/translations/fr/LC_MESSAGES/messages.po`` (compiled to ``messages.mo``, committed;
+plural has two, ``msgid``/``msgid_plural``). The French and the Dutch live in
+``pace/translations/<fr|nl>/LC_MESSAGES/messages.po`` (compiled to ``messages.mo``, committed;
 ``python -m pace.i18n.catalog`` extracts ``messages.pot``, updates the ``.po`` and compiles
 it), where translators work with the usual tools. Flask-Babel reads the same catalogue for
 the pages; this module reads it where there is no request (the reports, the PDF process).
@@ -17,7 +17,25 @@ import gettext
 from collections.abc import Mapping
 from pathlib import Path
 
-LANGUAGES = ("en", "fr")
+LANGUAGES = ("en", "fr", "nl")
+#: the languages' names in their own words, for the pages' language menu
+NAMES = {"fr": "Français", "en": "English", "nl": "Nederlands"}
+#: the languages that write a decimal comma (46,2 s) and day/month/year
+COMMA = frozenset({"fr", "nl"})
+#: Babel's locale of a language where it is not the language itself: pace's Dutch is Flemish
+#: (14/06/2026, not the Netherlands' 14-06-2026)
+BABEL_LOCALES = {"nl": "nl_BE"}
+
+
+def babel_locale(lang: str) -> str:
+    """Return the Babel locale that writes ``lang``'s dates and times.
+
+    >>> babel_locale("nl"), babel_locale("fr")
+    ('nl_BE', 'fr')
+    """
+    return BABEL_LOCALES.get(lang, lang)
+
+
 DOMAIN = "messages"
 #: where the catalogues live: pace/translations/<lang>/LC_MESSAGES/messages.{po,mo}
 DIRECTORY = Path(__file__).resolve().parent.parent / "translations"
@@ -34,6 +52,15 @@ def translations(lang: str) -> gettext.NullTranslations:
         return gettext.NullTranslations()
     with path.open("rb") as f:
         return gettext.GNUTranslations(f)
+
+
+def decimal(value: str, lang: str) -> str:
+    """Return a number written with a point in ``lang``'s notation (a comma in French, Dutch).
+
+    >>> decimal("46.2", "nl"), decimal("46.2", "en")
+    ('46,2', '46.2')
+    """
+    return value.replace(".", ",") if lang in COMMA else value
 
 
 def text(key: str, source: Source, lang: str) -> str:
@@ -54,7 +81,7 @@ def forms(key: str, source: Source, lang: str) -> str | dict[str, str]:
     """Return what a script needs of ``key``: its text, or its ``one``/``other`` forms.
 
     A page picks the form with ``Intl.PluralRules`` of its language, which agrees with the
-    catalogues' rules (English: one for 1; French: one for 0 and 1).
+    catalogues' rules (English and Dutch: one for 1; French: one for 0 and 1).
     """
     if not isinstance(source, tuple):
         return text(key, source, lang)

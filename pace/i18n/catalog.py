@@ -1,9 +1,9 @@
-"""The translators' tool: extract ``messages.pot``, update the French ``.po``, compile ``.mo``.
+"""The translators' tool: extract ``messages.pot``, update the French and Dutch ``.po``, compile.
 
 ::
 
-    python -m pace.i18n.catalog update    # messages.pot from the code, merged into fr's .po
-    python -m pace.i18n.catalog compile   # fr's .po to .mo (committed, read at run time)
+    python -m pace.i18n.catalog update    # messages.pot from the code, merged into fr, nl .po
+    python -m pace.i18n.catalog compile   # each .po to .mo (committed, read at run time)
     python -m pace.i18n.catalog check     # what tests/unit/test_translations.py checks
     python -m pace.i18n.catalog port FILE NAME   # fold a hand-made {"en", "fr"} dict in
 
@@ -31,7 +31,7 @@ from pace.i18n import DIRECTORY, DOMAIN, Source
 #: fixed, so that the committed files change only when a text does
 STAMP = datetime(2026, 12, 1, 0, 0)
 POT = DIRECTORY / f"{DOMAIN}.pot"
-TRANSLATED = ("fr",)
+TRANSLATED = ("fr", "nl")
 _FIELD = re.compile(r"\{(\w+)(?:![rsa])?\}")
 
 
@@ -67,7 +67,7 @@ def template() -> Catalog:
 
 #: gettext's plural rules as people use them (CLDR's third French form, for millions, left out:
 #: pages pick "one" or "other" with Intl.PluralRules, which agrees with these for counts here)
-PLURAL_FORMS = {"fr": (2, "(n > 1)"), "en": (2, "(n != 1)")}
+PLURAL_FORMS = {"fr": (2, "(n > 1)"), "en": (2, "(n != 1)"), "nl": (2, "(n != 1)")}
 
 
 def _catalog(locale: str | None) -> Catalog:
@@ -80,7 +80,7 @@ def _catalog(locale: str | None) -> Catalog:
         msgid_bugs_address="",
         creation_date=STAMP,
         revision_date=STAMP,
-        language_team="French" if locale == "fr" else "",
+        language_team={"fr": "French", "nl": "Dutch"}.get(locale or "", ""),
         fuzzy=False,
     )
     _plurals(catalog, locale)
@@ -138,7 +138,7 @@ def fields(text: str) -> set[str]:
 
 
 def problems() -> list[str]:
-    """Return what is wrong with the catalogues: stale files, texts without French, fields."""
+    """Return what is wrong with the catalogues: stale files, untranslated texts, fields."""
     out = []
     if not POT.is_file() or POT.read_bytes() != render_po(template()):
         out.append(f"{POT} is not the code's texts: run python -m pace.i18n.catalog update")

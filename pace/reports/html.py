@@ -16,6 +16,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
 
+from pace import i18n
 from pace.documents.report import ReportMeta
 from pace.reports import charts, document, forked, letters, why
 from pace.reports.strip_svg import strip_svg
@@ -60,9 +61,11 @@ def environment() -> Environment:
     return _env
 
 
-def css() -> str:
-    """Return the report's style sheet (screen and print)."""
-    return CSS.read_text(encoding="utf-8")
+def css(lang: str = "en") -> str:
+    """Return the report's style sheet (screen and print), its page numbers in ``lang``
+    ("pagina 2 / 6")."""
+    sheet = CSS.read_text(encoding="utf-8")
+    return sheet.replace('content: "page "', f'content: "{text("page", lang)} "', 1)
 
 
 @dataclass(frozen=True)
@@ -197,7 +200,7 @@ def helpers(meta: ReportMeta, lang: str) -> dict[str, Any]:
         v = d.total_seconds() / 60
         s = f"{v:+.1f}" if signed else f"{v:.1f}"
         s = s.replace("-", "−")
-        return s.replace(".", ",") if lang == "fr" else s
+        return i18n.decimal(s, lang)
 
     def over_class(d: timedelta | None) -> str:
         if d is None:
@@ -361,7 +364,7 @@ def report_html(
         links=links,
         css_href=css_href,
         screen_css_href=screen_css_href,
-        css="" if css_href else css(),
+        css="" if css_href else css(lang),
         script_src=script_src,
         sun_src=sun_src,
         messages=dict(messages or {}),
@@ -390,7 +393,7 @@ def letters_html(
         meta=meta,
         letters=made,
         css_href=css_href,
-        css="" if css_href else css(),
+        css="" if css_href else css(lang),
         **helpers(meta, lang),
     )
 

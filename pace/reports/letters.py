@@ -1,4 +1,9 @@
-"""Facts-only letters after the round, one per player (or per group), in French or English.
+"""Facts-only letters after the round, one per player (or per group), in French, English or Dutch.
+
+Each letter is in its player's language where the draw gives one (its ``language`` column),
+else in the language asked for (the round's); a group's letter is in its players' language
+when they share one.
+
 
 A letter states what was logged, with no judgement: the hole where the group was furthest
 over its allotted time, how far behind the group ahead, when it was out of position, when
@@ -33,11 +38,17 @@ PER_GROUP = "group"
 
 @dataclass(frozen=True)
 class Letter:
-    """One letter: to whom, about which group, and its paragraphs."""
+    """One letter: to whom, about which group, its paragraphs, and the language they are in."""
 
     to: str
     group: str
     paragraphs: tuple[str, ...]
+    lang: str = "en"
+
+    @property
+    def title(self) -> str:
+        """Return the letter's heading in its language."""
+        return text("letters_title", self.lang)
 
 
 def _whole_minutes(d: timedelta) -> str:
@@ -191,24 +202,41 @@ def letters(
 ) -> tuple[Letter, ...]:
     """Return the round's letters: one per player (``per="player"``) or per group concerned."""
     out = []
+    own = dict(meta.languages)
     for g in r.groups:
         concerned = [p for p in g.players if _concerned(p)]
         if not g.episodes and not concerned:
             continue
-        group_part = _group_paragraphs(meta, g, lang, r.field.held_up)
-        closing = [x for x in (_finish(meta, g, lang), text("letter.closing", lang)) if x]
+        parts: dict[str, tuple[list[str], list[str]]] = {}
+
+        def group_words(
+            in_lang: str,
+            g: rp.GroupReport = g,
+            parts: dict[str, tuple[list[str], list[str]]] = parts,
+        ) -> tuple[list[str], list[str]]:
+            if in_lang not in parts:  # the group's paragraphs, once per language
+                closing = [_finish(meta, g, in_lang), text("letter.closing", in_lang)]
+                parts[in_lang] = (_group_paragraphs(meta, g, in_lang, r.field.held_up),
+                                  [x for x in closing if x])  # fmt: skip
+            return parts[in_lang]
+
         if per == PER_GROUP:
+            spoken = {own.get(p.name) for p in g.players}
+            glang = spoken.pop() if len(spoken) == 1 and None not in spoken else lang
+            group_part, closing = group_words(glang)
             body = [*group_part]
             for p in g.players:
-                body += _player_paragraphs(meta, p, lang)
+                body += _player_paragraphs(meta, p, glang)
             names = ", ".join(p.name for p in g.players)
-            to = text("letter.to_group", lang, group=g.id, names=names)
-            out.append(Letter(to, g.id, tuple(body + closing)))
+            to = text("letter.to_group", glang, group=g.id, names=names)
+            out.append(Letter(to, g.id, tuple(body + closing), glang))
             continue
         for p in g.players if g.episodes else concerned:
-            body = [*group_part, *_player_paragraphs(meta, p, lang)]
-            to = text("letter.to_player", lang, name=p.name, group=g.id)
-            out.append(Letter(to, g.id, tuple(body + closing)))
+            plang = own.get(p.name) or lang
+            group_part, closing = group_words(plang)
+            body = [*group_part, *_player_paragraphs(meta, p, plang)]
+            to = text("letter.to_player", plang, name=p.name, group=g.id)
+            out.append(Letter(to, g.id, tuple(body + closing), plang))
     return tuple(out)
 
 

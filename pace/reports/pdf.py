@@ -33,7 +33,7 @@ def html_to_pdf(html: str) -> bytes:
     return pdf
 
 
-def parts_to_pdf(parts: Sequence[Callable[[], str]]) -> bytes:
+def parts_to_pdf(parts: Sequence[Callable[[], str]], lang: str = "en") -> bytes:
     """Return one PDF of a document made of two parts (each a function returning its HTML),
     laid out side by side when forking is safe, its pages numbered ``page N / M``."""
     if len(parts) == 1:
@@ -44,17 +44,17 @@ def parts_to_pdf(parts: Sequence[Callable[[], str]]) -> bytes:
         return lambda: html_to_pdf(part().replace("</head>", _UNNUMBERED + "</head>", 1))
 
     laid = forked.in_parallel(unnumbered(first), unnumbered(second))
-    return _joined(laid)
+    return _joined(laid, lang)
 
 
-def _numbers(pages: int) -> bytes:
+def _numbers(pages: int, lang: str = "en") -> bytes:
     """Return ``pages`` blank pages of the report's page style with their numbers alone."""
     breaks = '<p style="break-before: page"></p>' * (pages - 1)
-    page = f'<html><head><style>{css()}</style></head><body class="report"><p></p>{breaks}'
+    page = f'<html><head><style>{css(lang)}</style></head><body class="report"><p></p>{breaks}'
     return html_to_pdf(page + "</body></html>")
 
 
-def _joined(parts: Sequence[bytes]) -> bytes:
+def _joined(parts: Sequence[bytes], lang: str = "en") -> bytes:
     import pypdf
 
     writer = pypdf.PdfWriter()
@@ -63,7 +63,7 @@ def _joined(parts: Sequence[bytes]) -> bytes:
         writer.append(reader)
     if readers[0].metadata:
         writer.add_metadata(dict(readers[0].metadata))
-    numbers = pypdf.PdfReader(io.BytesIO(_numbers(len(writer.pages))))
+    numbers = pypdf.PdfReader(io.BytesIO(_numbers(len(writer.pages), lang)))
     for page, number in zip(writer.pages, numbers.pages, strict=True):
         page.merge_page(number)
         page.compress_content_streams()
@@ -100,4 +100,4 @@ def report_pdf(
     if n < SPLIT_MIN or not forked.can_fork():
         return html_to_pdf(part(0, n, True)())
     k = round(n * FIRST_SHARE)
-    return parts_to_pdf([part(0, k, True), part(k, n, False)])
+    return parts_to_pdf([part(0, k, True), part(k, n, False)], lang)

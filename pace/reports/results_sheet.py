@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
+from pace import i18n
 from pace.reports.html import environment
 from pace.reports.words import text
 from pace.rules.scoring.sides import CLASS_NAMES
@@ -90,7 +91,7 @@ def countback_words(value: str | None, lang: str) -> str:
         return ""
 
     def number(v: str) -> str:
-        return v.replace(".", ",") if lang == "fr" else v
+        return i18n.decimal(v, lang)
 
     if m := _LAST.fullmatch(value):
         return text("results.countback_last", lang, holes=m.group(1), value=number(m.group(2)))
@@ -273,7 +274,7 @@ def _when(iso: str, lang: str) -> str:
         at = datetime.fromisoformat(iso)
     except ValueError:
         return iso
-    return at.strftime("%d/%m/%Y %H:%M" if lang == "fr" else "%Y-%m-%d %H:%M")
+    return at.strftime("%d/%m/%Y %H:%M" if lang in i18n.COMMA else "%Y-%m-%d %H:%M")
 
 
 def stamp_words(life: Mapping[str, Any] | None, lang: str) -> tuple[str, bool]:
@@ -312,7 +313,7 @@ def build_sheet(
     if course:
         lines.insert(0, text("results.course", lang, course=course))
     if day is not None:
-        lines.append(day.strftime("%d/%m/%Y" if lang == "fr" else "%Y-%m-%d"))
+        lines.append(day.strftime("%d/%m/%Y" if lang in i18n.COMMA else "%Y-%m-%d"))
     title = text("results.title_round", lang, round=round) if round else text("results.title", lang)
     return ResultsSheet(
         title=title,

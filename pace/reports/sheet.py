@@ -8,6 +8,7 @@ from datetime import datetime, tzinfo
 from html import escape
 
 from pace.formats import spreadsheet
+from pace.reports.words import text
 from pace.rules.model import RoundSetup
 from pace.rules.position import plan_field
 
@@ -131,15 +132,16 @@ def short_name(name: str, limit: int = NAME_LIMIT) -> str:
     return " ".join(initials + surname) if first else name
 
 
-def to_html(sheet: TimingSheet, tz: tzinfo) -> str:
-    """Return the sheet as a printable HTML page (A4 landscape, one line per player).
+def to_html(sheet: TimingSheet, tz: tzinfo, lang: str = "en") -> str:
+    """Return the sheet as a printable HTML page (A4 landscape, one line per player), in
+    ``lang``.
 
     Each group is one row of the table; its players are one line each (initials and surname
     when a name is long, the whole name in the cell's title), so 40 four-balls print on three
     pages (issue 14).
     """
     head = "".join(
-        f"<th>{h}<br><span class='par'>par {p}</span></th>"
+        f"<th>{h}<br><span class='par'>{escape(text('sheet.par', lang, par=p))}</span></th>"
         for h, p in zip(sheet.holes, sheet.pars, strict=True)
     )
     body = []
@@ -162,15 +164,15 @@ def to_html(sheet: TimingSheet, tz: tzinfo) -> str:
             f"<td class='start'>{_hm(r.start, tz)}</td>"
             f"<td class='players'>{players}</td>{cells}</tr>"
         )
-    title = f"Timing sheet / Feuille de temps — {escape(sheet.course)}"
+    title = escape(text("sheet.title", lang, course=sheet.course))
+    col = {k: escape(text(f"sheet.{k}", lang)) for k in ("group", "tee", "start", "players")}
     return (
-        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+        f"<!doctype html><html lang='{escape(lang)}'><head><meta charset='utf-8'>"
         f"<title>{title}</title><style>{_CSS}</style></head><body>"
         f"<h1>{title}</h1>"
-        "<p class='lead'>Clock time by which each group must have completed each hole"
-        " (heure limite de fin de chaque trou). Highlighted: starting tee.</p>"
-        "<table><thead><tr><th class='group'>group</th><th class='tee'>tee</th>"
-        "<th class='start'>start</th>"
-        f"<th class='players'>players</th>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
-        "</body></html>\n"
+        f"<p class='lead'>{escape(text('sheet.lead', lang))}</p>"
+        f"<table><thead><tr><th class='group'>{col['group']}</th>"
+        f"<th class='tee'>{col['tee']}</th><th class='start'>{col['start']}</th>"
+        f"<th class='players'>{col['players']}</th>{head}</tr></thead>"
+        f"<tbody>{''.join(body)}</tbody></table></body></html>\n"
     )

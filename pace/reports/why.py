@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta, tzinfo
 
+from pace import i18n
 from pace.reports.words import clock, text, text_n
 from pace.rules import explain as ex
 from pace.rules.report import author
@@ -41,7 +42,7 @@ def minutes(d: timedelta | None, lang: str) -> str:
     value = round(d.total_seconds() / 60, 1)
     words = f"{value:.0f}" if value == int(value) else f"{value:.1f}"
     words = words.replace("-", "−")
-    return words.replace(".", ",") if lang == "fr" else words
+    return i18n.decimal(words, lang)
 
 
 def say(x: ex.Explanation, lang: str, tz: tzinfo) -> Said:

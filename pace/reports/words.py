@@ -1,7 +1,7 @@
-"""The words of the reports and letters, in English and French, and how numbers are written.
+"""The words of the reports and letters, in English, French and Dutch, and how numbers are written.
 
 Everything a report says is here in English, each text under a key (its gettext context is
-``words:<key>``), and in the French of the gettext catalogue (``pace.i18n``), so the HTML
+``words:<key>``), and in the French and Dutch of the gettext catalogue (``pace.i18n``), so the HTML
 page, the PDF, the letters and the CSV say the same. ``effect`` is the one place that states
 what a penalty does to the card; it reads the judged penalty (kind, amount, hole, bearer) and
 nothing else yet, so the scoring module's card can take its place later without the reports
@@ -16,7 +16,7 @@ from pace import i18n
 from pace.i18n import Source
 from pace.rules.penalties import Penalty
 
-LANGUAGES = ("fr", "en")
+LANGUAGES = ("fr", "en", "nl")
 #: the gettext context of a report text: ``words:`` and its key
 CONTEXT = "words:"
 
@@ -37,6 +37,14 @@ TEXTS: dict[str, Source] = {
     "cards.round": "Round {round}",
     "cards.how": "Scan the code with the phone's camera, or open /join and type:",
     "cards.number": "card {number} of {total} · keep it to yourself: the code opens the page",
+    "sheet.title": "Timing sheet — {course}",
+    "sheet.lead": "Clock time by which each group must have completed each hole. Highlighted: "
+    "the starting tee.",
+    "sheet.group": "group",
+    "sheet.tee": "tee",
+    "sheet.start": "start",
+    "sheet.players": "players",
+    "sheet.par": "par {par}",
     "results_final": "Results final since {at}, by {by}: scores and penalties are locked.",
     "results_open": "Results not final yet: scores and penalties may still change.",
     "interval": "Standard starting interval",
@@ -477,7 +485,7 @@ def seconds(d: timedelta | None, lang: str = "en") -> str:
     if d is None:
         return ""
     value = f"{d.total_seconds():.1f}"
-    return (value.replace(".", ",") if lang == "fr" else value) + " s"
+    return i18n.decimal(value, lang) + " s"
 
 
 def effect(penalty: Penalty | None, lang: str) -> str:

@@ -72,7 +72,7 @@ def build(db: str | None, request: dict[str, Any], out: IO[str]) -> None:
             service,
             str(request["round"]),
             "pdf",
-            lang=str(request.get("lang") or service.settings.reports.language),
+            lang=service.document_language(str(request["round"]), request.get("lang") or None),
             letters_per=(str(request.get("per") or "player") if kind == "letters" else None),
             progress=progress,
         )

@@ -180,7 +180,8 @@ class Player:
     ``handicap`` is the handicap index (a plus index is negative); ``class_name`` the draw's
     class (AA, A, BB, B), None to take it from the index; ``match`` the match id in match play;
     ``tees`` the name of the tee set the player plays from (None: the course's first);
-    ``gender`` ``men`` or ``women`` (None: rated as men), for the ratings of those tees.
+    ``gender`` ``men`` or ``women`` (None: rated as men), for the ratings of those tees;
+    ``language`` the language of the player's letter (``fr``, ``en``, ``nl``; None: the round's).
     """
 
     name: str
@@ -191,6 +192,7 @@ class Player:
     match: str | None = None
     tees: str | None = None
     gender: str | None = None
+    language: str | None = None
 
 
 def tee_key(name: str) -> str:

@@ -52,7 +52,7 @@ def export_round(service: RoundService, round: str) -> str:
     setup = backupfmt.RoundSetup(
         record.name, record.day, record.timezone, record.policy, record.standard_interval,
         record.play, record.format, record.scoring, record.net, record.allowance,
-        record.completions,
+        record.completions, record.language,
     )  # fmt: skip
     return backupfmt.dump(record.course, setup, record.groups, store.events(round))
 
@@ -128,6 +128,8 @@ def restore_round(service: RoundService, text: str, filename: str) -> Restored:
             allowance=b.round.allowance,
         )
         store.update_round(name, completions=b.round.completions)
+        if b.round.language is not None:
+            store.update_round(name, language=b.round.language)
         store.save_draw(name, b.groups)
     results = store.append_many(b.events, recorded_at=service.clock.now(), keep_recorded_at=True)
     created = sum(1 for _, new in results if new)

@@ -49,8 +49,17 @@ def end_of_day(view: RoundView) -> datetime:
 
 def _meta(view: RoundView, known: bool) -> ReportMeta:
     rec = view.record
+    languages = tuple((p.name, p.language) for g in rec.groups for p in g.players if p.language)
     return ReportMeta(
-        rec.name, rec.course.name, rec.day, rec.timezone, rec.policy, rec.play, rec.format, known
+        rec.name,
+        rec.course.name,
+        rec.day,
+        rec.timezone,
+        rec.policy,
+        rec.play,
+        rec.format,
+        known,
+        languages=languages,
     )
 
 

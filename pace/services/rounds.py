@@ -373,6 +373,17 @@ class RoundService:
 
     # -- evaluation -------------------------------------------------------------------
 
+    def set_language(self, round: str, language: str | None) -> RoundRecord:
+        """Store the language of the round's documents (None: the configuration's)."""
+        updated = self.store.update_round(round, language=language)
+        self._forget(round)
+        return updated
+
+    def document_language(self, round: str, asked: str | None = None) -> str:
+        """Return the language of a document of the round: the one asked for, else the
+        committee's for the round (stored with it), else ``[reports] language``."""
+        return asked or self.store.get_round(round).language or self.settings.reports.language
+
     def round_view(self, round: str) -> RoundView:
         """Return the round's setup and plan (kept between ticks until the setup changes).
 

@@ -216,13 +216,15 @@ class Store(ABC):
         net: bool | Unset = UNSET,
         allowance: Sequence[float] | None | Unset = UNSET,
         completions: str | Unset = UNSET,
+        language: str | None | Unset = UNSET,
     ) -> RoundRecord:
-        """Change a round's policy, standard interval, form of play, format or scoring setup.
+        """Change a round's policy, standard interval, form of play, format, scoring setup or
+        the language of its documents.
 
         Fields left ``UNSET`` keep their value; ``standard_interval=None`` means "the most
         common interval of the draw", ``scoring=None`` "the one the form of play implies",
-        ``allowance=None`` "the configuration's"; ``completions`` where the round's
-        completions come from (``officials``, ``officials_and_groups``, ``groups``).
+        ``allowance=None`` and ``language=None`` "the configuration's"; ``completions`` where the
+        round's completions come from (``officials``, ``officials_and_groups``, ``groups``).
         """
 
     @abstractmethod

@@ -71,6 +71,8 @@ class RoundRecord:
     #: where completions come from: ``officials``, ``officials_and_groups`` or ``groups``
     #: (the groups' own scorecards report, docs/status.md "Groups' reports")
     completions: str = "officials"
+    #: the language of the round's documents (report, letters, sheets; None: the config's)
+    language: str | None = None
 
 
 @dataclass(frozen=True)
@@ -166,6 +168,7 @@ def draw_rows(
                     "match": player.match,
                     "tees": player.tees,
                     "gender": player.gender,
+                    "language": player.language,
                 }
             )
     return group_rows, player_rows
@@ -428,3 +431,15 @@ def competition_tables() -> list[str]:
         """,
         "CREATE INDEX competition_rounds_round ON competition_rounds(round)",
     ]
+
+
+#: the languages a round's documents and a player's letter may be in (pace.i18n.LANGUAGES)
+LANGUAGES = ("fr", "en", "nl")
+
+
+def check_language(language: str | None) -> None:
+    """Refuse a round language pace has no catalogue for (None: the configuration's)."""
+    if language is not None and language not in LANGUAGES:
+        raise SetupError(
+            f"language {language!r} must be one of {', '.join(LANGUAGES)}", field="language"
+        )

@@ -1,11 +1,12 @@
-"""French and English for the pages: gettext catalogues, read by Flask-Babel (issue 14).
+"""French, English and Dutch for the pages: gettext catalogues, read by Flask-Babel (issue 14).
 
-The language is ``?lang=fr`` (or ``en``), remembered in a cookie; otherwise the browser's
-``Accept-Language``. Every text of the pages has a stable key (its gettext context) and its
-English here (the shared texts) or in the ``messages`` module of its feature (pace/web/<feature>/,
-joined below); the French is in ``pace/translations/fr/LC_MESSAGES/messages.po``. Templates
-get ``t(key)``, ``tn(key, n)`` (plurals) and dates and times formatted by Babel in the page's
-language and the round's time zone; the JavaScript gets the page's texts from the same
+The language is ``?lang=fr`` (or ``en``, ``nl``: the header's menu of every page), remembered in
+a cookie on the device; otherwise the browser's ``Accept-Language`` (``nl-BE`` is Dutch), else
+English. Every text of the pages has a stable key (its gettext context) and its English here
+(the shared texts) or in the ``messages`` module of its feature (pace/web/<feature>/, joined
+below); the French and the Dutch are in ``pace/translations/<fr|nl>/LC_MESSAGES/messages.po``.
+Templates get ``t(key)``, ``tn(key, n)`` (plurals) and dates and times formatted by Babel in the
+page's language and the round's time zone; the JavaScript gets the page's texts from the same
 catalogue as JSON (a plural as ``{one, other}``, picked with ``Intl.PluralRules``).
 """
 
@@ -43,7 +44,7 @@ MESSAGES: dict[str, Source] = {
     "round.course": "Course",
     "round.groups": "Groups",
     "round.events": "Events",
-    "lang.switch": "Français",
+    "lang.menu": "Language",
     "sun.toggle": "Sun mode",
     "live.online": "Online",
     "live.offline": "Offline: taps are kept on this phone and sent when the signal returns",
@@ -190,7 +191,28 @@ def current_language() -> str:
     cookie = request.cookies.get(COOKIE)
     if cookie in LANGUAGES:
         return cookie
-    return request.accept_languages.best_match(LANGUAGES) or "en"
+    return browser_language() or "en"
+
+
+def browser_language() -> str | None:
+    """Return the first of the browser's ``Accept-Language`` that pace speaks (``nl-BE``: nl).
+
+    Werkzeug's ``best_match`` only matches a region-free tag when the browser lists it too;
+    a Flemish phone sends ``nl-BE,nl;q=0.9`` or only ``nl-BE``: its primary language counts.
+    """
+    for tag, _quality in request.accept_languages:
+        primary = tag.split("-")[0].split("_")[0].lower()
+        if primary in LANGUAGES:
+            return primary
+    return None
+
+
+def remember_language(response: Any) -> Any:
+    """Keep a language chosen with ``?lang=`` in the device's cookie (a year), for every page."""
+    asked = request.args.get("lang")
+    if asked in LANGUAGES and request.cookies.get(COOKIE) != asked:
+        response.set_cookie(COOKIE, asked, max_age=365 * 24 * 3600, samesite="Lax", path="/")
+    return response
 
 
 def translate(key: str, lang: str) -> str:
@@ -223,7 +245,7 @@ def local_time(instant: datetime | None, tz: tzinfo, lang: str, seconds: bool = 
     if instant is None:
         return ""
     return babel_dates.format_time(
-        instant, "HH:mm:ss" if seconds else "HH:mm", tzinfo=tz, locale=lang
+        instant, "HH:mm:ss" if seconds else "HH:mm", tzinfo=tz, locale=i18n.babel_locale(lang)
     )
 
 
@@ -240,7 +262,9 @@ def local_datetime(instant: datetime | None, tz: tzinfo, lang: str) -> str:
     """
     if instant is None:
         return ""
-    day = babel_dates.format_date(instant.astimezone(tz).date(), "short", locale=lang)
+    day = babel_dates.format_date(
+        instant.astimezone(tz).date(), "short", locale=i18n.babel_locale(lang)
+    )
     return f"{day}{', ' if lang == 'en' else ' '}{local_time(instant, tz, lang)}"
 
 
@@ -250,16 +274,16 @@ def local_date(day: date | None, lang: str, form: str = "long") -> str:
     >>> local_date(date(2026, 6, 14), "fr"), local_date(date(2026, 6, 14), "en")
     ('14 juin 2026', 'June 14, 2026')
     """
-    return "" if day is None else babel_dates.format_date(day, form, locale=lang)
+    return "" if day is None else babel_dates.format_date(day, form, locale=i18n.babel_locale(lang))
 
 
 def page_context() -> dict[str, Any]:
-    """Return what every template needs: ``lang``, ``other_lang``, ``t``, ``tn``, ``messages``
-    and the date and time formatters of the page's language."""
+    """Return what every template needs: ``lang``, the header's ``language_menu``, ``t``,
+    ``tn``, ``messages`` and the date and time formatters of the page's language."""
     lang = current_language()
     return {
         "lang": lang,
-        "other_lang": "fr" if lang == "en" else "en",
+        "language_menu": [(code, i18n.NAMES[code]) for code in ("fr", "en", "nl")],
         "t": lambda key: _page_text(key),
         "tn": lambda key, n, **values: translate_n(key, n, lang, **values),
         "messages": catalogue(lang),

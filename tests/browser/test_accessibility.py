@@ -1,12 +1,13 @@
 """Accessibility and outdoor use, measured by axe-core (issue 29, part 1; docs/accessibility.md).
 
-Every page, in English and French, at a phone's width and a desk's, in each state a user
-meets (an empty round, a round in play, an alert open, offline where the page keeps working
-offline), is scanned by axe-core (``axe-playwright-python``): no serious or critical violation,
-and none of the AAA contrast rule (``color-contrast-enhanced``, 7:1) in sun mode. Beside it:
-the tap targets of the marshal page, the shot clock and the scorecard measured from their
-rendered boxes, the live regions that speak what a referee must not miss, and a whole stroke
-timed on the shot clock with the keyboard alone.
+Every page, in English and French at a phone's width and a desk's, in Dutch at a phone's
+(issue 41: where its long compounds would overflow, each text box is measured too), in each
+state a user meets (an empty round, a round in play, an alert open, offline where the page
+keeps working offline), is scanned by axe-core (``axe-playwright-python``): no serious or
+critical violation, and none of the AAA contrast rule (``color-contrast-enhanced``, 7:1) in
+sun mode. Beside it: the tap targets of the marshal page, the shot clock and the scorecard
+measured from their rendered boxes, the live regions that speak what a referee must not miss,
+and a whole stroke timed on the shot clock with the keyboard alone.
 
 One ``pace serve`` and one signed-in committee serve every case of the module: round R1 is
 never touched (the empty round), R2 is played before the first case (taps, an alert, a group
@@ -36,7 +37,7 @@ EMPTY, PLAY = "R1", "R2"
 PHONE = {"width": 390, "height": 844}
 DESK = {"width": 1280, "height": 800}
 VIEWPORTS = {"phone": PHONE, "desk": DESK}
-LOCALES = {"en": "en-GB", "fr": "fr-FR"}
+LOCALES = {"en": "en-GB", "fr": "fr-FR", "nl": "nl-BE"}
 SHOTS = Path("/tmp/shots/a11y")
 
 #: the impacts that fail a page (moderate and minor ones are reported in docs, not failed)
@@ -175,7 +176,8 @@ def case_en(signed_in, browser: Browser) -> Iterator[Callable[..., Page]]:
         yield open_page
 
 
-CASES = [(lang, width) for lang in LOCALES for width in VIEWPORTS]
+#: English and French at both widths; Dutch at a phone's, the narrowest box for its compounds
+CASES = [(lang, width) for lang in ("en", "fr") for width in VIEWPORTS] + [("nl", "phone")]
 CASE_IDS = [f"{lang}-{width}" for lang, width in CASES]
 
 
@@ -225,9 +227,44 @@ def set_sun(page: Page, on: bool) -> None:
     )
 
 
+#: every element that shows text of its own, whose text is wider than its box (a long Dutch
+#: compound, a name without a break); boxes that scroll on purpose (a wide table's wrapper)
+#: and text cut on purpose with an ellipsis are the page's choice, not an overflow
+OVERFLOWING = """() => {
+  const out = [];
+  const page = document.documentElement;
+  if (page.scrollWidth > page.clientWidth + 1) {
+    out.push(`the page: ${page.scrollWidth} px wide in ${page.clientWidth}`);
+  }
+  for (const el of document.body.querySelectorAll("*")) {
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own || el.closest(".sr-only, [hidden], script, style, svg")) continue;
+    const style = getComputedStyle(el);
+    if (style.display === "inline" || style.display === "none") continue;
+    if (style.visibility === "hidden" || el.getClientRects().length === 0) continue;
+    if (["auto", "scroll"].includes(style.overflowX) || style.textOverflow === "ellipsis") continue;
+    if (el.clientWidth <= 1 && style.overflow === "hidden") continue;  // shown to screen readers
+    if (el.scrollWidth > el.clientWidth + 1) {
+      const name = el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") +
+        (el.classList.length ? "." + [...el.classList].join(".") : "");
+      out.push(`${name} "${el.textContent.trim().slice(0, 40)}": ${el.scrollWidth} px in ` +
+        `${el.clientWidth}`);
+    }
+  }
+  return out;
+}"""
+
+
 def scan(page: Page, name: str, state: str, opener, failures: list[str]) -> None:
-    """Scan ``page`` as it is, then in sun mode (AAA contrast on); collect what fails."""
+    """Scan ``page`` as it is, then in sun mode (AAA contrast on); collect what fails. A
+    Dutch page's text boxes are measured too: none may overflow (issue 41)."""
     page.wait_for_load_state("load")
+    assert page.evaluate("document.documentElement.lang") == opener.lang, "the page's lang"
+    if opener.lang == "nl":
+        page.evaluate("document.getAnimations().forEach(a => a.finish())")
+        wide = page.evaluate(OVERFLOWING)
+        if wide:
+            failures.append(f"{name} [{state}, text overflowing its box]:\n" + "\n".join(wide))
     for sun in (False, True):
         set_sun(page, sun)
         page.evaluate("document.getAnimations().forEach(a => a.finish())")  # colours at rest
@@ -376,7 +413,7 @@ def scorecard(open_page, url, scan_as):
     scan_as(page, "empty, no group chosen")
     page = live(open_page, url, PLAY, "scorecard")
     # a group of its own for each case (3 is the tap targets'): its hole 1 not scored yet
-    group = ("1", "2", "4", "5")[CASES.index((open_page.lang, open_page.width))]
+    group = ("1", "2", "4", "5", "6")[CASES.index((open_page.lang, open_page.width))]
     page.locator("#group").select_option(group)
     expect(page.locator("#hole-panel")).to_be_visible()
     page.locator(".ball .stepper button").first.click()
@@ -574,7 +611,10 @@ def scorecard_in_play(page: Page, url: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "case", [("en", "phone"), ("fr", "phone")], ids=["en", "fr"], indirect=True
+    "case",
+    [("en", "phone"), ("fr", "phone"), ("nl", "phone")],
+    ids=["en", "fr", "nl"],
+    indirect=True,
 )
 @pytest.mark.parametrize(
     "name, open_in_play",

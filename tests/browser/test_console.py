@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import sqlite3
 import subprocess
 from datetime import datetime
 from urllib.parse import quote
@@ -217,6 +218,9 @@ def test_the_console_from_an_empty_database_to_the_changes_on_the_day(
     assert rounds(page) == []
     # the file fixed (dropped anew), a preview, then the confirmation
     page.locator("#r-draw").set_input_files(draw_file(GOOD))
+    # the committee's language for the round's documents (issue 41), kept with the round
+    expect(page.locator("#r-language")).to_have_value("fr")  # config's [reports] language
+    page.locator("#r-language").select_option("nl")
     page.locator("#preview").click()
     expect(page.locator("#preview-rows tr.preview-group")).to_have_count(2)
     # each player's tees beside his name, as the course names them
@@ -232,6 +236,17 @@ def test_the_console_from_an_empty_database_to_the_changes_on_the_day(
 
     with open_store(empty_server.db) as store:
         assert store.get_round("Spring cup").completions == "groups"
+    with sqlite3.connect(f"file:{empty_server.db}?mode=ro", uri=True) as db:
+        assert db.execute("SELECT language FROM rounds").fetchall() == [("nl",)]
+    # the changes page changes it: the form sent, stored, shown selected
+    language = page.locator("#round-language select[name=language]")
+    expect(language).to_have_value("nl")
+    language.select_option("en")
+    page.locator("#round-language button[type=submit]").click()
+    expect(page.locator("#language-saved")).to_be_visible()
+    expect(page.locator("#round-language select[name=language]")).to_have_value("en")
+    with sqlite3.connect(f"file:{empty_server.db}?mode=ro", uri=True) as db:
+        assert db.execute("SELECT language FROM rounds").fetchall() == [("en",)]
 
     # the dashboard follows the changes made on the changes page
     dashboard = context.new_page()

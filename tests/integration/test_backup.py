@@ -154,3 +154,26 @@ def test_a_backup_keeps_where_the_rounds_completions_come_from(tmp_path: Path) -
         assert '"completions": "officials_and_groups"' in text.replace('":"', '": "')
         restore_round(RoundService(copy, config.Settings()), text, "r.jsonl")
         assert copy.get_round(ROUND).completions == "officials_and_groups"
+
+
+def test_the_rounds_and_the_players_languages_survive_a_backup(played: Path, tmp_path: Path):
+    # issue 41: the committee's language and a player's letter language are kept by a backup
+    import shutil
+    import sqlite3
+
+    source = tmp_path / "source.db"
+    shutil.copy(played, source)
+    with sqlite3.connect(source) as db:  # the draw was imported before its first event
+        first = db.execute("SELECT name FROM players ORDER BY rowid LIMIT 1").fetchone()[0]
+        db.execute("UPDATE players SET language = 'nl' WHERE name = ?", [first])
+    with open_store(source) as store:
+        store.update_round(ROUND, language="nl")
+        text = export_round(RoundService(store, config.Settings()), ROUND)
+    assert text.count('"language":"nl"') == 2  # the round's and the player's
+    with open_store(tmp_path / "restored.db") as store:
+        service = RoundService(store, config.Settings())
+        restore_round(service, text, "r.pace.jsonl")
+        rec = store.get_round(ROUND)
+        assert rec.language == "nl"
+        assert [p.language for g in rec.groups for p in g.players if p.name == first] == ["nl"]
+        assert export_round(service, ROUND) == text

@@ -337,3 +337,31 @@ def test_access_cards_in_bulk_sign_in_with_their_roles(desk, app, tmp_path):
         assert refused.status_code == 400, (form, refused.get_data()[:200])
         assert refused.get_json()["error"]["code"] == code, (form, refused.get_json())
     assert len(app.extensions["pace"].store.access_codes(round=ROUND)) == before
+
+
+def test_a_new_round_keeps_the_committees_language_and_each_players(desk, app):
+    # issue 41: the round's language (a console field) and the draw's language column
+    store = app.extensions["pace"].store
+    text = ("group,start,tee,player,taal\n1,08:00,1,Jan Peeters,nl-BE\n1,08:00,1,Anne Dubois,"
+            "Français\n2,08:10,1,Tom Smith,\n")  # fmt: skip
+    created = desk.post("/api/rounds/create", data=draw_form(text, language="nl"))
+    assert created.status_code == 200, created.get_json()
+    rec = store.get_round("Spring cup")
+    assert rec.language == "nl"
+    assert [p.language for g in rec.groups for p in g.players] == ["nl", "fr", None]
+    page = desk.get("/rounds/new?lang=nl").get_data(as_text=True)
+    assert "Taal van de documenten van de ronde" in page and 'value="nl" lang="nl"' in page
+
+
+def test_a_wrong_language_is_a_problem_of_its_line_and_field_and_a_bad_choice_refused(desk, app):
+    text = "group,start,tee,player,langue\n1,08:00,1,Ann,klingon\n"
+    problems = desk.post("/api/rounds/preview?lang=nl", data=draw_form(text)).get_json()["problems"]
+    assert [(p["line"], p["field"]) for p in problems] == [(2, "language")]
+    assert problems[0]["message"] == (
+        "taal 'klingon' is geen taal van pace; verwacht fr, en of nl "
+        "(français, English, Nederlands), of niets"
+    )
+    answer = desk.post("/api/rounds/create", data=draw_form(DRAW.read_text(encoding="utf-8"),
+                                                           language="de"))  # fmt: skip
+    assert answer.status_code == 400 and answer.get_json()["error"]["field"] == "language"
+    assert not app.extensions["pace"].store.has_round("Spring cup")

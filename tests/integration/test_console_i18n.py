@@ -63,6 +63,24 @@ def test_a_refused_draws_problems_are_in_french_on_the_french_page(desk, app, ho
     assert not app.extensions["pace"].store.has_round("Spring cup")
 
 
+@pytest.mark.parametrize(
+    "how", [{"headers": {"Accept-Language": "nl-BE"}}, {"query_string": {"lang": "nl"}}],
+    ids=["accept", "lang"],
+)
+def test_a_refused_draws_problems_are_in_dutch_on_the_dutch_page(desk, app, how):
+    # issue 41: a Flemish committee reads the problems in Dutch (nl-BE alone is Dutch)
+    answer = desk.post("/api/rounds/preview", data=draw_form(BAD_DRAW), **how)
+    found = answer.get_json()["problems"]
+    assert [(p["line"], p["field"], p["message"]) for p in found] == [
+        (2, "start", "start 'soon' is geen tijd; verwacht UU:MM"),
+        (3, "tee", "tee 99 bestaat niet op deze baan; de holes zijn 1–18"),
+        (3, "handicap", "handicap 'x' is geen handicapindex; verwacht een getal zoals 12.4 of "
+         "12,4 (+2.1 voor een plushandicap), of niets"),
+        (4, "player", "player is leeg; verwacht de naam van de speler"),
+    ]  # fmt: skip
+    assert not app.extensions["pace"].store.has_round("Spring cup")
+
+
 def test_a_refused_draws_problems_stay_in_english_on_the_english_page(desk):
     answer = desk.post("/api/rounds/preview", data=draw_form(BAD_DRAW),
                        headers={"Accept-Language": "en"})  # fmt: skip
@@ -136,6 +154,8 @@ TEES_COURSES = [
 TEES_DRAWS = [
     "group,start,tee,player,gender,tees\n1,08:00,1,Ann,X,\n1,08:00,1,Bo,M,Pink\n"
     "1,08:00,1,Cy,F,Yellow\n1,08:00,1,Di,F,\n",
+    # issue 41: a letter language pace has no catalogue for
+    "group,start,tee,player,taal\n1,08:00,1,Ann,Deutsch\n",
 ]
 
 
@@ -161,6 +181,7 @@ def test_every_problem_of_a_bad_draw_or_course_is_translated():
     found = corpus()
     untranslated = [m for m in found if problems.translate(m, "fr") == m]
     assert untranslated == []
+    assert [m for m in found if problems.translate(m, "nl") == m] == []
     # and every sentence of the catalogue is one a parser writes (none left over)
     known = {key: pattern for key, _, pattern in problems.sentences()}
     unused = [k for k, pattern in known.items() if not any(pattern.fullmatch(m) for m in found)]

@@ -123,6 +123,7 @@ MIGRATION_NAMES = [
     "m008_tees",
     "m009_course_geometry",
     "m010_completion_sources",
+    "m011_languages",
 ]
 
 
@@ -150,6 +151,7 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
             "m008_tees",
             "m009_course_geometry",
             "m010_completion_sources",
+            "m011_languages",
         ]
     with open_store(db_path) as store:
         assert store.applied_migrations() == [
@@ -163,6 +165,7 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
             "m008_tees",
             "m009_course_geometry",
             "m010_completion_sources",
+            "m011_languages",
         ]
     conn = raw(db_path)
     try:
@@ -182,6 +185,7 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
         ("m008_tees",),
         ("m009_course_geometry",),
         ("m010_completion_sources",),
+        ("m011_languages",),
     ]
 
 
@@ -756,3 +760,22 @@ def test_a_round_keeps_where_its_completions_come_from(store: Store) -> None:
     with pytest.raises(SetupError, match="completions 'marshals' must be one of"):
         store.update_round("R1", completions="marshals")
     assert store.get_round("R1").completions == "groups"
+def test_a_round_keeps_its_language_and_each_player_his(target: str) -> None:
+    # issue 41: the committee's language for the round's documents, a player's for his letter
+    with open_store(target) as store:
+        make_round(store)
+        assert store.get_round("R1").language is None
+        store.update_round("R1", language="nl")
+        at = datetime(2026, 6, 14, 8, 0, tzinfo=UTC)
+        store.save_draw("R1", [
+            Group("1", at, 1, (Player("Jan Peeters", language="nl"), Player("Anne Dubois"))),
+            Group("2", at + timedelta(minutes=10), 1, (Player("Tom Smith", language="en"),)),
+        ])  # fmt: skip
+    with open_store(target) as store:
+        rec = store.get_round("R1")
+        assert rec.language == "nl"
+        assert [p.language for g in rec.groups for p in g.players] == ["nl", None, "en"]
+        with pytest.raises(SetupError):
+            store.update_round("R1", language="de")
+        store.update_round("R1", language=None)
+        assert store.get_round("R1").language is None

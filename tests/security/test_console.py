@@ -447,3 +447,53 @@ def test_access_cards_over_the_wire_are_a_pdf_of_new_codes(arena):
     assert status == 200 and answer.startswith(b"%PDF"), answer[:200]
     assert headers["Content-Disposition"].startswith('attachment; filename="cards-')
     assert codes_made(arena) == before + 3
+
+
+# -- the round's language (issue 41) ----------------------------------------------------------
+
+
+def round_language(arena: Arena) -> str:
+    """The language of the round's documents, as the changes page selects it."""
+    status, _, page = arena.request("GET", f"/rounds/{OWN}/changes", "admin")
+    assert status == 200
+    found = re.search(rb'<option value="(\w+)" lang="\w+" selected>', page)
+    assert found is not None
+    return found[1].decode()
+
+
+HOSTILE_LANGUAGES = {
+    "none given": ({}, "missing_field"),
+    "unknown language": ({"language": "de"}, "invalid_payload"),
+    "a path": ({"language": "../nl"}, "invalid_payload"),
+    "huge": ({"language": "nl" * 400}, "invalid_payload"),
+    "control": ({"language": "n\x00l"}, None),
+    "extra field": ({"language": "nl", "round": "Other"}, "unknown_field"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_LANGUAGES))
+def test_hostile_round_language_forms_change_nothing(arena, case):
+    fields, code = HOSTILE_LANGUAGES[case]
+    before = round_language(arena)
+    status, answer = post(arena, f"/rounds/{OWN}/language", "committee", fields)
+    refused(status, answer, code)
+    assert round_language(arena) == before
+    arena.assert_log_clean()
+
+
+@pytest.mark.parametrize("role", (*ROLES_REFUSED, None), ids=lambda r: r or "no-session")
+def test_the_round_language_from_another_role_changes_nothing(arena, role):
+    before = round_language(arena)
+    status, answer = post(arena, f"/rounds/{OWN}/language", role, {"language": "en"})
+    refused(status, answer, "unauthorized" if role is None else "forbidden")
+    assert round_language(arena) == before
+    status, answer = post(arena, "/rounds/Nope/language", "committee", {"language": "en"})
+    refused(status, answer, "unknown_round")
+
+
+def test_the_round_language_over_the_wire_is_stored(arena):
+    body, kind = multipart({"language": "nl"}, {})
+    status, headers, _ = arena.request("POST", f"/rounds/{OWN}/language", "committee", body,
+                                       {"Content-Type": kind})  # fmt: skip
+    assert status == 302 and "language_saved=1" in headers["Location"]
+    assert round_language(arena) == "nl"

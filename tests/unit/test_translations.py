@@ -1,15 +1,16 @@
-"""Translations the ecosystem's way (issue 14, point 16): gettext catalogues, every text in French.
+"""Translations the ecosystem's way (issue 14, point 16; Dutch: issue 41): gettext catalogues.
 
 The English is in the code under stable keys (gettext contexts); ``messages.pot`` is extracted
-from it, the French is in ``fr/LC_MESSAGES/messages.po``, compiled to ``messages.mo``, all
-committed and checked fresh here. Every key a template, a script or a Python message uses must
-be a text of the catalogue, and every text must have its French.
+from it, the French and the Dutch are in ``fr|nl/LC_MESSAGES/messages.po``, compiled to
+``messages.mo``, all committed and checked fresh here. Every key a template, a script or a
+Python message uses must be a text of the catalogue, and every text must have its French and
+its Dutch.
 """
 
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -47,8 +48,39 @@ def used_keys(folder: Path, pattern: str) -> dict[str, set[str]]:
     return found
 
 
-def test_the_catalogues_are_fresh_and_every_text_has_its_french():
+def test_the_catalogues_are_fresh_and_every_text_has_its_french_and_dutch():
+    assert catalog.TRANSLATED == ("fr", "nl")
     assert catalog.problems() == []
+
+
+def test_every_dutch_text_is_dutch_not_a_copy_of_the_english():
+    # a translator who copies the English marks the text done without translating it: only
+    # words Dutch golf writes the same way (Stableford, par, greensome, a lone field) may match
+    same = {
+        m.context
+        for m in catalog.read("nl")
+        if m.id
+        and m.string
+        and (m.string if isinstance(m.string, str) else m.string[0])
+        == (m.id if isinstance(m.id, str) else m.id[0])
+    }
+    english = {c: s if isinstance(s, str) else s[0] for c, s, _ in catalog.sources()}
+    long_copies = sorted(
+        c
+        for c in same
+        if len(re.findall(r"(?<!\{)\b[a-z]{2,}\b(?!\})", english.get(c, ""), re.I)) > 3
+    )
+    assert long_copies == []
+
+
+def test_a_stale_dutch_catalogue_is_found(monkeypatch, tmp_path):
+    # a .po edited without ``compile`` leaves its .mo behind: reported for nl as for fr
+    stale = tmp_path / "messages.mo"
+    stale.write_bytes(catalog.mo_path("fr").read_bytes())
+    original = catalog.mo_path
+    monkeypatch.setattr(catalog, "mo_path", lambda lang: stale if lang == "nl" else original(lang))
+    found = catalog.problems()
+    assert any("messages.mo is not" in p and "/nl/" in p for p in found), found
 
 
 def test_the_check_fails_for_a_text_without_french(monkeypatch):
@@ -62,6 +94,7 @@ def test_the_check_fails_for_a_text_without_french(monkeypatch):
     found = catalog.problems()
     assert any("messages.pot is not the code's texts" in p for p in found)
     assert any("'dash.brand_new'" in p and "no fr translation" in p for p in found)
+    assert any("'dash.brand_new'" in p and "no nl translation" in p for p in found)
 
 
 def test_every_key_a_page_template_or_a_script_uses_is_a_text():
@@ -107,7 +140,16 @@ def test_every_key_the_python_code_says_is_a_text():
 
 @pytest.mark.parametrize(
     ("lang", "n", "expected"),
-    [("en", 1, "+1 stroke"), ("en", 2, "+2 strokes"), ("fr", 1, "+1 coup"), ("fr", 2, "+2 coups")],
+    [
+        ("en", 1, "+1 stroke"),
+        ("en", 2, "+2 strokes"),
+        ("fr", 1, "+1 coup"),
+        ("fr", 2, "+2 coups"),
+        ("fr", 0, "+0 coup"),
+        ("nl", 1, "+1 slag"),
+        ("nl", 2, "+2 slagen"),
+        ("nl", 0, "+0 slagen"),
+    ],
 )
 def test_plurals_follow_the_languages_rule(lang, n, expected):
     # issue 14: the dashboard said "+1 stroke(s)"
@@ -119,6 +161,9 @@ def test_the_scripts_get_plurals_as_their_forms():
     assert forms == {"one": "+{n} coup", "other": "+{n} coups"}
     assert pages.catalogue("fr")["live.online"] == "En ligne"
     assert pages.catalogue("en")["live.online"] == "Online"
+    assert pages.catalogue("nl")["pen.strokes_total"] == {"one": "+{n} slag",
+                                                          "other": "+{n} slagen"}  # fmt: skip
+    assert pages.catalogue("nl")["status.out_of_position"] == "Uit positie"
 
 
 def test_the_reports_speak_through_the_same_catalogue():
@@ -128,6 +173,9 @@ def test_the_reports_speak_through_the_same_catalogue():
     assert i18n.translations("fr").pgettext("words:title", "Pace-of-play report") == (
         "Rapport sur le rythme de jeu"
     )
+    assert words.text("group_n", "nl", group="7") == "Flight 7"
+    assert words.text_n("effect.strokes", 2, "nl", amount=2, hole=4) == "2 strafslagen op hole 4"
+    assert words.seconds(timedelta(seconds=46.2), "nl") == "46,2 s"
 
 
 def test_dates_and_times_are_babels_in_the_rounds_language_and_zone():
@@ -137,3 +185,6 @@ def test_dates_and_times_are_babels_in_the_rounds_language_and_zone():
     assert pages.local_datetime(at, brussels, "fr") == "14/06/2026 09:10"
     assert pages.local_date(at.date(), "fr") == "14 juin 2026"
     assert pages.local_date(at.date(), "en") == "June 14, 2026"
+    assert pages.local_time(at, brussels, "nl") == "09:10"
+    assert pages.local_datetime(at, brussels, "nl") == "14/06/2026 09:10"
+    assert pages.local_date(at.date(), "nl") == "14 juni 2026"

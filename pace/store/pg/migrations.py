@@ -219,6 +219,15 @@ def m010_completion_sources() -> list[str]:
     ]
 
 
+def m011_languages() -> list[str]:
+    """Give each round the language of its documents and each player of a draw the language
+    of his letter (issue 41); NULL: the configuration's, the round's."""
+    return [
+        "ALTER TABLE rounds ADD COLUMN language TEXT CHECK (language IN ('fr', 'en', 'nl'))",
+        "ALTER TABLE players ADD COLUMN language TEXT CHECK (language IN ('fr', 'en', 'nl'))",
+    ]
+
+
 #: every migration in order; the names are the SQLite ones
 MIGRATIONS: tuple[Callable[[], list[str]], ...] = (
     m001_initial,
@@ -231,6 +240,7 @@ MIGRATIONS: tuple[Callable[[], list[str]], ...] = (
     m008_tees,
     m009_course_geometry,
     m010_completion_sources,
+    m011_languages,
 )
 
 

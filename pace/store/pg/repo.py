@@ -36,6 +36,7 @@ from pace.store.records import (
     Unset,
     allowance_json,
     check_completions,
+    check_language,
     check_play,
     check_policy,
     check_scoring,
@@ -54,7 +55,7 @@ Cursor = psycopg.Cursor[Any]
 
 _ROUND_COLUMNS = (
     "name, course, day, timezone, policy, standard_interval_s, play, format, scoring, net,"
-    " allowance, completions"
+    " allowance, completions, language"
 )
 
 
@@ -295,8 +296,12 @@ class PostgresStore(PgAccessTables, PgCompetitionTables, Store):
         net: bool | Unset = UNSET,
         allowance: Sequence[float] | None | Unset = UNSET,
         completions: str | Unset = UNSET,
+        language: str | None | Unset = UNSET,
     ) -> RoundRecord:
         changes: dict[str, object] = {}
+        if not isinstance(language, Unset):
+            check_language(language)
+            changes["language"] = language
         if not isinstance(policy, Unset):
             check_policy(policy)
             changes["policy"] = policy
@@ -353,9 +358,9 @@ class PostgresStore(PgAccessTables, PgCompetitionTables, Store):
             if player_rows:
                 cur.executemany(
                     "INSERT INTO players (round, group_id, position, name, handicap, side, club,"
-                    " class, match, tees, gender) VALUES (%(round)s, %(group_id)s,"
+                    " class, match, tees, gender, language) VALUES (%(round)s, %(group_id)s,"
                     " %(position)s, %(name)s, %(handicap)s, %(side)s, %(club)s, %(class)s,"
-                    " %(match)s, %(tees)s, %(gender)s)",
+                    " %(match)s, %(tees)s, %(gender)s, %(language)s)",
                     player_rows,
                 )
             return _get_round(cur, round)
@@ -455,15 +460,16 @@ def _get_round(cur: Cursor, name: str) -> RoundRecord:
     if row is None:
         raise unknown_round(name)
     (rname, course, day, timezone, policy, interval, play, format_, scoring, net,
-     allowance, completions) = row  # fmt: skip
+     allowance, completions, round_language) = row  # fmt: skip
     players: dict[str, list[Player]] = {}
-    for group_id, pname, handicap, side, club, class_name, match, tees, gender in cur.execute(
-        "SELECT group_id, name, handicap, side, club, class, match, tees, gender FROM players"
-        ' WHERE round = %s ORDER BY group_id COLLATE "C", position',
+    for (group_id, pname, handicap, side, club, class_name, match, tees, gender,
+         language) in cur.execute(
+        "SELECT group_id, name, handicap, side, club, class, match, tees, gender, language"
+        ' FROM players WHERE round = %s ORDER BY group_id COLLATE "C", position',
         [name],
-    ):
+    ):  # fmt: skip
         players.setdefault(group_id, []).append(
-            Player(pname, handicap, side, club, class_name, match, tees, gender)
+            Player(pname, handicap, side, club, class_name, match, tees, gender, language)
         )
     groups = tuple(
         Group(gid, from_iso(start), tee, tuple(players.get(gid, ())))
@@ -485,6 +491,7 @@ def _get_round(cur: Cursor, name: str) -> RoundRecord:
         net=bool(net),
         allowance=None if allowance is None else tuple(json.loads(allowance)),
         completions=completions,
+        language=round_language,
     )
 
 

@@ -299,3 +299,13 @@ def m010_completion_sources(db: sqlite_utils.Database) -> None:
         "ALTER TABLE rounds ADD COLUMN completions TEXT NOT NULL DEFAULT 'officials'"
         " CHECK (completions IN ('officials', 'officials_and_groups', 'groups'))"
     )
+
+
+@MIGRATIONS()
+def m011_languages(db: sqlite_utils.Database) -> None:
+    """Give each round the language of its documents and each player of a draw the language
+    of his letter (issue 41); NULL: the configuration's, the round's."""
+    db.execute("ALTER TABLE rounds ADD COLUMN language TEXT CHECK (language IN ('fr', 'en', 'nl'))")
+    db.execute(
+        "ALTER TABLE players ADD COLUMN language TEXT CHECK (language IN ('fr', 'en', 'nl'))"
+    )

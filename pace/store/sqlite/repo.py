@@ -30,6 +30,7 @@ from pace.store.records import (
     RoundRecord,
     RoundSummary,
     check_completions,
+    check_language,
     checked_new_round,
 )
 from pace.store.records import Unset as _Unset
@@ -289,8 +290,12 @@ class SqliteStore(AccessTables, CompetitionTables, Store):
         net: bool | _Unset = UNSET,
         allowance: Sequence[float] | None | _Unset = UNSET,
         completions: str | _Unset = UNSET,
+        language: str | None | _Unset = UNSET,
     ) -> RoundRecord:
         changes: dict[str, object] = {}
+        if not isinstance(language, _Unset):
+            check_language(language)
+            changes["language"] = language
         if not isinstance(policy, _Unset):
             _check_policy(policy)
             changes["policy"] = policy
@@ -431,13 +436,14 @@ def _get_round(db: sqlite_utils.Database, name: str) -> RoundRecord:
     if row is None:
         raise _unknown_round(name)
     players: dict[str, list[Player]] = {}
-    for group_id, pname, handicap, side, club, class_name, match, tees, gender in db.execute(
-        "SELECT group_id, name, handicap, side, club, class, match, tees, gender FROM players"
-        " WHERE round = ? ORDER BY group_id, position",
+    for (group_id, pname, handicap, side, club, class_name, match, tees, gender,
+         language) in db.execute(
+        "SELECT group_id, name, handicap, side, club, class, match, tees, gender, language"
+        " FROM players WHERE round = ? ORDER BY group_id, position",
         [name],
-    ):
+    ):  # fmt: skip
         players.setdefault(group_id, []).append(
-            Player(pname, handicap, side, club, class_name, match, tees, gender)
+            Player(pname, handicap, side, club, class_name, match, tees, gender, language)
         )
     groups = tuple(
         Group(gid, _from_iso(start), tee, tuple(players.get(gid, ())))
@@ -460,6 +466,7 @@ def _get_round(db: sqlite_utils.Database, name: str) -> RoundRecord:
         net=bool(row["net"]),
         allowance=None if row["allowance"] is None else tuple(json.loads(row["allowance"])),
         completions=row["completions"],
+        language=row["language"],
     )
 
 

@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from pace import i18n
 from pace.rules.events import Event
 from pace.web.i18n import translate
 
@@ -130,7 +131,7 @@ def describe(e: Event, by_id: Mapping[str, Event], tz: ZoneInfo, lang: str = "en
         if start and stop:
             span = datetime.fromisoformat(str(stop)) - datetime.fromisoformat(str(start))
             seconds = f"{span.total_seconds():.1f}"
-            seconds = seconds.replace(".", ",") if lang == "fr" else seconds
+            seconds = i18n.decimal(seconds, lang)
         return _t(
             "audit.what.stroke_timed",
             lang,

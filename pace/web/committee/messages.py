@@ -89,6 +89,11 @@ MESSAGES: dict[str, Source] = {
     "choice.completions.groups": "The groups' scorecards (no marshal)",
     "round.tees_hint": "For players the draw's tees column leaves empty, by gender or class: "
     "men=Yellow, women=Red, B=Red. Empty: the course's first tee set.",
+    "round.language": "Language of the round's documents",
+    "round.language_hint": (
+        "The report, the letters and the sheets, unless asked otherwise; a player's letter is "
+        "in his own language where the draw's language column gives one."
+    ),
     "round.draw": "Draw CSV",
     "round.draw_hint": "Choose the draw's CSV or drop it here (columns group, start, tee, "
     "player; handicap, club optional).",
@@ -208,6 +213,8 @@ MESSAGES: dict[str, Source] = {
     "problem.draw.player_empty": "player is empty; expected the player's name",
     "problem.draw.gender": "gender {value} is not a gender; expected M or F (men, women; H, "
     "homme, D, dame read), or nothing",
+    "problem.draw.language": "language {value} is not a language of pace; expected fr, en or nl "
+    "(français, English, Nederlands), or nothing",
     "problem.draw.tees": "tees {value} are not a tee set of course {course}; its tees are {tees}",
     "problem.draw.no_tee_sets": "tees {value}: course {course} has no tee sets (one slope and "
     "rating for everyone); leave the tees empty or give the course [[tees]] tables",

@@ -14,10 +14,11 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo, available_timezones
 
-from flask import Blueprint, Response, jsonify, render_template, request
+from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
 
 from pace.formats import csvfile
 from pace.formats.geometry import MAX_BYTES as MAX_GEOMETRY
+from pace.i18n import NAMES
 from pace.rules.errors import FileFormatError, PaceError
 from pace.rules.reported import COMPLETIONS
 from pace.services.changes import ChangeService
@@ -206,6 +207,8 @@ def round_new() -> str:
         plays=parsers.PLAYS,
         formats=parsers.FORMAT_NAMES,
         scorings=parsers.SCORING_NAMES,
+        languages=[(code, NAMES[code]) for code in parsers.LANGUAGES],
+        default_language=settings.reports.language,
         **page_context(),
     )
 
@@ -235,17 +238,19 @@ def _prepare() -> Any:
         tees=setup.tees,
         completions=setup.completions,
     )
-    return prepared, notes
+    return prepared, notes, setup.language
 
 
 def _draw_step(store: bool) -> Any:
     try:
-        prepared, notes = _prepare()
+        prepared, notes, language = _prepare()
     except FileFormatError as e:
         return _refused(e, courses.problems_of(e, lang=current_language()))
     app_parts = parts()
     if store:
         app_parts.live.service.store_draw(prepared)
+        if language is not None:  # the committee's language for the round's documents
+            app_parts.store.update_round(prepared.round, language=language)
     lang = current_language()
     tz = ZoneInfo(prepared.timezone)
     groups = [
@@ -345,11 +350,15 @@ def changes_page(round: str) -> str:
     the changes on the day (each a command of the edge pipeline); its life, and its access
     cards in bulk."""
     app_parts = parts()
+    record = app_parts.live.service.round_view(round).record
     return render_template(
         "committee/changes.html",
         round=round,
         data=_changes(round),
         card_roles=CARD_ROLES,
+        languages=[(code, NAMES[code]) for code in parsers.LANGUAGES],
+        round_language=record.language or app_parts.settings.reports.language,
+        language_saved=request.args.get("language_saved") == "1",
         public_url=app_parts.settings.server.public_url or request.host_url.rstrip("/"),
         **page_context(),
     )
@@ -359,6 +368,27 @@ def changes_page(round: str) -> str:
 def api_changes(round: str) -> Any:
     """The draw as it is now and the changes, as the changes page shows them."""
     return jsonify({"ok": True, **_changes(round)})
+
+
+@bp.post("/rounds/<round>/language")
+def round_language(round: str) -> Any:
+    """The committee sets the language of the round's documents (report, letters, sheets made
+    without a language asked for); stored with the round, the changes page shown again."""
+    _check_form()
+    unknown = sorted(set(request.form) - {"csrf", "language"})
+    if unknown:
+        raise payloads.PayloadError(f"unknown field {unknown[0][:40]!r}", field=unknown[0][:40],
+                                    code="unknown_field")  # fmt: skip
+    language = payloads.text(request.form, "language", limit=10)
+    if language not in parsers.LANGUAGES:
+        raise payloads.PayloadError(
+            f"language {language[:10]!r}: expected one of {', '.join(parsers.LANGUAGES)}",
+            field="language",
+        )
+    service = parts().live.service
+    name = service.round_view(round).record.name  # unknown_round for a round not stored
+    service.set_language(name, language)
+    return redirect(url_for("committee.changes_page", round=name, language_saved=1))
 
 
 # -- access cards in bulk ----------------------------------------------------------------------

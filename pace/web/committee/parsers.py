@@ -60,6 +60,10 @@ class Change:
 _CLOCK = re.compile(r"\s*(\d{1,2}):(\d{2})\s*")
 
 
+#: the languages of a round's documents the console offers (pace.i18n)
+LANGUAGES = ("fr", "en", "nl")
+
+
 def clock(p: Mapping[str, Any], name: str, *, required: bool = True) -> time | None:
     """Return a time of day ``HH:MM`` (on the round's day, placed by the handler)."""
     value = p.get(name)
@@ -283,6 +287,8 @@ class RoundSetup:
     tees: dict[str, str] | None = None
     #: where the round's completions come from (None: the configuration's; issue 39)
     completions: str | None = None
+    #: the language of the round's documents (fr, en, nl), or none: the configuration's
+    language: str | None = None
 
 
 def _choice(form: Mapping[str, Any], name: str, choices: tuple[str, ...], *,
@@ -316,7 +322,7 @@ def round_setup(form: Mapping[str, Any], file: Any, policies: tuple[str, ...]) -
     """Parse the new round's form and its draw file (bytes, decoded as ``pace import draw``
     reads a file: UTF-8 with or without a byte order mark, else a problem of the file)."""
     known = ("csrf", "round", "course", "date", "timezone", "policy", "play", "format",
-             "scoring", "net", "allowance", "tees", "completions")  # fmt: skip
+             "scoring", "net", "allowance", "tees", "completions", "language")  # fmt: skip
     extra = [k for k in form if k not in known]
     if extra:
         name = str(extra[0])[:40]
@@ -358,6 +364,7 @@ def round_setup(form: Mapping[str, Any], file: Any, policies: tuple[str, ...]) -
         draw=csvfile.decode(data, filename),
         tees=tee_defaults(text(form, "tees", limit=200, required=False)),
         completions=_choice(form, "completions", COMPLETIONS, required=False),
+        language=_choice(form, "language", LANGUAGES, required=False),
     )
 
 

@@ -1,0 +1,69 @@
+"""The three languages in a browser (issue 41): the header's menu, remembered per device, and
+a first visit in the browser's language (a Flemish phone sends ``nl-BE``).
+
+A real ``pace serve`` with round R1 (tests/browser/conftest.py), real Chromium contexts: each
+context is a device with its own cookies.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+MARSHAL = "/rounds/R1/marshal"
+BOARD = "/rounds/R1/board"
+PHONE = {"width": 390, "height": 844}
+
+
+def test_a_flemish_phone_opens_the_marshal_page_in_dutch(server, new_context):
+    # first visit, no cookie: Accept-Language nl-BE alone is Dutch
+    page = new_context(locale="nl-BE", viewport=PHONE).new_page()
+    page.goto(server.url + MARSHAL)
+    expect(page.locator("html")).to_have_attribute("lang", "nl")
+    expect(page.locator("#pending")).to_have_text("Alle tikken verstuurd")
+    page.locator("label[for='hole-1']").click()
+    expect(page.get_by_role("button", name="Flight 1 heeft hole 1 uitgeholed")).to_be_visible()
+    menu = page.get_by_role("navigation", name="Taal")
+    expect(menu.get_by_role("link", name="Nederlands")).to_have_attribute("aria-current", "true")
+    # on a phone the menu shows the codes; the names are the links' names
+    expect(menu.locator("a.lang .lang-code")).to_have_text(["FR", "EN", "NL"])
+
+
+def test_the_language_chosen_in_the_menu_is_kept_by_the_device(server, new_context):
+    context = new_context(locale="en-GB", viewport=PHONE)
+    page = context.new_page()
+    page.goto(server.url + BOARD)
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    page.get_by_role("navigation", name="Language").get_by_role("link", name="Nederlands").click()
+    expect(page.locator("html")).to_have_attribute("lang", "nl")
+    expect(page.locator("h1")).to_contain_text("Tempobord")
+    # reloaded without ?lang=, and another page of the same device: still Dutch
+    page.goto(server.url + BOARD)
+    expect(page.locator("html")).to_have_attribute("lang", "nl")
+    other = context.new_page()
+    other.goto(server.url + MARSHAL)
+    expect(other.locator("html")).to_have_attribute("lang", "nl")
+    expect(other.locator("#pending")).to_have_text("Alle tikken verstuurd")
+    # another device with the same browser language keeps its own
+    fresh = new_context(locale="en-GB").new_page()
+    fresh.goto(server.url + BOARD)
+    expect(fresh.locator("html")).to_have_attribute("lang", "en")
+    # and the menu takes the device back to French
+    other.get_by_role("navigation", name="Taal").get_by_role("link", name="Français").click()
+    expect(other.locator("html")).to_have_attribute("lang", "fr")
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+
+
+def test_the_browsers_order_of_languages_is_followed(server, new_context):
+    # a Brussels browser set to French first, Dutch second: French
+    page = new_context(locale="fr-BE", extra_http_headers={
+        "Accept-Language": "fr-BE,fr;q=0.9,nl-BE;q=0.8,nl;q=0.7"}).new_page()  # fmt: skip
+    page.goto(server.url + BOARD)
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    # a language pace does not speak is passed over for the next one
+    page = new_context(extra_http_headers={"Accept-Language": "de-BE,nl;q=0.8"}).new_page()
+    page.goto(server.url + BOARD)
+    expect(page.locator("html")).to_have_attribute("lang", "nl")
