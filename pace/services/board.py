@@ -35,8 +35,9 @@ def board_row(row: Mapping[str, Any]) -> dict[str, Any]:
     """Return the facts-only part of a group row: its plan and the instants of its holes."""
     board = {k: row.get(k) for k in BOARD_ROW}
     # who saw each completion is a fact (issue 39): the board marks the groups' own reports
+    # (``source: "group"``); an official's completion is the board's plain instant
     board["holes"] = {
-        h: {"at": v.get("at"), "source": v.get("source", "official")}
+        h: {"at": v.get("at"), **({"source": "group"} if v.get("source") == "group" else {})}
         for h, v in (row.get("holes") or {}).items()
     }
     # a missed tap's estimate is shown as one, with its bounds (docs/estimates.md); whether a

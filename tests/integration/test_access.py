@@ -86,6 +86,9 @@ def payload(event: str, stage: dict, clock, role: str | None = None) -> dict:
         "correct_score": {**base, "target": stage["score"], "strokes": 4, "reason": "misread"},
         "hole_completed": {**base, "group": "2", "hole": 1, "at": local("08:25").isoformat(),
                            "device_time": now},
+        # a group's own report (issue 39): the round takes them (the stage sets it)
+        "group_completed": {**base, "group": "2", "hole": 1, "at": local("08:25").isoformat(),
+                            "device_time": now},
         "correct_hole_time": {**base, "target": stage["tap"], "at": local("08:41").isoformat(),
                               "device_time": now, "reason": "late tap"},
         "void_event": {**base, "target": stage["score" if role == "scorer" else "spare"],

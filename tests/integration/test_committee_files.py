@@ -77,7 +77,7 @@ def test_unknown_columns_are_named_and_known_ones_kept(tmp_path, db):
     assert notes == [
         f"{path}, line 1: columns 'Remarque', 'Voiturette' ignored (not a column of this file;"
         " its columns are group, start, tee, player, handicap, side, club, class, match, tees,"
-        " gender)"
+        " gender, language)"
     ]
 
 
