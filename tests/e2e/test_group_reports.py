@@ -14,6 +14,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 import socketio
@@ -31,8 +32,9 @@ def server(tmp_path_factory) -> Iterator[LiveServer]:
     folder = tmp_path_factory.mktemp("group-reports")
     db = setup_round(folder)
     pace("round", "completions", "groups", "--round", ROUND, "--db", str(db), cwd=folder)
-    day = datetime.now().astimezone().date().isoformat()
     from livesupport import TIMEZONE
+
+    day = datetime.now(ZoneInfo(TIMEZONE)).date().isoformat()  # the round's day, as R1's
 
     pace("import", "draw", str(DRAW_CSV), "--round", "R2", "--timezone", TIMEZONE,
          "--date", day, "--completions", "officials", "--db", str(db), cwd=folder)  # fmt: skip
