@@ -11,11 +11,12 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -162,6 +163,19 @@ class LiveServer:
         assert answer["ok"], answer
         return answer
 
+
+
+def wait_for(found: Callable[[], Any], timeout: float, interval: float = 0.1) -> Any:
+    """Return the first truthy ``found()`` within ``timeout`` seconds, asked again every
+    ``interval`` (a bounded wait on a condition, never a sleep that moves a test's clock);
+    the last falsy answer once the time is out."""
+    deadline = time.monotonic() + timeout
+    pause = threading.Event()
+    while True:
+        answer = found()
+        if answer or time.monotonic() >= deadline:
+            return answer
+        pause.wait(interval)
 
 def wait_until_ready(
     url: str, process: subprocess.Popen[str], log: Path, timeout: float = 20

@@ -20,7 +20,16 @@ import pytest
 import socketio
 from drivers import ACK_TIMEOUT
 from livesupport import DRAW as DRAW_CSV
-from livesupport import ROUND, LiveServer, clocked, live_server, pace, server_now, setup_round
+from livesupport import (
+    ROUND,
+    LiveServer,
+    clocked,
+    live_server,
+    pace,
+    server_now,
+    setup_round,
+    wait_for,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -118,16 +127,14 @@ def test_scorers_alone_find_the_slow_group(server, phone):
 
 
 def wait_for_alert(server, group, timeout=10.0) -> dict:
-    import time
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    def alert() -> dict | None:
         snap = server.get_json(f"/api/rounds/{ROUND}/snapshot")["snapshot"]
-        for a in snap["alerts"]:
-            if a["group"] == group and a["kind"] == "out_of_position":
-                return a
-        time.sleep(0.1)
-    raise AssertionError(f"no out_of_position alert for group {group} within {timeout} s")
+        return next((a for a in snap["alerts"]
+                     if a["group"] == group and a["kind"] == "out_of_position"), None)  # fmt: skip
+
+    found = wait_for(alert, timeout)
+    assert found, f"no out_of_position alert for group {group} within {timeout} s"
+    return found
 
 
 def test_a_resend_is_a_duplicate_and_a_batch_proves_only_its_last_hole(server, phone):

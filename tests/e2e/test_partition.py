@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import crash_round  # noqa: E402
 from cluster_round import ROUND, Marshal, Run, Worker, grant, wait_for_holder  # noqa: E402
 from crash_round import TZ, plan_round  # noqa: E402
-from livesupport import free_port, setup_round  # noqa: E402
+from livesupport import free_port, setup_round, wait_for  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
@@ -293,15 +293,17 @@ def play(pg: engines.PostgresServer, trouble: Trouble) -> None:
             stored = [e["id"] for e in events if e["type"] == "hole_completed"]
             assert sorted(stored) == sorted(t.id for t in taps)  # none lost, none twice
 
-            deadline = time.monotonic() + SETTLE
-            while True:
-                wrong = [why for p in pages if (why := p.differs(tokens))]
-                if not wrong or time.monotonic() > deadline:
-                    break
-                time.sleep(0.25)
+            started = time.monotonic()
+            wrong: list = []
+
+            def settled() -> bool:
+                wrong[:] = [why for p in pages if (why := p.differs(tokens))]
+                return not wrong
+
+            wait_for(settled, SETTLE, interval=0.25)
             told = {p.name: p.told for p in pages}
             assert not wrong, f"after {SETTLE:.0f} s: {wrong} (join_again heard: {told})"
-            print(f"pages equal to the log {SETTLE - (deadline - time.monotonic()):.1f} s after "
+            print(f"pages equal to the log {time.monotonic() - started:.1f} s after "
                   f"the last tap; join_again heard: {told}")  # fmt: skip
             for p in pages:
                 assert p.taps() == len(taps), p.name
