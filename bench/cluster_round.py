@@ -193,7 +193,8 @@ class Dashboard:
 
         c.connect(worker.url, auth={"token": token, "device": name}, transports=["websocket"],
                   wait_timeout=10)  # fmt: skip
-        answer = c.call("join_round", {"round": ROUND}, timeout=10)
+        # the stored facts too (``hole_logged``: when each tap reached the worker's pages)
+        answer = c.call("join_round", {"round": ROUND, "facts": True}, timeout=10)
         assert answer and answer["ok"], answer
         h.listed = {a["id"] for a in answer["snapshot"]["alerts"]}
         h.up.append((time.monotonic(), float("inf")))

@@ -90,11 +90,16 @@ class Device:
         """Return the device's clock now, as sent in ``device_time``."""
         return self.clock().astimezone(TZ).isoformat()
 
-    def join(self, round: str = ROUND, holes: tuple[int, ...] = (), *, error=None) -> dict:
-        """Follow ``round`` (and ``holes``); return the ack with the round's snapshot."""
+    def join(
+        self, round: str = ROUND, holes: tuple[int, ...] = (), *, facts: bool = False, error=None
+    ) -> dict:
+        """Follow ``round`` (and ``holes``; ``facts``: the stored facts too, as a tool does);
+        return the ack with the round's snapshot."""
         payload: dict[str, Any] = {"round": round}
         if holes:
             payload["holes"] = list(holes)
+        if facts:
+            payload["facts"] = True
         return _check(self.send("join_round", payload), error)
 
     def clock_sync(self) -> dict:

@@ -141,10 +141,12 @@ class AcknowledgeAlert:
 
 @dataclass(frozen=True)
 class JoinRound:
-    """A page subscribes to a round's broadcasts, and to some holes for a marshal."""
+    """A page subscribes to a round's broadcasts, and to some holes for a marshal; ``facts``:
+    to the stored facts as they are committed too (``hole_logged``...; no page renders them)."""
 
     round: str
     holes: tuple[int, ...] = field(default_factory=tuple)
+    facts: bool = False
 
 
 # -- referees (docs/rules.md §4–§6) ------------------------------------------------------------

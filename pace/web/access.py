@@ -321,6 +321,10 @@ def check_scope(name: str, s: Session | None, command: object, store: Any) -> No
         raise AccessError("you are not signed in", code="unauthorized")
     if isinstance(round, str):
         check_round(s, round, store)
+    if name == "join_round" and getattr(command, "facts", False) and s.role == "marshal":
+        # the stored facts are the referees' room's (strokes timed, credits): a marshal's
+        # phone hears only what its page uses (docs/protocol.md, ``join_round``)
+        raise AccessError("a marshal's session does not follow the stored facts", field="facts")
     if name == "void_event" and s.role in OWN_KIND:
         kinds, words, instead = OWN_KIND[s.role]
         event = store.event(getattr(command, "target", ""))

@@ -45,6 +45,12 @@ def round_room(round: str) -> str:
     return f"round:{round}"
 
 
+def facts_room(round: str) -> str:
+    """Return the room of the clients that asked for the round's stored facts as they are
+    committed (``join_round`` with ``facts``: tools and integrations; no page renders them)."""
+    return f"facts:{round}"
+
+
 #: the deltas the marshals' room hears besides the referees' (the marshal page shows the
 #: groups due at its holes and drops a check once its alert is acknowledged or resolved):
 #: neither the stored facts, nor the raised alerts, the penalties or the timing reach a
@@ -68,6 +74,17 @@ def marshal_key(row: Mapping[str, Any]) -> tuple[Any, ...]:
                      for h, v in holes.items())),  # fmt: skip
         tuple(row.get("due") or ()),
     )
+
+
+def marshal_holes(key: tuple[Any, ...]) -> frozenset[int]:
+    """Return the holes at which the marshal page shows the group of the row whose
+    :func:`marshal_key` is ``key``: those of its order no official logged yet (a hole only
+    the group reported stays due: issue 39), none once it withdrew."""
+    status, _, order, holes, _ = key
+    if status == "withdrawn":
+        return frozenset()
+    logged = {h for h, _, source in holes if source != "group"}
+    return frozenset(h for h in order if str(h) not in logged)
 
 
 def hole_room(round: str, hole: int) -> str:
@@ -106,6 +123,9 @@ class Broadcaster:
         #: round; ``None``: every row goes to the marshals (several workers, whose sends one
         #: worker cannot follow)
         self.marshal_rows: dict[str, dict[str, tuple[Any, ...]]] | None = {}
+        #: the holes' rooms whose marshals were asked about an alert (``check_requested``,
+        #: ``tap_missing``), by round and alert key: its end goes there
+        self.asked: dict[str, dict[str, list[str]]] = {}
         # deltas leave in the order they are numbered: working them out and sending them is
         # one step (two greenlets could otherwise send 7 before 6, and every page re-read)
         self._feed = threading.RLock()
@@ -148,7 +168,7 @@ class Broadcaster:
         e = outcome.event
         name = ANNOUNCED_AS.get(e.type)
         if name is not None:
-            self.socketio.emit(name, event_view(e), to=round_room(e.round))
+            self.socketio.emit(name, event_view(e), to=facts_room(e.round))
         try:
             self.feed_stages(e.round, lambda: stages(e.round))
         except StorageError as error:
@@ -160,24 +180,14 @@ class Broadcaster:
 
     def deltas(self, round: str, deltas: Iterable[Delta]) -> None:
         """Send each delta to the round's room, as its event (docs/protocol.md, "Deltas"), and
-        those the marshal page uses (:data:`TO_MARSHALS`) to the marshals' room too.
+        those the marshal page uses (:data:`TO_MARSHALS`) to the marshals who show it.
 
         An ``overdue`` alert also asks the marshals near its hole to check the group, and a
         ``stop_timing`` alert prompts the referees (``stop_timing_prompted``).
         """
         room = round_room(round)
-        both = [room, marshal_room(round)]
-        told = None if self.marshal_rows is None else self.marshal_rows.setdefault(round, {})
         for d in deltas:
-            to = both if d.kind in TO_MARSHALS else room
-            if d.kind == ROW and told is not None:
-                key = marshal_key(d.data)
-                group = str(d.data.get("group"))
-                if told.get(group) == key:
-                    to = room  # nothing the marshal page shows changed
-                told[group] = key
-            elif d.kind == RESOLVED and d.data["event"].payload.get("kind") not in MARSHAL_ALERTS:
-                to = room
+            to = [room, *self._to_marshals(round, d)]
             if d.kind == ROW:
                 self.socketio.emit("group_updated", {"round": round, "rev": d.rev, "group": d.data},
                                    to=to)  # fmt: skip
@@ -199,18 +209,55 @@ class Broadcaster:
                 self.socketio.emit("round_changed", {"round": round, "rev": d.rev,
                                                      "parts": dict(d.data)}, to=room)  # fmt: skip
 
+    def _to_marshals(self, round: str, d: Delta) -> list[str]:
+        """Return the marshals' rooms ``d`` goes to besides the round's (docs/protocol.md,
+        ``join_round``).
+
+        A row goes to the marshals of the holes at which their page shows the group, before or
+        after it (:func:`marshal_holes`), and only when something the page shows of it changed
+        (:func:`marshal_key`); the end of an ``overdue`` or ``missing_tap`` alert (acknowledged
+        or resolved) goes to the holes whose marshals were asked about it, and no other's. With several workers (``marshal_rows`` is
+        ``None``), whose sends one worker cannot follow, both go to every marshal.
+        """
+        if d.kind not in TO_MARSHALS:
+            return []
+        key = None if d.kind == ROW else str(d.data["event"].payload.get("alert"))
+        # an alert's key starts with its kind (``overdue:4:7``)
+        if key is not None and key.split(":", 1)[0] not in MARSHAL_ALERTS:
+            return []
+        if self.marshal_rows is None:
+            return [marshal_room(round)]
+        if key is not None:
+            asked = self.asked.get(round, {})
+            rooms = asked.pop(key, None) if d.kind == RESOLVED else asked.get(key)
+            # asked before this process started: the page took the check from its snapshot
+            return [marshal_room(round)] if rooms is None else rooms
+        told = self.marshal_rows.setdefault(round, {})
+        group = str(d.data.get("group"))
+        key = marshal_key(d.data)
+        before = told.get(group)
+        if before == key:
+            return []  # nothing the marshal page shows changed
+        told[group] = key
+        if before is None:
+            return [marshal_room(round)]  # the first row this process sends of the group
+        holes = marshal_holes(before) | marshal_holes(key)
+        return [hole_room(round, h) for h in sorted(holes)]
+
     def _alert(self, round: str, rev: int, a: dict[str, Any]) -> None:
         room = round_room(round)
         self.socketio.emit("alert_raised", {"round": round, "rev": rev, "alert": a}, to=room)
         if a["kind"] == "overdue" and a.get("hole"):
             hole = int(a["hole"])
-            for h in a.get("check_holes") or [hole]:
-                self.socketio.emit(
-                    "check_requested",
-                    {"round": round, "group": a["group"], "hole": hole, "alert": a["key"]},
-                    to=hole_room(round, h),
-                )
+            rooms = [hole_room(round, h) for h in a.get("check_holes") or [hole]]
+            self.asked.setdefault(round, {})[a["key"]] = rooms
+            self.socketio.emit(
+                "check_requested",
+                {"round": round, "group": a["group"], "hole": hole, "alert": a["key"]},
+                to=rooms,
+            )
         elif a["kind"] == "missing_tap" and a.get("hole"):
+            self.asked.setdefault(round, {})[a["key"]] = [hole_room(round, int(a["hole"]))]
             # the marshal of that hole is asked to confirm or correct the estimate: the real
             # tap, late, with its instant (docs/estimates.md)
             self.socketio.emit(

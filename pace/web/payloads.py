@@ -146,13 +146,17 @@ def device_time(
 
 
 def join_round(payload: object) -> cmd.JoinRound:
-    """Parse ``join_round``: a round and, for a marshal, the holes covered."""
-    p = mapping(payload, ("round", "holes"))
+    """Parse ``join_round``: a round, for a marshal the holes covered, and whether the
+    stored facts are wanted too (``facts``, false when absent)."""
+    p = mapping(payload, ("round", "holes", "facts"))
     holes = p.get("holes") or []
     if not isinstance(holes, list) or len(holes) > 36:
         raise PayloadError("holes must be a list of hole numbers", field="holes")
     numbers = tuple(integer({"holes": h}, "holes", 1, 99) for h in holes)
-    return cmd.JoinRound(text(p, "round"), numbers)
+    facts = p.get("facts", False)
+    if not isinstance(facts, bool):
+        raise PayloadError("facts must be true or false", field="facts")
+    return cmd.JoinRound(text(p, "round"), numbers, facts)
 
 
 def join_board(payload: object) -> cmd.JoinRound:

@@ -23,7 +23,14 @@ from pace.services import commands as cmd
 from pace.services.access import AccessService, Session
 from pace.services.live import LiveService
 from pace.web import edge, errors, payloads
-from pace.web.broadcast import Broadcaster, board_room, hole_room, marshal_room, round_room
+from pace.web.broadcast import (
+    Broadcaster,
+    board_room,
+    facts_room,
+    hole_room,
+    marshal_room,
+    round_room,
+)
 from pace.web.parts import AppParts, parts
 from pace.web.routing import Route, Sender, unsigned
 from pace.web.timesync import ClockOffsets, sample
@@ -68,6 +75,7 @@ def join_round(command: cmd.JoinRound, sender: Sender, app_parts: AppParts) -> d
 
     A marshal's session joins the marshals' room, which hears only what the marshal page uses
     (``pace.web.broadcast.TO_MARSHALS``); the other roles join the round's room, the whole feed.
+    A session asking for the stored facts (``facts``) joins their room too, whatever its role.
 
     The rooms are joined before the snapshot is taken: a delta made meanwhile reaches the page,
     which applies those numbered after the snapshot's ``rev`` (docs/protocol.md, "Deltas").
@@ -80,6 +88,8 @@ def join_round(command: cmd.JoinRound, sender: Sender, app_parts: AppParts) -> d
     join_room((marshal_room if marshal else round_room)(command.round))
     for hole in command.holes:
         join_room(hole_room(command.round, hole))
+    if command.facts:
+        join_room(facts_room(command.round))
     return {"ok": True, "snapshot": app_parts.live.snapshot(command.round)}
 
 
@@ -95,7 +105,7 @@ def _leave_rounds(app_parts: AppParts, round: str) -> None:
     """Leave the rooms of any round followed before (``unknown_round`` first: none left)."""
     app_parts.live.service.round_view(round)
     for room in rooms():
-        if room.startswith(("round:", "marshals:", "hole:", "board:")):
+        if room.startswith(("round:", "marshals:", "hole:", "board:", "facts:")):
             leave_room(room)
 
 

@@ -76,9 +76,9 @@ def marshal(open_client) -> MarshalDriver:
 
 @pytest.fixture
 def dashboard(open_client) -> socketio.SimpleClient:
-    """A referee's dashboard following round R1."""
+    """A referee's client following round R1 and its stored facts (``hole_logged``...)."""
     tablet = open_client("referee", "tablet-" + new_id()[:8])
-    RefereeDriver(tablet, skewed_clock(server_offset(tablet))).join()
+    RefereeDriver(tablet, skewed_clock(server_offset(tablet))).join(facts=True)
     return tablet
 
 

@@ -62,7 +62,7 @@ def test_a_referee_times_a_group_out_of_position_until_it_is_back(server, open_c
     marshal = MarshalDriver(phone, skewed_clock(server_offset(phone)))
     tablet = open_client("referee")
     referee = RefereeDriver(tablet, skewed_clock(server_offset(tablet)))
-    referee.join()
+    referee.join(facts=True)  # the stored strokes too, as they are announced
 
     # group 1 (lead, 3 players) is allotted 14 min for hole 1: 08:40 is 26 over
     marshal.tap("1", 1, "08:40")

@@ -26,7 +26,7 @@ def dashboard(connect):
 @pytest.fixture
 def referee(dashboard, clock) -> RefereeDriver:
     driver = RefereeDriver(dashboard, clock.now)
-    driver.join()
+    driver.join(facts=True)  # the tests read the stored facts as they are announced
     dashboard.get_received()
     return driver
 

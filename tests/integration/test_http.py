@@ -122,7 +122,7 @@ def test_a_tap_over_http_is_acked_like_the_socket_event_and_broadcast(
     login, connect, marshal, clock
 ):
     dashboard = MarshalDriver(connect("referee"), clock.now)
-    dashboard.join()
+    dashboard.join(facts=True)
     dashboard.client.get_received()
     body = tap(marshal)
 

@@ -77,7 +77,7 @@ def tablet(connect):
 @pytest.fixture
 def referee(tablet, clock) -> RefereeDriver:
     driver = RefereeDriver(tablet, clock.now)
-    driver.join()
+    driver.join(facts=True)  # the tests read the stored strokes as they are announced
     tablet.get_received()
     return driver
 

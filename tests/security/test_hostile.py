@@ -397,3 +397,40 @@ def test_a_fresh_connection_still_works_after_the_whole_module(arena):
     finally:
         client.disconnect()
     reads_answer(arena)
+
+
+def test_the_stored_facts_are_followed_only_when_asked_and_never_by_a_marshal(arena):
+    # a referee's page does not hear a tap's stored event (no page renders it: issue 37); a
+    # tool asks for it with ``facts``; a marshal's phone may not (its room hears what its page
+    # uses); a ``facts`` that is not a boolean is refused naming the field
+    plain, tool, phone = (connect(arena, role, device=f"facts-{role}-{n}")
+                          for n, role in enumerate(("referee", "referee", "marshal")))  # fmt: skip
+    try:
+        assert plain.call("join_round", {"round": OWN}, timeout=10)["ok"] is True
+        assert tool.call("join_round", {"round": OWN, "facts": True}, timeout=10)["ok"] is True
+        refused = phone.call("join_round", {"round": OWN, "holes": [3], "facts": True}, timeout=10)
+        assert is_refusal(refused) and refused["error"]["code"] == "forbidden", refused
+        assert "stored facts" in refused["error"]["message"]
+        for bad in ("yes", 1, None, [], {"x": 1}):
+            answer = tool.call("join_round", {"round": OWN, "facts": bad}, timeout=10)
+            assert is_refusal(answer) and answer["error"]["code"] == "invalid_payload", answer
+            assert answer["error"].get("field") == "facts", answer
+        assert tool.call("join_round", {"round": OWN, "facts": True}, timeout=10)["ok"] is True
+        body = payload(arena, "hole_completed", OWN, OWN)
+        ack = arena.emit("marshal", "hole_completed", body)
+        assert ack["ok"] is True, ack
+
+        def heard(client: socketio.SimpleClient, until: str) -> list[str]:
+            names = []
+            while True:
+                name, *data = client.receive(timeout=10)
+                names.append(name)
+                if name == until and data[0]["group"]["group"] == body["group"]:
+                    return names
+
+        assert "hole_logged" in heard(tool, "group_updated")
+        assert "hole_logged" not in heard(plain, "group_updated")
+    finally:
+        for client in (plain, tool, phone):
+            client.disconnect()
+    arena.assert_log_clean()

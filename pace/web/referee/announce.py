@@ -8,7 +8,7 @@ from typing import Any
 from pace.rules import facts, refereeing
 from pace.services.referees import RefereeOutcome
 from pace.services.state import Delta
-from pace.web.broadcast import Broadcaster, event_view, round_room
+from pace.web.broadcast import Broadcaster, event_view, facts_room
 
 
 class RefereeBroadcaster:
@@ -37,7 +37,7 @@ class RefereeBroadcaster:
         if not o.created:
             return
         e = o.event
-        room = round_room(e.round)
+        room = facts_room(e.round)
         if e.type == refereeing.STROKE_TIMED:
             self.socketio.emit(
                 "stroke_recorded",
