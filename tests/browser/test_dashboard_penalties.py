@@ -49,7 +49,8 @@ def test_the_group_detail_fetches_every_fault_with_its_reason_when_opened(
 
     page = context.new_page()
     asked: list[str] = []
-    page.on("request", lambda r: asked.append(r.url) if "/api/rounds/R1/penalties" in r.url else None)
+    api = "/api/rounds/R1/penalties"
+    page.on("request", lambda r: asked.append(r.url) if api in r.url else None)
     page.goto(server.url + DASHBOARD)
     expect(page.locator("tr.group-row")).to_have_count(6)
 
