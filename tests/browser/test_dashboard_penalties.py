@@ -1,6 +1,7 @@
 """The dashboard's bad times and penalties (issue 37): the snapshot lists each player's
 counted faults and counts the others; the group's detail fetches every fault, with its
-reason, when the referee opens it, and again when the group's penalties change while open.
+reason, when the referee opens it, and again when the group's penalties change while open;
+the shot clock shows the same count.
 
 Round R1 at noon (frbg: warning, one stroke, two strokes, disqualification; the notification
 gate). Group 1 holes out on the 1st at 08:40, out of position, and is timed from ten minutes
@@ -101,6 +102,16 @@ def test_the_group_detail_fetches_every_fault_with_its_reason_when_opened(
     detail.locator("button.close").click()
     expect(row.locator("button.unlisted")).to_have_text("3 faults not counted")
     expect(row.locator(".strokes")).to_have_text("+1 stroke")
+
+    # the shot clock shows the same glance: her counted faults, the others counted
+    clock = context.new_page()
+    clock.goto(server.url + "/rounds/R1/shotclock")
+    clock.locator("button.group-choice[data-group='1']").click()
+    player = clock.locator(f"li.player[data-player='{MARIE}']")
+    expect(player.locator("li.fault.counted")).to_have_count(2)
+    expect(player.locator("li.fault.uncounted")).to_have_count(0)
+    expect(player.locator(".unlisted")).to_have_text("3 faults not counted")
+    expect(player.locator("button.notify")).to_have_count(1)  # the stroke still to tell her
 
     # the group's faults over the wire: the roles of the round's penalties, clear refusals
     url = "/api/rounds/R1/penalties/1"
