@@ -85,6 +85,22 @@ export function awaiting(row) {
   return (row.faults || []).filter((f) => f.counted && f.awaiting_notification);
 }
 
+/**
+ * Return how many of a row's faults did not count and are not listed in it: the snapshot and
+ * the feed list the counted faults only and count the others (`uncounted`); a group's every
+ * fault is fetched when asked (GET /api/rounds/<round>/penalties/<group>).
+ */
+export function unlisted(row) {
+  const listed = (row.faults || []).filter((f) => !f.counted).length;
+  return Math.max(0, (row.uncounted || 0) - listed);
+}
+
+/** Return "3 faults not counted" for a row's faults not listed, or "" when none. */
+export function unlistedText(row) {
+  const n = unlisted(row);
+  return n ? tn("pen.uncounted", n, { count: n }) : "";
+}
+
 /** Return a player's row of penalties in `snapshot` (no faults when there is none). */
 export function penaltyRow(snapshot, group, player) {
   const all = (snapshot && snapshot.penalties) || [];

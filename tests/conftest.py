@@ -210,6 +210,7 @@ FILE_SECONDS = {
     "tests/browser/test_console.py": 25,
     "tests/browser/test_console_forms.py": 20,
     "tests/browser/test_holdup_why.py": 20,
+    "tests/browser/test_dashboard_penalties.py": 12,
     "tests/browser/test_dashboard_alerts.py": 30,
     "tests/integration/test_alerts_follow_the_log.py": 20,
     "tests/e2e/test_referee_spells_live.py": 23,

@@ -25,6 +25,7 @@ from pace.rules.penalties import FaultOutcome
 from pace.rules.position import GroupStatus
 from pace.rules.refereefold import GroupJudgement
 from pace.services import referee_views as views
+from pace.services import validation
 from pace.services.commands import CommandError
 from pace.services.live import LiveService
 from pace.services.rounds import RoundService, RoundView
@@ -69,12 +70,19 @@ class RefereeFeed:
             now = now or self.live.clock.now()
             return _timing_views(self.live.live(round, now), now)
 
-    def penalties(self, round: str, now: datetime | None = None) -> list[dict[str, Any]]:
-        """Return one row per player with any fault, in draw order (docs/rules.md §6)."""
+    def penalties(
+        self, round: str, now: datetime | None = None, group: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Return one row per player with any fault, in draw order, every fault whole
+        (docs/rules.md §6): the round's, or ``group``'s only (``unknown_group`` when it is not
+        in the draw). The snapshot and the feed carry them at a glance (``glance_rows``)."""
         with self.live.lock:
             live = self.live.live(round, now)
             policy = self._policy(live.view)
-            return [row for p in live.view.plan.groups for row in _rows(live, p.id, policy)]
+            if group is not None:
+                validation.group_of(live.view, group)
+                return list(_rows(live, group, policy)[0])
+            return [row for p in live.view.plan.groups for row in _rows(live, p.id, policy)[0]]
 
     def judgement(self, round: str, now: datetime | None = None) -> rr.Judgement:
         """Return the round's judgement (spells, strokes, faults) as the pages see it."""
@@ -100,7 +108,7 @@ class RefereeFeed:
                 "penalties": [],
                 "policy_detail": {"name": live.view.record.policy, "error": message},
             }
-        rows = [row for p in live.view.plan.groups for row in _rows(live, p.id, live.policy)]
+        rows = [row for p in live.view.plan.groups for row in _rows(live, p.id, live.policy)[1]]
         return {
             "timing": timing,
             "penalties": rows,
@@ -135,10 +143,12 @@ class RefereeFeed:
             if judged_again:
                 told["keys"][g] = key
                 if live.policy is not None:
-                    rows = _rows(live, g, live.policy)
+                    # told when any fault changed, the uncounted ones too (a page showing the
+                    # group's every fault fetches them again); sent at a glance
+                    rows, glance = _rows(live, g, live.policy)
                     if told["penalties"].get(g, []) != rows:
                         told["penalties"][g] = rows
-                        out.append((PENALTIES, {"group": g, "players": rows}))
+                        out.append((PENALTIES, {"group": g, "players": glance}))
             decisions = refold.decisions(g) if judged_again or tick else ()
             began = False  # a spell begun or ended with the clock: its prompt may be due now
             if decisions:  # a spell's start or end may also come with the clock
@@ -161,16 +171,19 @@ class RefereeFeed:
         return out, prompts, looked
 
 
-def _rows(live: LiveRound, group: str, policy: policies.Policy) -> list[dict[str, Any]]:
-    """Return the penalty rows of ``group``'s players with any fault (its judgement's)."""
+def _rows(
+    live: LiveRound, group: str, policy: policies.Policy
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Return the penalty rows of ``group``'s players with any fault (its judgement's): every
+    fault whole, and the same rows at a glance (the snapshot's and the feed's)."""
     judged: GroupJudgement = live.referees.group(group)
     if not judged.outcomes:
-        return []
+        return [], []
     notified = live.referees.notified(group)
     made = live.told.setdefault("penalty_rows", {})
     known = made.get(group)
     if known is not None and known[0] is judged and known[1] == notified and known[3] == policy:
-        return known[2]  # the same judgement (a tap it reads nothing of): the same rows
+        return known[2], known[4]  # the same judgement (a tap it reads nothing of): the same rows
     strokes = {j.stroke.id: j for _, j in judged.strokes}
     rows = views.penalty_rows(
         live.view,
@@ -182,8 +195,9 @@ def _rows(live: LiveRound, group: str, policy: policies.Policy) -> list[dict[str
         notified,
         policy,
     )
-    made[group] = (judged, notified, rows, policy)
-    return rows
+    glance = views.glance_rows(rows)
+    made[group] = (judged, notified, rows, policy, glance)
+    return rows, glance
 
 
 def _timing_views(live: LiveRound, now: datetime) -> dict[str, dict[str, Any]]:

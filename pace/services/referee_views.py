@@ -116,7 +116,8 @@ def penalty_rows(
     notified: Set[tuple[str, str, str]],
     policy: policies.Policy,
 ) -> list[dict[str, Any]]:
-    """Return one row per player of ``group`` with any fault, in draw order, each judged.
+    """Return one row per player of ``group`` with any fault, in draw order, each judged:
+    every fault whole, and ``uncounted``, how many of them did not count.
 
     ``outcomes`` are the group's judged faults in log order (``GroupJudgement``); ``strokes``
     and ``breaches`` what they were judged from, by fault id.
@@ -154,6 +155,7 @@ def penalty_rows(
                 "group": group,
                 "player": player.name,
                 "faults": faults,
+                "uncounted": sum(1 for o in judged if not o.counted),
                 "strokes_total": sum(x.amount for x in counted if x.kind == "strokes"),
                 "points_total": sum(x.amount for x in counted if x.kind == "points"),
                 "holes_lost": [x.hole for x in counted if x.kind == "loss_of_hole"],
@@ -161,6 +163,19 @@ def penalty_rows(
             }
         )
     return rows
+
+
+def glance_rows(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Return penalty rows as the snapshot and the feed carry them (docs/protocol.md, "A
+    penalty row"): each player's totals and his counted faults whole (those awaiting
+    notification are among them: the ladder is short); the faults that did not count are left
+    out, ``uncounted`` says how many. A page fetches them when a referee asks
+    (``GET /api/rounds/<round>/penalties/<group>``): a slow group timed for a long spell has
+    hundreds."""
+    return [
+        {**r, "faults": [f for f in r["faults"] if f["counted"] or f["awaiting_notification"]]}
+        for r in rows
+    ]
 
 
 def policy_view(policy: policies.Policy, view: RoundView) -> dict[str, Any]:

@@ -118,6 +118,7 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "pace.api_events": MARSHAL,
     "pace.api_alert": REFEREE,  # an alert's "Why": the dashboard's (issue 37)
     "referee.api_penalties": MARSHAL,
+    "referee.api_group_penalties": MARSHAL,  # a group's every fault, fetched when asked
     "scoring.leaderboard_page": PUBLIC,
     "scoring.api_leaderboard": PUBLIC,
     "scoring.scorecard_page": SCORER,

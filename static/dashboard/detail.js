@@ -1,9 +1,12 @@
 // A group's detail, in a dialog: its tee and players, its minutes, its timing (who is timed,
-// who was told, each player's bad times and penalties) and each hole due and logged.
-import { clock, el, minutes, overClass, statusBadge, t } from "../common.js";
+// who was told, each player's bad times and penalties) and each hole due and logged. The
+// snapshot lists the counted faults only: the group's every fault, those that did not count
+// with their reason, is fetched when the detail opens, and again when its penalties change
+// (GET /api/rounds/<round>/penalties/<group>, docs/protocol.md).
+import { clock, el, errorText, minutes, overClass, statusBadge, t } from "../common.js";
 import { onClock, timingOf, toldCount } from "../live.js";
-import { faultItem, ladderText, penaltyRow } from "../penalties.js";
-import { $, faultsFrom, shown, state, tz } from "./state.js";
+import { faultItem, ladderText, penaltyRow, unlistedText } from "../penalties.js";
+import { $, ROUND, faultsFrom, shown, state, tz } from "./state.js";
 
 /** The projected finish's 80 % range from the course's history (issue 30), small under it. */
 export function finishRange(row) {
@@ -39,10 +42,41 @@ export function estimateTitle(guess) {
 }
 
 export function openDetail(group) {
+  if (state.detail !== group) state.faults = null;
   state.detail = group;
   renderDetail();
   const dialog = $("detail");
   if (!dialog.open) dialog.showModal();
+  fetchFaults(group);
+}
+
+let asked = 0; // the last fetch of a group's faults: an answer to an earlier one is dropped
+
+/** Fetch every fault of `group`, shown in detail, and draw the detail again with them. */
+export async function fetchFaults(group) {
+  const mine = ++asked;
+  const url = `/api/rounds/${encodeURIComponent(ROUND)}/penalties/${encodeURIComponent(group)}`;
+  let faults;
+  try {
+    const response = await fetch(url, { credentials: "same-origin" });
+    const answer = await response.json();
+    if (!answer.ok) throw new Error(errorText(answer));
+    faults = { group, rows: answer.penalties };
+  } catch (err) {
+    faults = { group, error: err.message };
+  }
+  if (mine !== asked || state.detail !== group) return; // asked again since, or closed
+  // an error keeps the rows fetched before, if any (a change since is fetched at the next)
+  const before = state.faults && state.faults.group === group ? state.faults.rows : null;
+  state.faults = faults.rows || !before ? faults : { group, rows: before, error: faults.error };
+  renderDetail();
+}
+
+/** A player's row of penalties as the detail shows it: every fault once fetched. */
+function detailRow(group, player) {
+  const full = state.faults && state.faults.group === group ? state.faults.rows : null;
+  if (!full) return penaltyRow(state.snapshot, group, player);
+  return full.find((r) => r.player === player) || { faults: [] };
 }
 
 export function renderDetail() {
@@ -148,11 +182,14 @@ function timingSection(row) {
     { class: "detail-timing" },
     el("h3", {}, t("dash.timing")),
     el("p", {}, ...line),
+    state.faults && state.faults.group === row.group && state.faults.error
+      ? el("p", { class: "error" }, t("live.error", { message: state.faults.error }))
+      : null,
     el(
       "ul",
       { class: "pen-players" },
       ...row.players.map((name) => {
-        const pen = penaltyRow(state.snapshot, row.group, name);
+        const pen = detailRow(row.group, name);
         return el(
           "li",
           { dataset: { player: name } },
@@ -164,6 +201,7 @@ function timingSection(row) {
           ladderText(pen, faultsFrom()),
           pen.disqualified ? el("span", { class: "dq-badge" }, t("pen.disqualified")) : null,
           pen.faults && pen.faults.length ? faultList(pen.faults) : null,
+          unlistedText(pen) ? el("p", { class: "unlisted hint" }, unlistedText(pen)) : null,
         );
       }),
     ),
@@ -189,10 +227,14 @@ export function faultList(faults) {
 
 function closeDetail() {
   state.detail = null;
+  state.faults = null;
   $("detail").close();
 }
 
 /** The dialog closed by any means (Escape too): no group is shown in detail any more. */
 export function setupDetail() {
-  $("detail").addEventListener("close", () => (state.detail = null));
+  $("detail").addEventListener("close", () => {
+    state.detail = null;
+    state.faults = null;
+  });
 }

@@ -15,7 +15,7 @@ import {
   takeAlerts,
   untimed,
 } from "./alerts.js";
-import { renderDetail } from "./detail.js";
+import { fetchFaults, renderDetail } from "./detail.js";
 import { renderGrid, updateRow } from "./grid.js";
 import { renderHeldUp, renderPenalties } from "./panels.js";
 import { $, ROUND, showError, state, tz } from "./state.js";
@@ -73,7 +73,10 @@ export function start() {
     penalties_changed: (msg) => {
       mergePenalties(state.snapshot, msg);
       renderPenalties();
-      if (state.detail === msg.group) renderDetail();
+      if (state.detail === msg.group) {
+        renderDetail();
+        fetchFaults(msg.group); // its every fault as it stands now
+      }
     },
     alert_acknowledged: (msg) => removeAlert(msg.payload && msg.payload.alert),
     round_changed: (msg) => {
@@ -108,5 +111,8 @@ function renderAll() {
   renderPenalties();
   renderHeldUp();
   renderStripNow();
-  if (state.detail) renderDetail();
+  if (state.detail) {
+    renderDetail();
+    fetchFaults(state.detail); // a snapshot read again: the detail's faults too
+  }
 }

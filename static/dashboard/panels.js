@@ -1,7 +1,7 @@
 // The side panels of the field's state: the bad times and penalties (those waiting to be
 // told marked), and who is holding the field up.
 import { el, t, tn } from "../common.js";
-import { awaiting } from "../penalties.js";
+import { awaiting, unlistedText } from "../penalties.js";
 import { faultList, openDetail } from "./detail.js";
 import { $, ROUND, faultsFrom, state } from "./state.js";
 import { fetchedWhy } from "./why.js";
@@ -30,11 +30,13 @@ export function renderHeldUp() {
   );
 }
 
+/** The bad times and penalties of the field: each player's counted faults, those still to tell
+ * marked, and how many did not count (the group's detail lists them). */
 export function renderPenalties() {
   const list = $("penalties");
   const checkpoints = faultsFrom() === "checkpoints";
   $("penalties-title").textContent = t(checkpoints ? "dash.penalties.checkpoints" : "dash.penalties");
-  const rows = state.snapshot.penalties.filter((r) => (r.faults || []).length);
+  const rows = state.snapshot.penalties.filter((r) => (r.faults || []).length || r.uncounted);
   const order = new Map(state.snapshot.groups.map((r, i) => [r.group, i]));
   rows.sort((a, b) => (order.get(a.group) ?? 0) - (order.get(b.group) ?? 0));
   $("penalty-count").textContent = rows.length ? `(${rows.length})` : "";
@@ -65,7 +67,15 @@ export function renderPenalties() {
             : null,
           r.disqualified ? el("span", { class: "dq-badge" }, t("pen.disqualified")) : null,
         ),
-        faultList(r.faults),
+        (r.faults || []).length ? faultList(r.faults) : null,
+        // the faults that did not count are listed in the group's detail (fetched there)
+        unlistedText(r)
+          ? el(
+              "button",
+              { type: "button", class: "link unlisted", onclick: () => openDetail(r.group) },
+              unlistedText(r),
+            )
+          : null,
       ),
     ),
   );

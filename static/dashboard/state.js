@@ -13,6 +13,8 @@ export const state = {
   resolved: [], // alerts whose situation ended (alert_resolved), the latest first
   socket: null,
   detail: null, // group id shown in the detail dialog
+  // the detail's group's every fault, fetched when it opens: {group, rows} or {group, error}
+  faults: null,
   siren: null, // {kind, at} waiting for confirmation
 };
 

@@ -2,7 +2,7 @@
 // timed, and see each one's bad times and penalties, with "Player told" where a counted bad
 // time waits to be told.
 import { el, t, tn } from "../common.js";
-import { faultItem, ladderText, penaltyRow } from "../penalties.js";
+import { faultItem, ladderText, penaltyRow, unlistedText } from "../penalties.js";
 import { notify, outbox, pendingFor, tellTimed } from "./commands.js";
 import { $, paint, redraw, state } from "./state.js";
 
@@ -84,6 +84,8 @@ function playerItem(row, timing, name, pen, running) {
       ),
     );
   }
+  // the faults that did not count: counted only here (the dashboard's group detail lists them)
+  if (unlistedText(pen)) item.append(el("p", { class: "unlisted hint" }, unlistedText(pen)));
   return item;
 }
 

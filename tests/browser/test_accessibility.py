@@ -82,7 +82,7 @@ def _command(server: LiveServer, token: str, round: str, name: str, **fields: ob
 
 def play(server: LiveServer, token: str) -> None:
     """Round PLAY in play: holes logged, group 1 out of position and on the clock, a bad time
-    of Marie Lavoie's not told yet."""
+    of Marie Lavoie's not told yet and one not counted."""
     at = local_today
     for group, hole, when in (("1", 1, at(8, 40)), ("2", 1, at(8, 14)), ("3", 1, at(8, 30))):
         _command(server, token, PLAY, "hole_completed", group=group, hole=hole, at=when.isoformat())
@@ -91,12 +91,15 @@ def play(server: LiveServer, token: str) -> None:
     _command(
         server, token, PLAY, "decide_timing", group="1", decision="time", at=decided.isoformat()
     )
-    stopped = decided + timedelta(minutes=2)
-    _command(
-        server, token, PLAY, "record_stroke", group="1", player="Marie Lavoie", hole=2,
-        kind="other", first_to_play=False, started=(stopped - timedelta(seconds=52)).isoformat(),
-        stopped=stopped.isoformat(),
-    )  # fmt: skip
+    # two bad times: the second not counted (she was not told of the first), so the pages show
+    # how many did not count (the dashboard's count is a button opening the group's detail)
+    for minute in (2, 3):
+        stopped = decided + timedelta(minutes=minute)
+        _command(
+            server, token, PLAY, "record_stroke", group="1", player="Marie Lavoie", hole=2,
+            kind="other", first_to_play=False,
+            started=(stopped - timedelta(seconds=52)).isoformat(), stopped=stopped.isoformat(),
+        )  # fmt: skip
     assert now
 
 
@@ -363,6 +366,7 @@ def dashboard(open_page, url, scan_as):
     page = live(open_page, url, PLAY, "dashboard")
     expect(page.locator("li.alert[data-kind='out_of_position']").first).to_be_visible()
     expect(page.locator("li.pen-row").first).to_be_visible()
+    expect(page.locator("#penalties button.unlisted")).to_be_visible()  # 1 not counted
     scan_as(page, "in play, alerts open")
     # the course strip rewound to the morning (issue 40), then projected ahead of now
     expect(page.locator("#strip-lanes li.strip-group")).to_have_count(6)
@@ -398,6 +402,7 @@ def shotclock(open_page, url, scan_as):
     page.locator("button.group-choice[data-group='1']").click()
     expect(page.locator("#timing-state .on-clock")).to_be_visible()
     expect(page.locator("li.fault.awaiting").first).to_be_visible()  # a bad time, not told yet
+    expect(page.locator("li.player .unlisted")).to_be_visible()  # and one not counted
     scan_as(page, "a group on the clock, a bad time to tell")
     page.locator("li.player button.player-pick").nth(1).click()
     page.locator("#startstop").click()

@@ -179,6 +179,7 @@ GETS = {
     "pace.api_status": f"/api/rounds/{ROUND}/status",
     "pace.api_events": f"/api/rounds/{ROUND}/events",
     "referee.api_penalties": f"/api/rounds/{ROUND}/penalties",
+    "referee.api_group_penalties": f"/api/rounds/{ROUND}/penalties/1",
     "referee.board_page": f"/rounds/{ROUND}/board",
     "marshal.marshal_page": f"/rounds/{ROUND}/marshal",
     "dashboard.dashboard_page": f"/rounds/{ROUND}/dashboard",

@@ -256,7 +256,11 @@ def test_the_notification_gate_end_to_end(referee, timed, tablet, client, clock)
     referee.notify("1", MARIE, first["id"])
 
     [changed] = received(tablet, "penalties_changed")
-    faults = changed["players"][0]["faults"]
+    # the feed carries the counted fault whole and counts the other (fetched when asked)
+    [told] = changed["players"]
+    assert [(f["notified"], f["awaiting_notification"]) for f in told["faults"]] == [(True, False)]
+    assert told["uncounted"] == 1
+    faults = row_of(penalties(client), MARIE)["faults"]
     assert [(f["notified"], f["awaiting_notification"]) for f in faults] == [
         (True, False),
         (False, False),

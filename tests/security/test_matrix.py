@@ -333,6 +333,7 @@ ROUND_PATHS = {
     "pace.api_geometry": "/api/rounds/{}/geometry",
     "pace.api_events": "/api/rounds/{}/events",
     "referee.api_penalties": "/api/rounds/{}/penalties",
+    "referee.api_group_penalties": "/api/rounds/{}/penalties/1",
     "referee.board_page": "/rounds/{}/board",
     "marshal.marshal_page": "/rounds/{}/marshal",
     "dashboard.dashboard_page": "/rounds/{}/dashboard",

@@ -53,6 +53,7 @@ MESSAGES: dict[str, Source] = {
     "pen.not_counted.after_disqualification": "not counted: the player is already disqualified",
     "pen.not_counted.beyond_ladder": "not counted: past the last step of the ladder",
     "pen.not_counted": "not counted ({reason})",
+    "pen.uncounted": ("{count} fault not counted", "{count} faults not counted"),
     "pen.awaiting": "to tell the player",
     "pen.told": "told",
     "pen.timed": "{duration} s for {allowed} s",

@@ -18,6 +18,14 @@ def api_penalties(round: str) -> Any:
     return jsonify({"ok": True, "penalties": parts().referee_feed.penalties(round)})
 
 
+@bp.get("/api/rounds/<round>/penalties/<group>")
+def api_group_penalties(round: str, group: str) -> Any:
+    """A group's faults and penalties, every fault whole (the snapshot counts those that did
+    not count): fetched when the dashboard opens the group's detail."""
+    rows = parts().referee_feed.penalties(round, group=group)
+    return jsonify({"ok": True, "group": group, "penalties": rows})
+
+
 @bp.get("/rounds/<round>/shotclock")
 def shotclock_page(round: str) -> str:
     """The referee's shot clock (phone first)."""
