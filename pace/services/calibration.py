@@ -21,6 +21,7 @@ from pace.rules import calibration as cal
 from pace.rules import facts as factsmod
 from pace.rules import life as lifemod
 from pace.rules.errors import SetupError
+from pace.rules.events import Event
 from pace.rules.model import Course, RoundFacts, RoundSetup, Status, TimeCredit
 from pace.rules.position import GroupPlan, GroupStatus
 from pace.services.rounds import RoundService
@@ -93,8 +94,11 @@ class CalibrationService:
     def __init__(self, rounds: RoundService) -> None:
         self.rounds = rounds
         self._spreads: dict[str, tuple[datetime, int, ranges.Spread]] = {}
-        #: each round read: its number of events then, and its history if it was finished
-        self._rounds: dict[str, tuple[int, tuple[str, RoundSetup, RoundFacts] | None]] = {}
+        #: each round read: its number of events then, the events of :data:`READ` read so far,
+        #: and its history if it was finished
+        self._rounds: dict[
+            str, tuple[int, list[Event], tuple[str, RoundSetup, RoundFacts] | None]
+        ] = {}
         self._lock = threading.Lock()
 
     def finished_rounds(
@@ -110,16 +114,21 @@ class CalibrationService:
             with self._lock:
                 kept = self._rounds.get(s.name)
             if kept is None or kept[0] != s.events:
-                # read again only a round whose log grew since (a finished round seldom does)
-                events = self.rounds.store.events(s.name, types=READ)
+                # read again only a round whose log grew since (a finished round seldom does;
+                # a round in play grows at every tap): only what was stored since is read
+                # (a log that shrank is a round deleted and made again: read it whole)
+                grew = kept is not None and kept[0] < s.events
+                events = list(kept[1]) if grew and kept is not None else []
+                after = (events[-1].seq or 0) if events else 0
+                events.extend(self.rounds.store.events(s.name, types=READ, after_seq=after))
                 view = self.rounds.round_view(s.name)
                 facts = factsmod.fold(events)
                 done = is_finished(view.setup, facts, lifemod.fold(events))
-                kept = (s.events, (s.name, view.setup, facts) if done else None)
+                kept = (s.events, events, (s.name, view.setup, facts) if done else None)
                 with self._lock:
                     self._rounds[s.name] = kept
-            if kept[1] is not None:
-                out.append(kept[1])
+            if kept[2] is not None:
+                out.append(kept[2])
         return out
 
     def calibrate(self, request: Request) -> cal.Calibration:

@@ -114,3 +114,42 @@ def test_a_missed_tap_leaves_the_range_after_the_last_hole_logged(settings):
     lo, hi = (datetime.fromisoformat(t) for t in shown["finish_range"])
     assert last <= lo < hi
     assert rows(settings, last)[setup.groups[1].id]["finish_range"] is not None
+
+
+def test_a_round_in_play_is_read_again_only_from_its_last_event_and_counts_once_finished(
+    settings,
+):
+    # the scheduler asks for the finished rounds at every tick while a course has no history:
+    # the round in play, whose log grows at every tap, is read from where it was (issue 37)
+    from pace.services.calibration import CalibrationService
+
+    store = open_store(settings.database.path)
+    try:
+        store.save_course(gh.course_for(TRUTH))
+        setup, facts, _ = today_round(store, datetime.fromisoformat("2026-07-04T07:30:00+00:00"),
+                                      logged=17)  # fmt: skip
+        calibration = CalibrationService(RoundService(store, settings))
+        read: list[int] = []
+        events = store.events
+
+        def counted(round, **kw):
+            out = events(round, **kw)
+            if "hole_completed" in (kw.get("types") or ()):  # (not the draw's changes read)
+                read.append(len(out))
+            return out
+
+        store.events = counted  # type: ignore[method-assign]
+        assert calibration.finished_rounds("Generated") == []
+        assert calibration.finished_rounds("Generated") == []  # nothing new: nothing read
+        assert read == [15 * 17]
+        last = [c for c in facts.completions if c.hole == setup.course.hole_numbers[-1]]
+        store.append_many(
+            [Event(f"last{i}", "hole_completed", "Today", c.at, {"group": c.group, "hole": c.hole})
+             for i, c in enumerate(last)],
+            recorded_at=max(c.at for c in last),
+        )  # fmt: skip
+        [(name, _, finished)] = calibration.finished_rounds("Generated")
+        assert read == [15 * 17, 15]  # only the last holes' taps read
+        assert name == "Today" and len(finished.completions) == 15 * 18
+    finally:
+        store.close()
