@@ -216,8 +216,9 @@ class Broadcaster:
         A row goes to the marshals of the holes at which their page shows the group, before or
         after it (:func:`marshal_holes`), and only when something the page shows of it changed
         (:func:`marshal_key`); the end of an ``overdue`` or ``missing_tap`` alert (acknowledged
-        or resolved) goes to the holes whose marshals were asked about it, and no other's. With several workers (``marshal_rows`` is
-        ``None``), whose sends one worker cannot follow, both go to every marshal.
+        or resolved) goes to the holes whose marshals were asked about it, and no other's.
+        With several workers (``marshal_rows`` is ``None``), whose sends one worker cannot
+        follow, both go to every marshal.
         """
         if d.kind not in TO_MARSHALS:
             return []
