@@ -88,6 +88,8 @@ def test_a_tap_made_between_two_groups_of_a_reading_is_stored_sent_and_read_next
             marshal.tap("2", 1, "08:36")
 
     panel.pause = pause
+    # a first reading (as after a restart): every group's holes are read
+    live.live(ROUND).told.pop("held_up_rows", None)
     scheduler.tick(ROUND)
     assert len(pauses) == len(live.live(ROUND).view.plan.groups) + 1  # between every step
     assert not any(pauses)
@@ -98,6 +100,41 @@ def test_a_tap_made_between_two_groups_of_a_reading_is_stored_sent_and_read_next
     scheduler.tick(ROUND)  # the log grew during the reading: read again, with the tap
     assert state.told["held_up_value"][0] > size[0]
     assert [(u["group"], u["groups"]) for u in state.told["held_up_value"][1]] == [("1", 1)]
+
+
+def test_a_reading_reads_again_only_the_groups_whose_holes_a_tap_changed(
+    app, marshal, scheduler, readings
+):
+    # issue 37: the panel is read at every tick once the log grew; a group keeps its holes
+    # of the last reading unless its completions, the groups seen ahead of it, the stops of
+    # play or its credits changed
+    live = app.extensions["pace"].live
+    panel = app.extensions["pace"].holdups
+    marshal.tap("1", 1, "08:30")
+    marshal.tap("2", 1, "08:36")
+    marshal.tap("3", 1, "08:41")
+    scheduler.tick(ROUND)
+    steps: list[int] = []
+    panel.pause = lambda: steps.append(1)
+    marshal.tap("1", 2, "08:50")  # group 1 only: nobody behind it completed hole 2 yet
+    scheduler.tick(ROUND)
+    assert len(steps) == 1 + 1  # group 1's holes, then the field's statuses
+    steps.clear()
+    marshal.tap("2", 2, "08:58")  # group 2 only: group 3 has not completed hole 2 yet
+    scheduler.tick(ROUND)
+    assert len(steps) == 1 + 1
+    steps.clear()
+    marshal.tap("2", 3, "09:08")
+    scheduler.tick(ROUND)
+    steps.clear()
+    marshal.tap("1", 3, "09:04")  # late, before group 2's: group 2 now sees group 1 ahead
+    scheduler.tick(ROUND)
+    assert len(steps) == 2 + 1  # group 1's holes and group 2's (its gap at hole 3 changed)
+    state = live.live(ROUND)
+    fresh = panel.held_up(state, live.clock.now())
+    state.told.pop("held_up_rows")
+    state.told.pop("held_up_value")
+    assert panel.held_up(state, live.clock.now()) == fresh  # the same as a reading anew
 
 
 def _rows(sio) -> list:

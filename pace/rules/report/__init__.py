@@ -33,7 +33,7 @@ from pace.rules.position import (
 from pace.rules.report import field as fieldmod
 from pace.rules.report.field import Band, HoleStat, Stoppage
 from pace.rules.report.holdup import HeldAtHole, HoldUp, held_up, ongoing
-from pace.rules.report.holes import HoleOrder, HoleRow, due_instant, group_holes
+from pace.rules.report.holes import HoleOrder, HoleRow, due_instant, group_holes, holes_key
 from pace.rules.report.referees import (
     Act,
     GroupActs,
@@ -273,16 +273,37 @@ def _group_rows(setup: RoundSetup, facts: RoundFacts, now: datetime, plan: Field
     return run_steps(_group_rows_steps(setup, facts, now, plan))
 
 
+#: each group's holes as last read, by group: (its plan, :func:`holes_key`, the holes)
+KeptRows = dict[str, tuple[GroupPlan, tuple[object, ...], tuple[HoleRow, ...]]]
+
+
 def _group_rows_steps(
-    setup: RoundSetup, facts: RoundFacts, now: datetime, plan: FieldPlan
+    setup: RoundSetup,
+    facts: RoundFacts,
+    now: datetime,
+    plan: FieldPlan,
+    kept: KeptRows | None = None,
 ) -> Generator[None, None, GroupRows]:
-    """Read every group's holes, yielding after each group (:func:`run_steps`)."""
+    """Read every group's holes, yielding after each group (:func:`run_steps`); with
+    ``kept``, a group whose inputs did not change since (:func:`holes_key`) keeps its holes
+    read then, and ``kept`` is brought up to date."""
     order = HoleOrder(plan, facts.completions, now)
     spans = groupclock.merge_suspensions(facts.suspensions, now)
     credits = _credits(facts.credits, now)
     rows = {}
     for p in plan.groups:
-        rows[p.id] = group_holes(setup, p, order, spans, credits.get(p.id, ()))
+        mine = credits.get(p.id, ())
+        if kept is None:
+            rows[p.id] = group_holes(setup, p, order, spans, mine)
+            yield
+            continue
+        key = holes_key(p, order, spans, mine)
+        known = kept.get(p.id)
+        if known is not None and known[0] is p and known[1] == key:
+            rows[p.id] = known[2]
+            continue
+        rows[p.id] = group_holes(setup, p, order, spans, mine)
+        kept[p.id] = (p, key, rows[p.id])
         yield
     return order, rows, spans, credits
 
@@ -308,13 +329,19 @@ def run_steps(steps: Generator[None, None, T], between: Callable[[], None] | Non
 
 
 def field_holdups_steps(
-    setup: RoundSetup, facts: RoundFacts, now: datetime, plan: FieldPlan | None = None
+    setup: RoundSetup,
+    facts: RoundFacts,
+    now: datetime,
+    plan: FieldPlan | None = None,
+    kept: KeptRows | None = None,
 ) -> Generator[None, None, tuple[tuple[HoldUp, bool], ...]]:
     """:func:`field_holdups`, a group at a time: yields after each group's holes are read and
     returns the reading, so that whoever runs it may let other work in between (the reading
-    of 52 groups costs tens of ms: pace.services.reports.HoldUpPanel)."""
+    of 52 groups costs tens of ms: pace.services.reports.HoldUpPanel). ``kept``: the groups'
+    holes of the last reading, read again only for the groups whose inputs changed (the
+    live panel's, read at every tick once the log grew)."""
     plan = plan or plan_field(setup)
-    order, rows, _, _ = yield from _group_rows_steps(setup, facts, now, plan)
+    order, rows, _, _ = yield from _group_rows_steps(setup, facts, now, plan, kept)
     statuses = {s.group: s for s in evaluate_field(setup, facts, now, plan).groups}
     yield
     return tuple(

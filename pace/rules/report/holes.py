@@ -131,6 +131,22 @@ def due_instant(
     return due
 
 
+def holes_key(
+    p: GroupPlan, order: HoleOrder, spans: Spans, credits: Sequence[TimeCredit]
+) -> tuple[object, ...]:
+    """Return what :func:`group_holes` reads of ``p``'s round besides its plan: its
+    completions, the group seen ahead at each and when, which are its own reports, the stops
+    of play and its credits. Two equal keys (for the same plan) give the same holes."""
+    done = order.done.get(p.id, {})
+    return (
+        tuple(done.items()),
+        tuple(order.ahead(h, at, p.rank) for h, at in done.items()),
+        tuple(h for h in done if (p.id, h) in order.reported),
+        tuple(spans),
+        tuple(credits),
+    )
+
+
 def group_holes(
     setup: RoundSetup,
     p: GroupPlan,

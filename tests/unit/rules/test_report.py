@@ -9,10 +9,13 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pace.rules import policies, report
 from pace.rules.events import Event
 from pace.rules.model import Status
+from pace.rules.position import plan_field
 from pace.rules.report.holes import due_instant
 from tests.builders import at, credit, make_course, make_facts, make_group, make_setup, suspension
 
@@ -32,6 +35,7 @@ HOLDUP_SETUP = make_setup(
     THREE_PAR_4,
     [make_group(str(i + 1), f"08:{i * 10:02d}" if i < 6 else "09:00") for i in range(7)],
 )
+HOLDUP_SETUP_PLAN = plan_field(HOLDUP_SETUP)
 _G2 = ("08:30", "08:50", "09:10")
 
 
@@ -265,3 +269,48 @@ def test_under_a_checkpoint_policy_the_breach_is_reported_with_its_stretch():
     fault = r.group("A").players[0].faults[0]
     assert fault.breach is not None and fault.breach.taken == 95 * M
     assert fault.outcome.penalty.kind == "warning"
+
+
+# -- the live panel's reading, kept from one tick to the next -------------------------------
+
+@settings(max_examples=150, deadline=None)
+@given(
+    steps=st.lists(
+        st.tuples(
+            st.sampled_from(["tap", "move", "void", "credit", "stop", "resume"]),
+            st.integers(0, 6),  # a group (its index)
+            st.integers(1, 3),  # a hole
+            st.integers(0, 150),  # minutes after 08:00
+        ),
+        min_size=1,
+        max_size=25,
+    )
+)
+def test_a_reading_kept_from_the_last_one_equals_a_reading_anew(steps):
+    # the live hold-up panel reads the field again at each tick once the log grew, keeping
+    # each group's holes while what they read is unchanged (issue 37): whatever the log did
+    # in between (taps, corrections, voids, credits, stops of play), the reading is a new one's
+    log: dict[str, dict[int, str]] = {}
+    credits, sirens = [], []
+    kept: report.KeptRows = {}
+    for n, (kind, g, hole, minute) in enumerate(steps):
+        group, when = str(g + 1), _plus("08:00", minute)
+        if kind in ("tap", "move"):
+            log.setdefault(group, {})[hole] = when
+        elif kind == "void":
+            log.get(group, {}).pop(hole, None)
+        elif kind == "credit":
+            credits.append(credit(group, when, 2 + g % 3))
+        elif kind == "stop" and not (sirens and sirens[-1][1] is None):
+            sirens.append((when, None))
+        elif kind == "resume" and sirens and sirens[-1][1] is None and sirens[-1][0] < when:
+            sirens[-1] = (sirens[-1][0], when)
+        facts = make_facts(log, [suspension(s, e) for s, e in sirens], credits)
+        now = at("08:00") + (60 + 10 * n) * M
+        plan = HOLDUP_SETUP_PLAN
+        again = report.run_steps(report.field_holdups_steps(HOLDUP_SETUP, facts, now, plan, kept))
+        assert again == report.field_holdups(HOLDUP_SETUP, facts, now, plan)
+        fresh = report.build_report(HOLDUP_SETUP, facts, (), None, now, plan=plan)
+        assert {g: rows for g, (_, _, rows) in kept.items()} == {
+            g.id: g.holes for g in fresh.groups
+        }
