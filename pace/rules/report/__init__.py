@@ -57,6 +57,7 @@ __all__ = [
     "HoleRow",
     "HoleStat",
     "HoldUp",
+    "KeptRows",
     "PlayerReport",
     "RoundReport",
     "Spell",
