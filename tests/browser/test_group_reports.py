@@ -18,7 +18,7 @@ from datetime import datetime
 import pytest
 from browser.conftest import local_today, sign_in
 from browser.test_accessibility import run_axe, serious
-from livesupport import ROUND, LiveServer, live_server, pace
+from livesupport import ROUND, LiveServer, live_server, pace, wait_for
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -141,8 +141,14 @@ def test_a_hole_the_group_reported_stays_due_on_the_marshal_page_and_a_tap_wins(
         card.locator("button.tap").click()
         expect(card).to_have_count(0)
         expect(page.locator("#pending")).to_have_attribute("data-count", "0")
-        snapshot = server.get_json(f"/api/rounds/{ROUND}/snapshot")["snapshot"]
-        hole = next(r for r in snapshot["groups"] if r["group"] == "1")["holes"]["1"]
-        assert hole["source"] == "official", hole  # the marshal's tap wins over the report
+        # the tap's instant is the page's reading of the server's clock, which may be a few
+        # ms ahead of it: the row counts the hole once the server's clock reaches it
+
+        def hole() -> dict | None:
+            snapshot = server.get_json(f"/api/rounds/{ROUND}/snapshot")["snapshot"]
+            return next(r for r in snapshot["groups"] if r["group"] == "1")["holes"].get("1")
+
+        logged = wait_for(hole, timeout=10)
+        assert logged and logged["source"] == "official", logged  # the tap wins over the report
     finally:
         context.close()
