@@ -97,15 +97,20 @@ def test_a_scorer_offline_reports_the_hole_and_sees_the_groups_own_pace(browser,
         context.close()
 
 
-def test_the_board_marks_the_holes_reported_by_the_group(browser, server):
+def report_hole_1(server: LiveServer, id: str) -> None:
+    """Group 1's scorer reports hole 1 completed at 08:15 (issue 39), as its phone would."""
     now = server.get_json(f"/api/rounds/{ROUND}/snapshot")["snapshot"]["at"]
     answer = server.post_json(
         "/api/commands/group_completed",
-        {"id": "5f0c2a8e-8f7e-4c1e-9d55-1b2a4f0e7a11", "round": ROUND, "group": "1", "hole": 1,
+        {"id": id, "round": ROUND, "group": "1", "hole": 1,
          "at": local_today(8, 15).isoformat(), "device_time": now},
         token=server.token("scorer"),
     )  # fmt: skip
     assert answer["ok"], answer
+
+
+def test_the_board_marks_the_holes_reported_by_the_group(browser, server):
+    report_hole_1(server, "5f0c2a8e-8f7e-4c1e-9d55-1b2a4f0e7a11")
     context = browser.new_context()
     try:
         sign_in(context, server, "viewer")
@@ -121,14 +126,7 @@ def test_the_board_marks_the_holes_reported_by_the_group(browser, server):
 
 
 def test_a_hole_the_group_reported_stays_due_on_the_marshal_page_and_a_tap_wins(browser, server):
-    now = server.get_json(f"/api/rounds/{ROUND}/snapshot")["snapshot"]["at"]
-    answer = server.post_json(
-        "/api/commands/group_completed",
-        {"id": "0b7e3f0e-2a51-4e0c-8f1e-7d2d6c1b9a42", "round": ROUND, "group": "1", "hole": 1,
-         "at": local_today(8, 15).isoformat(), "device_time": now},
-        token=server.token("scorer"),
-    )  # fmt: skip
-    assert answer["ok"], answer
+    report_hole_1(server, "0b7e3f0e-2a51-4e0c-8f1e-7d2d6c1b9a42")
     context = browser.new_context()
     try:
         sign_in(context, server, "marshal")

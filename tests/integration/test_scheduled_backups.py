@@ -30,18 +30,22 @@ from pace.scheduler import PaceScheduler
 from pace.services import backup
 
 CHILD = """
-import os, sys, time
+import os, signal, sys
 from datetime import datetime, UTC
 from pathlib import Path
 from pace.services import backup
 
-# a slow disk: every write of the snapshot's chunks waits; the parent kills us meanwhile
+# a disk that stalls: the snapshot's first chunk is written, the next write never returns;
+# the parent kills us once it sees the first chunk on disk
 backup.CHUNK = 256
 write = os.write
-def slow(fd, data):
-    time.sleep(0.02)
+written = []
+def stalled(fd, data):
+    if written:
+        signal.pause()
+    written.append(len(data))
     return write(fd, data)
-os.write = slow
+os.write = stalled
 folder, round, source = sys.argv[1:4]
 text = Path(source).read_text(encoding="utf-8")
 backup.write_snapshot(Path(folder), round, text, at=datetime.now(UTC), keep=5)
