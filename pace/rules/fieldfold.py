@@ -365,7 +365,7 @@ class FieldFold:
             # only if its evaluations did (a correction re-judges only what it changes)
             if latest is not None and latest >= low and self._evaluations_changed(q):
                 continue
-            if self._plays_or_left(q, hole, now):
+            if self._plays_or_left(q, hole, low, now):
                 self._bump(q.id)
 
     def _evaluations_changed(self, q: GroupPlan) -> bool:
@@ -382,8 +382,12 @@ class FieldFold:
         self._evals[q.id] = (self.evals_version[q.id], fresh)
         return True
 
-    def _plays_or_left(self, q: GroupPlan, hole: int, now: datetime) -> bool:
-        """Return whether ``hole`` may be the last hole ``q`` completed or the one it plays.
+    def _plays_or_left(self, q: GroupPlan, hole: int, low: datetime, now: datetime) -> bool:
+        """Return whether another group's completion of ``hole`` at ``low`` (or a change of
+        it from ``low`` on) may change ``q``'s status at ``now``: ``hole`` is the one ``q``
+        plays, or the last it completed, at or after that completion (its gap to the group
+        ahead reads only the completions of the hole before its own; a group that finished
+        long ago is not judged again at every other group's last hole).
 
         At ``now`` or later: a group with a completion stamped after ``now`` may not have
         reached its furthest hole yet.
@@ -398,10 +402,14 @@ class FieldFold:
             return False
         if pos > reached + 1:
             return False
-        if pos >= reached:
-            return True
         latest = self._latest_done[q.id]
-        return latest is not None and latest > now
+        if latest is not None and latest > now:
+            return True
+        if pos > reached:
+            return True
+        # ``hole`` is the last ``q`` completed: its confirmed gap is to the latest completion
+        # of it before its own (``latest_before``)
+        return pos == reached and low <= self._done[q.id][hole]
 
     def _credits_changed(self, group: str, at: datetime, now: datetime) -> None:
         self._group_credits[group] = tuple(c for c in self._credits.values() if c.group == group)
@@ -449,7 +457,7 @@ class FieldFold:
     def advance(self, now: datetime) -> None:
         """Count the facts whose instant ``now`` has reached (bumping what they change)."""
         while self._pending and self._pending[0][0] <= now:
-            _, _, scope = heapq.heappop(self._pending)
+            at, _, scope = heapq.heappop(self._pending)
             if scope.group is None:
                 for q in self.plan.groups:
                     self._bump(q.id)
@@ -457,7 +465,7 @@ class FieldFold:
                 self._bump(scope.group)
                 if scope.hole is not None:
                     for q in self.plan.groups:
-                        if q.id != scope.group and self._plays_or_left(q, scope.hole, now):
+                        if q.id != scope.group and self._plays_or_left(q, scope.hole, at, now):
                             self._bump(q.id)
 
     # -- what the rules make of it ----------------------------------------------------------------
