@@ -434,3 +434,20 @@ def test_the_stored_facts_are_followed_only_when_asked_and_never_by_a_marshal(ar
         for client in (plain, tool, phone):
             client.disconnect()
     arena.assert_log_clean()
+
+
+@pytest.mark.parametrize("event", ["hole_completed", "join_round"])
+def test_bytes_in_a_payload_are_an_invalid_payload_and_the_socket_goes_on(arena, event):
+    """A client may send a binary event (python-socketio sends bytes as an attachment); pace
+    reads only JSON, and its own packets never carry bytes (``WirePacket``)."""
+    role = sender(event)
+    body = payload(arena, event, OWN, OWN)
+    body["round"] = b"R1"
+    before = arena.people_events()
+    answer = arena.emit(role, event, (body,))
+    assert is_refusal(answer) and answer["error"]["code"] == "invalid_payload", answer
+    assert "round" in answer["error"]["message"], answer
+    again = arena.emit(role, "clock_sync", ({},))
+    assert again["ok"] is True, again
+    assert arena.people_events() == before
+    arena.assert_log_clean()
