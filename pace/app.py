@@ -30,6 +30,7 @@ from pace.services.rounds import RoundService
 from pace.services.scores import ScoreService
 from pace.services.taps import TapService
 from pace.store import StorageError, Store, open_store
+from pace.store.sqlite.db import SlowDiskOffload
 from pace.web import access, assets, edge, errors, health, http, logs, metrics, payloads
 from pace.web import i18n as i18n_pages
 from pace.web.board_cache import BoardCache
@@ -428,7 +429,7 @@ def run_server(app: Flask) -> None:
 
         offload = getattr(app_parts.store, "offload_commits", None)  # SQLite's (PostgreSQL: none)
         if offload is not None and monkey.is_module_patched("threading"):
-            offload(off_the_hub)
+            offload(SlowDiskOffload(off_the_hub))
         app_parts.socketio.wsgi_server.serve_forever()
         return
     kwargs: dict[str, Any] = {"host": server.host, "port": server.port, "log_output": False}

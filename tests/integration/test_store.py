@@ -753,6 +753,72 @@ def test_a_commit_runs_where_the_store_offloads_it_and_its_caller_resumes_once_d
         pool.shutdown()
 
 
+def test_commits_run_here_while_the_disk_is_fast_and_in_the_pool_for_a_while_after_a_slow_one(
+    tmp_path,
+):
+    """``pace serve``'s commits (``SlowDiskOffload``): on the hub while each commit is fast, in
+    the thread pool for the next ``window`` commits once one was slow; each is timed where it
+    runs, so the pool's hand-over does not keep it there. The disk's time is a fake clock's."""
+    from pace.store.sqlite import db as dbmod
+
+    now = [0.0]
+    took = [0.0005]  # what the next commit's fsync takes
+    where: list[str] = []
+
+    def clock() -> float:
+        return now[0]
+
+    def pool(fn):
+        where.append("pool")
+        now[0] += 0.010  # the hand-over is slow: not the disk's time
+        return fn()
+
+    offload = dbmod.SlowDiskOffload(pool, slow=0.004, window=3, clock=clock)
+    shared = dbmod.open_db(tmp_path / "x.db")
+    inner = shared.db.conn
+
+    class Timed:  # the connection, its COMMIT taking the fake disk's time
+        def __getattr__(self, name):
+            return getattr(inner, name)
+
+        def execute(self, sql, *args):
+            if sql == "COMMIT":
+                where.append("commit")
+                now[0] += took[0]
+            return inner.execute(sql, *args)
+
+    try:
+        shared.db.conn = Timed()  # type: ignore[assignment]
+        shared.offload = offload
+
+        def commit(value: int) -> str:
+            where.clear()
+            with shared.write() as db:
+                db.execute("CREATE TABLE IF NOT EXISTS t (x INTEGER)")
+                db.execute("INSERT INTO t VALUES (?)", [value])
+            return {("pool", "commit"): "pool", ("commit",): "here"}.get(tuple(where), str(where))
+
+        assert [commit(i) for i in range(3)] == ["here"] * 3
+        took[0] = 0.020  # the disk slows down: this one still ran here, the next go to the pool
+        assert commit(3) == "here"
+        took[0] = 0.0005
+        assert [commit(i) for i in range(4, 8)] == ["pool", "pool", "pool", "here"]
+        took[0] = 0.020  # slow while pooled: the window starts again
+        assert commit(8) == "here"
+        assert commit(9) == "pool"
+        assert commit(10) == "pool"
+        took[0] = 0.0005
+        assert [commit(i) for i in range(11, 15)] == ["pool", "pool", "pool", "here"]
+        other = sqlite3.connect(tmp_path / "x.db")  # every one of them is on the file
+        try:
+            assert other.execute("SELECT count(*) FROM t").fetchone() == (15,)
+        finally:
+            other.close()
+    finally:
+        shared.db.conn = inner
+        shared.close()
+
+
 def test_a_round_keeps_where_its_completions_come_from(store: Store) -> None:
     assert store.get_round("R1").completions == "officials"  # the default: today's behaviour
     assert store.update_round("R1", completions="groups").completions == "groups"

@@ -11,8 +11,9 @@ failing half-way through a read-then-write transaction.
 
 A commit waits for the disk (``synchronous=FULL``: an fsync). ``offload`` names who runs it:
 by default the calling thread; ``pace serve`` under gevent hands it to gevent's thread pool
-(``Store.offload_commits``), so the hub keeps serving every other connection while one commit
-waits, and the caller still resumes only once the commit is done (acks after commit).
+once the disk proves slow (``Store.offload_commits`` with :class:`SlowDiskOffload`), so the hub
+keeps serving every other connection while a slow commit waits, and the caller still resumes
+only once the commit is done (acks after commit).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -117,6 +119,54 @@ class SharedDatabase:
 
 def _here(fn: Callable[[], object]) -> object:
     return fn()
+
+
+class SlowDiskOffload:
+    """Run each commit here while the disk answers fast; through ``pool`` for a while once one
+    commit was slow (docs/storage.md, "Where a commit runs").
+
+    Handing a commit to gevent's thread pool lets the hub serve every other connection while an
+    fsync waits, but the hand-over and the way back cost the committing greenlet more than a
+    fast disk's whole fsync (a fraction of a millisecond), and the greenlet resumes only when
+    the hub comes back to it. So a commit runs on the hub while the last ``window`` commits
+    each took at most ``slow`` seconds, and in ``pool`` for the next ``window`` commits after
+    one took longer: a slow disk (an SD card, a busy laptop) blocks the hub once, not at every
+    tap. Each commit is timed where it runs (``clock``), so the disk's own time decides, not
+    the hand-over's.
+    """
+
+    def __init__(
+        self,
+        pool: Callable[[Callable[[], object]], object],
+        *,
+        slow: float = 0.004,
+        window: int = 32,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.pool = pool
+        self.slow = slow
+        self.window = window
+        self.clock = clock
+        #: how many more commits go to the pool (0: they run here)
+        self.pooled = 0
+
+    def __call__(self, fn: Callable[[], object]) -> object:
+        took: list[float] = []
+
+        def timed() -> object:
+            started = self.clock()
+            try:
+                return fn()
+            finally:
+                took.append(self.clock() - started)
+
+        try:
+            return self.pool(timed) if self.pooled else timed()
+        finally:
+            if took and took[0] > self.slow:
+                self.pooled = self.window
+            elif self.pooled:
+                self.pooled -= 1
 
 
 def _rollback(conn: sqlite3.Connection) -> None:
