@@ -403,12 +403,10 @@ class FieldFold:
         if pos > reached + 1:
             return False
         latest = self._latest_done[q.id]
-        if latest is not None and latest > now:
+        if (latest is not None and latest > now) or pos == reached + 1:
             return True
-        if pos > reached:
-            return True
-        # ``hole`` is the last ``q`` completed: its confirmed gap is to the latest completion
-        # of it before its own (``latest_before``)
+        # ``hole`` is the last ``q`` completed (or one before it): its confirmed gap is to the
+        # latest completion of it before its own (``latest_before``)
         return pos == reached and low <= self._done[q.id][hole]
 
     def _credits_changed(self, group: str, at: datetime, now: datetime) -> None:
