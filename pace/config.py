@@ -133,6 +133,9 @@ class AllotmentSettings:
     par_split_min: float = 3.0
     starters_gap_factor: float = 1.5
     gap_margin_min: float = 0.0
+    #: how late a scorer's report of a hole may come after holing out, allowed when a status
+    #: rests on it (docs/status.md, "Groups' reports")
+    report_allowance_min: float = 3.0
     single_player_column: int = 2
     large_group_column: int = 4
 
@@ -188,6 +191,7 @@ class Settings:
             standard_interval=standard_interval,
             gap_factor=a.starters_gap_factor,
             gap_margin=timedelta(minutes=a.gap_margin_min),
+            report_allowance=timedelta(minutes=a.report_allowance_min),
             small_group_column=a.single_player_column,
             large_group_column=a.large_group_column,
         )
@@ -432,6 +436,8 @@ def _check(s: Settings) -> None:
         )
     if not 0 <= a.gap_margin_min <= 30:
         fail("allotment.gap_margin_min", "minutes from 0 to 30", a.gap_margin_min)
+    if not 0 <= a.report_allowance_min <= 15:
+        fail("allotment.report_allowance_min", "minutes from 0 to 15", a.report_allowance_min)
     for key in ("single_player_column", "large_group_column"):
         col = getattr(a, key)
         if col not in a.average_min:

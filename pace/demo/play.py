@@ -15,6 +15,7 @@ from pace.rules.model import Suspension
 from pace.rules.position import FieldPlan, GroupPlan
 
 HOLES_PER_MARSHAL = 3
+ZERO = timedelta(0)
 
 
 @dataclass(frozen=True)
@@ -197,3 +198,86 @@ def group_reports(
                 out.append(Report(t.group, t.hole, t.at, entered + k * BATCH_STEP))
             i += size
     return sorted(out, key=lambda r: r.at)
+
+
+@dataclass(frozen=True)
+class Scorers:
+    """How a club's scorers report their holes (issue 46): the delay model of a round with no
+    marshal, as the committee's trials found it.
+
+    Most holes are entered ``lag`` (low, high) after holing out, a share ``late_share`` up to
+    ``late`` after; a share ``batch_share`` of the groups enter two or three holes at a time;
+    any scorer now and then enters two holes at once (``pair_share`` of the holes) or forgets a
+    hole altogether (``forgotten_share``); ``silent`` groups never report; one phone's clock is
+    ``slow_clock`` behind (the server corrects it to within ``clock_residual``, docs/protocol.md
+    "Device clocks"); ``offline`` phones lose the signal for ``offline_for`` once in the round,
+    their reports kept on the phone and sent, with their own instants, when it comes back.
+    """
+
+    lag: tuple[float, float] = (0.3, 3.0)
+    late_share: float = 0.08
+    late: float = 6.0
+    batch_share: float = 0.2
+    pair_share: float = 0.04
+    forgotten_share: float = 0.02
+    silent: int = 1
+    slow_clock: timedelta = timedelta(minutes=3)
+    clock_residual: timedelta = timedelta(seconds=5)
+    offline: int = 2
+    offline_for: timedelta = timedelta(minutes=40)
+
+
+@dataclass(frozen=True)
+class Sent:
+    """A scorer's report as the server gets it: ``report`` (its instant, clock-corrected) and
+    when it reaches the server (``arrives``: later than its instant when the phone was
+    offline)."""
+
+    report: Report
+    arrives: datetime
+
+
+def scorer_reports(taps: Sequence[Tap], rng: random.Random, model: Scorers = Scorers()) -> list[Sent]:
+    """Return what the scorers of ``taps`` (the true completions) report, as ``model`` says,
+    in the order the server receives them."""
+    by_group: dict[str, list[Tap]] = {}
+    for t in sorted(taps, key=lambda t: t.at):
+        by_group.setdefault(t.group, []).append(t)
+    groups = sorted(by_group)
+    others = list(groups)
+    rng.shuffle(others)
+    silent = set(others[: model.silent])
+    slow = others[model.silent] if len(others) > model.silent else None
+    offline = set(others[model.silent + 1 : model.silent + 1 + model.offline])
+    out: list[Sent] = []
+    for group in groups:
+        if group in silent:
+            continue
+        holes = by_group[group]
+        batches = rng.random() < model.batch_share
+        residual = model.clock_residual.total_seconds()
+        skew = timedelta(seconds=rng.uniform(-residual, residual)) if group == slow else ZERO
+        cut_from = cut_to = None
+        if group in offline:
+            first, last = holes[0].at, holes[-1].at
+            cut_from = first + (last - first) * rng.uniform(0.2, 0.6)
+            cut_to = cut_from + model.offline_for
+        i = 0
+        while i < len(holes):
+            if batches:
+                size = rng.choice((2, 3))
+            else:
+                size = 2 if rng.random() < model.pair_share else 1
+            batch = holes[i : i + size]
+            i += size
+            high = model.late if rng.random() < model.late_share else model.lag[1]
+            entered = batch[-1].at + timedelta(minutes=rng.uniform(model.lag[0], high))
+            for k, t in enumerate(batch):
+                if len(batch) == 1 and rng.random() < model.forgotten_share:
+                    continue
+                at = entered + k * BATCH_STEP + skew
+                arrives = at
+                if cut_from is not None and cut_to is not None and cut_from <= at < cut_to:
+                    arrives = cut_to + timedelta(seconds=rng.uniform(5, 60))
+                out.append(Sent(Report(t.group, t.hole, t.at, at), arrives))
+    return sorted(out, key=lambda s: (s.arrives, s.report.at))

@@ -24,7 +24,7 @@ Stdlib only; ``now`` is always passed in.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right, insort
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -367,6 +367,11 @@ class EstimatedIndex:
         i = bisect_right(extra, (now, 1 << 62))
         return self._pick(self.base.latest_at(hole, now), extra[i - 1][0] if i else None)
 
+    def reported(self, group: str) -> Collection[int]:
+        """Return the holes whose counted completion by ``group`` is its own report (an
+        estimate is none)."""
+        return self.base.reported(group)
+
 
 def with_own(
     done: Mapping[int, datetime], own: Iterable[Estimate], now: datetime
@@ -393,6 +398,7 @@ def judge(
     *,
     margin: timedelta = ZERO,
     withdrawn_at: datetime | None = None,
+    allowance: timedelta = ZERO,
 ) -> tuple[GroupStatus, bool]:
     """Return a group's status at ``now`` judged with the estimates, and whether it rests on one.
 
@@ -402,7 +408,8 @@ def judge(
     merged, guessed = with_own(done, own, now)
     index.rested = False
     s = evaluate_group(
-        p, index, spans, credits, now, margin=margin, withdrawn_at=withdrawn_at, done=merged
+        p, index, spans, credits, now, margin=margin, withdrawn_at=withdrawn_at, done=merged,
+        allowance=allowance,
     )
     return s, index.rested or (s.last_hole is not None and s.last_hole in guessed)
 
@@ -416,6 +423,7 @@ def judge_history(
     credits: Sequence[TimeCredit],
     *,
     margin: timedelta = ZERO,
+    allowance: timedelta = ZERO,
 ) -> tuple[tuple[Evaluation, bool], ...]:
     """Return the group's evaluations at its real completions and credits, judged with the
     estimates, each with whether it rests on one (an estimate is no fact: no evaluation at it)."""
@@ -423,7 +431,8 @@ def judge_history(
     out = []
     for t in instants:
         seen = {h: at for h, at in done.items() if at <= t}
-        s, rests = judge(p, index, seen, own, spans, credits, t, margin=margin)
+        s, rests = judge(p, index, seen, own, spans, credits, t, margin=margin,
+                         allowance=allowance)  # fmt: skip
         out.append((Evaluation(t, s), rests))
     return tuple(out)
 
@@ -465,6 +474,7 @@ def judge_field(
     estimates: Sequence[Estimate],
     *,
     margin: timedelta = ZERO,
+    allowance: timedelta = ZERO,
 ) -> dict[str, tuple[GroupStatus, bool]]:
     """Return every group's status at ``now`` judged with ``estimates``, and whether it rests
     on one, in draw order (``position.evaluate_field`` when there is no estimate)."""
@@ -487,6 +497,7 @@ def judge_field(
             now,
             margin=margin,
             withdrawn_at=facts.withdrawn.get(p.id),
+            allowance=allowance,
         )
     return out
 

@@ -183,6 +183,7 @@ class LogReading:
     def __init__(self, setup: RoundSetup, facts: RoundFacts, now: datetime, plan: FieldPlan):
         self.plan = plan
         self.margin = setup.settings.gap_margin
+        self.allowance = setup.settings.report_allowance
         self._facts = facts
         self._now = now
         self._index = CompletionIndex(plan, facts.completions, now)
@@ -219,6 +220,7 @@ class LogReading:
         return evaluate_group(
             self.plan.by_id[group], self._index, self._spans, self.credits(group, now), now,
             margin=self.margin, withdrawn_at=withdrawn, done=self.done(group, now),
+            allowance=self.allowance,
         )  # fmt: skip
 
 

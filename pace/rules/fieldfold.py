@@ -72,6 +72,8 @@ class LiveIndex:
 
     def __init__(self) -> None:
         self._instants: dict[int, list[tuple[datetime, int]]] = {}
+        #: per group, the holes whose counted completion is its own report (kept by the fold)
+        self._reported: dict[str, set[int]] = {}
 
     def add(self, hole: int, at: datetime, rank: int) -> None:
         """Count a completion of ``hole`` at ``at`` by the group of start rank ``rank``."""
@@ -89,6 +91,25 @@ class LiveIndex:
             return None
         i = bisect_left(entries, (at, rank))
         return entries[i - 1][0] if i else None
+
+    def reported(self, group: str) -> set[int] | tuple[()]:
+        """Return the holes whose counted completion by ``group`` is its own report."""
+        return self._reported.get(group, ())
+
+    def set_reported(self, group: str, hole: int, reported: bool) -> None:
+        """Say whether ``group``'s counted completion of ``hole`` is its own report."""
+        if reported:
+            self._reported.setdefault(group, set()).add(hole)
+        else:
+            self._reported.get(group, set()).discard(hole)
+
+    def latest_rank_before(self, hole: int, at: datetime, rank: int) -> int | None:
+        """Return the start rank of the group whose completion :meth:`latest_before` reads."""
+        entries = self._instants.get(hole)
+        if not entries:
+            return None
+        i = bisect_left(entries, (at, rank))
+        return entries[i - 1][1] if i else None
 
     def holes(self, now: datetime) -> frozenset[int]:
         """Return the holes some group completed at or before ``now`` (those observed)."""
@@ -160,6 +181,7 @@ def next_change(
     since: datetime,
     margin: timedelta = ZERO,
     cumulative: Sequence[timedelta] | None = None,
+    allowance: timedelta = ZERO,
 ) -> datetime | None:
     """Return the first instant after ``now`` at which the clock alone may change ``s``.
 
@@ -178,9 +200,11 @@ def next_change(
     cumulative = plan.cumulative if cumulative is None else cumulative
     candidates = []
     p_over = s.elapsed - cumulative[k + 1]
-    if p_over <= ZERO:
+    # a group reporting its own holes is overdue only ``allowance`` later (evaluate_group)
+    slack = allowance if allowance and s.last_hole in index.reported(g.id) else ZERO
+    if p_over <= slack:
         if not stopped(spans, now):  # while play is stopped the group's clock waits too
-            candidates.append(now - p_over + TICK)
+            candidates.append(now - p_over + slack + TICK)
     elif not plan.lead and plan.interval is not None:
         ahead = index.latest_at(plan.order[k], now)
         if ahead is not None and ahead + plan.interval + margin >= now:
@@ -209,6 +233,7 @@ class FieldFold:
         self.setup = setup
         self.plan = plan
         self.margin = setup.settings.gap_margin
+        self.allowance = setup.settings.report_allowance
         # facts.fold's tables, in the same order (facts() is computed from them)
         self._completions: dict[str, HoleCompletion] = {}
         self._credits: dict[str, TimeCredit] = {}
@@ -236,6 +261,12 @@ class FieldFold:
         self._latest_done: dict[str, datetime | None] = {p.id: None for p in plan.groups}
         self._pending: list[tuple[datetime, int, _Scope]] = []
         self._pushed = 0
+        #: when each completion reached this fold (the server's instant: a report replayed
+        #: from a phone's queue arrives long after its own instant, issue 46)
+        self.arrived: dict[str, datetime] = {}
+        #: each group's predecessor: the group that started just before it from its tee
+        self.predecessor: dict[str, str | None] = predecessors(plan)
+        self._by_rank: dict[int, str] | None = None
 
     # -- folding ------------------------------------------------------------------------------
 
@@ -248,6 +279,7 @@ class FieldFold:
         p = e.payload
         if e.type == factsmod.HOLE_COMPLETED:
             c = HoleCompletion(str(p["group"]), int(str(p["hole"])), e.at, reported.source_of(p))
+            self.arrived.setdefault(e.id, now)
             old = self._completions.get(e.id)
             self._completions[e.id] = c
             self._tap_changed(e.id, old, c, now)
@@ -332,18 +364,24 @@ class FieldFold:
         )
         before = self._counted.get(key)
         tap_before = self._tap_of.get(key)
+        was_report = hole in self.index.reported(group)
         if best is None:
             self._counted.pop(key, None)
             self._tap_of.pop(key, None)
         else:
             self._counted[key] = best[1].at
             self._tap_of[key] = best[0]
+        is_report = best is not None and best[1].source == reported.GROUP
+        self.index.set_reported(group, hole, is_report)
         after = self._counted.get(key)
         p = self.plan.by_id.get(group)
         if p is None or hole not in p.position:
             return
         if before == after:
-            if self._tap_of.get(key) != tap_before:
+            if is_report != was_report:
+                # the same instant, seen by another: the report's allowance comes or goes
+                self._bump(group, evals=True)
+            elif self._tap_of.get(key) != tap_before:
                 self._bump(group)  # the same instant, another tap: the row names its id
             return
         done = self._done[group]
@@ -492,6 +530,103 @@ class FieldFold:
             return done
         return {h: at for h, at in done.items() if at <= now}
 
+    def seen_at(self, group: str, hole: int) -> bool:
+        """Return whether anything tells that ``group`` completed ``hole``: a live completion
+        of it (counted, or a report a batch left out), or a completion of a later hole."""
+        if self._taps.get((group, hole)):
+            return True
+        p = self.plan.by_id.get(group)
+        return p is not None and self._reached[group] >= p.position.get(hole, len(p.order) + 1)
+
+    def settles(self, group: str, hole: int | None, now: datetime) -> datetime | None:
+        """Return until when a verdict on ``group``'s completion of ``hole`` waits for the
+        evidence that settles it, None when it need not (docs/status.md, "Groups' reports").
+
+        Only a verdict resting on the group's own report waits: for :data:`reported.BATCH_WINDOW`
+        after the report reached the server (a later report within it makes it a batch,
+        which proves nothing of this hole), and while the group's predecessor (the group that
+        started just before it from its tee) has not been seen at the hole, for the report's
+        allowance more (its own report of the hole may be on its way: without it the gap is
+        read to a group further ahead, or to nobody).
+        """
+        if hole is None or self.source(group, hole) != reported.GROUP:
+            return None
+        id = self._tap_of.get((group, hole))
+        at = self._done[group].get(hole)
+        if id is None or at is None:
+            return None
+        known = max(at, self.arrived.get(id, at))
+        until = known + reported.BATCH_WINDOW
+        before = self.predecessor.get(group)
+        if before is not None and self._withdrawn_at.get(before) is None:
+            ahead = self._done[before].get(hole)
+            ahead_id = self._tap_of.get((before, hole))
+            if ahead is None or ahead > at:
+                # not seen there before it: its report may be on its way (a later one proves
+                # nothing of the gap: it may be a batch's)
+                until = max(until, known + self.report_wait(before, hole))
+            elif ahead_id is not None and self.source(before, hole) == reported.GROUP:
+                # seen there: once its report cannot turn out to open a batch
+                until = max(until, self.arrived.get(ahead_id, ahead) + reported.BATCH_WINDOW)
+        return until if until > now else None
+
+    def in_batches(self, group: str) -> bool:
+        """Return whether ``group`` reports its holes in batches (one of its live reports is
+        a batch's earlier hole): its next report may come a hole or two after the one due."""
+        return bool(self._batched.get(group))
+
+    def report_wait(self, group: str, hole: int) -> timedelta:
+        """Return how long after it is due a report of ``hole`` by ``group`` may still come:
+        twice the report's allowance and the allotment of the hole after it (a scorer may
+        enter it with the next one), of the two holes after it for a group that reports in
+        batches."""
+        wait = 2 * self.allowance
+        p = self.plan.by_id.get(group)
+        if p is None or hole not in p.position:
+            return wait
+        k = p.position[hole]
+        more = 2 if self.in_batches(group) else 1
+        return wait + p.cumulative[min(k + more, len(p.order))] - p.cumulative[k]
+
+    def seen_ahead(self, group: str, hole: int, at: datetime) -> str | None:
+        """Return the group whose completion of ``hole`` is the latest before ``group``'s at
+        ``at`` (the group its gap is read to), None when nobody was seen there before it."""
+        p = self.plan.by_id[group]
+        rank = self.index.latest_rank_before(hole, at, p.rank)
+        if rank is None:
+            return None
+        if self._by_rank is None:
+            self._by_rank = {q.rank: q.id for q in self.plan.groups}
+        return self._by_rank.get(rank)
+
+    def ahead_reporting(
+        self, group: str, hole: int | None, over: timedelta, now: datetime
+    ) -> datetime | None:
+        """Return until when ``group``, overdue on ``hole`` by ``over``, waits for its group
+        ahead's report: while its predecessor reports its own holes (its last counted
+        completion is its report) and has not been seen at ``hole``, the hole may be free
+        already and its report on its way; the group is overdue once over by twice the
+        report's allowance. None: no wait."""
+        if hole is None:
+            return None
+        waits = []
+        done = self._done[group]
+        if done and self.source(group, max(done, key=lambda h: done[h])) == reported.GROUP:
+            # its own report of the hole in play may be on its way
+            waits.append(self.report_wait(group, hole) - 2 * self.allowance)
+        before = self.predecessor.get(group)
+        if (
+            before is not None
+            and self._withdrawn_at.get(before) is None
+            and not self.seen_at(before, hole)
+            and (ahead := self._done[before])
+            and self.source(before, max(ahead, key=lambda h: ahead[h])) == reported.GROUP
+        ):
+            # the group ahead may have left the hole, its report on its way
+            waits.append(self.report_wait(before, hole))
+        wait = max(waits, default=ZERO) - over
+        return now + wait if wait > ZERO else None
+
     def tap_id(self, group: str, hole: int) -> str | None:
         """Return the id of the tap that counts for ``group``'s ``hole`` (the earliest one)."""
         return self._tap_of.get((group, hole))
@@ -556,7 +691,8 @@ class FieldFold:
         out = []
         for t in instants:
             seen = {h: at for h, at in done.items() if at <= t}
-            s = evaluate_group(p, self.index, self.spans, credits, t, margin=self.margin, done=seen)
+            s = evaluate_group(p, self.index, self.spans, credits, t, margin=self.margin,
+                               done=seen, allowance=self.allowance)  # fmt: skip
             out.append(Evaluation(t, s))
         return tuple(out)
 
@@ -571,6 +707,7 @@ class FieldFold:
             margin=self.margin,
             withdrawn_at=self._withdrawn_at.get(group),
             done=self._done_by(group, now),
+            allowance=self.allowance,
         )
 
     def wake(self, group: str, s: GroupStatus, now: datetime) -> datetime | None:
@@ -583,7 +720,7 @@ class FieldFold:
         done = self._done_by(group, now)
         cumulative = p.cumulative_at(done, now)
         return next_change(p, s, self.index, self.spans, now, anchor(p, s, done), self.margin,
-                           cumulative)  # fmt: skip
+                           cumulative, self.allowance)  # fmt: skip
 
     def moving(self, group: str, s: GroupStatus, now: datetime) -> frozenset[str]:
         """Return the figures of ``group``'s status ``s`` at ``now`` that grow with the clock."""
@@ -653,6 +790,17 @@ def group_episodes(
                               "withdrawn")  # fmt: skip
         out.append(current)
     return tuple(out)
+
+
+def predecessors(plan: FieldPlan) -> dict[str, str | None]:
+    """Return each group's predecessor: the group that started just before it from its tee
+    (None for the first off each tee; on equal starts, the earlier in the draw)."""
+    out: dict[str, str | None] = {}
+    last: dict[int, str] = {}
+    for p in sorted(plan.groups, key=lambda p: p.rank):
+        out[p.id] = last.get(p.group.tee)
+        last[p.group.tee] = p.id
+    return out
 
 
 def fold_all(

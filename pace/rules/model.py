@@ -280,6 +280,8 @@ class PaceSettings:
     standard_interval: timedelta | None = None  # None: the most common one in the draw
     gap_factor: float = 1.5  # a starting interval >= factor x standard follows a starter's gap
     gap_margin: timedelta = timedelta(0)  # committee margin added to the interval
+    #: how late a group's own report may be: a status resting on one allows it (issue 46)
+    report_allowance: timedelta = timedelta(minutes=3)
     small_group_column: int = 2  # the column a group of 1 uses
     large_group_column: int = 4  # the column a group of more than 4 uses
 

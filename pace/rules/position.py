@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Protocol
@@ -26,6 +26,8 @@ from pace.rules.model import (
 )
 
 ZERO = timedelta(0)
+#: a completion's ``source`` when the group reported it itself (``pace.rules.reported.GROUP``)
+GROUP_SOURCE = "group"
 
 
 # --------------------------------------------------------------------------- starts
@@ -247,6 +249,10 @@ class Completions(Protocol):
         """Return the latest completion of ``hole`` by any group at or before ``now``."""
         ...
 
+    def reported(self, group: str) -> Collection[int]:
+        """Return the holes whose counted completion by ``group`` is its own report."""
+        ...
+
 
 class CompletionIndex:
     """Completions known at an instant, per hole, sorted by (instant, start rank)."""
@@ -254,6 +260,7 @@ class CompletionIndex:
     def __init__(self, plan: FieldPlan, completions: Iterable[HoleCompletion], now: datetime):
         instants: dict[int, list[tuple[datetime, int]]] = defaultdict(list)
         per_group: dict[str, dict[int, datetime]] = defaultdict(dict)
+        reported: dict[str, set[int]] = defaultdict(set)
         by_id = plan.by_id
         for c in completions:
             at = c.at
@@ -264,10 +271,13 @@ class CompletionIndex:
                 continue
             instants[c.hole].append((at, p.rank))
             per_group[c.group][c.hole] = at
+            if c.source == GROUP_SOURCE:
+                reported[c.group].add(c.hole)
         for entries in instants.values():
             entries.sort()  # linear: the fold gives completions in time order
         self.per_group = per_group
         self._instants = instants
+        self._reported = reported
 
     def latest_before(self, hole: int, at: datetime, rank: int) -> datetime | None:
         """Return the latest completion of ``hole`` by another group before (``at``, ``rank``).
@@ -287,6 +297,10 @@ class CompletionIndex:
             return None
         i = bisect_right(instants, (now, 1 << 62))
         return instants[i - 1][0] if i else None
+
+    def reported(self, group: str) -> Collection[int]:
+        """Return the holes whose counted completion by ``group`` is its own report."""
+        return self._reported.get(group, ())
 
 
 def judge_completion(
@@ -325,11 +339,20 @@ def evaluate_group(
     margin: timedelta = ZERO,
     withdrawn_at: datetime | None = None,
     done: Mapping[int, datetime] | None = None,
+    allowance: timedelta = ZERO,
 ) -> GroupStatus:
     """Return one group's status at ``now`` (docs/rules.md §3).
 
     ``done`` maps the holes the group completed to their instants (default: from ``index``,
     which must then be a :class:`CompletionIndex`).
+
+    ``allowance``: how late a group's own report may come after it holed out (issue 46,
+    docs/status.md "Groups' reports"). When the last hole counted is the group's report, the
+    group may have holed out up to that much earlier: it is over time there only when over
+    by more than ``allowance``, and its gap exceeds its interval only when by more than
+    ``allowance`` (the gap's lower bound: the group ahead's instant is its own report, an
+    upper bound, or an official's tap); and the hole in play is overdue only ``allowance``
+    later (its report may be on its way). The figures shown are the ones read.
     """
     g = plan.group
     if done is None:
@@ -345,6 +368,7 @@ def evaluate_group(
     c_over = c_gap = None
     last_hole = None
     anchor = g.start
+    slack = ZERO
     if k:
         last_hole = plan.order[k - 1]
         anchor = done[last_hole]
@@ -352,14 +376,18 @@ def evaluate_group(
         if not plan.lead:
             ahead = index.latest_before(last_hole, anchor, plan.rank)
             c_gap = None if ahead is None else anchor - ahead
-        confirmed = judge_completion(plan.lead, c_over, c_gap, limit)
+        if allowance and last_hole in index.reported(g.id):
+            slack = allowance
+        confirmed = judge_completion(
+            plan.lead, c_over - slack, None if c_gap is None else c_gap - slack, limit
+        )
 
     projected: Status | None = None
     p_over = p_gap = None
     if k < n and now >= g.start:
         hole = plan.order[k]
         p_over = elapsed_now - cumulative[k + 1]
-        if p_over <= ZERO:
+        if p_over <= slack:
             projected = Status.ON_PACE
         elif plan.lead or limit is None:
             projected = Status.OVERDUE
@@ -427,6 +455,7 @@ def evaluate_field(
             now,
             margin=margin,
             withdrawn_at=facts.withdrawn.get(p.id),
+            allowance=setup.settings.report_allowance,
         )
         for p in plan.groups
     )
@@ -497,7 +526,8 @@ def evaluations(
         evaluated = []
         for t in instants:
             seen = {h: at for h, at in done.items() if at <= t}
-            s = evaluate_group(p, index, spans, group_credits, t, margin=margin, done=seen)
+            s = evaluate_group(p, index, spans, group_credits, t, margin=margin, done=seen,
+                               allowance=setup.settings.report_allowance)  # fmt: skip
             evaluated.append(Evaluation(t, s))
         out[p.id] = tuple(evaluated)
     return out

@@ -283,6 +283,7 @@ class Judged:
             self.now,
             margin=fold.margin,
             withdrawn_at=fold.withdrawn_at(group),
+            allowance=fold.allowance,
         )
         self.rests[group] = rests
         return judged, rests
@@ -320,7 +321,7 @@ class Judged:
         # the estimated index answers next_change's one question (latest_at) as the fold's does
         index: Any = self._index()
         return fieldfold.next_change(
-            p, s, index, fold.spans, self.now, since, fold.margin, cumulative
+            p, s, index, fold.spans, self.now, since, fold.margin, cumulative, fold.allowance
         )
 
     def part(self, group: str) -> dict[str, Any] | None:
@@ -352,6 +353,7 @@ class Judged:
             fold.spans,
             fold.credits(group, self.now),
             margin=fold.margin,
+            allowance=fold.allowance,
         )
         return est.firm_episodes(group, history, fold.withdrawn_at(group), self.now)
 

@@ -24,7 +24,7 @@ from pace.rules import facts as factsmod
 from pace.rules import groupclock
 from pace.rules import life as lifemod
 from pace.rules.events import Event
-from pace.rules.position import FieldStatus, GroupPlan, GroupStatus
+from pace.rules.position import Episode, FieldStatus, GroupPlan, GroupStatus
 from pace.services import alerts as alertsdesk
 from pace.services import calibration as calmod
 from pace.services import estimates as estimatesmod
@@ -363,18 +363,28 @@ class LiveService:
             # whole history; and those the clock may have changed since the last tick (a
             # command between two ticks answers for them too: a group now overdue)
             looking = dict(statuses)
-            for group in self._history_changed(live, judged) | self._woken(live, now):
+            gates: dict[str, datetime] = live.told.setdefault("gates", {})
+            opened = {g for g, until in gates.items() if until <= now}
+            for group in self._history_changed(live, judged) | self._woken(live, now) | opened:
                 if group not in looking:
                     looking[group] = self._status(live, group, now)
             due: list[alertsmod.Alert] = list(judged.alerts())
             for group, s in looking.items():
+                gates.pop(group, None)
                 # an estimate never penalises: no alert from a verdict that rests on one, and
-                # an alert's numbers are the real log's (docs/estimates.md)
+                # an alert's numbers are the real log's (docs/estimates.md); such a verdict is
+                # judged against the groups truly seen as well (issue 46): the real log's
+                # episodes are raised too, marked as resting on a group not seen
                 resting = judged.rests.get(group, False)
                 real = live.field.status(group, now) if resting else s
-                due.extend(alertsmod.episode_alerts(judged.episodes(group), real))
+                episodes = judged.episodes(group)
+                if group in judged.touched:
+                    episodes = self._seen_too(live, group, episodes, now)
+                due.extend(self._settled(live, group, alertsmod.episode_alerts(episodes, real),
+                                         now, gates))  # fmt: skip
                 if not resting:
-                    due.extend(alertsmod.overdue_alerts(s, now, holes))
+                    due.extend(self._settled(live, group, alertsmod.overdue_alerts(s, now, holes),
+                                             now, gates, s))  # fmt: skip
             # the groups whose alerts of each kind were looked for (the others stand as they are)
             looked: list[tuple[tuple[str, ...], set[str]]] = [
                 (LIVE_KINDS, set(looking)),
@@ -413,6 +423,87 @@ class LiveService:
             out.extend(live.delta(kind, data) for kind, data in later)
             if out:
                 yield tuple(out)
+
+    @staticmethod
+    def _seen_too(
+        live: LiveRound, group: str, episodes: tuple[Episode, ...], now: datetime
+    ) -> tuple[Episode, ...]:
+        """Return the group's episodes judged with the estimates (``episodes``), or, when the
+        real log finds one they do not, the real log's: a verdict resting on another group's
+        estimated completion is judged against the group truly seen as well (issue 46). An
+        episode of the real log counts when its gap to the group seen there exceeds the
+        starting interval between the two groups (the sum of the intervals of the groups
+        between them, the unseen one included) and the committee's margin: a group behind a
+        silent one is then out of position only when it has truly lost its place."""
+        fold = live.field
+        plan = live.view.plan
+        p = plan.by_id[group]
+        starts = {e.at: e.status for e in fold.evaluations(group, now)}
+        kept: list[Episode] = []
+        for e in fold.episodes(group, now):
+            s = starts.get(e.start)
+            if s is None or s.last_hole is None or s.gap is None:
+                continue
+            seen = fold.seen_ahead(group, s.last_hole, e.start)
+            if seen is None:
+                continue
+            limit = p.group.start - plan.by_id[seen].group.start + fold.margin
+            if s.gap > limit:
+                kept.append(e)
+        if not kept:
+            return episodes
+        known = set(alertsmod.episode_keys(episodes))
+        if set(alertsmod.episode_keys(kept)) <= known:
+            return episodes
+        return tuple(sorted((*episodes, *kept), key=lambda e: e.start))
+
+    @staticmethod
+    def _settled(
+        live: LiveRound,
+        group: str,
+        alerts: tuple[alertsmod.Alert, ...],
+        now: datetime,
+        gates: dict[str, datetime],
+        s: GroupStatus | None = None,
+    ) -> list[alertsmod.Alert]:
+        """Return ``alerts`` but those resting on a group's report whose evidence has not
+        settled yet, unless already raised and open (docs/status.md, "Groups' reports",
+        issue 46): the first report of a batch, or a report whose group ahead has not been
+        seen at the hole yet, waits (``FieldFold.settles``); an ``overdue`` whose group ahead
+        reports its own holes and has not been seen at the hole in play waits until the group
+        is over by twice the report's allowance. ``gates`` keeps when the group is looked at
+        again."""
+        fold, book = live.field, live.alerts
+        out: list[alertsmod.Alert] = []
+        held: set[str] = set()
+        for a in alerts:
+            open_ = a.key in book.raised and a.key not in book.resolved
+            if open_ or a.kind == alertsmod.BACK_IN_POSITION:
+                out.append(a)
+                continue
+            until = None
+            if a.kind == alertsmod.OUT_OF_POSITION:
+                if not a.current and fold.source(group, a.hole) == "group" if a.hole else False:
+                    # an episode on a report that ended before it was raised: the report
+                    # keeps it, no referee need go and look (issue 46)
+                    held.add(a.key)
+                    continue
+                until = fold.settles(group, a.hole, now)
+            elif a.kind == alertsmod.OVERDUE and s is not None and s.over is not None:
+                until = fold.ahead_reporting(group, a.hole, s.over, now)
+            if until is None:
+                out.append(a)
+            else:
+                held.add(a.key)
+                gates[group] = min(gates.get(group, until), until)
+        # an episode held back keeps its ``back_in_position`` back too
+        return [
+            a for a in out
+            if not (a.kind == alertsmod.BACK_IN_POSITION
+                    and a.key.replace(alertsmod.BACK_IN_POSITION, alertsmod.OUT_OF_POSITION, 1)
+                    in held
+                    and a.key not in book.raised)
+        ]  # fmt: skip
 
     def tick(self, round: str, now: datetime | None = None) -> tuple[Delta, ...]:
         """Re-evaluate ``round`` at ``now`` (the scheduler's job): :meth:`changes`, slow parts

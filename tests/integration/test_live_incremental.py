@@ -63,22 +63,27 @@ def rounds(draw):
     """Return a generated round's log: each group's taps in its order with some missed, some
     logged late with their instant, and a few corrections, voids, credits, withdrawals and
     sirens among them, in the order they reach the server."""
-    taps: list[tuple[timedelta, timedelta, str, int]] = []  # (sent, instant, group, hole)
+    taps: list[tuple[timedelta, timedelta, str, int, bool]] = []  # (sent, instant, group, hole,
+    # reported by the group)
     for n, g in enumerate(IDS):
         start = timedelta(minutes=10 * (n % 4))
         t = start
         for hole in range(1, 7):
             t += timedelta(minutes=draw(st.integers(9, 22)))
-            fate = draw(st.sampled_from(["tap"] * 6 + ["missed", "late"]))
+            fate = draw(st.sampled_from(["tap"] * 5 + ["missed", "late", "report"]))
             if fate == "missed":
                 continue
             sent = t + (timedelta(minutes=draw(st.integers(5, 40))) if fate == "late" else
                         timedelta(0))  # fmt: skip
-            taps.append((sent, t, g, hole))
+            if fate == "report":  # the group's own report, entered up to 3 min late (issue 46)
+                t += timedelta(seconds=draw(st.integers(0, 180)))
+                sent = t
+            taps.append((sent, t, g, hole, fate == "report"))
     taps.sort()
     events: list[tuple[timedelta, Event]] = []
-    for sent, t, g, hole in taps:
-        events.append((sent, event("hole_completed", t, {"group": g, "hole": hole})))
+    for sent, t, g, hole, reported in taps:
+        payload = {"group": g, "hole": hole, **({"source": "group"} if reported else {})}
+        events.append((sent, event("hole_completed", t, payload)))
     extra = draw(st.lists(st.tuples(st.sampled_from(["correct", "void", "credit", "withdraw",
                                                      "siren"]),
                                     st.integers(0, len(events) - 1), st.sampled_from(IDS)),

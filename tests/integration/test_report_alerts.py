@@ -1,0 +1,147 @@
+"""Alerts on a round timed by the groups' own reports wait for the evidence that settles them
+(issue 46; docs/status.md, "Groups' reports").
+
+The live loop over a real SQLite file and a fake clock: a report that opens a batch raises
+nothing (the next report, seconds later, proves only itself); a lone report waits out the batch
+window; a report whose group ahead has not reported the hole yet waits for that report; a group
+behind a silent one is judged against the group truly seen, with the starting interval between
+the two.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import uuid
+from datetime import date, timedelta
+from pathlib import Path
+
+from pace import config
+from pace.clock import FakeClock
+from pace.rules.events import Event
+from pace.services.live import LiveService
+from pace.services.rounds import RoundService
+from pace.store import open_store
+from tests.builders import DAY, at, make_course, make_group
+
+ROUND = "R"
+
+
+def report(group: str, hole: int, when: str) -> Event:
+    return Event(str(uuid.uuid4()), "hole_completed", ROUND, at(when),
+                 {"group": group, "hole": hole, "source": "group"},
+                 by={"role": "scorer", "device": "phone"})  # fmt: skip
+
+
+class Round:
+    """A live round of 2-balls (12 min a par 4, 9 a par 3, 15 a par 5) on a real store."""
+
+    def __init__(self, folder: str, groups) -> None:
+        cfg = config.Settings().replace(database={"path": str(Path(folder) / "pace.db")})
+        self.store = open_store(cfg.database.path, synchronous="OFF")
+        course = make_course(pars=[4, 3, 5, 4, 4, 3])
+        self.store.save_course(course)
+        self.store.create_round(ROUND, course=course.name, day=date(*DAY), timezone="UTC")
+        self.store.save_draw(ROUND, groups)
+        self.clock = FakeClock(at("07:30"))
+        self.live = LiveService(RoundService(self.store, cfg, self.clock))
+        self.live.snapshot(ROUND, self.clock.now())
+        self.raised: list[dict] = []
+
+    def send(self, e: Event, when: str | None = None) -> None:
+        """The report reaches the server at ``when`` (default: its own instant)."""
+        now = at(when) if when else e.at
+        self.clock.set(now)
+        self.live.append(e)
+        self._heard(self.live.changes(ROUND, now))
+
+    def tick(self, when: str) -> None:
+        self.clock.set(at(when))
+        self._heard(self.live.tick(ROUND, at(when)))
+
+    def _heard(self, deltas) -> None:
+        self.raised += [dict(d.data) for d in deltas if d.kind == "alert"]
+
+    def out_of_position(self) -> list[tuple[str, int]]:
+        return [(a["group"], a["hole"]) for a in self.raised if a["kind"] == "out_of_position"]
+
+
+def test_a_report_that_opens_a_batch_raises_nothing():
+    with tempfile.TemporaryDirectory() as tmp:
+        r = Round(tmp, [make_group("A", "08:00", size=2)])
+        # hole 1 entered at 08:20 (over by 8 min, read alone), hole 2 twenty seconds later:
+        # the batch proves hole 2 only, on pace (21 min allotted)
+        r.send(report("A", 1, "08:20:00"))
+        assert r.out_of_position() == []
+        r.send(report("A", 2, "08:20:20"))
+        for when in ("08:21:00", "08:22:00", "08:25:00"):
+            r.tick(when)
+        assert r.out_of_position() == []
+
+
+def test_a_lone_report_raises_its_alert_once_the_batch_window_has_passed():
+    with tempfile.TemporaryDirectory() as tmp:
+        r = Round(tmp, [make_group("A", "08:00", size=2)])
+        r.send(report("A", 1, "08:20:00"))  # over by 8 min, more than the 3 min allowed
+        r.tick("08:20:30")
+        assert r.out_of_position() == []
+        r.tick("08:21:01")
+        assert r.out_of_position() == [("A", 1)]
+
+
+def test_a_report_over_by_less_than_the_allowance_raises_nothing():
+    with tempfile.TemporaryDirectory() as tmp:
+        r = Round(tmp, [make_group("A", "08:00", size=2)])
+        r.send(report("A", 1, "08:14:30"))  # 2.5 min over: the scorer may be that late
+        r.tick("08:16:00")
+        assert r.out_of_position() == []
+
+
+def test_a_report_waits_for_the_group_ahead_to_report_the_hole():
+    with tempfile.TemporaryDirectory() as tmp:
+        groups = [make_group("A", "08:00", size=2), make_group("B", "08:10", size=2)]
+        r = Round(tmp, groups)
+        # B reports hole 1 at 08:28 (over by 6) before A reported it: read alone, B would be
+        # judged as a lead group there
+        r.send(report("B", 1, "08:28:00"))
+        r.tick("08:30:00")
+        assert r.out_of_position() == []
+        # A's report comes, late: A holed out at 08:21, so B's gap is 7 min, within its 10
+        r.send(report("A", 1, "08:21:00"), when="08:31:00")
+        for when in ("08:33:00", "08:40:00", "09:00:00"):
+            r.tick(when)
+        assert ("B", 1) not in r.out_of_position()
+
+
+def test_a_group_behind_a_silent_one_is_judged_against_the_group_truly_seen():
+    with tempfile.TemporaryDirectory() as tmp:
+        groups = [
+            make_group("Z", "07:50", size=2),
+            make_group("A", "08:00", size=2),  # never reports
+            make_group("B", "08:10", size=2),
+        ]
+        r = Round(tmp, groups)
+        r.send(report("Z", 1, "08:02:00"))
+        r.send(report("Z", 2, "08:11:00"))
+        r.send(report("Z", 3, "08:26:00"))
+        # B: hole 1 at 08:40, 18 min over, 38 min behind Z (the starting interval between Z
+        # and B is 20): out of position against the group seen, whatever A's estimate says
+        r.send(report("B", 1, "08:40:00"))
+        for when in ("08:45:00", "08:50:00", "09:00:00", "09:10:00"):
+            r.tick(when)
+        assert ("B", 1) in r.out_of_position()
+
+
+def test_a_group_behind_a_silent_one_within_the_interval_to_the_group_seen_is_not_named():
+    with tempfile.TemporaryDirectory() as tmp:
+        groups = [
+            make_group("Z", "07:50", size=2),
+            make_group("A", "08:00", size=2),  # never reports
+            make_group("B", "08:10", size=2),
+        ]
+        r = Round(tmp, groups)
+        r.send(report("Z", 1, "08:10:00"))
+        # B: hole 1 at 08:28, 6 min over, 18 min behind Z: within the 20 min between them
+        r.send(report("B", 1, "08:28:00"))
+        for when in ("08:30:00", "08:40:00", "08:50:00", "09:00:00"):
+            r.tick(when)
+        assert ("B", 1) not in r.out_of_position()
