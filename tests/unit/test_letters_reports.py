@@ -39,11 +39,14 @@ def done(group: str, hole: int, hhmm: str, official: bool = False) -> Event:
 
 
 def told(group: str, player: str, hhmm: str) -> Event:
+    referee = {"role": "referee", "name": "Anne"}
     return Event(f"told-{player}", "player_told_timed", "R", at(hhmm),
-                 {"group": group, "player": player}, by={"role": "referee", "name": "Anne"})  # fmt: skip
+                 {"group": group, "player": player}, by=referee)  # fmt: skip
 
 
-def round_of(*events: Event, official: frozenset[tuple[str, int]] = frozenset()) -> report.RoundReport:
+def round_of(
+    *events: Event, official: frozenset[tuple[str, int]] = frozenset()
+) -> report.RoundReport:
     log = [done("A", h, t, ("A", h) in official) for h, t in A_HOLES.items()]
     log += [done("B", h, t, ("B", h) in official) for h, t in B_HOLES.items()]
     log += events
