@@ -393,6 +393,8 @@ def letters_html(
     return template.render(
         meta=meta,
         letters=made,
+        # episodes the rules found on the groups' own reports alone, which no letter names
+        on_reports=any(g.episodes for g in r.groups),
         css_href=css_href,
         css="" if css_href else css(lang),
         **helpers(meta, lang),

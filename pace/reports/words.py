@@ -303,6 +303,10 @@ TEXTS: dict[str, Source] = {
         "so when it completed hole {hole}, and the gap to it, are not known."
     ),
     "letter.none": "Nobody to write to: no group was out of position and no stroke was timed.",
+    "letter.none_reported": (
+        "Nobody to write to: no stroke was timed, and no official saw a group out of position "
+        "(a group's own reports alone name nobody in a letter)."
+    ),
     # why a group was named (docs/explanations.md): pace.reports.why says an explanation
     "explain.title": "Why",
     "explain.subject.out_of_position": "Out of position at {time} (hole {hole})",

@@ -65,6 +65,9 @@ def test_a_round_timed_by_reports_alone_names_nobody():
     r = round_of()
     assert [e.episode.start_hole for e in r.group("B").episodes] == [1, 5]  # the rules saw them
     assert letters.letters(META, r, "en") == ()  # nobody is written to on reports alone
+    page = html.letters_html(META, r, "en")
+    assert "no official saw a group out of position" in page
+    assert "no group was out of position" not in page  # the rules did find two episodes
 
 
 @pytest.mark.parametrize(
@@ -94,7 +97,7 @@ def test_a_letter_sent_for_another_reason_accuses_nobody_and_says_the_cards_gave
     said = " ".join(letter.paragraphs)
     assert "B1" in letter.to
     assert "hole 1 (08:35)" not in said and "(08:35)" not in said  # no episode named
-    assert not any(x in said for x in ("out of position", "hors position", "buiten positie"))
+    assert not any(x in said for x in ("out of position", "hors position", "uit positie"))
     assert not_enough in said
     assert letter.paragraphs[-2:] == (source, acts)
     assert "marshals and referees" not in source
