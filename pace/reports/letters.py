@@ -205,11 +205,20 @@ def explained(
     return out
 
 
-def sources(r: rp.RoundReport, g: rp.GroupReport) -> tuple[int, int]:
+def hole_sources(r: rp.RoundReport) -> dict[tuple[str, int], str]:
+    """Return who saw each completion of the report: (group, hole) to ``official``/``group``."""
+    return {(g.id, h.hole): h.source for g in r.groups for h in g.holes if h.logged is not None}
+
+
+def sources(
+    r: rp.RoundReport, g: rp.GroupReport, known: Mapping[tuple[str, int], str] | None = None
+) -> tuple[int, int]:
     """Return how many of the hole times a letter to ``g`` gives an official logged and how
     many the groups entered on their cards (issue 46): every completion of the group's own
     (its round, its finish, its holes over time) and those of the other groups it cites (the
-    group ahead at an episode's worst hole, the groups in the facts of its explanations)."""
+    group ahead at an episode's worst hole, the groups in the facts of its explanations).
+    ``known``: :func:`hole_sources` of ``r``, read once for every letter."""
+    known = hole_sources(r) if known is None else known
     cited = {(g.id, h.hole) for h in g.holes if h.logged is not None}
     rows = {h.hole: h for h in g.holes}
     for e in named(g):
@@ -220,7 +229,7 @@ def sources(r: rp.RoundReport, g: rp.GroupReport) -> tuple[int, int]:
         for ln in x.timeline:
             if ln.kind in (ex.TAP, ex.AHEAD) and ln.group is not None and ln.hole is not None:
                 cited.add((ln.group, ln.hole))
-    found = [r.source(group, hole) for group, hole in cited]
+    found = [known.get(key) for key in cited]
     return (sum(1 for s in found if s == reported.OFFICIAL),
             sum(1 for s in found if s == reported.GROUP))  # fmt: skip
 
@@ -318,12 +327,13 @@ def letters(
     out = []
     own = dict(meta.languages)
     seen = why.Seen.of(r)
+    known = hole_sources(r)
     for g in r.groups:
         concerned = [p for p in g.players if _concerned(p)]
         if not named(g) and not concerned:
             continue
         parts: dict[str, tuple[list[str], str]] = {}
-        counts = sources(r, g)
+        counts = sources(r, g, known)
 
         def group_words(
             in_lang: str,
