@@ -220,15 +220,6 @@ class RoundReport:
                 return g
         raise KeyError(group_id)
 
-    def source(self, group_id: str, hole: int) -> str | None:
-        """Return who saw ``group_id`` complete ``hole`` (``official`` or ``group``, as its
-        counted completion), or ``None`` when it is not logged."""
-        for g in self.groups:
-            if g.id == group_id:
-                row = next((h for h in g.holes if h.hole == hole), None)
-                return None if row is None or row.logged is None else row.source
-        return None
-
 
 def _credits(credits: Iterable[TimeCredit], now: datetime) -> dict[str, tuple[TimeCredit, ...]]:
     out: dict[str, list[TimeCredit]] = defaultdict(list)
