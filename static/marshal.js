@@ -238,7 +238,10 @@ function checksFromSnapshot() {
   state.missing = state.missing.filter((m) => state.holes.has(m.hole));
   for (const a of state.snapshot.alerts || []) {
     const row = rows.get(a.group);
-    if (a.kind === "missing_tap" && state.holes.has(a.hole) && row && !row.holes[String(a.hole)]) {
+    // a missed tap's prompt for the marshals of its check_holes (none: the round asks the
+    // group's scorer, issue 46)
+    const asked = a.kind === "missing_tap" && (a.check_holes || []).some((h) => state.holes.has(h));
+    if (asked && state.holes.has(a.hole) && row && !row.holes[String(a.hole)]) {
       addMissing({ round: ROUND, group: a.group, hole: a.hole, at: a.at, earliest: a.earliest,
         latest: a.latest, reason: a.reason, alert: a.key });
       continue;

@@ -311,6 +311,11 @@ function start() {
       loadPace();
     }
   });
+  // the group is asked to enter a hole (a round with no marshal, issue 46): its own pace
+  // carries the prompt
+  outbox.socket.on("report_asked", (msg) => {
+    if (msg && msg.round === ROUND && msg.group === state.group) loadPace();
+  });
   setInterval(() => {
     outbox.drain();
     renderBar();
@@ -618,6 +623,13 @@ function renderPace() {
     if (p.reported.length)
       facts.push(el("li", { class: "hint", dataset: { fact: "reported" } },
         t("scorecard.pace_reported", { holes: p.reported.join(", ") })));
+    // a round with no marshal asks the scorer about a hole left unreported (issue 46): the
+    // hole in play, until the page knows it is entered
+    for (const hole of (takesReports() && p.asked) || []) {
+      if (!known(hole))
+        facts.push(el("li", { class: "asked", dataset: { fact: "asked", hole: String(hole) } },
+          t("scorecard.pace_asked", { hole })));
+    }
     facts.push(el("li", { class: "hint" }, t("scorecard.pace_at", { time: clock(p.at, tz()) })));
   }
   $("pace-facts").replaceChildren(...facts);

@@ -311,7 +311,7 @@ def helpers(meta: ReportMeta, lang: str) -> dict[str, Any]:
         "stats_lines": stats_lines,
         "hole_at": letters.hole_at,
         "fault_words": lambda f: letters.fault_words(f, meta, lang),
-        "why": lambda x: why.say(x, lang, tz),
+        "why": lambda x, seen=None: why.say(x, lang, tz, seen),
         "strip_svg": lambda doc: strip_svg(doc, lang),
     }
 
@@ -360,6 +360,7 @@ def report_html(
     return template.render(
         meta=meta,
         report=r,
+        seen=why.Seen.of(r),
         charts=drawn,
         links=links,
         css_href=css_href,
@@ -392,6 +393,8 @@ def letters_html(
     return template.render(
         meta=meta,
         letters=made,
+        # episodes the rules found on the groups' own reports alone, which no letter names
+        on_reports=any(g.episodes for g in r.groups),
         css_href=css_href,
         css="" if css_href else css(lang),
         **helpers(meta, lang),

@@ -16,6 +16,9 @@ from datetime import timedelta, tzinfo
 from pace import i18n
 from pace.reports.words import clock, text, text_n
 from pace.rules import explain as ex
+from pace.rules import report as rp
+from pace.rules import reported as rep
+from pace.rules.model import HoleCompletion
 from pace.rules.report import author
 
 #: how many characters of an event's id are shown (enough to find it in the audit)
@@ -29,6 +32,35 @@ class Said:
     title: str
     sentences: tuple[str, ...]
     timeline: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Seen:
+    """Who saw the holes an explanation cites (issues 39, 46): which counted completions are
+    the groups' own reports, and the reports left out as a batch's earlier holes (not facts,
+    :mod:`pace.rules.report.batches`). An empty one: every completion an official's tap."""
+
+    reported: frozenset[tuple[str, int]] = frozenset()
+    batched: tuple[HoleCompletion, ...] = ()
+
+    @classmethod
+    def of(cls, r: rp.RoundReport) -> Seen:
+        """Return what report ``r`` knows of who saw its holes."""
+        own = frozenset(
+            (g.id, h.hole)
+            for g in r.groups
+            for h in g.holes
+            if h.logged is not None and h.source == rep.GROUP
+        )
+        return cls(own, r.batched)
+
+    def batched_ahead(self, x: ex.Explanation) -> HoleCompletion | None:
+        """Return the latest report of ``x``'s hole that another group entered in a batch at
+        or before the completion judged (so it holed out there before ``x.group`` did, at an
+        instant not known), or ``None``."""
+        found = [c for c in self.batched if c.hole == x.hole and c.group != x.group
+                 and c.at <= x.reference]  # fmt: skip
+        return max(found, key=lambda c: c.at, default=None)
 
 
 def minutes(d: timedelta | None, lang: str) -> str:
@@ -45,8 +77,10 @@ def minutes(d: timedelta | None, lang: str) -> str:
     return i18n.decimal(words, lang)
 
 
-def say(x: ex.Explanation, lang: str, tz: tzinfo) -> Said:
-    """Return explanation ``x`` in ``lang``, its instants in the round's zone ``tz``."""
+def say(x: ex.Explanation, lang: str, tz: tzinfo, seen: Seen | None = None) -> Said:
+    """Return explanation ``x`` in ``lang``, its instants in the round's zone ``tz``; ``seen``
+    says which of the completions cited are the groups' own reports (:class:`Seen`)."""
+    seen = seen or Seen()
 
     def m(d: timedelta | None) -> str:
         return minutes(d, lang)
@@ -77,6 +111,10 @@ def say(x: ex.Explanation, lang: str, tz: tzinfo) -> Said:
             text(key, lang, ahead=x.ahead or "?", hole=x.hole, ahead_time=clock(x.ahead_at, tz),
                  gap=m(x.gap), limit=m(x.limit))
         )  # fmt: skip
+    elif x.basis == ex.COMPLETION and (batch := seen.batched_ahead(x)) is not None:
+        # issue 46: the group ahead entered the hole only in a batch: its time there is not known
+        sentences.append(text("explain.batched_ahead", lang, ahead=batch.group, hole=x.hole,
+                              time=clock(batch.at, tz)))  # fmt: skip
     elif x.basis == ex.COMPLETION:
         sentences.append(text("explain.nobody_ahead", lang, hole=x.hole))
     else:
@@ -88,12 +126,13 @@ def say(x: ex.Explanation, lang: str, tz: tzinfo) -> Said:
         sentences.append(text("explain.behind", lang, list=waiting))
     elif x.subject == ex.OUT_OF_POSITION:
         sentences.append(text("explain.nobody_behind", lang))
-    return Said(title, tuple(sentences), tuple((clock(ln.at, tz), line(ln, lang)) for ln in
+    return Said(title, tuple(sentences), tuple((clock(ln.at, tz), line(ln, lang, seen)) for ln in
                                                x.timeline))  # fmt: skip
 
 
-def line(ln: ex.Line, lang: str) -> str:
-    """Return one line of a timeline in words, with who recorded its fact and the event's id."""
+def line(ln: ex.Line, lang: str, seen: Seen | None = None) -> str:
+    """Return one line of a timeline in words, with who recorded its fact and the event's id;
+    a completion the group reported itself says so (``seen``)."""
     values: Mapping[str, object] = {
         "group": ln.group, "hole": ln.hole, "player": ln.detail,
         "minutes": minutes(ln.amount, lang), "over": minutes(ln.amount, lang),
@@ -103,6 +142,9 @@ def line(ln: ex.Line, lang: str) -> str:
     key = f"explain.line.{ln.kind}"
     if ln.kind == ex.SIREN:
         key = f"explain.line.siren.{ln.detail}"
+    elif (ln.kind in (ex.TAP, ex.AHEAD) and seen is not None and ln.group is not None
+          and ln.hole is not None and (ln.group, ln.hole) in seen.reported):  # fmt: skip
+        key = f"explain.line.{ln.kind}_reported"
     said = text(key, lang, **values)
     if ln.fact is not None:
         said += text("explain.source", lang, by=author(ln.fact.by), id=ln.fact.id[:SHORT_ID])

@@ -276,7 +276,37 @@ TEXTS: dict[str, Source] = {
     "letter.stopped": " ({minutes} of stopped play not counted)",
     "letter.unfinished": "Your group's last logged hole is hole {hole}, at {time}.",
     "letter.closing": "These are the facts logged by the committee's marshals and referees.",
+    # where a letter's hole times came from (issue 46): officials, the groups' cards, or both
+    "letter.closing_groups": (
+        "The hole times in this letter were entered by the groups' scorers on their cards; no "
+        "marshal or referee saw them."
+    ),
+    "letter.closing_both": "Of the hole times in this letter, {officials}, and {groups}.",
+    "letter.source.officials": (
+        "{count} was logged by the committee's marshals and referees",
+        "{count} were logged by the committee's marshals and referees",
+    ),
+    "letter.source.groups": (
+        "{count} was entered by the groups' scorers on their cards",
+        "{count} were entered by the groups' scorers on their cards",
+    ),
+    "letter.closing_acts": (
+        "The referees' decisions, timings and notices were logged by the referees."
+    ),
+    "letter.reports_only": (
+        "The hole times your group entered on its own card are not enough to establish anything "
+        "about its position on the course; only an official's observation could."
+    ),
+    "letter.worst_batched": (
+        "Your group finished hole {hole} at {time}, {over} minutes over its allotted time; group "
+        "{ahead}, ahead of it, entered hole {hole} on its card only together with a later hole, "
+        "so when it completed hole {hole}, and the gap to it, are not known."
+    ),
     "letter.none": "Nobody to write to: no group was out of position and no stroke was timed.",
+    "letter.none_reported": (
+        "Nobody to write to: no stroke was timed, and no official saw a group out of position "
+        "(a group's own reports alone name nobody in a letter)."
+    ),
     # why a group was named (docs/explanations.md): pace.reports.why says an explanation
     "explain.title": "Why",
     "explain.subject.out_of_position": "Out of position at {time} (hole {hole})",
@@ -308,6 +338,11 @@ TEXTS: dict[str, Source] = {
     "explain.nobody_ahead": (
         "No group was seen completing hole {hole} before it: it is judged as a lead group."
     ),
+    "explain.batched_ahead": (
+        "Group {ahead} completed hole {hole} before it but entered it on its card only together "
+        "with a later hole (at {time}): when it completed hole {hole} is not known, so no gap can "
+        "be measured and it is judged as a lead group."
+    ),
     "explain.hole_occupied": "Nobody has completed hole {hole} yet: the hole ahead is occupied.",
     "explain.verdict": "Hence: {status}.",
     "explain.behind": (
@@ -322,6 +357,10 @@ TEXTS: dict[str, Source] = {
     "explain.line.start": "group {group} starts (the draw's time)",
     "explain.line.tap": "group {group} completes hole {hole}",
     "explain.line.ahead": "group {group}, ahead, completes hole {hole}",
+    "explain.line.tap_reported": "group {group} reports on its card that it completed hole {hole}",
+    "explain.line.ahead_reported": (
+        "group {group}, ahead, reports on its card that it completed hole {hole}"
+    ),
     "explain.line.siren.interruption": "siren: play interrupted",
     "explain.line.siren.suspension": "siren: play suspended",
     "explain.line.siren.resume": "siren: play resumes",

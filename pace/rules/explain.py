@@ -22,10 +22,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 from pace.rules import facts as factsmod
-from pace.rules import groupclock
+from pace.rules import groupclock, reported
 from pace.rules.changes import PLAYER_WITHDRAWN
 from pace.rules.events import Event
-from pace.rules.model import RoundFacts, RoundSetup, Status, TimeCredit
+from pace.rules.model import HoleCompletion, RoundFacts, RoundSetup, Status, TimeCredit
 from pace.rules.position import (
     CompletionIndex,
     Completions,
@@ -72,12 +72,13 @@ class Sources:
     """Who recorded each fact the rules read, and when: the log's ids kept by fact.
 
     A fold of the log like :func:`pace.rules.facts.fold` (corrections and voids applied), that
-    keeps the ids and authors the facts drop: a group's counted tap on a hole (the earliest,
-    as ``one_per_hole``), each credit, siren and player's retirement.
+    keeps the ids and authors the facts drop: a group's counted tap on a hole (an official's
+    over the group's own report, the earliest of a kind: :func:`pace.rules.reported.counted`),
+    each credit, siren and player's retirement.
     """
 
     def __init__(self, events: Iterable[Event] = ()) -> None:
-        self._taps: dict[str, tuple[str, int, datetime, Mapping[str, object]]] = {}
+        self._taps: dict[str, tuple[str, int, datetime, Mapping[str, object], str]] = {}
         #: the ids of the taps on each (group, hole), in log order (a counted tap is one of them)
         self._on: dict[tuple[str, int], list[str]] = {}
         self._corrections: dict[str, list[str]] = {}
@@ -92,12 +93,13 @@ class Sources:
             group, hole = str(p["group"]), int(str(p["hole"]))
             if e.id not in self._taps:
                 self._on.setdefault((group, hole), []).append(e.id)
-            self._taps[e.id] = (group, hole, e.at, e.by)
+            self._taps[e.id] = (group, hole, e.at, e.by, reported.source_of(p))
         elif e.type == factsmod.HOLE_TIME_CORRECTED:
             target = str(p["target"])
             tap = self._taps.get(target)
             if tap is not None:
-                self._taps[target] = (tap[0], tap[1], datetime.fromisoformat(str(p["at"])), tap[3])
+                at = datetime.fromisoformat(str(p["at"]))
+                self._taps[target] = (tap[0], tap[1], at, tap[3], tap[4])
                 self._corrections.setdefault(target, []).append(e.id)
         elif e.type == factsmod.EVENT_VOIDED:
             self._taps.pop(str(p["target"]), None)
@@ -106,16 +108,17 @@ class Sources:
             self._other[e.id] = e
 
     def tap(self, group: str, hole: int) -> Fact | None:
-        """Return the tap that counts for ``group``'s ``hole`` (the earliest; on a tie the
-        first in the log), with the corrections applied to it."""
-        best: tuple[str, datetime, Mapping[str, object]] | None = None
-        for id in self._on.get((group, hole), ()):
-            tap = self._taps.get(id)  # (a voided tap is gone)
-            if tap is not None and (best is None or tap[2] < best[1]):
-                best = (id, tap[2], tap[3])
+        """Return the tap that counts for ``group``'s ``hole`` (an official's over a report,
+        the earliest of a kind; on a tie the first in the log), with the corrections applied
+        to it."""
+        live = [(id, self._taps[id]) for id in self._on.get((group, hole), ()) if id in self._taps]
+        best = reported.counted(
+            (id, HoleCompletion(group, hole, tap[2], tap[4])) for id, tap in live
+        )  # (a voided tap is gone)
         if best is None:
             return None
-        return Fact(best[0], best[1], best[2], tuple(self._corrections.get(best[0], ())))
+        id = best[0]
+        return Fact(id, self._taps[id][2], self._taps[id][3], tuple(self._corrections.get(id, ())))
 
     def sirens(self, until: datetime) -> list[tuple[Fact, str]]:
         """Return the sirens sounded by ``until`` and their kinds, in time order."""

@@ -17,7 +17,7 @@ from typing import Any
 
 from pace.rules import alerts as alertsmod
 from pace.rules import estimates as est
-from pace.rules import fieldfold
+from pace.rules import fieldfold, reported
 from pace.rules.estimates import Estimate
 from pace.rules.position import Episode, GroupPlan, GroupStatus
 from pace.services.state import LiveRound
@@ -358,7 +358,10 @@ class Judged:
         return est.firm_episodes(group, history, fold.withdrawn_at(group), self.now)
 
     def alerts(self) -> tuple[alertsmod.Alert, ...]:
-        """Return one ``missing_tap`` prompt per estimate, for the marshals of its hole."""
+        """Return the ``missing_tap`` prompts: one per estimate, for the marshals of its hole
+        (``check_holes``); in a round whose completions are the groups' alone there is no
+        marshal (:func:`asks`)."""
+        scorers = self.live.view.record.completions == reported.GROUPS
         return tuple(
             alertsmod.Alert(
                 f"{MISSING_TAP}:{e.group}:{e.hole}",
@@ -366,12 +369,27 @@ class Judged:
                 e.group,
                 e.hole,
                 e.at,
-                check_holes=(e.hole,),
+                check_holes=() if scorers else (e.hole,),
                 reason=e.reason,
                 bounds=(e.earliest, None if e.reason == est.SILENT else e.latest),
             )
             for e in self.estimates
+            if asks(e, scorers)
         )
+
+
+def asks(e: Estimate, scorers: bool) -> bool:
+    """Return whether estimate ``e`` raises a ``missing_tap`` prompt (issue 46).
+
+    With marshals, every estimate does: the marshal of its hole confirms it by logging the tap
+    late, with its instant (docs/estimates.md). In a round whose completions are the groups'
+    alone (``scorers``) only a ``silent`` one does, and it asks the group's scorer: the hole in
+    play, that the group may have finished without entering it. A ``skipped`` or ``passed``
+    hole is one the group has left behind (entered only in a batch, or not at all), and
+    nobody can give its time: the group's report is the instant it is entered (a batch's hole
+    cannot be reported again), so the estimate stays shown as one, and nobody is asked.
+    """
+    return not scorers or e.reason == est.SILENT
 
 
 def row_part(own: Sequence[Estimate], rests: bool) -> dict[str, Any] | None:

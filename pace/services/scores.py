@@ -322,13 +322,21 @@ class ScoreService:
         """Return what a group's scorer page shows of its own pace, as facts (docs/status.md,
         "Groups' reports"): the hole in play and when it is due, the minutes over (negative:
         under) its allotment, how far behind the group ahead it is, and which of its holes
-        are known and who saw each (``official``, ``group``); no status, no blame."""
+        are known and who saw each (``official``, ``group``); no status, no blame.
+        ``asked``: the holes the group's scorer is asked to enter, where a round with no
+        marshal asks the scorer about a missed report (issue 46, docs/estimates.md)."""
         with self.live.lock:
             view = self.live.service.round_view(round)
             group_of(view, group)
             now = now or self.clock.now()
             row = self.live.group_row(round, group, now)
-            fold = self.live.live(round, now).field
+            live = self.live.live(round, now)
+            fold = live.field
+            asked = sorted(
+                {int(a["hole"]) for a in live.alerts.open()
+                 if a.get("kind") == "missing_tap" and a.get("group") == group
+                 and not a.get("check_holes") and a.get("hole") is not None}
+            )  # fmt: skip
             order = list(row["order"])
             holes = row["holes"]
             # the hole after the furthest one known (a hole before it is implied, or estimated
@@ -351,6 +359,7 @@ class ScoreService:
                 },  # fmt: skip
                 "reported": fold.reported_holes(group),
                 "completions": view.record.completions,
+                "asked": asked,
             }
 
     def snapshot(self, round: str) -> dict[str, Any]:

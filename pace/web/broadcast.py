@@ -1,7 +1,9 @@
 """Every server-to-client event goes out through here, so names and shapes live in one place.
 
 Rooms: ``round:<round>`` (every page of a round), ``hole:<round>:<hole>`` (the marshals
-covering that hole) and ``board:<round>`` (the facts-only boards: their own feed only).
+covering that hole) and ``board:<round>`` (the facts-only boards: their own feed only); the
+scorer pages' ``scores:<round>`` hears ``report_asked`` from here (a round with no marshal
+asks a group's scorer about a missed report, issue 46).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pace.services.board import BoardFeed
 from pace.services.commands import Outcome
 from pace.services.state import ACKNOWLEDGED, ALERT, PENALTIES, RESOLVED, ROW, TIMING, Delta
 from pace.store.errors import StorageError
+from pace.web.scoring.announce import scores_room
 
 log = logging.getLogger(__name__)
 
@@ -257,8 +260,9 @@ class Broadcaster:
                 {"round": round, "group": a["group"], "hole": hole, "alert": a["key"]},
                 to=rooms,
             )
-        elif a["kind"] == "missing_tap" and a.get("hole"):
-            self.asked.setdefault(round, {})[a["key"]] = [hole_room(round, int(a["hole"]))]
+        elif a["kind"] == "missing_tap" and a.get("hole") and a.get("check_holes"):
+            rooms = [hole_room(round, int(h)) for h in a["check_holes"]]
+            self.asked.setdefault(round, {})[a["key"]] = rooms
             # the marshal of that hole is asked to confirm or correct the estimate: the real
             # tap, late, with its instant (docs/estimates.md)
             self.socketio.emit(
@@ -273,7 +277,17 @@ class Broadcaster:
                     "reason": a.get("reason"),
                     "alert": a["key"],
                 },  # fmt: skip
-                to=hole_room(round, int(a["hole"])),
+                to=rooms,
+            )
+        elif a["kind"] == "missing_tap" and a.get("hole"):
+            # no marshal in a round timed by the groups' reports (issue 46): nobody's hole
+            # room is asked; the group's scorer page is (it reads its own pace again, which
+            # carries the prompt)
+            self.asked.setdefault(round, {})[a["key"]] = []
+            self.socketio.emit(
+                "report_asked",
+                {"round": round, "group": a["group"], "hole": int(a["hole"]), "alert": a["key"]},
+                to=scores_room(round),
             )
         elif a["kind"] == "stop_timing":
             self.socketio.emit(

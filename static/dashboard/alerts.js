@@ -95,6 +95,8 @@ function alertText(a) {
   const known = ["out_of_position", "overdue", "back_in_position", "stop_timing", "missing_tap"];
   let key = known.includes(a.kind) ? `dash.alert.${a.kind}` : "dash.alert.other";
   if (a.kind === "stop_timing" && a.reason === "in_position") key = "dash.alert.stop_timing_in_position";
+  // a round with no marshal asks the group's scorer (no check_holes: no marshal was asked)
+  if (a.kind === "missing_tap" && !(a.check_holes && a.check_holes.length)) key = "dash.alert.missing_tap_scorer";
   const extra = {};
   if (a.kind === "missing_tap") {
     // the prompt to confirm a missed tap's estimate: its instant and bounds (docs/estimates.md)

@@ -12,6 +12,7 @@ page has no serious accessibility violation.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from datetime import datetime
 
@@ -148,5 +149,65 @@ def test_a_hole_the_group_reported_stays_due_on_the_marshal_page_and_a_tap_wins(
 
         logged = wait_for(hole, timeout=10)
         assert logged and logged["source"] == "official", logged  # the tap wins over the report
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def late_server(tmp_path, fresh_round) -> Iterator[LiveServer]:
+    """Round R1 for today, hole times from the groups only, the server's clock at 09:30."""
+    db = fresh_round(tmp_path)
+    pace("round", "completions", "groups", "--round", ROUND, "--db", str(db), cwd=tmp_path)
+    args = ["--clock-origin", local_today(9, 30).isoformat(), "--tick", "0.2"]
+    with live_server(tmp_path, db=db, extra_args=args) as s:
+        yield s
+
+
+def report_at(server: LiveServer, group: str, hole: int, hour: int, minute: int) -> None:
+    """A scorer's report of ``group``'s ``hole`` at ``hour:minute`` (issue 39), as a phone's."""
+    now = server.get_json(f"/api/rounds/{ROUND}/snapshot")["snapshot"]["at"]
+    answer = server.post_json(
+        "/api/commands/group_completed",
+        {"id": str(uuid.uuid4()), "round": ROUND, "group": group, "hole": hole,
+         "at": local_today(hour, minute).isoformat(), "device_time": now},
+        token=server.token("scorer"),
+    )  # fmt: skip
+    assert answer["ok"], answer
+
+
+def test_with_no_marshal_the_scorer_is_asked_to_enter_the_hole(browser, late_server):
+    """Issue 46: group 2 reported holes 1 and 2, then nothing for 50 minutes while group 3
+    completed hole 2 behind it: the missed report's prompt asks group 2's scorer, on its page
+    (pushed, not at the next half-minute's reading) and on the dashboard, never a marshal."""
+    server = late_server
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        sign_in(context, server, "scorer")
+        page = context.new_page()
+        page.goto(server.url + SCORECARD)
+        expect(page.locator("#conn")).to_have_text("Online")
+        page.locator("#group").select_option("2")
+        expect(page.locator("#own-pace")).to_be_visible()
+        asked = page.locator("#pace-facts [data-fact='asked']")
+        for group, hole, hour, minute in [("1", 1, 8, 14), ("1", 2, 8, 28), ("1", 3, 8, 42),
+                                          ("2", 1, 8, 26), ("2", 2, 8, 40),
+                                          ("3", 1, 8, 38), ("3", 2, 8, 52)]:  # fmt: skip
+            report_at(server, group, hole, hour, minute)
+        expect(asked).to_have_text(
+            "Nothing entered for hole 3 for a while: if you have finished it, enter its scores or "
+            "press “We've finished hole 3”.",
+            timeout=10_000,  # the push, well before the page's own reading every 30 s
+        )
+
+        referee = context.new_page()
+        sign_in(context, server, "referee")
+        referee.goto(server.url + f"/rounds/{ROUND}/dashboard")
+        prompt = referee.locator("#alerts li.k-missing_tap")
+        expect(prompt).to_contain_text("ask group 2's scorer to enter hole 3")
+        expect(prompt).not_to_contain_text("marshal")
+
+        page.get_by_role("button", name="We've finished hole 3").click()
+        expect(asked).to_have_count(0)
+        expect(prompt).to_have_count(0, timeout=10_000)  # answered: the prompt is resolved
     finally:
         context.close()

@@ -20,7 +20,7 @@ from pace.rules import estimates, groupclock, penalties, policies, reported, tim
 from pace.rules import explain as explainmod
 from pace.rules import refereeing as rr
 from pace.rules.events import Event
-from pace.rules.model import RoundFacts, RoundSetup, Status, TimeCredit
+from pace.rules.model import HoleCompletion, RoundFacts, RoundSetup, Status, TimeCredit
 from pace.rules.position import (
     Episode,
     FieldPlan,
@@ -31,6 +31,7 @@ from pace.rules.position import (
     plan_field,
 )
 from pace.rules.report import field as fieldmod
+from pace.rules.report.batches import batched_reports
 from pace.rules.report.field import Band, HoleStat, Stoppage
 from pace.rules.report.holdup import HeldAtHole, HoldUp, held_up, ongoing
 from pace.rules.report.holes import HoleOrder, HoleRow, due_instant, group_holes, holes_key
@@ -83,6 +84,12 @@ class EpisodeReport:
     that ended the episode (or the last logged); ``worst_gap`` and ``worst_over`` are the
     largest gap to the group ahead and time over at the completions judged out of position
     (``worst_gap`` is ``None`` for a lead group or when no group was seen ahead).
+
+    ``judged``: the holes of those completions, in playing order. ``seen_by_official``: the
+    episode rests on at least one official's observation (issue 46, docs/reports.md
+    "Letters"): one of the ``judged`` completions is an official's tap, not the group's own
+    report; with none judged (an episode begun by something other than a completion), the
+    completion of its start hole is.
     """
 
     episode: Episode
@@ -90,6 +97,8 @@ class EpisodeReport:
     worst_gap: timedelta | None
     worst_over: timedelta | None
     worst_hole: int | None
+    judged: tuple[int, ...] = ()
+    seen_by_official: bool = True
 
 
 @dataclass(frozen=True)
@@ -200,6 +209,9 @@ class RoundReport:
     missed: estimates.MissedTaps | None = None
     #: who saw the holes: officials or the groups' own reports (issue 39)
     sources: reported.Sources | None = None
+    #: the groups' reports left out as the earlier holes of a batch: not facts, at their
+    #: reported instants (:func:`pace.rules.report.batches.batched_reports`; issue 46)
+    batched: tuple[HoleCompletion, ...] = ()
 
     def group(self, group_id: str) -> GroupReport:
         """Return the group's report; raise ``KeyError`` if it is not in the draw."""
@@ -233,12 +245,19 @@ def _episode_report(e: Episode, rows: Sequence[HoleRow]) -> EpisodeReport:
     ]
     gaps = [r for r in out if r.gap is not None]
     worst = max(out, key=lambda r: r.over or ZERO, default=None)
+    start = by_hole.get(e.start_hole) if e.start_hole is not None else None
+    if out:
+        official = any(r.source != reported.GROUP for r in out)
+    else:
+        official = start is None or start.source != reported.GROUP
     return EpisodeReport(
         e,
         tuple(r.hole for r in covered),
         max((r.gap for r in gaps if r.gap is not None), default=None),
         None if worst is None else worst.over,
         None if worst is None else worst.hole,
+        tuple(r.hole for r in out),
+        official,
     )
 
 
@@ -460,5 +479,5 @@ def build_report(
     missed = estimates.missed_taps(plan, facts, events, now, author=author)
     return RoundReport(
         now, plan.standard_interval, policy, play, format_name, tuple(groups), summary, missed,
-        reported.sources(events, now),
+        reported.sources(events, now), batched_reports(events, now),
     )  # fmt: skip

@@ -45,6 +45,10 @@ MESSAGES: dict[str, Source] = {
         "Missed tap: group {group}, hole {hole}, estimated {time} (between {earliest} and "
         "{latest}); ask the marshal of hole {hole} to confirm it"
     ),
+    "dash.alert.missing_tap_scorer": (
+        "Missed report: group {group} has entered nothing on hole {hole} (estimated {time}, "
+        "between {earliest} and {latest}); ask group {group}'s scorer to enter hole {hole}"
+    ),
     "dash.estimate.title": "Estimated {time}, between {earliest} and {latest}: {reason}",
     "dash.estimate.now": "now",
     "dash.estimate.skipped": "a later hole was logged",

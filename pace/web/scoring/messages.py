@@ -70,6 +70,10 @@ MESSAGES: dict[str, Source] = {
     "scorecard.pace_none": "No hole time known yet",
     "scorecard.pace_reported": "Holes we reported: {holes}",
     "scorecard.pace_at": "As at {time}",
+    "scorecard.pace_asked": (
+        "Nothing entered for hole {hole} for a while: if you have finished it, enter its scores "
+        "or press “We've finished hole {hole}”."
+    ),
     "scorecard.pending_cell": "not sent yet",
     "scorecard.setting": "Scoring of the round (committee)",
     "scorecard.setting_scoring": "Scoring",
