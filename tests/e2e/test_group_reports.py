@@ -47,7 +47,9 @@ def server(tmp_path_factory) -> Iterator[LiveServer]:
 
     pace("import", "draw", str(DRAW_CSV), "--round", "R2", "--timezone", TIMEZONE,
          "--date", day, "--completions", "officials", "--db", str(db), cwd=folder)  # fmt: skip
-    with live_server(folder, db=db, extra_args=clocked("10:30", tick=0.2)) as s:
+    # the clock runs 10 times real speed: an alert on a report waits a minute of the round's
+    # clock after the report reached the server (docs/status.md, "Groups' reports")
+    with live_server(folder, db=db, extra_args=clocked("10:30", tick=0.2, speed=10)) as s:
         yield s
 
 
@@ -117,7 +119,8 @@ def test_scorers_alone_find_the_slow_group(server, phone):
     assert all(e["by"]["role"] == "scorer" for e in stored)
     assert row(server, "2")["status"] == "out_of_position"
     assert row(server, "2")["holes"]["1"]["source"] == "group"
-    # its alert is raised (the next tick) marked as resting on the group's report
+    # its alert is raised once the report cannot open a batch (a minute of the round's clock,
+    # six seconds here) marked as resting on the group's report
     alert = wait_for_alert(server, "2")
     assert alert["reported_by_group"] is True, alert
     # the group's own pace, as its page reads it: facts, no status
