@@ -4,6 +4,10 @@
 // or with the corrections logged since), a small cache keeping the instants already read; ahead
 // of now, the live rows projected on, faded, with their 80 % ranges. Play moves the slider on
 // at the chosen speed.
+//
+// Issue 46: an answer is drawn only when it is for the instant the slider shows when it comes
+// (a fast drag asks for many instants, and their answers come back in any order); an answer
+// for an instant no longer asked is kept in the cache, never drawn.
 import { clock, serverNow } from "../common.js";
 import { renderStrip } from "../strip.js";
 import { openDetail } from "./detail.js";
@@ -12,7 +16,9 @@ import { $, ROUND, shown, state, tz } from "./state.js";
 const STRIP_URL = `/api/rounds/${encodeURIComponent(ROUND)}/strip`;
 const CACHE = 240; // instants kept (a minute each: four hours of the day)
 const cache = new Map();
-const strip = { at: null, playing: null, shown: null, asked: 0, geometry: null, last: null };
+const pending = new Set(); // the keys asked and not answered yet
+// `wanted`: the key (`minute|reading`) of the instant the slider shows, null when live or ahead
+const strip = { at: null, playing: null, shown: null, wanted: null, answers: 0, geometry: null, last: null };
 const GEOMETRY_URL = `/api/rounds/${encodeURIComponent(ROUND)}/geometry`;
 
 /** The slider's bounds, in minutes of the day: the first start to the last group's due end. */
@@ -45,6 +51,7 @@ export function setupStrip() {
   $("strip-now").addEventListener("click", () => {
     stop();
     strip.at = null;
+    strip.wanted = null;
     renderStripNow();
   });
   $("strip-corrected").addEventListener("change", () => strip.at !== null && rewindTo(strip.at));
@@ -82,6 +89,7 @@ function rewindTo(at) {
   const now = serverNow().getTime();
   $("strip-at").value = String(Math.round(at / 60000));
   if (at >= now) {
+    strip.wanted = null;
     showWhen(at, true);
     draw(state.snapshot.groups, at, state.snapshot.held_up, true);
     return;
@@ -89,23 +97,35 @@ function rewindTo(at) {
   const reading = $("strip-corrected").checked ? "corrected" : "known";
   const minute = Math.floor(at / 60000);
   const key = `${minute}|${reading}`;
+  strip.wanted = key;
   const known = cache.get(key);
   showWhen(minute * 60000, false);
   if (known) {
     draw(known.groups, minute * 60000, known.held_up, false);
     return;
   }
-  const asked = ++strip.asked;
+  read(key, minute, reading);
+}
+
+/**
+ * Read the field at `minute` in `reading` from the server, once at a time: the answer goes in
+ * the cache, and is drawn only if the slider still shows that instant when it comes.
+ */
+function read(key, minute, reading) {
+  if (pending.has(key)) return; // asked already: its answer draws it if still wanted
+  pending.add(key);
   const iso = new Date(minute * 60000).toISOString();
   fetch(`${STRIP_URL}?at=${encodeURIComponent(iso)}&reading=${reading}`, { credentials: "same-origin" })
     .then((r) => r.json())
     .then((body) => {
+      $("strip").dataset.answers = String(++strip.answers); // answers read (tests)
       if (!body.ok) return;
       cache.set(key, body);
       if (cache.size > CACHE) cache.delete(cache.keys().next().value);
-      if (asked === strip.asked && strip.at !== null) draw(body.groups, minute * 60000, body.held_up, false);
+      if (strip.wanted === key) draw(body.groups, minute * 60000, body.held_up, false);
     })
-    .catch(() => {});
+    .catch(() => {})
+    .finally(() => pending.delete(key));
 }
 
 function showWhen(at, ahead) {

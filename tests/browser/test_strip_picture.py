@@ -1,0 +1,143 @@
+"""The field's picture (issue 46): the dashboard's strip, its map and the public board show what
+the log says at every instant asked.
+
+- a fast drag of the rewind slider: the answers for the instants passed on the way come back
+  late, after the slider stopped; none of them is drawn over the instant it shows;
+- a correction (or a void) of a tap: the strip rewound "with later corrections" moves the group
+  as ``GET status?at=`` does, and never draws its cached picture of the instant again.
+
+Round R1 (tests/browser/conftest.py), the server's clock at noon.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+from browser.test_course_strip import markers
+from livesupport import TIMEZONE, wait_for
+from playwright.sync_api import Page, Route, expect
+
+pytestmark = pytest.mark.browser
+
+DASHBOARD = "/rounds/R1/dashboard"
+DESK = {"width": 1280, "height": 800}
+PHONE = {"width": 360, "height": 780}
+SHOTS = Path("/tmp/shots/picture")
+
+
+def open_dashboard(server, browser, viewport=DESK) -> tuple:
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    page.goto(f"{server.url}/join?code={server.code('referee')}")
+    page.goto(server.url + DASHBOARD)
+    expect(page.locator("#strip-lanes li.strip-group")).to_have_count(6)
+    return context, page
+
+
+def slider_instant(page: Page) -> str:
+    """Return the instant the slider shows, as the page writes it (``data-drawn``)."""
+    minute = int(page.locator("#strip-at").input_value())
+    return datetime.fromtimestamp(minute * 60, UTC).isoformat().replace("+00:00", ".000Z")
+
+
+def answers(page: Page) -> int:
+    """Return how many answers of GET .../strip the page has read."""
+    return int(page.locator("#strip").get_attribute("data-answers") or 0)
+
+
+class Held:
+    """Hold the page's GET .../strip requests while ``holding``, and let them go on ``release``:
+    their answers then come after everything the page did meanwhile."""
+
+    def __init__(self, page: Page) -> None:
+        self.holding = False
+        self.routes: list[Route] = []
+        page.route("**/api/rounds/R1/strip?*", self.handle)
+
+    def handle(self, route: Route) -> None:
+        if self.holding:
+            self.routes.append(route)
+        else:
+            route.continue_()
+
+    def release(self) -> int:
+        """Let every held request go on, in the order asked; return how many."""
+        self.holding = False
+        held, self.routes = self.routes, []
+        for route in held:
+            route.continue_()
+        return len(held)
+
+
+def test_a_fast_drag_draws_the_instant_the_slider_shows_never_a_late_answer(
+    server, browser, today_at
+):
+    """Issue 46: two fast drags, each passing instants the server answers late; the first ends
+    on an instant already read (drawn from the cache), the second ahead of now (projected).
+    Before the fix, the last late answer was drawn over the slider's instant both times."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for group, hole, at in (("1", 1, (8, 14)), ("1", 2, (8, 30)), ("1", 3, (8, 45)),
+                            ("2", 1, (8, 26)), ("2", 2, (8, 44)), ("3", 1, (8, 40))):  # fmt: skip
+        server.tap(group, hole, today_at(*at))
+    context, page = open_dashboard(server, browser)
+    held = Held(page)
+    page.locator("#strip-corrected").check()
+    strip = page.locator("#strip")
+    box = page.locator("#strip-at").bounding_box()
+    assert box
+    y = box["y"] + box["height"] / 2
+    x0 = box["x"] + box["width"] * 0.25  # about 09:30: the morning, read from the server
+
+    # the slider's instant, read once: in the cache
+    page.mouse.click(x0, y)
+    expect(strip).to_have_attribute("data-mode", "rewound")
+    first = slider_instant(page)
+    expect(strip).to_have_attribute("data-drawn", first)
+    read = answers(page)
+
+    # drag 1: back over the morning and return; the instants passed are answered late
+    held.holding = True
+    page.mouse.move(x0, y)
+    page.mouse.down()
+    page.mouse.move(x0 - 120, y, steps=8)
+    page.mouse.move(x0, y, steps=8)
+    page.mouse.up()
+    assert slider_instant(page) == first
+    expect(strip).to_have_attribute("data-drawn", first)
+    late = held.release()
+    assert late >= 3, late  # the drag asked for several instants on the way
+    assert wait_for(lambda: answers(page) == read + late, timeout=10), (answers(page), read, late)
+    expect(strip).to_have_attribute("data-drawn", first)
+    status = server.get_json(f"/api/rounds/R1/status?at={local_hhmm(first)}")
+    drawn = markers(page)
+    for g in status["groups"]:
+        assert drawn[g["group"]]["status"] == g["status"], (g, drawn[g["group"]])
+        assert int(drawn[g["group"]]["holes_completed"]) == g["holes_completed"], g
+
+    # drag 2: back over the morning again, then on past now to the slider's end (ahead)
+    read = answers(page)
+    held.holding = True
+    page.mouse.move(x0, y)
+    page.mouse.down()
+    page.mouse.move(x0 - 60, y, steps=6)
+    page.mouse.move(box["x"] + box["width"] + 20, y, steps=6)
+    page.mouse.up()
+    expect(strip).to_have_attribute("data-mode", "ahead")
+    end = slider_instant(page)
+    expect(strip).to_have_attribute("data-drawn", end)
+    late = held.release()
+    assert late >= 3, late
+    assert wait_for(lambda: answers(page) == read + late, timeout=10), (answers(page), read, late)
+    expect(strip).to_have_attribute("data-mode", "ahead")
+    expect(strip).to_have_attribute("data-drawn", end)
+    expect(page.locator("#strip-lanes li.strip-group.projected")).to_have_count(6)
+    context.close()
+
+
+def local_hhmm(iso: str) -> str:
+    """Return ``iso`` (UTC) as the round's local ``HH:MM`` (what ``status?at=`` takes)."""
+    at = datetime.fromisoformat(iso.replace("Z", "+00:00"))
+    return at.astimezone(ZoneInfo(TIMEZONE)).strftime("%H:%M")
