@@ -7,7 +7,10 @@
 //
 // Issue 46: an answer is drawn only when it is for the instant the slider shows when it comes
 // (a fast drag asks for many instants, and their answers come back in any order); an answer
-// for an instant no longer asked is kept in the cache, never drawn.
+// for an instant no longer asked is kept in the cache, never drawn. The cache holds the log as
+// it stood when each instant was read: when the log moves (a correction, a void, a late tap:
+// the feed's rows change), it is emptied and the instant shown read again (`logMoved`), so the
+// strip draws what GET .../status?at= says now, never a picture from before a correction.
 import { clock, serverNow } from "../common.js";
 import { renderStrip } from "../strip.js";
 import { openDetail } from "./detail.js";
@@ -16,9 +19,10 @@ import { $, ROUND, shown, state, tz } from "./state.js";
 const STRIP_URL = `/api/rounds/${encodeURIComponent(ROUND)}/strip`;
 const CACHE = 240; // instants kept (a minute each: four hours of the day)
 const cache = new Map();
-const pending = new Set(); // the keys asked and not answered yet
+const pending = new Set(); // `minute|reading|log` asked and not answered yet
 // `wanted`: the key (`minute|reading`) of the instant the slider shows, null when live or ahead
-const strip = { at: null, playing: null, shown: null, wanted: null, answers: 0, geometry: null, last: null };
+// `log`: how many times the log moved (an answer asked before a move is neither kept nor drawn)
+const strip = { at: null, playing: null, shown: null, wanted: null, log: 0, answers: 0, geometry: null, last: null };
 const GEOMETRY_URL = `/api/rounds/${encodeURIComponent(ROUND)}/geometry`;
 
 /** The slider's bounds, in minutes of the day: the first start to the last group's due end. */
@@ -112,20 +116,34 @@ function rewindTo(at) {
  * the cache, and is drawn only if the slider still shows that instant when it comes.
  */
 function read(key, minute, reading) {
-  if (pending.has(key)) return; // asked already: its answer draws it if still wanted
-  pending.add(key);
+  const log = strip.log;
+  const asked = `${key}|${log}`;
+  if (pending.has(asked)) return; // asked already: its answer draws it if still wanted
+  pending.add(asked);
   const iso = new Date(minute * 60000).toISOString();
   fetch(`${STRIP_URL}?at=${encodeURIComponent(iso)}&reading=${reading}`, { credentials: "same-origin" })
     .then((r) => r.json())
     .then((body) => {
       $("strip").dataset.answers = String(++strip.answers); // answers read (tests)
-      if (!body.ok) return;
+      // the log moved while it was read: it may be stale, and logMoved asked again
+      if (!body.ok || log !== strip.log) return;
       cache.set(key, body);
       if (cache.size > CACHE) cache.delete(cache.keys().next().value);
       if (strip.wanted === key) draw(body.groups, minute * 60000, body.held_up, false);
     })
     .catch(() => {})
-    .finally(() => pending.delete(key));
+    .finally(() => pending.delete(asked));
+}
+
+/**
+ * The round's log may have moved (a delta of its rows or of who holds the field up, or the
+ * snapshot read again after a missed one): every instant read is forgotten, and the one shown
+ * is read again, or projected again from the new rows when ahead of now.
+ */
+export function logMoved() {
+  strip.log += 1;
+  cache.clear();
+  if (strip.at !== null) rewindTo(strip.at);
 }
 
 function showWhen(at, ahead) {

@@ -11,12 +11,13 @@ Round R1 (tests/browser/conftest.py), the server's clock at noon.
 
 from __future__ import annotations
 
+import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-from browser.test_course_strip import markers
+from browser.test_course_strip import markers, slide_to
 from livesupport import TIMEZONE, wait_for
 from playwright.sync_api import Page, Route, expect
 
@@ -141,3 +142,72 @@ def local_hhmm(iso: str) -> str:
     """Return ``iso`` (UTC) as the round's local ``HH:MM`` (what ``status?at=`` takes)."""
     at = datetime.fromisoformat(iso.replace("Z", "+00:00"))
     return at.astimezone(ZoneInfo(TIMEZONE)).strftime("%H:%M")
+
+
+def correct(server, target: str, at: datetime) -> dict:
+    """Correct the time of the tap ``target`` to ``at`` as a referee's page does (the
+    ``correct_hole_time`` command, through its HTTP mirror); assert ok."""
+    now = server.get_json("/api/rounds/R1/snapshot")["snapshot"]["at"]
+    body = {"id": str(uuid.uuid4()), "round": "R1", "target": target, "at": at.isoformat(),
+            "device_time": now, "reason": "the marshal tapped late"}  # fmt: skip
+    answer = server.post_json("/api/commands/correct_hole_time", body)
+    assert answer["ok"], answer
+    return answer
+
+
+def void(server, target: str) -> dict:
+    """Void the tap ``target`` (the ``void_event`` command, through its HTTP mirror)."""
+    body = {"id": str(uuid.uuid4()), "round": "R1", "target": target, "reason": "wrong group"}
+    answer = server.post_json("/api/commands/void_event", body)
+    assert answer["ok"], answer
+    return answer
+
+
+def agrees_with_status(page: Page, server, hhmm: str) -> None:
+    """Check that the strip draws what GET status?at=``hhmm`` says of every group."""
+    status = server.get_json(f"/api/rounds/R1/status?at={hhmm}")
+    drawn = markers(page)
+    assert set(drawn) == {g["group"] for g in status["groups"]}
+    for g in status["groups"]:
+        shown = drawn[g["group"]]
+        assert shown["status"] == g["status"], (hhmm, g, shown)
+        assert int(shown["holes_completed"]) == g["holes_completed"], (hhmm, g, shown)
+
+
+def test_a_correction_moves_the_rewound_strip_as_status_at_says(server, browser, today_at):
+    """Issue 46: rewound "with later corrections", the strip follows a correction and a void
+    of a tap, at the instant shown and at an instant it had read before them."""
+    server.tap("1", 1, today_at(8, 14))
+    second = server.tap("1", 2, today_at(8, 30))["id"]
+    third = server.tap("1", 3, today_at(9, 0))["id"]
+    context, page = open_dashboard(server, browser)
+    one = page.locator("#strip-lanes li.strip-group[data-group='1']")
+    page.locator("#strip-corrected").check()
+    # 09:12 read once (in the page's cache), then 09:10 shown: group 1 after three holes
+    slide_to(page, today_at(9, 12))
+    expect(page.locator("#strip-when")).to_have_text("09:12")
+    expect(one).to_have_attribute("data-holes-completed", "3")
+    slide_to(page, today_at(9, 10))
+    expect(page.locator("#strip-when")).to_have_text("09:10")
+    expect(one).to_have_attribute("data-holes-completed", "3")
+    expect(one).to_have_attribute("data-hole", "4")
+
+    # the referee corrects hole 3 to 09:15: at 09:10 group 1 is back on hole 3, at once
+    correct(server, third, today_at(9, 15))
+    expect(one).to_have_attribute("data-holes-completed", "2")
+    expect(one).to_have_attribute("data-hole", "3")
+    agrees_with_status(page, server, "09:10")
+    # the instant read before the correction is read again, not drawn from the cache
+    slide_to(page, today_at(9, 12))
+    expect(page.locator("#strip-when")).to_have_text("09:12")
+    expect(one).to_have_attribute("data-holes-completed", "2")
+    agrees_with_status(page, server, "09:12")
+
+    # a void: hole 2's tap was another group's; at 09:12 group 1 has completed hole 1 only
+    void(server, second)
+    expect(one).to_have_attribute("data-holes-completed", "1")
+    agrees_with_status(page, server, "09:12")
+    page.set_viewport_size(PHONE)
+    expect(one).to_have_attribute("data-holes-completed", "1")
+    page.screenshot(path=str(SHOTS / "dashboard-360-rewound.png"), full_page=True)
+    context.close()
