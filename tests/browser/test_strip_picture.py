@@ -11,14 +11,15 @@ Round R1 (tests/browser/conftest.py), the server's clock at noon.
 
 from __future__ import annotations
 
+import re
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-from browser.test_course_strip import markers, slide_to
-from livesupport import TIMEZONE, wait_for
+from browser.test_course_strip import markers, serious, slide_to
+from livesupport import DATA, TIMEZONE, command, pace, wait_for
 from playwright.sync_api import Page, Route, expect
 
 pytestmark = pytest.mark.browser
@@ -27,6 +28,7 @@ DASHBOARD = "/rounds/R1/dashboard"
 DESK = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 780}
 SHOTS = Path("/tmp/shots/picture")
+MAP = DATA / "course_louiseville.osm"
 
 
 def open_dashboard(server, browser, viewport=DESK) -> tuple:
@@ -210,4 +212,58 @@ def test_a_correction_moves_the_rewound_strip_as_status_at_says(server, browser,
     page.set_viewport_size(PHONE)
     expect(one).to_have_attribute("data-holes-completed", "1")
     page.screenshot(path=str(SHOTS / "dashboard-360-rewound.png"), full_page=True)
+    context.close()
+
+
+def board_strip(page: Page) -> dict[str, str]:
+    """Return each group the board's strip (or map) draws, with its label."""
+    return page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('#strip-lanes li.strip-group')]
+            .map((li) => [li.dataset.group,
+                          li.querySelector('button').getAttribute('aria-label')]))"""
+    )
+
+
+def test_the_board_shows_a_withdrawn_group_as_withdrawn_never_on_the_course(
+    server, browser, today_at
+):
+    """Issue 46: the public board drew a group that had withdrawn on the hole after its last
+    ("Group 14, on hole 18"). Withdrawn through the console's command (its last player
+    retiring), it leaves the board's strip and its map, and its row says it withdrew."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for hole, at in ((1, (8, 14)), (2, (8, 28)), (3, (8, 42))):
+        server.tap("1", hole, today_at(*at))
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{server.url}/join?code={server.code('viewer')}")
+    page.goto(server.url + "/rounds/R1/board?pause=0")
+    row = page.locator("tr.board-row[data-group='1']")
+    expect(page.locator("#strip-lanes li.strip-group")).to_have_count(6)
+    assert board_strip(page)["1"] == "Group 1, on hole 4"
+    expect(row.locator("td.b-hole[data-hole='4'] .b-due")).not_to_have_text("")
+
+    # the committee records the group's three players as retired at 09:00: the group withdraws
+    for player in ("Marie Lavoie", "Julie Gagnon", "Sophie Tremblay"):
+        command(server, "change_withdraw", player=player, reason="retired", at="09:00",
+                note="lightning, went in")  # fmt: skip
+    expect(page.locator("#strip-lanes li.strip-group")).to_have_count(5)
+    assert "1" not in board_strip(page)
+    expect(row).to_have_class(re.compile(r"\bwithdrawn\b"))
+    expect(row.locator(".b-withdrawn")).to_have_text("Withdrawn")
+    # the holes it played stay, the others are due no more
+    expect(row.locator("td.b-hole[data-hole='3'] .b-done")).to_have_text("08:42")
+    expect(row.locator("td.b-hole[data-hole='4']")).to_have_text("")
+    assert "on hole 4" not in page.locator("#app").inner_text()
+    assert serious(page) == []
+    page.screenshot(path=str(SHOTS / "board-360-withdrawn.png"), full_page=True)
+
+    # on the course's map, the same: five groups drawn, group 1 not among them
+    pace("import", "geometry", str(MAP), "--course", "Golf de Louiseville",
+         "--db", str(server.db), cwd=server.db.parent)  # fmt: skip
+    page.reload()
+    expect(page.locator("#strip-lanes section.strip-map svg g.map-hole")).to_have_count(18)
+    expect(page.locator("#strip-lanes section.strip-map li.strip-group")).to_have_count(5)
+    assert "1" not in board_strip(page)
+    expect(row.locator(".b-withdrawn")).to_have_text("Withdrawn")
+    page.screenshot(path=str(SHOTS / "board-360-withdrawn-map.png"), full_page=True)
     context.close()
