@@ -143,8 +143,9 @@ function describe(p, row, heldBy, holding, facts) {
 }
 
 /**
- * Draw the strip of `rows` at `nowMs` into `node`: a list per lane of the holes, and a list
- * of the groups (each a focusable button, labelled in words) placed over it. `heldUp` is the
+ * Draw the strip of `rows` at `nowMs` into `node`: a list per lane of the holes, and one list
+ * of the groups in draw order (each a focusable button, labelled in words) placed over their
+ * lanes (issue 46: Tab meets them in draw order, as docs/status.md says). `heldUp` is the
  * snapshot's `held_up` (its `ongoing` rows are drawn as chains); `onOpen(group)` opens one.
  * With `ahead`, every group is drawn as a projection (faded), its 80 % range as a band.
  */
@@ -196,8 +197,16 @@ export function renderStrip(node, rows, nowMs, { heldUp = [], onOpen = null, ahe
       .filter(({ p }) => !p.off)
       // facts only (the board): a group is on its hole, not a share of its time through it
       .map(({ row, p }) => ({ row, p: facts && !p.finished && p.status !== "not_started" ? { ...p, fraction: 0.5, over: false } : p }));
-  const out = map ? [mapSection(map, positioned(rows), marker)] : [];
-  for (const lane of map ? [] : lanes(rows)) {
+  if (map) {
+    morph(node, el("div", {}, mapSection(map, positioned(rows), marker)));
+    return;
+  }
+  // one section per lane (its holes, and the bars of its hold-up chains), and after them one
+  // list of every group in draw order, each placed over its lane (CSS grid: the lane's row):
+  // the keyboard and a screen reader meet the groups in draw order, not lane by lane
+  const sections = [];
+  const items = new Map();
+  lanes(rows).forEach((lane, k) => {
     const n = lane.order.length || 1;
     const place = (p) => {
       const at = lane.order.indexOf(p.hole);
@@ -218,31 +227,40 @@ export function renderStrip(node, rows, nowMs, { heldUp = [], onOpen = null, ahe
       ends[track] = x;
       trackOf.set(p.group, track);
     }
-    // in draw order: the keyboard meets the groups as the draw lists them, and a group's
-    // button stays in its place in the page as the groups pass one another
-    const items = placed.map(({ row, p }) => {
-      const x = (place(p) / n) * 100;
-      const style = { left: `${x.toFixed(2)}%`, "--track": String(trackOf.get(p.group)) };
-      return marker(row, p, { style, range: p.projected ? rangeBand(row, p, n) : null });
-    });
+    const height = Math.max(1, ends.length);
+    for (const { row, p } of placed) {
+      const style = {
+        "grid-row": `${k + 1} / span 1`,
+        "--x": (place(p) / n).toFixed(4),
+        "--track": String(trackOf.get(p.group)),
+        "--tracks": String(height),
+      };
+      items.set(p.group, marker(row, p, { style, range: p.projected ? rangeBand(row, p, n) : null }));
+    }
     const chains = Object.entries(holders)
       .map(([group, behind]) => chainBar(group, behind, placed, place, n))
       .filter(Boolean);
-    const height = Math.max(1, ends.length);
-    out.push(
+    sections.push(
       el(
         "section",
-        { class: "strip-lane", dataset: { tee: lane.tee == null ? "" : String(lane.tee) }, style: { "--tracks": String(height) } },
+        {
+          class: "strip-lane",
+          dataset: { tee: lane.tee == null ? "" : String(lane.tee) },
+          style: { "--tracks": String(height), "grid-row": `${k + 1} / span 1` },
+        },
         el("h3", { class: "strip-lane-title" }, lane.tee == null ? t("strip.course_order") : t("strip.from_tee", { tee: lane.tee })),
         el(
           "ol",
           { class: "strip-holes", "aria-label": t("strip.holes") },
           ...lane.order.map((h) => el("li", { class: "strip-hole", dataset: { hole: String(h) } }, String(h))),
         ),
-        el("ul", { class: "strip-groups", "aria-label": t("strip.groups") }, ...items, ...chains),
+        el("div", { class: "strip-track" }, ...chains),
       ),
     );
-  }
+  });
+  // in draw order: a group's button also keeps its place in the page as the groups pass
+  const drawn = rows.map((row) => items.get(row.group)).filter(Boolean);
+  const out = [...sections, el("ul", { class: "strip-groups strip-all", "aria-label": t("strip.groups") }, ...drawn)];
   const fresh = el("div", {}, ...out);
   morph(node, fresh);
 }
@@ -320,7 +338,11 @@ function rangeBand(row, p, n) {
   return el("span", {
     class: "strip-range",
     "aria-hidden": "true",
-    style: { left: `${((-late / n) * 100).toFixed(2)}cqw`, width: `${(((early + late) / n) * 100).toFixed(2)}cqw` },
+    // in shares of the lane's track (the strip's width less its insets: static/pace.css)
+    style: {
+      left: `calc((100cqw - 2 * var(--inset)) * ${(-late / n).toFixed(4)})`,
+      width: `calc((100cqw - 2 * var(--inset)) * ${((early + late) / n).toFixed(4)})`,
+    },
   });
 }
 
@@ -335,7 +357,7 @@ function chainBar(group, behind, placed, place, n) {
   const width = Math.max(...xs) - left;
   const text = t("strip.chain", { group, groups: behind.join(", ") });
   return el(
-    "li",
+    "div",
     { class: "strip-chain", dataset: { group }, style: { left: `${left.toFixed(2)}%`, width: `${Math.max(width, 1).toFixed(2)}%` } },
     el("span", {}, text),
   );

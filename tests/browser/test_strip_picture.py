@@ -13,13 +13,23 @@ from __future__ import annotations
 
 import re
 import uuid
-from datetime import UTC, datetime
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
 from browser.test_course_strip import markers, serious, slide_to
-from livesupport import DATA, TIMEZONE, command, pace, wait_for
+from livesupport import (
+    COURSE,
+    DATA,
+    TIMEZONE,
+    LiveServer,
+    command,
+    live_server,
+    pace,
+    wait_for,
+)
 from playwright.sync_api import Page, Route, expect
 
 pytestmark = pytest.mark.browser
@@ -266,4 +276,110 @@ def test_the_board_shows_a_withdrawn_group_as_withdrawn_never_on_the_course(
     assert "1" not in board_strip(page)
     expect(row.locator(".b-withdrawn")).to_have_text("Withdrawn")
     page.screenshot(path=str(SHOTS / "board-360-withdrawn-map.png"), full_page=True)
+    context.close()
+
+
+def interleaved_draw(folder: Path) -> Path:
+    """Eight three-balls off tees 1 and 10 in turn, two every 10 minutes from 08:00: the draw
+    lists them by start, so its order (1, 2, 3 …) alternates between the strip's two lanes."""
+    lines = ["group,start,tee,player"]
+    for i in range(8):
+        start = datetime(2026, 1, 1, 8, 0) + timedelta(minutes=10 * (i // 2))
+        tee = 1 if i % 2 == 0 else 10
+        lines += [f"{i + 1},{start:%H:%M},{tee},Player {i + 1}-{p + 1}" for p in range(3)]
+    path = folder / "interleaved.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def crossover(tmp_path, today_at) -> Iterator[LiveServer]:
+    """A real ``pace serve`` with the interleaved crossover draw for today, its clock at noon."""
+    db = tmp_path / "pace.db"
+    day = today_at(12).date().isoformat()
+    pace("import", "course", str(COURSE), "--db", str(db), cwd=tmp_path)
+    pace("import", "draw", str(interleaved_draw(tmp_path)), "--round", "R1", "--date", day,
+         "--timezone", TIMEZONE, "--db", str(db), cwd=tmp_path)  # fmt: skip
+    origin = today_at(12).isoformat()
+    with live_server(tmp_path, db=db, extra_args=["--clock-origin", origin, "--tick", "0.2"]) as s:
+        yield s
+
+
+#: each group's tee in the interleaved draw
+TEES = {str(i + 1): "1" if i % 2 == 0 else "10" for i in range(8)}
+
+
+def placed_in_their_lanes(page: Page) -> list[str]:
+    """Return what is wrong with where the strip draws its groups: each must be inside the
+    lane of its tee (:data:`TEES`), over the hole it is on (its ``data-hole``)."""
+    return page.evaluate(
+        """(tees) => {
+            const wrong = [];
+            const lane = {};
+            for (const s of document.querySelectorAll('#strip-lanes section.strip-lane'))
+                lane[s.dataset.tee] = s;
+            for (const li of document.querySelectorAll('#strip-lanes li.strip-group')) {
+                const r = li.getBoundingClientRect();
+                const x = r.left + r.width / 2, y = r.top + r.height / 2;
+                const tee = tees[li.dataset.group];
+                const box = lane[tee].getBoundingClientRect();
+                if (y < box.top || y > box.bottom)
+                    wrong.push(`${li.dataset.group}: not in lane ${tee}`);
+                const hole = lane[tee].querySelector(`.strip-hole[data-hole="${li.dataset.hole}"]`)
+                    .getBoundingClientRect();
+                if (x < hole.left - 1 || x > hole.right + 1)
+                    wrong.push(`${li.dataset.group}: ${x} not over hole ${li.dataset.hole}`);
+            }
+            return wrong;
+        }""",
+        TEES,
+    )
+
+
+@pytest.mark.parametrize("viewport", [DESK, PHONE], ids=["desk", "phone-360"])
+def test_the_keyboard_meets_the_strips_groups_in_draw_order_across_lanes(
+    crossover, browser, today_at, viewport
+):
+    """Issue 46: docs/status.md says the keyboard meets the strip's groups in draw order; Tab
+    went lane by lane (1, 3, 5, 7, then 2, 4, 6, 8 in a crossover listed by start). Each group
+    stays drawn in its own lane, over its hole."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    server = crossover
+    server.tap("1", 1, today_at(8, 14))
+    server.tap("1", 2, today_at(8, 30))
+    server.tap("2", 10, today_at(8, 15))
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    page.goto(f"{server.url}/join?code={server.code('referee')}")
+    page.goto(server.url + DASHBOARD)
+    groups = page.locator("#strip-lanes li.strip-group")
+    expect(groups).to_have_count(8)
+    expect(page.locator("#strip-lanes section.strip-lane")).to_have_count(2)
+    expect(page.locator("#strip-lanes li.strip-group[data-group='1']")).to_have_attribute(
+        "data-hole", "3"
+    )
+    expect(page.locator("#strip-lanes li.strip-group[data-group='2']")).to_have_attribute(
+        "data-hole", "11"
+    )
+    page.locator("#strip-corrected").focus()
+    seen = []
+    for _ in range(8):
+        page.keyboard.press("Tab")
+        seen.append(
+            page.evaluate("document.activeElement.closest('li.strip-group')?.dataset.group")
+        )
+    assert seen == ["1", "2", "3", "4", "5", "6", "7", "8"], seen
+    assert placed_in_their_lanes(page) == []
+    assert serious(page) == []
+    page.screenshot(path=str(SHOTS / f"crossover-{viewport['width']}.png"), full_page=True)
+    # the board's facts-only strip: the same lanes, the same order
+    page.goto(server.url + "/rounds/R1/board?pause=0")
+    expect(groups).to_have_count(8)
+    buttons = page.locator("#strip-lanes li.strip-group button")
+    assert [b.get_attribute("aria-label") for b in buttons.all()][:2] == [
+        "Group 1, on hole 3",
+        "Group 2, on hole 11",
+    ]
+    assert placed_in_their_lanes(page) == []
+    page.screenshot(path=str(SHOTS / f"crossover-board-{viewport['width']}.png"), full_page=True)
     context.close()
