@@ -10,7 +10,7 @@
 // after its `holes_completed` in its `order` — the status's own count, so the strip at an
 // instant shows what GET .../status?at= judged then (docs/status.md, "The course strip").
 import { el as plain, t } from "./common.js";
-import { holesPicture, mapPoint, projection } from "./map.js";
+import { chainLines, holesPicture, mapPoint, projection } from "./map.js";
 
 /**
  * `el` with `style` set through the CSSOM (the pages' Content-Security-Policy refuses style
@@ -198,7 +198,7 @@ export function renderStrip(node, rows, nowMs, { heldUp = [], onOpen = null, ahe
       // facts only (the board): a group is on its hole, not a share of its time through it
       .map(({ row, p }) => ({ row, p: facts && !p.finished && p.status !== "not_started" ? { ...p, fraction: 0.5, over: false } : p }));
   if (map) {
-    morph(node, el("div", {}, mapSection(map, positioned(rows), marker)));
+    morph(node, el("div", {}, mapSection(map, positioned(rows), marker, holders)));
     return;
   }
   // one section per lane (its holes, and the bars of its hold-up chains), and after them one
@@ -296,20 +296,38 @@ function morph(node, fresh) {
   if (kept.length !== old.length || kept.some((x, i) => x !== old[i])) node.replaceChildren(...kept);
 }
 
-/** The course's own map: its holes drawn from their geometry, the groups placed over them. */
-function mapSection(geometry, placed, marker) {
+/**
+ * The course's own map: its holes drawn from their geometry, the groups placed over them, and
+ * each hold-up chain (`holders`: `{group: [groups it holds]}`) a line joining the spots of the
+ * group holding the field up and the groups it holds, in words under the map (issue 46: as the
+ * strip's bar joins them on a lane).
+ */
+function mapSection(geometry, placed, marker, holders = {}) {
   const proj = projection(geometry);
-  const orders = {};
   const spots = [];
+  const spotOf = new Map();
   const items = placed.map(({ row, p }) => {
-    orders[p.group] = row.order || [];
     const at = mapPoint(geometry, proj, p, row.order || []) || [0, 0];
     // groups at one spot stack downwards, each a marker's height below the one before
     const track = spots.filter((q) => Math.hypot(q[0] - at[0], (q[1] - at[1]) * (proj.h / proj.w)) < 4).length;
     spots.push(at);
+    spotOf.set(p.group, at);
     const style = { left: `${at[0].toFixed(2)}%`, top: `${at[1].toFixed(2)}%`, "--track": String(track) };
     return marker(row, p, { style, range: null });
   });
+  const chains = Object.entries(holders)
+    .map(([group, behind]) => {
+      const points = [group, ...behind].map((g) => spotOf.get(g));
+      // the group holding and at least one it holds on the map (a finished one is not)
+      if (!points[0] || !points.slice(1).some(Boolean)) return null;
+      return { group, points: points.filter(Boolean), text: t("strip.chain", { group, groups: behind.join(", ") }) };
+    })
+    .filter(Boolean);
+  // the words under the map, each by a sample of its line: on the map they would be hidden by
+  // the markers of the groups they name, which are close together (that is the hold-up)
+  const words = chains.map(({ group, text }) =>
+    el("div", { class: "strip-chain map-chain", dataset: { group } }, el("span", {}, text)),
+  );
   return el(
     "section",
     { class: "strip-map", dataset: { tee: "map" } },
@@ -319,8 +337,10 @@ function mapSection(geometry, placed, marker) {
       // as wide as fits the screen's height too (a phone held sideways sees the whole course)
       { class: "map-wrap", style: { "--aspect": (proj.w / proj.h).toFixed(3) } },
       holesPicture(geometry, proj, t("strip.map_label", { holes: geometry.holes.length })),
+      el("div", { class: "map-chains" }, chainLines(chains)),
       el("ul", { class: "strip-groups map-groups", "aria-label": t("strip.groups") }, ...items),
     ),
+    el("div", { class: "map-chain-words" }, ...words),
   );
 }
 

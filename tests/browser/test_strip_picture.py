@@ -383,3 +383,77 @@ def test_the_keyboard_meets_the_strips_groups_in_draw_order_across_lanes(
     assert placed_in_their_lanes(page) == []
     page.screenshot(path=str(SHOTS / f"crossover-board-{viewport['width']}.png"), full_page=True)
     context.close()
+
+
+def chain_ends(page: Page, section: str) -> dict:
+    """Return, in px on the page, the ends of group 1's chain line in ``section`` and the
+    centres of the markers of the groups it joins (on the map, a marker's spot is its centre
+    when it is the first drawn there)."""
+    return page.evaluate(
+        """(section) => {
+            const root = document.querySelector(section);
+            const svg = root.querySelector('svg.map-chain-lines');
+            const box = svg.getBoundingClientRect();
+            const line = svg.querySelectorAll('g.map-chain-line[data-chain="1"] polyline')[1];
+            const points = line.getAttribute('points').trim().split(' ').map((xy) => {
+                const [x, y] = xy.split(',').map(Number);
+                return [box.left + (x / 100) * box.width, box.top + (y / 100) * box.height];
+            });
+            const centre = (g) => {
+                const r = root.querySelector(`li.strip-group[data-group="${g}"] button`)
+                    .getBoundingClientRect();
+                return [r.left + r.width / 2, r.top + r.height / 2];
+            };
+            return {points, one: centre('1'), two: centre('2')};
+        }""",
+        section,
+    )
+
+
+def test_the_map_joins_a_hold_up_chain_as_the_lanes_do(server, browser, today_at):
+    """Issue 46: on the course's map the group holding the field up was ringed, but nothing
+    joined it to the groups it held, as the lanes' bar does. Group 1 (out of position on hole
+    1, 16 min over, course open ahead) holds group 2 up there; group 1 has moved on to hole 3,
+    group 2 is on hole 2."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    server.tap("1", 1, today_at(8, 30))
+    server.tap("1", 2, today_at(8, 50))
+    server.tap("2", 1, today_at(8, 36))
+    held = server.get_json("/api/rounds/R1/snapshot")["snapshot"]["held_up"]
+    assert [(h["group"], [b["group"] for b in h["behind"]], h["ongoing"]) for h in held] == [
+        ("1", ["2"], True)
+    ], held
+    pace("import", "geometry", str(MAP), "--course", "Golf de Louiseville",
+         "--db", str(server.db), cwd=server.db.parent)  # fmt: skip
+    for viewport, name in ((DESK, "desk"), (PHONE, "360")):
+        context, page = open_dashboard(server, browser, viewport)
+        on_map = page.locator("#strip-lanes section.strip-map")
+        expect(on_map.locator("svg g.map-hole")).to_have_count(18)
+        expect(on_map.locator("li.strip-group[data-group='1']")).to_have_class(
+            re.compile(r"\bholding\b")
+        )
+        expect(on_map.locator(".strip-chain[data-group='1']")).to_have_text("Group 1 holding up 2")
+        ends = chain_ends(page, "#strip-lanes section.strip-map")
+        # the line runs from group 1's spot (the end of hole 3) to group 2's (hole 2's)
+        assert len(ends["points"]) == 2, ends
+        for (x, y), (cx, cy) in zip(ends["points"], (ends["one"], ends["two"]), strict=True):
+            assert abs(x - cx) < 2 and abs(y - cy) < 2, ends
+        assert serious(page) == []
+        # rewound to 08:40 with the later corrections: both groups along hole 2, the chain
+        # joining them there (group 1 a little over halfway, group 2 near its tee)
+        page.locator("#strip-corrected").check()
+        slide_to(page, today_at(8, 40))
+        expect(on_map.locator("li.strip-group[data-group='1']")).to_have_attribute("data-hole", "2")
+        expect(on_map.locator("li.strip-group[data-group='2']")).to_have_attribute("data-hole", "2")
+        expect(on_map.locator(".strip-chain[data-group='1']")).to_have_text("Group 1 holding up 2")
+        ends = chain_ends(page, "#strip-lanes section.strip-map")
+        for (x, y), (cx, cy) in zip(ends["points"], (ends["one"], ends["two"]), strict=True):
+            assert abs(x - cx) < 2 and abs(y - cy) < 2, ends
+        apart = abs(ends["one"][0] - ends["two"][0]) + abs(ends["one"][1] - ends["two"][1])
+        assert apart > 30, ends
+        page.screenshot(path=str(SHOTS / f"map-chain-{name}.png"), full_page=True)
+        # the lanes draw the same chain as their bar, in the same words
+        page.locator("#strip-map").uncheck()
+        lane = page.locator("#strip-lanes section.strip-lane")
+        expect(lane.locator(".strip-chain[data-group='1']")).to_have_text("Group 1 holding up 2")
+        context.close()
