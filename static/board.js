@@ -148,7 +148,8 @@ function render() {
 
 /**
  * The course strip in its facts-only form (issue 40): each group on the hole after the last it
- * completed (or is estimated to have), no status, no time over, no gap.
+ * completed (or is estimated to have), no status, no time over, no gap; a group that has
+ * withdrawn is not drawn (its row says it withdrew).
  */
 function drawStrip() {
   const s = state.snapshot;
@@ -161,7 +162,14 @@ function drawStrip() {
     order.forEach((h, i) => {
       if (seen(h)) done = i + 1;
     });
-    const status = done >= order.length ? "finished" : now < Date.parse(row.start) ? "not_started" : "playing";
+    // a withdrawn group is on the course no more: not drawn, as on the dashboard (issue 46)
+    const status = row.withdrawn
+      ? "withdrawn"
+      : done >= order.length
+        ? "finished"
+        : now < Date.parse(row.start)
+          ? "not_started"
+          : "playing";
     return { ...row, holes_completed: done, status, estimate: row.estimated ? { holes: row.estimated } : null };
   });
   renderStrip($("strip-lanes"), rows, now, { facts: true, map: state.geometry });
@@ -207,16 +215,24 @@ function updateRow(row) {
   drawStrip();
 }
 
+/**
+ * A group's row: its players, tee, start and holes. A group that has withdrawn says so by its
+ * number, and keeps the holes it completed; the holes it will not play are due no more.
+ */
 function boardRow(row, hs) {
   const isTimed = timed(row.group);
   return el(
     "tr",
-    { class: `board-row${isTimed ? " timed" : ""}`, dataset: { group: row.group } },
+    {
+      class: `board-row${isTimed ? " timed" : ""}${row.withdrawn ? " withdrawn" : ""}`,
+      dataset: { group: row.group },
+    },
     el(
       "th",
       { scope: "row", class: "b-group" },
       el("span", { class: "b-id" }, row.group),
       isTimed ? onClock() : null,
+      row.withdrawn ? el("span", { class: "b-withdrawn" }, t("status.withdrawn")) : null,
     ),
     el(
       "td",
@@ -240,8 +256,11 @@ function boardRow(row, hs) {
 
 function holeCell(row, number) {
   const i = row.order.indexOf(number);
-  const due = i >= 0 && row.due ? clock(row.due[i], tz()) : "";
   const logged = row.holes[String(number)];
+  if (row.withdrawn && !logged) {
+    return el("td", { class: "b-hole off", dataset: { group: row.group, hole: String(number) } });
+  }
+  const due = i >= 0 && row.due ? clock(row.due[i], tz()) : "";
   // a missed tap's estimate (docs/estimates.md): ≈, its bounds in the title
   const guess = !logged && row.estimated ? row.estimated[String(number)] : null;
   // issue 39: a completion the group reported itself is marked, as an estimate is

@@ -2,7 +2,8 @@
 // OpenStreetMap export, stored with the course: docs/formats.md, "Course geometry") as SVG,
 // projected here on a flat local plane (no tile server, nothing fetched but the geometry).
 // The strip places the groups on it: along each hole's line of play, by the same share of the
-// hole's time as on the strip.
+// hole's time as on the strip; a hold-up chain is a line from the group holding the field up to
+// the groups it holds, as the strip's bar joins them on a lane (issue 46).
 const SVG = "http://www.w3.org/2000/svg";
 const PAD = 30; // metres around the course
 
@@ -90,4 +91,26 @@ export function mapPoint(geometry, proj, p, order) {
     if (hole) xy = p.status === "not_started" ? proj.xy(hole.tee) : along(hole.line, p.fraction, proj.xy);
   }
   return xy ? [(xy[0] / proj.w) * 100, (xy[1] / proj.h) * 100] : null;
+}
+
+/**
+ * The lines of the hold-up chains over the map (decorative: the words are beside them): each
+ * chain `{group, points}` joins the spot of the group holding the field up to those of the
+ * groups it holds, in order, `points` in % of the map's width and height (as `mapPoint`'s).
+ */
+export function chainLines(chains) {
+  const line = (points) => points.map(([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`).join(" ");
+  return svg(
+    "svg",
+    { class: "map-chain-lines", viewBox: "0 0 100 100", preserveAspectRatio: "none", "aria-hidden": "true" },
+    ...chains.map((c) =>
+      svg(
+        "g",
+        { class: "map-chain-line", "data-chain": c.group },
+        // a white casing under the line, so it reads over the fairways and the greens
+        svg("polyline", { points: line(c.points), fill: "none", stroke: "#fff", "stroke-width": 7, "stroke-linecap": "round", "stroke-linejoin": "round", "vector-effect": "non-scaling-stroke" }),
+        svg("polyline", { points: line(c.points), fill: "none", stroke: "#c62828", "stroke-width": 3, "stroke-linecap": "round", "stroke-linejoin": "round", "vector-effect": "non-scaling-stroke" }),
+      ),
+    ),
+  );
 }

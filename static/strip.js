@@ -10,7 +10,7 @@
 // after its `holes_completed` in its `order` — the status's own count, so the strip at an
 // instant shows what GET .../status?at= judged then (docs/status.md, "The course strip").
 import { el as plain, t } from "./common.js";
-import { holesPicture, mapPoint, projection } from "./map.js";
+import { chainLines, holesPicture, mapPoint, projection } from "./map.js";
 
 /**
  * `el` with `style` set through the CSSOM (the pages' Content-Security-Policy refuses style
@@ -143,8 +143,9 @@ function describe(p, row, heldBy, holding, facts) {
 }
 
 /**
- * Draw the strip of `rows` at `nowMs` into `node`: a list per lane of the holes, and a list
- * of the groups (each a focusable button, labelled in words) placed over it. `heldUp` is the
+ * Draw the strip of `rows` at `nowMs` into `node`: a list per lane of the holes, and one list
+ * of the groups in draw order (each a focusable button, labelled in words) placed over their
+ * lanes (issue 46: Tab meets them in draw order, as docs/status.md says). `heldUp` is the
  * snapshot's `held_up` (its `ongoing` rows are drawn as chains); `onOpen(group)` opens one.
  * With `ahead`, every group is drawn as a projection (faded), its 80 % range as a band.
  */
@@ -196,8 +197,16 @@ export function renderStrip(node, rows, nowMs, { heldUp = [], onOpen = null, ahe
       .filter(({ p }) => !p.off)
       // facts only (the board): a group is on its hole, not a share of its time through it
       .map(({ row, p }) => ({ row, p: facts && !p.finished && p.status !== "not_started" ? { ...p, fraction: 0.5, over: false } : p }));
-  const out = map ? [mapSection(map, positioned(rows), marker)] : [];
-  for (const lane of map ? [] : lanes(rows)) {
+  if (map) {
+    morph(node, el("div", {}, mapSection(map, positioned(rows), marker, holders)));
+    return;
+  }
+  // one section per lane (its holes, and the bars of its hold-up chains), and after them one
+  // list of every group in draw order, each placed over its lane (CSS grid: the lane's row):
+  // the keyboard and a screen reader meet the groups in draw order, not lane by lane
+  const sections = [];
+  const items = new Map();
+  lanes(rows).forEach((lane, k) => {
     const n = lane.order.length || 1;
     const place = (p) => {
       const at = lane.order.indexOf(p.hole);
@@ -218,31 +227,40 @@ export function renderStrip(node, rows, nowMs, { heldUp = [], onOpen = null, ahe
       ends[track] = x;
       trackOf.set(p.group, track);
     }
-    // in draw order: the keyboard meets the groups as the draw lists them, and a group's
-    // button stays in its place in the page as the groups pass one another
-    const items = placed.map(({ row, p }) => {
-      const x = (place(p) / n) * 100;
-      const style = { left: `${x.toFixed(2)}%`, "--track": String(trackOf.get(p.group)) };
-      return marker(row, p, { style, range: p.projected ? rangeBand(row, p, n) : null });
-    });
+    const height = Math.max(1, ends.length);
+    for (const { row, p } of placed) {
+      const style = {
+        "grid-row": `${k + 1} / span 1`,
+        "--x": (place(p) / n).toFixed(4),
+        "--track": String(trackOf.get(p.group)),
+        "--tracks": String(height),
+      };
+      items.set(p.group, marker(row, p, { style, range: p.projected ? rangeBand(row, p, n) : null }));
+    }
     const chains = Object.entries(holders)
       .map(([group, behind]) => chainBar(group, behind, placed, place, n))
       .filter(Boolean);
-    const height = Math.max(1, ends.length);
-    out.push(
+    sections.push(
       el(
         "section",
-        { class: "strip-lane", dataset: { tee: lane.tee == null ? "" : String(lane.tee) }, style: { "--tracks": String(height) } },
+        {
+          class: "strip-lane",
+          dataset: { tee: lane.tee == null ? "" : String(lane.tee) },
+          style: { "--tracks": String(height), "grid-row": `${k + 1} / span 1` },
+        },
         el("h3", { class: "strip-lane-title" }, lane.tee == null ? t("strip.course_order") : t("strip.from_tee", { tee: lane.tee })),
         el(
           "ol",
           { class: "strip-holes", "aria-label": t("strip.holes") },
           ...lane.order.map((h) => el("li", { class: "strip-hole", dataset: { hole: String(h) } }, String(h))),
         ),
-        el("ul", { class: "strip-groups", "aria-label": t("strip.groups") }, ...items, ...chains),
+        el("div", { class: "strip-track" }, ...chains),
       ),
     );
-  }
+  });
+  // in draw order: a group's button also keeps its place in the page as the groups pass
+  const drawn = rows.map((row) => items.get(row.group)).filter(Boolean);
+  const out = [...sections, el("ul", { class: "strip-groups strip-all", "aria-label": t("strip.groups") }, ...drawn)];
   const fresh = el("div", {}, ...out);
   morph(node, fresh);
 }
@@ -278,20 +296,38 @@ function morph(node, fresh) {
   if (kept.length !== old.length || kept.some((x, i) => x !== old[i])) node.replaceChildren(...kept);
 }
 
-/** The course's own map: its holes drawn from their geometry, the groups placed over them. */
-function mapSection(geometry, placed, marker) {
+/**
+ * The course's own map: its holes drawn from their geometry, the groups placed over them, and
+ * each hold-up chain (`holders`: `{group: [groups it holds]}`) a line joining the spots of the
+ * group holding the field up and the groups it holds, in words under the map (issue 46: as the
+ * strip's bar joins them on a lane).
+ */
+function mapSection(geometry, placed, marker, holders = {}) {
   const proj = projection(geometry);
-  const orders = {};
   const spots = [];
+  const spotOf = new Map();
   const items = placed.map(({ row, p }) => {
-    orders[p.group] = row.order || [];
     const at = mapPoint(geometry, proj, p, row.order || []) || [0, 0];
     // groups at one spot stack downwards, each a marker's height below the one before
     const track = spots.filter((q) => Math.hypot(q[0] - at[0], (q[1] - at[1]) * (proj.h / proj.w)) < 4).length;
     spots.push(at);
+    spotOf.set(p.group, at);
     const style = { left: `${at[0].toFixed(2)}%`, top: `${at[1].toFixed(2)}%`, "--track": String(track) };
     return marker(row, p, { style, range: null });
   });
+  const chains = Object.entries(holders)
+    .map(([group, behind]) => {
+      const points = [group, ...behind].map((g) => spotOf.get(g));
+      // the group holding and at least one it holds on the map (a finished one is not)
+      if (!points[0] || !points.slice(1).some(Boolean)) return null;
+      return { group, points: points.filter(Boolean), text: t("strip.chain", { group, groups: behind.join(", ") }) };
+    })
+    .filter(Boolean);
+  // the words under the map, each by a sample of its line: on the map they would be hidden by
+  // the markers of the groups they name, which are close together (that is the hold-up)
+  const words = chains.map(({ group, text }) =>
+    el("div", { class: "strip-chain map-chain", dataset: { group } }, el("span", {}, text)),
+  );
   return el(
     "section",
     { class: "strip-map", dataset: { tee: "map" } },
@@ -301,8 +337,10 @@ function mapSection(geometry, placed, marker) {
       // as wide as fits the screen's height too (a phone held sideways sees the whole course)
       { class: "map-wrap", style: { "--aspect": (proj.w / proj.h).toFixed(3) } },
       holesPicture(geometry, proj, t("strip.map_label", { holes: geometry.holes.length })),
+      el("div", { class: "map-chains" }, chainLines(chains)),
       el("ul", { class: "strip-groups map-groups", "aria-label": t("strip.groups") }, ...items),
     ),
+    el("div", { class: "map-chain-words" }, ...words),
   );
 }
 
@@ -320,7 +358,11 @@ function rangeBand(row, p, n) {
   return el("span", {
     class: "strip-range",
     "aria-hidden": "true",
-    style: { left: `${((-late / n) * 100).toFixed(2)}cqw`, width: `${(((early + late) / n) * 100).toFixed(2)}cqw` },
+    // in shares of the lane's track (the strip's width less its insets: static/pace.css)
+    style: {
+      left: `calc((100cqw - 2 * var(--inset)) * ${(-late / n).toFixed(4)})`,
+      width: `calc((100cqw - 2 * var(--inset)) * ${((early + late) / n).toFixed(4)})`,
+    },
   });
 }
 
@@ -335,7 +377,7 @@ function chainBar(group, behind, placed, place, n) {
   const width = Math.max(...xs) - left;
   const text = t("strip.chain", { group, groups: behind.join(", ") });
   return el(
-    "li",
+    "div",
     { class: "strip-chain", dataset: { group }, style: { left: `${left.toFixed(2)}%`, width: `${Math.max(width, 1).toFixed(2)}%` } },
     el("span", {}, text),
   );

@@ -2,9 +2,9 @@
 
 The board shows facts, no blame (docs/protocol.md, "The board's feed"): for each group its
 players, tee, start, the instant each hole is due and the instants it completed holes,
-whether referees time it, and who is disqualified (a result the committee publishes anyway),
-and whether play is suspended. Never a status, minutes over, a gap, an alert or a penalty
-row.
+whether referees time it, whether it has withdrawn, and who is disqualified (a result the
+committee publishes anyway), and whether play is suspended. Never a status, minutes over, a
+gap, an alert or a penalty row.
 
 Its viewers are in a room of their own, which never hears the round's deltas: the board lives
 on its own numbered feed (docs/protocol.md, "The board's feed"). After each command or tick,
@@ -32,8 +32,12 @@ BOARD_ROW = ("group", "order", "players", "tee", "start", "due")
 
 
 def board_row(row: Mapping[str, Any]) -> dict[str, Any]:
-    """Return the facts-only part of a group row: its plan and the instants of its holes."""
+    """Return the facts-only part of a group row: its plan and the instants of its holes, and
+    ``withdrawn: true`` once the group has withdrawn (issue 46: a fact, as a DQ is; the board
+    no longer draws it on the course nor says when its next holes are due)."""
     board = {k: row.get(k) for k in BOARD_ROW}
+    if row.get("status") == "withdrawn":
+        board["withdrawn"] = True
     # who saw each completion is a fact (issue 39): the board marks the groups' own reports
     # (``source: "group"``); an official's completion is the board's plain instant
     board["holes"] = {

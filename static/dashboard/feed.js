@@ -19,7 +19,7 @@ import { fetchFaults, renderDetail } from "./detail.js";
 import { renderGrid, updateRow } from "./grid.js";
 import { renderHeldUp, renderPenalties } from "./panels.js";
 import { $, ROUND, showError, state, tz } from "./state.js";
-import { renderStripNow } from "./strip.js";
+import { logMoved, renderStripNow } from "./strip.js";
 
 const SNAPSHOT_URL = `/api/rounds/${encodeURIComponent(ROUND)}/snapshot`;
 const REFRESH_MS = 60000;
@@ -32,6 +32,8 @@ function setSnapshot(snapshot) {
   state.snapshot = snapshot;
   takeAlerts(snapshot);
   renderAll();
+  // a snapshot holding deltas the page has not applied (or unnumbered): the log may have moved
+  if (typeof snapshot.rev !== "number" || snapshot.rev !== deltas.rev) logMoved();
   deltas.start(snapshot); // the deltas that came while it was read, numbered after it
 }
 
@@ -56,6 +58,7 @@ export function start() {
       upsertGroup(state.snapshot, msg.group);
       updateRow(msg.group);
       renderStripNow();
+      logMoved(); // a tap, a correction, a void: the rewound strip reads its instant again
       refreshLiveNumbers(msg.group.group);
       if (state.detail === msg.group.group) renderDetail();
     },
@@ -84,6 +87,7 @@ export function start() {
       if ("suspended" in (msg.parts || {})) $("suspended").hidden = !state.snapshot.suspended;
       if ("held_up" in (msg.parts || {})) renderHeldUp();
       if ("held_up" in (msg.parts || {}) || "groups" in (msg.parts || {})) renderStripNow();
+      logMoved(); // a siren, a change of the draw, who holds the field up
     },
   }));
   setInterval(feed.refresh, REFRESH_MS);

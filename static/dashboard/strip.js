@@ -4,6 +4,13 @@
 // or with the corrections logged since), a small cache keeping the instants already read; ahead
 // of now, the live rows projected on, faded, with their 80 % ranges. Play moves the slider on
 // at the chosen speed.
+//
+// Issue 46: an answer is drawn only when it is for the instant the slider shows when it comes
+// (a fast drag asks for many instants, and their answers come back in any order); an answer
+// for an instant no longer asked is kept in the cache, never drawn. The cache holds the log as
+// it stood when each instant was read: when the log moves (a correction, a void, a late tap:
+// the feed's rows change), it is emptied and the instant shown read again (`logMoved`), so the
+// strip draws what GET .../status?at= says now, never a picture from before a correction.
 import { clock, serverNow } from "../common.js";
 import { renderStrip } from "../strip.js";
 import { openDetail } from "./detail.js";
@@ -12,7 +19,10 @@ import { $, ROUND, shown, state, tz } from "./state.js";
 const STRIP_URL = `/api/rounds/${encodeURIComponent(ROUND)}/strip`;
 const CACHE = 240; // instants kept (a minute each: four hours of the day)
 const cache = new Map();
-const strip = { at: null, playing: null, shown: null, asked: 0, geometry: null, last: null };
+const pending = new Set(); // `minute|reading|log` asked and not answered yet
+// `wanted`: the key (`minute|reading`) of the instant the slider shows, null when live or ahead
+// `log`: how many times the log moved (an answer asked before a move is neither kept nor drawn)
+const strip = { at: null, playing: null, shown: null, wanted: null, log: 0, answers: 0, geometry: null, last: null };
 const GEOMETRY_URL = `/api/rounds/${encodeURIComponent(ROUND)}/geometry`;
 
 /** The slider's bounds, in minutes of the day: the first start to the last group's due end. */
@@ -45,6 +55,7 @@ export function setupStrip() {
   $("strip-now").addEventListener("click", () => {
     stop();
     strip.at = null;
+    strip.wanted = null;
     renderStripNow();
   });
   $("strip-corrected").addEventListener("change", () => strip.at !== null && rewindTo(strip.at));
@@ -82,6 +93,7 @@ function rewindTo(at) {
   const now = serverNow().getTime();
   $("strip-at").value = String(Math.round(at / 60000));
   if (at >= now) {
+    strip.wanted = null;
     showWhen(at, true);
     draw(state.snapshot.groups, at, state.snapshot.held_up, true);
     return;
@@ -89,23 +101,49 @@ function rewindTo(at) {
   const reading = $("strip-corrected").checked ? "corrected" : "known";
   const minute = Math.floor(at / 60000);
   const key = `${minute}|${reading}`;
+  strip.wanted = key;
   const known = cache.get(key);
   showWhen(minute * 60000, false);
   if (known) {
     draw(known.groups, minute * 60000, known.held_up, false);
     return;
   }
-  const asked = ++strip.asked;
+  read(key, minute, reading);
+}
+
+/**
+ * Read the field at `minute` in `reading` from the server, once at a time: the answer goes in
+ * the cache, and is drawn only if the slider still shows that instant when it comes.
+ */
+function read(key, minute, reading) {
+  const log = strip.log;
+  const asked = `${key}|${log}`;
+  if (pending.has(asked)) return; // asked already: its answer draws it if still wanted
+  pending.add(asked);
   const iso = new Date(minute * 60000).toISOString();
   fetch(`${STRIP_URL}?at=${encodeURIComponent(iso)}&reading=${reading}`, { credentials: "same-origin" })
     .then((r) => r.json())
     .then((body) => {
-      if (!body.ok) return;
+      $("strip").dataset.answers = String(++strip.answers); // answers read (tests)
+      // the log moved while it was read: it may be stale, and logMoved asked again
+      if (!body.ok || log !== strip.log) return;
       cache.set(key, body);
       if (cache.size > CACHE) cache.delete(cache.keys().next().value);
-      if (asked === strip.asked && strip.at !== null) draw(body.groups, minute * 60000, body.held_up, false);
+      if (strip.wanted === key) draw(body.groups, minute * 60000, body.held_up, false);
     })
-    .catch(() => {});
+    .catch(() => {})
+    .finally(() => pending.delete(asked));
+}
+
+/**
+ * The round's log may have moved (a delta of its rows or of who holds the field up, or the
+ * snapshot read again after a missed one): every instant read is forgotten, and the one shown
+ * is read again, or projected again from the new rows when ahead of now.
+ */
+export function logMoved() {
+  strip.log += 1;
+  cache.clear();
+  if (strip.at !== null) rewindTo(strip.at);
 }
 
 function showWhen(at, ahead) {

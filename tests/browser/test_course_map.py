@@ -146,7 +146,8 @@ def test_the_dashboard_draws_the_field_on_the_courses_map(server, console, today
     one.locator("button").focus()
     expect(one.locator("button")).to_be_focused()
     page.locator("#strip-map").uncheck()
-    expect(lanes.locator("section.strip-lane li.strip-group")).to_have_count(6)
+    expect(lanes.locator("section.strip-lane")).to_have_count(1)
+    expect(lanes.locator("li.strip-group")).to_have_count(6)
     expect(lanes.locator("section.strip-map")).to_have_count(0)
     # the public board draws its facts-only strip on the map too
     page.goto(server.url + "/rounds/R1/board?pause=0")

@@ -6,6 +6,8 @@ from __future__ import annotations
 from drivers import ROUND
 
 from pace.services.board import BOARD, BoardFeed
+from pace.services.changes import ChangeService
+from pace.services.commands import Author
 from pace.services.live import LiveService
 from pace.services.referee_feed import RefereeFeed
 from pace.services.reports import HoldUpPanel
@@ -90,3 +92,24 @@ def test_a_restarted_server_tells_the_board_nothing_the_stored_log_held(
     assert board is not None and board.kind == BOARD and board.rev == 1
     assert set(board.data) == {"groups"}
     assert [r["group"] for r in board.data["groups"]] == ["3"]
+
+
+def test_a_withdrawn_group_is_marked_withdrawn_on_the_board(app, marshal, clock):
+    """Issue 46: the board drew a group that had withdrawn as still on the course ("Group 1,
+    on hole 4"); its row now says it withdrew, a fact, and nothing judged."""
+    ext = app.extensions["pace"]
+    boards: BoardFeed = ext.board_feed
+    for hole, at in ((1, "08:14"), (2, "08:28"), (3, "08:42")):
+        marshal.tap("1", hole, at)
+    (row,) = [r for r in boards.snapshot(ROUND)["groups"] if r["group"] == "1"]
+    assert "withdrawn" not in row
+
+    author = Author(role="committee", device="desk", name="Anne Roy")
+    ChangeService(ext.live).withdraw_group(ROUND, "1", "storm", author)
+    deltas, board = changes(boards, lambda: ext.live.tick(ROUND))
+    assert board is not None
+    (sent,) = board.data["groups"]
+    assert sent["group"] == "1" and sent["withdrawn"] is True
+    assert set(sent) == {"group", "order", "players", "tee", "start", "due", "holes", "withdrawn"}
+    (row,) = [r for r in boards.snapshot(ROUND)["groups"] if r["group"] == "1"]
+    assert row["withdrawn"] is True and set(row["holes"]) == {"1", "2", "3"}
