@@ -7,8 +7,12 @@ The commands that work on a database (``init``, ``access``, ``serve``, ``rounds`
 
 from __future__ import annotations
 
+import os
+import shlex
 import sys
+from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 import click
 
@@ -377,26 +381,79 @@ def import_course(file: str, db: str | None) -> None:
 @import_group.command("geometry")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--course", "course_name", required=True, help="The stored course it maps.")
+@click.option(
+    "--map-course",
+    default="",
+    help="Of a site with several courses: the OpenStreetMap golf course's name.",
+)
+@click.option(
+    "--ref-pattern",
+    default="",
+    help="Of a site with several courses: its holes' refs, * for the number (*W).",
+)
+@click.option(
+    "--preview", is_flag=True, help="Show the holes matched and the file's courses; store nothing."
+)
 @db_option
-def import_geometry(file: str, course_name: str, db: str | None) -> None:
+def import_geometry(
+    file: str, course_name: str, map_course: str, ref_pattern: str, preview: bool, db: str | None
+) -> None:
     """Import a course's map: its holes from an OpenStreetMap export (.osm XML or GeoJSON:
     golf=hole ways with ref and par, golf=tee and golf=green areas), checked against the
-    course hole by hole (docs/formats.md, "Course geometry"); replaces its map.
+    course hole by hole (docs/formats.md, "Course geometry"); replaces its map. A file of a
+    site with several courses names its choices: pick one with --map-course or --ref-pattern.
 
-    Example: pace import geometry louiseville.osm --course "Golf de Louiseville"
+    Example: pace import geometry melbourne.osm --course West --map-course "West Course"
     """
+    from pace.formats.geometry import MapFileError, MapMatch
+    from pace.formats.mapfile import size_problem
     from pace.services.geometry import import_geometry as store_geometry
+    from pace.services.geometry import preview_geometry
 
+    too_large = size_problem(os.path.getsize(file), file)
+    if too_large is not None:
+        raise fail(too_large)
     service = _open_service(db)
+    choice = {"map_course": map_course, "ref_pattern": ref_pattern}
     try:
         with open(file, "rb") as f:
             data = f.read(MAX_GEOMETRY_BYTES + 1)
-        geometry = store_geometry(service, data, file, course_name)
+        act = preview_geometry if preview else store_geometry
+        match: MapMatch = act(service, data, file, course_name, **choice)
+    except MapFileError as e:
+        lines = [e.message, *_choice_lines(e.choices)] if e.choices else [e.message]
+        raise InputError("\n".join(lines)) from None
     except PaceError as e:
         raise fail(e) from None
     finally:
         service.store.close()
-    click.echo(f"course {course_name!r}: the map of {len(geometry['holes'])} holes imported")
+    chosen = ""
+    if match.chosen is not None:
+        which = "the file's course" if match.chosen.kind == "course" else "refs"
+        chosen = f", from {which} {match.chosen.value!r}"
+    if not preview:
+        click.echo(f"course {course_name!r}: the map of {len(match.geometry['holes'])} holes"
+                   f" imported{chosen}")  # fmt: skip
+        return
+    click.echo(f"course {course_name!r}: the map of {len(match.holes)} holes read{chosen};"
+               " nothing stored (without --preview it would be)")  # fmt: skip
+    if len(match.choices) > 1:
+        click.echo("\n".join(_choice_lines(match.choices)))
+    click.echo(f"{'hole':>4}  {'ref':<12}{'par':>4}  {'length':<10}name")
+    for h in match.holes:
+        dash = "-"
+        click.echo(f"{h['number']:>4}  {h['ref']:<12}{h['par'] or dash:>4}  "
+                   f"{h['length'] or dash:<10}{h['name'] or dash}")  # fmt: skip
+
+
+def _choice_lines(choices: Sequence[Any]) -> list[str]:
+    """Return a map file's courses as the options that choose each."""
+    lines = ["the file's courses:"]
+    for c in choices:
+        option = "--map-course" if c.kind == "course" else "--ref-pattern"
+        refs = f"{c.refs[0]}–{c.refs[-1]}" if c.refs else ""
+        lines.append(f"  {option} {shlex.quote(c.value):<20} {len(c.refs)} holes: {refs}")
+    return lines
 
 
 def _tee_defaults(text: str | None) -> dict[str, str] | None:

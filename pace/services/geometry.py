@@ -1,25 +1,50 @@
-"""A course's own map (issue 40): its holes' geometry imported from an OpenStreetMap export,
-checked against the course (``pace.formats.geometry``), stored beside it and read back for the
+"""A course's own map (issues 40 and 46): its holes' geometry imported from an OpenStreetMap
+export, matched to the course (``pace.formats.geometry``: the file's only course, or the one
+the committee chose of a site's several), previewed or stored beside it, and read back for the
 pages' map and the course's export."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pace.formats.geometry import geometry_geojson, parse_geometry
+from pace.formats.geometry import MapMatch, geometry_geojson, match_map
 from pace.services.rounds import RoundService
 
 
-def import_geometry(
-    service: RoundService, data: bytes, filename: str, course: str
-) -> dict[str, Any]:
-    """Read ``data`` (.osm XML or GeoJSON) as ``course``'s map, check it against the course
-    and store it, replacing any; return it. Nothing is stored when a hole has a problem
-    (``FileFormatError``, every problem by hole); ``unknown_course`` without the course."""
+def preview_geometry(
+    service: RoundService,
+    data: bytes,
+    filename: str,
+    course: str,
+    *,
+    map_course: str = "",
+    ref_pattern: str = "",
+) -> MapMatch:
+    """Return ``data`` (.osm XML or GeoJSON) matched to ``course`` as it would be stored,
+    storing nothing: the holes matched, the file's courses and the one chosen (by its
+    OpenStreetMap name ``map_course``, or ``ref_pattern``). ``FileFormatError`` (every
+    problem by hole; ``map_course_required`` for a site whose course is not chosen);
+    ``unknown_course`` without the course."""
     found = service.store.get_course(course)
-    geometry = parse_geometry(data, filename, found)
-    service.store.save_geometry(found.name, geometry, imported_at=service.clock.now())
-    return geometry
+    return match_map(data, filename, found, map_course=map_course, ref_pattern=ref_pattern)
+
+
+def import_geometry(
+    service: RoundService,
+    data: bytes,
+    filename: str,
+    course: str,
+    *,
+    map_course: str = "",
+    ref_pattern: str = "",
+) -> MapMatch:
+    """Match ``data`` to ``course`` as :func:`preview_geometry` does and store its geometry
+    as the course's map, replacing any; return the match. Nothing is stored when a hole has
+    a problem (``FileFormatError``); ``unknown_course`` without the course."""
+    found = service.store.get_course(course)
+    match = match_map(data, filename, found, map_course=map_course, ref_pattern=ref_pattern)
+    service.store.save_geometry(found.name, match.geometry, imported_at=service.clock.now())
+    return match
 
 
 def course_geometry(service: RoundService, course: str) -> dict[str, Any] | None:

@@ -154,6 +154,7 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "committee.save_course": COMMITTEE,
     "committee.upload_course": COMMITTEE,
     "committee.upload_geometry": COMMITTEE,  # a course's map (issue 40)
+    "committee.preview_geometry": COMMITTEE,  # the holes a map file gives, unstored (issue 46)
     "committee.course_geometry": COMMITTEE,
     "committee.round_new": COMMITTEE,
     "committee.round_preview": COMMITTEE,
@@ -179,6 +180,7 @@ ALL_ROUNDS = frozenset({
     "committee.save_course",
     "committee.upload_course",
     "committee.upload_geometry",
+    "committee.preview_geometry",
     "committee.course_geometry",
     "committee.round_new",
     "committee.round_preview",

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from browser.test_course_strip import serious
-from livesupport import LiveServer
+from livesupport import LiveServer, pace
 from playwright.sync_api import Page, expect
 
 from pace import formats
@@ -75,14 +75,22 @@ def test_the_committee_uploads_a_map_and_a_hole_at_fault_is_refused(server, cons
     )
     result = page.locator("#map-result")
     expect(result.locator("ul.problems li")).to_have_text(
-        ["louiseville.osm, field 'par': hole 3: par 4 in the file, par 3 in the course"]
+        ["hole 3: par 4 in the file, par 3 in the course"]
     )
+    expect(page.locator("#map-preview")).to_be_hidden()
     expect(page.locator("#map-status")).to_have_text("This course has no map yet.")
 
-    # the sample export: stored, its 18 holes drawn
+    # the sample export: previewed (its 18 holes, nothing stored), then stored and drawn
     page.locator("#map-file").set_input_files(
         {"name": "course_louiseville.osm", "mimeType": "application/xml", "buffer": SAMPLE}
     )
+    expect(page.locator("#map-preview-title")).to_have_text(
+        "Preview of course_louiseville.osm: 18 holes matched; nothing stored yet."
+    )
+    expect(page.locator("#map-holes tbody tr")).to_have_count(18)
+    expect(page.locator("#map-choice")).to_be_hidden()  # one course: nothing to choose
+    expect(page.locator("#map-status")).to_have_text("This course has no map yet.")
+    page.locator("#map-store").click()
     expect(result).to_have_text("Map stored: 18 holes.")
     expect(page.locator("#map-status")).to_have_text(
         "Map of 18 holes, from course_louiseville.osm."
@@ -101,7 +109,9 @@ def test_the_committee_uploads_a_map_and_a_hole_at_fault_is_refused(server, cons
     assert "declares a document type or entities" in answer["body"]["problems"][0]["text"]
     huge = send(page, "huge.osm", None, 6 * 1024 * 1024)
     assert huge["status"] == 413, huge
-    assert "more than the 5 MB a course's map may take" in huge["body"]["error"]["message"]
+    assert huge["body"]["error"]["message"].startswith(
+        "the file is 6.0 MB: more than the 5 MB a course's map may take"
+    )
     wrong = geography.osm_xml(COURSE).replace('k="ref" v="18"', 'k="ref" v="81"')
     refs = send(page, "refs.osm", wrong)
     texts = [p["text"] for p in refs["body"]["problems"]]
@@ -121,6 +131,7 @@ def test_the_dashboard_draws_the_field_on_the_courses_map(server, console, today
     page.locator("#map-file").set_input_files(
         {"name": "course_louiseville.osm", "mimeType": "application/xml", "buffer": SAMPLE}
     )
+    page.locator("#map-store").click()
     expect(page.locator("#map-view svg g.map-hole")).to_have_count(18)
     server.tap("1", 1, today_at(8, 14))
     server.tap("1", 2, today_at(8, 30))
@@ -158,3 +169,66 @@ def test_the_dashboard_draws_the_field_on_the_courses_map(server, console, today
     assert label == "Group 1, on hole 3", label
     assert serious(page) == []
     page.screenshot(path=str(SHOTS / "map-board.png"), full_page=True)
+
+
+MAPS = DATA / "maps"
+
+
+def test_a_site_of_two_courses_is_chosen_previewed_and_stored_on_a_phone(server, browser):
+    """Issue 46: Royal Melbourne's way (two courses in one file): the page asks which one
+    this course is, previews its holes, and stores the one chosen; at 360 px."""
+    pace("import", "course", str(MAPS / "course_nine.toml"), "--db", str(server.db),
+         cwd=server.db.parent)  # fmt: skip
+    context = browser.new_context(viewport={"width": 360, "height": 800})
+    page = context.new_page()
+    page.goto(server.url + "/login")
+    page.locator("input[name=code]").fill(secret(server))
+    page.locator("form.code-form button[type=submit]").click()
+    expect(page.locator("#console-link")).to_be_visible()
+    page.goto(server.url + "/courses/edit?name=Nine+of+the+West")
+    site = (MAPS / "melbourne.osm").read_bytes()
+    page.locator("#map-file").set_input_files(
+        {"name": "melbourne.osm", "mimeType": "application/xml", "buffer": site}
+    )
+    result, select = page.locator("#map-result"), page.locator("#map-course")
+    expect(result).to_have_text(
+        "The file holds several courses: choose the one that is this course."
+    )
+    expect(select.locator("option")).to_have_text(
+        ["Choose…", "West Course: 9 holes (1W–9W)", "East Course: 9 holes (1E–9E)"]
+    )
+    expect(page.locator("#map-preview")).to_be_hidden()
+
+    # the East course: its hole 2 is a par 3, the course's a par 4
+    select.select_option(label="East Course: 9 holes (1E–9E)")
+    expect(result.locator("ul.problems li")).to_have_text(
+        ["hole 2: par 3 in the file, par 4 in the course"]
+    )
+    expect(page.locator("#map-preview")).to_be_hidden()
+
+    # the West course: its holes previewed, nothing stored yet
+    select.select_option(label="West Course: 9 holes (1W–9W)")
+    expect(page.locator("#map-preview-title")).to_have_text(
+        "Preview of melbourne.osm: 9 holes matched; nothing stored yet."
+    )
+    rows = page.locator("#map-holes tbody tr")
+    expect(rows).to_have_count(9)
+    expect(rows.first.locator("td")).to_have_text(["1", "1W", "4", "310 m", "Tea Tree"])
+    expect(rows.nth(1).locator("td")).to_have_text(["2", "2W", "4", "320 m", "—"])
+    expect(page.locator("#map-status")).to_have_text("This course has no map yet.")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert serious(page) == []
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#map-box").screenshot(path=str(SHOTS / "course-map-choice-360.png"))
+
+    page.locator("#map-store").click()
+    expect(result).to_have_text("Map stored: 9 holes.")
+    expect(page.locator("#map-status")).to_have_text("Map of 9 holes, from melbourne.osm.")
+    expect(page.locator("#map-view svg g.map-hole")).to_have_count(9)
+    stored = page.evaluate(
+        "fetch('/api/courses/Nine%20of%20the%20West/geometry').then((r) => r.json())"
+    )
+    assert stored["geometry"]["holes"][0]["line"][0] == [145.03, -37.972]  # West's first tee
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.screenshot(path=str(SHOTS / "course-map-stored-360.png"), full_page=True)
+    context.close()

@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from datetime import date
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
 from drivers import COURSE
 
 from pace import formats
+from pace.formats import geometry, mapfile
 from pace.rules.errors import FileFormatError
 from pace.web.committee import problems
 
@@ -159,6 +162,68 @@ TEES_DRAWS = [
 ]
 
 
+def _features(*features: object) -> bytes:
+    return json.dumps({"type": "FeatureCollection", "features": list(features)}).encode()
+
+
+def _hole(ref: object = "1", coords: object = ((4.0, 50.0), (4.0, 50.003)), **props: object):
+    return {"type": "Feature", "properties": {"golf": "hole", "ref": ref, **props},
+            "geometry": {"type": "LineString", "coordinates": coords}}  # fmt: skip
+
+
+#: bad map files (issue 46) and the course's choice asked of them: every sentence of
+#: pace/formats/mapfile.py and geometry.py among their problems
+MAPS_DIR = Path(__file__).resolve().parents[1] / "data" / "formats" / "maps"
+MAP_FILES: list[tuple[bytes, dict[str, str]]] = [
+    (b"", {}),
+    (bytes(range(256)), {}),
+    (b" " * (6 * 1024 * 1024), {}),
+    (b'<!DOCTYPE osm [<!ENTITY a "a">]><osm>&a;</osm>', {}),
+    (b"<osm>" + b"<a>" * 20 + b"</a>" * 20 + b"</osm>", {}),
+    (b"<gpx/>", {}),
+    (b"<osm><way>", {}),
+    (b'<osm><node id="1" lat="x" lon="4"/>'
+     b'<way id="7"><nd ref="2"/><tag k="golf" v="hole"/></way></osm>', {}),
+    (b'<osm><relation id="5"><member type="way" ref="9"/><tag k="leisure" v="golf_course"/>'
+     b'<tag k="name" v="Cut"/></relation></osm>', {"map_course": "Cut"}),
+    (b'{"name": "\xff"}', {}),
+    (b"[" * 100_000, {}),
+    (b"{", {}),
+    (b'{"type": "Feature"}', {}),
+    (b'{"type": "FeatureCollection", "features": {}}', {}),
+    (_features(1, {"properties": [1]}, _hole([1]), {"properties": {"golf": "hole"},
+               "geometry": "x"}), {}),  # fmt: skip
+    (_features({"properties": {"leisure": "golf_course", "name": "L"},
+                "geometry": {"type": "LineString", "coordinates": [[4, 50], [4, 51]]}},
+               {"properties": {"golf": "hole"}, "geometry": {"type": "MultiLineString"}},
+               _hole("1", [["4", "50"]])), {}),  # fmt: skip
+    (_features(*[1] * 60), {}),
+    (_features({"properties": {"leisure": "golf_course", "name": "Z"},
+                "geometry": {"type": "Polygon", "coordinates": [
+                    [[i * 1e-5, float(i % 2)] for i in range(2000)] + [[0.0, 0.0]]]}},
+               *[_hole(str(k % 9 + 1), [[0.1, 0.5], [0.1, 0.6]]) for k in range(1100)]),
+     {}),  # fmt: skip
+    (_features(_hole("1"), _hole("1"), _hole(None), _hole("19"), _hole("3", [[4, 50]]),
+               _hole("2", par="5")), {}),  # fmt: skip
+    ((MAPS_DIR / "melbourne.geojson").read_bytes(), {}),
+    ((MAPS_DIR / "melbourne.geojson").read_bytes(), {"map_course": "Composite"}),
+    ((MAPS_DIR / "melbourne.geojson").read_bytes(), {"ref_pattern": "W"}),
+    ((MAPS_DIR / "melbourne.geojson").read_bytes(), {"ref_pattern": "*N"}),
+    ((MAPS_DIR / "melbourne.geojson").read_bytes(), {"ref_pattern": "*W", "map_course": "X"}),
+]
+
+
+def map_corpus() -> list[str]:
+    """Return the problems the bad map files raise, and the refusal of an upload cut off."""
+    course = formats.load_course(str(MAPS_DIR / "course_nine.toml"))
+    found = [p.message for p in mapfile.size_problem(None, "f").problems]  # type: ignore[union-attr]
+    for data, choice in MAP_FILES:
+        with pytest.raises(FileFormatError) as e:
+            geometry.match_map(data, "m", course, **choice)
+        found += [p.message for p in e.value.problems]
+    return found
+
+
 def corpus() -> list[str]:
     """Return the problems the corpus's bad draws and courses raise (the parsers' sentences)."""
     course = formats.parse_course(COURSE.read_text(encoding="utf-8"), "c.toml")
@@ -174,10 +239,10 @@ def corpus() -> list[str]:
         with pytest.raises(FileFormatError) as e:
             formats.parse_course(text, "c.toml")
         found += [p.message for p in e.value.problems]
-    return found
+    return found + map_corpus()
 
 
-def test_every_problem_of_a_bad_draw_or_course_is_translated():
+def test_every_problem_of_a_bad_draw_course_or_map_is_translated():
     found = corpus()
     untranslated = [m for m in found if problems.translate(m, "fr") == m]
     assert untranslated == []
@@ -188,4 +253,6 @@ def test_every_problem_of_a_bad_draw_or_course_is_translated():
     assert unused == []
     # a place named in a sentence is translated too, and no English word is left of it
     french = [problems.translate(m, "fr") for m in found]
-    assert not [m for m in french if "hole " in m or "table 1:" in m or "on line" in m]
+    # (OpenStreetMap's tags, golf=hole, stay as they are written in the file)
+    english = re.compile(r"(?<!golf=)hole |table 1:|on line")
+    assert not [m for m in french if english.search(m)]

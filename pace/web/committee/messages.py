@@ -297,6 +297,54 @@ MESSAGES: dict[str, Source] = {
     "metres, 0 or more",
     "problem.course.tees_index_twice": "{label}: stroke_index {value} is given to hole {a} and "
     "hole {b} from these tees; each index is used once",
+    # a course's map file (pace/formats/mapfile.py, geometry.py; issues 40 and 46)
+    "problem.map.size": "the file is {size} MB: more than the {limit} MB a course's map may take "
+    "(export only the course's area)",
+    "problem.map.size_unknown": "the file is more than the {limit} MB a course's map may take "
+    "(export only the course's area)",
+    "problem.map.empty": "the file is empty; expected an OpenStreetMap export (.osm XML or "
+    "GeoJSON)",
+    "problem.map.neither": "neither an OpenStreetMap XML export (.osm) nor GeoJSON",
+    "problem.map.declarations": "the file declares a document type or entities (<!DOCTYPE, "
+    "<!ENTITY): an OpenStreetMap export has none, and they can expand without bound; refused",
+    "problem.map.xml_depth": "the XML nests elements more than {limit} deep (an OpenStreetMap "
+    "export nests 3): not an OpenStreetMap export",
+    "problem.map.root": "the root element is <{tag}>, not <osm>: not an OpenStreetMap export",
+    "problem.map.xml": "not readable as XML: {detail}",
+    "problem.map.node": "node {id}: no valid lat and lon",
+    "problem.map.node_missing": "{where} (golf={kind}): node {node} is not in the file",
+    "problem.map.encoding": "the file is not {encoding} text (byte {at} cannot be read as such); "
+    "save it as UTF-8",
+    "problem.map.json_depth": "the JSON is nested too deep to be GeoJSON (a map nests 6 levels)",
+    "problem.map.json": "not readable as JSON: {detail}",
+    "problem.map.not_collection": "not a GeoJSON FeatureCollection",
+    "problem.map.features": "the FeatureCollection's features are {what}, not a list",
+    "problem.map.feature": "{where} is {what}, not a GeoJSON feature (an object)",
+    "problem.map.properties": "{where}: its properties are {what}, not an object",
+    "problem.map.tag_type": "{where}: its {key} is {what}, not a text or a number",
+    "problem.map.geometry": "{where} ({tag}): its geometry is {what}, not a GeoJSON geometry",
+    "problem.map.not_area": "{where} ({tag}): a {type}, not an area",
+    "problem.map.not_shape": "{where} ({tag}): a {type}, not a line, area or point",
+    "problem.map.coordinates": "{where} ({tag}): its coordinates are not longitudes and latitudes",
+    "problem.map.more": "{count} more problems not listed",
+    "problem.map.area_checks": "the golf courses' areas are drawn with too many points to place "
+    "the holes in them (more than {checks} checks); export only the course's area",
+    "problem.map.choose_one_way": "choose the course by its name or by a ref pattern, not both",
+    "problem.map.several": "the file holds {count} courses; choose the one to import: {choices}",
+    "problem.map.cut": "golf course {name} ({where}): its outline is not whole in the file "
+    "({missing} missing); export the whole course",
+    "problem.map.no_course": "the file has no golf course {name} with holes; its courses: "
+    "{choices}",
+    "problem.map.pattern": "ref pattern {pattern}: put one * where the hole number goes (*W for "
+    "1W, 2W, …)",
+    "problem.map.no_fit": "no hole's ref fits the pattern {pattern}; the file's courses: {choices}",
+    "problem.map.no_ref": "{where} is a golf=hole without a ref: which hole is it?",
+    "problem.map.no_such_hole": "hole {ref} ({where}): the course has no such hole (holes "
+    "{first}–{last})",
+    "problem.map.missing": "hole {number}: not in the file (no golf=hole way with ref={ref})",
+    "problem.map.twice": "hole {number}: found {count} times ({ways})",
+    "problem.map.par": "hole {number}: par {par} in the file, par {course_par} in the course",
+    "problem.map.line": "hole {number} ({where}): its line has fewer than two points",
     # the parts of a sentence that name a place (``{label}``, ``{other}``, ``{where}`` above)
     "problem.part.hole": "hole {n}",
     "problem.part.table": "[[holes]] table {n}",
@@ -305,6 +353,16 @@ MESSAGES: dict[str, Source] = {
     "problem.part.tees_table": "[[tees]] table {n}",
     "problem.part.tees": "tees {name}",
     "problem.part.in_tees_table": "in [[tees]] table {n}",
+    # a map file's places (``{where}``) and JSON's types (``{what}``), issue 46
+    "problem.part.way": "way {n}",
+    "problem.part.relation": "relation {n}",
+    "problem.part.feature": "feature {n}",
+    "problem.part.json_list": "a list",
+    "problem.part.json_object": "an object",
+    "problem.part.json_text": "a text",
+    "problem.part.json_number": "a number",
+    "problem.part.json_boolean": "true or false",
+    "problem.part.json_null": "null",
     # shared
     "upload.drop": "Drop the file here",
     "upload.chosen": "File: {name}",
@@ -313,10 +371,23 @@ MESSAGES: dict[str, Source] = {
     "map.hint": (
         "An OpenStreetMap export of the course (.osm or GeoJSON): its golf=hole ways with their"
         " ref and par, and the golf=tee and golf=green areas. Every hole of the course must be"
-        " in it once, with the course's par; the dashboard then draws the field on it."
+        " in it once, with the course's par; the dashboard then draws the field on it. A file"
+        " of a site with several courses asks which one this is. The holes matched are shown"
+        " before anything is stored."
     ),
     "map.upload": "The map file",
     "map.none": "This course has no map yet.",
     "map.stored": "Map of {holes} holes, from {source}.",
     "map.uploaded": "Map stored: {holes} holes.",
+    # a site with several courses, and the preview (issue 46)
+    "map.choice": "The course in the file",
+    "map.choice_prompt": "Choose…",
+    "map.choice_course": "{name}: {holes} holes ({first}–{last})",
+    "map.choice_refs": "Refs {pattern}: {holes} holes ({first}–{last})",
+    "map.several": "The file holds several courses: choose the one that is this course.",
+    "map.preview": "Preview of {source}: {holes} holes matched; nothing stored yet.",
+    "map.ref": "Ref",
+    "map.length": "Length",
+    "map.name": "Name",
+    "map.store": "Store this map",
 }

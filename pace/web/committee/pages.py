@@ -15,15 +15,19 @@ from typing import Any
 from zoneinfo import ZoneInfo, available_timezones
 
 from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from pace.formats import csvfile
 from pace.formats.geometry import MAX_BYTES as MAX_GEOMETRY
+from pace.formats.geometry import MapFileError, MapMatch
+from pace.formats.mapfile import size_problem
 from pace.i18n import NAMES
 from pace.rules.errors import FileFormatError, PaceError
 from pace.rules.reported import COMPLETIONS
 from pace.services.changes import ChangeService
 from pace.services.geometry import course_geometry as stored_geometry
 from pace.services.geometry import import_geometry
+from pace.services.geometry import preview_geometry as map_preview
 from pace.services.life import RoundLifeService
 from pace.web import access, payloads
 from pace.web.committee import courses, parsers
@@ -138,31 +142,88 @@ def upload_course() -> Any:
     return _import_course(text, filename, None)
 
 
-@bp.post("/api/courses/geometry")
-def upload_geometry() -> Any:
-    """Store a course's map (``course``, ``file``: .osm XML or GeoJSON), as ``pace import
-    geometry`` does: refused with every problem, by hole; nothing stored then."""
-    # a map is larger than the pages' bodies: this upload alone may take MAX_BYTES
-    if (request.content_length or 0) > MAX_GEOMETRY + 64 * 1024:
-        raise payloads.PayloadError(
-            f"the map file is {request.content_length / 1048576:.1f} MB: more than the"
-            f" {MAX_GEOMETRY // 1048576} MB a course's map may take (export only the course's"
-            " area)", field="file", code="payload_too_large",
-        )  # fmt: skip
-    request.max_content_length = MAX_GEOMETRY + 64 * 1024
-    _check_form()
-    course = payloads.text(request.form, "course", limit=200)
-    file = request.files.get("file")
+def _map_upload() -> tuple[bytes, str, str, dict[str, str]]:
+    """Return a map upload's file, its name, the course and the file's course chosen
+    (``map_course`` or ``ref_pattern``); a body over the map's size is refused unread."""
+    # a map is larger than the pages' bodies: this upload alone may take MAX_BYTES (and the
+    # form's fields); its size is said as the parser says it (pace.formats.mapfile)
+    limit = MAX_GEOMETRY + 64 * 1024
+    too_large = size_problem(request.content_length, "file")
+    if too_large is not None and (request.content_length or 0) > limit:
+        raise _TooLargeError(too_large)
+    request.max_content_length = limit
+    try:
+        _check_form()
+        file = request.files.get("file")
+        form = request.form
+    except RequestEntityTooLarge:  # a body sent without its length, cut off at the limit
+        raise _TooLargeError(size_problem(None, "file") or FileFormatError([])) from None
+    course = payloads.text(form, "course", limit=200)
+    choice = {
+        "map_course": payloads.text(form, "map_course", limit=200, required=False),
+        "ref_pattern": payloads.text(form, "ref_pattern", limit=60, required=False),
+    }
     if file is None or not file.filename:
         raise payloads.PayloadError("choose the course's map file (.osm or .geojson)",
                                     field="file", code="missing_field")  # fmt: skip
-    data = file.read(MAX_GEOMETRY + 1)
     filename = payloads.text({"f": file.filename}, "f").rsplit("/", 1)[-1]
+    return file.read(), filename, course, choice
+
+
+class _TooLargeError(Exception):
+    """A map upload over the size a map may take: refused before it is read."""
+
+    def __init__(self, refusal: FileFormatError) -> None:
+        self.refusal = refusal
+
+
+def _map_refused(e: FileFormatError) -> Any:
+    """Answer a refused map: every problem in the page's language, and the file's courses."""
+    body = error_body(e.code, e.message, e.field)
+    body["problems"] = courses.problems_of(e, lang=current_language())
+    if isinstance(e, MapFileError):
+        body["choices"] = [c.to_dict() for c in e.choices]
+    return jsonify(body), http_status(body)
+
+
+@bp.errorhandler(_TooLargeError)
+def _map_too_large(e: _TooLargeError) -> Any:
+    body = error_body("payload_too_large", e.refusal.problems[0].message, "file")
+    body["problems"] = courses.problems_of(e.refusal, lang=current_language())
+    return jsonify(body), 413
+
+
+def _chosen(match: MapMatch) -> dict[str, Any]:
+    return {"chosen": match.chosen.to_dict() if match.chosen else None,
+            "choices": [c.to_dict() for c in match.choices]}  # fmt: skip
+
+
+@bp.post("/api/courses/geometry/preview")
+def preview_geometry() -> Any:
+    """Match a course's map file to the course as its upload would, and store nothing: the
+    holes matched (number, ref, par, length, name as the file gives them), the file's
+    courses and the one chosen (issue 46)."""
+    data, filename, course, choice = _map_upload()
     try:
-        found = import_geometry(parts().live.service, data, filename, course)
+        match = map_preview(parts().live.service, data, filename, course, **choice)
     except FileFormatError as e:
-        return _refused(e, [{"text": str(p), "field": p.field} for p in e.problems])
-    return jsonify({"ok": True, "course": course, "holes": len(found["holes"])})
+        return _map_refused(e)
+    return jsonify({"ok": True, "stored": False, "course": course, "source": filename,
+                    "holes": match.holes, **_chosen(match)})  # fmt: skip
+
+
+@bp.post("/api/courses/geometry")
+def upload_geometry() -> Any:
+    """Store a course's map (``course``, ``file``: .osm XML or GeoJSON; of a site with several
+    courses, ``map_course`` or ``ref_pattern``), as ``pace import geometry`` does: refused
+    with every problem, by hole; nothing stored then."""
+    data, filename, course, choice = _map_upload()
+    try:
+        match = import_geometry(parts().live.service, data, filename, course, **choice)
+    except FileFormatError as e:
+        return _map_refused(e)
+    return jsonify({"ok": True, "course": course, "holes": len(match.geometry["holes"]),
+                    **_chosen(match)})  # fmt: skip
 
 
 @bp.get("/api/courses/<path:name>/geometry")

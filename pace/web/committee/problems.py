@@ -18,8 +18,9 @@ import re
 from pace import i18n
 from pace.web.committee.messages import MESSAGES
 
-#: the values that name a place in the file, themselves translated (``problem.part.*``)
-PLACES = frozenset({"label", "other", "where"})
+#: the values that name a place in the file, or a JSON value's type, themselves translated
+#: (``problem.part.*``)
+PLACES = frozenset({"label", "other", "where", "what"})
 _SLOT = re.compile(r"\{(\w+)\}")
 
 
