@@ -37,7 +37,7 @@ HOSTILE = {
     ),
     "JSON 100,000 deep": (
         b"[" * 100_000 + b"]" * 100_000, "invalid_file",
-        "le JSON est imbriqué trop profondément pour être du GeoJSON (une carte imbrique 6"
+        "le JSON est imbriqué trop profondément pour être du GeoJSON (un plan imbrique 6"
         " niveaux)",
     ),
     "XML 100,000 deep": (
@@ -71,7 +71,7 @@ HOSTILE = {
     ),
     "six megabytes": (
         b"<osm>" + b" " * (6 * 1024 * 1024) + b"</osm>", "payload_too_large",
-        "le fichier fait 6.0 Mo : plus que les 5 Mo que peut prendre la carte d'un parcours"
+        "le fichier fait 6.0 Mo : plus que les 5 Mo que peut prendre le plan d'un parcours"
         " (n'exportez que la zone du parcours)",
     ),
 }  # fmt: skip

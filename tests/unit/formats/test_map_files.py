@@ -11,7 +11,6 @@ GeoJSON; they are checked against ``course_nine.toml`` (the West and Old courses
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -166,9 +165,7 @@ def test_entity_expansion_is_refused_in_any_encoding(encoding):
     # the former check read raw bytes for "<!DOCTYPE": UTF-16 passed it, and only expat's
     # own limit stopped the expansion; defusedxml refuses the declaration once decoded
     data = LAUGHS.format("UTF-16" if "16" in encoding else "UTF-8").encode(encoding)
-    started = time.perf_counter()
     assert problems(data) == [DECLARES]
-    assert time.perf_counter() - started < 0.5
 
 
 def test_an_encoding_xml_cannot_read_is_refused_unread():
@@ -276,14 +273,13 @@ def test_the_size_refused_is_the_files_real_size():
     assert mapfile.size_problem(mapfile.MAX_BYTES, "f") is None
 
 
-def test_an_area_drawn_to_make_placing_the_holes_quadratic_is_refused_in_time():
+def test_an_area_drawn_to_make_placing_the_holes_quadratic_is_refused():
     zigzag = [[i * 1e-5, float(i % 2)] for i in range(40_000)] + [[0.0, 0.0]]
     area = {"type": "Feature", "properties": {"leisure": "golf_course", "name": "Z"},
             "geometry": {"type": "Polygon", "coordinates": [zigzag]}}  # fmt: skip
     holes = [hole(str(k % 9 + 1), [[0.1, 0.5], [0.1, 0.6]]) for k in range(15_000)]
-    started = time.perf_counter()
+    # refused by the count of checks, not by a clock (speed is measured by benches, not tests)
     assert problems(collection(area, *holes)) == [
         "the golf courses' areas are drawn with too many points to place the holes in them"
         " (more than 2000000 checks); export only the course's area"
     ]
-    assert time.perf_counter() - started < 3
