@@ -223,6 +223,7 @@ FILE_SECONDS = {
     "tests/integration/test_dutch_documents.py": 8,
     "tests/browser/test_course_strip.py": 20,
     "tests/browser/test_course_map.py": 12,
+    "tests/browser/test_strip_picture.py": 40,
     "tests/integration/test_results_sheet.py": 8,
     "tests/e2e/test_group_reports.py": 8,
     "tests/browser/test_group_reports.py": 10,
