@@ -224,6 +224,7 @@ FILE_SECONDS = {
     "tests/browser/test_course_strip.py": 20,
     "tests/browser/test_course_map.py": 20,
     "tests/security/test_hostile_maps.py": 12,
+    "tests/browser/test_strip_picture.py": 40,
     "tests/integration/test_results_sheet.py": 8,
     "tests/e2e/test_group_reports.py": 8,
     "tests/browser/test_group_reports.py": 10,
