@@ -41,7 +41,7 @@ import tempfile
 import uuid
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -180,7 +180,9 @@ def replay(
     return run
 
 
-def truth_episodes(setup: RoundSetup, events: list[Event], now: datetime) -> dict[str, list[Episode]]:
+def truth_episodes(
+    setup: RoundSetup, events: list[Event], now: datetime
+) -> dict[str, list[Episode]]:
     """Return every group's out-of-position episodes from the officials' whole log."""
     plan = plan_field(setup)
     fold = FieldFold(setup, plan)
@@ -190,7 +192,8 @@ def truth_episodes(setup: RoundSetup, events: list[Event], now: datetime) -> dic
 
 
 def behind(truth: Episode, at: datetime) -> bool:
-    """Return whether an alert (or an episode) at ``at`` has the true episode ``truth`` behind it."""
+    """Return whether an alert (or an episode) at ``at`` has the true episode ``truth`` behind
+    it."""
     until = truth.end if truth.end is not None else truth.start + OPEN_WINDOW
     return truth.start - BEFORE <= at <= max(until, truth.start + OPEN_WINDOW)
 
@@ -204,7 +207,10 @@ class Tally:
     false: int = 0
     why_false: Counter[str] = field(default_factory=Counter)
     true_n: int = 0
+    #: the true episodes of the groups that never report (nothing of theirs can find them)
+    silent: int = 0
     found: int = 0
+    found_silent: int = 0
     delays: list[float] = field(default_factory=list)
     overdue: int = 0
     flipped: int = 0
@@ -232,7 +238,7 @@ def judge(
         matched = [i for i, t in enumerate(truth.get(a.group, [])) if behind(t, a.at)]
         if not matched:
             tally.false += 1
-            tally.why_false[_why(a, run, sent_by, silent)] += 1
+            tally.why_false[_why(a, run, sent_by)] += 1
         for i in matched:
             key = (a.group, i)
             firsts[key] = min(firsts.get(key, a.raised), a.raised)
@@ -240,10 +246,13 @@ def judge(
         if resolved is not None and resolved - a.raised <= timedelta(minutes=2):
             tally.flipped += 1
     for group, episodes in truth.items():
-        for i, t in enumerate(episodes):
+        for i in range(len(episodes)):
             tally.true_n += 1
+            if group in silent:
+                tally.silent += 1
             if (group, i) in firsts:
                 tally.found += 1
+                tally.found_silent += group in silent
                 if first_alert is not None and (group, i) in first_alert:
                     tally.delays.append(
                         (firsts[(group, i)] - first_alert[(group, i)]).total_seconds() / 60
@@ -256,7 +265,7 @@ def judge(
     return firsts
 
 
-def _why(a: Raised, run: Run, sent_by, silent: set[str]) -> str:
+def _why(a: Raised, run: Run, sent_by) -> str:
     """Return where an alert with no true episode behind it was raised (for the print)."""
     if sent_by is None:
         return "official"
@@ -286,6 +295,13 @@ def print_tally(name: str, t: Tally) -> None:
         f"  true episodes found: {t.found} of {t.true_n} ({recall:.0%}); missed: "
         f"{t.true_n - t.found} ({1 - recall:.0%})"
     )
+    if t.silent:
+        reportable = t.true_n - t.silent
+        print(
+            f"    of which {t.silent} belong to a group that never reports; of the others: "
+            f"{t.found - t.found_silent} of {reportable} "
+            f"({(t.found - t.found_silent) / reportable if reportable else 1.0:.0%})"
+        )
     if t.delays:
         d = sorted(t.delays)
         p90 = d[min(len(d) - 1, int(0.9 * len(d)))]

@@ -265,15 +265,37 @@ def clocked(hhmm: str, *, tick: float, speed: float = 1) -> list[str]:
     ]  # fmt: skip
 
 
-def connect(server: LiveServer, role: str | None, timeout: float = 5.0) -> socketio.SimpleClient:
-    """Return a Socket.IO client connected to ``server`` as ``role`` (websocket only;
-    ``None``: no session, as the public's pages)."""
+def connect(
+    server: LiveServer, role: str | None, timeout: float = 5.0, round: str | None = None
+) -> socketio.SimpleClient:
+    """Return a Socket.IO client connected to ``server`` as ``role`` on ``round`` (default:
+    the server's) (websocket only; ``None``: no session, as the public's pages)."""
     c = socketio.SimpleClient()
     auth = {"device": f"{role or 'public'}-{uuid.uuid4().hex[:8]}"}
     if role is not None:
-        auth["token"] = server.token(role)
+        auth["token"] = server.token(role, round)
     c.connect(server.url, auth=auth, transports=["websocket"], wait_timeout=timeout)
     return c
+
+
+@contextmanager
+def phones(
+    server: LiveServer, timeout: float = 5.0
+) -> Iterator[Callable[..., socketio.SimpleClient]]:
+    """Yield a maker of clients connected to ``server`` (``make(role, round)``, as
+    :func:`connect`); every one is disconnected at the end."""
+    opened: list[socketio.SimpleClient] = []
+
+    def make(role: str, round: str | None = None) -> socketio.SimpleClient:
+        c = connect(server, role, timeout, round)
+        opened.append(c)
+        return c
+
+    try:
+        yield make
+    finally:
+        for c in opened:
+            c.disconnect()
 
 
 def server_now(server: LiveServer) -> datetime:

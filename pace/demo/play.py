@@ -237,7 +237,9 @@ class Sent:
     arrives: datetime
 
 
-def scorer_reports(taps: Sequence[Tap], rng: random.Random, model: Scorers = Scorers()) -> list[Sent]:
+def scorer_reports(
+    taps: Sequence[Tap], rng: random.Random, model: Scorers = Scorers()
+) -> list[Sent]:
     """Return what the scorers of ``taps`` (the true completions) report, as ``model`` says,
     in the order the server receives them."""
     by_group: dict[str, list[Tap]] = {}

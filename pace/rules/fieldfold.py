@@ -588,6 +588,30 @@ class FieldFold:
         more = 2 if self.in_batches(group) else 1
         return wait + p.cumulative[min(k + more, len(p.order))] - p.cumulative[k]
 
+    def seen_episodes(self, group: str, now: datetime) -> tuple[Episode, ...]:
+        """Return ``group``'s episodes of the real log (:meth:`episodes`) that begin with a gap
+        to the group truly seen at the hole larger than the starting interval between the two
+        groups (the intervals of the groups between them summed, an unseen one included) and
+        the committee's margin (issue 46, docs/status.md "Groups' reports").
+
+        A group behind a silent one is judged against the group seen ahead of both: it is out
+        of position there only when it has truly lost its place, not merely because the group
+        between them was never seen.
+        """
+        p = self.plan.by_id[group]
+        starts = {e.at: e.status for e in self.evaluations(group, now)}
+        kept = []
+        for e in self.episodes(group, now):
+            s = starts.get(e.start)
+            if s is None or s.last_hole is None or s.gap is None:
+                continue
+            seen = self.seen_ahead(group, s.last_hole, e.start)
+            if seen is None:
+                continue
+            if s.gap > p.group.start - self.plan.by_id[seen].group.start + self.margin:
+                kept.append(e)
+        return tuple(kept)
+
     def seen_ahead(self, group: str, hole: int, at: datetime) -> str | None:
         """Return the group whose completion of ``hole`` is the latest before ``group``'s at
         ``at`` (the group its gap is read to), None when nobody was seen there before it."""

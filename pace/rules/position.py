@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from pace.rules import allotted, groupclock
+from pace.rules import allotted, groupclock, reported
 from pace.rules.model import (
     Group,
     HoleCompletion,
@@ -26,8 +26,6 @@ from pace.rules.model import (
 )
 
 ZERO = timedelta(0)
-#: a completion's ``source`` when the group reported it itself (``pace.rules.reported.GROUP``)
-GROUP_SOURCE = "group"
 
 
 # --------------------------------------------------------------------------- starts
@@ -260,7 +258,7 @@ class CompletionIndex:
     def __init__(self, plan: FieldPlan, completions: Iterable[HoleCompletion], now: datetime):
         instants: dict[int, list[tuple[datetime, int]]] = defaultdict(list)
         per_group: dict[str, dict[int, datetime]] = defaultdict(dict)
-        reported: dict[str, set[int]] = defaultdict(set)
+        own_reports: dict[str, set[int]] = defaultdict(set)
         by_id = plan.by_id
         for c in completions:
             at = c.at
@@ -271,13 +269,13 @@ class CompletionIndex:
                 continue
             instants[c.hole].append((at, p.rank))
             per_group[c.group][c.hole] = at
-            if c.source == GROUP_SOURCE:
-                reported[c.group].add(c.hole)
+            if c.source == reported.GROUP:
+                own_reports[c.group].add(c.hole)
         for entries in instants.values():
             entries.sort()  # linear: the fold gives completions in time order
         self.per_group = per_group
         self._instants = instants
-        self._reported = reported
+        self._reported = own_reports
 
     def latest_before(self, hole: int, at: datetime, rank: int) -> datetime | None:
         """Return the latest completion of ``hole`` by another group before (``at``, ``rank``).

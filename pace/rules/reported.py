@@ -132,8 +132,9 @@ class Sources:
         return self.group / total if total else 0.0
 
 
-def sources(events: Iterable[Event], now: datetime) -> Sources:
-    """Return who saw the holes of a log up to ``now`` (corrections and voids applied)."""
+def live_completions(events: Iterable[Event], now: datetime) -> dict[str, HoleCompletion]:
+    """Return every completion of a log logged by ``now`` (taps and reports alike, batched or
+    not), by event id, corrections and voids applied."""
     live: dict[str, HoleCompletion] = {}
     for e in events:
         p = e.payload
@@ -145,6 +146,12 @@ def sources(events: Iterable[Event], now: datetime) -> Sources:
             live[str(p["target"])] = HoleCompletion(old.group, old.hole, at, old.source)
         elif e.type == "event_voided":
             live.pop(str(p["target"]), None)
+    return live
+
+
+def sources(events: Iterable[Event], now: datetime) -> Sources:
+    """Return who saw the holes of a log up to ``now`` (corrections and voids applied)."""
+    live = live_completions(events, now)
     counted = one_per_hole_sourced(list(live.items()))
     tapped: dict[tuple[str, int], datetime] = {}
     for c in live.values():

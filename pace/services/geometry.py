@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from pace.formats.geometry import MapMatch, geometry_geojson, match_map
+from pace.rules.model import Course
 from pace.services.rounds import RoundService
 
 
@@ -25,8 +26,16 @@ def preview_geometry(
     OpenStreetMap name ``map_course``, or ``ref_pattern``). ``FileFormatError`` (every
     problem by hole; ``map_course_required`` for a site whose course is not chosen);
     ``unknown_course`` without the course."""
+    return _matched(service, data, filename, course, map_course, ref_pattern)[1]
+
+
+def _matched(
+    service: RoundService, data: bytes, filename: str, course: str, map_course: str,
+    ref_pattern: str,
+) -> tuple[Course, MapMatch]:  # fmt: skip
+    """Return the stored course ``course`` and ``data`` matched to it."""
     found = service.store.get_course(course)
-    return match_map(data, filename, found, map_course=map_course, ref_pattern=ref_pattern)
+    return found, match_map(data, filename, found, map_course=map_course, ref_pattern=ref_pattern)
 
 
 def import_geometry(
@@ -41,8 +50,7 @@ def import_geometry(
     """Match ``data`` to ``course`` as :func:`preview_geometry` does and store its geometry
     as the course's map, replacing any; return the match. Nothing is stored when a hole has
     a problem (``FileFormatError``); ``unknown_course`` without the course."""
-    found = service.store.get_course(course)
-    match = match_map(data, filename, found, map_course=map_course, ref_pattern=ref_pattern)
+    found, match = _matched(service, data, filename, course, map_course, ref_pattern)
     service.store.save_geometry(found.name, match.geometry, imported_at=service.clock.now())
     return match
 

@@ -21,7 +21,7 @@ from typing import Any
 from pace.rules import alerts as alertsmod
 from pace.rules import changes as changesmod
 from pace.rules import facts as factsmod
-from pace.rules import groupclock
+from pace.rules import groupclock, reported
 from pace.rules import life as lifemod
 from pace.rules.events import Event
 from pace.rules.position import Episode, FieldStatus, GroupPlan, GroupStatus
@@ -428,28 +428,11 @@ class LiveService:
     def _seen_too(
         live: LiveRound, group: str, episodes: tuple[Episode, ...], now: datetime
     ) -> tuple[Episode, ...]:
-        """Return the group's episodes judged with the estimates (``episodes``), or, when the
-        real log finds one they do not, the real log's: a verdict resting on another group's
-        estimated completion is judged against the group truly seen as well (issue 46). An
-        episode of the real log counts when its gap to the group seen there exceeds the
-        starting interval between the two groups (the sum of the intervals of the groups
-        between them, the unseen one included) and the committee's margin: a group behind a
-        silent one is then out of position only when it has truly lost its place."""
-        fold = live.field
-        plan = live.view.plan
-        p = plan.by_id[group]
-        starts = {e.at: e.status for e in fold.evaluations(group, now)}
-        kept: list[Episode] = []
-        for e in fold.episodes(group, now):
-            s = starts.get(e.start)
-            if s is None or s.last_hole is None or s.gap is None:
-                continue
-            seen = fold.seen_ahead(group, s.last_hole, e.start)
-            if seen is None:
-                continue
-            limit = p.group.start - plan.by_id[seen].group.start + fold.margin
-            if s.gap > limit:
-                kept.append(e)
+        """Return the group's episodes judged with the estimates (``episodes``), and the real
+        log's episodes judged against the group truly seen (``FieldFold.seen_episodes``) that
+        they do not hold: a verdict resting on another group's estimated completion is judged
+        against the group truly seen as well (issue 46)."""
+        kept = live.field.seen_episodes(group, now)
         if not kept:
             return episodes
         known = set(alertsmod.episode_keys(episodes))
@@ -475,35 +458,31 @@ class LiveService:
         again."""
         fold, book = live.field, live.alerts
         out: list[alertsmod.Alert] = []
-        held: set[str] = set()
+        held: set[str] = set()  # the episodes held back, by name (``episode_keys``)
         for a in alerts:
-            open_ = a.key in book.raised and a.key not in book.resolved
-            if open_ or a.kind == alertsmod.BACK_IN_POSITION:
-                out.append(a)
-                continue
-            until = None
-            if a.kind == alertsmod.OUT_OF_POSITION:
-                if not a.current and fold.source(group, a.hole) == "group" if a.hole else False:
-                    # an episode on a report that ended before it was raised: the report
-                    # keeps it, no referee need go and look (issue 46)
-                    held.add(a.key)
-                    continue
-                until = fold.settles(group, a.hole, now)
-            elif a.kind == alertsmod.OVERDUE and s is not None and s.over is not None:
-                until = fold.ahead_reporting(group, a.hole, s.over, now)
-            if until is None:
-                out.append(a)
+            name = a.key.split(":", 1)[1]  # an episode's alerts are "<kind>:<name>"
+            if a.key in book.raised and a.key not in book.resolved:
+                out.append(a)  # raised and open: it stands until its situation ends
+            elif a.kind == alertsmod.BACK_IN_POSITION:
+                if name not in held or a.key in book.raised:
+                    out.append(a)  # (an episode held back keeps its end back too)
+            elif a.kind == alertsmod.OUT_OF_POSITION and not a.current and a.hole is not None \
+                    and fold.source(group, a.hole) == reported.GROUP:  # fmt: skip
+                # an episode on a report that ended before it was raised: the report keeps
+                # it, no referee need go and look (issue 46)
+                held.add(name)
             else:
-                held.add(a.key)
-                gates[group] = min(gates.get(group, until), until)
-        # an episode held back keeps its ``back_in_position`` back too
-        return [
-            a for a in out
-            if not (a.kind == alertsmod.BACK_IN_POSITION
-                    and a.key.replace(alertsmod.BACK_IN_POSITION, alertsmod.OUT_OF_POSITION, 1)
-                    in held
-                    and a.key not in book.raised)
-        ]  # fmt: skip
+                until = None
+                if a.kind == alertsmod.OUT_OF_POSITION:
+                    until = fold.settles(group, a.hole, now)
+                elif a.kind == alertsmod.OVERDUE and s is not None and s.over is not None:
+                    until = fold.ahead_reporting(group, a.hole, s.over, now)
+                if until is None:
+                    out.append(a)
+                else:
+                    held.add(name)
+                    gates[group] = min(gates.get(group, until), until)
+        return out
 
     def tick(self, round: str, now: datetime | None = None) -> tuple[Delta, ...]:
         """Re-evaluate ``round`` at ``now`` (the scheduler's job): :meth:`changes`, slow parts

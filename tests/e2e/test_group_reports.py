@@ -17,7 +17,6 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
-import socketio
 from drivers import ACK_TIMEOUT
 from livesupport import DRAW as DRAW_CSV
 from livesupport import (
@@ -26,6 +25,7 @@ from livesupport import (
     clocked,
     live_server,
     pace,
+    phones,
     server_now,
     setup_round,
     wait_for,
@@ -55,18 +55,8 @@ def server(tmp_path_factory) -> Iterator[LiveServer]:
 
 @pytest.fixture
 def phone(server) -> Iterator:
-    opened: list[socketio.SimpleClient] = []
-
-    def make(role: str = "scorer", round: str = ROUND) -> socketio.SimpleClient:
-        c = socketio.SimpleClient()
-        auth = {"device": f"{role}-{uuid.uuid4().hex[:8]}", "token": server.token(role, round)}
-        c.connect(server.url, auth=auth, transports=["websocket"], wait_timeout=ACK_TIMEOUT)
-        opened.append(c)
-        return c
-
-    yield make
-    for c in opened:
-        c.disconnect()
+    with phones(server, ACK_TIMEOUT) as make:
+        yield lambda role="scorer", round=ROUND: make(role, round)
 
 
 def local(server: LiveServer, hhmm: str) -> datetime:

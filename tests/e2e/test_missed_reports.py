@@ -29,6 +29,7 @@ from livesupport import (
     clocked,
     live_server,
     pace,
+    phones,
     server_now,
     setup_round,
 )
@@ -54,18 +55,8 @@ def server(tmp_path_factory) -> Iterator[LiveServer]:
 
 @pytest.fixture
 def phone(server) -> Iterator:
-    opened: list[socketio.SimpleClient] = []
-
-    def make(role: str, round: str) -> socketio.SimpleClient:
-        c = socketio.SimpleClient()
-        auth = {"device": f"{role}-{uuid.uuid4().hex[:8]}", "token": server.token(role, round)}
-        c.connect(server.url, auth=auth, transports=["websocket"], wait_timeout=ACK_TIMEOUT)
-        opened.append(c)
-        return c
-
-    yield make
-    for c in opened:
-        c.disconnect()
+    with phones(server, ACK_TIMEOUT) as make:
+        yield make
 
 
 def heard(c: socketio.SimpleClient, seconds: float) -> list[tuple[str, dict]]:

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import tempfile
 import uuid
-from datetime import date, timedelta
+from datetime import date
 from pathlib import Path
+
+import pytest
 
 from pace import config
 from pace.clock import FakeClock
@@ -112,36 +114,31 @@ def test_a_report_waits_for_the_group_ahead_to_report_the_hole():
         assert ("B", 1) not in r.out_of_position()
 
 
-def test_a_group_behind_a_silent_one_is_judged_against_the_group_truly_seen():
+SILENT_AHEAD = [
+    make_group("Z", "07:50", size=2),
+    make_group("A", "08:00", size=2),  # never reports
+    make_group("B", "08:10", size=2),
+]
+
+
+@pytest.mark.parametrize(
+    ("z_reports", "b_hole_1", "named"),
+    [
+        # B 18 min over at hole 1, 38 min behind Z (20 min between their starts): out of
+        # position against the group seen, whatever A's estimate says
+        ((("08:02:00", 1), ("08:11:00", 2), ("08:26:00", 3)), "08:40:00", True),
+        # B 6 min over, 18 min behind Z: within the 20 min between them
+        ((("08:10:00", 1),), "08:28:00", False),
+    ],
+)
+def test_a_group_behind_a_silent_one_is_judged_against_the_group_truly_seen(
+    z_reports, b_hole_1, named
+):
     with tempfile.TemporaryDirectory() as tmp:
-        groups = [
-            make_group("Z", "07:50", size=2),
-            make_group("A", "08:00", size=2),  # never reports
-            make_group("B", "08:10", size=2),
-        ]
-        r = Round(tmp, groups)
-        r.send(report("Z", 1, "08:02:00"))
-        r.send(report("Z", 2, "08:11:00"))
-        r.send(report("Z", 3, "08:26:00"))
-        # B: hole 1 at 08:40, 18 min over, 38 min behind Z (the starting interval between Z
-        # and B is 20): out of position against the group seen, whatever A's estimate says
-        r.send(report("B", 1, "08:40:00"))
+        r = Round(tmp, SILENT_AHEAD)
+        for when, hole in z_reports:
+            r.send(report("Z", hole, when))
+        r.send(report("B", 1, b_hole_1))
         for when in ("08:45:00", "08:50:00", "09:00:00", "09:10:00"):
             r.tick(when)
-        assert ("B", 1) in r.out_of_position()
-
-
-def test_a_group_behind_a_silent_one_within_the_interval_to_the_group_seen_is_not_named():
-    with tempfile.TemporaryDirectory() as tmp:
-        groups = [
-            make_group("Z", "07:50", size=2),
-            make_group("A", "08:00", size=2),  # never reports
-            make_group("B", "08:10", size=2),
-        ]
-        r = Round(tmp, groups)
-        r.send(report("Z", 1, "08:10:00"))
-        # B: hole 1 at 08:28, 6 min over, 18 min behind Z: within the 20 min between them
-        r.send(report("B", 1, "08:28:00"))
-        for when in ("08:30:00", "08:40:00", "08:50:00", "09:00:00"):
-            r.tick(when)
-        assert ("B", 1) not in r.out_of_position()
+        assert (("B", 1) in r.out_of_position()) is named

@@ -33,18 +33,7 @@ def batched_reports(events: Iterable[Event], now: datetime) -> tuple[HoleComplet
     ...     [report("a", 1, 0), report("b", 2, 20), report("c", 3, 20.5)], t + timedelta(hours=1))]
     [('6', 2)]
     """
-    live: dict[str, HoleCompletion] = {}
-    for e in events:
-        p = e.payload
-        if e.type == "hole_completed" and e.at <= now:
-            c = HoleCompletion(str(p["group"]), int(str(p["hole"])), e.at, reported.source_of(p))
-            live[e.id] = c
-        elif e.type == "hole_time_corrected" and str(p["target"]) in live:
-            old = live[str(p["target"])]
-            at = datetime.fromisoformat(str(p["at"]))
-            live[str(p["target"])] = HoleCompletion(old.group, old.hole, at, old.source)
-        elif e.type == "event_voided":
-            live.pop(str(p["target"]), None)
+    live = reported.live_completions(events, now)
     by_group: dict[str, list[tuple[str, HoleCompletion]]] = {}
     for id, c in live.items():
         if c.source == reported.GROUP:
