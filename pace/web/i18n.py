@@ -194,6 +194,14 @@ def current_language() -> str:
     return browser_language() or "en"
 
 
+def chosen_language() -> str | None:
+    """Return the language chosen for this request with ``?lang=``, None when none was: the
+    links and forms a page makes carry only a choice, never the browser's language, so that
+    following one (signing in included) stores no cookie nobody chose (issue 47)."""
+    asked = request.args.get("lang")
+    return asked if asked in LANGUAGES else None
+
+
 def browser_language() -> str | None:
     """Return the first of the browser's ``Accept-Language`` that pace speaks (``nl-BE``: nl).
 
@@ -278,11 +286,14 @@ def local_date(day: date | None, lang: str, form: str = "long") -> str:
 
 
 def page_context() -> dict[str, Any]:
-    """Return what every template needs: ``lang``, the header's ``language_menu``, ``t``,
+    """Return what every template needs: ``lang``, ``url_lang`` (the language to carry in
+    the page's own links and forms: only one chosen with ``?lang=``), the header's
+    ``language_menu``, ``t``,
     ``tn``, ``messages`` and the date and time formatters of the page's language."""
     lang = current_language()
     return {
         "lang": lang,
+        "url_lang": chosen_language(),
         "language_menu": [(code, i18n.NAMES[code]) for code in ("fr", "en", "nl")],
         "t": lambda key: _page_text(key),
         "tn": lambda key, n, **values: translate_n(key, n, lang, **values),

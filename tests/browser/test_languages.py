@@ -67,3 +67,22 @@ def test_the_browsers_order_of_languages_is_followed(server, new_context):
     page = new_context(extra_http_headers={"Accept-Language": "de-BE,nl;q=0.8"}).new_page()
     page.goto(server.url + BOARD)
     expect(page.locator("html")).to_have_attribute("lang", "nl")
+
+
+def test_signing_in_stores_no_language_nobody_chose(server, new_context):
+    # a Dutch phone signs in with the join form: its pages stay Dutch because the browser
+    # says so, and no cookie pins the language (issue 47): the device follows its browser
+    context = new_context(locale="nl-BE", viewport=PHONE)
+    page = context.new_page()
+    page.goto(server.url + "/join")
+    expect(page.locator("html")).to_have_attribute("lang", "nl")
+    assert "lang=" not in (page.locator("form.code-form").get_attribute("action") or "")
+    page.locator("input[name='code']").fill(server.code("marshal"))
+    page.locator("form.code-form button[type='submit']").click()
+    page.wait_for_url(lambda url: "/join" not in url)
+    expect(page.locator("html")).to_have_attribute("lang", "nl")
+    assert "pace_lang" not in {c["name"] for c in context.cookies()}
+    # a language chosen in the menu is carried by the form and kept
+    page.goto(server.url + "/join?lang=fr")
+    assert "lang=fr" in (page.locator("form.code-form").get_attribute("action") or "")
+    assert {c["name"]: c["value"] for c in context.cookies()}.get("pace_lang") == "fr"

@@ -25,7 +25,7 @@ from pace.services import strip as stripmod
 from pace.services.reports import ReportService, RoundReportView
 from pace.web import access
 from pace.web.downloads import attachment
-from pace.web.i18n import catalogue, page_context
+from pace.web.i18n import catalogue, chosen_language, page_context
 from pace.web.parts import parts
 from pace.web.payloads import PayloadError
 from pace.web.reports.jobs import KINDS, ReportJobError
@@ -81,7 +81,8 @@ def report_page(round: str) -> Response:
         },
         field_charts=field,
         chart_src=lambda group: url_for(
-            "reports.report_chart", round=round, group=group, at=at.isoformat(), v=seq, lang=lang
+            "reports.report_chart", round=round, group=group, at=at.isoformat(), v=seq,
+            lang=chosen_language(),
         ),
     )
     return Response(page, mimetype="text/html")

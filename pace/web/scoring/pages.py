@@ -24,7 +24,7 @@ from pace.rules.errors import PaceError
 from pace.services.life import RoundLifeService
 from pace.web import access, payloads
 from pace.web.downloads import attachment
-from pace.web.i18n import catalogue, current_language, page_context
+from pace.web.i18n import catalogue, chosen_language, current_language, page_context
 from pace.web.parts import parts
 
 bp = Blueprint("scoring", __name__)
@@ -103,7 +103,7 @@ def results_sheet(round: str) -> Response:
     anybody's (``access.OPEN_WHEN_FINAL``)."""
     lang = current_language()
     links = {
-        "pdf": url_for("scoring.results_pdf", round=round, lang=lang),
+        "pdf": url_for("scoring.results_pdf", round=round, lang=chosen_language()),
         "csv": url_for("scoring.results_csv", round=round),
         "leaderboard": url_for("scoring.leaderboard_page", round=round),
     }
