@@ -203,6 +203,19 @@ export function minutes(value, { signed = false } = {}) {
   }).format(value);
 }
 
+/** Format an amount to a tenth, always, in the page's notation (`7.5`, `7,5` in Dutch). */
+export function tenth(value) {
+  return new Intl.NumberFormat(lang(), {
+    minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false,
+  }).format(value).replace("-", "−");
+}
+
+/** Format an amount whole where it is, else to a tenth, in the page's notation (`6`, `0,5`). */
+export function tenths(value) {
+  return new Intl.NumberFormat(lang(), { maximumFractionDigits: 1, useGrouping: false })
+    .format(value).replace("-", "−");
+}
+
 /** Return the colour class of a hole time against its allotment. */
 export function overClass(over) {
   if (over === null || over === undefined) return "";

@@ -9,7 +9,7 @@
 // page can follow without asking the server every second. A group's hole in play is the one
 // after its `holes_completed` in its `order` — the status's own count, so the strip at an
 // instant shows what GET .../status?at= judged then (docs/status.md, "The course strip").
-import { el as plain, t } from "./common.js";
+import { el as plain, t, tenth } from "./common.js";
 import { chainLines, holesPicture, mapPoint, projection } from "./map.js";
 
 /**
@@ -134,7 +134,7 @@ function describe(p, row, heldBy, holding, facts) {
     parts.push(t("strip.on_hole", { hole: p.hole, percent: Math.round(p.fraction * 100) }));
     if (p.over) parts.push(t("strip.over_allotment"));
   }
-  if (typeof row.gap_min === "number") parts.push(t("strip.gap", { minutes: row.gap_min.toFixed(1) }));
+  if (typeof row.gap_min === "number") parts.push(t("strip.gap", { minutes: tenth(row.gap_min) }));
   if (holding.length) parts.push(t("strip.holding", { groups: holding.join(", ") }));
   if (heldBy) parts.push(t("strip.held_by", { group: heldBy }));
   if (p.estimate) parts.push(t("strip.estimated"));
@@ -186,7 +186,7 @@ export function renderStrip(node, rows, nowMs, { heldUp = [], onOpen = null, ahe
         el("span", { class: "shape", "aria-hidden": "true" }, `${p.estimate ? "≈" : ""}${facts ? "" : SHAPES[p.status] || ""}`),
         el("span", { class: "name" }, p.group),
         !facts && typeof row.gap_min === "number" && !p.finished
-          ? el("span", { class: "gap" }, `${row.gap_min.toFixed(1)}′`)
+          ? el("span", { class: "gap" }, `${tenth(row.gap_min)}′`)
           : null,
       ),
     );

@@ -63,6 +63,18 @@ def decimal(value: str, lang: str) -> str:
     return value.replace(".", ",") if lang in COMMA else value
 
 
+def tenths(value: float, lang: str) -> str:
+    """Return minutes (or any amount) whole where they are, else to a tenth, in ``lang``'s
+    notation, a minus sign for a negative (``7``, ``7,5`` in Dutch, ``−0.5``).
+
+    >>> tenths(7.0, "nl"), tenths(7.5, "nl"), tenths(-0.5, "en"), tenths(7.04, "fr")
+    ('7', '7,5', '−0.5', '7')
+    """
+    v = round(value, 1)
+    words = f"{v:.0f}" if v == int(v) else f"{v:.1f}"
+    return decimal(words.replace("-", "−"), lang)
+
+
 def text(key: str, source: Source, lang: str) -> str:
     """Return the text ``key`` (English ``source``) in ``lang``; a plural's singular."""
     if isinstance(source, tuple):

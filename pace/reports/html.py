@@ -296,6 +296,7 @@ def helpers(meta: ReportMeta, lang: str) -> dict[str, Any]:
         "dur": duration,
         "mins": mins,
         "mins1": mins1,
+        "tenths": lambda value: i18n.tenths(float(value), lang),
         "secs": lambda d: seconds(d, lang),
         "effect": lambda p: effect(p, lang),
         "over_class": over_class,

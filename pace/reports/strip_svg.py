@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from html import escape
 from typing import Any
 
+from pace import i18n
 from pace.reports.words import text
 
 WIDTH = 1000
@@ -42,7 +43,7 @@ def _label(g: Mapping[str, Any], lang: str) -> str:
         percent = round(g["fraction"] * 100)
         parts.append(text("strip.on_hole", lang, hole=g["hole"], percent=percent))
     if g["gap_min"] is not None:
-        parts.append(text("strip.gap", lang, minutes=f"{g['gap_min']:.1f}"))
+        parts.append(text("strip.gap", lang, minutes=i18n.decimal(f"{g['gap_min']:.1f}", lang)))
     if g["holding"]:
         parts.append(text("strip.holding", lang, groups=", ".join(g["holding"])))
     if g["held_by"]:

@@ -71,10 +71,7 @@ def minutes(d: timedelta | None, lang: str) -> str:
     """
     if d is None:
         return ""
-    value = round(d.total_seconds() / 60, 1)
-    words = f"{value:.0f}" if value == int(value) else f"{value:.1f}"
-    words = words.replace("-", "−")
-    return i18n.decimal(words, lang)
+    return i18n.tenths(d.total_seconds() / 60, lang)
 
 
 def say(x: ex.Explanation, lang: str, tz: tzinfo, seen: Seen | None = None) -> Said:

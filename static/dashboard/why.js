@@ -4,15 +4,13 @@
 // figures, the verdict they give, the groups waiting behind, and the facts with who logged
 // them. The snapshot and the feed list alerts without it: it is fetched when the referee
 // opens "Why" (GET /api/rounds/<round>/alerts/<key>, docs/protocol.md), once per alert.
-import { clock, el, errorText, lang, t, tn } from "../common.js";
+import { clock, el, errorText, t, tenths, tn } from "../common.js";
 import { ROUND, tz } from "./state.js";
 
 /** Minutes as the report writes them: whole, else to a tenth (`6`, `0,5` in French). */
 function m(value) {
   if (value === null || value === undefined) return "";
-  const text = Number.isInteger(value) ? String(value) : value.toFixed(1);
-  const signed = text.replace("-", "−");
-  return lang() === "fr" ? signed.replace(".", ",") : signed;
+  return tenths(value);
 }
 
 /** The explanation's sentences: its figures, the gap, the verdict, who waits behind. */

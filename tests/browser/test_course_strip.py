@@ -11,6 +11,7 @@ later corrections" shows those dated before it — the same judgement as GET sta
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -243,4 +244,20 @@ def test_the_report_page_draws_the_field_at_the_instant_chosen(server, browser, 
     assert by["1"]["hole"] == 3 and by["2"]["hole"] == 2
     expect(svg.locator("g.strip-group[data-group='1']")).to_have_attribute("data-hole", "3")
     assert serious(page) == []
+    context.close()
+
+
+def test_the_strip_writes_its_minutes_with_a_comma_in_dutch(server, browser, today_at):
+    # issue 47: "7.5′" on a Dutch page is "7,5′", in the marker and in its label
+    server.tap("1", 1, today_at(8, 14))
+    server.tap("2", 1, today_at(8, 26) + timedelta(seconds=30))
+    context = browser.new_context(viewport=DESK, locale="nl-BE")
+    page = context.new_page()
+    page.goto(f"{server.url}/join?code={server.code('referee')}")
+    page.goto(server.url + DASHBOARD)
+    expect(page.locator("html")).to_have_attribute("lang", "nl")
+    gap = page.locator("#strip-lanes li.strip-group[data-group='2'] .gap")
+    expect(gap).to_have_text("12,5′")
+    label = page.locator("#strip-lanes li.strip-group[data-group='2'] button")
+    expect(label).to_have_attribute("aria-label", re.compile(r"12,5"))
     context.close()

@@ -8,6 +8,8 @@ with open course ahead; group 2 (4 players, off at 08:10) completes it at 08:36,
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from playwright.sync_api import expect
 
@@ -48,4 +50,21 @@ def test_a_referee_asks_why_a_group_holds_the_field_up(server, browser, today_at
     expect(timeline.first).to_contain_text("group 1 starts")
     expect(body).to_contain_text("group 1 completes hole 1")
     assert len(asked) == 1 and asked[0].endswith("/api/rounds/R1/held_up/1/why"), asked
+    context.close()
+
+
+def test_the_why_writes_its_minutes_with_a_comma_in_dutch(server, browser, today_at):
+    # issue 47: the "Why" wrote "16.5" on a Dutch dashboard
+    context = browser.new_context(locale="nl-BE")
+    page = context.new_page()
+    page.goto(f"{server.url}/join?code={server.code('referee')}")
+    page.goto(server.url + DASHBOARD)
+    expect(page.locator("html")).to_have_attribute("lang", "nl")
+    server.tap("1", 1, today_at(8, 30) + timedelta(seconds=30))
+    server.tap("2", 1, today_at(8, 36))
+    why = page.locator("#held-up li.held[data-group='1'] details.why")
+    why.locator("summary").click()
+    body = why.locator(".why-body")
+    expect(body).to_contain_text("16,5")
+    expect(body).not_to_contain_text("16.5")
     context.close()

@@ -280,3 +280,18 @@ def test_repeat_offenders_list_each_player_once_with_the_rounds_in_the_window(pa
         json.loads(run("offenders", "--db", paper_db, "--days", "1", "--json").output)["players"]
         == []
     )  # the round's day is outside a one-day window ending today
+
+
+def test_a_time_credit_is_written_with_a_comma_in_a_dutch_report(paper_db, tmp_path):
+    # issue 47: the report wrote "7.0 min" on a Dutch page
+    from pace.rules.events import Event
+
+    at = datetime.fromisoformat(f"{DAY}T09:30:00+02:00")
+    with open_store(paper_db) as store:
+        store.append(Event("credit-1", "time_credit_granted", "P1", at,
+                           {"group": "B", "minutes": 7.5, "reason": "ruling"},
+                           by={"role": "referee", "device": "r"}), recorded_at=at)  # fmt: skip
+    out = tmp_path / "rapport.html"
+    run("report", "--round", "P1", "--db", paper_db, "--format", "html", "-o", out, "--lang", "nl")
+    page = out.read_text(encoding="utf-8")
+    assert "7,5 min" in page and "7.5 min" not in page

@@ -141,7 +141,10 @@ def describe(e: Event, by_id: Mapping[str, Event], tz: ZoneInfo, lang: str = "en
             seconds=seconds,
         )
     if e.type == "time_credit_granted":
-        return _t("audit.what.time_credit_granted", lang, group=group, minutes=p.get("minutes"))
+        amount = p.get("minutes")
+        if isinstance(amount, int | float) and not isinstance(amount, bool):
+            amount = i18n.tenths(float(amount), lang)
+        return _t("audit.what.time_credit_granted", lang, group=group, minutes=amount)
     if e.type in ("round_finished", "results_finalised", "results_reopened"):  # issue 28
         return _t(f"audit.what.{e.type}", lang, reason=p.get("reason") or "")
     return _t("audit.what.other", lang, type=e.type.replace("_", " "))
