@@ -218,6 +218,9 @@ PAGES = (
     ("results", "committee", "/rounds/{round}/results"),
 )
 
+#: the demo's codes' key of the committee secret, which opens the console (every round)
+SECRET = "committee secret"
+
 #: What the demo points to once the round is over: the report, the letters, the results.
 AFTER = (
     ("report", "committee", "/rounds/{round}/report"),
@@ -258,10 +261,18 @@ def banner(
     ``cast`` says who plays, in words ("6 marshals, 2 referees, 4 scorers and the committee").
     """
     covered = f"holes {holes[0]}–{holes[-1]}" if holes else "some holes"
+    pages = (("home", None, "/"), *PAGES)
+    console = ""
+    if SECRET in codes:
+        pages = (*pages, ("console", SECRET, "/committee"))
+        console = (
+            f"  the console (courses, rounds, draws, codes) signs in with the committee secret"
+            f" {codes[SECRET]}, also at {url}/login\n"
+        )
     return (
         f"pace demo: {summary}, first start {first_start:%H:%M}\n"
         f"  the clock starts at {origin:%H:%M} and runs {speed_words(speed)}\n"
-        f"{_links(url, codes, (('home', None, '/'), *PAGES))}\n"
+        f"{_links(url, codes, pages)}\n{console}"
         f"  (each link signs in with an access code of the page's role; on the marshal page,"
         f" tick the holes you watch, e.g. {covered}, to see the groups due there)\n"
         f"  simulated {cast} (real Socket.IO clients, each signed in with a code of its role)"

@@ -198,6 +198,11 @@ class Demo:
             role: self.ext.access.create_code(ROUND, role, "demo")
             for role in ("committee", "referee", "scorer", "marshal", "viewer")
         }
+        # the console spans every round: the committee secret's alone (docs/access.md); the
+        # demo's database is new at every run, so it has none yet and the banner shows it
+        secret = self.ext.access.ensure_committee_account()
+        if secret is not None:
+            self.codes[demo_data.SECRET] = secret
         self.actors = self._cast()
         self._stopping = False
         self._started = time.monotonic()

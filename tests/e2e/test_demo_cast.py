@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 import subprocess
 import time
+import urllib.parse
+import urllib.request
 from collections import Counter
 from collections.abc import Iterator
 from datetime import datetime
@@ -50,9 +52,20 @@ def wait_for_the_end(demo: LiveServer, timeout: float = 75) -> None:
             pass
 
 
+def console(demo: LiveServer) -> tuple[str, str]:
+    """Follow the banner's console link as a browser does (its cookies kept): the page it
+    lands on and its text."""
+    link = re.search(r"^  console +(http://\S+)$", demo.log.read_text(), re.M)
+    assert link, demo.log.read_text()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+    with opener.open(link.group(1), timeout=10) as r:
+        return urllib.parse.urlsplit(r.geturl()).path, r.read().decode()
+
+
 def read(demo: LiveServer) -> dict:
     """Return what the demo stored and what its pages' APIs answer."""
     return {
+        "console": console(demo),
         "events": demo.get_json(f"/api/rounds/{ROUND}/events")["events"],
         "penalties": demo.get_json(f"/api/rounds/{ROUND}/penalties")["penalties"],
         "snapshot": demo.get_json(f"/api/rounds/{ROUND}/snapshot")["snapshot"],
@@ -181,6 +194,8 @@ def test_the_demo_plays_referees_scorers_sirens_and_the_report(runs):
     assert any(s["bad_time"] for p in timed for s in p["strokes"])
 
     # the banner links the new pages; the end says where the report, letters and results are
+    path, page = run["console"]  # the console's link opens the console (issue 47)
+    assert path == "/committee" and "/rounds/new" in page, (path, page[:400])
     log = run["log"]
     for page in ("scorecard", "leaderboard", "rounds/demo/results"):
         assert f"/{page}" in log, page

@@ -69,3 +69,17 @@ def test_the_banner_says_how_fast_the_clock_runs_in_words_a_reader_follows():
     assert "per second" not in banner and "0.333" not in text(20)
     assert "(tick hole 1)" not in banner
     assert "tick the holes you watch" in banner
+
+
+def test_the_banner_says_how_to_open_the_console_with_the_committee_secret():
+    # issue 47: the console spans every round, so a round's code does not open it
+    secret = "ABCD-EFGH-JKMN-PQRS-TUVW"
+    banner = demo_data.banner(
+        url="http://127.0.0.1:5000", codes={**CODES, demo_data.SECRET: secret},
+        first_start=datetime(2026, 6, 14, 8, 0, tzinfo=TZ),
+        origin=datetime(2026, 6, 14, 9, 15, tzinfo=TZ), speed=20, summary="s", cast="c",
+        holes=(1,), db="pace-demo.db",
+    )  # fmt: skip
+    assert f"  console      http://127.0.0.1:5000/join?code={secret}&next=/committee\n" in banner
+    assert f"committee secret {secret}, also at http://127.0.0.1:5000/login" in banner
+    assert "console" not in text()  # no secret, no console line
