@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
@@ -15,6 +16,7 @@ from pace.reports.status import status_document
 from pace.services import commands as cmd
 from pace.services import strip
 from pace.services.geometry import round_geometry
+from pace.store.records import RoundSummary
 from pace.web import access, edge, payloads
 from pace.web.assets import current_assets, revalidated
 from pace.web.broadcast import event_view
@@ -27,10 +29,29 @@ bp = Blueprint("pace", __name__)
 
 @bp.get("/")
 def home() -> str:
-    """List the rounds with the pages the session's role may open, or ask to sign in."""
+    """List the rounds with the pages the session's role may open; to a visitor, today's
+    rounds with their public pages (the board, the leaderboard, the results once final) and
+    the ways to sign in."""
     s = access.current_session()
     rounds = [r for r in parts().live.service.list_rounds() if s is not None and s.covers(r.name)]
-    return render_template("home.html", rounds=rounds, **page_context())
+    today = _rounds_today() if s is None else []
+    return render_template("home.html", rounds=rounds, today=today, **page_context())
+
+
+def _rounds_today() -> list[tuple[RoundSummary, bool]]:
+    """Return the rounds played today in their own time zone, each with whether its results
+    are final (their sheet is then public)."""
+    live = parts().live
+    service = live.service
+    now = service.clock.now()
+    out = []
+    for r in service.list_rounds():
+        if abs((r.day - now.date()).days) > 1:
+            continue
+        tz = ZoneInfo(service.store.get_round(r.name).timezone)
+        if r.day == now.astimezone(tz).date():
+            out.append((r, live.life(r.name).is_final))
+    return out
 
 
 @bp.get("/api/rounds")

@@ -36,6 +36,7 @@ COOKIE = "pace_lang"
 MESSAGES: dict[str, Source] = {
     "app.tagline": "Pace-of-play timing for golf and swin-golf competitions",
     "home.rounds": "Rounds",
+    "home.today": "Today's rounds",
     "home.none": (
         "No round yet. Import a course and a draw: pace import course FILE, then pace import "
         "draw FILE --round NAME."
