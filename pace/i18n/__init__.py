@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import gettext
 from collections.abc import Mapping
+from datetime import date
 from pathlib import Path
 
 LANGUAGES = ("en", "fr", "nl")
@@ -61,6 +62,16 @@ def decimal(value: str, lang: str) -> str:
     ('46,2', '46.2')
     """
     return value.replace(".", ",") if lang in COMMA else value
+
+
+def day_text(day: date, lang: str) -> str:
+    """Return a day as pace's documents write it in ``lang``: ``14/06/2026`` in French and
+    Dutch, ``2026-06-14`` in English (the results sheet, the report, the letters: issue 47).
+
+    >>> day_text(date(2026, 6, 14), "nl"), day_text(date(2026, 6, 14), "en")
+    ('14/06/2026', '2026-06-14')
+    """
+    return day.strftime("%d/%m/%Y" if lang in COMMA else "%Y-%m-%d")
 
 
 def tenths(value: float, lang: str) -> str:

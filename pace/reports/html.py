@@ -297,6 +297,7 @@ def helpers(meta: ReportMeta, lang: str) -> dict[str, Any]:
         "mins": mins,
         "mins1": mins1,
         "tenths": lambda value: i18n.tenths(float(value), lang),
+        "day_text": lambda day: i18n.day_text(day, lang),
         "secs": lambda d: seconds(d, lang),
         "effect": lambda p: effect(p, lang),
         "over_class": over_class,

@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 
+from pace import i18n
 from pace.documents.report import ReportMeta
 from pace.reports import why
 from pace.reports.words import (
@@ -117,7 +118,7 @@ def _group_paragraphs(
             "letter.opening",
             lang,
             round=meta.round,
-            day=meta.day.isoformat(),
+            day=i18n.day_text(meta.day, lang),
             course=meta.course,
             group=g.id,
             start=clock(g.plan.group.start, tz),

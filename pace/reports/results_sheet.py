@@ -313,7 +313,7 @@ def build_sheet(
     if course:
         lines.insert(0, text("results.course", lang, course=course))
     if day is not None:
-        lines.append(day.strftime("%d/%m/%Y" if lang in i18n.COMMA else "%Y-%m-%d"))
+        lines.append(i18n.day_text(day, lang))
     title = text("results.title_round", lang, round=round) if round else text("results.title", lang)
     return ResultsSheet(
         title=title,

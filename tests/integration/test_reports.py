@@ -295,3 +295,15 @@ def test_a_time_credit_is_written_with_a_comma_in_a_dutch_report(paper_db, tmp_p
     run("report", "--round", "P1", "--db", paper_db, "--format", "html", "-o", out, "--lang", "nl")
     page = out.read_text(encoding="utf-8")
     assert "7,5 min" in page and "7.5 min" not in page
+
+
+def test_the_report_and_the_letters_write_the_day_as_the_results_sheet_does(paper_db, tmp_path):
+    # issue 47: the report and the letters wrote 2026-06-14 where the results sheet writes
+    # 14/06/2026 in French and Dutch
+    out = tmp_path / "rapport.html"
+    run("report", "--round", "P1", "--db", paper_db, "--format", "html", "-o", out, "--lang", "nl")
+    assert "<dd>14/06/2026</dd>" in out.read_text(encoding="utf-8")
+    letters = run("letters", "--round", "P1", "--db", paper_db, "--per", "group", "--lang", "nl")
+    assert "14/06/2026" in letters.output and "2026-06-14" not in letters.output
+    english = run("letters", "--round", "P1", "--db", paper_db, "--per", "group", "--lang", "en")
+    assert "2026-06-14" in english.output
