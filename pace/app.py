@@ -206,34 +206,34 @@ def answer_errors(app: Flask, socketio: SocketIO, testing: bool) -> None:
             e, context=f"socket event {getattr(request, 'event', None)!r}", testing=testing
         )
 
+    # a browser reads each refusal as a page in its language, a client as JSON (issue 47)
     @app.errorhandler(PaceError)
     def http_error(e: PaceError) -> Any:
         store_failed(e)
         body = errors.from_exception(e, context=request.path, testing=testing)
-        return jsonify(body), errors.http_status(body)
+        return access.refusal(body, errors.http_status(body))
 
     @app.errorhandler(404)
     def not_found(e: Any) -> Any:
-        body = errors.error_body("not_found", f"no page at {request.path}")
-        return jsonify(body), 404
+        return access.refusal(errors.error_body("not_found", f"no page at {request.path}"), 404)
 
     @app.errorhandler(405)
     def wrong_method(e: Any) -> Any:
         body = errors.error_body("method_not_allowed", f"{request.method} is not allowed here")
-        return jsonify(body), 405
+        return access.refusal(body, 405)
 
     @app.errorhandler(413)
     def too_large(e: Any) -> Any:
         body = errors.error_body(
             "payload_too_large", f"the body is larger than {payloads.MAX_BODY // 1024} KiB"
         )
-        return jsonify(body), 413
+        return access.refusal(body, 413)
 
     @app.errorhandler(Exception)
     def unexpected(e: Exception) -> Any:
         if isinstance(e, HTTPException):  # Flask's own answers (400 of a bad form, ...)
             body = errors.error_body("invalid_payload", e.description or e.name)
-            return jsonify(body), e.code or 400
+            return access.refusal(body, e.code or 400)
         body = errors.from_exception(e, context=request.path, testing=testing)
         return jsonify(body), 500
 

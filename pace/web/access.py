@@ -37,7 +37,7 @@ from pace.rules.errors import PaceError
 from pace.services.access import ROLES, AccessError, Session, join_link
 from pace.store import UnknownRoundError
 from pace.web import errors, payloads
-from pace.web.i18n import page_context
+from pace.web.i18n import current_language, page_context, translate
 from pace.web.parts import parts
 
 COMMITTEE = frozenset({"committee"})
@@ -470,11 +470,43 @@ def _final(view_args: dict[str, Any]) -> bool:
     return final
 
 
+def wants_page() -> bool:
+    """Return whether the request is a browser's, which reads a refusal as a page in its
+    language (issue 47), not a client's, which gets the shared JSON shape: a page's address
+    (not ``/api/``, not a download) asked for as HTML, or a form a page posted."""
+    path = request.path
+    if path.startswith("/api/") or path.endswith((".csv", ".json", ".toml", ".xlsx")):
+        return False
+    html = request.accept_mimetypes.best_match(["application/json", "text/html"]) == "text/html"
+    if request.method in ("GET", "HEAD"):
+        return html
+    return html and request.mimetype in ("application/x-www-form-urlencoded",
+                                         "multipart/form-data")  # fmt: skip
+
+
+def refusal(body: dict[str, Any], status: int) -> Any:
+    """Return a refusal (the shared error shape) as its asker reads it: a page in the page's
+    language for a browser (:func:`wants_page`), else the JSON."""
+    if not wants_page():
+        return jsonify(body), status
+    error = body["error"]
+    return (
+        render_template(
+            "message.html",
+            title=translate("message.title.refused", current_language()),
+            message=error["message"],
+            error_code=error["code"],
+            **page_context(),
+        ),
+        status,
+    )
+
+
 def _refuse(e: PaceError) -> Any:
     body = errors.error_body(e.code, e.message, e.field)
     status = errors.http_status(body)
     if _wants_json() or e.code not in ("unauthorized", "forbidden"):
-        return jsonify(body), status
+        return refusal(body, status)
     if e.code == "unauthorized":
         return redirect(url_for("access.join", next=_safe_next(request.full_path.rstrip("?"))))
     s = current_session()

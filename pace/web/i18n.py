@@ -152,6 +152,22 @@ MESSAGES: dict[str, Source] = {
     "message.unauthorized": (
         "You are not signed in (or your session ended): enter your access code."
     ),
+    "message.title.refused": "Request refused",
+    "message.refused": "The request was refused ({code}).",
+    "message.title.not_found": "Page not found",
+    "message.not_found": "There is no page at this address.",
+    "message.title.unknown_round": "Unknown round",
+    "message.unknown_round": "This server has no round by that name.",
+    "message.title.method_not_allowed": "Not allowed",
+    "message.method_not_allowed": "This address does not take that kind of request.",
+    "message.title.invalid_payload": "Form incomplete",
+    "message.invalid_payload": (
+        "The form was sent with a field missing or wrong: go back, check it and send it again."
+    ),
+    "message.title.missing_field": "Form incomplete",
+    "message.missing_field": "The form needs a field that was left empty: go back and fill it in.",
+    "message.title.payload_too_large": "Too large",
+    "message.payload_too_large": "What was sent is too large for this form.",
     "message.refused_role": "You are signed in as {role}: the page “{page}” is for {who} only.",
     "message.or": "or",
     "as.committee": "the committee",
