@@ -22,7 +22,7 @@ from drivers import COURSE
 
 from pace import formats
 from pace.formats import geometry, mapfile
-from pace.rules.errors import FileFormatError
+from pace.rules.errors import FileFormatError, SetupError
 from pace.web.committee import problems
 
 FRENCH = {"Accept-Language": "fr-BE,fr;q=0.9,en;q=0.5"}
@@ -159,6 +159,10 @@ TEES_DRAWS = [
     "1,08:00,1,Cy,F,Yellow\n1,08:00,1,Di,F,\n",
     # issue 41: a letter language pace has no catalogue for
     "group,start,tee,player,taal\n1,08:00,1,Ann,Deutsch\n",
+    # issue 47: a Flemish "afslag" whose cells are neither all holes nor all tee sets, and a
+    # column given twice
+    "flight;starttijd;afslag;speler\n1;08:00;1;An\n1;08:00;Geel;Bo\n",
+    "flight;starttijd;hole;speler;naam\n1;08:00;1;An;An\n",
 ]
 
 
@@ -235,6 +239,15 @@ def corpus() -> list[str]:
             formats.parse_draw(text, "d.csv", day=date(2026, 6, 14), tz=ZoneInfo("UTC"),
                                course=on)  # fmt: skip
         found += [p.message for p in e.value.problems]
+    # the round's default tees (issue 47): a key that is no gender, tees the course lacks
+    for defaults, on in (({"kids": "Red"}, tees), ({"heren": "Pink"}, tees),
+                         ({"dames": "Rood"}, course)):  # fmt: skip
+        with pytest.raises(SetupError) as setup:
+            formats.check_tee_defaults(defaults, on)
+        found.append(setup.value.message)
+    with pytest.raises(ValueError) as bad:
+        formats.parse_tee_defaults("heren Geel")
+    found.append(f"tees: {bad.value}")  # as the console's form says it
     for text in (*COURSES, *TEES_COURSES):
         with pytest.raises(FileFormatError) as e:
             formats.parse_course(text, "c.toml")
