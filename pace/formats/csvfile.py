@@ -192,9 +192,7 @@ def read_table(
     (header_line, header), data = records[0], records[1:]
 
     ignored: list[str] = []
-    positions = _match_header(
-        header, header_line, filename, columns, problems, ignored, data
-    )
+    positions = _match_header(header, header_line, filename, columns, problems, ignored, data)
     unsettled = {p.field for p in problems}  # a column a header cell may be, not settled
     for column in columns:
         if column.required and column.name not in positions and column.name not in unsettled:

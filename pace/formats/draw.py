@@ -21,6 +21,7 @@ from datetime import date, time, tzinfo
 from pace.formats import csvfile, times
 from pace.rules import errors, model
 
+
 def _is_hole(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
@@ -37,6 +38,7 @@ def _is_clock(text: str) -> bool:
 # clubs' software exports, matched with case, accents, spaces and punctuation aside
 # (csvfile.header_key). A header several columns may mean (``départ``, ``afslag``) is told
 # apart by its cells: a time is a start, a hole number a tee, a colour the tees.
+# fmt: off
 COLUMNS = (
     csvfile.Column(
         "group",
@@ -93,7 +95,7 @@ COLUMNS = (
          "afslag", "afslagplaats", "afslagkleur", "kleur afslag", "teekleur", "tee kleur",
          "kleur"),
         accepts=lambda text: not _is_hole(text),
-    ),  # fmt: skip
+    ),
     csvfile.Column("gender", ("sexe", "genre", "sex", "geslacht", "m/f", "h/f", "h/d", "m/v")),
     # the language of the player's letter (issue 41): French, Flemish and English headers
     csvfile.Column("language", ("langue", "taal", "lang", "langage", "language code")),
@@ -106,6 +108,7 @@ COLUMNS = (
          "vvg nummer", "affiliation", "aansluitingsnummer"),
     ),
 )
+# fmt: on
 
 #: how the ``language`` column may be written, and the catalogue each spelling is (case aside)
 LANGUAGES = {
@@ -121,8 +124,8 @@ GENDERS = {
                      "hommes", "masculin", "messieurs", "monsieur", "heer", "heren", "mannen",
                      "mannelijk", "dhr"), model.MEN),
     **dict.fromkeys(("f", "w", "d", "v", "women", "woman", "female", "ladies", "lady", "mrs",
-                     "ms", "femme", "femmes", "féminin", "feminin", "dame", "dames", "madame", "vrouw",
-                     "vrouwen", "vrouwelijk", "mevrouw", "mevr"), model.WOMEN),
+                     "ms", "femme", "femmes", "féminin", "feminin", "dame", "dames", "madame",
+                     "vrouw", "vrouwen", "vrouwelijk", "mevrouw", "mevr"), model.WOMEN),
 }  # fmt: skip
 
 #: The classes of golf-mauricie 5, as written in the draw's ``class`` column.
