@@ -239,6 +239,12 @@ def corpus() -> list[str]:
             formats.parse_draw(text, "d.csv", day=date(2026, 6, 14), tz=ZoneInfo("UTC"),
                                course=on)  # fmt: skip
         found += [p.message for p in e.value.problems]
+    # the note naming the columns a draw's reader ignores (issue 47), one and several
+    for text in ("Flight;Starttijd;Afslag;Speler;Opmerking\n1;08:00;1;An;x\n",
+                 "group,start,tee,player,x,y\n1,08:00,1,An,x,y\n"):  # fmt: skip
+        notes: list[str] = []
+        formats.parse_draw(text, "d.csv", day=date(2026, 6, 14), tz=ZoneInfo("UTC"), notes=notes)
+        found += notes
     # the round's default tees (issue 47): a key that is no gender, tees the course lacks
     for defaults, on in (({"kids": "Red"}, tees), ({"heren": "Pink"}, tees),
                          ({"dames": "Rood"}, course)):  # fmt: skip

@@ -243,6 +243,11 @@ MESSAGES: dict[str, Source] = {
     "problem.csv.ambiguous": "column {cell} (column {n}) may be {a} or {b}, and its cells fit "
     "neither: {va} on line {la} is not a {an} cell, {vb} on line {lb} not a {bn} cell; name the "
     "column {a} or {b}, or correct the cells",
+    # the note of a draw's columns pace does not know (csvfile.Table.ignored_note)
+    "problem.csv.ignored_one": "{file}, line {line}: column {names} ignored (not a column of this "
+    "file; its columns are {columns})",
+    "problem.csv.ignored_many": "{file}, line {line}: columns {names} ignored (not a column of "
+    "this file; its columns are {columns})",
     "problem.csv.repeats": "column {cell} (column {n}) repeats column {first} (column {m}); keep "
     "one of them",
     # the round's default tees (pace/formats/draw.py check_tee_defaults, parse_tee_defaults)

@@ -343,7 +343,8 @@ def _draw_step(store: bool) -> Any:
             "timezone": prepared.timezone,
             "groups": groups,
             "players": sum(len(g.players) for g in prepared.groups),
-            "notes": notes,
+            # the columns ignored, in the page's language (issue 47)
+            "notes": [problems.translate(note, lang) for note in notes],
         }
     )
 
