@@ -263,9 +263,9 @@ def _match_header(
     by_alias: dict[str, list[Column]] = {}
     for column in columns:
         for alias in (column.name, *column.aliases):
-            found = by_alias.setdefault(header_key(alias), [])
-            if column not in found:
-                found.append(column)
+            named = by_alias.setdefault(header_key(alias), [])
+            if column not in named:
+                named.append(column)
     positions: dict[str, int] = {}
     later: list[tuple[int, str, list[Column]]] = []
 
@@ -303,7 +303,7 @@ def _match_header(
                 free = fits
             elif values:
                 first, second = (
-                    next((n, v) for n, v in values if not c.accepts(v))  # type: ignore[misc]
+                    next((n, v) for n, v in values if c.accepts and not c.accepts(v))
                     for c in free[:2]
                 )
                 problems.append(
