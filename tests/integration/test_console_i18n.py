@@ -84,6 +84,43 @@ def test_a_refused_draws_problems_are_in_dutch_on_the_dutch_page(desk, app, how)
     assert not app.extensions["pace"].store.has_round("Spring cup")
 
 
+#: issue 47: a Flemish start list (Louiseville has no tee sets)
+STARTLIJST = (
+    "Flight;Starttijd;Afslag;Voornaam;Naam;Geslacht;Exact HCP;Opmerking\n"
+    "1;08:30;1;Jan;Peeters;M;12,4;\n1;08:30;1;Els;Maes;V;20,1;snel\n"
+)
+
+
+def test_a_flemish_start_list_is_previewed_with_its_note_in_dutch(desk):
+    answer = desk.post("/api/rounds/preview", data=draw_form(STARTLIJST),
+                       query_string={"lang": "nl"})  # fmt: skip
+    body = answer.get_json()
+    assert answer.status_code == 200, body
+    [group] = body["groups"]
+    assert [(p["name"], p["gender"], p["handicap"]) for p in group["players"]] == [
+        ("Jan Peeters", "men", 12.4), ("Els Maes", "women", 20.1)]  # fmt: skip
+    assert body["notes"] == [
+        "draw.csv, regel 1: kolom 'Opmerking' genegeerd (geen kolom van dit bestand; zijn "
+        "kolommen zijn group, start, tee, player, first_name, handicap, side, club, class, match, "
+        "tees, gender, language, member)"
+    ]
+
+
+def test_a_flemish_afslag_of_holes_and_colours_and_bad_default_tees_are_refused_in_dutch(desk):
+    mixed = STARTLIJST.replace("1;08:30;1;Els", "1;08:30;Geel;Els")
+    answer = desk.post("/api/rounds/preview", data=draw_form(mixed), query_string={"lang": "nl"})
+    [problem] = answer.get_json()["problems"]
+    assert (problem["line"], problem["field"]) == (1, "tee")
+    assert problem["message"].startswith("kolom 'Afslag' (kolom 3) kan 'tee' of 'tees' zijn")
+    form = {**draw_form(STARTLIJST), "tees": "kinderen=Rood"}
+    answer = desk.post("/api/rounds/preview", data=form, query_string={"lang": "nl"})
+    assert answer.status_code == 400
+    assert answer.get_json()["error"] == {
+        "code": "invalid_setup", "field": "tees",
+        "message": "standaardafslagplaats voor 'kinderen': 'kinderen' is geen geslacht (heren, "
+        "dames) en geen klasse (AA, A, BB, B)"}  # fmt: skip
+
+
 def test_a_refused_draws_problems_stay_in_english_on_the_english_page(desk):
     answer = desk.post("/api/rounds/preview", data=draw_form(BAD_DRAW),
                        headers={"Accept-Language": "en"})  # fmt: skip
