@@ -98,7 +98,8 @@ MESSAGES: dict[str, Source] = {
     ),
     "round.draw": "Draw CSV",
     "round.draw_hint": "Choose the draw's CSV or drop it here (columns group, start, tee, "
-    "player; handicap, club optional).",
+    "player; handicap, club optional; the headers of a club's export read in English, French or "
+    "Dutch: flight, tee time, starting hole, player, hcp).",
     "round.preview": "Preview",
     "round.confirm": "Create the round",
     "round.problems": "The file was refused; nothing is stored. Every problem:",
