@@ -25,15 +25,19 @@ BOM = "\ufeff"
 class Column:
     """A column a format knows: its canonical name, accepted aliases, and whether it is required.
 
-    ``accepts`` tells whether a cell may be this column's, for a header cell that is an alias
-    of several columns (a Flemish ``afslag``: the starting hole, or the tee set played): the
-    cells under it choose (:func:`_match_header`).
+    ``instead`` names the columns that make a required one optional when the header has one
+    of them. ``accepts`` tells whether a cell may be this column's, for a header cell that is
+    an alias of several columns (a Flemish ``afslag``: the starting hole, or the tee set
+    played): the cells under it choose (:func:`_match_header`).
     """
 
     name: str
     aliases: tuple[str, ...] = ()
     required: bool = False
     accepts: Callable[[str], bool] | None = None
+    #: the columns that stand in for a required column the header lacks (a start list's
+    #: last name for the player's whole name)
+    instead: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -195,7 +199,12 @@ def read_table(
     positions = _match_header(header, header_line, filename, columns, problems, ignored, data)
     unsettled = {p.field for p in problems}  # a column a header cell may be, not settled
     for column in columns:
-        if column.required and column.name not in positions and column.name not in unsettled:
+        if (
+            column.required
+            and column.name not in positions
+            and column.name not in unsettled
+            and not any(name in positions for name in column.instead)
+        ):
             found = ", ".join(repr(c.strip()) for c in header if c.strip()) or "nothing"
             aliases = f" (or {column.aliases[0]!r})" if column.aliases else ""
             problems.append(

@@ -67,14 +67,18 @@ COLUMNS = (
     ),
     csvfile.Column(
         "player",
-        ("joueur", "nom", "name", "player name", "full name", "last name", "surname",
-         "family name", "nom du joueur", "nom de famille", "nom complet", "speler", "naam",
-         "spelersnaam", "naam speler", "volledige naam", "achternaam", "familienaam"),
+        ("joueur", "nom", "name", "player name", "full name", "nom du joueur", "nom complet",
+         "speler", "naam", "spelersnaam", "naam speler", "volledige naam"),
         required=True,
+        instead=("last_name",),
     ),
-    # with a first name column, the player's name is the first name and the name (or
-    # last name) column's, "Voornaam;Naam": "Jan" "Peeters" is Jan Peeters
+    # a name split in two: the player is "first last"; and "Voornaam;Naam" (the name column
+    # then holds the last name alone): see _player_name
     csvfile.Column("first_name", ("first name", "given name", "prénom", "voornaam")),
+    csvfile.Column(
+        "last_name",
+        ("last name", "surname", "family name", "nom de famille", "achternaam", "familienaam"),
+    ),
     csvfile.Column(
         "handicap",
         ("index", "hcp", "handicap index", "hcp index", "exact hcp", "exact handicap",
@@ -263,6 +267,24 @@ def parse_handicap(text: str) -> float:
     return -value if match[1] and value else value
 
 
+def _player_name(row: csvfile.Row) -> str:
+    """Return a row's player: the ``player`` cell, the first name before it when it lacks
+    it (``Voornaam;Naam``: Jan, Peeters), else the first and last names.
+
+    >>> _player_name(csvfile.Row(2, {"first_name": "Jan", "player": "Peeters"}))
+    'Jan Peeters'
+    >>> _player_name(csvfile.Row(2, {"first_name": "Jan", "player": "Jan Peeters",
+    ...                              "last_name": "Peeters"}))
+    'Jan Peeters'
+    >>> _player_name(csvfile.Row(2, {"first_name": "Els", "last_name": "Maes"}))
+    'Els Maes'
+    """
+    whole, first, last = row.get("player"), row.get("first_name"), row.get("last_name")
+    if whole:
+        return whole if first.casefold() in whole.casefold() else f"{first} {whole}"
+    return " ".join(part for part in (first, last) if part) if last else ""
+
+
 @dataclass
 class _GroupRows:
     line: int
@@ -307,9 +329,7 @@ def parse_draw(
 
     for row in table.rows:
         group_id, start_text, tee_text = row.get("group"), row.get("start"), row.get("tee")
-        name = row.get("player")
-        if name and row.get("first_name"):
-            name = f"{row.get('first_name')} {name}"
+        name = _player_name(row)
 
         start = None
         if not start_text:

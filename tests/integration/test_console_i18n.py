@@ -101,8 +101,8 @@ def test_a_flemish_start_list_is_previewed_with_its_note_in_dutch(desk):
         ("Jan Peeters", "men", 12.4), ("Els Maes", "women", 20.1)]  # fmt: skip
     assert body["notes"] == [
         "draw.csv, regel 1: kolom 'Opmerking' genegeerd (geen kolom van dit bestand; zijn "
-        "kolommen zijn group, start, tee, player, first_name, handicap, side, club, class, match, "
-        "tees, gender, language, member)"
+        "kolommen zijn group, start, tee, player, first_name, last_name, handicap, side, club, "
+        "class, match, tees, gender, language, member)"
     ]
 
 

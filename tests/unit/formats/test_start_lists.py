@@ -74,7 +74,7 @@ def test_a_woman_on_dutch_named_tees_without_womens_rating_is_refused_by_line():
         # Dutch
         ("flight", "group"), ("Groep", "group"), ("partij", "group"), ("Flight nr.", "group"),
         ("Starttijd", "start"), ("tijd", "start"), ("Start", "start"), ("Start tijd", "start"),
-        ("Speler", "player"), ("naam", "player"), ("Achternaam", "player"),
+        ("Speler", "player"), ("naam", "player"), ("Achternaam", "last_name"),
         ("Voornaam", "first_name"), ("geslacht", "gender"), ("M/V", "gender"),
         ("Starthole", "tee"), ("Hole", "tee"), ("Afslagkleur", "tees"), ("Teebox", "tees"),
         ("hcp", "handicap"), ("Handicap", "handicap"), ("Exact Hcp", "handicap"),
@@ -82,12 +82,12 @@ def test_a_woman_on_dutch_named_tees_without_womens_rating_is_refused_by_line():
         ("club", "club"), ("Klasse", "class"), ("taal", "language"), ("Ploeg", "side"),
         # French
         ("Partie", "group"), ("Heure de départ", "start"), ("Trou de départ", "tee"),
-        ("Joueur", "player"), ("Prénom", "first_name"), ("Nom de famille", "player"),
+        ("Joueur", "player"), ("Prénom", "first_name"), ("Nom de famille", "last_name"),
         ("Sexe", "gender"), ("H/F", "gender"), ("Boules", "tees"), ("Index", "handicap"),
         ("N° de licence", "member"), ("Catégorie", "class"), ("Équipe", "side"),
         # English
         ("Group", "group"), ("Tee time", "start"), ("Starting hole", "tee"),
-        ("Player name", "player"), ("First name", "first_name"), ("Last name", "player"),
+        ("Player name", "player"), ("First name", "first_name"), ("Last name", "last_name"),
         ("Gender", "gender"), ("Tee colour", "tees"), ("Handicap index", "handicap"),
         ("Member number", "member"), ("Home club", "club"), ("Team", "side"),
     ],
@@ -189,3 +189,29 @@ def test_a_bad_dutch_gender_names_its_line_and_the_spellings_read():
 def test_english_and_french_start_lists_are_still_read(text):
     (group,) = draw(text, course=course())
     assert players([group]) == [("1", "Ann Lee", 12.4, "women", "Red", None)]
+
+
+@pytest.mark.parametrize(
+    ("header", "cells", "name"),
+    [
+        ("Voornaam;Naam", "Jan;Peeters", "Jan Peeters"),
+        ("Naam;Voornaam", "Peeters;Jan", "Jan Peeters"),
+        ("Voornaam;Achternaam", "Jan;Peeters", "Jan Peeters"),
+        ("Nom;Prénom", "Dupont;Marie", "Marie Dupont"),
+        ("Name;First name;Last name", "Ann Lee;Ann;Lee", "Ann Lee"),
+        ("Last name", "Lee", "Lee"),
+        ("Speler;Voornaam", "Jan Peeters;Jan", "Jan Peeters"),
+    ],
+    ids=lambda v: v,
+)
+def test_a_name_split_in_two_columns_is_the_players_whole_name(header, cells, name):
+    (group,) = draw(f"Flight;Starttijd;Afslag;{header}\n1;08:00;1;{cells}\n")
+    assert group.players[0].name == name
+
+
+def test_a_start_list_without_any_name_column_is_refused_naming_the_player_column():
+    with pytest.raises(FileFormatError) as e:
+        draw("Flight;Starttijd;Afslag;Voornaam\n1;08:00;1;Jan\n")
+    (problem,) = e.value.problems
+    assert (problem.line, problem.field) == (1, "player")
+    assert problem.message.startswith("missing column 'player' (or 'joueur')")
