@@ -113,8 +113,21 @@ def test_a_flemish_start_list_is_imported_with_dutch_default_tees(tmp_path):
     day = (datetime.now(UTC) - timedelta(days=1)).date().isoformat()
     run("init", "--db", path)
     run("import", "course", COURSE, "--db", path)
-    out = run("import", "draw", tmp_path / "startlijst.csv", "--round", "R47", "--date", day,
-              "--timezone", "UTC", "--tees", "heren=Geel, dames=Rood", "--db", path).output
+    out = run(
+        "import",
+        "draw",
+        tmp_path / "startlijst.csv",
+        "--round",
+        "R47",
+        "--date",
+        day,
+        "--timezone",
+        "UTC",
+        "--tees",
+        "heren=Geel, dames=Rood",
+        "--db",
+        path,
+    ).output
     assert "2 groups, 3 players imported" in out and "note:" not in out
     with open_store(path) as store:
         groups = store.get_round("R47").groups
@@ -131,6 +144,18 @@ def test_dutch_default_tees_the_course_lacks_are_refused_by_the_command(tmp_path
     (tmp_path / "startlijst.csv").write_text(FLEMISH, encoding="utf-8")
     run("init", "--db", path)
     run("import", "course", COURSE, "--db", path)
-    out = run("import", "draw", tmp_path / "startlijst.csv", "--round", "R47", "--date",
-              "2026-06-13", "--tees", "heren=Geel, dames=Wit", "--db", path, code=1).output
+    out = run(
+        "import",
+        "draw",
+        tmp_path / "startlijst.csv",
+        "--round",
+        "R47",
+        "--date",
+        "2026-06-13",
+        "--tees",
+        "heren=Geel, dames=Wit",
+        "--db",
+        path,
+        code=1,
+    ).output
     assert "default tees for 'dames': tees 'Wit' are not a tee set" in out

@@ -124,13 +124,17 @@ def test_a_tee_colour_in_any_language_finds_the_courses_tees(text, tees):
 
 
 def test_tees_named_in_french_are_found_in_dutch_and_english():
-    c = model.Course("c", (model.Hole(1, 4, 1),),
-                     tees=(model.TeeSet("Jaunes"), model.TeeSet("Rouges", women_rating=70.0)))
+    c = model.Course(
+        "c",
+        (model.Hole(1, 4, 1),),
+        tees=(model.TeeSet("Jaunes"), model.TeeSet("Rouges", women_rating=70.0)),
+    )
     assert c.find_tees("Geel").name == "Jaunes" and c.find_tees("red").name == "Rouges"
     assert c.find_tees("Wit") is None
     # two tee sets of one colour: the colour alone names neither
-    two = model.Course("c", (model.Hole(1, 4, 1),),
-                       tees=(model.TeeSet("Yellow"), model.TeeSet("Jaune 2", "jaune")))
+    two = model.Course(
+        "c", (model.Hole(1, 4, 1),), tees=(model.TeeSet("Yellow"), model.TeeSet("Jaune 2", "jaune"))
+    )
     assert two.find_tees("Geel") is None and two.find_tees("Yellow").name == "Yellow"
 
 
@@ -138,7 +142,7 @@ def test_tees_named_in_french_are_found_in_dutch_and_english():
     "text",
     ["heren=Geel, dames=Rood", "messieurs=Jaune; dames=Rouge", "men=Yellow, women=Red",
      "Heren = geel , Dames = rood"],
-)
+)  # fmt: skip
 def test_default_tees_in_three_languages_are_the_same_defaults(text):
     defaults = formats.check_tee_defaults(formats.parse_tee_defaults(text), course())
     assert defaults == {"men": "Yellow", "women": "Red"}
