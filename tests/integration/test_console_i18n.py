@@ -91,6 +91,16 @@ STARTLIJST = (
 )
 
 
+@pytest.mark.parametrize(
+    ("lang", "example"),
+    [("en", "men=Yellow, women=Red"), ("fr", "messieurs=Jaune, dames=Rouge"),
+     ("nl", "heren=Geel, dames=Rood")],
+)  # fmt: skip
+def test_the_default_tees_example_is_in_the_pages_language(desk, lang, example):
+    page = desk.get("/rounds/new", query_string={"lang": lang}).get_data(as_text=True)
+    assert f'name="tees" maxlength="200" placeholder="{example}"' in page
+
+
 def test_a_flemish_start_list_is_previewed_with_its_note_in_dutch(desk):
     answer = desk.post("/api/rounds/preview", data=draw_form(STARTLIJST),
                        query_string={"lang": "nl"})  # fmt: skip
