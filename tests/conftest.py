@@ -228,6 +228,7 @@ FILE_SECONDS = {
     "tests/integration/test_results_sheet.py": 8,
     "tests/e2e/test_group_reports.py": 8,
     "tests/browser/test_group_reports.py": 10,
+    "tests/browser/test_start_list_nl.py": 6,
     "tests/e2e/test_demo_groups.py": 20,
 }
 

@@ -518,7 +518,7 @@ def _tee_defaults(text: str | None) -> dict[str, str] | None:
     "tee_defaults",
     default=None,
     help="Default tees by gender or class for players the draw's tees column leaves empty, "
-    "e.g. men=Yellow,women=Red,B=Red (docs/formats.md §2).",
+    "e.g. men=Yellow,women=Red,B=Red or heren=Geel,dames=Rood (docs/formats.md §2).",
 )
 @db_option
 def import_draw(

@@ -142,7 +142,7 @@ def _file(name: str, help: str):
     "tee_defaults",
     default=None,
     help="Default tees by gender or class for players the draw's tees column leaves empty, "
-    "e.g. men=Yellow,women=Red.",
+    "e.g. men=Yellow,women=Red or heren=Geel,dames=Rood.",
 )
 @_day_option
 def results(

@@ -1,8 +1,9 @@
 """Reading committee files: UTF-8 text and CSV tables with named columns.
 
 The CSV reader finds the separator from the header line, matches header names to
-canonical column names (case, accents and surrounding spaces ignored; French aliases
-allowed), skips blank rows and keeps the physical line number of every row, so each
+canonical column names (case, accents, spaces and punctuation ignored; French and Dutch
+aliases allowed, a header cell several columns may mean told apart by the cells under it),
+skips blank rows and keeps the physical line number of every row, so each
 problem can name the line a committee sees in a text editor.
 """
 
@@ -12,7 +13,7 @@ import csv
 import io
 import os
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pace.rules import errors
@@ -22,11 +23,21 @@ BOM = "\ufeff"
 
 @dataclass(frozen=True)
 class Column:
-    """A column a format knows: its canonical name, accepted aliases, and whether it is required."""
+    """A column a format knows: its canonical name, accepted aliases, and whether it is required.
+
+    ``instead`` names the columns that make a required one optional when the header has one
+    of them. ``accepts`` tells whether a cell may be this column's, for a header cell that is
+    an alias of several columns (a Flemish ``afslag``: the starting hole, or the tee set
+    played): the cells under it choose (:func:`_match_header`).
+    """
 
     name: str
     aliases: tuple[str, ...] = ()
     required: bool = False
+    accepts: Callable[[str], bool] | None = None
+    #: the columns that stand in for a required column the header lacks (a start list's
+    #: last name for the player's whole name)
+    instead: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -113,6 +124,16 @@ def normalize_header(text: str) -> str:
     return " ".join(bare.casefold().split())
 
 
+def header_key(text: str) -> str:
+    """Return how a header cell matches a column's name or alias: :func:`normalize_header`,
+    without spaces or punctuation (``Hcp-index``, ``HCP index`` and ``hcpindex`` match).
+
+    >>> header_key(" Start tijd "), header_key("N° lid"), header_key("M/V")
+    ('starttijd', 'nlid', 'mv')
+    """
+    return "".join(c for c in normalize_header(text) if c.isalnum())
+
+
 def detect_separator(header: str) -> str:
     """Return the separator of a CSV file from its header line.
 
@@ -175,9 +196,15 @@ def read_table(
     (header_line, header), data = records[0], records[1:]
 
     ignored: list[str] = []
-    positions = _match_header(header, header_line, filename, columns, problems, ignored)
+    positions = _match_header(header, header_line, filename, columns, problems, ignored, data)
+    unsettled = {p.field for p in problems}  # a column a header cell may be, not settled
     for column in columns:
-        if column.required and column.name not in positions:
+        if (
+            column.required
+            and column.name not in positions
+            and column.name not in unsettled
+            and not any(name in positions for name in column.instead)
+        ):
             found = ", ".join(repr(c.strip()) for c in header if c.strip()) or "nothing"
             aliases = f" (or {column.aliases[0]!r})" if column.aliases else ""
             problems.append(
@@ -229,22 +256,27 @@ def _match_header(
     columns: Sequence[Column],
     problems: list[errors.Problem],
     ignored: list[str],
+    data: Sequence[tuple[int, Sequence[str]]] = (),
 ) -> dict[str, int]:
     """Return the position of each column found in ``header``.
 
     A name that is an alias of several columns (the French ``départ``: the start, or the tee
-    as a board says it) goes to the first of them the header has no other cell for, after
-    every unambiguous cell is placed; ``Heure;Départ`` reads as start and tee, ``Départ;Trou
-    de départ`` as start and tee too. Cells no column knows are listed in ``ignored``.
+    as a board says it; the Flemish ``afslag``: the starting hole, or the tee set) goes, after
+    every unambiguous cell is placed, to the one of them the header has no other cell for;
+    when several are free, to the one whose ``accepts`` takes every cell under it (``08:30``
+    is a start, ``1`` a tee, ``Geel`` tees), else to the first of them. ``Heure;Départ``
+    reads as start and tee, ``Départ;Trou de départ`` as start and tee too. A cell whose
+    column no cell under it can settle (hole numbers and colours mixed) is a problem naming
+    its column. Cells no column knows are listed in ``ignored``.
     """
-    by_alias: dict[str, list[str]] = {}
+    by_alias: dict[str, list[Column]] = {}
     for column in columns:
         for alias in (column.name, *column.aliases):
-            names = by_alias.setdefault(normalize_header(alias), [])
-            if column.name not in names:
-                names.append(column.name)
+            named = by_alias.setdefault(header_key(alias), [])
+            if column not in named:
+                named.append(column)
     positions: dict[str, int] = {}
-    later: list[tuple[int, str, list[str]]] = []
+    later: list[tuple[int, str, list[Column]]] = []
 
     def place(i: int, cell: str, name: str) -> None:
         if name in positions:
@@ -262,15 +294,39 @@ def _match_header(
             positions[name] = i
 
     for i, cell in enumerate(header):
-        names = by_alias.get(normalize_header(cell))
-        if names is None:
+        found = by_alias.get(header_key(cell))
+        if found is None:
             if cell.strip():
                 ignored.append(cell.strip())  # extra columns are allowed, and named
             continue
-        if len(names) > 1:
-            later.append((i, cell, names))
+        if len(found) > 1:
+            later.append((i, cell, found))
             continue
-        place(i, cell, names[0])
-    for i, cell, names in later:
-        place(i, cell, next((n for n in names if n not in positions), names[0]))
+        place(i, cell, found[0].name)
+    for i, cell, found in later:
+        free = [c for c in found if c.name not in positions]
+        if len(free) > 1:
+            values = [(n, r[i].strip()) for n, r in data if i < len(r) and r[i].strip()]
+            fits = [c for c in free if c.accepts is None or all(c.accepts(v) for _, v in values)]
+            if fits:
+                free = fits
+            elif values:
+                first, second = (
+                    next((n, v) for n, v in values if c.accepts and not c.accepts(v))
+                    for c in free[:2]
+                )
+                problems.append(
+                    errors.Problem(
+                        filename,
+                        line,
+                        free[0].name,
+                        f"column {cell.strip()!r} (column {i + 1}) may be {free[0].name!r} or "
+                        f"{free[1].name!r}, and its cells fit neither: {first[1]!r} on line "
+                        f"{first[0]} is not a {free[0].name} cell, {second[1]!r} on line "
+                        f"{second[0]} not a {free[1].name} cell; name the column "
+                        f"{free[0].name!r} or {free[1].name!r}, or correct the cells",
+                    )
+                )
+                continue
+        place(i, cell, (free or found)[0].name)
     return positions

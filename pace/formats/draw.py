@@ -21,27 +21,98 @@ from datetime import date, time, tzinfo
 from pace.formats import csvfile, times
 from pace.rules import errors, model
 
+
+def _is_hole(text: str) -> bool:
+    return text.isascii() and text.isdigit()
+
+
+def _is_clock(text: str) -> bool:
+    try:
+        times.parse_clock(text)
+    except ValueError:
+        return False
+    return True
+
+
+# Header aliases in English, French and Dutch (issue 47): what Belgian, French and Canadian
+# clubs' software exports, matched with case, accents, spaces and punctuation aside
+# (csvfile.header_key). A header several columns may mean (``départ``, ``afslag``) is told
+# apart by its cells: a time is a start, a hole number a tee, a colour the tees.
+# fmt: off
 COLUMNS = (
-    csvfile.Column("group", ("groupe", "partie"), required=True),
-    csvfile.Column("start", ("départ", "heure", "heure de départ", "start time"), required=True),
-    # "départ" is also the board's word for the tee: see csvfile._match_header
-    csvfile.Column("tee", ("trou de départ", "trou", "départ"), required=True),
-    csvfile.Column("player", ("joueur", "nom", "name"), required=True),
-    csvfile.Column("handicap", ("index", "hcp", "handicap index")),
-    csvfile.Column("side", ("équipe", "team")),
-    csvfile.Column("club", ()),
-    csvfile.Column("class", ("classe", "catégorie", "category")),
-    csvfile.Column("match", ("match id", "rencontre")),
+    csvfile.Column(
+        "group",
+        ("groupe", "partie", "flight", "flight nr", "flight number", "group number",
+         "numéro de partie", "n° partie", "n° de flight", "groep", "groepsnummer", "partij",
+         "flightnummer", "flight nummer"),
+        required=True,
+    ),
+    csvfile.Column(
+        "start",
+        ("départ", "heure", "heure de départ", "horaire", "start time", "tee time", "time",
+         "starting time", "starttijd", "tijd", "aanvangstijd", "starttijdstip", "startuur",
+         "uur"),
+        required=True,
+        accepts=_is_clock,
+    ),
+    # "départ" is also the board's word for the tee, "afslag" the Flemish word for the tee
+    # and for the tee set: see csvfile._match_header
+    csvfile.Column(
+        "tee",
+        ("trou de départ", "trou", "départ", "tee de départ", "starting tee", "starting hole",
+         "start hole", "first hole", "hole", "afslag", "starthole", "starttee",
+         "eerste hole", "startafslag"),
+        required=True,
+        accepts=_is_hole,
+    ),
+    csvfile.Column(
+        "player",
+        ("joueur", "nom", "name", "player name", "full name", "nom du joueur", "nom complet",
+         "speler", "naam", "spelersnaam", "naam speler", "volledige naam"),
+        required=True,
+        instead=("last_name",),
+    ),
+    # a name split in two: the player is "first last"; and "Voornaam;Naam" (the name column
+    # then holds the last name alone): see _player_name
+    csvfile.Column("first_name", ("first name", "given name", "prénom", "voornaam")),
+    csvfile.Column(
+        "last_name",
+        ("last name", "surname", "family name", "nom de famille", "achternaam", "familienaam"),
+    ),
+    csvfile.Column(
+        "handicap",
+        ("index", "hcp", "handicap index", "hcp index", "exact hcp", "exact handicap",
+         "whs index", "hi", "index de handicap", "index whs", "exacte hcp", "exacte handicap",
+         "handicapindex", "hcp-index"),
+    ),
+    csvfile.Column("side", ("équipe", "team", "side id", "ploeg")),
+    csvfile.Column("club", ("home club", "club name", "club d'origine", "golfclub", "clubnaam",
+                            "thuisclub")),
+    csvfile.Column("class", ("classe", "catégorie", "category", "klasse", "categorie")),
+    csvfile.Column("match", ("match id", "rencontre", "match nr", "matchnummer", "partij id")),
     # the tee set played (docs/formats.md §2): not "tee", the starting hole's column
     csvfile.Column(
         "tees",
-        ("tee set", "tee colour", "tee color", "boules", "boules de départ", "repères",
-         "repères de départ", "marques", "marques de départ"),
-    ),  # fmt: skip
-    csvfile.Column("gender", ("sexe", "genre", "sex")),
+        ("tee set", "tee colour", "tee color", "tee box", "teebox", "tees played",
+         "boules", "boules de départ", "repères", "repères de départ", "marques",
+         "marques de départ", "couleur", "couleur des boules", "couleur de départ",
+         "afslag", "afslagplaats", "afslagkleur", "kleur afslag", "teekleur", "tee kleur",
+         "kleur"),
+        accepts=lambda text: not _is_hole(text),
+    ),
+    csvfile.Column("gender", ("sexe", "genre", "sex", "geslacht", "m/f", "h/f", "h/d", "m/v")),
     # the language of the player's letter (issue 41): French, Flemish and English headers
     csvfile.Column("language", ("langue", "taal", "lang", "langage", "language code")),
+    # the member's federation number: read, not kept (a draw names its players)
+    csvfile.Column(
+        "member",
+        ("member number", "membership number", "federation number", "licence", "license",
+         "numéro de licence", "n° de licence", "numéro de membre", "n° de membre",
+         "numéro fédéral", "lidnummer", "federatienummer", "lidnr", "federatie nummer",
+         "vvg nummer", "affiliation", "aansluitingsnummer"),
+    ),
 )
+# fmt: on
 
 #: how the ``language`` column may be written, and the catalogue each spelling is (case aside)
 LANGUAGES = {
@@ -53,10 +124,12 @@ LANGUAGES = {
 
 #: how the ``gender`` column may be written, and the gender each spelling is (case aside)
 GENDERS = {
-    **dict.fromkeys(("m", "h", "men", "man", "male", "gentlemen", "homme", "hommes",
-                     "masculin", "messieurs"), model.MEN),
-    **dict.fromkeys(("f", "w", "d", "women", "woman", "female", "ladies", "lady", "femme",
-                     "femmes", "féminin", "dame", "dames"), model.WOMEN),
+    **dict.fromkeys(("m", "h", "men", "man", "male", "gentlemen", "gents", "mr", "homme",
+                     "hommes", "masculin", "messieurs", "monsieur", "heer", "heren", "mannen",
+                     "mannelijk", "dhr"), model.MEN),
+    **dict.fromkeys(("f", "w", "d", "v", "women", "woman", "female", "ladies", "lady", "mrs",
+                     "ms", "femme", "femmes", "féminin", "feminin", "dame", "dames", "madame",
+                     "vrouw", "vrouwen", "vrouwelijk", "mevrouw", "mevr"), model.WOMEN),
 }  # fmt: skip
 
 #: The classes of golf-mauricie 5, as written in the draw's ``class`` column.
@@ -85,10 +158,15 @@ def parse_language(text: str) -> str:
 def parse_gender(text: str) -> str:
     """Return the gender a ``gender`` cell names: ``men`` or ``women``.
 
-    >>> parse_gender("F"), parse_gender(" Homme "), parse_gender("Dames")
-    ('women', 'men', 'women')
+    Case, accents and a final dot aside: ``M``, ``V``, ``Vrouw``, ``Heren``, ``Féminin``,
+    ``Dhr.`` (issue 47: a Flemish start list writes M and V).
+
+    >>> parse_gender("F"), parse_gender(" Homme "), parse_gender("Dames"), parse_gender("V")
+    ('women', 'men', 'women', 'women')
     """
-    gender = GENDERS.get(" ".join(text.casefold().split()))
+    gender = GENDERS.get(" ".join(text.casefold().split()).rstrip("."))
+    if gender is None:
+        gender = GENDERS.get(csvfile.normalize_header(text).rstrip("."))
     if gender is None:
         raise ValueError(f"{text!r} is not a gender")
     return gender
@@ -98,11 +176,18 @@ def parse_tee_defaults(text: str) -> dict[str, str]:
     """Return the default tees an option writes ``men=Yellow,women=Red,B=Red``, unchecked
     (:func:`check_tee_defaults` checks them against the course); raise ``ValueError``.
 
+    Parts are separated by ``,`` or ``;``; the keys and tees in any of pace's languages
+    (``heren=Geel, dames=Rood``, ``messieurs=Jaune; dames=Rouge``).
+
     >>> parse_tee_defaults("men=Yellow, women = Red")
     {'men': 'Yellow', 'women': 'Red'}
+    >>> parse_tee_defaults("heren=Geel; dames=Rood")
+    {'heren': 'Geel', 'dames': 'Rood'}
     """
     out: dict[str, str] = {}
-    for part in text.split(","):
+    for part in re.split(r"[,;]", text):
+        if not part.strip() and out:
+            continue  # a final separator
         key, sep, tees = part.partition("=")
         if not sep or not key.strip() or not tees.strip():
             raise ValueError(
@@ -182,6 +267,24 @@ def parse_handicap(text: str) -> float:
     return -value if match[1] and value else value
 
 
+def _player_name(row: csvfile.Row) -> str:
+    """Return a row's player: the ``player`` cell, the first name before it when it lacks
+    it (``Voornaam;Naam``: Jan, Peeters), else the first and last names.
+
+    >>> _player_name(csvfile.Row(2, {"first_name": "Jan", "player": "Peeters"}))
+    'Jan Peeters'
+    >>> _player_name(csvfile.Row(2, {"first_name": "Jan", "player": "Jan Peeters",
+    ...                              "last_name": "Peeters"}))
+    'Jan Peeters'
+    >>> _player_name(csvfile.Row(2, {"first_name": "Els", "last_name": "Maes"}))
+    'Els Maes'
+    """
+    whole, first, last = row.get("player"), row.get("first_name"), row.get("last_name")
+    if whole:
+        return whole if first.casefold() in whole.casefold() else f"{first} {whole}"
+    return " ".join(part for part in (first, last) if part) if last else ""
+
+
 @dataclass
 class _GroupRows:
     line: int
@@ -226,7 +329,7 @@ def parse_draw(
 
     for row in table.rows:
         group_id, start_text, tee_text = row.get("group"), row.get("start"), row.get("tee")
-        name = row.get("player")
+        name = _player_name(row)
 
         start = None
         if not start_text:
@@ -299,7 +402,7 @@ def parse_draw(
                     row.line,
                     "gender",
                     f"gender {gender_text[:40]!r} is not a gender; expected M or F (men, women; "
-                    "H, homme, D, dame read), or nothing",
+                    "H, homme, D, dame, V, vrouw, heren read), or nothing",
                 )
 
         language = None

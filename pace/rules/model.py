@@ -107,7 +107,17 @@ class Course:
         for t in self.tees:
             if t.colour is not None and tee_key(t.colour) == key:
                 return t
-        return None
+        # the colour in another language (issue 47: "Geel" for the Yellow tees); only when
+        # one tee set alone is of that colour
+        colour = tee_colour(text)
+        if colour is None:
+            return None
+        found = {
+            t.name: t
+            for t in self.tees
+            if colour in (tee_colour(t.name), t.colour and tee_colour(t.colour))
+        }
+        return next(iter(found.values())) if len(found) == 1 else None
 
     def played_from(self, tees: str | None, gender: str | None = None) -> Course:
         """Return the course as a player from ``tees`` of ``gender`` plays it: each hole's par,
@@ -193,6 +203,43 @@ class Player:
     tees: str | None = None
     gender: str | None = None
     language: str | None = None
+
+
+#: tee colours in English, French and Dutch (with plurals and the Dutch inflected form), each
+#: to the English name (issue 47): a Flemish draw's "Geel" finds the course's "Yellow" tees
+TEE_COLOURS = {
+    **dict.fromkeys(("yellow", "jaune", "jaunes", "geel", "gele"), "yellow"),
+    **dict.fromkeys(("red", "rouge", "rouges", "rood", "rode"), "red"),
+    **dict.fromkeys(("white", "blanc", "blancs", "blanche", "blanches", "wit", "witte"),
+                    "white"),
+    **dict.fromkeys(("blue", "bleu", "bleus", "bleue", "bleues", "blauw", "blauwe"), "blue"),
+    **dict.fromkeys(("black", "noir", "noirs", "noire", "noires", "zwart", "zwarte"), "black"),
+    **dict.fromkeys(("orange", "oranges", "oranje"), "orange"),
+    **dict.fromkeys(("green", "vert", "verts", "verte", "vertes", "groen", "groene"), "green"),
+    **dict.fromkeys(("gold", "or", "doré", "dorés", "goud", "gouden"), "gold"),
+    **dict.fromkeys(("silver", "argent", "argenté", "argentés", "zilver", "zilveren"), "silver"),
+    **dict.fromkeys(("purple", "violet", "violets", "violette", "paars", "paarse"), "purple"),
+}  # fmt: skip
+
+#: the words around a colour that name the tees themselves ("les boules jaunes", "Gele tee")
+_TEE_WORDS = frozenset(
+    ("tee", "tees", "boule", "boules", "repère", "repères", "marque", "marques", "départ",
+     "départs", "de", "des", "les", "the", "afslag", "afslagen", "afslagplaats", "box",
+     "teebox")
+)  # fmt: skip
+
+
+def tee_colour(text: str) -> str | None:
+    """Return the colour (in English) a tee set's name or colour says, in English, French or
+    Dutch; None when it says none.
+
+    >>> tee_colour("Geel"), tee_colour("les boules Jaunes"), tee_colour("Yellow tees")
+    ('yellow', 'yellow', 'yellow')
+    >>> tee_colour("Championship") is None, tee_colour("Rood")
+    (True, 'red')
+    """
+    words = [w for w in tee_key(text).split() if w not in _TEE_WORDS]
+    return TEE_COLOURS.get(words[0]) if len(words) == 1 else None
 
 
 def tee_key(name: str) -> str:

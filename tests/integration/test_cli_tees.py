@@ -96,3 +96,66 @@ def test_a_bad_tees_option_exits_2_with_a_sentence(tmp_path):
     out = run("import", "draw", tmp_path / "draw.csv", "--round", "R2", "--tees", "Yellow",
               "--db", tmp_path / "x.db", code=2)  # fmt: skip
     assert "--tees" in out.output and "GENDER=TEES" in out.output
+
+
+#: issue 47: a Flemish club's export, Dutch headers and genders, the default tees in Dutch
+FLEMISH = (
+    "\ufeffFlight;Starttijd;Afslag;Voornaam;Naam;Geslacht;Exact HCP;Lidnummer;Club;Afslagkleur\n"
+    "1;00:10;1;Jan;Peeters;M;12,4;1234567;Royal Waterloo GC;\n"
+    "1;00:10;1;Els;Maes;V;20,1;1234568;Keerbergen GC;\n"
+    "2;00:20;10;Pieter;Janssens;man;30;1234570;Rigenée;Blauw\n"
+)
+
+
+def test_a_flemish_start_list_is_imported_with_dutch_default_tees(tmp_path):
+    path = tmp_path / "club.db"
+    (tmp_path / "startlijst.csv").write_text(FLEMISH, encoding="utf-8")
+    day = (datetime.now(UTC) - timedelta(days=1)).date().isoformat()
+    run("init", "--db", path)
+    run("import", "course", COURSE, "--db", path)
+    out = run(
+        "import",
+        "draw",
+        tmp_path / "startlijst.csv",
+        "--round",
+        "R47",
+        "--date",
+        day,
+        "--timezone",
+        "UTC",
+        "--tees",
+        "heren=Geel, dames=Rood",
+        "--db",
+        path,
+    ).output
+    assert "2 groups, 3 players imported" in out and "note:" not in out
+    with open_store(path) as store:
+        groups = store.get_round("R47").groups
+    assert [(g.id, g.tee) for g in groups] == [("1", 1), ("2", 10)]
+    assert [(p.name, p.handicap, p.gender, p.tees, p.club) for g in groups for p in g.players] == [
+        ("Jan Peeters", 12.4, "men", "Yellow", "Royal Waterloo GC"),
+        ("Els Maes", 20.1, "women", "Red", "Keerbergen GC"),
+        ("Pieter Janssens", 30.0, "men", "Blue", "Rigenée"),
+    ]
+
+
+def test_dutch_default_tees_the_course_lacks_are_refused_by_the_command(tmp_path):
+    path = tmp_path / "club.db"
+    (tmp_path / "startlijst.csv").write_text(FLEMISH, encoding="utf-8")
+    run("init", "--db", path)
+    run("import", "course", COURSE, "--db", path)
+    out = run(
+        "import",
+        "draw",
+        tmp_path / "startlijst.csv",
+        "--round",
+        "R47",
+        "--date",
+        "2026-06-13",
+        "--tees",
+        "heren=Geel, dames=Wit",
+        "--db",
+        path,
+        code=1,
+    ).output
+    assert "default tees for 'dames': tees 'Wit' are not a tee set" in out

@@ -76,8 +76,8 @@ def test_unknown_columns_are_named_and_known_ones_kept(tmp_path, db):
     assert [(p.class_name, p.match) for p in group.players] == [("AA", "m1"), ("B", "m1")]
     assert notes == [
         f"{path}, line 1: columns 'Remarque', 'Voiturette' ignored (not a column of this file;"
-        " its columns are group, start, tee, player, handicap, side, club, class, match, tees,"
-        " gender, language)"
+        " its columns are group, start, tee, player, first_name, last_name, handicap, side, club,"
+        " class, match, tees, gender, language, member)"
     ]
 
 

@@ -22,7 +22,7 @@ from drivers import COURSE
 
 from pace import formats
 from pace.formats import geometry, mapfile
-from pace.rules.errors import FileFormatError
+from pace.rules.errors import FileFormatError, SetupError
 from pace.web.committee import problems
 
 FRENCH = {"Accept-Language": "fr-BE,fr;q=0.9,en;q=0.5"}
@@ -82,6 +82,53 @@ def test_a_refused_draws_problems_are_in_dutch_on_the_dutch_page(desk, app, how)
         (4, "player", "player is leeg; verwacht de naam van de speler"),
     ]  # fmt: skip
     assert not app.extensions["pace"].store.has_round("Spring cup")
+
+
+#: issue 47: a Flemish start list (Louiseville has no tee sets)
+STARTLIJST = (
+    "Flight;Starttijd;Afslag;Voornaam;Naam;Geslacht;Exact HCP;Opmerking\n"
+    "1;08:30;1;Jan;Peeters;M;12,4;\n1;08:30;1;Els;Maes;V;20,1;snel\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("lang", "example"),
+    [("en", "men=Yellow, women=Red"), ("fr", "messieurs=Jaune, dames=Rouge"),
+     ("nl", "heren=Geel, dames=Rood")],
+)  # fmt: skip
+def test_the_default_tees_example_is_in_the_pages_language(desk, lang, example):
+    page = desk.get("/rounds/new", query_string={"lang": lang}).get_data(as_text=True)
+    assert f'name="tees" maxlength="200" placeholder="{example}"' in page
+
+
+def test_a_flemish_start_list_is_previewed_with_its_note_in_dutch(desk):
+    answer = desk.post("/api/rounds/preview", data=draw_form(STARTLIJST),
+                       query_string={"lang": "nl"})  # fmt: skip
+    body = answer.get_json()
+    assert answer.status_code == 200, body
+    [group] = body["groups"]
+    assert [(p["name"], p["gender"], p["handicap"]) for p in group["players"]] == [
+        ("Jan Peeters", "men", 12.4), ("Els Maes", "women", 20.1)]  # fmt: skip
+    assert body["notes"] == [
+        "draw.csv, regel 1: kolom 'Opmerking' genegeerd (geen kolom van dit bestand; zijn "
+        "kolommen zijn group, start, tee, player, first_name, last_name, handicap, side, club, "
+        "class, match, tees, gender, language, member)"
+    ]
+
+
+def test_a_flemish_afslag_of_holes_and_colours_and_bad_default_tees_are_refused_in_dutch(desk):
+    mixed = STARTLIJST.replace("1;08:30;1;Els", "1;08:30;Geel;Els")
+    answer = desk.post("/api/rounds/preview", data=draw_form(mixed), query_string={"lang": "nl"})
+    [problem] = answer.get_json()["problems"]
+    assert (problem["line"], problem["field"]) == (1, "tee")
+    assert problem["message"].startswith("kolom 'Afslag' (kolom 3) kan 'tee' of 'tees' zijn")
+    form = {**draw_form(STARTLIJST), "tees": "kinderen=Rood"}
+    answer = desk.post("/api/rounds/preview", data=form, query_string={"lang": "nl"})
+    assert answer.status_code == 400
+    assert answer.get_json()["error"] == {
+        "code": "invalid_setup", "field": "tees",
+        "message": "standaardafslagplaats voor 'kinderen': 'kinderen' is geen geslacht (heren, "
+        "dames) en geen klasse (AA, A, BB, B)"}  # fmt: skip
 
 
 def test_a_refused_draws_problems_stay_in_english_on_the_english_page(desk):
@@ -159,6 +206,10 @@ TEES_DRAWS = [
     "1,08:00,1,Cy,F,Yellow\n1,08:00,1,Di,F,\n",
     # issue 41: a letter language pace has no catalogue for
     "group,start,tee,player,taal\n1,08:00,1,Ann,Deutsch\n",
+    # issue 47: a Flemish "afslag" whose cells are neither all holes nor all tee sets, and a
+    # column given twice
+    "flight;starttijd;afslag;speler\n1;08:00;1;An\n1;08:00;Geel;Bo\n",
+    "flight;starttijd;hole;speler;naam\n1;08:00;1;An;An\n",
 ]
 
 
@@ -235,6 +286,21 @@ def corpus() -> list[str]:
             formats.parse_draw(text, "d.csv", day=date(2026, 6, 14), tz=ZoneInfo("UTC"),
                                course=on)  # fmt: skip
         found += [p.message for p in e.value.problems]
+    # the note naming the columns a draw's reader ignores (issue 47), one and several
+    for text in ("Flight;Starttijd;Afslag;Speler;Opmerking\n1;08:00;1;An;x\n",
+                 "group,start,tee,player,x,y\n1,08:00,1,An,x,y\n"):  # fmt: skip
+        notes: list[str] = []
+        formats.parse_draw(text, "d.csv", day=date(2026, 6, 14), tz=ZoneInfo("UTC"), notes=notes)
+        found += notes
+    # the round's default tees (issue 47): a key that is no gender, tees the course lacks
+    for defaults, on in (({"kids": "Red"}, tees), ({"heren": "Pink"}, tees),
+                         ({"dames": "Rood"}, course)):  # fmt: skip
+        with pytest.raises(SetupError) as setup:
+            formats.check_tee_defaults(defaults, on)
+        found.append(setup.value.message)
+    with pytest.raises(ValueError) as bad:
+        formats.parse_tee_defaults("heren Geel")
+    found.append(f"tees: {bad.value}")  # as the console's form says it
     for text in (*COURSES, *TEES_COURSES):
         with pytest.raises(FileFormatError) as e:
             formats.parse_course(text, "c.toml")

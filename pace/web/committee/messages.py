@@ -89,6 +89,8 @@ MESSAGES: dict[str, Source] = {
     "choice.completions.groups": "The groups' scorecards (no marshal)",
     "round.tees_hint": "For players the draw's tees column leaves empty, by gender or class: "
     "men=Yellow, women=Red, B=Red. Empty: the course's first tee set.",
+    # the example the empty field shows, in the page's words (issue 47: heren=Geel, dames=Rood)
+    "round.tees_placeholder": "men=Yellow, women=Red",
     "round.language": "Language of the round's documents",
     "round.language_hint": (
         "The report, the letters and the sheets, unless asked otherwise; a player's letter is "
@@ -96,7 +98,8 @@ MESSAGES: dict[str, Source] = {
     ),
     "round.draw": "Draw CSV",
     "round.draw_hint": "Choose the draw's CSV or drop it here (columns group, start, tee, "
-    "player; handicap, club optional).",
+    "player; handicap, club optional; the headers of a club's export read in English, French or "
+    "Dutch: flight, tee time, starting hole, player, hcp).",
     "round.preview": "Preview",
     "round.confirm": "Create the round",
     "round.problems": "The file was refused; nothing is stored. Every problem:",
@@ -212,7 +215,7 @@ MESSAGES: dict[str, Source] = {
     "problem.draw.tee_course": "tee {tee} does not exist on this course; holes are {holes}",
     "problem.draw.player_empty": "player is empty; expected the player's name",
     "problem.draw.gender": "gender {value} is not a gender; expected M or F (men, women; H, "
-    "homme, D, dame read), or nothing",
+    "homme, D, dame, V, vrouw, heren read), or nothing",
     "problem.draw.language": "language {value} is not a language of pace; expected fr, en or nl "
     "(français, English, Nederlands), or nothing",
     "problem.draw.tees": "tees {value} are not a tee set of course {course}; its tees are {tees}",
@@ -238,6 +241,26 @@ MESSAGES: dict[str, Source] = {
     "problem.draw.no_players": "the draw has no players; expected one row per player under the "
     "header",
     "problem.csv.missing_alias": "missing column {name} (or {alias}); the header has {found}",
+    "problem.csv.ambiguous": "column {cell} (column {n}) may be {a} or {b}, and its cells fit "
+    "neither: {va} on line {la} is not a {an} cell, {vb} on line {lb} not a {bn} cell; name the "
+    "column {a} or {b}, or correct the cells",
+    # the note of a draw's columns pace does not know (csvfile.Table.ignored_note)
+    "problem.csv.ignored_one": "{file}, line {line}: column {names} ignored (not a column of this "
+    "file; its columns are {columns})",
+    "problem.csv.ignored_many": "{file}, line {line}: columns {names} ignored (not a column of "
+    "this file; its columns are {columns})",
+    "problem.csv.repeats": "column {cell} (column {n}) repeats column {first} (column {m}); keep "
+    "one of them",
+    # the round's default tees (pace/formats/draw.py check_tee_defaults, parse_tee_defaults)
+    "problem.tees.default_key": "default tees for {key}: {key} is neither a gender (men, women) "
+    "nor a class (AA, A, BB, B)",
+    "problem.tees.default_tees": "default tees for {key}: tees {value} are not a tee set of "
+    "course {course}; its tees are {tees}",
+    "problem.tees.default_no_tee_sets": "default tees for {key}: tees {value}: course {course} "
+    "has no tee sets (one slope and rating for everyone); leave the tees empty or give the "
+    "course [[tees]] tables",
+    "problem.tees.default_form": "tees: {part} is not GENDER=TEES or CLASS=TEES; expected e.g. "
+    "men=Yellow,women=Red",
     "problem.csv.cells": "the row has {cells} cells but the header has {width} columns (extra "
     "{extra}); check the separator and quote cells that contain it",
     "problem.course.no_name": 'the course has no name; expected name = "..." at the top',

@@ -30,7 +30,7 @@ from pace.services.geometry import import_geometry
 from pace.services.geometry import preview_geometry as map_preview
 from pace.services.life import RoundLifeService
 from pace.web import access, payloads
-from pace.web.committee import courses, parsers
+from pace.web.committee import courses, parsers, problems
 from pace.web.downloads import attachment
 from pace.web.errors import error_body, http_status
 from pace.web.i18n import current_language, local_time, page_context
@@ -307,6 +307,12 @@ def _draw_step(store: bool) -> Any:
         prepared, notes, language = _prepare()
     except FileFormatError as e:
         return _refused(e, courses.problems_of(e, lang=current_language()))
+    except PaceError as e:
+        if e.field != "tees":
+            raise
+        # the default tees' refusal in the page's language, beside the field (issue 47)
+        message = problems.translate(e.message, current_language())
+        return _refused(type(e)(message, field=e.field, code=e.code))
     app_parts = parts()
     if store:
         app_parts.live.service.store_draw(prepared)
@@ -337,7 +343,8 @@ def _draw_step(store: bool) -> Any:
             "timezone": prepared.timezone,
             "groups": groups,
             "players": sum(len(g.players) for g in prepared.groups),
-            "notes": notes,
+            # the columns ignored, in the page's language (issue 47)
+            "notes": [problems.translate(note, lang) for note in notes],
         }
     )
 
