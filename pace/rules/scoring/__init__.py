@@ -41,6 +41,7 @@ points being against her own par 5 (4 points there).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from pace.rules.errors import SetupError
 from pace.rules.model import Course, Group
@@ -105,7 +106,11 @@ def score_round(
         allowances=allowances or Allowances(),
         tees={g.id: g.tee for g in groups},
     )
-    return scorer.score(field)
+    return replace(
+        scorer.score(field),
+        rounding=field.allowances.rounding,
+        gross_par_adjustment=field.allowances.gross_par_adjustment,
+    )
 
 
 __all__ = [

@@ -165,10 +165,16 @@ class Match:
 
 @dataclass(frozen=True)
 class Results:
-    """The results of a round under one scoring: entries (ranked) or matches."""
+    """The results of a round under one scoring: entries (ranked) or matches.
+
+    ``rounding`` and ``gross_par_adjustment`` are the committee's readings of the handicap
+    rules the figures follow (``Allowances``; docs/rules.md §10.1): the results say which.
+    """
 
     scoring: str
     format: str
     net: bool
     entries: tuple[Entry, ...] = ()
     matches: tuple[Match, ...] = ()
+    rounding: str = "whs"
+    gross_par_adjustment: bool = True
