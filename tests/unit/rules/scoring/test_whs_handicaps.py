@@ -24,6 +24,7 @@ from pace.rules.scoring import Allowances, score_round
 from pace.rules.scoring.handicaps import COURSE_THEN_PLAYING, WHS
 from tests.builders import card, draw_group, scoring_course
 
+WHS_DEFAULTS = Allowances()
 OLD = Allowances(rounding=COURSE_THEN_PLAYING)
 
 # -- 9, not 10 -------------------------------------------------------------------------------
@@ -31,7 +32,7 @@ OLD = Allowances(rounding=COURSE_THEN_PLAYING)
 COURSE = scoring_course(slope=129, rating=71.3)  # par 72
 
 
-def net_stroke(allowances: Allowances = Allowances(), *players: Player, format_name="individual"):
+def net_stroke(allowances: Allowances = WHS_DEFAULTS, *players: Player, format_name="individual"):
     players = players or (Player("Ann", 9.0),)
     scores = [s for p in players for s in card("1", p.name, [4] * 18)]
     return score_round(
@@ -97,7 +98,7 @@ MIXED = Course("mixed", HOLES, tees=TEES)
 CARD_91 = [5] * 17 + [6]  # 85 + 6 = 91
 
 
-def gross(allowances: Allowances = Allowances(), scoring: str = "stroke"):
+def gross(allowances: Allowances = WHS_DEFAULTS, scoring: str = "stroke"):
     ann = Player("Ann", 20.0, tees="Red")
     bob = Player("Bob", 12.0, tees="Yellow")
     scores = card("1", "Bob", CARD_91) + card("1", "Ann", CARD_91)
