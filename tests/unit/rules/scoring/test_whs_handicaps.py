@@ -174,3 +174,15 @@ def test_the_csv_gives_each_partners_playing_handicap():
 
 def test_replace_keeps_the_reading():
     assert replace(Allowances(), stroke_play=90).rounding == WHS
+
+
+def test_a_gross_competition_adds_the_adjusted_gross():
+    # Two gross rounds of Ann (par-73 tees) and Bob (par 72), 91 each time: Ann 180, Bob 182.
+    from pace.rules.scoring.competition import PlayedRound, score_competition
+
+    rounds = [PlayedRound(name, MIXED, gross()) for name in ("R1", "R2")]
+    results = score_competition("Club", "gross", rounds)
+    assert [(e.entry, e.position, e.total) for e in results.entries] == [
+        ("Ann", 1, 180),
+        ("Bob", 2, 182),
+    ]
