@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pace.rules.errors import SetupError
 from pace.rules.scoring import handicaps
@@ -69,7 +69,8 @@ class TeamFormat:
                 f"not {len(values)}",
                 field="allowance",
             )
-        return replace(allowances, **dict(zip(keys, values, strict=True)))
+        changes: dict[str, Any] = dict(zip(keys, values, strict=True))
+        return replace(allowances, **changes)
 
 
 class Individual(TeamFormat):
