@@ -155,10 +155,10 @@ def handicap_document(results: Results) -> dict[str, Any]:
 
 def handicap_keys(doc: Mapping[str, Any]) -> list[str]:
     """Return the words keys of the footer lines saying which readings a results document
-    follows: the rounding always; the gross adjustment in gross stroke play."""
+    follows: the rounding always; the gross adjustment in gross stroke play and match play."""
     readings = doc.get("handicap") or {}
     keys = [f"results.handicap.{readings.get('rounding', 'whs')}"]
-    if doc.get("scoring") == "stroke" and not doc.get("net"):
+    if doc.get("scoring") in ("stroke", "match") and not doc.get("net"):
         gross = readings.get("gross_par_adjustment", True)
         keys.append("results.handicap.gross_par" if gross else "results.handicap.gross_as_played")
     return keys

@@ -289,3 +289,9 @@ def test_pace_results_prints_the_reading_under_its_table():
         .output
     )
     assert "the course handicap rounded, then the allowance, rounded again." in out
+
+
+def test_the_footer_of_a_gross_match_sheet_says_whether_par_strokes_came_off():
+    doc = dict(golden("match"), net=False)
+    foot = results_sheet_html(doc, "en").split('<footer class="sheet-foot">')[1]
+    assert "the difference in par taken off" in foot

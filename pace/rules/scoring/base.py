@@ -135,11 +135,11 @@ class Field:
         return tuple(ph + x for ph, x in zip(phs, extra, strict=True))
 
     def gross_par_strokes(self, side: Side, family: str) -> tuple[int, ...]:
-        """Return the par strokes taken off each ball's gross in gross stroke play (WHS Rule
-        6.2b (i): stroke play recorded as gross), unless the committee turned the gross
-        adjustment off; none in net play (the playing handicap has them) and in the other
-        scorings."""
-        if self.net or family != STROKE or not self.allowances.gross_par_adjustment:
+        """Return the par strokes taken off each ball's gross in gross stroke play and gross
+        match play (WHS Rule 6.2b (i); docs/rules.md §10.1), unless the committee turned the
+        gross adjustment off; none in net play (the playing handicap has them) and in
+        Stableford and bogey/par."""
+        if self.net or family not in (STROKE, MATCH) or not self.allowances.gross_par_adjustment:
             return tuple(0 for _ in side.balls)
         return self.ball_par_strokes(side, family)
 

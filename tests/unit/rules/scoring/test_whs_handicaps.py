@@ -186,3 +186,26 @@ def test_a_gross_competition_adds_the_adjusted_gross():
         ("Ann", 1, 180),
         ("Bob", 2, 182),
     ]
+
+
+def test_a_gross_match_from_tees_of_different_par():
+    # docs/rules.md §10.1: match play from a higher par receives the difference, gross too.
+    # Ann (par 73: hole 1 a par 5) gets a stroke on stroke index 1 (hole 1): her 5 there
+    # halves Bob's 4; they halve every other hole (5 each, 6 each on the 18th).
+    ann = Player("Ann", 20.0, tees="Red", match="m")
+    bob = Player("Bob", 12.0, tees="Yellow", match="m")
+    bob_card = [4] + [5] * 16 + [6]
+    scores = card("1", "Bob", bob_card) + card("1", "Ann", CARD_91)
+
+    def match(allowances):
+        (m,) = score_round(
+            MIXED, [draw_group("1", bob, ann)], scores, scoring="match", net=False,
+            allowances=allowances,
+        ).matches  # fmt: skip
+        return m
+
+    m = match(WHS_DEFAULTS)
+    assert (m.result, m.winner) == ("all square", None)
+    assert {s.entry: s.received for s in m.sides} == {"Bob": 0, "Ann": 1}
+    m = match(Allowances(gross_par_adjustment=False))  # Bob wins hole 1, halves the rest
+    assert (m.result, m.winner) == ("1 up", "Bob")
