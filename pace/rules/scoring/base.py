@@ -160,7 +160,17 @@ class Field:
         played = course or self.course
         key = (playing_handicap if self.net or gross else 0, _stroke_indexes(played))
         if key not in self._received:
-            self._received[key] = handicaps.strokes_received(key[0], played)
+            try:
+                self._received[key] = handicaps.strokes_received(key[0], played)
+            except SetupError as e:
+                if self.net:
+                    raise
+                raise SetupError(
+                    e.message.replace("net scoring", "gross play from tees of different par")
+                    + " (or turn the gross adjustment off: [handicap] gross_par_adjustment = "
+                    "false, pace results --no-gross-par-adjustment)",
+                    field=e.field,
+                ) from None
         return self._received[key]
 
 

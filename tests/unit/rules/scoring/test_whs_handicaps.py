@@ -209,3 +209,16 @@ def test_a_gross_match_from_tees_of_different_par():
     assert {s.entry: s.received for s in m.sides} == {"Bob": 0, "Ann": 1}
     m = match(Allowances(gross_par_adjustment=False))  # Bob wins hole 1, halves the rest
     assert (m.result, m.winner) == ("1 up", "Bob")
+
+
+def test_gross_par_strokes_without_stroke_indexes_say_what_to_do():
+    holes = tuple(Hole(n, 4) for n in range(1, 19))  # no stroke index
+    course = Course("no si", holes, tees=TEES)
+    ann = Player("Ann", 20.0, tees="Red")
+    bob = Player("Bob", 12.0, tees="Yellow")
+    scores = card("1", "Bob", CARD_91) + card("1", "Ann", CARD_91)
+    with pytest.raises(SetupError, match="gross play from tees of different par.*gross_par"):
+        score_round(course, [draw_group("1", bob, ann)], scores, scoring="stroke")
+    off = Allowances(gross_par_adjustment=False)
+    results = score_round(course, [draw_group("1", bob, ann)], scores, allowances=off)
+    assert [e.result for e in results.entries] == ["91", "91"]
