@@ -23,6 +23,8 @@ from pace.rules import policies as policiesmod
 from pace.rules.errors import PaceError
 from pace.rules.model import PaceSettings
 from pace.rules.reported import COMPLETIONS
+from pace.rules.scoring.handicaps import READINGS as HANDICAP_READINGS
+from pace.rules.scoring.handicaps import ROUNDINGS as HANDICAP_ROUNDINGS
 from pace.rules.scoring.handicaps import Allowances
 
 ASYNC_MODES = ("gevent", "threading")
@@ -142,7 +144,8 @@ class AllotmentSettings:
 
 @dataclass(frozen=True)
 class HandicapSettings:
-    """Handicap allowances in percent by format (docs/rules.md §10.1); a round may override them."""
+    """Handicap allowances in percent by format (docs/rules.md §10.1; a round may override
+    them), the playing handicap's rounding and the gross adjustment for tees of different par."""
 
     stroke_play: float = 95.0
     stableford: float = 95.0
@@ -153,6 +156,12 @@ class HandicapSettings:
     foursome: float = 50.0
     greensome_lower: float = 60.0
     greensome_higher: float = 40.0
+    #: the playing handicap's rounding: "whs" (the unrounded course handicap × the allowance,
+    #: rounded once) or "course_then_playing" (the older reading, rounded twice)
+    rounding: str = "whs"
+    #: gross stroke play from tees of different par: the difference comes off the gross of
+    #: the players from the higher par (WHS Rule 6.2b (i)); false leaves gross as played
+    gross_par_adjustment: bool = True
 
 
 @dataclass(frozen=True)
@@ -443,9 +452,18 @@ def _check(s: Settings) -> None:
         if col not in a.average_min:
             fail(f"allotment.{key}", "a group size listed in allotment.average_min", col)
     for f in fields(HandicapSettings):
+        if f.name in HANDICAP_READINGS:
+            continue
         value = getattr(s.handicap, f.name)
         if not 0 <= value <= 100:
             fail(f"handicap.{f.name}", "a percentage from 0 to 100", value)
+    if s.handicap.rounding not in HANDICAP_ROUNDINGS:
+        fail(
+            "handicap.rounding",
+            " or ".join(map(repr, HANDICAP_ROUNDINGS))
+            + " (the WHS playing handicap rounded once, or the course handicap rounded first)",
+            s.handicap.rounding,
+        )
 
 
 # -- custom pace policies: [policies.NAME] -----------------------------------------------

@@ -122,6 +122,21 @@ def _file(name: str, help: str):
     help="Handicap allowance of this round in percent, "
     "instead of config.toml's [handicap] (greensome: LOWER/HIGHER, e.g. 60/40).",
 )
+@click.option(
+    "--rounding",
+    type=click.Choice(["whs", "course_then_playing"]),
+    default=None,
+    help="Playing handicap of this round: whs (the unrounded course handicap times the "
+    "allowance, rounded once) or course_then_playing (rounded twice); default: "
+    "[handicap] rounding in config.toml.",
+)
+@click.option(
+    "--gross-par-adjustment/--no-gross-par-adjustment",
+    default=None,
+    help="Gross stroke play from tees of different par: take the difference in par off the "
+    "gross of the higher par (WHS Rule 6.2b) or not; default: [handicap] "
+    "gross_par_adjustment in config.toml.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON of docs/formats.md §8.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV for a spreadsheet.")
 @click.option(
@@ -147,8 +162,8 @@ def _file(name: str, help: str):
 @_day_option
 def results(
     round_name, event_name, db, course_file, draw_file, scores_file, referee_file, times_file,
-    policy, scoring, format_names, lang, net, allowance, as_json, as_csv, excel, output, timezone,
-    tee_defaults, day,
+    policy, scoring, format_names, lang, net, allowance, rounding, gross_par_adjustment, as_json,
+    as_csv, excel, output, timezone, tee_defaults, day,
 ):  # fmt: skip
     """Compute a round's results as the leaderboard would (docs/rules.md §7, §10): from files, or
     of a round stored in the database (--round).
@@ -173,7 +188,8 @@ def results(
     if event_name is not None:
         if round_name is not None or any((course_file, draw_file, scores_file, referee_file,
                                           times_file, policy, scoring, format_name, net,
-                                          allowance, tee_defaults)):  # fmt: skip
+                                          allowance, tee_defaults, rounding,
+                                          gross_par_adjustment is not None)):  # fmt: skip
             raise InputError(
                 "--event adds up a stored competition's rounds as they are stored; leave out"
                 " --round and the file and scoring options"
@@ -184,7 +200,8 @@ def results(
         return
     if round_name is not None:
         if any((course_file, draw_file, scores_file, referee_file, times_file, policy,
-                scoring, format_name, net, allowance, tee_defaults)):  # fmt: skip
+                scoring, format_name, net, allowance, tee_defaults, rounding,
+                gross_par_adjustment is not None)):  # fmt: skip
             raise InputError(
                 "--round scores a stored round as it is stored: its course, draw, scores, "
                 "scoring and referees' penalties; leave out the file and scoring options"
@@ -206,7 +223,7 @@ def results(
         outcome = _offline_results(
             course_file, draw_file, scores_file, referee_file, times_file, policy,
             scoring or "stroke", format_name or "individual", net, allowance, timezone, day,
-            tee_defaults,
+            tee_defaults, rounding, gross_par_adjustment,
         )  # fmt: skip
     if sheet is not None:
         from pace.reports.results import results_document
@@ -305,7 +322,8 @@ def _end_of(service, round_name: str) -> datetime:
 
 def _offline_results(
     course_file, draw_file, scores_file, referee_file, times_file, policy, scoring,
-    format_name, net, allowance, timezone, day, tee_defaults=None,
+    format_name, net, allowance, timezone, day, tee_defaults=None, rounding=None,
+    gross_par_adjustment=None,
 ):  # fmt: skip
     from pace.rules import scoring as scoringmod
     from pace.services import offline
@@ -325,6 +343,10 @@ def _offline_results(
     allowances = settings.allowances()
     if allowance is not None:
         allowances = _allowances(allowance, allowances, team_format, scorer.family)
+    if rounding is not None:
+        allowances = replace(allowances, rounding=rounding)
+    if gross_par_adjustment is not None:
+        allowances = replace(allowances, gross_par_adjustment=gross_par_adjustment)
     if policy is not None and policy not in settings.policy_names:
         raise InputError(f"--policy {policy!r}: expected one of {', '.join(settings.policy_names)}")
     tzname = timezone or settings.round.timezone

@@ -138,11 +138,39 @@ def results_document(results: Results, life: Mapping[str, Any] | None = None) ->
         "scoring": results.scoring,
         "format": results.format,
         "net": results.net,
+        "handicap": handicap_document(results),
         "entries": entries,
     }
     if life is not None:
         doc["life"] = dict(life)
     return doc
+
+
+def handicap_document(results: Results) -> dict[str, Any]:
+    """Return the readings of the handicap rules the results follow (docs/rules.md §10.1):
+    the playing handicap's ``rounding`` and the ``gross_par_adjustment`` of tees of
+    different par."""
+    return {"rounding": results.rounding, "gross_par_adjustment": results.gross_par_adjustment}
+
+
+def handicap_keys(doc: Mapping[str, Any]) -> list[str]:
+    """Return the words keys of the footer lines saying which readings a results document
+    follows: the rounding always; the gross adjustment in gross stroke play and match play."""
+    readings = doc.get("handicap") or {}
+    keys = [f"results.handicap.{readings.get('rounding', 'whs')}"]
+    if doc.get("scoring") in ("stroke", "match") and not doc.get("net"):
+        gross = readings.get("gross_par_adjustment", True)
+        keys.append("results.handicap.gross_par" if gross else "results.handicap.gross_as_played")
+    return keys
+
+
+def handicap_footer(results: Results, lang: str = "en") -> list[str]:
+    """Return the footer lines saying which readings of the handicap rules ``results``
+    follow, in ``lang``."""
+    from pace.reports.words import text
+
+    doc = {"scoring": results.scoring, "net": results.net, "handicap": handicap_document(results)}
+    return [text(key, lang) for key in handicap_keys(doc)]
 
 
 def final_stamp(life: Mapping[str, Any]) -> str:
@@ -215,7 +243,8 @@ def results_table(results: Results, life: Mapping[str, Any] | None = None) -> st
     else:
         rows = _card_rows(results)
     stamp = "" if life is None else final_stamp(life) + "\n"
-    return f"results: {title}\n{stamp}" + _table(rows)
+    footer = "".join(f"\n{line}" for line in handicap_footer(results))
+    return f"results: {title}\n{stamp}" + _table(rows) + "\n" + footer
 
 
 def results_csv(
@@ -250,7 +279,8 @@ def results_csv(
         holes = [line.hole for line in results.entries[0].holes] if results.entries else []
         w.writerow(
             ["position", "tied", "class", "class_position", "entry", "group",
-             "handicap_index", "playing_handicap", "gross", "net", "penalty_strokes", "points",
+             "handicap_index", "playing_handicap", "course_handicap", "playing_handicaps",
+             "gross", "net", "penalty_strokes", "points",
              "penalty_points", "result", "status", "reason", "countback", "tees", "tee_colour",
              *(f"hole_{h}" for h in holes), *stamp_head]
         )  # fmt: skip
@@ -258,7 +288,8 @@ def results_csv(
             w.writerow(
                 [_text(e.position), "yes" if e.tied else "", _text(e.class_name),
                  _text(e.class_position), e.entry, e.group, number(e.handicap_index),
-                 _text(e.playing_handicap), _text(e.gross), _text(e.net), e.penalty_strokes,
+                 _text(e.playing_handicap), _text(e.course_handicap),
+                 per_player(e.playing_handicaps), _text(e.gross), _text(e.net), e.penalty_strokes,
                  _text(e.points), _text(e.penalty_points if results.scoring == "stableford"
                                         else None),
                  e.result, e.status, _text(e.reason),
@@ -267,6 +298,12 @@ def results_csv(
             )  # fmt: skip
     text = out.getvalue()
     return BOM + text if excel else text
+
+
+def per_player(handicaps: Mapping[str, int]) -> str:
+    """Return a side's playing handicaps, each partner's: ``Ann 8 / Bob 12`` (empty for a
+    single player, whose ``playing_handicap`` is his)."""
+    return " / ".join(f"{name} {value}" for name, value in handicaps.items())
 
 
 def number_text(text: str | None, excel: bool) -> str:

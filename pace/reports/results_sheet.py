@@ -22,6 +22,7 @@ from typing import Any
 
 from pace import i18n
 from pace.reports.html import environment
+from pace.reports.results import handicap_keys
 from pace.reports.words import text
 from pace.rules.scoring.sides import CLASS_NAMES
 
@@ -77,6 +78,8 @@ class ResultsSheet:
     with_tees: bool
     with_handicap: bool
     matches: bool
+    #: the footer's lines saying which readings of the handicap rules the figures follow
+    handicap: tuple[str, ...] = ()
 
 
 def countback_words(value: str | None, lang: str) -> str:
@@ -324,6 +327,7 @@ def build_sheet(
         with_tees=any(r.tees for t in tables for r in t.rows),
         with_handicap=net and not matches,
         matches=matches,
+        handicap=tuple(text(key, lang) for key in handicap_keys(doc)),
     )
 
 

@@ -423,6 +423,21 @@ TEXTS: dict[str, Source] = {
         "Countback: the figure over the last 9, 6, 3 holes and the last hole that separated "
         "entries level on the round."
     ),
+    "results.handicap.whs": (
+        "Playing handicaps as the World Handicap System computes them: the unrounded course "
+        "handicap times the allowance, rounded once."
+    ),
+    "results.handicap.course_then_playing": (
+        "Playing handicaps by the committee's older reading: the course handicap rounded, then "
+        "the allowance, rounded again."
+    ),
+    "results.handicap.gross_par": (
+        "Gross scores from tees of a higher par have the difference in par taken off (WHS Rule "
+        "6.2b)."
+    ),
+    "results.handicap.gross_as_played": (
+        "Gross scores as played, whatever the par of the tees (the committee's setting)."
+    ),
     "results.printed": "Printed {at}",
     "results.pdf": "PDF (A4)",
     "results.csv": "CSV",

@@ -8,6 +8,7 @@ cards are in: ``course.toml``, ``draw.csv`` and ``scores.csv`` (docs/formats.md 
     net = true                    # --net
     format = "individual"         # optional: --format
     allowance = "90"              # optional: --allowance
+    rounding = "whs"              # optional: --rounding (whs or course_then_playing)
     [[entries]]                   # every entry, in the order of the results
     entry = "Émile Dubé"
     position = 1
@@ -85,6 +86,8 @@ def test_golden_results(folder, expected, tmp_path, monkeypatch):
         args += ["--allowance", str(expected["allowance"])]
     if "tees" in expected:
         args += ["--tees", expected["tees"]]
+    if "rounding" in expected:
+        args += ["--rounding", expected["rounding"]]
 
     result = CliRunner().invoke(cli, args)
 

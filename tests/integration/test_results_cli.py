@@ -60,7 +60,8 @@ def test_stroke_play_net_figures():
         ("Julie Gagné", 1, False, "A", 1, 8.4, 4, 40, 36, "36", "ok", "last 6: 24.33"),
         ("Luc Nadeau", 2, False, "AA", 1, -1.2, -1, 35, 36, "36", "ok", "last 6: 24.67"),
         ("Marc Roy", 3, False, "B", 1, 17.0, 8, 45, 37, "37", "ok", None),
-        ("Anne Côté", None, False, "A", None, 12.0, 6, None, None, "NR", "nr", None),
+        # 5.625 × 0.95 = 5.34 → 5, the unrounded course handicap (6 × 0.95 → 6 before issue 47)
+        ("Anne Côté", None, False, "A", None, 12.0, 5, None, None, "NR", "nr", None),
     ]
     julie = doc["entries"][0]["holes"]
     assert [h["received"] for h in julie] == [0, 1, 0, 1, 1, 1, 0, 0, 0]
@@ -129,14 +130,18 @@ def test_csv_and_excel_for_the_committees_spreadsheet(tmp_path):
     text = run(*FILES, "--net", "--csv")
     lines = text.splitlines()
     assert lines[0].startswith("position,tied,class,class_position,entry,group,handicap_index")
-    assert lines[1].startswith("1,,A,1,Julie Gagné,1,8.4,4,40,36,0,")
+    assert lines[0].startswith(
+        "position,tied,class,class_position,entry,group,handicap_index,playing_handicap,"
+        "course_handicap,playing_handicaps,gross"
+    )
+    assert lines[1].startswith("1,,A,1,Julie Gagné,1,8.4,4,4,,40,36,0,")
     target = tmp_path / "results.csv"
     run(*FILES, "--net", "--excel", "-o", target)
     data = target.read_bytes()
     assert data.startswith("\ufeff".encode())
     excel = data.decode("utf-8-sig").splitlines()
     assert excel[0].startswith("position;tied;class")
-    assert excel[1].startswith("1;;A;1;Julie Gagné;1;8,4;4;40;36;0;")
+    assert excel[1].startswith("1;;A;1;Julie Gagné;1;8,4;4;4;;40;36;0;")
     assert "last 6: 24,33" in excel[1]
 
 
@@ -146,8 +151,9 @@ def test_gross_and_an_allowance_for_the_round():
     assert [e["result"] for e in doc["entries"]] == ["35", "40", "45", "NR"]
     # 100 % instead of 95 %: the handicaps here do not change (4, −1, 8, 6 either way) …
     doc = json.loads(run(*FILES, "--net", "--allowance", "50", "--json"))
-    # … at 50 %: Julie 2, Luc −0.5 → 0, Marc 4, Anne 3
-    assert [e["playing_handicap"] for e in doc["entries"]] == [0, 2, 4, 3]
+    # … at 50 % of the unrounded course handicaps: Julie 1.85 → 2, Luc −0.72 → −1 (the
+    # rounded −1 × 50 % = −0.5 → 0 before issue 47), Marc 4.15 → 4, Anne 2.81 → 3
+    assert [e["playing_handicap"] for e in doc["entries"]] == [-1, 2, 4, 3]
 
 
 @pytest.mark.parametrize(
@@ -224,7 +230,7 @@ def test_four_ball_match_figures():
     (m,) = json.loads(run(*TEAMS, "--scoring", "match", "--json"))["entries"]
     assert (m["result"], m["winner"]) == ("2 up", "Julie Gagné / Luc Nadeau")
     assert [s["playing_handicaps"] for s in m["sides"]] == [
-        {"Julie Gagné": 5, "Luc Nadeau": 0},
+        {"Julie Gagné": 4, "Luc Nadeau": 0},  # 3.697 × 0.9 = 3.33 → 3, from Luc's −1
         {"Marc Roy": 8, "Anne Côté": 6},
     ]
     assert [h["state"] for h in m["holes"]][4:] == ["1 up", "1 up", "1 up", "dormie 1", "2 up"]

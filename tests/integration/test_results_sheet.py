@@ -83,7 +83,7 @@ def test_the_pdf_is_a_page_per_class_with_places_names_and_the_countback():
     ]  # fmt: skip
     assert "Results · R1" in pages[0] and "Stableford net, individual" in pages[0]
     assert "1 Luc Nadeau -1 18" in pages[0]
-    assert "1 Julie Gagné 4 18" in pages[1] and "2 Anne Côté 6 16" in pages[1]
+    assert "1 Julie Gagné 4 18" in pages[1] and "2 Anne Côté 5 16" in pages[1]
     assert "1 Marc Roy 8 17" in pages[2]
     assert not any("last 3" in x for p in pages for x in p)
     assert "Tees" not in " ".join(pages[0])  # no tees in the results: no column
@@ -98,7 +98,7 @@ def test_a_class_tied_on_points_shows_the_countback_and_each_players_tees():
     assert "Pos. Player Tees Hcp Points Countback" in a
     assert "1 Luc Nadeau Yellow -1 18 last 3: 7" in a
     assert "2 Julie Gagné Red 4 18 last 3: 6" in a
-    assert "3 Anne Côté Blue 6 16" in a
+    assert "3 Anne Côté Blue 5 16" in a
     stamp = "Results final since 2026-06-14 17:42, by Jane Roe: scores and penalties are locked."
     assert stamp in a
     assert "1 Marc Roy Yellow 8 17" in pages[1]
@@ -125,7 +125,7 @@ def test_stroke_play_with_a_no_return_and_a_match_sheet():
     pages = lines(results_sheet_pdf(golden("stroke"), "en"))
     a = next(p for p in pages if "Class A" in p)
     assert "Pos. Player Hcp Gross Net Countback" in a
-    assert "1 Julie Gagné 4 40 36" in a and "Anne Côté 6 NR" in a
+    assert "1 Julie Gagné 4 40 36" in a and "Anne Côté 5 NR" in a
     assert "No return: a hole without score" in a
     bogey = lines(results_sheet_pdf(golden("bogey"), "en"))
     assert "1 Julie Gagné 4 7 up" in next(p for p in bogey if "Class A" in p)
@@ -249,3 +249,49 @@ def test_the_leaderboard_offers_the_sheet_to_the_committee_of_the_round(login):
     assert 'data-committee="yes"' in committee and 'id="sheet-link"' in committee
     viewer = login("viewer").get(f"/rounds/{ROUND}/leaderboard").get_data(as_text=True)
     assert 'data-committee="no" hidden' in viewer
+
+
+@pytest.mark.parametrize(
+    ("lang", "whs", "older"),
+    [
+        ("en", "the unrounded course handicap", "the course handicap rounded, then"),
+        ("fr", "le handicap de parcours non arrondi", "ancienne lecture"),
+        ("nl", "de niet-afgeronde course handicap", "oudere lezing"),
+    ],
+)
+def test_the_footer_says_which_reading_of_the_playing_handicap(lang, whs, older):
+    # issue 47: the WHS reading by default, the committee's older one when chosen
+    doc = golden("stroke")
+    assert doc["handicap"] == {"rounding": "whs", "gross_par_adjustment": True}
+    html = results_sheet_html(doc, lang)
+    foot = html[html.index('<footer class="sheet-foot">') :]
+    assert whs in foot and older not in foot
+    doc = dict(doc, handicap={"rounding": "course_then_playing", "gross_par_adjustment": True})
+    foot = results_sheet_html(doc, lang).split('<footer class="sheet-foot">')[1]
+    assert older in foot and whs not in foot
+
+
+def test_the_footer_of_a_gross_stroke_sheet_says_whether_par_strokes_came_off():
+    doc = dict(golden("stroke"), net=False)
+    foot = results_sheet_html(doc, "en").split('<footer class="sheet-foot">')[1]
+    assert "the difference in par taken off" in foot
+    doc["handicap"] = {"rounding": "whs", "gross_par_adjustment": False}
+    foot = results_sheet_html(doc, "en").split('<footer class="sheet-foot">')[1]
+    assert "Gross scores as played" in foot
+
+
+def test_pace_results_prints_the_reading_under_its_table():
+    out = CliRunner().invoke(cli, ["results", *map(str, FILES), "--net"]).output
+    assert out.rstrip().endswith("the unrounded course handicap times the allowance, rounded once.")
+    out = (
+        CliRunner()
+        .invoke(cli, ["results", *map(str, FILES), "--net", "--rounding", "course_then_playing"])
+        .output
+    )
+    assert "the course handicap rounded, then the allowance, rounded again." in out
+
+
+def test_the_footer_of_a_gross_match_sheet_says_whether_par_strokes_came_off():
+    doc = dict(golden("match"), net=False)
+    foot = results_sheet_html(doc, "en").split('<footer class="sheet-foot">')[1]
+    assert "the difference in par taken off" in foot

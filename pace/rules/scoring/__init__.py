@@ -15,8 +15,12 @@ come in as ``penalties.FaultOutcome``s and each scoring converts the counted one
 >>> group = Group("1", datetime(2025, 6, 14, 8, tzinfo=UTC), 1, (Player("Ann", 3.0),))
 >>> scores = [Score("1", "Ann", n, 4 if n != 2 else 6) for n in range(1, 10)]
 >>> entry, = score_round(course, [group], scores, scoring="stableford", net=True).entries
->>> entry.points, entry.playing_handicap, entry.result  # index 3.0: 1.5 on nine holes, 2
-(18, 2, '18 points')
+>>> entry.points, entry.playing_handicap, entry.result  # index 3.0: 1.5 on nine holes
+(17, 1, '17 points')
+
+(Course handicap 1.5 → 2; the playing handicap takes the unrounded 1.5: × 95 % = 1.425 → 1,
+the World Handicap System's reading, docs/rules.md §10.1; the older reading's 2 × 95 % = 1.9
+→ 2 gave 18 points.)
 
 Mixed tees (WHS Rule 6.2b, docs/scoring.md "Tees"): a man from the yellow tees (par 36, slope
 113, rating 36) and a woman from the red (hole 4 a par 5 there: par 37, women's slope 113,
@@ -41,6 +45,7 @@ points being against her own par 5 (4 points there).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from pace.rules.errors import SetupError
 from pace.rules.model import Course, Group
@@ -105,7 +110,11 @@ def score_round(
         allowances=allowances or Allowances(),
         tees={g.id: g.tee for g in groups},
     )
-    return scorer.score(field)
+    return replace(
+        scorer.score(field),
+        rounding=field.allowances.rounding,
+        gross_par_adjustment=field.allowances.gross_par_adjustment,
+    )
 
 
 __all__ = [

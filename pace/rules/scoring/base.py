@@ -49,7 +49,7 @@ class Field:
     # computed once per field, on first use: the course from each tees and gender, course
     # handicaps by index and tees, strokes received by playing handicap and tees
     _views: dict[tuple[str | None, str | None], Course] = field(default_factory=dict, repr=False)
-    _course_handicaps: dict[tuple[float | None, str | None, str | None], int] = field(
+    _course_handicaps: dict[tuple[float | None, str | None, str | None], Fraction] = field(
         default_factory=dict, repr=False
     )
     _received: dict[tuple[int, str | None], Mapping[int, int]] = field(
@@ -78,17 +78,29 @@ class Field:
                 raise SetupError(f"player {player.name!r} (women): {e}", field="gender") from None
         return self._views[key]
 
-    def course_handicap(self, player: Player) -> int:
-        """Return ``player``'s course handicap from his tees (docs/rules.md §10.1)."""
+    def unrounded_course_handicap(self, player: Player) -> Fraction:
+        """Return ``player``'s course handicap from his tees before rounding."""
         key = (player.handicap, player.tees, player.gender)
         if key not in self._course_handicaps:
             factors = handicaps.CourseFactors.of(self.played_from(player))
-            self._course_handicaps[key] = factors.course_handicap(player.handicap)
+            self._course_handicaps[key] = factors.unrounded(player.handicap)
         return self._course_handicaps[key]
+
+    def course_handicap(self, player: Player) -> int:
+        """Return ``player``'s course handicap from his tees (docs/rules.md §10.1)."""
+        return handicaps.round_half_up(self.unrounded_course_handicap(player))
 
     def course_handicaps(self, side: Side) -> tuple[int, ...]:
         """Return the course handicap of each player of ``side``."""
         return tuple(self.course_handicap(p) for p in side.players)
+
+    def allowance_bases(self, side: Side) -> tuple[int | Fraction, ...]:
+        """Return what the allowance multiplies for each player of ``side``: his unrounded
+        course handicap (the WHS reading, rounded once), or his course handicap rounded
+        (the committee's older reading): docs/rules.md §10.1."""
+        if self.allowances.rounding == handicaps.WHS:
+            return tuple(self.unrounded_course_handicap(p) for p in side.players)
+        return self.course_handicaps(side)
 
     def par_strokes(self, player: Player, family: str) -> int:
         """Return the strokes ``player`` adds for the par of his tees (WHS Rule 6.2b): the
@@ -103,22 +115,33 @@ class Field:
             )
         return self.played_from(player).par - self._lowest_par[0]
 
+    def ball_par_strokes(self, side: Side, family: str) -> tuple[int, ...]:
+        """Return the strokes for the par of the tees (Rule 6.2b) of each ball of ``side``:
+        each partner's own in own-ball formats, half the partners' together (rounded half
+        up) on one ball."""
+        extra = [self.par_strokes(p, family) for p in side.players]
+        if self.team_format.own_balls or len(extra) == 1:
+            return tuple(extra)
+        return (handicaps.round_half_up(Fraction(sum(extra), 2)),)
+
     def playing_handicaps(self, side: Side, family: str) -> tuple[int, ...]:
         """Return the playing handicap of each ball of ``side``: the format's allowance of
-        the course handicaps, plus the strokes for the par of the tees (Rule 6.2b): each
-        partner's own in own-ball formats, half the partners' together (rounded half up) on
-        one ball."""
+        the course handicaps (unrounded in the WHS reading), plus the strokes for the par of
+        the tees (Rule 6.2b, :meth:`ball_par_strokes`)."""
         phs = self.team_format.playing_handicaps(
-            self.course_handicaps(side), family, self.allowances
+            self.allowance_bases(side), family, self.allowances
         )
-        extra = [self.par_strokes(p, family) for p in side.players]
-        if not any(extra):
-            return phs
-        if self.team_format.own_balls:
-            return tuple(ph + x for ph, x in zip(phs, extra, strict=True))
-        if len(extra) == 1:
-            return (phs[0] + extra[0],)
-        return (phs[0] + handicaps.round_half_up(Fraction(sum(extra), 2)),)
+        extra = self.ball_par_strokes(side, family)
+        return tuple(ph + x for ph, x in zip(phs, extra, strict=True))
+
+    def gross_par_strokes(self, side: Side, family: str) -> tuple[int, ...]:
+        """Return the par strokes taken off each ball's gross in gross stroke play and gross
+        match play (WHS Rule 6.2b (i); docs/rules.md §10.1), unless the committee turned the
+        gross adjustment off; none in net play (the playing handicap has them) and in
+        Stableford and bogey/par."""
+        if self.net or family not in (STROKE, MATCH) or not self.allowances.gross_par_adjustment:
+            return tuple(0 for _ in side.balls)
+        return self.ball_par_strokes(side, family)
 
     def ball_course(self, side: Side, ball: str) -> Course:
         """Return the course as ``ball`` plays it: its player's tees in own-ball formats,
@@ -128,14 +151,26 @@ class Field:
                 return self.played_from(p)
         return self.played_from(side.players[0])
 
-    def received(self, playing_handicap: int, course: Course | None = None) -> Mapping[int, int]:
-        """Return the strokes received per hole off ``playing_handicap`` (none when gross),
-        by the stroke indexes of ``course`` (the course as a ball plays it; default the
-        course)."""
+    def received(
+        self, playing_handicap: int, course: Course | None = None, *, gross: bool = False
+    ) -> Mapping[int, int]:
+        """Return the strokes received per hole off ``playing_handicap`` (none when gross,
+        unless ``gross``: the par strokes of a gross card), by the stroke indexes of
+        ``course`` (the course as a ball plays it; default the course)."""
         played = course or self.course
-        key = (playing_handicap if self.net else 0, _stroke_indexes(played))
+        key = (playing_handicap if self.net or gross else 0, _stroke_indexes(played))
         if key not in self._received:
-            self._received[key] = handicaps.strokes_received(key[0], played)
+            try:
+                self._received[key] = handicaps.strokes_received(key[0], played)
+            except SetupError as e:
+                if self.net:
+                    raise
+                raise SetupError(
+                    e.message.replace("net scoring", "gross play from tees of different par")
+                    + " (or turn the gross adjustment off: [handicap] gross_par_adjustment = "
+                    "false, pace results --no-gross-par-adjustment)",
+                    field=e.field,
+                ) from None
         return self._received[key]
 
 
@@ -238,12 +273,14 @@ class CardScoring(Scoring):
 
     def _balls(self, side: Side, field: Field) -> list[_Ball]:
         phs = field.playing_handicaps(side, self.family)
+        gross = field.gross_par_strokes(side, self.family)
         out = []
-        for name, ph in zip(side.balls, phs, strict=True):
+        for name, ph, par in zip(side.balls, phs, gross, strict=True):
             played = field.ball_course(side, name)
-            out.append(
-                _Ball(name, ph, field.received(ph, played), {h.number: h for h in played.holes})
+            received = (
+                field.received(ph, played) if field.net else field.received(par, played, gross=True)
             )
+            out.append(_Ball(name, ph, received, {h.number: h for h in played.holes}))
         return out
 
     def _entry(self, side: Side, field: Field) -> Entry:

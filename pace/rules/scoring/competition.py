@@ -343,6 +343,10 @@ def _figure(entry: Entry, scoring: str) -> RoundFigure:
             status = NR  # no hole scored: no card returned
     else:
         figure = entry.net if scoring == NET else entry.gross
+        if scoring == GROSS and figure is not None:
+            # the gross less the par strokes of WHS Rule 6.2b (i) (issue 47), as the round
+            # ranks it: the holes' values; the gross itself when the tees have one par
+            figure = sum(line.value or 0 for line in entry.holes)
     if status != OK:
         figure = None
     return RoundFigure(

@@ -136,9 +136,14 @@ class CourseFactors:
             return Fraction(0)
         return nine_hole_index(index) if self.nine_holes else exact(index)
 
+    def unrounded(self, index: Number | None) -> Fraction:
+        """Return the course handicap of ``index`` before it is rounded (the WHS playing
+        handicap starts from it: docs/rules.md §10.1)."""
+        return self.formula_index(index) * self.slope + self.offset
+
     def course_handicap(self, index: Number | None) -> int:
         """Return the course handicap of a player of handicap index ``index``."""
-        return round_half_up(self.formula_index(index) * self.slope + self.offset)
+        return round_half_up(self.unrounded(index))
 
 
 def percent(value: Number) -> Fraction:
@@ -150,16 +155,23 @@ def percent(value: Number) -> Fraction:
     return exact(value) / 100
 
 
-def with_allowance(course_handicap: int, allowance: Fraction) -> int:
+def with_allowance(course_handicap: int | Fraction, allowance: Fraction) -> int:
     """Return a playing handicap: the course handicap times the allowance, rounded half up.
+
+    The WHS reading (docs/rules.md §10.1) gives it the unrounded course handicap, so that it
+    is rounded once: index 9.0, slope 129, rating 71.3, par 72 is 9.574… × 95 % = 9.10 → 9;
+    the older reading rounds the course handicap first: 10 × 95 % = 9.5 → 10.
 
     >>> with_allowance(9, Fraction(95, 100)), with_allowance(-2, Fraction(95, 100))
     (9, -2)
+    >>> ch = Fraction(9) * 129 / 113 + Fraction(-7, 10)
+    >>> with_allowance(ch, Fraction(95, 100)), with_allowance(round_half_up(ch), Fraction(95, 100))
+    (9, 10)
     """
     return round_half_up(course_handicap * allowance)
 
 
-def combined(course_handicaps: tuple[int, ...], allowance: Fraction) -> int:
+def combined(course_handicaps: tuple[int | Fraction, ...], allowance: Fraction) -> int:
     """Return a foursome side's playing handicap: the allowance of the combined handicaps.
 
     >>> combined((9, 14), Fraction(1, 2))
@@ -168,7 +180,9 @@ def combined(course_handicaps: tuple[int, ...], allowance: Fraction) -> int:
     return round_half_up(sum(course_handicaps) * allowance)
 
 
-def greensome(course_handicaps: tuple[int, ...], lower: Fraction, higher: Fraction) -> int:
+def greensome(
+    course_handicaps: tuple[int | Fraction, ...], lower: Fraction, higher: Fraction
+) -> int:
     """Return a greensome side's playing handicap: a share of the lower plus one of the higher.
 
     >>> greensome((9, 14), Fraction(60, 100), Fraction(40, 100))
@@ -214,14 +228,29 @@ def strokes_received(playing_handicap: int, course: Course) -> dict[int, int]:
     return out
 
 
+#: The playing handicap from the unrounded course handicap, rounded once (the WHS texts).
+WHS = "whs"
+#: The older reading: the course handicap rounded, then the allowance, rounded again.
+COURSE_THEN_PLAYING = "course_then_playing"
+#: The readings of the playing handicap's rounding (config ``[handicap] rounding``).
+ROUNDINGS = (WHS, COURSE_THEN_PLAYING)
+
+
 @dataclass(frozen=True)
 class Allowances:
-    """Handicap allowances by format, in percent (docs/rules.md §10.1; config ``[handicap]``).
+    """Handicap allowances by format, in percent (docs/rules.md §10.1; config ``[handicap]``),
+    and the committee's two readings of the handicap rules.
 
     Four-ball and best-ball Stableford and bogey/par take the four-ball stroke-play
     allowance; foursome and threesome sides take ``foursome`` of their combined course
     handicaps; greensome sides ``greensome_lower`` of the lower plus ``greensome_higher``
     of the higher.
+
+    ``rounding``: ``"whs"`` (default) takes the allowance of the unrounded course handicap
+    and rounds once; ``"course_then_playing"`` the allowance of the rounded course handicap,
+    rounded again. ``gross_par_adjustment``: in gross stroke play from tees of different par,
+    the difference in par comes off the gross of the players from the higher par (WHS Rule
+    6.2b (i), the default); false leaves gross scores as played.
     """
 
     stroke_play: float = 95
@@ -233,6 +262,8 @@ class Allowances:
     foursome: float = 50
     greensome_lower: float = 60
     greensome_higher: float = 40
+    rounding: str = WHS
+    gross_par_adjustment: bool = True
 
     def __post_init__(self) -> None:
         for name, value in self.as_dict().items():
@@ -241,7 +272,19 @@ class Allowances:
                     f"handicap allowance {name} = {value!r}: expected a percentage from 0 to 100",
                     field=name,
                 )
+        if self.rounding not in ROUNDINGS:
+            raise SetupError(
+                f"handicap rounding {self.rounding!r}: expected "
+                + " or ".join(map(repr, ROUNDINGS)),
+                field="rounding",
+            )
 
     def as_dict(self) -> Mapping[str, float]:
-        """Return the allowances by name."""
-        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+        """Return the allowances (the percentages) by name."""
+        return {
+            name: getattr(self, name) for name in self.__dataclass_fields__ if name not in READINGS
+        }
+
+
+#: The fields of :class:`Allowances` that are readings, not percentages.
+READINGS = ("rounding", "gross_par_adjustment")

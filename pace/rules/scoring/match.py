@@ -140,6 +140,21 @@ class MatchPlay(Scoring):
             balls = field.playing_handicaps(side, MATCH)
             phs.append(dict(zip(side.balls, balls, strict=True)))
         low = min(ph for side in phs for ph in side.values())
+        if not field.net:  # gross: only the par strokes of Rule 6.2b, the lowest off zero
+            gross = [
+                dict(zip(s.balls, field.gross_par_strokes(s, MATCH), strict=True)) for s in pair
+            ]
+            least = min(g for side in gross for g in side.values())
+            return [
+                {
+                    ball: _Handicap(
+                        ph, ph - low,
+                        field.received(g[ball] - least, field.ball_course(side, ball), gross=True),
+                    )
+                    for ball, ph in side_phs.items()
+                }
+                for side, side_phs, g in zip(pair, phs, gross, strict=True)
+            ]  # fmt: skip
         return [
             {
                 ball: _Handicap(

@@ -126,8 +126,9 @@ class MatchSide:
     ``playing_handicap`` is what the side plays off in the match: 0 for the lower, the full
     difference for the other (docs/rules.md §10.1); ``allowance_handicap`` is its playing
     handicap with the format's allowance, before the lower one is taken off. ``received`` is
-    the strokes it receives over the round (0 in gross match play). Four-ball sides give
-    these per partner (``playing_handicaps``, ``received_by``, ``allowance_handicaps``).
+    the strokes it receives over the round (gross: only the par strokes of Rule 6.2b).
+    Four-ball sides give these per partner (``playing_handicaps``, ``received_by``,
+    ``allowance_handicaps``).
     """
 
     key: str
@@ -165,10 +166,16 @@ class Match:
 
 @dataclass(frozen=True)
 class Results:
-    """The results of a round under one scoring: entries (ranked) or matches."""
+    """The results of a round under one scoring: entries (ranked) or matches.
+
+    ``rounding`` and ``gross_par_adjustment`` are the committee's readings of the handicap
+    rules the figures follow (``Allowances``; docs/rules.md §10.1): the results say which.
+    """
 
     scoring: str
     format: str
     net: bool
     entries: tuple[Entry, ...] = ()
     matches: tuple[Match, ...] = ()
+    rounding: str = "whs"
+    gross_par_adjustment: bool = True

@@ -49,7 +49,8 @@ class StrokePlay(CardScoring):
     def hole_value(self, strokes: int | None, hole: Hole, received: int, net: bool) -> int | None:
         if strokes is None:
             return None
-        return strokes - received if net else strokes
+        # gross: nothing received, but the par strokes of WHS Rule 6.2b (i) (Field.received)
+        return strokes - received
 
     def total(self, lines: Sequence[HoleLine], effects: SideEffects) -> Totals:
         values = [line.value for line in lines]
@@ -58,7 +59,13 @@ class StrokePlay(CardScoring):
         return {"status": OK, "result": str(sum(v for v in values if v is not None))}
 
     def primary(self, entry: Entry) -> countback.Value | None:
-        return entry.net if entry.net is not None else entry.gross
+        """Return the net, else the gross less the par strokes of Rule 6.2b (i) (the holes'
+        values: the gross itself when the tees in play have one par)."""
+        if entry.net is not None:
+            return entry.net
+        if entry.gross is None:
+            return None
+        return sum(line.value or 0 for line in entry.holes)
 
     def countback_value(self, entry: Entry, step: countback.Step, net: bool) -> countback.Value:
         """Return the strokes on the step's holes; net with one handicap, less its share.

@@ -9,7 +9,8 @@ best-ball (Rules 30-3 and 31: each partner plays his own ball, the better one co
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import ClassVar
+from fractions import Fraction
+from typing import Any, ClassVar
 
 from pace.rules.errors import SetupError
 from pace.rules.scoring import handicaps
@@ -43,7 +44,7 @@ class TeamFormat:
         return (_INDIVIDUAL_ALLOWANCE[family],)
 
     def playing_handicaps(
-        self, course_handicaps: tuple[int, ...], family: str, allowances: Allowances
+        self, course_handicaps: tuple[int | Fraction, ...], family: str, allowances: Allowances
     ) -> tuple[int, ...]:
         """Return the playing handicap of each ball of a side, from its players' course handicaps.
 
@@ -68,7 +69,8 @@ class TeamFormat:
                 f"not {len(values)}",
                 field="allowance",
             )
-        return replace(allowances, **dict(zip(keys, values, strict=True)))
+        changes: dict[str, Any] = dict(zip(keys, values, strict=True))
+        return replace(allowances, **changes)
 
 
 class Individual(TeamFormat):
@@ -94,7 +96,7 @@ class Foursome(TeamFormat):
         return ("foursome",)
 
     def playing_handicaps(
-        self, course_handicaps: tuple[int, ...], family: str, allowances: Allowances
+        self, course_handicaps: tuple[int | Fraction, ...], family: str, allowances: Allowances
     ) -> tuple[int, ...]:
         if len(course_handicaps) == 1:  # a side of one plays off his individual allowance
             return super().playing_handicaps(course_handicaps, family, allowances)
@@ -124,7 +126,7 @@ class Greensome(TeamFormat):
         return ("greensome_lower", "greensome_higher")
 
     def playing_handicaps(
-        self, course_handicaps: tuple[int, ...], family: str, allowances: Allowances
+        self, course_handicaps: tuple[int | Fraction, ...], family: str, allowances: Allowances
     ) -> tuple[int, ...]:
         if len(course_handicaps) == 1:
             return super().playing_handicaps(course_handicaps, family, allowances)
@@ -151,7 +153,7 @@ class FourBall(TeamFormat):
         return ("four_ball_match_play",) if family == MATCH else ("four_ball_stroke_play",)
 
     def playing_handicaps(
-        self, course_handicaps: tuple[int, ...], family: str, allowances: Allowances
+        self, course_handicaps: tuple[int | Fraction, ...], family: str, allowances: Allowances
     ) -> tuple[int, ...]:
         allowance = handicaps.percent(getattr(allowances, self.allowance_keys(family)[0]))
         return tuple(handicaps.with_allowance(ch, allowance) for ch in course_handicaps)

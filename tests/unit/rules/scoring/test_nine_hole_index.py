@@ -18,18 +18,25 @@ nine-hole index rounded to a whole number, so the arithmetic stays readable:
 Each row gives what pace shows with the rounded index and, worked by hand too, what the
 unrounded half would have given; the two differ in every row, so every row fails if its
 path multiplies the unrounded half again.
+
+The rows' allowances are worked with the course handicap rounded first (the committee's older
+reading, ``rounding = "course_then_playing"``, issue 47): there the rounded index moves the
+rounded course handicap, which every row reads. The WHS reading (the default) takes the
+allowance of the unrounded course handicap; ``test_the_whs_reading_takes_the_rounded_index_too``
+checks the nine-hole index under it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from pace.rules.model import Player
 from pace.rules.scoring import Allowances, Results, score_round
-from pace.rules.scoring.handicaps import CourseFactors, course_handicap
+from pace.rules.scoring.handicaps import COURSE_THEN_PLAYING, CourseFactors, course_handicap
 from tests.builders import card, draw_group, scoring_course
 
 NINE = (4, 4, 3, 5, 4, 4, 3, 5, 4)  # par 36
@@ -166,7 +173,13 @@ ROWS: list[tuple[str, str, str, Allowances, tuple[Player, ...], Reader, Any, Any
 CARDS = {"Ann": (5, 5, 4, 5, 5, 4, 4, 5, 4)}
 
 
-def play(format_name: str, scoring: str, allowances: Allowances, players: tuple[Player, ...]):
+def play(
+    format_name: str,
+    scoring: str,
+    allowances: Allowances,
+    players: tuple[Player, ...],
+    older: bool = True,
+):
     group = draw_group("1", *players)
     one_ball = format_name in ("foursome", "threesome", "greensome")
     scores = []
@@ -178,7 +191,7 @@ def play(format_name: str, scoring: str, allowances: Allowances, players: tuple[
         scores += card("1", p.name, CARDS.get(p.name, NINE))
     return score_round(
         COURSE, [group], scores, scoring=scoring, format_name=format_name, net=True,
-        allowances=allowances,
+        allowances=replace(allowances, rounding=COURSE_THEN_PLAYING) if older else allowances,
     )  # fmt: skip
 
 
@@ -214,3 +227,14 @@ def test_eighteen_holes_take_the_whole_index_unrounded():
     # takes the whole index, as an eighteen (docs/scoring.md).
     twelve = scoring_course((4,) * 12, slope=113, rating=48.0)
     assert course_handicap(8.9, twelve) == 9
+
+
+def test_the_whs_reading_takes_the_rounded_index_too():
+    # Index 8.9 at 100 %: the nine-hole index 4.5 (not 4.45) is the unrounded course handicap
+    # on this nine, 4.5 → 5 (4.45 would give 4). At 95 %: 4.5 × 0.95 = 4.275 → 4, where the
+    # older reading gives 5 × 0.95 = 4.75 → 5.
+    full = play("individual", "stroke", Allowances(stroke_play=100), (Player("Ann", ANN),), False)
+    assert playing(full) == {"Ann": 5}
+    whs = play("individual", "stroke", Allowances(), (Player("Ann", ANN),), False)
+    assert playing(whs) == {"Ann": 4}
+    assert playing(play("individual", "stroke", Allowances(), (Player("Ann", ANN),))) == {"Ann": 5}

@@ -6,7 +6,8 @@ men's and women's ratings), random fields (gender, tees, index) and random cards
 
 - course handicap = index (nine holes: half of it, rounded to one decimal, .05 up) × slope / 113
   + (rating − par of the tees played), rounded .5 up, from the player's own tees and gender;
-- playing handicap = course handicap × allowance, rounded .5 up, plus in stroke and match play
+- playing handicap = the unrounded course handicap × allowance, rounded .5 up once (the WHS
+  reading, issue 47), plus in stroke and match play
   the par of the player's tees less the lowest par in play (WHS Rule 6.2b);
 - strokes received by the stroke indexes of the player's own tees; Stableford points against
   the pars of his own tees; net = gross − playing handicap.
@@ -34,12 +35,17 @@ def half_up(x: Fraction) -> int:
 
 def course_handicap(index: float, slope: float | None, rating: float | None, par: int,
                     nine: bool) -> int:  # fmt: skip
+    return half_up(unrounded(index, slope, rating, par, nine))
+
+
+def unrounded(index: float, slope: float | None, rating: float | None, par: int,
+              nine: bool) -> Fraction:  # fmt: skip
     i = Fraction(Decimal(repr(index)))
     if nine:  # half, to one decimal, .05 towards plus infinity
         i = Fraction(math.floor(i * 5 + Fraction(1, 2)), 10)
     s = Fraction(Decimal(repr(slope))) if slope is not None else Fraction(113)
     r = Fraction(Decimal(repr(rating))) if rating is not None else Fraction(par)
-    return half_up(i * s / 113 + (r - par))
+    return i * s / 113 + (r - par)
 
 
 def received(ph: int, indexes: list[int]) -> list[int]:
@@ -120,7 +126,7 @@ def test_individual_results_are_the_independent_computation(field, scoring):
     for p in players:
         pars, si, slope, rating = played(course, p)
         ch = course_handicap(p.handicap, slope, rating, sum(pars), n == 9)
-        ph = half_up(ch * Fraction(95, 100))
+        ph = half_up(unrounded(p.handicap, slope, rating, sum(pars), n == 9) * Fraction(95, 100))
         if scoring == "stroke":
             ph += sum(pars) - lowest
         rec = received(ph, si)
