@@ -25,6 +25,7 @@ import {
   timingOf,
   upsertGroup,
 } from "./live.js";
+import { findRows } from "./find.js";
 import { renderStrip } from "./strip.js";
 
 const app = document.getElementById("app");
@@ -39,6 +40,16 @@ const PAUSE_S = Number.isFinite(asked) && asked >= 0 && window.location.search.i
   : 12;
 
 const $ = (id) => document.getElementById(id);
+// a player's own group or name (issue 47): the rows that match it, kept as the board is redrawn
+const find = findRows($("find"), $("board-body"), {
+  rows: "tr.board-row",
+  words: (row) => ({
+    group: row.dataset.group,
+    names: [...row.querySelectorAll(".b-player")].map((p) => p.dataset.player),
+  }),
+  none: $("find-none"),
+  lines: "tr.tee-line",
+});
 const tz = () => (state.snapshot && state.snapshot.timezone) || undefined;
 const holes = () => sortedHoles(state.snapshot);
 const timed = (group) => Boolean(timingOf(state.snapshot, group).timed);
@@ -143,6 +154,7 @@ function render() {
     ),
   );
   $("board-body").replaceChildren(...bodyRows(s.groups, hs));
+  find();
   drawStrip();
 }
 
@@ -212,6 +224,7 @@ const isDq = (group, player) =>
 
 function updateRow(row) {
   if (!replaceRow($("board-body"), boardRow(row, holes()))) render();
+  else find();
   drawStrip();
 }
 
