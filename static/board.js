@@ -49,7 +49,29 @@ const find = findRows($("find"), $("board-body"), {
   }),
   none: $("find-none"),
   lines: "tr.tee-line",
+  found: showNextHole,
 });
+
+/**
+ * One group found: its next hole to complete (or its last, once finished) is brought into
+ * view beside its number and start, which stay put as a phone's board scrolls sideways.
+ */
+function showNextHole(rows) {
+  const wrap = document.querySelector(".board-wrap");
+  if (rows.length !== 1 || wrap.scrollWidth <= wrap.clientWidth) return;
+  const cells = [...rows[0].querySelectorAll("td.b-hole")];
+  const next = cells.find((c) => !c.classList.contains("done") && !c.classList.contains("off"))
+    || cells[cells.length - 1];
+  const group = rows[0].querySelector(".b-group");
+  const start = rows[0].querySelector(".b-start");
+  if (!next || !group || !start) return;
+  // the hole just right of the number and the start (where they stick), the hole before it
+  // showing too
+  const prior = next.previousElementSibling;
+  const before = prior && prior.matches("td.b-hole") ? prior.offsetWidth : 0;
+  const x = next.getBoundingClientRect().left - $("board").getBoundingClientRect().left;
+  wrap.scrollLeft = x - before - group.offsetWidth - start.offsetWidth;
+}
 const tz = () => (state.snapshot && state.snapshot.timezone) || undefined;
 const holes = () => sortedHoles(state.snapshot);
 const timed = (group) => Boolean(timingOf(state.snapshot, group).timed);

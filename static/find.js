@@ -19,9 +19,10 @@ const fold = (text) =>
  * :param none: the element that says nothing matched, shown only then
  * :param follows: rows that follow a row and go with it (a leaderboard entry's detail)
  * :param lines: rows hidden while a query is on (a tee's heading line)
+ * :param found: called with the rows left as the player types (not as the rows are redrawn)
  * Returns ``apply()``, to call after the rows are redrawn.
  */
-export function findRows(input, body, { rows, words, none, follows = null, lines = null }) {
+export function findRows(input, body, { rows, words, none, follows = null, lines = null, found = null }) {
   const apply = () => {
     const query = fold(input.value);
     let shown = 0;
@@ -40,7 +41,10 @@ export function findRows(input, body, { rows, words, none, follows = null, lines
     }
     if (none) none.hidden = !query || shown > 0;
   };
-  input.addEventListener("input", apply);
+  input.addEventListener("input", () => {
+    apply();
+    if (found) found([...body.querySelectorAll(rows)].filter((row) => !row.hidden));
+  });
   // the field submits nothing: Enter keeps the page where it is
   input.form?.addEventListener("submit", (event) => event.preventDefault());
   return apply;

@@ -101,7 +101,8 @@ def phone_server(tmp_path_factory) -> Iterator[tuple[LiveServer, str]]:
     with live_server(folder, db=db, extra_args=["--clock-origin", origin, "--tick", "0.2"]) as s:
         token = s.post_json("/api/session", {"code": secret}, token="")["token"]
         at = local_today
-        for group, hole, when in (("1", 1, at(8, 40)), ("2", 1, at(8, 14)), ("3", 1, at(8, 30))):
+        done = (("1", 1, at(8, 40)), ("2", 1, at(8, 14)), ("2", 2, at(8, 30)), ("3", 1, at(8, 30)))
+        for group, hole, when in done:
             _command(s, token, "hole_completed", group=group, hole=hole, at=when.isoformat())
         _command(s, token, "decide_timing", group="1", decision="time",
                  at=local_today(11, 50).isoformat())  # fmt: skip
@@ -155,14 +156,23 @@ def test_the_board_fits_a_phone_and_finds_a_players_group(phone, phone_server):
     assert total > 3
     assert_fits(phone, "board")
 
-    # a player types his name: his group alone is left, the others hidden
-    name = rows.nth(2).locator(".b-player").first.inner_text()
-    group = rows.nth(2).get_attribute("data-group")
-    phone.locator("#find").fill(name.split()[-1].lower())
+    # a player types his name (no capital, no accent: Marc Bélanger, group 2): his group alone
+    # is left, the others hidden, and his next hole (the 3rd) is brought into view beside his
+    # group's number and start
+    group = "2"
+    row = phone.locator(f"tr.board-row[data-group='{group}']")
+    expect(row.locator(".b-player[data-player='Marc Bélanger']")).to_be_visible()
+    next_hole = row.locator("td.b-hole[data-hole='3']")
+    expect(next_hole).not_to_be_in_viewport()
+    phone.locator("#find").fill("belanger")
     expect(phone.locator("tr.board-row:visible")).to_have_count(1)
     expect(phone.locator("tr.board-row:visible")).to_have_attribute("data-group", group)
+    expect(next_hole).to_be_in_viewport(ratio=1)
+    start, hole = row.locator("td.b-start").bounding_box(), next_hole.bounding_box()
+    assert start and hole and hole["x"] >= start["x"] + start["width"] - 1, (start, hole)
+    if os.environ.get("PHONE_SHOTS"):
+        phone.screenshot(path=str(SHOTS / f"board-found-{phone.size}.png"))  # type: ignore[attr-defined]
     # his holes scroll sideways to the 18th; his group's number and start stay in view
-    row = phone.locator(f"tr.board-row[data-group='{group}']")
     expect(row.locator("td.b-hole[data-hole='18']")).not_to_be_in_viewport()
     wrap = phone.locator(".board-wrap")
     wrap.evaluate("w => { w.scrollLeft = w.scrollWidth; }")
@@ -171,8 +181,6 @@ def test_the_board_fits_a_phone_and_finds_a_players_group(phone, phone_server):
     number, start = row.locator("th.b-group").bounding_box(), row.locator("td.b-start").bounding_box()
     assert edge and number and start
     assert abs(number["x"] - edge["x"]) < 1 and abs(start["x"] - (number["x"] + number["width"])) < 1
-    if os.environ.get("PHONE_SHOTS"):
-        phone.screenshot(path=str(SHOTS / f"board-found-{phone.size}.png"))  # type: ignore[attr-defined]
     # his group's number finds it too; a name nobody has says so; emptied, every group is back
     phone.locator("#find").fill(group)
     expect(phone.locator("tr.board-row:visible")).to_have_count(1)
