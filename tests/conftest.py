@@ -229,6 +229,7 @@ FILE_SECONDS = {
     "tests/e2e/test_group_reports.py": 8,
     "tests/browser/test_group_reports.py": 10,
     "tests/e2e/test_demo_groups.py": 20,
+    "tests/browser/test_phone_pages.py": 25,
 }
 
 
