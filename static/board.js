@@ -25,6 +25,7 @@ import {
   timingOf,
   upsertGroup,
 } from "./live.js";
+import { findRows } from "./find.js";
 import { renderStrip } from "./strip.js";
 
 const app = document.getElementById("app");
@@ -39,6 +40,38 @@ const PAUSE_S = Number.isFinite(asked) && asked >= 0 && window.location.search.i
   : 12;
 
 const $ = (id) => document.getElementById(id);
+// a player's own group or name (issue 47): the rows that match it, kept as the board is redrawn
+const find = findRows($("find"), $("board-body"), {
+  rows: "tr.board-row",
+  words: (row) => ({
+    group: row.dataset.group,
+    names: [...row.querySelectorAll(".b-player")].map((p) => p.dataset.player),
+  }),
+  none: $("find-none"),
+  lines: "tr.tee-line",
+  found: showNextHole,
+});
+
+/**
+ * One group found: its next hole to complete (or its last, once finished) is brought into
+ * view beside its number and start, which stay put as a phone's board scrolls sideways.
+ */
+function showNextHole(rows) {
+  const wrap = document.querySelector(".board-wrap");
+  if (rows.length !== 1 || wrap.scrollWidth <= wrap.clientWidth) return;
+  const cells = [...rows[0].querySelectorAll("td.b-hole")];
+  const next = cells.find((c) => !c.classList.contains("done") && !c.classList.contains("off"))
+    || cells[cells.length - 1];
+  const group = rows[0].querySelector(".b-group");
+  const start = rows[0].querySelector(".b-start");
+  if (!next || !group || !start) return;
+  // the hole just right of the number and the start (where they stick), the hole before it
+  // showing too
+  const prior = next.previousElementSibling;
+  const before = prior && prior.matches("td.b-hole") ? prior.offsetWidth : 0;
+  const x = next.getBoundingClientRect().left - $("board").getBoundingClientRect().left;
+  wrap.scrollLeft = x - before - group.offsetWidth - start.offsetWidth;
+}
 const tz = () => (state.snapshot && state.snapshot.timezone) || undefined;
 const holes = () => sortedHoles(state.snapshot);
 const timed = (group) => Boolean(timingOf(state.snapshot, group).timed);
@@ -143,6 +176,7 @@ function render() {
     ),
   );
   $("board-body").replaceChildren(...bodyRows(s.groups, hs));
+  find();
   drawStrip();
 }
 
@@ -212,6 +246,7 @@ const isDq = (group, player) =>
 
 function updateRow(row) {
   if (!replaceRow($("board-body"), boardRow(row, holes()))) render();
+  else find();
   drawStrip();
 }
 

@@ -14,6 +14,7 @@ import {
   t,
 } from "./common.js";
 import { penaltyMark, penaltyText, scoringLabel, toPar } from "./cards.js";
+import { findRows } from "./find.js";
 
 const app = document.getElementById("app");
 const ROUND = app.dataset.round;
@@ -22,6 +23,13 @@ const REFRESH_MS = 60000;
 
 const state = { board: null, seen: "", cls: "", open: new Set(), loading: false, again: false };
 const $ = (id) => document.getElementById(id);
+// a player's own name or group (issue 47): the entries that match it, kept as the board is redrawn
+const find = findRows($("find"), $("lb-body"), {
+  rows: "tr.lb-row",
+  words: (row) => ({ group: row.dataset.group, names: [row.dataset.entry] }),
+  none: $("find-none"),
+  follows: "tr.lb-detail",
+});
 
 // -- data -------------------------------------------------------------------------------------
 
@@ -134,6 +142,7 @@ function render() {
       t("leaderboard.empty"))));
   }
   $("lb-body").replaceChildren(...rows);
+  find();
   $("leaderboard").hidden = !b.entries.length && b.matches.length > 0;
   renderMatches(b);
   renderEvents(b.events || []);

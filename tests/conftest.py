@@ -230,6 +230,7 @@ FILE_SECONDS = {
     "tests/browser/test_group_reports.py": 10,
     "tests/browser/test_start_list_nl.py": 6,
     "tests/e2e/test_demo_groups.py": 20,
+    "tests/browser/test_phone_pages.py": 25,
 }
 
 

@@ -89,6 +89,9 @@ MESSAGES: dict[str, Source] = {
     "board.from_tee": "From tee {tee}",
     "board.dq": "DQ",
     "board.dq_title": "disqualified",
+    # the board's and the leaderboard's search field (issue 47)
+    "find.label": "Find your group or name",
+    "find.none": "No group or player matches.",
     "home.enter_code": "Enter your access code",
     "home.committee_login": "Committee sign-in",
     "home.signed_in_as": "Signed in as",
