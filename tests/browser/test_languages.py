@@ -86,3 +86,18 @@ def test_signing_in_stores_no_language_nobody_chose(server, new_context):
     page.goto(server.url + "/join?lang=fr")
     assert "lang=fr" in (page.locator("form.code-form").get_attribute("action") or "")
     assert {c["name"]: c["value"] for c in context.cookies()}.get("pace_lang") == "fr"
+
+
+def test_the_audits_filter_stores_no_language_nobody_chose(server, browser):
+    # issue 47: the audit's and the offenders' filter forms sent the browser's language as
+    # ?lang=, which stored it in the device's cookie
+    context = browser.new_context(locale="nl-BE")
+    page = context.new_page()
+    page.goto(f"{server.url}/join?code={server.code('committee')}&next=/rounds/R1/audit")
+    expect(page.locator("html")).to_have_attribute("lang", "nl")
+    page.locator("form button[type='submit']").first.click()
+    page.wait_for_load_state()
+    expect(page.locator("html")).to_have_attribute("lang", "nl")
+    assert "lang=" not in page.url
+    assert "pace_lang" not in {c["name"] for c in context.cookies()}
+    context.close()
