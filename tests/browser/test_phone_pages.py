@@ -40,7 +40,8 @@ MEASURE = """
 () => {
   const vw = window.innerWidth;
   const name = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "")
-    + (e.className && typeof e.className === "string" ? "." + e.className.trim().split(/\\s+/).join(".") : "");
+    + (e.className && typeof e.className === "string"
+       ? "." + e.className.trim().split(/\\s+/).join(".") : "");
   const hidden = (e) => {
     for (let p = e; p && p !== document.body; p = p.parentElement) {
       const s = getComputedStyle(p);
@@ -58,7 +59,9 @@ MEASURE = """
     }
     return null;
   };
-  const out = { scrollWidth: document.documentElement.scrollWidth, innerWidth: vw, over: [], split: [] };
+  const out = {
+    scrollWidth: document.documentElement.scrollWidth, innerWidth: vw, over: [], split: [],
+  };
   for (const e of document.querySelectorAll("body *")) {
     const r = e.getBoundingClientRect();
     if (!r.width || !r.height || hidden(e)) continue;
@@ -79,7 +82,9 @@ MEASURE = """
       range.setEnd(node, m.index + m[0].length);
       const tops = new Set([...range.getClientRects()].filter((q) => q.width > 0)
         .map((q) => Math.round(q.bottom)));
-      if (tops.size > 1) out.split.push(`${name(node.parentElement)}: "${m[0]}" on ${tops.size} lines`);
+      if (tops.size > 1) {
+        out.split.push(`${name(node.parentElement)}: "${m[0]}" on ${tops.size} lines`);
+      }
     }
   }
   return out;
@@ -184,9 +189,11 @@ def test_the_board_fits_a_phone_and_finds_a_players_group(phone, phone_server):
     wrap.evaluate("w => { w.scrollLeft = w.scrollWidth; }")
     expect(row.locator("td.b-hole[data-hole='18']")).to_be_in_viewport()
     edge = wrap.bounding_box()
-    number, start = row.locator("th.b-group").bounding_box(), row.locator("td.b-start").bounding_box()
+    number = row.locator("th.b-group").bounding_box()
+    start = row.locator("td.b-start").bounding_box()
     assert edge and number and start
-    assert abs(number["x"] - edge["x"]) < 1 and abs(start["x"] - (number["x"] + number["width"])) < 1
+    assert abs(number["x"] - edge["x"]) < 1
+    assert abs(start["x"] - (number["x"] + number["width"])) < 1
     # his group's number finds it too; a name nobody has says so; emptied, every group is back
     phone.locator("#find").fill(group)
     expect(phone.locator("tr.board-row:visible")).to_have_count(1)
