@@ -24,7 +24,11 @@ from pace.rules.model import HoleCompletion
 
 OFFICIAL = "official"
 GROUP = "group"
-SOURCES = (OFFICIAL, GROUP)
+#: a completion inferred from the positions of the group's phone (issue 48, docs/positions.md)
+POSITION = "position"
+SOURCES = (OFFICIAL, GROUP, POSITION)
+#: which completion of a hole counts: an official's tap, then a position's, then a report
+_RANK = {OFFICIAL: 0, POSITION: 1, GROUP: 2}
 
 #: reports of several holes closer together than this prove only the last one
 BATCH_WINDOW = timedelta(minutes=1)
@@ -38,7 +42,8 @@ COMPLETIONS = (OFFICIALS, OFFICIALS_AND_GROUPS, GROUPS)
 
 def source_of(payload: Mapping[str, Any]) -> str:
     """Return the source of a ``hole_completed`` payload (none stored: an official's tap)."""
-    return GROUP if payload.get("source") == GROUP else OFFICIAL
+    source = payload.get("source")
+    return source if source in (GROUP, POSITION) else OFFICIAL
 
 
 def groups_report(setting: str | None) -> bool:
@@ -64,8 +69,8 @@ def counted(
         if best is None:
             best = (id, c)
             continue
-        official, best_official = c.source == OFFICIAL, best[1].source == OFFICIAL
-        if (official and not best_official) or (official == best_official and c.at < best[1].at):
+        rank, best_rank = _RANK.get(c.source, 0), _RANK.get(best[1].source, 0)
+        if rank < best_rank or (rank == best_rank and c.at < best[1].at):
             best = (id, c)
     return best
 
