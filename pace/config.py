@@ -138,6 +138,7 @@ class AllotmentSettings:
     #: how late a scorer's report of a hole may come after holing out, allowed when a status
     #: rests on it (docs/status.md, "Groups' reports")
     report_allowance_min: float = 3.0
+    position_allowance_min: float = 1.0
     single_player_column: int = 2
     large_group_column: int = 4
 
@@ -201,6 +202,7 @@ class Settings:
             gap_factor=a.starters_gap_factor,
             gap_margin=timedelta(minutes=a.gap_margin_min),
             report_allowance=timedelta(minutes=a.report_allowance_min),
+            position_allowance=timedelta(minutes=a.position_allowance_min),
             small_group_column=a.single_player_column,
             large_group_column=a.large_group_column,
         )
@@ -447,6 +449,8 @@ def _check(s: Settings) -> None:
         fail("allotment.gap_margin_min", "minutes from 0 to 30", a.gap_margin_min)
     if not 0 <= a.report_allowance_min <= 15:
         fail("allotment.report_allowance_min", "minutes from 0 to 15", a.report_allowance_min)
+    if not 0 <= a.position_allowance_min <= 15:
+        fail("allotment.position_allowance_min", "minutes from 0 to 15", a.position_allowance_min)
     for key in ("single_player_column", "large_group_column"):
         col = getattr(a, key)
         if col not in a.average_min:

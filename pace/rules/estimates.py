@@ -372,6 +372,11 @@ class EstimatedIndex:
         estimate is none)."""
         return self.base.reported(group)
 
+    def positioned(self, group: str) -> Collection[int]:
+        """Return the holes whose counted completion by ``group`` its positions inferred (an
+        estimate is none)."""
+        return self.base.positioned(group)
+
 
 def with_own(
     done: Mapping[int, datetime], own: Iterable[Estimate], now: datetime
@@ -399,6 +404,7 @@ def judge(
     margin: timedelta = ZERO,
     withdrawn_at: datetime | None = None,
     allowance: timedelta = ZERO,
+    position_allowance: timedelta = ZERO,
 ) -> tuple[GroupStatus, bool]:
     """Return a group's status at ``now`` judged with the estimates, and whether it rests on one.
 
@@ -409,7 +415,7 @@ def judge(
     index.rested = False
     s = evaluate_group(
         p, index, spans, credits, now, margin=margin, withdrawn_at=withdrawn_at, done=merged,
-        allowance=allowance,
+        allowance=allowance, position_allowance=position_allowance,
     )
     return s, index.rested or (s.last_hole is not None and s.last_hole in guessed)
 
@@ -424,6 +430,7 @@ def judge_history(
     *,
     margin: timedelta = ZERO,
     allowance: timedelta = ZERO,
+    position_allowance: timedelta = ZERO,
 ) -> tuple[tuple[Evaluation, bool], ...]:
     """Return the group's evaluations at its real completions and credits, judged with the
     estimates, each with whether it rests on one (an estimate is no fact: no evaluation at it)."""
@@ -432,7 +439,7 @@ def judge_history(
     for t in instants:
         seen = {h: at for h, at in done.items() if at <= t}
         s, rests = judge(p, index, seen, own, spans, credits, t, margin=margin,
-                         allowance=allowance)  # fmt: skip
+                         allowance=allowance, position_allowance=position_allowance)  # fmt: skip
         out.append((Evaluation(t, s), rests))
     return tuple(out)
 
@@ -475,6 +482,7 @@ def judge_field(
     *,
     margin: timedelta = ZERO,
     allowance: timedelta = ZERO,
+    position_allowance: timedelta = ZERO,
 ) -> dict[str, tuple[GroupStatus, bool]]:
     """Return every group's status at ``now`` judged with ``estimates``, and whether it rests
     on one, in draw order (``position.evaluate_field`` when there is no estimate)."""
@@ -498,6 +506,7 @@ def judge_field(
             margin=margin,
             withdrawn_at=facts.withdrawn.get(p.id),
             allowance=allowance,
+            position_allowance=position_allowance,
         )
     return out
 

@@ -187,6 +187,7 @@ class LogReading:
         self.plan = plan
         self.margin = setup.settings.gap_margin
         self.allowance = setup.settings.report_allowance
+        self.position_allowance = setup.settings.position_allowance
         self._facts = facts
         self._now = now
         self._index = CompletionIndex(plan, facts.completions, now)
@@ -223,7 +224,7 @@ class LogReading:
         return evaluate_group(
             self.plan.by_id[group], self._index, self._spans, self.credits(group, now), now,
             margin=self.margin, withdrawn_at=withdrawn, done=self.done(group, now),
-            allowance=self.allowance,
+            allowance=self.allowance, position_allowance=self.position_allowance,
         )  # fmt: skip
 
 

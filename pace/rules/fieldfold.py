@@ -48,6 +48,7 @@ from pace.rules.position import (
     GroupPlan,
     GroupStatus,
     evaluate_group,
+    slack_of,
 )
 
 #: beyond any instant of a round: the evaluations' "end of the log"
@@ -74,6 +75,8 @@ class LiveIndex:
         self._instants: dict[int, list[tuple[datetime, int]]] = {}
         #: per group, the holes whose counted completion is its own report (kept by the fold)
         self._reported: dict[str, set[int]] = {}
+        #: per group, the holes whose counted completion its positions inferred
+        self._positioned: dict[str, set[int]] = {}
 
     def add(self, hole: int, at: datetime, rank: int) -> None:
         """Count a completion of ``hole`` at ``at`` by the group of start rank ``rank``."""
@@ -95,6 +98,17 @@ class LiveIndex:
     def reported(self, group: str) -> set[int] | tuple[()]:
         """Return the holes whose counted completion by ``group`` is its own report."""
         return self._reported.get(group, ())
+
+    def positioned(self, group: str) -> set[int] | tuple[()]:
+        """Return the holes whose counted completion by ``group`` its positions inferred."""
+        return self._positioned.get(group, ())
+
+    def set_positioned(self, group: str, hole: int, positioned: bool) -> None:
+        """Say whether ``group``'s counted completion of ``hole`` was inferred from positions."""
+        if positioned:
+            self._positioned.setdefault(group, set()).add(hole)
+        else:
+            self._positioned.get(group, set()).discard(hole)
 
     def set_reported(self, group: str, hole: int, reported: bool) -> None:
         """Say whether ``group``'s counted completion of ``hole`` is its own report."""
@@ -182,6 +196,7 @@ def next_change(
     margin: timedelta = ZERO,
     cumulative: Sequence[timedelta] | None = None,
     allowance: timedelta = ZERO,
+    position_allowance: timedelta = ZERO,
 ) -> datetime | None:
     """Return the first instant after ``now`` at which the clock alone may change ``s``.
 
@@ -201,7 +216,7 @@ def next_change(
     candidates = []
     p_over = s.elapsed - cumulative[k + 1]
     # a group reporting its own holes is overdue only ``allowance`` later (evaluate_group)
-    slack = allowance if allowance and s.last_hole in index.reported(g.id) else ZERO
+    slack = slack_of(index, g.id, s.last_hole, allowance, position_allowance)
     if p_over <= slack:
         if not stopped(spans, now):  # while play is stopped the group's clock waits too
             candidates.append(now - p_over + slack + TICK)
@@ -234,6 +249,7 @@ class FieldFold:
         self.plan = plan
         self.margin = setup.settings.gap_margin
         self.allowance = setup.settings.report_allowance
+        self.position_allowance = setup.settings.position_allowance
         # facts.fold's tables, in the same order (facts() is computed from them)
         self._completions: dict[str, HoleCompletion] = {}
         self._credits: dict[str, TimeCredit] = {}
@@ -365,6 +381,7 @@ class FieldFold:
         before = self._counted.get(key)
         tap_before = self._tap_of.get(key)
         was_report = hole in self.index.reported(group)
+        was_position = hole in self.index.positioned(group)
         if best is None:
             self._counted.pop(key, None)
             self._tap_of.pop(key, None)
@@ -372,13 +389,15 @@ class FieldFold:
             self._counted[key] = best[1].at
             self._tap_of[key] = best[0]
         is_report = best is not None and best[1].source == reported.GROUP
+        is_position = best is not None and best[1].source == reported.POSITION
         self.index.set_reported(group, hole, is_report)
+        self.index.set_positioned(group, hole, is_position)
         after = self._counted.get(key)
         p = self.plan.by_id.get(group)
         if p is None or hole not in p.position:
             return
         if before == after:
-            if is_report != was_report:
+            if is_report != was_report or is_position != was_position:
                 # the same instant, seen by another: the report's allowance comes or goes
                 self._bump(group, evals=True)
             elif self._tap_of.get(key) != tap_before:
@@ -716,7 +735,8 @@ class FieldFold:
         for t in instants:
             seen = {h: at for h, at in done.items() if at <= t}
             s = evaluate_group(p, self.index, self.spans, credits, t, margin=self.margin,
-                               done=seen, allowance=self.allowance)  # fmt: skip
+                               done=seen, allowance=self.allowance,
+                               position_allowance=self.position_allowance)  # fmt: skip
             out.append(Evaluation(t, s))
         return tuple(out)
 
@@ -732,6 +752,7 @@ class FieldFold:
             withdrawn_at=self._withdrawn_at.get(group),
             done=self._done_by(group, now),
             allowance=self.allowance,
+            position_allowance=self.position_allowance,
         )
 
     def wake(self, group: str, s: GroupStatus, now: datetime) -> datetime | None:
@@ -744,7 +765,7 @@ class FieldFold:
         done = self._done_by(group, now)
         cumulative = p.cumulative_at(done, now)
         return next_change(p, s, self.index, self.spans, now, anchor(p, s, done), self.margin,
-                           cumulative, self.allowance)  # fmt: skip
+                           cumulative, self.allowance, self.position_allowance)  # fmt: skip
 
     def moving(self, group: str, s: GroupStatus, now: datetime) -> frozenset[str]:
         """Return the figures of ``group``'s status ``s`` at ``now`` that grow with the clock."""

@@ -329,6 +329,8 @@ class PaceSettings:
     gap_margin: timedelta = timedelta(0)  # committee margin added to the interval
     #: how late a group's own report may be: a status resting on one allows it (issue 46)
     report_allowance: timedelta = timedelta(minutes=3)
+    #: how far a completion inferred from positions may be from its instant (issue 48)
+    position_allowance: timedelta = timedelta(minutes=1)
     small_group_column: int = 2  # the column a group of 1 uses
     large_group_column: int = 4  # the column a group of more than 4 uses
 

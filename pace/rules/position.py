@@ -251,6 +251,10 @@ class Completions(Protocol):
         """Return the holes whose counted completion by ``group`` is its own report."""
         ...
 
+    def positioned(self, group: str) -> Collection[int]:
+        """Return the holes whose counted completion by ``group`` its positions inferred."""
+        ...
+
 
 class CompletionIndex:
     """Completions known at an instant, per hole, sorted by (instant, start rank)."""
@@ -259,6 +263,7 @@ class CompletionIndex:
         instants: dict[int, list[tuple[datetime, int]]] = defaultdict(list)
         per_group: dict[str, dict[int, datetime]] = defaultdict(dict)
         own_reports: dict[str, set[int]] = defaultdict(set)
+        positioned: dict[str, set[int]] = defaultdict(set)
         by_id = plan.by_id
         for c in completions:
             at = c.at
@@ -271,11 +276,14 @@ class CompletionIndex:
             per_group[c.group][c.hole] = at
             if c.source == reported.GROUP:
                 own_reports[c.group].add(c.hole)
+            elif c.source == reported.POSITION:
+                positioned[c.group].add(c.hole)
         for entries in instants.values():
             entries.sort()  # linear: the fold gives completions in time order
         self.per_group = per_group
         self._instants = instants
         self._reported = own_reports
+        self._positioned = positioned
 
     def latest_before(self, hole: int, at: datetime, rank: int) -> datetime | None:
         """Return the latest completion of ``hole`` by another group before (``at``, ``rank``).
@@ -299,6 +307,24 @@ class CompletionIndex:
     def reported(self, group: str) -> Collection[int]:
         """Return the holes whose counted completion by ``group`` is its own report."""
         return self._reported.get(group, ())
+
+    def positioned(self, group: str) -> Collection[int]:
+        """Return the holes whose counted completion by ``group`` its positions inferred."""
+        return self._positioned.get(group, ())
+
+
+def slack_of(
+    index: Completions, group: str, hole: int | None, allowance: timedelta, positions: timedelta
+) -> timedelta:
+    """Return the allowance a verdict resting on ``group``'s completion of ``hole`` reads
+    with: the report's for its own report, the positions' for one they inferred, else none."""
+    if hole is None:
+        return ZERO
+    if allowance and hole in index.reported(group):
+        return allowance
+    if positions and hole in index.positioned(group):
+        return positions
+    return ZERO
 
 
 def judge_completion(
@@ -338,6 +364,7 @@ def evaluate_group(
     withdrawn_at: datetime | None = None,
     done: Mapping[int, datetime] | None = None,
     allowance: timedelta = ZERO,
+    position_allowance: timedelta = ZERO,
 ) -> GroupStatus:
     """Return one group's status at ``now`` (docs/rules.md §3).
 
@@ -351,6 +378,10 @@ def evaluate_group(
     ``allowance`` (the gap's lower bound: the group ahead's instant is its own report, an
     upper bound, or an official's tap); and the hole in play is overdue only ``allowance``
     later (its report may be on its way). The figures shown are the ones read.
+
+    ``position_allowance`` is read the same way when the last hole counted was inferred from
+    the group's positions (issue 48, docs/positions.md): its instant is the middle of an
+    interval, so a verdict within that much of the limit is not taken as sure.
     """
     g = plan.group
     if done is None:
@@ -374,8 +405,7 @@ def evaluate_group(
         if not plan.lead:
             ahead = index.latest_before(last_hole, anchor, plan.rank)
             c_gap = None if ahead is None else anchor - ahead
-        if allowance and last_hole in index.reported(g.id):
-            slack = allowance
+        slack = slack_of(index, g.id, last_hole, allowance, position_allowance)
         confirmed = judge_completion(
             plan.lead, c_over - slack, None if c_gap is None else c_gap - slack, limit
         )
@@ -454,6 +484,7 @@ def evaluate_field(
             margin=margin,
             withdrawn_at=facts.withdrawn.get(p.id),
             allowance=setup.settings.report_allowance,
+            position_allowance=setup.settings.position_allowance,
         )
         for p in plan.groups
     )
@@ -525,7 +556,8 @@ def evaluations(
         for t in instants:
             seen = {h: at for h, at in done.items() if at <= t}
             s = evaluate_group(p, index, spans, group_credits, t, margin=margin, done=seen,
-                               allowance=setup.settings.report_allowance)  # fmt: skip
+                               allowance=setup.settings.report_allowance,
+                               position_allowance=setup.settings.position_allowance)  # fmt: skip
             evaluated.append(Evaluation(t, s))
         out[p.id] = tuple(evaluated)
     return out

@@ -284,6 +284,7 @@ class Judged:
             margin=fold.margin,
             withdrawn_at=fold.withdrawn_at(group),
             allowance=fold.allowance,
+            position_allowance=fold.position_allowance,
         )
         self.rests[group] = rests
         return judged, rests
@@ -321,7 +322,8 @@ class Judged:
         # the estimated index answers next_change's one question (latest_at) as the fold's does
         index: Any = self._index()
         return fieldfold.next_change(
-            p, s, index, fold.spans, self.now, since, fold.margin, cumulative, fold.allowance
+            p, s, index, fold.spans, self.now, since, fold.margin, cumulative, fold.allowance,
+            fold.position_allowance,
         )
 
     def part(self, group: str) -> dict[str, Any] | None:
@@ -354,6 +356,7 @@ class Judged:
             fold.credits(group, self.now),
             margin=fold.margin,
             allowance=fold.allowance,
+            position_allowance=fold.position_allowance,
         )
         return est.firm_episodes(group, history, fold.withdrawn_at(group), self.now)
 
