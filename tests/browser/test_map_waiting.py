@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from browser.conftest import local_today, sign_in
+from browser.test_course_strip import serious
 from livesupport import COURSE, DATA, TIMEZONE, LiveServer, clocked, live_server, pace
 from playwright.sync_api import Page, expect
 
@@ -108,6 +109,7 @@ def test_the_groups_not_started_wait_beside_the_map_in_start_order(two_tees, bro
     wrap = lanes.locator(".map-wrap").bounding_box()
     side = box.bounding_box()
     assert wrap and side and side["x"] >= wrap["x"] + wrap["width"], (wrap, side)
+    assert serious(page) == []
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "desk.png"), full_page=True)
 
@@ -161,6 +163,7 @@ def test_a_phone_sees_the_waiting_groups_under_the_map_in_its_language(
     wrap = page.locator("#strip-lanes .map-wrap").bounding_box()
     side = box.bounding_box()
     assert wrap and side and side["y"] >= wrap["y"] + wrap["height"], (wrap, side)
+    assert serious(page) == []
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.locator("#strip").screenshot(path=str(SHOTS / f"phone-{lang}.png"))
     context.close()
