@@ -99,17 +99,16 @@ MESSAGES: dict[str, Source] = {
     # the round's readings of the handicap rules (issue 47; docs/scoring.md, "Handicaps")
     "round.handicap": "Handicap readings",
     "round.rounding": "Playing handicap",
-    "choice.rounding.whs": "WHS: the unrounded course handicap × the allowance, rounded once",
-    "choice.rounding.course_then_playing": (
-        "Older reading: the course handicap rounded, then the allowance, rounded again"
-    ),
+    "choice.rounding.whs": "WHS: rounded once",
+    "choice.rounding.course_then_playing": "Older reading: rounded twice",
     "round.gross_par_adjustment": "Gross scores from tees of different par",
-    "choice.gross_par_adjustment.yes": (
-        "Adjusted: the difference in par off the gross of the higher par (WHS Rule 6.2b)"
-    ),
+    "choice.gross_par_adjustment.yes": "Adjusted for the par (Rule 6.2b)",
     "choice.gross_par_adjustment.no": "As played",
     "round.handicap_hint": (
-        "The round's results, leaderboard, sheets and exports follow them; a new round takes "
+        "WHS: the unrounded course handicap × the allowance, rounded once; the older reading "
+        "rounds the course handicap, then the playing handicap. Adjusted: the difference in par "
+        "comes off the gross of the players from the higher par (WHS Rule 6.2b). The round's "
+        "results, leaderboard, sheets and exports follow these readings; a new round takes "
         "config.toml's [handicap]."
     ),
     "round.handicap_configured": (
