@@ -206,7 +206,7 @@ function drawStrip() {
           : "playing";
     return { ...row, holes_completed: done, status, estimate: row.estimated ? { holes: row.estimated } : null };
   });
-  renderStrip($("strip-lanes"), rows, now, { facts: true, map: state.geometry });
+  renderStrip($("strip-lanes"), rows, now, { facts: true, map: state.geometry, timeZone: tz() });
 }
 
 /** The course's own map, when it has one: read once, the facts-only strip drawn on it. */

@@ -9,7 +9,7 @@
 // page can follow without asking the server every second. A group's hole in play is the one
 // after its `holes_completed` in its `order` — the status's own count, so the strip at an
 // instant shows what GET .../status?at= judged then (docs/status.md, "The course strip").
-import { el as plain, t, tenth } from "./common.js";
+import { clock, el as plain, t, tenth } from "./common.js";
 import { chainLines, holesPicture, mapPoint, projection } from "./map.js";
 
 /**
@@ -113,13 +113,19 @@ export function lanes(rows) {
   return [{ tee: null, order: holes, rows }];
 }
 
-function describe(p, row, heldBy, holding, facts) {
+/** Where a group not started yet waits: its tee, and its start time when the page knows it. */
+function waitingWords(p, row, timeZone) {
+  const start = row.start && !Number.isNaN(Date.parse(row.start)) ? clock(row.start, timeZone) : "";
+  return start ? t("strip.starts_at", { time: start, hole: p.hole }) : t("strip.on_tee", { hole: p.hole });
+}
+
+function describe(p, row, heldBy, holding, facts, timeZone) {
   if (facts) {
     // the board: where the group is, nothing judged
     const where = p.finished
       ? t("strip.finished")
       : p.status === "not_started"
-        ? t("strip.on_tee", { hole: p.hole })
+        ? waitingWords(p, row, timeZone)
         : t("strip.on_hole_facts", { hole: p.hole });
     return [t("strip.group", { group: p.group }), where, p.estimate ? t("strip.estimated") : ""]
       .filter(Boolean)
@@ -129,7 +135,7 @@ function describe(p, row, heldBy, holding, facts) {
   if (p.off) parts.push(t("strip.withdrawn"));
   else if (p.finished) {
     if (p.status !== "finished") parts.push(t("strip.finished"));
-  } else if (p.status === "not_started") parts.push(t("strip.on_tee", { hole: p.hole }));
+  } else if (p.status === "not_started") parts.push(waitingWords(p, row, timeZone));
   else {
     parts.push(t("strip.on_hole", { hole: p.hole, percent: Math.round(p.fraction * 100) }));
     if (p.over) parts.push(t("strip.over_allotment"));
@@ -148,8 +154,9 @@ function describe(p, row, heldBy, holding, facts) {
  * lanes (issue 46: Tab meets them in draw order, as docs/status.md says). `heldUp` is the
  * snapshot's `held_up` (its `ongoing` rows are drawn as chains); `onOpen(group)` opens one.
  * With `ahead`, every group is drawn as a projection (faded), its 80 % range as a band.
+ * `timeZone`: the round's, for the start times of the groups not started yet.
  */
-export function renderStrip(node, rows, nowMs, { heldUp = [], onOpen = null, ahead = false, facts = false, map = null } = {}) {
+export function renderStrip(node, rows, nowMs, { heldUp = [], onOpen = null, ahead = false, facts = false, map = null, timeZone = undefined } = {}) {
   const holders = {};
   const heldBy = {};
   for (const h of heldUp || []) {
@@ -164,7 +171,7 @@ export function renderStrip(node, rows, nowMs, { heldUp = [], onOpen = null, ahe
     if (p.projected) classes.push("projected");
     if (holders[p.group]) classes.push("holding");
     if (heldBy[p.group]) classes.push("held");
-    const label = describe(p, row, heldBy[p.group], holders[p.group] || [], facts);
+    const label = describe(p, row, heldBy[p.group], holders[p.group] || [], facts, timeZone);
     return el(
       "li",
       {
@@ -185,6 +192,7 @@ export function renderStrip(node, rows, nowMs, { heldUp = [], onOpen = null, ahe
         { type: "button", "aria-label": label, title: label, onclick: onOpen ? () => onOpen(p.group) : null },
         el("span", { class: "shape", "aria-hidden": "true" }, `${p.estimate ? "≈" : ""}${facts ? "" : SHAPES[p.status] || ""}`),
         el("span", { class: "name" }, p.group),
+        place.start ? el("span", { class: "start" }, place.start) : null,
         !facts && typeof row.gap_min === "number" && !p.finished
           ? el("span", { class: "gap" }, `${tenth(row.gap_min)}′`)
           : null,
@@ -198,7 +206,7 @@ export function renderStrip(node, rows, nowMs, { heldUp = [], onOpen = null, ahe
       // facts only (the board): a group is on its hole, not a share of its time through it
       .map(({ row, p }) => ({ row, p: facts && !p.finished && p.status !== "not_started" ? { ...p, fraction: 0.5, over: false } : p }));
   if (map) {
-    morph(node, el("div", {}, mapSection(map, positioned(rows), marker, holders)));
+    morph(node, el("div", {}, mapSection(map, positioned(rows), marker, holders, timeZone)));
     return;
   }
   // one section per lane (its holes, and the bars of its hold-up chains), and after them one
@@ -300,13 +308,16 @@ function morph(node, fresh) {
  * The course's own map: its holes drawn from their geometry, the groups placed over them, and
  * each hold-up chain (`holders`: `{group: [groups it holds]}`) a line joining the spots of the
  * group holding the field up and the groups it holds, in words under the map (issue 46: as the
- * strip's bar joins them on a lane).
+ * strip's bar joins them on a lane). The groups not started yet are listed beside the map, in
+ * start order with their start times (issue 47: stacked on their first tees, they hid the
+ * holes starting there).
  */
-function mapSection(geometry, placed, marker, holders = {}) {
+function mapSection(geometry, placed, marker, holders = {}, timeZone = undefined) {
   const proj = projection(geometry);
   const spots = [];
   const spotOf = new Map();
-  const items = placed.map(({ row, p }) => {
+  const isWaiting = ({ p }) => p.status === "not_started" && !p.finished;
+  const items = placed.filter((x) => !isWaiting(x)).map(({ row, p }) => {
     const at = mapPoint(geometry, proj, p, row.order || []) || [0, 0];
     // groups at one spot stack downwards, each a marker's height below the one before
     const track = spots.filter((q) => Math.hypot(q[0] - at[0], (q[1] - at[1]) * (proj.h / proj.w)) < 4).length;
@@ -330,17 +341,49 @@ function mapSection(geometry, placed, marker, holders = {}) {
   );
   return el(
     "section",
-    { class: "strip-map", dataset: { tee: "map" } },
+    { class: "strip-map", dataset: { tee: "map" }, style: { "--aspect": (proj.w / proj.h).toFixed(3) } },
     el("h3", { class: "strip-lane-title" }, t("strip.map")),
     el(
       "div",
-      // as wide as fits the screen's height too (a phone held sideways sees the whole course)
-      { class: "map-wrap", style: { "--aspect": (proj.w / proj.h).toFixed(3) } },
-      holesPicture(geometry, proj, t("strip.map_label", { holes: geometry.holes.length })),
-      el("div", { class: "map-chains" }, chainLines(chains)),
-      el("ul", { class: "strip-groups map-groups", "aria-label": t("strip.groups") }, ...items),
+      { class: "map-layout" },
+      el(
+        "div",
+        // as wide as fits the screen's height too (a phone held sideways sees the whole course)
+        { class: "map-wrap" },
+        holesPicture(geometry, proj, t("strip.map_label", { holes: geometry.holes.length })),
+        el("div", { class: "map-chains" }, chainLines(chains)),
+        el("ul", { class: "strip-groups map-groups", "aria-label": t("strip.groups") }, ...items),
+      ),
+      waitingBox(placed.filter(isWaiting), marker, timeZone),
     ),
     el("div", { class: "map-chain-words" }, ...words),
+  );
+}
+
+/**
+ * The groups not started yet, beside the map: in start order (the draw's order between groups
+ * starting together), each with its start time, the same button as a group on the map (it
+ * opens the group's detail). None waiting: no box.
+ */
+function waitingBox(waiting, marker, timeZone) {
+  if (!waiting.length) return null;
+  const startOf = ({ row }) => {
+    const at = Date.parse(row.start);
+    return Number.isNaN(at) ? Infinity : at;
+  };
+  const ordered = waiting.map((x, i) => ({ ...x, i })).sort((a, b) => startOf(a) - startOf(b) || a.i - b.i);
+  return el(
+    "section",
+    { class: "map-waiting", "aria-labelledby": "map-waiting-title" },
+    el("h4", { id: "map-waiting-title" }, t("strip.not_started")),
+    el(
+      "ol",
+      { class: "strip-groups map-waiting-groups" },
+      ...ordered.map(({ row, p }) => {
+        const start = Number.isFinite(startOf({ row })) ? clock(row.start, timeZone) : "";
+        return marker(row, p, { style: {}, range: null, start });
+      }),
+    ),
   );
 }
 

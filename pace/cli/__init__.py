@@ -39,6 +39,7 @@ from pace.cli.common import open_service as _open_service
 from pace.formats.geometry import MAX_BYTES as MAX_GEOMETRY_BYTES
 from pace.rules.errors import PaceError
 from pace.rules.reported import COMPLETIONS
+from pace.rules.scoring.handicaps import ROUNDINGS
 
 
 class PaceGroup(click.Group):
@@ -520,10 +521,25 @@ def _tee_defaults(text: str | None) -> dict[str, str] | None:
     help="Default tees by gender or class for players the draw's tees column leaves empty, "
     "e.g. men=Yellow,women=Red,B=Red or heren=Geel,dames=Rood (docs/formats.md §2).",
 )
+@click.option(
+    "--rounding",
+    type=click.Choice(ROUNDINGS),
+    default=None,
+    help="The round's playing handicap: whs (the unrounded course handicap times the "
+    "allowance, rounded once) or course_then_playing (rounded twice). Default: a new round "
+    "takes config.toml's [handicap] rounding.",
+)
+@click.option(
+    "--gross-par-adjustment/--no-gross-par-adjustment",
+    default=None,
+    help="The round's gross stroke and match play from tees of different par: the difference "
+    "in par off the gross of the higher par (WHS Rule 6.2b) or not. Default: a new round "
+    "takes config.toml's [handicap] gross_par_adjustment.",
+)
 @db_option
 def import_draw(
     file, round_name, course, day, timezone, policy, play, format_name, scoring, net, allowance,
-    completions, tee_defaults, db,
+    completions, tee_defaults, rounding, gross_par_adjustment, db,
 ) -> None:  # fmt: skip
     """Import a draw CSV into a round (created if new; replaced while it has no events).
 
@@ -554,6 +570,8 @@ def import_draw(
             allowance=scoring_cli.parse_allowance(allowance) if allowance else None,
             tees=_tee_defaults(tee_defaults),
             completions=completions,
+            rounding=rounding,
+            gross_par_adjustment=gross_par_adjustment,
         )
     except PaceError as e:
         raise fail(e) from None

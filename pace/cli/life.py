@@ -14,6 +14,7 @@ import click
 from pace.cli.common import db_option, fail, open_service
 from pace.rules.errors import PaceError
 from pace.rules.reported import COMPLETIONS
+from pace.rules.scoring.handicaps import ROUNDINGS
 
 _round = click.option("--round", "round_name", required=True, help="The stored round.")
 _by = click.option(
@@ -124,6 +125,44 @@ def round_completions(round_name, setting, db) -> None:
     finally:
         service.store.close()
     click.echo(f"round {record.name}: completions from {record.completions.replace('_', ' ')}")
+
+
+@round_group.command("handicap")
+@_round
+@click.option(
+    "--rounding",
+    type=click.Choice(ROUNDINGS),
+    required=True,
+    help="The playing handicap: whs (the unrounded course handicap times the allowance, "
+    "rounded once) or course_then_playing (rounded twice).",
+)
+@click.option(
+    "--gross-par-adjustment/--no-gross-par-adjustment",
+    required=True,
+    help="Gross stroke and match play from tees of different par: the difference in par off "
+    "the gross of the higher par (WHS Rule 6.2b) or not.",
+)
+@db_option
+def round_handicap(round_name, rounding, gross_par_adjustment, db) -> None:
+    """Set a round's readings of the handicap rules (docs/scoring.md, "Handicaps"): its
+    results, leaderboard and sheets follow them; refused while its results are final.
+
+    Example: pace round handicap --round R1 --rounding whs --gross-par-adjustment
+    """
+    service = open_service(db)
+    try:
+        record = service.set_handicap_readings(
+            round_name, rounding=rounding, gross_par_adjustment=gross_par_adjustment
+        )
+    except PaceError as e:
+        raise fail(e) from None
+    finally:
+        service.store.close()
+    adjusted = "adjusted" if record.gross_par_adjustment else "not adjusted"
+    click.echo(
+        f"round {record.name}: playing handicaps {record.rounding}, gross from tees of "
+        f"different par {adjusted}"
+    )
 
 
 @round_group.command("life")

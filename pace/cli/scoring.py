@@ -127,15 +127,16 @@ def _file(name: str, help: str):
     type=click.Choice(["whs", "course_then_playing"]),
     default=None,
     help="Playing handicap of this round: whs (the unrounded course handicap times the "
-    "allowance, rounded once) or course_then_playing (rounded twice); default: "
-    "[handicap] rounding in config.toml.",
+    "allowance, rounded once) or course_then_playing (rounded twice); default: a stored "
+    "round's own (--round; this run only, nothing stored), else [handicap] rounding in "
+    "config.toml.",
 )
 @click.option(
     "--gross-par-adjustment/--no-gross-par-adjustment",
     default=None,
     help="Gross stroke play from tees of different par: take the difference in par off the "
-    "gross of the higher par (WHS Rule 6.2b) or not; default: [handicap] "
-    "gross_par_adjustment in config.toml.",
+    "gross of the higher par (WHS Rule 6.2b) or not; default: a stored round's own (--round; "
+    "this run only, nothing stored), else [handicap] gross_par_adjustment in config.toml.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON of docs/formats.md §8.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV for a spreadsheet.")
@@ -200,16 +201,19 @@ def results(
         return
     if round_name is not None:
         if any((course_file, draw_file, scores_file, referee_file, times_file, policy,
-                scoring, format_name, net, allowance, tee_defaults, rounding,
-                gross_par_adjustment is not None)):  # fmt: skip
+                scoring, format_name, net, allowance, tee_defaults)):  # fmt: skip
             raise InputError(
                 "--round scores a stored round as it is stored: its course, draw, scores, "
-                "scoring and referees' penalties; leave out the file and scoring options"
+                "scoring and referees' penalties; leave out the file and scoring options "
+                "(--rounding and --[no-]gross-par-adjustment may change its handicap readings "
+                "for this run)"
             )
+        # the round's own readings of the handicap rules, unless this run says otherwise
+        readings = {"rounding": rounding, "gross_par_adjustment": gross_par_adjustment}
         if sheet is not None:
-            _write_sheet(sheet, *_stored_sheet(round_name, db), output, lang)
+            _write_sheet(sheet, *_stored_sheet(round_name, db, readings), output, lang)
             return
-        outcome, life = _stored_results(round_name, db)
+        outcome, life = _stored_results(round_name, db, readings)
         _write(outcome, as_json, as_csv, excel, output, life)
         return
     else:
@@ -260,11 +264,11 @@ def _course_name(course_file: str) -> str | None:
         return None
 
 
-def _stored_sheet(round_name: str, db: str | None):
+def _stored_sheet(round_name: str, db: str | None, readings=None):
     """Return a stored round's results document (with its life) and the sheet's header."""
     from pace.reports.results import results_document
 
-    outcome, life = _stored_results(round_name, db)
+    outcome, life = _stored_results(round_name, db, readings)
     service = open_service(db)
     try:
         view = service.round_view(round_name)
@@ -291,7 +295,10 @@ def _write_sheet(kind: str, doc, setting, output: str | None, lang: str | None) 
     click.echo(f"results sheet written to {output}")
 
 
-def _stored_results(round_name: str, db: str | None):
+def _stored_results(round_name: str, db: str | None, readings=None):
+    """Return a stored round's results, judged at the end of its day, and its life; the
+    ``readings`` given (``rounding``, ``gross_par_adjustment``; None: the round's own) for this
+    run only."""
     from pace.services.life import RoundLifeService
     from pace.services.live import LiveService
     from pace.services.referee_feed import RefereeFeed
@@ -302,7 +309,8 @@ def _stored_results(round_name: str, db: str | None):
         live = LiveService(service)
         scores = ScoreService(live, RefereeFeed(live))
         # judged at the end of the round's day: every act of the day is in
-        outcome, error = scores.judged_results(round_name, _end_of(service, round_name))
+        outcome, error = scores.judged_results(round_name, _end_of(service, round_name),
+                                               **(readings or {}))  # fmt: skip
         # its life as of now: final or not (the acts come after the day, often)
         life = RoundLifeService(live).document(round_name)
         life.pop("round")

@@ -24,6 +24,7 @@ from pace.rules.errors import FileFormatError, Problem
 from pace.rules.events import Event, canonical_json
 from pace.rules.model import MEN, WOMEN, Course, Group, Hole, Player, TeeSet
 from pace.rules.reported import COMPLETIONS
+from pace.rules.scoring.handicaps import ROUNDINGS
 
 KIND = "round"
 VERSION = 1
@@ -48,6 +49,9 @@ class RoundSetup:
     completions: str = "officials"
     #: the language of the round's documents (None: the configuration's)
     language: str | None = None
+    #: the round's readings of the handicap rules (issue 47; None: the configuration's)
+    rounding: str | None = None
+    gross_par_adjustment: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -94,6 +98,12 @@ def dump(
             **({} if round.completions == "officials" else {"completions": round.completions}),
             # only when set: a backup of a round without one is as it was
             **({"language": round.language} if round.language is not None else {}),
+            **({"rounding": round.rounding} if round.rounding is not None else {}),
+            **(
+                {"gross_par_adjustment": round.gross_par_adjustment}
+                if round.gross_par_adjustment is not None
+                else {}
+            ),
         },
         "groups": [
             {
@@ -353,6 +363,11 @@ def _round(r: _Reader, data: Any) -> RoundSetup | None:
     if language not in (None, "fr", "en", "nl"):
         r.fail("round.language", f"expected fr, en or nl, not {language!r}")
         language = None
+    rounding = r.take(data, "rounding", str, "round", optional=True)
+    if rounding not in (None, *ROUNDINGS):
+        r.fail("round.rounding", f"expected {' or '.join(ROUNDINGS)}, not {rounding!r}")
+        rounding = None
+    gross = r.take(data, "gross_par_adjustment", bool, "round", optional=True)
     day = None
     if day_text is not None:
         try:
@@ -370,7 +385,7 @@ def _round(r: _Reader, data: Any) -> RoundSetup | None:
         name, day, timezone, policy,  # type: ignore[arg-type]
         None if interval is None else timedelta(seconds=interval), play, format_, scoring,
         bool(net), None if allowance is None else tuple(float(v) for v in allowance),
-        completions or "officials", language,
+        completions or "officials", language, rounding, gross,
     )  # fmt: skip
 
 

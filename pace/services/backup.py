@@ -52,7 +52,7 @@ def export_round(service: RoundService, round: str) -> str:
     setup = backupfmt.RoundSetup(
         record.name, record.day, record.timezone, record.policy, record.standard_interval,
         record.play, record.format, record.scoring, record.net, record.allowance,
-        record.completions, record.language,
+        record.completions, record.language, record.rounding, record.gross_par_adjustment,
     )  # fmt: skip
     return backupfmt.dump(record.course, setup, record.groups, store.events(round))
 
@@ -130,6 +130,10 @@ def restore_round(service: RoundService, text: str, filename: str) -> Restored:
         store.update_round(name, completions=b.round.completions)
         if b.round.language is not None:
             store.update_round(name, language=b.round.language)
+        # the round's handicap readings as backed up (none: the configuration's, as before)
+        store.update_round(
+            name, rounding=b.round.rounding, gross_par_adjustment=b.round.gross_par_adjustment
+        )
         store.save_draw(name, b.groups)
     results = store.append_many(b.events, recorded_at=service.clock.now(), keep_recorded_at=True)
     created = sum(1 for _, new in results if new)

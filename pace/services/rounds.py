@@ -20,6 +20,7 @@ from pace.clock import Clock, SystemClock
 from pace.config import Settings
 from pace.rules import changes as changesmod
 from pace.rules import facts as factsmod
+from pace.rules import life as lifemod
 from pace.rules import names
 from pace.rules.errors import FileFormatError, Problem, SetupError
 from pace.rules.events import Event
@@ -28,6 +29,7 @@ from pace.rules.position import FieldPlan, FieldStatus, plan_field
 from pace.rules.position import evaluate_field as _evaluate
 from pace.services import finality
 from pace.services import scoring as scoringmod
+from pace.services.commands import CommandError
 from pace.store import UNSET, RoundRecord, RoundSummary, Store, UnknownRoundError, open_store
 from pace.store.records import check_completions
 
@@ -82,6 +84,10 @@ class PreparedDraw:
     allowance: Sequence[float] | None
     #: where the round's completions come from (None: a new round takes the configuration's)
     completions: str | None = None
+    #: the round's readings of the handicap rules (issue 47; None: a new round takes the
+    #: configuration's, an existing one keeps its own)
+    rounding: str | None = None
+    gross_par_adjustment: bool | None = None
 
 
 class RoundService:
@@ -149,15 +155,20 @@ class RoundService:
         new: bool = False,
         tees: Mapping[str, str] | None = None,
         completions: str | None = None,
+        rounding: str | None = None,
+        gross_par_adjustment: bool | None = None,
     ) -> PreparedDraw:
         """Check a round's setup and parse its draw CSV, storing nothing: what
         :meth:`store_draw` stores (the console's preview, then its confirmation, parse the
         same way). ``new``: refuse a round that exists (``round_exists``). ``tees``: the
         round's default tees by gender or class for players the draw gives none
         (``{"men": "Yellow", "women": "Red"}``). ``completions``: where the round's
-        completions come from (``officials``, ``officials_and_groups``, ``groups``)."""
+        completions come from (``officials``, ``officials_and_groups``, ``groups``).
+        ``rounding`` and ``gross_par_adjustment``: the round's readings of the handicap rules
+        (None: a new round takes config.toml's ``[handicap]``)."""
         if completions is not None:
             check_completions(completions)
+        scoringmod.with_readings(self.settings.allowances(), rounding, gross_par_adjustment)
         if policy is not None:
             self.settings.policy(policy)  # SetupError naming the known policies
         try:  # the one spelling pages and payloads will compare with (pace.rules.names)
@@ -196,7 +207,8 @@ class RoundService:
             text, filename, day=day, tz=tz, course=course_obj, notes=notes, tee_defaults=defaults
         )
         return PreparedDraw(round, existing is None, course_obj, day, tzname, groups, policy,
-                            play, format, scoring, net, allowance, completions)  # fmt: skip
+                            play, format, scoring, net, allowance, completions, rounding,
+                            gross_par_adjustment)  # fmt: skip
 
     def store_draw(self, p: PreparedDraw) -> RoundRecord:
         """Store a prepared draw: create its round, or replace the draw of one without events."""
@@ -214,8 +226,16 @@ class RoundService:
                 net=bool(p.net),
                 allowance=p.allowance,
             )
+            # the readings of the handicap rules the round is created with are its own: a later
+            # change of config.toml leaves its results as they are (issue 47)
+            readings = self.settings.handicap
             self.store.update_round(
-                p.round, completions=p.completions or self.settings.round.completions
+                p.round,
+                completions=p.completions or self.settings.round.completions,
+                rounding=p.rounding or readings.rounding,
+                gross_par_adjustment=readings.gross_par_adjustment
+                if p.gross_par_adjustment is None
+                else p.gross_par_adjustment,
             )
         elif (
             p.policy
@@ -225,6 +245,8 @@ class RoundService:
             or p.net is not None
             or p.allowance is not None
             or p.completions is not None
+            or p.rounding is not None
+            or p.gross_par_adjustment is not None
         ):
             self.store.update_round(
                 p.round,
@@ -235,6 +257,10 @@ class RoundService:
                 net=UNSET if p.net is None else p.net,
                 allowance=UNSET if p.allowance is None else p.allowance,
                 completions=p.completions or UNSET,
+                rounding=p.rounding or UNSET,
+                gross_par_adjustment=UNSET
+                if p.gross_par_adjustment is None
+                else p.gross_par_adjustment,
             )
         record = self.store.save_draw(p.round, p.groups)
         self._forget(p.round)
@@ -256,6 +282,36 @@ class RoundService:
             round, scoring=name, play=play or UNSET, net=net, allowance=allowance
         )
         self._forget(round)
+        return updated
+
+    def set_handicap_readings(
+        self, round: str, *, rounding: str, gross_par_adjustment: bool
+    ) -> RoundRecord:
+        """Store the round's readings of the handicap rules (a committee setting, issue 47):
+        the playing handicap's ``rounding`` (``whs`` or ``course_then_playing``) and whether
+        gross stroke and match play from tees of different par take the
+        ``gross_par_adjustment``; its results, leaderboard and sheets follow them.
+
+        Refused (``results_final``) while the round's results are final: the readings change
+        them; the committee reopens them first, with a reason."""
+        scoringmod.with_readings(self.settings.allowances(), rounding, gross_par_adjustment)
+        record = self.store.get_round(round)
+        life = lifemod.fold(self.store.events(record.name))
+        if life.is_final:
+            act = life.final
+            assert act is not None
+            when = act.at.astimezone(ZoneInfo(record.timezone)).strftime("%Y-%m-%d %H:%M")
+            raise CommandError(
+                f"the results of round {record.name!r} are final since {when} ({act.who}): "
+                "their handicap readings cannot change; the committee reopens them first, with "
+                "a reason (pace round reopen)",
+                code="results_final",
+                field="rounding",
+            )
+        updated = self.store.update_round(
+            record.name, rounding=rounding, gross_par_adjustment=gross_par_adjustment
+        )
+        self._forget(record.name)
         return updated
 
     def set_completions(self, round: str, completions: str) -> RoundRecord:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -39,7 +40,7 @@ from pace.services.live import LiveService
 from pace.services.offline import end_of_day
 from pace.services.referee_feed import RefereeFeed
 from pace.services.rounds import RoundService, RoundView
-from pace.services.scoring import RoundScoring, round_scoring
+from pace.services.scoring import RoundScoring, round_scoring, with_readings
 from pace.services.validation import check_hole, check_player, group_of
 
 T = TypeVar("T")
@@ -242,12 +243,26 @@ class ScoreService:
         """Return the round's results as the core scores them (docs/formats.md §8)."""
         return self.judged_results(round, now)[0]
 
-    def judged_results(self, round: str, now: datetime | None = None) -> tuple[Results, str | None]:
-        """Return the round's results and, when no pace penalty could be judged, why."""
+    def judged_results(
+        self,
+        round: str,
+        now: datetime | None = None,
+        *,
+        rounding: str | None = None,
+        gross_par_adjustment: bool | None = None,
+    ) -> tuple[Results, str | None]:
+        """Return the round's results and, when no pace penalty could be judged, why.
+
+        ``rounding`` and ``gross_par_adjustment``, when given, take the place of the round's
+        readings of the handicap rules for this call only (``pace results --round R
+        --rounding ...``: nothing is stored)."""
         with self.live.lock:
             now = now or self.clock.now()
             view = self.live.service.round_view(round)
             rs = self.scoring(round)
+            if rounding is not None or gross_par_adjustment is not None:
+                allowances = with_readings(rs.allowances, rounding, gross_par_adjustment)
+                rs = replace(rs, allowances=allowances)
 
             def compute() -> tuple[Results, str | None]:
                 outcomes, error = self._outcomes(round, now)

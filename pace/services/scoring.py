@@ -1,9 +1,10 @@
 """Scoring use cases: how a round is scored, and its results from the committee's files.
 
-A round stores its scoring, net or gross, and an allowance of its own (``RoundRecord``);
-:func:`round_scoring` reads them with the configuration's allowances. ``pace results``
-(:func:`offline_results`) parses the scores with the draw and the course and scores them by
-the same pure function the live leaderboard calls (``pace.services.scores``),
+A round stores its scoring, net or gross, an allowance of its own and its readings of the
+handicap rules (``RoundRecord``); :func:`round_scoring` reads them with the configuration's
+allowances and readings (those of a round stored before it had readings of its own).
+``pace results`` (:func:`offline_results`) parses the scores with the draw and the course and
+scores them by the same pure function the live leaderboard calls (``pace.services.scores``),
 :func:`pace.rules.scoring.score_round`, with the round's judged faults (``outcomes``) when
 the referees' judgement is at hand.
 """
@@ -11,7 +12,7 @@ the referees' judgement is at hand.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pace import formats
 from pace.config import Settings
@@ -56,15 +57,33 @@ def implied_scoring(play: str) -> str:
 
 
 def round_scoring(record: RoundRecord, settings: Settings) -> RoundScoring:
-    """Return how ``record`` is scored (its own allowance, else the configuration's)."""
+    """Return how ``record`` is scored: its own allowance and readings of the handicap rules
+    (``rounding``, ``gross_par_adjustment``), else the configuration's."""
     scorer = find_scoring(record.scoring or implied_scoring(record.play))
     team_format = find_format(record.format)
-    allowances = settings.allowances()
+    allowances = with_readings(settings.allowances(), record.rounding,
+                               record.gross_par_adjustment)  # fmt: skip
     if record.allowance:
         allowances = team_format.override(allowances, scorer.family, record.allowance)
     return RoundScoring(
         scorer, team_format, record.net, allowances, record.scoring is not None, record.allowance
     )
+
+
+def with_readings(
+    allowances: Allowances, rounding: str | None, gross_par_adjustment: bool | None
+) -> Allowances:
+    """Return ``allowances`` with the readings given (None keeps the one they have).
+
+    >>> a = with_readings(Allowances(), "course_then_playing", None)
+    >>> a.rounding, a.gross_par_adjustment
+    ('course_then_playing', True)
+    """
+    if rounding is not None:
+        allowances = replace(allowances, rounding=rounding)
+    if gross_par_adjustment is not None:
+        allowances = replace(allowances, gross_par_adjustment=gross_par_adjustment)
+    return allowances
 
 
 def check_setup(

@@ -217,13 +217,16 @@ class Store(ABC):
         allowance: Sequence[float] | None | Unset = UNSET,
         completions: str | Unset = UNSET,
         language: str | None | Unset = UNSET,
+        rounding: str | None | Unset = UNSET,
+        gross_par_adjustment: bool | None | Unset = UNSET,
     ) -> RoundRecord:
-        """Change a round's policy, standard interval, form of play, format, scoring setup or
-        the language of its documents.
+        """Change a round's policy, standard interval, form of play, format, scoring setup,
+        handicap readings or the language of its documents.
 
         Fields left ``UNSET`` keep their value; ``standard_interval=None`` means "the most
         common interval of the draw", ``scoring=None`` "the one the form of play implies",
-        ``allowance=None`` and ``language=None`` "the configuration's"; ``completions`` where the
+        ``allowance=None``, ``language=None``, ``rounding=None`` and
+        ``gross_par_adjustment=None`` "the configuration's"; ``completions`` where the
         round's completions come from (``officials``, ``officials_and_groups``, ``groups``).
         """
 

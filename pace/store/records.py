@@ -38,6 +38,10 @@ SCORINGS = ("stroke", "stableford", "match", "bogey", "par")
 #: session are the access service's, ``pace.services.access.ROLES``)
 M003_ROLES = ("committee", "referee", "marshal", "viewer")
 
+#: the readings of the playing handicap's rounding migration m012 knows
+#: (``pace.rules.scoring.handicaps.ROUNDINGS``)
+M012_ROUNDINGS = ("whs", "course_then_playing")
+
 #: the roles migration m005 knows: m003's and ``scorer``
 M005_ROLES = ("committee", "referee", "scorer", "marshal", "viewer")
 
@@ -73,6 +77,12 @@ class RoundRecord:
     completions: str = "officials"
     #: the language of the round's documents (report, letters, sheets; None: the config's)
     language: str | None = None
+    #: the committee's readings of the handicap rules for the round (issue 47): the playing
+    #: handicap's ``rounding`` (``whs`` or ``course_then_playing``) and whether gross stroke
+    #: and match play from tees of different par take the ``gross_par_adjustment``; None:
+    #: config.toml's ``[handicap]`` (a round stored before migration m012)
+    rounding: str | None = None
+    gross_par_adjustment: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -284,6 +294,20 @@ def check_completions(completions: object) -> str:
             field="completions",
         )
     return str(completions)
+
+
+def check_readings(rounding: object, gross_par_adjustment: object) -> None:
+    """Refuse a round's handicap readings pace does not know (None: the configuration's)."""
+    if rounding is not None and rounding not in M012_ROUNDINGS:
+        raise SetupError(
+            f"handicap rounding {rounding!r} must be one of {', '.join(M012_ROUNDINGS)}",
+            field="rounding",
+        )
+    if gross_par_adjustment is not None and not isinstance(gross_par_adjustment, bool):
+        raise SetupError(
+            f"gross_par_adjustment must be true or false, not {gross_par_adjustment!r}",
+            field="gross_par_adjustment",
+        )
 
 
 def allowance_json(allowance: Sequence[float] | None) -> str | None:

@@ -163,6 +163,7 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "committee.api_changes": COMMITTEE,
     "committee.access_cards": COMMITTEE,
     "committee.round_language": COMMITTEE,  # the language of the round's documents (issue 41)
+    "committee.round_handicap": COMMITTEE,  # the round's handicap readings (issue 47)
     "committee.calibration_page": COMMITTEE,  # time pars from history (issue 30)
     "committee.calibration_toml": COMMITTEE,
     "pace.api_command": MARSHAL | SCORER,  # narrowed per command by EVENTS

@@ -162,7 +162,7 @@ function draw(rows, at, heldUp, ahead) {
   strip.shown = at;
   strip.last = [rows, at, heldUp, ahead];
   const map = strip.geometry && $("strip-map").checked ? strip.geometry : null;
-  renderStrip($("strip-lanes"), rows, at, { heldUp, ahead, map, onOpen: openDetail });
+  renderStrip($("strip-lanes"), rows, at, { heldUp, ahead, map, onOpen: openDetail, timeZone: tz() });
   $("strip").dataset.drawn = new Date(at).toISOString(); // the instant drawn (tests, bench)
 }
 

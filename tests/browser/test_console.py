@@ -221,6 +221,10 @@ def test_the_console_from_an_empty_database_to_the_changes_on_the_day(
     # the committee's language for the round's documents (issue 41), kept with the round
     expect(page.locator("#r-language")).to_have_value("fr")  # config's [reports] language
     page.locator("#r-language").select_option("nl")
+    # the round's readings of the handicap rules (issue 47): config.toml's offered, one changed
+    expect(page.locator("#r-rounding")).to_have_value("whs")
+    expect(page.locator("#r-gross")).to_have_value("yes")
+    page.locator("#r-rounding").select_option("course_then_playing")
     page.locator("#preview").click()
     expect(page.locator("#preview-rows tr.preview-group")).to_have_count(2)
     # each player's tees beside his name, as the course names them
@@ -236,6 +240,8 @@ def test_the_console_from_an_empty_database_to_the_changes_on_the_day(
 
     with open_store(empty_server.db) as store:
         assert store.get_round("Spring cup").completions == "groups"
+        spring = store.get_round("Spring cup")
+        assert (spring.rounding, spring.gross_par_adjustment) == ("course_then_playing", True)
     with sqlite3.connect(f"file:{empty_server.db}?mode=ro", uri=True) as db:
         assert db.execute("SELECT language FROM rounds").fetchall() == [("nl",)]
     # the changes page changes it: the form sent, stored, shown selected

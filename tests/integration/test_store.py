@@ -124,6 +124,7 @@ MIGRATION_NAMES = [
     "m009_course_geometry",
     "m010_completion_sources",
     "m011_languages",
+    "m012_handicap_readings",
 ]
 
 
@@ -152,6 +153,7 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
             "m009_course_geometry",
             "m010_completion_sources",
             "m011_languages",
+            "m012_handicap_readings",
         ]
     with open_store(db_path) as store:
         assert store.applied_migrations() == [
@@ -166,6 +168,7 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
             "m009_course_geometry",
             "m010_completion_sources",
             "m011_languages",
+            "m012_handicap_readings",
         ]
     conn = raw(db_path)
     try:
@@ -186,6 +189,7 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
         ("m009_course_geometry",),
         ("m010_completion_sources",),
         ("m011_languages",),
+        ("m012_handicap_readings",),
     ]
 
 

@@ -497,3 +497,59 @@ def test_the_round_language_over_the_wire_is_stored(arena):
                                        {"Content-Type": kind})  # fmt: skip
     assert status == 302 and "language_saved=1" in headers["Location"]
     assert round_language(arena) == "nl"
+
+
+# -- the round's handicap readings (issue 47) ---------------------------------------------------
+
+
+def round_rounding(arena: Arena) -> str:
+    """The round's playing handicap reading, as the changes page selects it."""
+    status, _, page = arena.request("GET", f"/rounds/{OWN}/changes", "admin")
+    assert status == 200
+    select = re.search(rb'<select name="rounding">(.*?)</select>', page)
+    assert select is not None
+    found = re.search(rb'<option value="(\w+)" selected>', select[1])
+    assert found is not None
+    return found[1].decode()
+
+
+HOSTILE_READINGS = {
+    "none given": ({}, "missing_field"),
+    "unknown rounding": ({"rounding": "half", "gross_par_adjustment": "yes"}, "invalid_payload"),
+    "huge": ({"rounding": "whs" * 400, "gross_par_adjustment": "yes"}, "invalid_payload"),
+    "control": ({"rounding": "w\x00hs", "gross_par_adjustment": "yes"}, None),
+    "adjustment not yes or no": ({"rounding": "whs", "gross_par_adjustment": "true"},
+                                 "invalid_payload"),
+    "extra field": ({"rounding": "course_then_playing", "gross_par_adjustment": "yes",
+                     "round": "Other"}, "unknown_field"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_READINGS))
+def test_hostile_handicap_reading_forms_change_nothing(arena, case):
+    fields, code = HOSTILE_READINGS[case]
+    before = round_rounding(arena)
+    status, answer = post(arena, f"/rounds/{OWN}/handicap", "committee", fields)
+    refused(status, answer, code)
+    assert round_rounding(arena) == before
+    arena.assert_log_clean()
+
+
+@pytest.mark.parametrize("role", (*ROLES_REFUSED, None), ids=lambda r: r or "no-session")
+def test_the_handicap_readings_from_another_role_change_nothing(arena, role):
+    before = round_rounding(arena)
+    fields = {"rounding": "course_then_playing", "gross_par_adjustment": "no"}
+    status, answer = post(arena, f"/rounds/{OWN}/handicap", role, fields)
+    refused(status, answer, "unauthorized" if role is None else "forbidden")
+    assert round_rounding(arena) == before
+    status, answer = post(arena, "/rounds/Nope/handicap", "committee", fields)
+    refused(status, answer, "unknown_round")
+
+
+def test_the_handicap_readings_over_the_wire_are_stored(arena):
+    fields = {"rounding": "course_then_playing", "gross_par_adjustment": "yes"}
+    body, kind = multipart(fields, {})
+    status, headers, _ = arena.request("POST", f"/rounds/{OWN}/handicap", "committee", body,
+                                       {"Content-Type": kind})  # fmt: skip
+    assert status == 302 and "handicap_saved=1" in headers["Location"]
+    assert round_rounding(arena) == "course_then_playing"

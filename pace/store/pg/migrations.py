@@ -19,6 +19,7 @@ from pace.store.records import (
     FORMATS,
     M003_ROLES,
     M005_ROLES,
+    M012_ROUNDINGS,
     PLAYS,
     SCORINGS,
     competition_tables,
@@ -228,6 +229,17 @@ def m011_languages() -> list[str]:
     ]
 
 
+def m012_handicap_readings() -> list[str]:
+    """Give each round its readings of the handicap rules (issue 47): the playing handicap's
+    rounding and the gross adjustment for tees of different par; NULL: the configuration's."""
+    return [
+        "ALTER TABLE rounds ADD COLUMN rounding TEXT"
+        f" CHECK (rounding IN ({_listed(M012_ROUNDINGS)}))",
+        "ALTER TABLE rounds ADD COLUMN gross_par_adjustment INTEGER"
+        " CHECK (gross_par_adjustment IN (0, 1))",
+    ]
+
+
 #: every migration in order; the names are the SQLite ones
 MIGRATIONS: tuple[Callable[[], list[str]], ...] = (
     m001_initial,
@@ -241,6 +253,7 @@ MIGRATIONS: tuple[Callable[[], list[str]], ...] = (
     m009_course_geometry,
     m010_completion_sources,
     m011_languages,
+    m012_handicap_readings,
 )
 
 

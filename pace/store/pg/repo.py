@@ -39,6 +39,7 @@ from pace.store.records import (
     check_language,
     check_play,
     check_policy,
+    check_readings,
     check_scoring,
     checked_new_round,
     course_from_row,
@@ -55,7 +56,7 @@ Cursor = psycopg.Cursor[Any]
 
 _ROUND_COLUMNS = (
     "name, course, day, timezone, policy, standard_interval_s, play, format, scoring, net,"
-    " allowance, completions, language"
+    " allowance, completions, language, rounding, gross_par_adjustment"
 )
 
 
@@ -297,11 +298,21 @@ class PostgresStore(PgAccessTables, PgCompetitionTables, Store):
         allowance: Sequence[float] | None | Unset = UNSET,
         completions: str | Unset = UNSET,
         language: str | None | Unset = UNSET,
+        rounding: str | None | Unset = UNSET,
+        gross_par_adjustment: bool | None | Unset = UNSET,
     ) -> RoundRecord:
         changes: dict[str, object] = {}
         if not isinstance(language, Unset):
             check_language(language)
             changes["language"] = language
+        if not isinstance(rounding, Unset):
+            check_readings(rounding, None)
+            changes["rounding"] = rounding
+        if not isinstance(gross_par_adjustment, Unset):
+            check_readings(None, gross_par_adjustment)
+            changes["gross_par_adjustment"] = (
+                None if gross_par_adjustment is None else int(gross_par_adjustment)
+            )
         if not isinstance(policy, Unset):
             check_policy(policy)
             changes["policy"] = policy
@@ -460,7 +471,7 @@ def _get_round(cur: Cursor, name: str) -> RoundRecord:
     if row is None:
         raise unknown_round(name)
     (rname, course, day, timezone, policy, interval, play, format_, scoring, net,
-     allowance, completions, round_language) = row  # fmt: skip
+     allowance, completions, round_language, rounding, gross) = row  # fmt: skip
     players: dict[str, list[Player]] = {}
     for (group_id, pname, handicap, side, club, class_name, match, tees, gender,
          language) in cur.execute(
@@ -492,6 +503,8 @@ def _get_round(cur: Cursor, name: str) -> RoundRecord:
         allowance=None if allowance is None else tuple(json.loads(allowance)),
         completions=completions,
         language=round_language,
+        rounding=rounding,
+        gross_par_adjustment=None if gross is None else bool(gross),
     )
 
 

@@ -13,6 +13,7 @@ from pace.store.records import (
     FORMATS,
     M003_ROLES,
     M005_ROLES,
+    M012_ROUNDINGS,
     PLAYS,
     SCORINGS,
     competition_tables,
@@ -308,4 +309,17 @@ def m011_languages(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE rounds ADD COLUMN language TEXT CHECK (language IN ('fr', 'en', 'nl'))")
     db.execute(
         "ALTER TABLE players ADD COLUMN language TEXT CHECK (language IN ('fr', 'en', 'nl'))"
+    )
+
+
+@MIGRATIONS()
+def m012_handicap_readings(db: sqlite_utils.Database) -> None:
+    """Give each round its readings of the handicap rules (issue 47): the playing handicap's
+    ``rounding`` and the ``gross_par_adjustment`` for tees of different par; NULL (every round
+    stored before): config.toml's ``[handicap]``."""
+    roundings = ", ".join(f"'{r}'" for r in M012_ROUNDINGS)
+    db.execute(f"ALTER TABLE rounds ADD COLUMN rounding TEXT CHECK (rounding IN ({roundings}))")
+    db.execute(
+        "ALTER TABLE rounds ADD COLUMN gross_par_adjustment INTEGER"
+        " CHECK (gross_par_adjustment IN (0, 1))"
     )

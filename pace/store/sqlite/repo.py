@@ -31,6 +31,7 @@ from pace.store.records import (
     RoundSummary,
     check_completions,
     check_language,
+    check_readings,
     checked_new_round,
 )
 from pace.store.records import Unset as _Unset
@@ -291,11 +292,21 @@ class SqliteStore(AccessTables, CompetitionTables, Store):
         allowance: Sequence[float] | None | _Unset = UNSET,
         completions: str | _Unset = UNSET,
         language: str | None | _Unset = UNSET,
+        rounding: str | None | _Unset = UNSET,
+        gross_par_adjustment: bool | None | _Unset = UNSET,
     ) -> RoundRecord:
         changes: dict[str, object] = {}
         if not isinstance(language, _Unset):
             check_language(language)
             changes["language"] = language
+        if not isinstance(rounding, _Unset):
+            check_readings(rounding, None)
+            changes["rounding"] = rounding
+        if not isinstance(gross_par_adjustment, _Unset):
+            check_readings(None, gross_par_adjustment)
+            changes["gross_par_adjustment"] = (
+                None if gross_par_adjustment is None else int(gross_par_adjustment)
+            )
         if not isinstance(policy, _Unset):
             _check_policy(policy)
             changes["policy"] = policy
@@ -467,6 +478,10 @@ def _get_round(db: sqlite_utils.Database, name: str) -> RoundRecord:
         allowance=None if row["allowance"] is None else tuple(json.loads(row["allowance"])),
         completions=row["completions"],
         language=row["language"],
+        rounding=row["rounding"],
+        gross_par_adjustment=(
+            None if row["gross_par_adjustment"] is None else bool(row["gross_par_adjustment"])
+        ),
     )
 
 

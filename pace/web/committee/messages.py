@@ -96,6 +96,28 @@ MESSAGES: dict[str, Source] = {
         "The report, the letters and the sheets, unless asked otherwise; a player's letter is "
         "in his own language where the draw's language column gives one."
     ),
+    # the round's readings of the handicap rules (issue 47; docs/scoring.md, "Handicaps")
+    "round.handicap": "Handicap readings",
+    "round.rounding": "Playing handicap",
+    "choice.rounding.whs": "WHS: rounded once",
+    "choice.rounding.course_then_playing": "Older reading: rounded twice",
+    "round.gross_par_adjustment": "Gross scores from tees of different par",
+    "choice.gross_par_adjustment.yes": "Adjusted for the par (Rule 6.2b)",
+    "choice.gross_par_adjustment.no": "As played",
+    "round.handicap_hint": (
+        "WHS: the unrounded course handicap × the allowance, rounded once; the older reading "
+        "rounds the course handicap, then the playing handicap. Adjusted: the difference in par "
+        "comes off the gross of the players from the higher par (WHS Rule 6.2b). The round's "
+        "results, leaderboard, sheets and exports follow these readings; a new round takes "
+        "config.toml's [handicap]."
+    ),
+    "round.handicap_configured": (
+        "This round was stored without readings of its own: config.toml's are shown and used."
+    ),
+    "message.title.results_final": "Results final",
+    "message.results_final": (
+        "The round's results are final: reopen them first, with a reason, to change them."
+    ),
     "round.draw": "Draw CSV",
     "round.draw_hint": "Choose the draw's CSV or drop it here (columns group, start, tee, "
     "player; handicap, club optional; the headers of a club's export read in English, French or "

@@ -270,6 +270,9 @@ def round_new() -> str:
         scorings=parsers.SCORING_NAMES,
         languages=[(code, NAMES[code]) for code in parsers.LANGUAGES],
         default_language=settings.reports.language,
+        roundings=parsers.ROUNDINGS,
+        readings={"rounding": settings.handicap.rounding,
+                  "gross_par_adjustment": settings.handicap.gross_par_adjustment},  # fmt: skip
         **page_context(),
     )
 
@@ -298,6 +301,8 @@ def _prepare() -> Any:
         new=True,
         tees=setup.tees,
         completions=setup.completions,
+        rounding=setup.rounding,
+        gross_par_adjustment=setup.gross_par_adjustment,
     )
     return prepared, notes, setup.language
 
@@ -408,6 +413,18 @@ def _changes(round: str) -> dict[str, Any]:
             "tees": [t.name for t in view.setup.course.tees], "life": life}  # fmt: skip
 
 
+def _readings(record: Any, settings: Any) -> dict[str, Any]:
+    """Return the round's readings of the handicap rules as its results take them (its own,
+    else config.toml's), and whether they are config.toml's (a round stored before issue 47)."""
+    return {
+        "rounding": record.rounding or settings.handicap.rounding,
+        "gross_par_adjustment": settings.handicap.gross_par_adjustment
+        if record.gross_par_adjustment is None
+        else record.gross_par_adjustment,
+        "configured": record.rounding is None and record.gross_par_adjustment is None,
+    }
+
+
 def _local_iso(text: str, tz: Any, lang: str) -> str:
     return local_time(datetime.fromisoformat(text), tz, lang)
 
@@ -427,6 +444,9 @@ def changes_page(round: str) -> str:
         languages=[(code, NAMES[code]) for code in parsers.LANGUAGES],
         round_language=record.language or app_parts.settings.reports.language,
         language_saved=request.args.get("language_saved") == "1",
+        readings=_readings(record, app_parts.settings),
+        roundings=parsers.ROUNDINGS,
+        handicap_saved=request.args.get("handicap_saved") == "1",
         public_url=app_parts.settings.server.public_url or request.host_url.rstrip("/"),
         **page_context(),
     )
@@ -457,6 +477,21 @@ def round_language(round: str) -> Any:
     name = service.round_view(round).record.name  # unknown_round for a round not stored
     service.set_language(name, language)
     return redirect(url_for("committee.changes_page", round=name, language_saved=1))
+
+
+@bp.post("/rounds/<round>/handicap")
+def round_handicap(round: str) -> Any:
+    """The committee sets the round's readings of the handicap rules (issue 47): the playing
+    handicap's rounding and the gross adjustment for tees of different par; stored with the
+    round (its results, leaderboard and sheets follow them), the changes page shown again."""
+    _check_form()
+    readings = parsers.handicap_readings(request.form)
+    app_parts = parts()
+    service = app_parts.live.service
+    name = service.round_view(round).record.name  # unknown_round for a round not stored
+    service.set_handicap_readings(name, **readings)
+    app_parts.derived.cards(name)  # the leaderboard and the cards follow the new readings
+    return redirect(url_for("committee.changes_page", round=name, handicap_saved=1))
 
 
 # -- access cards in bulk ----------------------------------------------------------------------

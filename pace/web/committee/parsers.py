@@ -21,7 +21,7 @@ from pace.formats.draw import parse_handicap, parse_tee_defaults
 from pace.rules import changes as changesmod
 from pace.rules.model import Player
 from pace.rules.reported import COMPLETIONS
-from pace.rules.scoring import SCORINGS
+from pace.rules.scoring import SCORINGS, handicaps
 from pace.rules.scoring.teams import FORMATS
 from pace.services import commands as cmd
 from pace.web.payloads import (
@@ -62,6 +62,10 @@ _CLOCK = re.compile(r"\s*(\d{1,2}):(\d{2})\s*")
 
 #: the languages of a round's documents the console offers (pace.i18n)
 LANGUAGES = ("fr", "en", "nl")
+#: the readings of the playing handicap's rounding (pace.rules.scoring.handicaps)
+ROUNDINGS = handicaps.ROUNDINGS
+#: the gross adjustment for tees of different par, as the forms send it
+YES_NO = ("yes", "no")
 
 
 def clock(p: Mapping[str, Any], name: str, *, required: bool = True) -> time | None:
@@ -289,6 +293,9 @@ class RoundSetup:
     completions: str | None = None
     #: the language of the round's documents (fr, en, nl), or none: the configuration's
     language: str | None = None
+    #: the round's readings of the handicap rules (issue 47), or none: the configuration's
+    rounding: str | None = None
+    gross_par_adjustment: bool | None = None
 
 
 def _choice(form: Mapping[str, Any], name: str, choices: tuple[str, ...], *,
@@ -322,7 +329,8 @@ def round_setup(form: Mapping[str, Any], file: Any, policies: tuple[str, ...]) -
     """Parse the new round's form and its draw file (bytes, decoded as ``pace import draw``
     reads a file: UTF-8 with or without a byte order mark, else a problem of the file)."""
     known = ("csrf", "round", "course", "date", "timezone", "policy", "play", "format",
-             "scoring", "net", "allowance", "tees", "completions", "language")  # fmt: skip
+             "scoring", "net", "allowance", "tees", "completions", "language", "rounding",
+             "gross_par_adjustment")  # fmt: skip
     extra = [k for k in form if k not in known]
     if extra:
         name = str(extra[0])[:40]
@@ -365,7 +373,28 @@ def round_setup(form: Mapping[str, Any], file: Any, policies: tuple[str, ...]) -
         tees=tee_defaults(text(form, "tees", limit=200, required=False)),
         completions=_choice(form, "completions", COMPLETIONS, required=False),
         language=_choice(form, "language", LANGUAGES, required=False),
+        rounding=_choice(form, "rounding", ROUNDINGS, required=False),
+        gross_par_adjustment=_yes_no(_choice(form, "gross_par_adjustment", YES_NO,
+                                             required=False)),  # fmt: skip
     )
+
+
+def _yes_no(value: str | None) -> bool | None:
+    return None if value is None else value == "yes"
+
+
+def handicap_readings(form: Mapping[str, Any]) -> dict[str, Any]:
+    """Parse the round's handicap readings form (issue 47): ``rounding`` (``whs`` or
+    ``course_then_playing``) and ``gross_par_adjustment`` (``yes`` or ``no``), both needed;
+    any other field is refused."""
+    unknown = sorted(k for k in form if k not in ("csrf", "rounding", "gross_par_adjustment"))
+    if unknown:
+        name = str(unknown[0])[:40]
+        raise PayloadError(f"unknown field {name!r}", field=name, code="unknown_field")
+    return {
+        "rounding": _choice(form, "rounding", ROUNDINGS),
+        "gross_par_adjustment": _choice(form, "gross_par_adjustment", YES_NO) == "yes",
+    }
 
 
 def tee_defaults(value: str) -> dict[str, str] | None:

@@ -114,6 +114,9 @@ MESSAGES: dict[str, Source] = {
     "strip.groups": "Groups on the course",
     "strip.group": "Group {group}",
     "strip.on_tee": "waiting to start on hole {hole}",
+    # the groups not started yet, beside the course's map (issue 47)
+    "strip.not_started": "Not started yet",
+    "strip.starts_at": "starts at {time} on hole {hole}",
     "strip.on_hole": "on hole {hole}, {percent} % of its time passed",
     "strip.over_allotment": "over its time for the hole",
     "strip.finished": "finished",
