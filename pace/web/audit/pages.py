@@ -33,11 +33,14 @@ def _selected(round: str) -> tuple[list[dict[str, str]], list[tuple[str, str]], 
     view = live.service.round_view(round)
     lang = current_language()
     all_rows = table.rows(live.events(round), view.tz, lang)
-    labelled = {(kind, sentences.type_label(kind, lang)) for kind in {r["type"] for r in all_rows}}
-    types = sorted(labelled, key=lambda pair: (pair[1].casefold(), pair[0]))
-    groups = [g.id for g in view.record.groups]
     wanted_type = request.args.get("type") or ""
     wanted_group = request.args.get("group") or ""
+    kinds = {r["type"] for r in all_rows}
+    if wanted_type in sentences.TYPES:  # a kind this round has none of: shown as chosen
+        kinds.add(wanted_type)
+    labelled = {(kind, sentences.type_label(kind, lang)) for kind in kinds}
+    types = sorted(labelled, key=lambda pair: (pair[1].casefold(), pair[0]))
+    groups = [g.id for g in view.record.groups]
     chosen = [
         r
         for r in all_rows
