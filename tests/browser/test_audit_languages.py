@@ -129,6 +129,12 @@ def test_the_audit_says_every_kind_of_event_in_dutch_and_french(audit_server, br
     assert fr.why("timing_stopped")[1:] == ["de retour en position : joueurs informés"] * 2
     assert en.why("timing_stopped")[1:] == [LEGACY_STOP] * 2
     assert ["timing_stopped", "Timing gestopt"] in nl.options
+    said = {r["cells"][2] for r in nl.rows}
+    assert (
+        "Startlijst gewijzigd: Chantal Paquette teruggetrokken uit flight 5 (niet opgedaagd)"
+        in said
+    )
+    assert "Score van Julie Gagnon (flight 1) op hole 1: geen score (bal opgenomen)" in said
     assert ["alert_raised", "Nouvelle alerte"] in fr.options
     page.context.close()
 

@@ -105,6 +105,9 @@ MESSAGES: dict[str, Source] = {
     "audit.score.conceded": "{score}, hole conceded",
     # a change of the draw, as the changes page says it (``changes.said.<kind>``)
     "audit.what.change": "Draw changed: {change}",
+    # a player's withdrawal, in the change's sentence: "… withdrawn from group 5 (no-show)"
+    "audit.withdrawal.no_show": "no-show",
+    "audit.withdrawal.retired": "retired",
     "audit.what.round_finished": "Round finished by the committee",
     "audit.what.results_finalised": "Results made final (scores and penalties locked)",
     "audit.what.results_reopened": "Results reopened: {reason}",

@@ -63,7 +63,8 @@ _PLAIN = (
     life.RESULTS_FINALISED,
     life.RESULTS_REOPENED,
 )
-_WITHDRAWALS = {changes.NO_SHOW: "changes.no_show", changes.RETIRED: "changes.retired_reason"}
+#: a player's withdrawal in a change's sentence, by its kind
+_WITHDRAWALS = {kind: f"audit.withdrawal.{kind}" for kind in changes.WITHDRAWALS}
 
 
 def t(key: str, lang: str, **values: object) -> str:
