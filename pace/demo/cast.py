@@ -27,7 +27,7 @@ from datetime import datetime, timedelta, tzinfo
 
 from pace.demo.play import Incident, Report, Tap
 from pace.formats.referee_log import RefereeAct
-from pace.rules import alerts, position, timing
+from pace.rules import alerts, position, refereeing, timing
 from pace.rules.model import HoleCompletion, RoundFacts, RoundSetup, Suspension
 from pace.rules.policies import Policy
 from pace.rules.position import Episode, FieldPlan
@@ -37,8 +37,9 @@ DEMO_IDS = uuid.UUID("6b1f3c2e-5d4a-4e8b-9c17-2f0a8d3e6b51")
 REFEREES = 2
 GROUPS_PER_SCORER = 8
 
-#: The shot clock's reason for the stop that tells the players timing ended by itself.
-PLAYERS_TOLD = "back in position: players told"
+#: The shot clock's reason for the stop that tells the players timing ended by itself: a code,
+#: said in each page's language (issue 47).
+PLAYERS_TOLD = refereeing.PLAYERS_TOLD
 
 
 def demo_id(seed: int, key: str) -> str:

@@ -18,7 +18,7 @@ from markupsafe import Markup, escape
 
 from pace import i18n
 from pace.documents.report import ReportMeta
-from pace.reports import charts, document, forked, letters, why
+from pace.reports import charts, document, forked, letters, why, words
 from pace.reports.strip_svg import strip_svg
 from pace.reports.words import (
     TEXTS,
@@ -31,6 +31,7 @@ from pace.reports.words import (
     text_n,
 )
 from pace.rules import report as rp
+from pace.rules import spells
 from pace.rules.model import Status
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -281,6 +282,22 @@ def helpers(meta: ReportMeta, lang: str) -> dict[str, Any]:
         # a missed tap still estimated at the report's instant (docs/estimates.md)
         return r.missed.estimate(group, hole) if r.missed is not None else None
 
+    def spell_end(s: rp.Spell) -> str:
+        # when and how a timing spell ended, and the referee's stop with its reason in words
+        if s.end is None:
+            return text("not_stopped", lang)
+        stop = s.stop
+        reason = words.stop_reason(stop.reason, lang) if stop is not None else ""
+        if s.ended_by == spells.STOPPED:
+            by = s.stopped_by or (stop.by if stop is not None else "?")
+            how = text("spell_end_reason", lang, by=by, reason=reason) if reason else by
+            return f"{clock(s.end, tz)} ({how})"
+        end = f"{clock(s.end, tz)} ({text('back_in_position', lang)})"
+        if stop is None:
+            return end
+        key = "spell_stop_reason" if reason else "spell_stop"
+        return end + text(key, lang, time=clock(stop.at, tz), by=stop.by, reason=reason)
+
     def estimate_title(e: Any) -> str:
         latest = clock(e.latest, tz) if e.counts else text("estimate.now", lang)
         return text("estimate.title", lang, time=clock(e.at, tz), earliest=clock(e.earliest, tz),
@@ -312,6 +329,7 @@ def helpers(meta: ReportMeta, lang: str) -> dict[str, Any]:
         "times_lines": times_lines,
         "stats_lines": stats_lines,
         "hole_at": letters.hole_at,
+        "spell_end": spell_end,
         "fault_words": lambda f: letters.fault_words(f, meta, lang),
         "why": lambda x, seen=None: why.say(x, lang, tz, seen),
         "strip_svg": lambda doc: strip_svg(doc, lang),

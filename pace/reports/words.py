@@ -14,6 +14,7 @@ from datetime import datetime, timedelta, tzinfo
 
 from pace import i18n
 from pace.i18n import Source
+from pace.rules import refereeing
 from pace.rules.penalties import Penalty
 
 LANGUAGES = ("fr", "en", "nl")
@@ -168,6 +169,11 @@ TEXTS: dict[str, Source] = {
     "spell_line": "from {start} (hole {hole}, by {by}) to {end}",
     "not_stopped": "the end of the log",
     "back_in_position": "back in position",
+    # the referee's stop of a spell and its reason (issue 47): a code said here, else as typed
+    "spell_end_reason": "{by}: {reason}",
+    "spell_stop": "; stop confirmed at {time} by {by}",
+    "spell_stop_reason": "; stop confirmed at {time} by {by}: {reason}",
+    "stop_reason.players_told": "players told",
     "credits": "Time credits",
     "credit_line": "{minutes} at {time} by {by}: {reason}",
     "player": "Player",
@@ -466,6 +472,17 @@ TEXTS: dict[str, Source] = {
         " ✓ finished)."
     ),
 }
+
+
+def stop_reason(reason: str | None, lang: str) -> str:
+    """Return a referee's stop reason in ``lang``: a code (the shot clock's "players told",
+    also the English an older shot clock stored) in words, a referee's own words as typed.
+
+    >>> stop_reason("back in position: players told", "nl"), stop_reason("rain", "fr")
+    ('spelers verwittigd', 'rain')
+    """
+    code = refereeing.stop_reason_code(reason)
+    return text(f"stop_reason.{code}", lang) if code else (reason or "").strip()
 
 
 def text(key: str, lang: str, **values: object) -> str:

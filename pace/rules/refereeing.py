@@ -43,6 +43,31 @@ STOP_TIMING = "stop_timing"
 #: Mitigating circumstances a referee may give for not timing a group (docs/rules.md §4.1).
 MITIGATING_REASONS = ("ruling", "lost_ball", "unplayable_ball", "other")
 
+#: What a referee's stop records when it is not the referee's own words (``stop_timing``'s
+#: ``reason``, docs/protocol.md): ``players_told``, the stop that tells the players their
+#: timing ended by itself, the group back in position (§4.6; the shot clock's button). Any
+#: other reason is a referee's own words, shown as typed.
+PLAYERS_TOLD = "players_told"
+STOP_REASONS = (PLAYERS_TOLD,)
+#: the English the shot clock sent before the code (issue 47): still in older logs, and from
+#: a phone whose page was not reloaded since; read as its code
+LEGACY_STOP_REASONS = {"back in position: players told": PLAYERS_TOLD}
+
+
+def stop_reason_code(reason: object) -> str | None:
+    """Return the code of a stop's ``reason`` (one of :data:`STOP_REASONS`, the English an
+    older shot clock sent included), None for a referee's own words or no reason.
+
+    >>> stop_reason_code("players_told"), stop_reason_code("Back in position: players told ")
+    ('players_told', 'players_told')
+    >>> stop_reason_code("waited for the group ahead") is None, stop_reason_code(None) is None
+    (True, True)
+    """
+    if not isinstance(reason, str):
+        return None
+    said = " ".join(reason.split()).casefold()
+    return said if said in STOP_REASONS else LEGACY_STOP_REASONS.get(said)
+
 
 @dataclass(frozen=True)
 class Decision:

@@ -29,9 +29,10 @@ export function setupForms() {
     $("stop-reason").value = "";
   });
   $("players-told").addEventListener("click", () => {
-    // the spell stopped by itself: this stop records that the players were told
+    // the spell stopped by itself: this stop records that the players were told, as a code
+    // the pages say in their own language (issue 47; docs/protocol.md, "stop_timing")
     if (!state.group || pendingFor("stop_timing", (p) => p.group === state.group)) return;
-    command("stop_timing", { group: state.group, reason: "back in position: players told" });
+    command("stop_timing", { group: state.group, reason: "players_told" });
   });
 }
 

@@ -345,6 +345,12 @@ def test_timing_stops_by_itself_when_a_credit_puts_the_group_back_in_position(
     (spell,) = timing["spells"]
     assert spell["ended_by"] == "back_in_position" and spell["until"] == credit["at"]
     assert spell["stopped"] == stopped["at"]
+    # the stop's reason is a code, which the audit says in the page's language (issue 47)
+    assert stopped["payload"]["reason"] == "players_told"
+    page.goto(server.url + "/rounds/R1/audit?lang=nl&type=timing_stopped")
+    expect(page.locator("table.audit tbody tr td:last-child")).to_have_text(
+        "terug in positie: spelers verwittigd"
+    )
 
 
 def test_a_checkpoint_breach_is_called_so_with_its_stretch(tmp_path, browser, today_at):

@@ -551,4 +551,4 @@ def test_the_audit_says_each_event_in_words_and_exports_for_excel(app, connect, 
     assert data.startswith("\ufeff".encode())
     header = data.decode("utf-8-sig").splitlines()[0]
     assert header.startswith("seq;at;recorded_at;type;group;hole;role;name;device")
-    assert header.endswith(";what;who")
+    assert header.endswith(";what;who;why")  # the reason in words (issue 47)

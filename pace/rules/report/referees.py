@@ -52,7 +52,8 @@ class Spell:
 
     A spell ends at a referee's stop, or by itself at the instant the group is back in
     position (docs/rules.md §4.6; ``ended_by`` is then ``"back_in_position"`` and ``stopped_by``
-    None). ``end`` is ``None`` while it runs at the end of the log.
+    None; a referee's later stop is its ``stop``). ``end`` is ``None`` while it runs at the end
+    of the log.
     """
 
     start: datetime
@@ -60,6 +61,10 @@ class Spell:
     end: datetime | None = None
     stopped_by: str | None = None
     ended_by: str | None = None
+    #: the referee's stop of this spell (who, when, its ``reason`` as stored: a code of
+    #: ``refereeing.STOP_REASONS`` or a referee's words), also when it came after the spell
+    #: had ended by itself: the referee confirming the players were told
+    stop: Act | None = None
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,7 @@ class GroupActs:
     notified: tuple[Act, ...] = ()
     credits: tuple[Act, ...] = ()
     strokes_by: Mapping[str, str] = field(default_factory=dict)
+    stops: tuple[Act, ...] = ()  # the referees' stops, with their reasons
 
     def told_at(self, player: str) -> tuple[Act, ...]:
         """Return when (and by whom) ``player`` was told his group is being timed."""
@@ -110,6 +116,10 @@ def group_acts(events: Iterable[Event], now: datetime) -> dict[str, GroupActs]:
             elif decision != "time" and running:  # not to time: ends the spell, as a stop
                 spells[group][-1] = Spell(spells[group][-1].start, spells[group][-1].by, e.at, by)
         elif e.type == rr.TIMING_STOPPED:
+            reason = p.get("reason")
+            acts[group]["stops"].append(
+                Act(e.type, e.at, by, reason=reason if isinstance(reason, str) and reason else None)
+            )
             if spells[group] and spells[group][-1].end is None:
                 spells[group][-1] = Spell(spells[group][-1].start, spells[group][-1].by, e.at, by)
         elif e.type == rr.PLAYER_TOLD_TIMED:
@@ -135,6 +145,7 @@ def group_acts(events: Iterable[Event], now: datetime) -> dict[str, GroupActs]:
             notified=tuple(a.get("notified", ())),
             credits=tuple(a.get("credits", ())),
             strokes_by=dict(strokes_by.get(group, {})),
+            stops=tuple(a.get("stops", ())),
         )
     return out
 
@@ -157,6 +168,7 @@ def with_judged_spells(acts: GroupActs, judged: Sequence[spells.Spell]) -> Group
     for j in judged:
         mine = deciders.get(j.start)
         stopped = j.ended_by == spells.STOPPED
+        stop = next((a for a in acts.stops if a.at == j.stopped), None)
         out.append(
             Spell(
                 j.start,
@@ -164,6 +176,7 @@ def with_judged_spells(acts: GroupActs, judged: Sequence[spells.Spell]) -> Group
                 j.end,
                 mine.stopped_by if mine and stopped else None,
                 j.ended_by,
+                stop if j.stopped is not None else None,
             )
         )
     return replace(acts, spells=tuple(out))

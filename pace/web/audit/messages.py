@@ -2,7 +2,8 @@
 one per kind of event; the French is in the gettext catalogue (pace.i18n).
 
 Part of the pages' catalogue (``pace.web.i18n.MODULES``). ``{what}`` is the event's own
-sentence, ``{who}`` its author ("marshal Paul"), ``{clock}`` the phone's clock offset.
+sentence, ``{who}`` its author ("marshal Paul"), ``{clock}`` the phone's clock offset. Every
+kind of event has a label (``audit.type.<kind>``) and a sentence (``pace.web.audit.sentences``).
 """
 
 from __future__ import annotations
@@ -36,6 +37,36 @@ MESSAGES: dict[str, Source] = {
     "audit.excel": "CSV for Excel (;)",
     "audit.col.what": "What",
     "audit.col.who": "Who",
+    "audit.col.why": "Reason",
+    # the type filter: each kind of event of the log (``sentences.TYPES``), short (issue 47)
+    "audit.type.hole_completed": "Hole completed",
+    "audit.type.hole_time_corrected": "Hole time corrected",
+    "audit.type.event_voided": "Event voided",
+    "audit.type.siren": "Siren",
+    "audit.type.alert_raised": "Alert raised",
+    "audit.type.alert_acknowledged": "Alert acknowledged",
+    "audit.type.alert_resolved": "Alert resolved",
+    "audit.type.timing_decided": "Decision to time or not",
+    "audit.type.player_told_timed": "Player told of timing",
+    "audit.type.stroke_timed": "Stroke timed",
+    "audit.type.player_notified": "Player told of a fault",
+    "audit.type.time_credit_granted": "Time credit granted",
+    "audit.type.timing_stopped": "Timing stopped",
+    "audit.type.score_recorded": "Score recorded",
+    "audit.type.score_corrected": "Score corrected",
+    "audit.type.player_withdrawn": "Player withdrawn",
+    "audit.type.player_added": "Late entry",
+    "audit.type.player_moved": "Player moved",
+    "audit.type.players_swapped": "Players swapped",
+    "audit.type.group_start_changed": "Start time changed",
+    "audit.type.group_tee_changed": "Starting tee changed",
+    "audit.type.group_added": "Group added",
+    "audit.type.group_removed": "Group removed",
+    "audit.type.player_tees_changed": "Player's tees changed",
+    "audit.type.group_withdrawn": "Group withdrawn",
+    "audit.type.round_finished": "Round finished",
+    "audit.type.results_finalised": "Results made final",
+    "audit.type.results_reopened": "Results reopened",
     "audit.who": "{role} {name}",
     "audit.system": "pace (the scheduler)",
     "audit.import": "import by {name}",
@@ -66,10 +97,24 @@ MESSAGES: dict[str, Source] = {
     "audit.what.time_credit_granted": "Group {group} credited {minutes} min",
     "audit.what.timing_stopped": "Timing of group {group} stopped",
     "audit.what.group_withdrawn": "Group {group} withdrawn",
+    "audit.what.score_recorded": "Score of {player} (group {group}) on hole {hole}: {score}",
+    "audit.what.score_corrected": (
+        "Score of {player} (group {group}) on hole {hole} corrected to {score}"
+    ),
+    "audit.score.none": "no score (ball picked up)",
+    "audit.score.conceded": "{score}, hole conceded",
+    # a change of the draw, as the changes page says it (``changes.said.<kind>``)
+    "audit.what.change": "Draw changed: {change}",
+    # a player's withdrawal, in the change's sentence: "… withdrawn from group 5 (no-show)"
+    "audit.withdrawal.no_show": "no-show",
+    "audit.withdrawal.retired": "retired",
     "audit.what.round_finished": "Round finished by the committee",
     "audit.what.results_finalised": "Results made final (scores and penalties locked)",
     "audit.what.results_reopened": "Results reopened: {reason}",
     "audit.what.other": "{type}",
     "audit.target.hole": "hole {hole} of group {group}",
-    "audit.target.other": "event #{seq}",
+    "audit.target.score": "score of {player} (group {group}) on hole {hole}",
+    "audit.target.other": "event #{seq} ({type})",
+    # why a group withdrew by itself: its last player retired (``group_withdrawn``'s change)
+    "audit.why.last_player_retired": "{player} retired, the last player of the group",
 }

@@ -2,7 +2,9 @@
 
 Who (role, name, device), what, when (local time of the round), and for corrections and
 voids their target and reason. The page says each event in words ("Hole 4 completed by group
-6 — marshal Paul, phone clock +2 s"), the raw columns on demand (``?raw=1``); the CSV has both,
+6 — marshal Paul, phone clock +2 s") and why (a code said in the page's language, what a
+person typed as typed; the type filter too: issue 47), the raw columns as stored on demand
+(``?raw=1``); the CSV has both,
 ``?excel=1`` with ``;`` and a byte order mark for French spreadsheets (issue 14). Everything
 is text put in the page by Jinja's escaping, and CSV cells that a spreadsheet would read as a
 formula are prefixed with ``'`` (``pace.formats.spreadsheet``).
@@ -15,7 +17,7 @@ import io
 from flask import Blueprint, Response, render_template, request
 
 from pace.formats import spreadsheet
-from pace.web.audit import table
+from pace.web.audit import sentences, table
 from pace.web.downloads import attachment
 from pace.web.i18n import current_language, page_context
 from pace.web.parts import parts
@@ -23,15 +25,22 @@ from pace.web.parts import parts
 bp = Blueprint("audit", __name__)
 
 
-def _selected(round: str) -> tuple[list[dict[str, str]], list[str], list[str]]:
-    """Return the round's rows filtered by ``?type=`` and ``?group=``, and the choices."""
+def _selected(round: str) -> tuple[list[dict[str, str]], list[tuple[str, str]], list[str]]:
+    """Return the round's rows filtered by ``?type=`` and ``?group=``, and the choices: the
+    log's kinds of event as ``(value, label)``, the value the raw kind, the label said in the
+    page's language (issue 47), in the order of the labels."""
     live = parts().live
     view = live.service.round_view(round)
-    all_rows = table.rows(live.events(round), view.tz, current_language())
-    types = sorted({r["type"] for r in all_rows})
-    groups = [g.id for g in view.record.groups]
+    lang = current_language()
+    all_rows = table.rows(live.events(round), view.tz, lang)
     wanted_type = request.args.get("type") or ""
     wanted_group = request.args.get("group") or ""
+    kinds = {r["type"] for r in all_rows}
+    if wanted_type in sentences.TYPES:  # a kind this round has none of: shown as chosen
+        kinds.add(wanted_type)
+    labelled = {(kind, sentences.type_label(kind, lang)) for kind in kinds}
+    types = sorted(labelled, key=lambda pair: (pair[1].casefold(), pair[0]))
+    groups = [g.id for g in view.record.groups]
     chosen = [
         r
         for r in all_rows

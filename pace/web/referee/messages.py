@@ -23,6 +23,8 @@ MESSAGES: dict[str, Source] = {
     "timing.reason.lost_ball": "lost ball",
     "timing.reason.unplayable_ball": "unplayable ball",
     "timing.reason.other": "other",
+    # a stop's reason when it is a code (``stop_timing``; issue 47), not a referee's words
+    "timing.stop_reason.players_told": "back in position: players told",
     "ord.1": "1st",
     "ord.2": "2nd",
     "ord.3": "3rd",
