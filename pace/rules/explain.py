@@ -36,6 +36,7 @@ from pace.rules.position import (
     evaluate_group,
     evaluations,
     judge_completion,
+    slack_of,
 )
 
 ZERO = timedelta(0)
@@ -292,6 +293,9 @@ class Explanation:
     margin: timedelta
     behind: tuple[Waiting, ...]
     timeline: tuple[Line, ...]
+    #: the allowance the verdict was read with: the report's or the positions' when the last
+    #: hole counted rests on one (docs/status.md, "Groups' reports"; docs/positions.md)
+    slack: timedelta = ZERO
 
     @property
     def limit(self) -> timedelta | None:
@@ -307,8 +311,9 @@ class Explanation:
         else ``behind`` (the hole ahead still occupied).
         """
         if self.basis == COMPLETION:
-            return judge_completion(self.lead, self.over, self.gap, self.limit)
-        if self.over <= ZERO:
+            gap = None if self.gap is None else self.gap - self.slack
+            return judge_completion(self.lead, self.over - self.slack, gap, self.limit)
+        if self.over <= self.slack:
             return Status.ON_PACE
         limit = self.limit
         if self.lead or limit is None or (self.gap is not None and self.gap > limit):
@@ -509,12 +514,16 @@ def _explanation(
         lines.extend(Line(at, WAITING, w.group, w.hole, None, w.status.value, w.over)
                      for w in behind)  # fmt: skip
     lines.sort(key=lambda x: x.at)  # stable: a verdict after the tap it reads
+    last = hole if basis == COMPLETION else (p.order[k - 1] if k else None)
+    slack = slack_of(reading.index, g.id, last, getattr(reading, "allowance", ZERO),
+                     getattr(reading, "position_allowance", ZERO))  # fmt: skip
     return Explanation(
         subject=subject, group=g.id, at=at, status=status, basis=basis, lead=p.lead, hole=hole,
         reference=f.reference, holes_completed=k, size=g.size_at(at), clock=f.clock,
         stopped=f.stopped, credited=f.credited, elapsed=f.elapsed, allotted=f.allotted,
         over=f.elapsed - f.allotted, gap=f.gap, ahead=f.ahead, ahead_at=f.ahead_at,
         interval=p.interval, margin=reading.margin, behind=behind, timeline=tuple(lines),
+        slack=slack,
     )  # fmt: skip
 
 

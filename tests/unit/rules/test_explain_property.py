@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import timedelta
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -22,9 +23,11 @@ from pace.rules import alerts as alertsmod
 from pace.rules import explain as ex
 from pace.rules import facts as factsmod
 from pace.rules import position
+from pace.rules.events import Event
 from pace.rules.fieldfold import FieldFold
-from pace.rules.model import Status
+from pace.rules.model import RoundSetup, Status
 from pace.rules.report import build_report
+from tests.builders import make_course, make_group
 from tests.unit.rules.test_fieldfold import FOLDS, T0, played, rounds
 
 
@@ -72,19 +75,22 @@ def test_every_alert_is_explained_by_figures_that_give_its_verdict(case):
                 assert ex.explain(whole, sources, a.kind, a.group, a.at) == x
                 if a.kind == alertsmod.OUT_OF_POSITION:
                     # over time, and a lead group, nobody ahead or a gap over the limit
+                    # (by more than the allowance when it rests on a report or positions)
                     assert x.status is Status.OUT_OF_POSITION
-                    assert x.over > timedelta(0)
-                    assert x.lead or x.gap is None or (x.limit is not None and x.gap > x.limit)
+                    assert x.over > x.slack
+                    assert x.lead or x.gap is None or (
+                        x.limit is not None and x.gap - x.slack > x.limit
+                    )
                     assert x.hole == a.hole
                 elif a.kind == alertsmod.BACK_IN_POSITION:
                     assert x.status in (Status.ON_PACE, Status.BEHIND)
-                    assert x.over <= timedelta(0) or (
+                    assert x.over <= x.slack or (
                         not x.lead and x.gap is not None and x.limit is not None
-                        and x.gap <= x.limit
+                        and x.gap - x.slack <= x.limit
                     )  # fmt: skip
                 else:
                     assert x.status is Status.OVERDUE and (x.over, x.hole) == (a.over, a.hole)
-                    assert x.over > timedelta(0)
+                    assert x.over > x.slack
                 for w in x.behind:  # the chain: each waiting, over time close behind
                     assert w.status is Status.BEHIND and w.over is not None
                     assert w.over > timedelta(0)
@@ -109,3 +115,28 @@ def test_every_hold_up_is_explained_by_figures_that_give_the_naming(case):
             assert [y.at for y in starts] == [e.episode.start for e in g.episodes]
             for y in g.explanations:
                 judged_again(y)
+
+
+@pytest.mark.parametrize(("source", "slack"), [("group", 3), ("position", 1)])
+def test_a_verdict_resting_on_a_report_or_positions_is_explained_with_its_allowance(
+    source, slack
+):
+    # one group, out of position at hole 1 (an official's tap 10 min over), back in position
+    # at hole 2 on a completion over by less than the allowance it rests on
+    setup = RoundSetup(make_course(pars=[3, 3, 3]), (make_group("B", "08:00", size=3),))
+    plan = position.plan_field(setup)
+    p = plan.by_id["B"]
+    start = p.group.start
+    one = start + p.cumulative[1] + timedelta(minutes=10)
+    two = start + p.cumulative[2] + timedelta(seconds=30)
+    events = [
+        Event("t1", "hole_completed", "R", one, {"group": "B", "hole": 1}, {}),
+        Event("t2", "hole_completed", "R", two, {"group": "B", "hole": 2, "source": source}, {}),
+    ]
+    fold = FieldFold(setup, plan)
+    for e in events:
+        fold.apply(e, e.at)
+    x = ex.explain(fold, ex.Sources(events), alertsmod.BACK_IN_POSITION, "B", two)
+    assert x is not None and x.status is Status.ON_PACE
+    assert x.over == timedelta(seconds=30) and x.slack == timedelta(minutes=slack)
+    judged_again(x)  # the figures give on pace only with the allowance
