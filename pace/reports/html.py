@@ -22,9 +22,11 @@ from pace.reports import charts, document, forked, letters, why
 from pace.reports.strip_svg import strip_svg
 from pace.reports.words import (
     TEXTS,
+    author,
     clock,
     duration,
     effect,
+    results_final,
     seconds,
     signed_minutes,
     text,
@@ -298,6 +300,9 @@ def helpers(meta: ReportMeta, lang: str) -> dict[str, Any]:
         "mins1": mins1,
         "tenths": lambda value: i18n.tenths(float(value), lang),
         "day_text": lambda day: i18n.day_text(day, lang),
+        # who recorded an act, a role in words when no name was given ("le comité")
+        "who": lambda by: author(by, lang),
+        "results_final": lambda act: results_final(act, lang),
         "secs": lambda d: seconds(d, lang),
         "effect": lambda p: effect(p, lang),
         "over_class": over_class,
