@@ -7,20 +7,21 @@ One ``pace serve`` over a database with two rounds: ``R1``, today's, in play (ho
 one corrected, group 1 out of position and on the clock with a bad time told and a penalty, a
 player withdrawn, scores entered), and ``demo``, yesterday's demo round played to the end
 (a suspension, the referees' acts, every card scored, the results final). Each page is opened
-in headless Chromium by the role it is for, in English, French and Dutch (a browser context
-per role and language: its ``Accept-Language``), and its text is read once its script has
-drawn it: every text node (those of ``<template>`` too), the title, and the ``title``,
-``placeholder``, ``aria-label``, ``alt`` attributes and buttons' values. Documents come the
-way people get them: the CSV files and the results' PDF over HTTP, the offline timing sheet
-from the command line.
+in headless Chromium by every role (a refusal is a page too), in English, French and Dutch (a
+browser context per role and language: its ``Accept-Language``), and its text is read once its
+script has drawn it, and again after what a person does there: every text node (those of
+``<template>`` too), the title, and the ``title``, ``placeholder``, ``aria-label``, ``alt``
+attributes and buttons' values. Documents come the way people get them: the CSV files and the
+PDFs over HTTP, the offline timing sheet and ``pace results`` from the command line.
 
 A French or Dutch text is an **offender** when it has letters and
 
 - is the very text the English page shows, or an English sentence of the catalogue, while the
   catalogue of its language did not give it (a Dutch "Start" or "Hole" is the catalogue's own
   Dutch, and passes);
-- or writes a decimal point (``4.2``: French and Dutch write ``4,2``), an ISO day
-  (``2026-06-14``: they write ``14/06/2026``), or a raw code (``alert_raised``);
+- or writes an English word its own catalogue never writes ("par committee"), a decimal
+  point (``4.2``: French and Dutch write ``4,2``), an ISO day (``2026-06-14``: they write
+  ``14/06/2026``), or a raw code (``alert_raised``);
 
 unless it is data: the names the draw and the course give, what a person typed (a referee's
 note), or a word every language writes alike (``SAME``). Each offender is printed as page,
@@ -303,16 +304,17 @@ ROUND_PAGES: dict[str, tuple[str | None, Callable[[Page], None] | None]] = {
     "results": (None, None),
     "changes": ("#draw table", None),
 }
-#: the console's pages over every round
-#: who opens the console's pages over every round: the committee (its secret), R1's committee
-#: code and a referee (both refused), a visitor (sent to sign in). A refusal's sentence names
-#: the role and the page: every role meets one on the round's pages, every page here
+#: the home page, and the console's pages over every round
+GLOBAL_PAGES = ("/", "/committee", "/committee/time-pars", "/courses", "/courses/edit",
+                "/rounds/new", "/offenders")  # fmt: skip
+#: who opens the console's pages (every role opens the home page): the committee (its
+#: secret), R1's committee code and a referee (both refused), a visitor (sent to sign in). A
+#: refusal's sentence names the role and the page: every role meets one on the round's pages,
+#: every page here
 GLOBAL_ROLES = ("visitor", "referee", "committee-code", "committee")
 #: a page of the roles' matrix: open to the role (200, or a redirect to /join for a visitor)
 #: or refused (403)
 MAY_REFUSE = (200, 403)
-GLOBAL_PAGES = ("/", "/committee", "/committee/time-pars", "/courses", "/courses/edit",
-                "/rounds/new", "/offenders")  # fmt: skip
 
 
 def visits() -> list[Visit]:
@@ -398,7 +400,8 @@ READ = """() => {
   if (norm(document.title)) out.push({text: norm(document.title), where: "title", code: false});
   const ATTRS = ["title", "placeholder", "aria-label", "alt", "aria-roledescription",
                  "aria-valuetext"];
-  for (const el of root.querySelectorAll("*")) {
+  const templates = [...root.querySelectorAll("template")].map((t) => t.content);
+  for (const el of [root, ...templates].flatMap((top) => [...top.querySelectorAll("*")])) {
     if (foreign(el)) continue;
     for (const a of ATTRS) {
       const v = norm(el.getAttribute(a));
