@@ -7,6 +7,7 @@ import {
   connect,
   el,
   errorText,
+  lang,
   loaded,
   rememberLanguage,
   request,
@@ -193,6 +194,23 @@ function renderEvents(events) {
   }));
 }
 
+// who made the results final: a person's name as it is, else the role in words (issue 47: the
+// round's life names the role when the act bears no name)
+const ROLES = ["committee", "referee", "scorer", "marshal", "viewer"];
+const author = (by) => (ROLES.includes(by) ? t(`by.${by}`) : by);
+
+// the countback that decided, in the page's language: the scoring writes "last 9: 18",
+// "last hole: 4" or "equal" (as pace/reports/results_sheet.py's countback_words reads it)
+function countbackWords(text) {
+  const figures = new Intl.NumberFormat(lang(), { maximumFractionDigits: 2, useGrouping: false });
+  const number = (v) => (v !== "" && Number.isFinite(Number(v)) ? figures.format(Number(v)) : v);
+  let m = /^last (\d+): (.+)$/.exec(text);
+  if (m) return t("leaderboard.countback_last", { holes: m[1], value: number(m[2]) });
+  m = /^last hole: (.+)$/.exec(text);
+  if (m) return t("leaderboard.countback_hole", { value: number(m[1]) });
+  return text === "equal" ? t("leaderboard.countback_equal") : text;
+}
+
 // the round's life: once the committee made the results final, the board says so (when, by
 // whom) instead of "Live"; the results sheet is then everybody's (the committee's always)
 function renderLife(b) {
@@ -203,7 +221,7 @@ function renderLife(b) {
   let text = "";
   if (final) {
     $("mode").textContent = t("leaderboard.final_results",
-      { at: clock(life.finalised.at), by: life.finalised.by });
+      { at: clock(life.finalised.at), by: author(life.finalised.by) });
   } else {
     $("mode").textContent = t(b.final ? "leaderboard.final" : "leaderboard.live");
     if (life && life.finished) text = t("leaderboard.round_finished", { at: clock(life.finished.at) });
@@ -269,7 +287,7 @@ function cell(e, col) {
 
 function entryRow(e, cols) {
   const marks = e.penalties.length ? penaltyButton(e) : null;
-  const title = e.countback ? t("leaderboard.countback", { text: e.countback }) : "";
+  const title = e.countback ? t("leaderboard.countback", { text: countbackWords(e.countback) }) : "";
   return el(
     "tr",
     { class: `lb-row st-${e.state}`, dataset: { entry: e.entry, state: e.state, group: e.group } },

@@ -169,7 +169,7 @@ export function holeHeader(hole, cls) {
     "th",
     { scope: "col", class: cls, title: t("dash.col.hole", { hole: hole.number, par: hole.par }) },
     String(hole.number),
-    el("small", {}, `p${hole.par}`),
+    el("small", {}, t("dash.col.par", { par: hole.par })),
   );
 }
 

@@ -189,6 +189,7 @@ def redis_url() -> Iterator[str]:
 #: rule for balancing jobs over machines). A stale figure only costs balance, never a test.
 FILE_SECONDS = {
     "tests/browser/test_accessibility.py": 345,
+    "tests/browser/test_every_page_translated.py": 90,
     "tests/security/test_hostile_changes.py": 146,
     "tests/security/test_matrix.py": 143,
     "tests/e2e/test_crash.py": 97,

@@ -22,9 +22,11 @@ from pace.reports import charts, document, forked, letters, why, words
 from pace.reports.strip_svg import strip_svg
 from pace.reports.words import (
     TEXTS,
+    author,
     clock,
     duration,
     effect,
+    results_final,
     seconds,
     signed_minutes,
     text,
@@ -289,14 +291,15 @@ def helpers(meta: ReportMeta, lang: str) -> dict[str, Any]:
         stop = s.stop
         reason = words.stop_reason(stop.reason, lang) if stop is not None else ""
         if s.ended_by == spells.STOPPED:
-            by = s.stopped_by or (stop.by if stop is not None else "?")
+            by = author(s.stopped_by or (stop.by if stop is not None else "?"), lang)
             how = text("spell_end_reason", lang, by=by, reason=reason) if reason else by
             return f"{clock(s.end, tz)} ({how})"
         end = f"{clock(s.end, tz)} ({text('back_in_position', lang)})"
         if stop is None:
             return end
         key = "spell_stop_reason" if reason else "spell_stop"
-        return end + text(key, lang, time=clock(stop.at, tz), by=stop.by, reason=reason)
+        return end + text(key, lang, time=clock(stop.at, tz), by=author(stop.by, lang),
+                          reason=reason)
 
     def estimate_title(e: Any) -> str:
         latest = clock(e.latest, tz) if e.counts else text("estimate.now", lang)
@@ -315,6 +318,9 @@ def helpers(meta: ReportMeta, lang: str) -> dict[str, Any]:
         "mins1": mins1,
         "tenths": lambda value: i18n.tenths(float(value), lang),
         "day_text": lambda day: i18n.day_text(day, lang),
+        # who recorded an act, a role in words when no name was given ("le comité")
+        "who": lambda by: author(by, lang),
+        "results_final": lambda act: results_final(act, lang),
         "secs": lambda d: seconds(d, lang),
         "effect": lambda p: effect(p, lang),
         "over_class": over_class,

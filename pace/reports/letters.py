@@ -29,6 +29,7 @@ from pace import i18n
 from pace.documents.report import ReportMeta
 from pace.reports import why
 from pace.reports.words import (
+    author,
     clock,
     duration,
     effect,
@@ -255,7 +256,8 @@ def closing(counts: tuple[int, int], acts: bool, lang: str) -> list[str]:
 
 def _player_paragraphs(meta: ReportMeta, p: rp.PlayerReport, lang: str) -> list[str]:
     tz = meta.tz
-    out = [text("letter.told", lang, name=p.name, time=clock(a.at, tz), by=a.by) for a in p.told]
+    out = [text("letter.told", lang, name=p.name, time=clock(a.at, tz), by=author(a.by, lang))
+           for a in p.told]  # fmt: skip
     if p.strokes:
         items = [
             text(
@@ -277,7 +279,8 @@ def _player_paragraphs(meta: ReportMeta, p: rp.PlayerReport, lang: str) -> list[
             hole=o.fault.hole, time=clock(o.fault.at, tz), outcome=outcome,
         )  # fmt: skip
         if f.notified is not None:
-            line += text("letter.fault_told", lang, time=clock(f.notified.at, tz), by=f.notified.by)
+            line += text("letter.fault_told", lang, time=clock(f.notified.at, tz),
+                         by=author(f.notified.by, lang))  # fmt: skip
         out.append(line)
     return out
 

@@ -23,7 +23,7 @@ from typing import Any
 from pace import i18n
 from pace.reports.html import environment
 from pace.reports.results import handicap_keys
-from pace.reports.words import text
+from pace.reports.words import results_final, text, when
 from pace.rules.scoring.sides import CLASS_NAMES
 
 #: the CSS of the sheet (screen, phone and A4), in static/ beside the report's
@@ -271,22 +271,13 @@ def _match_table(doc: Mapping[str, Any], lang: str) -> SheetTable:
     return SheetTable(text("results.matches", lang), heads, tuple(rows))
 
 
-def _when(iso: str, lang: str) -> str:
-    """Return a local ISO instant as the sheet says it: ``14/06/2026 17:42``."""
-    try:
-        at = datetime.fromisoformat(iso)
-    except ValueError:
-        return iso
-    return at.strftime("%d/%m/%Y %H:%M" if lang in i18n.COMMA else "%Y-%m-%d %H:%M")
-
-
 def stamp_words(life: Mapping[str, Any] | None, lang: str) -> tuple[str, bool]:
     """Return what the sheet says of the results' life, and whether they are final."""
     if life is None:
         return text("results.from_files", lang), False
     act = life.get("finalised")
     if life.get("final") and act:
-        return text("results_final", lang, at=_when(act["at"], lang), by=act["by"]), True
+        return results_final(act, lang), True
     return text("results_open", lang), False
 
 
@@ -359,7 +350,7 @@ def results_sheet_html(
             css=css,
             css_href=css_href,
             links=dict(links or {}),
-            printed=_when(printed.isoformat(), lang) if printed else "",
+            printed=when(printed.isoformat(), lang) if printed else "",
             sun=sun,
             t=_words(lang),
         )

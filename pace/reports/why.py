@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import timedelta, tzinfo
 
 from pace import i18n
+from pace.reports import words
 from pace.reports.words import clock, text, text_n
 from pace.rules import explain as ex
 from pace.rules import report as rp
@@ -144,7 +145,8 @@ def line(ln: ex.Line, lang: str, seen: Seen | None = None) -> str:
         key = f"explain.line.{ln.kind}_reported"
     said = text(key, lang, **values)
     if ln.fact is not None:
-        said += text("explain.source", lang, by=author(ln.fact.by), id=ln.fact.id[:SHORT_ID])
+        said += text("explain.source", lang, by=words.author(author(ln.fact.by), lang),
+                     id=ln.fact.id[:SHORT_ID])  # fmt: skip
         if ln.fact.corrected:
             ids = ", ".join(i[:SHORT_ID] for i in ln.fact.corrected)
             said += text("explain.corrected", lang, ids=ids)

@@ -10,7 +10,10 @@ changing.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from datetime import datetime, timedelta, tzinfo
+from typing import Any
 
 from pace import i18n
 from pace.i18n import Source
@@ -47,6 +50,12 @@ TEXTS: dict[str, Source] = {
     "sheet.players": "players",
     "sheet.par": "par {par}",
     "results_final": "Results final since {at}, by {by}: scores and penalties are locked.",
+    # who recorded an act that bears no person's name: its role (issue 47: "par committee")
+    "by.committee": "the committee",
+    "by.referee": "a referee",
+    "by.scorer": "a scorer",
+    "by.marshal": "a marshal",
+    "by.viewer": "a viewer",
     "results_open": "Results not final yet: scores and penalties may still change.",
     "interval": "Standard starting interval",
     "summary": "The field",
@@ -510,6 +519,50 @@ def text_n(key: str, count: int, lang: str, **values: object) -> str:
     if source is None:
         return key
     return i18n.plural(CONTEXT + key, source, count, lang).format(count=count, **values)
+
+
+#: who recorded an act, as ``pace.rules.report.referees.author`` and a round's life write it
+#: when no person's name was given: the role, and the device that sent it
+_ROLE_AUTHOR = re.compile(r"(committee|referee|scorer|marshal|viewer)(?: \((.*)\))?")
+
+
+def author(by: str | None, lang: str) -> str:
+    """Return who recorded an act as a document says it in ``lang``: a person's name as it
+    is; a role in words, with the device that sent it, unless that is the server's stand-in
+    for a device that gave no name (``sid:…``, a session's own id: docs/protocol.md).
+
+    >>> author("Anne Dubois", "fr"), author("committee (sid:http)", "fr")
+    ('Anne Dubois', 'le comité')
+    >>> author("referee (tablet-2)", "en")
+    'a referee (tablet-2)'
+    """
+    found = _ROLE_AUTHOR.fullmatch(by or "")
+    if found is None:
+        return by or ""
+    role, device = found.groups()
+    words = text(f"by.{role}", lang)
+    return f"{words} ({device})" if device and not device.startswith("sid:") else words
+
+
+def when(iso: str, lang: str) -> str:
+    """Return a local ISO instant as the documents write it: ``14/06/2026 17:42`` in French
+    and Dutch, ``2026-06-14 17:42`` in English (``i18n.day_text``).
+
+    >>> when("2026-06-14T17:42:05+02:00", "nl"), when("2026-06-14T17:42:05+02:00", "en")
+    ('14/06/2026 17:42', '2026-06-14 17:42')
+    """
+    try:
+        at = datetime.fromisoformat(iso)
+    except ValueError:
+        return iso
+    return f"{i18n.day_text(at.date(), lang)} {at.strftime('%H:%M')}"
+
+
+def results_final(act: Mapping[str, Any], lang: str) -> str:
+    """Return what a document says of final results: since when, by whom (a round's life's
+    ``finalised``, docs/status.md)."""
+    return text("results_final", lang, at=when(str(act["at"]), lang),
+                by=author(act.get("by"), lang))  # fmt: skip
 
 
 def clock(instant: datetime | None, tz: tzinfo, seconds: bool = False) -> str:

@@ -229,13 +229,45 @@ class HoleStats:
 
 
 @dataclass(frozen=True)
+class NoSuggestion:
+    """Why a column has no suggestion: a ``code`` and the figures it names, which the console
+    says in its language (issue 47); ``str()`` is the English ``pace calibrate`` prints.
+
+    >>> str(NoSuggestion("thin", holes=(3, 7), count=5))
+    'fewer than 5 clean times on holes 3, 7'
+    """
+
+    #: ``thin`` (too few clean times on some holes), ``unscaled`` (the target's size has no
+    #: history to scale from), ``no_round`` (no whole round at this size), ``no_play_time``
+    #: (the target leaves no time once the walks are taken)
+    code: str
+    holes: tuple[int, ...] = ()
+    count: int = 0
+    size: int | None = None
+    goal: timedelta | None = None
+    walks: timedelta | None = None
+
+    def __str__(self) -> str:
+        if self.code == "thin":
+            holes = ", ".join(map(str, self.holes))
+            return f"fewer than {self.count} clean times on holes {holes}"
+        if self.code == "unscaled":
+            return (f"the target is for groups of {self.size}, and the history has none to "
+                    "scale it from")  # fmt: skip
+        if self.code == "no_round":
+            return "no whole round observed at this size to size the suggestion"
+        return (f"the round {self.goal} leaves no time to play once the walks ({self.walks}) "
+                "are taken")  # fmt: skip
+
+
+@dataclass(frozen=True)
 class Column:
     """A group-size column of the course: each hole's statistics and the round they add to.
 
     ``observed_round`` is the median of the whole rounds played at this size (start to the
     last hole, stops of play taken out); ``target`` the round the suggestion sums to (walks
     included, as the published total, docs/rules.md §1); ``suggested`` is empty when the
-    history is too thin for a suggestion (``reason`` says why).
+    history is too thin for a suggestion (``reason`` says why; ``why``, its code and figures).
     """
 
     column: int
@@ -245,6 +277,7 @@ class Column:
     allotted_round: timedelta
     target: timedelta | None
     reason: str | None = None
+    why: NoSuggestion | None = None
 
     @property
     def suggested(self) -> dict[int, timedelta]:
@@ -395,8 +428,8 @@ def calibrate(
                 )
             )
         lost = ref if target is not None and ref not in columns else None
-        reason = _why_not(stats, goal, walks, min_count, lost)
-        if reason is None:
+        why = _why_not(stats, goal, walks, min_count, lost)
+        if why is None:
             assert goal is not None
             medians = {s.hole: s.median for s in stats if s.median is not None}
             play = goal - walks
@@ -411,7 +444,8 @@ def calibrate(
                 observed[c],
                 allotted.round_allotment(course, c, pace_settings),
                 goal,
-                reason,
+                None if why is None else str(why),
+                why,
             )
         )
     counted = sum(len(v) for v in by.values())
@@ -449,14 +483,14 @@ def _why_not(
     walks: timedelta,
     min_count: int,
     ref: int | None = None,
-) -> str | None:
+) -> NoSuggestion | None:
     thin = [s.hole for s in stats if s.count < min_count]
     if thin:
-        return f"fewer than {min_count} clean times on holes {', '.join(map(str, thin))}"
+        return NoSuggestion("thin", holes=tuple(thin), count=min_count)
     if goal is None and ref is not None:
-        return f"the target is for groups of {ref}, and the history has none to scale it from"
+        return NoSuggestion("unscaled", size=ref)
     if goal is None:
-        return "no whole round observed at this size to size the suggestion"
+        return NoSuggestion("no_round")
     if goal <= walks:
-        return f"the round {goal} leaves no time to play once the walks ({walks}) are taken"
+        return NoSuggestion("no_play_time", goal=goal, walks=walks)
     return None

@@ -183,6 +183,12 @@ MESSAGES: dict[str, Source] = {
     "for.scorer": "a scorer",
     "for.marshal": "a marshal",
     "for.viewer": "a viewer",
+    # who did something, when no person's name was given: the role (issue 47)
+    "by.committee": "the committee",
+    "by.referee": "a referee",
+    "by.scorer": "a scorer",
+    "by.marshal": "a marshal",
+    "by.viewer": "a viewer",
     "message.join": "Enter an access code",
     "message.home": "Home",
 }

@@ -56,6 +56,14 @@ def _fill(text: str, **values: object) -> str:
     return text
 
 
+def _why(why: cal.NoSuggestion, t: Any) -> str:
+    """Return why a column has no suggestion, in the page's language (issue 47)."""
+    return _fill(
+        t(f"cal.why.{why.code}"), holes=", ".join(map(str, why.holes)), count=why.count,
+        size=why.size, goal=calsvc.hours(why.goal), walks=calsvc.hours(why.walks),
+    )  # fmt: skip
+
+
 def _column_view(col: cal.Column, t: Any) -> dict[str, Any]:
     m = calsvc.minutes
     chart = charts.calibration_chart(
@@ -78,7 +86,7 @@ def _column_view(col: cal.Column, t: Any) -> dict[str, Any]:
             allotted=calsvc.hours(col.allotted_round),
             target=calsvc.hours(col.target),
         ),
-        "reason": _fill(t("cal.no_suggestion"), reason=col.reason) if col.reason else None,
+        "reason": _fill(t("cal.no_suggestion"), reason=_why(col.why, t)) if col.why else None,
         "holes": [
             {
                 "hole": h.hole,

@@ -35,6 +35,15 @@ MESSAGES: dict[str, Source] = {
         "sums to {target} (walks included)."
     ),
     "cal.no_suggestion": "No suggestion for this size: {reason}",
+    # why (pace.rules.calibration.NoSuggestion; issue 47: the page said it in English)
+    "cal.why.thin": "fewer than {count} clean times on holes {holes}",
+    "cal.why.unscaled": (
+        "the target is for groups of {size}, and the history has none to scale it from"
+    ),
+    "cal.why.no_round": "no whole round observed at this size to size the suggestion",
+    "cal.why.no_play_time": (
+        "the round {goal} leaves no time to play once the walks ({walks}) are taken"
+    ),
     "cal.hole": "Hole",
     "cal.count": "Times",
     "cal.median": "Median",

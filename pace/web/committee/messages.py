@@ -196,6 +196,9 @@ MESSAGES: dict[str, Source] = {
     "changes.no_show": "no-show (never started)",
     "changes.retired_reason": "retired (stopped during play)",
     "changes.said.player_withdrawn": "{player} withdrawn from group {group} ({reason})",
+    # a withdrawal's reason in the changes' list (issue 47: it showed no_show)
+    "changes.why.no_show": "no-show",
+    "changes.why.retired": "retired",
     "changes.said.player_added": "{name} added to group {group}",
     "changes.said.player_moved": "{player} moved from group {from} to group {to}",
     "changes.said.players_swapped": "{player} (group {group}) swapped with {other} (group "

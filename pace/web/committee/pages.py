@@ -33,7 +33,7 @@ from pace.web import access, payloads
 from pace.web.committee import courses, parsers, problems
 from pace.web.downloads import attachment
 from pace.web.errors import error_body, http_status
-from pace.web.i18n import current_language, local_time, page_context
+from pace.web.i18n import ENGLISH, current_language, local_time, page_context, translate
 from pace.web.parts import parts
 
 bp = Blueprint("committee", __name__)
@@ -401,9 +401,12 @@ def _changes(round: str) -> dict[str, Any]:
         by: dict[str, Any] = dict(r["by"])  # type: ignore[call-overload]
         if "start" in p:
             p["start"] = _local_iso(str(p["start"]), view.tz, lang)
+        if r["type"] == "player_withdrawn" and p.get("reason") in WITHDRAWALS:
+            p["reason"] = translate(f"changes.why.{p['reason']}", lang)  # no_show: in words
         rows.append({"id": r["id"], "type": r["type"], "voided": r["voided"],
                      "at": _local_iso(str(r["at"]), view.tz, lang),
-                     "by": by.get("name") or by.get("role") or "", "payload": p})  # fmt: skip
+                     "by": by.get("name") or _role(by.get("role"), lang),
+                     "payload": p})  # fmt: skip
     life = RoundLifeService(app_parts.live).document(round)
     for act in (life["finished"], life["finalised"], *life["reopened"]):
         if act is not None and act.get("at"):
@@ -423,6 +426,16 @@ def _readings(record: Any, settings: Any) -> dict[str, Any]:
         else record.gross_par_adjustment,
         "configured": record.rounding is None and record.gross_par_adjustment is None,
     }
+
+
+#: a withdrawal's reasons (``change_withdraw``), each said in words in the changes' list
+WITHDRAWALS = ("no_show", "retired")
+
+
+def _role(role: object, lang: str) -> str:
+    """Return a change's author without a name as its role in words ("Comité")."""
+    key = f"role.{role}"
+    return translate(key, lang) if key in ENGLISH else str(role or "")
 
 
 def _local_iso(text: str, tz: Any, lang: str) -> str:

@@ -21,6 +21,8 @@ MESSAGES: dict[str, Source] = {
     "dash.col.interval": "Interval",
     "dash.col.finish": "Finish",
     "dash.col.hole": "Hole {hole}, par {par}",
+    # a hole's par under its number in the boards' headers ("p4")
+    "dash.col.par": "p{par}",
     "dash.finish_range": "80 %: {low}–{high}",
     "dash.over_range_title": "Over time by",
     "dash.over_range": "hole {early} to {late} (80 %)",

@@ -117,6 +117,10 @@ MESSAGES: dict[str, Source] = {
     "leaderboard.not_started": "not started",
     "leaderboard.tied": "T{position}",
     "leaderboard.countback": "countback {text}",
+    # the countback's own words (the scoring writes "last 9: 18"; issue 47)
+    "leaderboard.countback_last": "last {holes}: {value}",
+    "leaderboard.countback_hole": "last hole: {value}",
+    "leaderboard.countback_equal": "still equal",
     "leaderboard.points": "{value} pts",
     "leaderboard.nr": "NR",
     "leaderboard.dq": "DQ",
