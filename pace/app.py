@@ -203,14 +203,17 @@ def answer_errors(app: Flask, socketio: SocketIO, testing: bool) -> None:
     def socket_error(e: BaseException) -> dict[str, Any]:
         store_failed(e)
         return errors.from_exception(
-            e, context=f"socket event {getattr(request, 'event', None)!r}", testing=testing
-        )
+            e, context=f"socket event {getattr(request, 'event', None)!r}", testing=testing,
+            lang=i18n_pages.current_language(),
+        )  # fmt: skip
 
     # a browser reads each refusal as a page in its language, a client as JSON (issue 47)
     @app.errorhandler(PaceError)
     def http_error(e: PaceError) -> Any:
         store_failed(e)
-        body = errors.from_exception(e, context=request.path, testing=testing)
+        body = errors.from_exception(
+            e, context=request.path, testing=testing, lang=i18n_pages.current_language()
+        )
         return access.refusal(body, errors.http_status(body))
 
     @app.errorhandler(404)

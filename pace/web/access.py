@@ -33,7 +33,7 @@ from flask import (
     url_for,
 )
 
-from pace.rules.errors import PaceError
+from pace.rules.errors import PaceError, said
 from pace.services.access import ROLES, AccessError, Session, join_link
 from pace.store import UnknownRoundError
 from pace.web import errors, payloads
@@ -305,8 +305,10 @@ def check_exists(round: str, store: Any, field: str | None = "round") -> None:
     """Refuse a round that is not stored (``unknown_round``)."""
     if not store.has_round(round):
         raise UnknownRoundError(
-            f"no round {round[:40]!r}; rounds are created with pace import draw", field=field
-        )
+            said("refusal.round.none", "no round {round}; rounds are created with pace import "
+                 "draw", round=repr(round[:40])),
+            field=field,
+        )  # fmt: skip
 
 
 def check_scope(name: str, s: Session | None, command: object, store: Any) -> None:
@@ -495,6 +497,8 @@ def refusal(body: dict[str, Any], status: int) -> Any:
             "message.html",
             title=translate("message.title.refused", current_language()),
             message=error["message"],
+            # the precise reason in the page's language, when the catalogue has its sentence
+            translation=error.get("translation"),
             error_code=error["code"],
             **page_context(),
         ),

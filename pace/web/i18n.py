@@ -21,6 +21,7 @@ from flask import request
 
 from pace import i18n
 from pace.i18n import Source
+from pace.rules.errors import Label, PaceError, Sentence, fill
 from pace.web.audit import messages as audit_messages
 from pace.web.committee import calibration_messages
 from pace.web.committee import messages as committee_messages
@@ -255,6 +256,47 @@ def translate_n(key: str, n: int, lang: str, **values: object) -> str:
     if source is None:
         return key
     return i18n.fill(i18n.plural(key, source, n, lang), {"n": n, **values})
+
+
+def say(sentence: Sentence, lang: str) -> str:
+    """Return a sentence of the code (a refusal: ``pace.rules.errors.said``) in ``lang``: its
+    catalogue text filled with its values, a sentence among them said in ``lang`` too, a
+    field by its label (``field.<name>``, else its name), a number with ``lang``'s decimal
+    mark. A sentence the catalogue has no translation for stays English (gettext's way).
+
+    >>> from pace.rules.errors import said
+    >>> say(said("refusal.form.not_clock", "{field} {value} is not a time of day such as 08:40",
+    ...          field=Label("start"), value="'25:99'"), "nl")
+    "starttijd '25:99' is geen tijdstip zoals 08:40"
+    """
+    values: dict[str, str] = {}
+    for name, value in sentence.values.items():
+        if isinstance(value, Sentence):
+            values[name] = say(value, lang)
+        elif isinstance(value, Label):
+            values[name] = field_label(value.name, lang)
+        elif isinstance(value, float):
+            values[name] = i18n.decimal(f"{value:g}", lang)
+        elif isinstance(value, datetime):
+            values[name] = f"{i18n.day_text(value.date(), lang)} {value:%H:%M}"
+        elif isinstance(value, date):
+            values[name] = i18n.day_text(value, lang)
+        else:
+            values[name] = str(value)
+    return fill(i18n.text(sentence.key, sentence.english, lang), values)
+
+
+def field_label(name: str, lang: str) -> str:
+    """Return a field's label in ``lang`` (``field.<name>`` of the catalogue: a form's field,
+    a column of the draw, a key of the course file), else the field's own name."""
+    key = f"field.{name}"
+    return translate(key, lang) if key in ENGLISH else name
+
+
+def refusal_text(e: PaceError, lang: str) -> str | None:
+    """Return a refusal's sentence in ``lang``, or None when it has no sentence of the
+    catalogue (its English ``message`` is all there is)."""
+    return say(e.sentence, lang) if e.sentence is not None else None
 
 
 def catalogue(lang: str) -> dict[str, Any]:
