@@ -268,9 +268,10 @@ def check_all_rounds(endpoint: str, s: Session) -> None:
 def _refuse_role(name: str, roles: frozenset[str], s: Session | None) -> None:
     if s is None:
         raise AccessError(
-            "you are not signed in (or your session ended): enter your access code at /join",
+            said("refusal.access.signed_out", "you are not signed in (or your session ended): "
+                 "enter your access code at /join"),
             code="unauthorized",
-        )
+        )  # fmt: skip
     if s.role not in roles:
         raise AccessError(
             f"{ROLE_WORDS.get(s.role, s.role)} may not {_what(name)}; only {_who(roles)} may"
@@ -383,11 +384,11 @@ def check_csrf() -> None:
     expected = session.get("csrf")
     if not isinstance(expected, str) or not hmac.compare_digest(str(sent), expected):
         raise AccessError(
-            "this form has expired or did not come from this site; reload the page and send it"
-            " again",
+            said("refusal.access.csrf", "this form has expired or did not come from this site; "
+                 "reload the page and send it again"),
             field="csrf",
             code="csrf_failed",
-        )
+        )  # fmt: skip
 
 
 def _check_json_origin() -> None:
