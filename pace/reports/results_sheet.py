@@ -342,10 +342,13 @@ def results_sheet_html(
     links: Mapping[str, str] | None = None,
     printed: datetime | None = None,
     sun: tuple[str, str] | None = None,
+    language_links: Sequence[tuple[str, str, str]] = (),
+    language_label: str = "",
 ) -> str:
     """Return the sheet as one HTML document: its style inlined unless ``css_href`` (the web
-    page, which also has ``links``: its PDF, its CSV and the leaderboard; and ``sun``, sun
-    mode's script and its toggle's label: docs/accessibility.md)."""
+    page, which also has ``links``: its PDF, its CSV and the leaderboard; ``sun``, sun
+    mode's script and its toggle's label: docs/accessibility.md; and its language menu,
+    ``language_links``: code, name and address of each language)."""
     from pace.reports.html import ROOT
 
     sheet = build_sheet(doc, lang, round=round, course=course, day=day)
@@ -362,6 +365,8 @@ def results_sheet_html(
             printed=_when(printed.isoformat(), lang) if printed else "",
             sun=sun,
             t=_words(lang),
+            language_links=language_links,
+            language_label=language_label,
         )
     )
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from datetime import date, datetime, tzinfo
 from typing import Any
+from urllib.parse import urlencode
 
 import flask_babel
 from babel import dates as babel_dates
@@ -347,6 +348,17 @@ def local_date(day: date | None, lang: str, form: str = "long") -> str:
     return "" if day is None else babel_dates.format_date(day, form, locale=i18n.babel_locale(lang))
 
 
+def language_links() -> list[tuple[str, str, str]]:
+    """Return the language menu's links: each language's code, its name in its own words and
+    the page's address in it, ``?lang=`` set and the page's other query parameters kept
+    (``?per=group`` of the letters, ``?strip_at=`` of the report; issue 47)."""
+    kept = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
+    return [
+        (code, i18n.NAMES[code], "?" + urlencode([*kept, ("lang", code)]))
+        for code in ("fr", "en", "nl")
+    ]
+
+
 def page_context() -> dict[str, Any]:
     """Return what every template needs: ``lang``, ``url_lang`` (the language to carry in
     the page's own links and forms: only one chosen with ``?lang=``), the header's
@@ -357,6 +369,8 @@ def page_context() -> dict[str, Any]:
         "lang": lang,
         "url_lang": chosen_language(),
         "language_menu": [(code, i18n.NAMES[code]) for code in ("fr", "en", "nl")],
+        "language_links": language_links(),
+        "language_label": translate("lang.menu", lang),
         "t": lambda key: _page_text(key),
         "tn": lambda key, n, **values: translate_n(key, n, lang, **values),
         "messages": catalogue(lang),
