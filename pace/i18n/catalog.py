@@ -7,11 +7,13 @@
     python -m pace.i18n.catalog check     # what tests/unit/test_translations.py checks
     python -m pace.i18n.catalog port FILE NAME   # fold a hand-made {"en", "fr"} dict in
 
-The English sources are the pages' texts (``pace.web.i18n.MODULES``) and the reports' words
-(``pace.reports.words.TEXTS``, context ``words:<key>``). A text is an entry whose context is
-its key and whose ``msgid`` is its English (``msgid_plural`` too for a plural); ``update``
-keeps every translation whose English did not change, marks a changed one fuzzy and a new one
-untranslated, for a translator to see (Poedit, Weblate, any gettext tool). Uses Babel.
+The English sources are the pages' texts (``pace.web.i18n.MODULES``), the reports' words
+(``pace.reports.words.TEXTS``, context ``words:<key>``) and the sentences the code says where
+it refuses something, ``said("refusal.<what>", "English", ...)`` (:func:`sentences`, issue 47).
+A text is an entry whose context is its key and whose ``msgid`` is its English
+(``msgid_plural`` too for a plural); ``update`` keeps every translation whose English did not
+change, marks a changed one fuzzy and a new one untranslated, for a translator to see (Poedit,
+Weblate, any gettext tool). Uses Babel.
 """
 
 from __future__ import annotations
