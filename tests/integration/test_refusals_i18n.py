@@ -150,6 +150,14 @@ def test_an_english_page_or_a_script_gets_the_shared_shape_unchanged(desk):
                          "message": "start '25:99' is not a time of day such as 08:40"}  # fmt: skip
 
 
+def test_the_default_tees_refusal_keeps_the_shared_shape_in_english(desk):
+    # a parser's sentence, translated by the problems' catalogue on a French page only
+    answer = desk.post("/api/rounds/preview", data=form(tees="kinderen=Rood"))
+    assert set(answer.get_json()["error"]) == {"code", "message", "field"}
+    answer = desk.post("/api/rounds/preview", data=form(tees="kinderen=Rood"), headers=FRENCH)
+    assert answer.get_json()["error"]["translation"].startswith("départs par défaut pour")
+
+
 def test_a_french_page_chosen_with_lang_or_its_cookie_reads_french(desk):
     desk.set_cookie("pace_lang", "fr")
     _, error = command(desk, "change_swap", player="Luc Côté", other="Luc Côté", reason="x")

@@ -56,8 +56,9 @@ def _refused(
 ) -> Any:
     """Answer a refusal as JSON: its sentence in the page's language too (``translation``),
     and a refused file's problems, each in the page's language."""
-    body = refusal_body(e, current_language())
-    if translation is not None:
+    lang = current_language()
+    body = refusal_body(e, lang)
+    if translation is not None and lang != "en":  # English: the message is the sentence
         body["error"]["translation"] = translation
     if problems is not None:
         body["problems"] = problems
