@@ -150,6 +150,20 @@ def test_an_english_page_or_a_script_gets_the_shared_shape_unchanged(desk):
                          "message": "start '25:99' is not a time of day such as 08:40"}  # fmt: skip
 
 
+def test_a_fact_refused_once_the_results_are_final_is_said_in_dutch(desk, clock):
+    for act in ("round_finish", "round_final"):
+        answer = desk.post(f"/api/commands/{act}", json={"round": ROUND})
+        assert answer.status_code == 200, answer.get_json()
+    status, error = command(desk, "hole_completed", DUTCH, group="2", hole=1,
+                            at=local("08:30").isoformat(), device_time=clock.now().isoformat())
+    assert status == 409 and error["code"] == "results_final", error
+    day = local("09:10").strftime("%d/%m/%Y")
+    assert re.fullmatch(
+        rf"de uitslagen van ronde 'R1' zijn definitief sinds {day} 09:10 \(.+\): een "
+        r"uitgespeelde hole kan niet meer worden toegevoegd; het comité heropent ze eerst, met "
+        r"een reden \(pace round reopen\)", error["translation"]), error  # fmt: skip
+
+
 def test_the_default_tees_refusal_keeps_the_shared_shape_in_english(desk):
     # a parser's sentence, translated by the problems' catalogue on a French page only
     answer = desk.post("/api/rounds/preview", data=form(tees="kinderen=Rood"))
