@@ -2,9 +2,11 @@
 each means, a change in words); the French is in the gettext catalogue (pace.i18n).
 
 Part of the pages' catalogue (``pace.web.i18n.MODULES``). The refusals are the services' own
-sentences (those of ``pace import`` and ``pace round change``); the problems of a course or a
-draw file (``problem.*``: the parsers' sentences, ``{name}`` where a value goes) are shown in
-the page's language by ``pace.web.committee.problems``.
+sentences (those of ``pace import`` and ``pace round change``), each a ``said("refusal.…")``
+of the catalogue written where it is raised, which the pages get in their language (issue 47;
+a field it names by ``field.*`` below); the problems of a course or a draw file
+(``problem.*``: the parsers' sentences, ``{name}`` where a value goes) are shown in the page's
+language by ``pace.web.committee.problems``, each field by its ``field.*`` label.
 """
 
 from __future__ import annotations
