@@ -164,6 +164,23 @@ def test_a_fact_refused_once_the_results_are_final_is_said_in_dutch(desk, clock)
         r"een reden \(pace round reopen\)", error["translation"]), error  # fmt: skip
 
 
+def test_a_socket_refusal_is_said_in_the_connections_language(app, grant):
+    from flask_socketio import SocketIOTestClient
+
+    socketio = app.extensions["pace"].socketio
+    sio = socketio.test_client(app, headers={"Accept-Language": "nl-BE"},
+                               auth={"token": grant("committee"), "device": "desk"})  # fmt: skip
+    try:
+        ack = sio.emit("change_start", {"id": str(uuid.uuid4()), "round": ROUND, "group": "6",
+                                        "start": "25:99", "reason": "file"},
+                       callback=True)  # fmt: skip
+    finally:
+        sio.disconnect()
+        SocketIOTestClient.clients.pop(sio.eio_sid, None)
+    assert ack["error"]["message"] == "start '25:99' is not a time of day such as 08:40"
+    assert ack["error"]["translation"] == "starttijd '25:99' is geen tijdstip zoals 08:40"
+
+
 def test_the_default_tees_refusal_keeps_the_shared_shape_in_english(desk):
     # a parser's sentence, translated by the problems' catalogue on a French page only
     answer = desk.post("/api/rounds/preview", data=form(tees="kinderen=Rood"))
