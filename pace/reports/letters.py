@@ -77,7 +77,7 @@ def named(g: rp.GroupReport) -> tuple[rp.EpisodeReport, ...]:
 
 
 def _official(row: rp.HoleRow | None) -> bool:
-    return row is not None and row.logged is not None and row.source != reported.GROUP
+    return row is not None and row.logged is not None and row.source == reported.OFFICIAL
 
 
 def _worst(e: rp.EpisodeReport, rows: Mapping[int, rp.HoleRow]) -> rp.HoleRow | None:
@@ -153,9 +153,16 @@ def _group_paragraphs(
             out.append(
                 text("letter.episode_open", lang, first=ep.start_hole, start=clock(ep.start, tz))
             )
-    if len(named(g)) < len(g.episodes):
+    unnamed = [e for e in g.episodes if not e.seen_by_official]
+    if unnamed:
         # issue 46: what the group's own reports alone would suggest is neither said nor hinted
-        out.append(text("letter.reports_only", lang))
+        # (nor what its positions alone would, issue 48)
+        rows = {h.hole: h for h in g.holes}
+        holes = [h for e in unnamed for h in (e.judged or (e.episode.start_hole,))]
+        by_positions = all(
+            rows.get(h) is not None and rows[h].source == reported.POSITION for h in holes
+        )
+        out.append(text("letter.positions_only" if by_positions else "letter.reports_only", lang))
     for u in held_named(g, held):
         out.append(
             text_n("letter.held", u.groups, lang, hole=u.worst.hole, minutes=duration(u.minutes))
@@ -233,17 +240,27 @@ def sources(
                 cited.add((ln.group, ln.hole))
     found = [known.get(key) for key in cited]
     return (sum(1 for s in found if s == reported.OFFICIAL),
-            sum(1 for s in found if s == reported.GROUP))  # fmt: skip
+            sum(1 for s in found if s == reported.GROUP),
+            sum(1 for s in found if s == reported.POSITION))  # fmt: skip
 
 
-def closing(counts: tuple[int, int], acts: bool, lang: str) -> list[str]:
-    """Return where a letter's facts came from, truly (issue 46): the officials alone (the
-    sentence every letter said before), the groups' cards alone, or how many of each; when
-    hole times came from the cards, also that the referees logged their own acts (``acts``)."""
-    officials, groups = counts
-    if not groups:
+def closing(counts: tuple[int, int, int], acts: bool, lang: str) -> list[str]:
+    """Return where a letter's facts came from, truly (issues 46, 48): the officials alone (the
+    sentence every letter said before), the groups' cards alone, the positions of the groups'
+    phones alone, or how many of each; when hole times came from anyone but the officials,
+    also that the referees logged their own acts (``acts``)."""
+    officials, groups, positions = counts
+    if not groups and not positions:
         return [text("letter.closing", lang)]
-    if not officials:
+    if positions:
+        if not officials and not groups:
+            said = [text("letter.closing_positions", lang)]
+        else:
+            parts = [text_n(f"letter.source.{kind}", n, lang) for kind, n in
+                     (("officials", officials), ("groups", groups), ("positions", positions))
+                     if n]  # fmt: skip
+            said = [text("letter.closing_mixed", lang, list="; ".join(parts))]
+    elif not officials:
         said = [text("letter.closing_groups", lang)]
     else:
         said = [text("letter.closing_both", lang,

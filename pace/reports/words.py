@@ -297,6 +297,16 @@ TEXTS: dict[str, Source] = {
         "marshal or referee saw them."
     ),
     "letter.closing_both": "Of the hole times in this letter, {officials}, and {groups}.",
+    # (issue 48) hole times inferred from the positions of the groups' phones
+    "letter.closing_positions": (
+        "The hole times in this letter were inferred from the positions of the groups' phones; "
+        "no marshal or referee saw them."
+    ),
+    "letter.closing_mixed": "Of the hole times in this letter: {list}.",
+    "letter.source.positions": (
+        "{count} was inferred from the positions of the groups' phones",
+        "{count} were inferred from the positions of the groups' phones",
+    ),
     "letter.source.officials": (
         "{count} was logged by the committee's marshals and referees",
         "{count} were logged by the committee's marshals and referees",
@@ -307,6 +317,11 @@ TEXTS: dict[str, Source] = {
     ),
     "letter.closing_acts": (
         "The referees' decisions, timings and notices were logged by the referees."
+    ),
+    "letter.positions_only": (
+        "The hole times inferred from the positions of your group's phone are not enough to "
+        "establish anything about its position on the course; only an official's observation "
+        "could."
     ),
     "letter.reports_only": (
         "The hole times your group entered on its own card are not enough to establish anything "

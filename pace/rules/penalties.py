@@ -18,7 +18,7 @@ from pace.rules import groupclock
 from pace.rules.model import RoundFacts, RoundSetup, TimeCredit
 from pace.rules.policies import Policy, parse_step
 from pace.rules.position import FieldPlan, GroupPlan, plan_field
-from pace.rules.reported import GROUP as GROUP_SOURCE
+from pace.rules.reported import OFFICIAL as OFFICIAL_SOURCE
 
 STROKE_PLAY = "stroke_play"
 MATCH_PLAY = "match_play"
@@ -226,9 +226,10 @@ def checkpoint_breaches(
     most ``checkpoint_limit``, from the start (or the previous checkpoint's completion) to
     the completion of the checkpoint hole, play stoppages and time credits removed. A
     checkpoint hole that was not logged cannot be judged, nor one whose completion rests on
-    the group's own report (issue 39: nothing is penalised on a report alone; an official's
-    tap of the hole, a referee's included, confirms it). The penalty goes to the next
-    hole played (it is assessed between holes), or the last hole after the last stretch.
+    the group's own report or its positions (issues 39, 48: nothing is penalised on a report
+    or positions alone; an official's tap of the hole, a referee's included, confirms it). The
+    penalty goes to the next hole played (it is assessed between holes), or the last hole after
+    the last stretch.
     """
     plan = plan or plan_field(setup)
     spans = groupclock.merge_suspensions(facts.suspensions, now)
@@ -237,7 +238,7 @@ def checkpoint_breaches(
     for c in facts.completions:
         if c.at <= now:
             done[c.group][c.hole] = c.at
-            if c.source == GROUP_SOURCE:
+            if c.source != OFFICIAL_SOURCE:  # a report, or positions (issue 48)
                 reported[c.group].add(c.hole)
     out = []
     rank = {p.id: i for i, p in enumerate(plan.groups)}

@@ -125,7 +125,7 @@ def test_a_mixed_round_names_only_the_episode_an_official_saw_and_counts_each_so
     assert "(09:30)" in said and "(08:35)" not in said  # the second episode, not the first
     assert sent[0].paragraphs[-1] == source  # no referee act: no sentence about them
     # B's six holes (one an official's tap) and A's hole 5, ahead of it there
-    assert letters.sources(r, r.group("B")) == (1, 6)
+    assert letters.sources(r, r.group("B")) == (1, 6, 0)
 
 
 def test_the_named_episodes_worst_hole_is_one_an_official_saw():
@@ -258,3 +258,57 @@ def test_the_fact_cited_for_a_hole_both_saw_is_the_officials_tap_that_counts():
     facts = next(p for p in letter.paragraphs if p.startswith("The facts:"))
     assert "09:30 group B completes hole 5 — Hélène, event B5" in facts
     assert "scorer" not in facts.split("09:30 group B")[1].split(";")[0]
+
+
+def test_positions_alone_name_nobody_and_an_official_still_does():
+    # issue 48: a completion inferred from the group's positions is no official's observation
+    def by_positions(group: str, hole: int, hhmm: str, official: bool = False) -> Event:
+        e = done(group, hole, hhmm, official)
+        if official:
+            return e
+        payload = {**e.payload, "source": "position", "earliest": at(hhmm).isoformat(),
+                   "latest": at(hhmm).isoformat()}  # fmt: skip
+        return Event(e.id, e.type, e.round, e.at, payload, by={"role": "positions"})
+
+    log = [by_positions("A", h, t) for h, t in A_HOLES.items()]
+    log += [by_positions("B", h, t, (h == 5)) for h, t in B_HOLES.items()]
+    log.sort(key=lambda e: e.at)
+    r = report.build_report(SETUP, factsmod.fold(log), log, policies.FRBG, at("12:00"))
+    first, second = r.group("B").episodes
+    assert (first.episode.start_hole, first.seen_by_official) == (1, False)
+    assert (second.episode.start_hole, second.seen_by_official) == (5, True)
+    assert [e.episode.start_hole for e in letters.named(r.group("B"))] == [5]
+
+
+@pytest.mark.parametrize(
+    "lang, closing, only",
+    [
+        ("en", "inferred from the positions of the groups' phones",
+         "inferred from the positions of your group's phone are not enough"),
+        ("fr", "déduites des positions des téléphones des parties",
+         "déduites des positions du téléphone de votre partie ne suffisent pas"),
+        ("nl", "afgeleid uit de posities van de telefoons van de flights",
+         "afgeleid uit de posities van de telefoon van uw flight volstaan niet"),
+    ],
+)
+def test_a_letter_says_its_hole_times_came_from_the_phones_positions(lang, closing, only):
+    # B's hole 5 seen by an official, every other hole inferred from positions: the letter
+    # names the 5th's episode only and says where each of its hole times came from
+    def by_positions(group: str, hole: int, hhmm: str, official: bool = False) -> Event:
+        if official:
+            return done(group, hole, hhmm, True)
+        return Event(f"{group}{hole}", "hole_completed", "R", at(hhmm),
+                     {"group": group, "hole": hole, "source": "position",
+                      "earliest": at(hhmm).isoformat(), "latest": at(hhmm).isoformat()},
+                     by={"role": "positions"})  # fmt: skip
+
+    log = [by_positions("A", h, t) for h, t in A_HOLES.items()]
+    log += [by_positions("B", h, t, h == 5) for h, t in B_HOLES.items()]
+    log.sort(key=lambda e: e.at)
+    r = report.build_report(SETUP, factsmod.fold(log), log, policies.FRBG, at("12:00"))
+    official, groups, positions = letters.sources(r, r.group("B"))
+    assert (official, groups) == (1, 0) and positions > 0
+    sent = [x for x in letters.letters(META, r, lang) if x.group == "B"]
+    text = " ".join(" ".join(x.paragraphs) for x in sent)
+    assert closing in text and only in text
+    assert "scorers" not in text and "marqueurs" not in text and "scorers van" not in text

@@ -247,9 +247,9 @@ def _episode_report(e: Episode, rows: Sequence[HoleRow]) -> EpisodeReport:
     worst = max(out, key=lambda r: r.over or ZERO, default=None)
     start = by_hole.get(e.start_hole) if e.start_hole is not None else None
     if out:
-        official = any(r.source != reported.GROUP for r in out)
+        official = any(r.source == reported.OFFICIAL for r in out)
     else:
-        official = start is None or start.source != reported.GROUP
+        official = start is None or start.source == reported.OFFICIAL
     return EpisodeReport(
         e,
         tuple(r.hole for r in covered),

@@ -32,6 +32,8 @@ class HoleOrder:
         seen: dict[int, list[tuple[datetime, int, str]]] = defaultdict(list)
         done: dict[str, dict[int, datetime]] = defaultdict(dict)
         reported: set[tuple[str, int]] = set()
+        #: the (group, hole) whose counted completion its positions inferred (issue 48)
+        positioned: set[tuple[str, int]] = set()
         for c in completions:
             p = plan.by_id.get(c.group)
             if c.at > now or p is None or c.hole not in p.position:
@@ -40,8 +42,11 @@ class HoleOrder:
             done[c.group][c.hole] = c.at
             if c.source == "group":
                 reported.add((c.group, c.hole))
+            elif c.source == "position":
+                positioned.add((c.group, c.hole))
         #: the (group, hole) whose counted completion is the group's own report (issue 39)
         self.reported: frozenset[tuple[str, int]] = frozenset(reported)
+        self.positioned: frozenset[tuple[str, int]] = frozenset(positioned)
         for entries in seen.values():
             entries.sort()
         self._seen = dict(seen)
@@ -181,6 +186,8 @@ def group_holes(
             row = _logged(row, p, order, spans, credits, limit, at, _previous(p, done, i))
             if (g.id, hole) in order.reported:
                 row = replace(row, source="group")
+            elif (g.id, hole) in order.positioned:
+                row = replace(row, source="position")
         rows.append(row)
     return tuple(rows)
 

@@ -112,6 +112,9 @@ SETUP = make_setup(make_course(), [make_group("A", "08:00", size=2)])
         ({6: ("09:20", "official"), 12: ("11:00", "official")}, [12]),
         # the first stretch by an official, the 12th only reported: only the first judged
         ({6: ("09:40", "official"), 12: ("12:00", "group")}, [6]),
+        # inferred from the group's positions (issue 48): not judged either
+        ({6: ("09:40", "position")}, []),
+        ({6: ("09:20", "position"), 12: ("11:00", "official")}, []),
     ],
 )
 def test_a_checkpoint_is_judged_only_on_an_officials_observation(log, breached):
