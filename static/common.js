@@ -459,8 +459,10 @@ export function joinRound(socket, payload, onJoined, onRefused = () => {}) {
 
 /** Return the error text of a refused ack. */
 export function errorText(ack) {
+  // a refusal asked in French or Dutch carries its sentence in that language (`translation`,
+  // docs/protocol.md "Errors"); `message` stays English for scripts and logs
   const e = ack && ack.error;
-  return (e && e.message) || (e && e.code) || "?";
+  return (e && (e.translation || e.message || e.code)) || "?";
 }
 
 // -- screen readers ---------------------------------------------------------------------

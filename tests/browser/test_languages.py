@@ -101,3 +101,26 @@ def test_the_audits_filter_stores_no_language_nobody_chose(server, browser):
     assert "lang=" not in page.url
     assert "pace_lang" not in {c["name"] for c in context.cookies()}
     context.close()
+
+
+def test_a_refusal_reaches_a_dutch_marshal_in_dutch(server, new_context):
+    # issue 47: a socket refusal carries its sentence in the device's language (`translation`)
+    # and the page shows that one, not the English `message` kept for scripts and logs
+    import uuid
+
+    page = new_context(locale="nl-BE", viewport=PHONE).new_page()
+    page.goto(server.url + MARSHAL)
+    expect(page.locator("#pending")).to_have_text("Alle tikken verstuurd")
+    for name in ("round_finish", "round_final"):  # the results made final meanwhile
+        now = server.get_json("/api/rounds/R1/snapshot")["snapshot"]["at"]
+        answer = server.post_json(f"/api/commands/{name}",
+                                  {"id": str(uuid.uuid4()), "round": "R1", "device_time": now},
+                                  token=server.token("committee"))  # fmt: skip
+        assert answer["ok"], answer
+    page.locator("label[for='hole-1']").click()
+    page.get_by_role("button", name="Flight 1 heeft hole 1 uitgeholed").click()
+    refused = page.locator("#taps li.entry.st-refused")
+    expect(refused).to_have_count(1)
+    error = refused.locator("p.error")
+    expect(error).to_contain_text("definitief")  # the catalogue's Dutch sentence
+    expect(error).not_to_contain_text("cannot be added")  # not the English message
