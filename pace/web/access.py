@@ -37,7 +37,7 @@ from pace.rules.errors import PaceError, said
 from pace.services.access import ROLES, AccessError, Session, join_link
 from pace.store import UnknownRoundError
 from pace.web import errors, payloads
-from pace.web.i18n import current_language, page_context, translate
+from pace.web.i18n import current_language, page_context, say, translate
 from pace.web.parts import parts
 
 COMMITTEE = frozenset({"committee"})
@@ -260,10 +260,11 @@ def check_all_rounds(endpoint: str, s: Session) -> None:
     """Refuse a global page of the console to a session made for one round (``forbidden``)."""
     if endpoint in ALL_ROUNDS and s.round is not None:
         raise AccessError(
-            f"your access code is for round {s.round!r} only: to {_what(endpoint)}, which"
-            " spans every round, sign in with the committee secret at /login",
+            said("refusal.access.one_round", "your access code is for round {round} only: "
+                 "what you asked for spans every round; sign in with the committee secret at "
+                 "/login", round=repr(s.round)),
             field="round",
-        )
+        )  # fmt: skip
 
 
 def _refuse_role(name: str, roles: frozenset[str], s: Session | None) -> None:
@@ -299,8 +300,10 @@ def check_round(s: Session, round: str, store: Any) -> None:
     check_exists(round, store)
     if not s.covers(round):
         raise AccessError(
-            f"your access code is for round {s.round!r}, not {round[:40]!r}", field="round"
-        )
+            said("refusal.access.other_round", "your access code is for round {round}, not "
+                 "{other}", round=repr(s.round), other=repr(round[:40])),
+            field="round",
+        )  # fmt: skip
 
 
 def check_exists(round: str, store: Any, field: str | None = "round") -> None:
@@ -517,11 +520,15 @@ def _refuse(e: PaceError) -> Any:
         return redirect(url_for("access.join", next=_safe_next(request.full_path.rstrip("?"))))
     s = current_session()
     allowed_roles = ENDPOINTS.get(request.endpoint or "") or frozenset()
+    lang = current_language()
+    # the precise reason in the page's language (message.html shows it under the title)
+    translation = say(e.sentence, lang) if lang != "en" and e.sentence is not None else None
     return (
         render_template(
             "message.html",
             title="forbidden",
             message=e.message,
+            translation=translation,
             error_code=e.code,
             refused_role=s.role if s is not None and e.field != "round" else None,
             refused_page=PAGES.get(request.endpoint or "", (None, None))[1],

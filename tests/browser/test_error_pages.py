@@ -46,3 +46,17 @@ def test_a_client_still_gets_json(server):
             urllib.request.urlopen(request, timeout=10)
         body = json.loads(refused.value.read())
         assert refused.value.code == 404 and body["ok"] is False, body
+
+
+def test_a_rounds_code_refused_the_console_is_told_so_in_dutch(server, browser):
+    # issue 47: R1's committee code does not open the console's pages over every round; the
+    # page refusing it says why in the browser's language, not in English
+    context = browser.new_context(locale="nl-BE")
+    page = context.new_page()
+    page.goto(f"{server.url}/join?code={server.code('committee')}")
+    page.goto(f"{server.url}/courses")
+    expect(page.locator("p.hint.detail")).to_contain_text(
+        "uw toegangscode geldt alleen voor ronde 'R1'"
+    )
+    expect(page.locator("body")).not_to_contain_text("your access code")
+    context.close()

@@ -256,7 +256,7 @@ def test_the_leaderboard_offers_the_sheet_to_the_committee_of_the_round(login):
     [
         ("en", "the unrounded course handicap", "the course handicap rounded, then"),
         ("fr", "le handicap de parcours non arrondi", "ancienne lecture"),
-        ("nl", "de niet-afgeronde course handicap", "oudere lezing"),
+        ("nl", "de niet-afgeronde baanhandicap", "oudere lezing"),
     ],
 )
 def test_the_footer_says_which_reading_of_the_playing_handicap(lang, whs, older):
