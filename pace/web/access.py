@@ -164,6 +164,7 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "committee.access_cards": COMMITTEE,
     "committee.round_language": COMMITTEE,  # the language of the round's documents (issue 41)
     "committee.round_handicap": COMMITTEE,  # the round's handicap readings (issue 47)
+    "committee.round_positions": COMMITTEE,  # positions from the groups' phones (issue 48)
     "committee.calibration_page": COMMITTEE,  # time pars from history (issue 30)
     "committee.calibration_toml": COMMITTEE,
     "pace.api_command": MARSHAL | SCORER,  # narrowed per command by EVENTS
