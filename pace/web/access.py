@@ -44,6 +44,7 @@ COMMITTEE = frozenset({"committee"})
 REFEREE = frozenset({"committee", "referee"})
 MARSHAL = frozenset({"committee", "referee", "marshal"})
 SCORER = frozenset({"committee", "referee", "scorer"})
+PHONE = frozenset({"scorer"})
 ANY_ROLE = frozenset(ROLES)
 PUBLIC = None
 
@@ -63,6 +64,10 @@ EVENTS: dict[str, frozenset[str] | None] = {
     "correct_score": SCORER,
     # a group's own report that it holed out (issue 39): any scorer of the round, as scores
     "group_completed": SCORER,
+    # positions from the group's phone (issue 48): the scorer's page is the group's phone; a
+    # referee's or a marshal's phone is not a group's
+    "share_positions": PHONE,
+    "send_positions": PHONE,
     "acknowledge_alert": REFEREE,
     "decide_timing": REFEREE,
     "tell_player_timed": REFEREE,
