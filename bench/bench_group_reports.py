@@ -128,12 +128,15 @@ def replay(
     end: datetime,
     tick: timedelta,
     allowance: float | None = None,
+    position_allowance: float | None = None,
 ) -> Run:
     """Play ``arrivals`` (each event at the instant it reaches the server) through pace's live
     loop, ticking every ``tick`` from ``start`` to ``end``; return what it raised."""
     settings = config.Settings().replace(database={"path": str(folder / "pace.db")})
     if allowance is not None:
         settings = settings.replace(allotment={"report_allowance_min": allowance})
+    if position_allowance is not None:
+        settings = settings.replace(allotment={"position_allowance_min": position_allowance})
     store = open_store(folder / "pace.db", synchronous="OFF")
     clock = FakeClock(start - timedelta(hours=1))
     service = RoundService(store, settings, clock)
@@ -298,7 +301,8 @@ def print_tally(name: str, t: Tally) -> None:
     if t.silent:
         reportable = t.true_n - t.silent
         print(
-            f"    of which {t.silent} belong to a group that never reports; of the others: "
+            f"    of which {t.silent} belong to a group nothing of this run sees (it never "
+            f"reports, or never shares its positions); of the others: "
             f"{t.found - t.found_silent} of {reportable} "
             f"({(t.found - t.found_silent) / reportable if reportable else 1.0:.0%})"
         )

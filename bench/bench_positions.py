@@ -94,6 +94,10 @@ def main() -> int:
     parser.add_argument("--groups", type=int, default=24)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tick", type=float, default=30.0)
+    parser.add_argument(
+        "--position-allowance", type=float, default=None,
+        help="the positions' allowance in minutes (default: config.toml's)",
+    )  # fmt: skip
     args = parser.parse_args()
     scorers, phones = Scorers(), Phones()
     tick = timedelta(seconds=args.tick)
@@ -134,7 +138,13 @@ def main() -> int:
         end = max(t.at for t in taps) + timedelta(minutes=30)
         official = [reports_bench.completion(t.group, t.hole, t.at, None) for t in taps]
         truth = reports_bench.truth_episodes(setup, official, start + reports_bench.END_OF_DAY)
-        silent = {p.group.id for p in plan.groups} - {s.report.group for s in sent}
+        everyone = {p.group.id for p in plan.groups}
+        silent = everyone - {s.report.group for s in sent}
+        not_sharing = everyone - set(traces)
+        #: the groups nothing of a run can see ("of which … belong to a group that never
+        #: reports" in the print: never reports, never shares, or neither)
+        unseen = {"officials": silent, "reports": silent, "positions": not_sharing,
+                  "both": silent & not_sharing}  # fmt: skip
         by_report = [(s.arrives, reports_bench.completion(s.report.group, s.report.hole,
                                                           s.report.at, "group"))
                      for s in sent]  # fmt: skip
@@ -152,8 +162,9 @@ def main() -> int:
             arrivals, setting = runs[name]
             with tempfile.TemporaryDirectory() as folder:
                 run = reports_bench.replay(Path(folder), course_text, draw_text, arrivals, setting,
-                                           start, end, tick)  # fmt: skip
-            got = reports_bench.judge(tallies[name], run, truth, first, None, silent)
+                                           start, end, tick,
+                                           position_allowance=args.position_allowance)  # fmt: skip
+            got = reports_bench.judge(tallies[name], run, truth, first, None, unseen[name])
             if name == "officials":
                 first = got
         print(f"round {r + 1} of {args.rounds} played", flush=True)

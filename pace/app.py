@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import flask_babel
-from flask import Flask, jsonify, request
+from flask import Flask, has_request_context, jsonify, request
 from flask_socketio import SocketIO
 from flask_talisman import Talisman
 from werkzeug.exceptions import HTTPException
@@ -205,14 +205,17 @@ def answer_errors(app: Flask, socketio: SocketIO, testing: bool) -> None:
     def socket_error(e: BaseException) -> dict[str, Any]:
         store_failed(e)
         return errors.from_exception(
-            e, context=f"socket event {getattr(request, 'event', None)!r}", testing=testing
-        )
+            e, context=f"socket event {getattr(request, 'event', None)!r}", testing=testing,
+            lang=i18n_pages.current_language() if has_request_context() else None,
+        )  # fmt: skip
 
     # a browser reads each refusal as a page in its language, a client as JSON (issue 47)
     @app.errorhandler(PaceError)
     def http_error(e: PaceError) -> Any:
         store_failed(e)
-        body = errors.from_exception(e, context=request.path, testing=testing)
+        body = errors.from_exception(
+            e, context=request.path, testing=testing, lang=i18n_pages.current_language()
+        )
         return access.refusal(body, errors.http_status(body))
 
     @app.errorhandler(404)

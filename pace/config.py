@@ -140,7 +140,7 @@ class AllotmentSettings:
     #: how late a scorer's report of a hole may come after holing out, allowed when a status
     #: rests on it (docs/status.md, "Groups' reports")
     report_allowance_min: float = 3.0
-    position_allowance_min: float = 1.0
+    position_allowance_min: float = 0.0
     single_player_column: int = 2
     large_group_column: int = 4
 

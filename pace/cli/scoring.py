@@ -112,8 +112,11 @@ def _file(name: str, help: str):
     "--lang",
     type=click.Choice(["fr", "en", "nl"]),
     default=None,
-    help="Language of the results sheet (default: the round's, else reports.language in "
-    "config.toml).",
+    help="Language of the results: the table printed is then the results sheet's, in its "
+    "words, decimal commas (fr, nl) and dates (14/06/2026); of --format pdf|html, the sheet's "
+    "(default: the round's, else reports.language in config.toml). Without it the table is "
+    "the CLI's English one. --json and --csv keep their stable keys and column names "
+    "(docs/formats.md §8): --lang is refused with them.",
 )
 @click.option("--net", is_flag=True, help="Net scoring: strokes received by stroke index.")
 @click.option(
@@ -176,11 +179,21 @@ def results(
     Example: pace results --event "Club championship" --db pace.db --json
 
     Example: pace results --round R1 --db pace.db --format pdf -o results.pdf
+
+    Example: pace results --round R1 --db pace.db --lang nl
     """
     format_name, sheet = _formats(format_names)
     if sheet is not None and (as_json or as_csv or excel):
         raise InputError(f"--format {sheet} prints the results sheet: leave out --json, --csv "
                          "and --excel")  # fmt: skip
+    if lang is not None and (as_json or as_csv or excel):
+        # machine formats: their keys and columns are a contract, the same in every language
+        raise InputError(f"--lang {lang} says the table and the sheet in a language; --json, "
+                         "--csv and --excel keep their stable keys and column names "
+                         "(docs/formats.md §8): leave out --lang")  # fmt: skip
+    if lang is not None and event_name is not None:
+        raise InputError(f"--lang {lang}: a competition's table (--event) is printed in English "
+                         "only; leave out --lang")  # fmt: skip
     if sheet == "pdf" and output is None:
         raise InputError("--format pdf writes a PDF: give the file with -o results.pdf")
     if sheet is not None and event_name is not None:
@@ -210,8 +223,8 @@ def results(
             )
         # the round's own readings of the handicap rules, unless this run says otherwise
         readings = {"rounding": rounding, "gross_par_adjustment": gross_par_adjustment}
-        if sheet is not None:
-            _write_sheet(sheet, *_stored_sheet(round_name, db, readings), output, lang)
+        if sheet is not None or lang is not None:
+            _write_sheet(sheet or "text", *_stored_sheet(round_name, db, readings), output, lang)
             return
         outcome, life = _stored_results(round_name, db, readings)
         _write(outcome, as_json, as_csv, excel, output, life)
@@ -229,12 +242,12 @@ def results(
             scoring or "stroke", format_name or "individual", net, allowance, timezone, day,
             tee_defaults, rounding, gross_par_adjustment,
         )  # fmt: skip
-    if sheet is not None:
+    if sheet is not None or lang is not None:
         from pace.reports.results import results_document
 
         setting = {"round": None, "course": _course_name(course_file),
                    "day": day.date() if day else None}  # fmt: skip
-        _write_sheet(sheet, results_document(outcome), setting, output, lang)
+        _write_sheet(sheet or "text", results_document(outcome), setting, output, lang)
         return
     _write(outcome, as_json, as_csv, excel, output)
 
@@ -287,6 +300,9 @@ def _write_sheet(kind: str, doc, setting, output: str | None, lang: str | None) 
     setting = dict(setting)
     own = setting.pop("language", None)  # a stored round's, for the committee's default
     lang = lang or own or load_settings().reports.language
+    if kind == "text":  # ``--lang`` alone: the sheet's table in the terminal (issue 47)
+        emit(results_sheet.results_sheet_text(doc, lang, **setting) + "\n", output)
+        return
     if kind == "html":
         emit(results_sheet.results_sheet_html(doc, lang, **setting), output)
         return

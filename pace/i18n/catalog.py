@@ -7,11 +7,13 @@
     python -m pace.i18n.catalog check     # what tests/unit/test_translations.py checks
     python -m pace.i18n.catalog port FILE NAME   # fold a hand-made {"en", "fr"} dict in
 
-The English sources are the pages' texts (``pace.web.i18n.MODULES``) and the reports' words
-(``pace.reports.words.TEXTS``, context ``words:<key>``). A text is an entry whose context is
-its key and whose ``msgid`` is its English (``msgid_plural`` too for a plural); ``update``
-keeps every translation whose English did not change, marks a changed one fuzzy and a new one
-untranslated, for a translator to see (Poedit, Weblate, any gettext tool). Uses Babel.
+The English sources are the pages' texts (``pace.web.i18n.MODULES``), the reports' words
+(``pace.reports.words.TEXTS``, context ``words:<key>``) and the sentences the code says where
+it refuses something, ``said("refusal.<what>", "English", ...)`` (:func:`sentences`, issue 47).
+A text is an entry whose context is its key and whose ``msgid`` is its English
+(``msgid_plural`` too for a plural); ``update`` keeps every translation whose English did not
+change, marks a changed one fuzzy and a new one untranslated, for a translator to see (Poedit,
+Weblate, any gettext tool). Uses Babel.
 """
 
 from __future__ import annotations
@@ -55,6 +57,43 @@ def sources() -> Iterator[tuple[str, Source, str]]:
             yield key, source, where
     for key, source in words.TEXTS.items():
         yield words.CONTEXT + key, source, "pace/reports/words.py"
+    seen: set[str] = set()
+    for key, english, where in sentences():
+        if key not in seen:
+            seen.add(key)
+            yield key, english, where
+
+
+#: the package whose ``said("key", "English", ...)`` sentences are texts of the catalogue
+PACKAGE = DIRECTORY.parent
+
+
+def sentences() -> list[tuple[str, str, str]]:
+    """Return the sentences the code says with ``said("key", "English", ...)`` (its refusals,
+    ``pace.rules.errors.said``): (key, English, file), as xgettext finds ``_("...")`` calls.
+
+    Only a call whose key and English are written as literals is a text; the same key with
+    two Englishes is a mistake that :func:`problems` reports.
+    """
+    import ast
+
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if "said(" not in text:
+            continue
+        where = str(path.relative_to(PACKAGE.parent))
+        for node in ast.walk(ast.parse(text, str(path))):
+            if not isinstance(node, ast.Call) or len(node.args) < 2:
+                continue
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else (
+                node.func.id if isinstance(node.func, ast.Name) else None
+            )  # fmt: skip
+            key, english = (a.value if isinstance(a, ast.Constant) else None
+                            for a in node.args[:2])  # fmt: skip
+            if name == "said" and isinstance(key, str) and isinstance(english, str):
+                found.append((key, english, where))
+    return found
 
 
 def template() -> Catalog:
@@ -140,6 +179,11 @@ def fields(text: str) -> set[str]:
 def problems() -> list[str]:
     """Return what is wrong with the catalogues: stale files, untranslated texts, fields."""
     out = []
+    englishes: dict[str, set[str]] = {}
+    for key, english, _where in sentences():
+        englishes.setdefault(key, set()).add(english)
+    out += [f"{key!r} is said with {len(e)} Englishes: one key, one sentence"
+            for key, e in englishes.items() if len(e) > 1]  # fmt: skip
     if not POT.is_file() or POT.read_bytes() != render_po(template()):
         out.append(f"{POT} is not the code's texts: run python -m pace.i18n.catalog update")
     wanted = {(c, s if isinstance(s, str) else s[0]): s for c, s, _ in sources()}

@@ -7,7 +7,7 @@ so both print the same. Every value is escaped by Jinja; the charts are SVG made
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -361,13 +361,16 @@ def report_html(
     drawn: Charts | None = None,
     groups: tuple[int, int] | None = None,
     with_summary: bool = True,
+    language_links: Sequence[tuple[str, str, str]] = (),
+    language_label: str = "",
 ) -> str:
     """Return the report as one HTML page (its style inlined unless ``css_href`` is given).
 
     ``links`` (the page's export links), ``script_src`` (the page's script), ``sun_src``
     (sun mode's script, with its toggle: docs/accessibility.md) and
-    ``chart_src`` (where its group charts are fetched from) are for the web page; the HTML
-    export and the PDF have none and carry every chart. ``for_pdf`` lays the holes and the
+    ``chart_src`` (where its group charts are fetched from) are for the web page, and so is
+    its language menu (``language_links``: code, name, address; ``language_label`` its name);
+    the HTML export and the PDF have none and carry every chart. ``for_pdf`` lays the holes and the
     tables of figures out as aligned text (what WeasyPrint lays out fastest) and each group's
     chart as bars over its hole grid, unless ``full_charts`` (WeasyPrint takes about 50 ms
     for a labelled chart, 5 for the bars: docs/reports.md, "Speed").
@@ -399,6 +402,8 @@ def report_html(
         first_group=first,
         last_group=last,
         with_summary=with_summary,
+        language_links=language_links,
+        language_label=language_label,
         **helpers(meta, lang),
     )
 
@@ -410,9 +415,14 @@ def letters_html(
     per: str = letters.PER_PLAYER,
     *,
     css_href: str | None = None,
+    screen_css_href: str | None = None,
     progress: Progress = no_progress,
+    language_links: Sequence[tuple[str, str, str]] = (),
+    language_label: str = "",
 ) -> str:
-    """Return the round's facts-only letters as one HTML document, one letter per page."""
+    """Return the round's facts-only letters as one HTML document, one letter per page; the
+    web page's has its screen style (``screen_css_href``) and its language menu
+    (``language_links``, as the report's)."""
     made = letters.letters(meta, r, lang, per)
     progress(1, 1, "letters")
     template = environment().get_template("reports/letters.html")
@@ -422,7 +432,10 @@ def letters_html(
         # episodes the rules found on the groups' own reports alone, which no letter names
         on_reports=any(g.episodes for g in r.groups),
         css_href=css_href,
+        screen_css_href=screen_css_href,
         css="" if css_href else css(lang),
+        language_links=language_links,
+        language_label=language_label,
         **helpers(meta, lang),
     )
 

@@ -333,10 +333,13 @@ def results_sheet_html(
     links: Mapping[str, str] | None = None,
     printed: datetime | None = None,
     sun: tuple[str, str] | None = None,
+    language_links: Sequence[tuple[str, str, str]] = (),
+    language_label: str = "",
 ) -> str:
     """Return the sheet as one HTML document: its style inlined unless ``css_href`` (the web
-    page, which also has ``links``: its PDF, its CSV and the leaderboard; and ``sun``, sun
-    mode's script and its toggle's label: docs/accessibility.md)."""
+    page, which also has ``links``: its PDF, its CSV and the leaderboard; ``sun``, sun
+    mode's script and its toggle's label: docs/accessibility.md; and its language menu,
+    ``language_links``: code, name and address of each language)."""
     from pace.reports.html import ROOT
 
     sheet = build_sheet(doc, lang, round=round, course=course, day=day)
@@ -353,8 +356,72 @@ def results_sheet_html(
             printed=when(printed.isoformat(), lang) if printed else "",
             sun=sun,
             t=_words(lang),
+            language_links=language_links,
+            language_label=language_label,
         )
     )
+
+
+def results_sheet_text(
+    doc: Mapping[str, Any],
+    lang: str,
+    *,
+    round: str | None = None,
+    course: str | None = None,
+    day: date | None = None,
+) -> str:
+    """Return the sheet as a terminal's text (``pace results --lang``, issue 47): the same
+    header, tables and footer as the printed sheet, in ``lang``'s words, numbers and dates,
+    each table's columns padded to their widest cell.
+
+    >>> doc = {"scoring": "stableford", "net": True, "format": "individual", "entries": [
+    ...     {"position": 1, "tied": False, "entry": "Jan Peeters", "playing_handicap": 11,
+    ...      "points": 38, "status": "ok", "holes": [], "countback": "last 9: 18.5"}]}
+    >>> sheet = results_sheet_text(doc, "nl", course="De Heide", day=date(2026, 6, 14))
+    >>> print("\\n".join(sheet.splitlines()[:9]))
+    Uitslagen
+    Baan: De Heide
+    Stableford netto, individueel
+    14/06/2026
+    Berekend uit de bestanden van het comité: niet de uitslagen van een bewaarde ronde.
+    <BLANKLINE>
+    Algemeen
+    Pl.  Speler       Hcp  Punten  Countback        Opmerking
+    1    Jan Peeters  11   38      laatste 9: 18,5
+    """
+    sheet = build_sheet(doc, lang, round=round, course=course, day=day)
+    out = [sheet.title, *sheet.lines, sheet.stamp]
+    for table in sheet.tables:
+        heads = [
+            text("results.col.match" if sheet.matches else "results.col.pos", lang),
+            text("results.col.sides" if sheet.matches else "results.col.player", lang),
+            *([text("results.col.tees", lang)] if sheet.with_tees else []),
+            *([text("results.col.handicap", lang)] if sheet.with_handicap else []),
+            *table.heads,
+            *([] if sheet.matches else [text("results.col.countback", lang)]),
+            text("results.col.note", lang),
+        ]
+        rows = [
+            [
+                row.place,
+                row.entry,
+                *([" / ".join(t.name for t in row.tees)] if sheet.with_tees else []),
+                *([row.handicap] if sheet.with_handicap else []),
+                *row.figures,
+                *([] if sheet.matches else [row.countback]),
+                row.note,
+            ]
+            for row in table.rows
+        ]
+        widths = [max(len(r[i]) for r in (heads, *rows)) for i in range(len(heads))]
+        out += ["", table.title]
+        out += [
+            "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+            for r in (heads, *rows)
+        ]
+    if sheet.handicap:
+        out += ["", *sheet.handicap]
+    return "\n".join(out)
 
 
 def _words(lang: str) -> Callable[..., str]:

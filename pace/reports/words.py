@@ -420,6 +420,9 @@ TEXTS: dict[str, Source] = {
     "results.col.result": "Result",
     "results.col.winner": "Winner",
     "results.col.countback": "Countback",
+    # the terminal's table (``pace results --lang``): the note the printed sheet sets under
+    # the player's name gets its own column
+    "results.col.note": "Note",
     "results.tied": "T{position}",
     "results.nr": "NR",
     "results.dq": "DQ",

@@ -22,7 +22,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from pace.rules import facts as factsmod
-from pace.rules.errors import PaceError, UnknownGroupError
+from pace.rules.errors import PaceError, UnknownGroupError, said
 from pace.rules.events import Event
 from pace.rules.model import Group, Player, RoundFacts, RoundSetup
 
@@ -88,7 +88,8 @@ def player_payload(p: Player) -> dict[str, object]:
 def player_from(payload: object) -> Player:
     """Return the player a change's payload names (``{"name": …, "handicap": …}``)."""
     if not isinstance(payload, Mapping) or not str(payload.get("name") or "").strip():
-        raise ChangeRefused("a player needs a name", field="player", code="invalid_change")
+        raise ChangeRefused(said("refusal.change.no_name", "a player needs a name"),
+                            field="player", code="invalid_change")  # fmt: skip
     handicap = payload.get("handicap")
 
     def text(key: str) -> str | None:
@@ -175,7 +176,8 @@ def apply_one(groups: Sequence[Group], e: Event, setup: RoundSetup) -> list[Grou
             out[i] = replace(g, players=players, retired=_without(g.retired, name))
         else:
             if g.retired_at(name) is not None:
-                raise ChangeRefused(f"{name} has already withdrawn", field="player",
+                raise ChangeRefused(said("refusal.change.withdrawn", "{name} has already "
+                                         "withdrawn", name=name), field="player",
                                     code="already_withdrawn")  # fmt: skip
             out[i] = replace(g, retired=(*g.retired, (name, e.at)))
     elif e.type == PLAYER_ADDED:
@@ -188,7 +190,8 @@ def apply_one(groups: Sequence[Group], e: Event, setup: RoundSetup) -> list[Grou
         j, h = _group(out, p.get("to"), "to")
         name = _member(g, p.get("player"))
         if i == j:
-            raise ChangeRefused(f"{name} is already in group {h.id}", field="to",
+            raise ChangeRefused(said("refusal.change.same_group", "{name} is already in group "
+                                     "{group}", name=name, group=h.id), field="to",
                                 code="same_group")  # fmt: skip
         player = next(x for x in g.players if x.name == name)
         out[i] = replace(g, players=tuple(x for x in g.players if x.name != name))
@@ -199,14 +202,16 @@ def apply_one(groups: Sequence[Group], e: Event, setup: RoundSetup) -> list[Grou
         a = _member(g, p.get("player"))
         b = _member(h, p.get("other"), "other")
         if a == b:
-            raise ChangeRefused(f"{a} cannot be swapped with {a}: name two players", field="other",
+            raise ChangeRefused(said("refusal.change.same_player", "{name} cannot be swapped "
+                                     "with {name}: name two players", name=a), field="other",
                                 code="same_player")  # fmt: skip
         if i == j:
             raise ChangeRefused(
-                f"{a} and {b} are both in group {g.id}: a swap within a group changes nothing",
+                said("refusal.change.swap_same_group", "{a} and {b} are both in group {group}: a "
+                     "swap within a group changes nothing", a=a, b=b, group=g.id),
                 field="other_group",
                 code="same_group",
-            )
+            )  # fmt: skip
         pa = next(x for x in g.players if x.name == a)
         pb = next(x for x in h.players if x.name == b)
         out[i] = replace(g, players=tuple(pb if x.name == a else x for x in g.players))
@@ -220,22 +225,26 @@ def apply_one(groups: Sequence[Group], e: Event, setup: RoundSetup) -> list[Grou
     elif e.type == GROUP_ADDED:
         gid = str(p.get("group") or "").strip()
         if not gid:
-            raise ChangeRefused("a group needs an id", field="group", code="invalid_change")
+            raise ChangeRefused(said("refusal.change.no_group_id", "a group needs an id"),
+                                field="group", code="invalid_change")  # fmt: skip
         if any(g.id == gid for g in out):
             raise ChangeRefused(
-                f"group {gid} is already in the draw; give the new group another id",
+                said("refusal.change.group_exists", "group {group} is already in the draw; give "
+                     "the new group another id", group=gid),
                 field="group",
                 code="group_exists",
-            )
+            )  # fmt: skip
         raw = p.get("players")
         players = tuple(player_from(x) for x in raw) if isinstance(raw, list | tuple) else ()
         if not players:
-            raise ChangeRefused("a new group needs at least one player", field="players",
+            raise ChangeRefused(said("refusal.change.no_players", "a new group needs at least "
+                                     "one player"), field="players",
                                 code="invalid_change")  # fmt: skip
         for n, pl in enumerate(players):
             _not_in_round(out, pl.name)
             if any(same_name(pl.name, q.name) for q in players[:n]):
-                raise ChangeRefused(f"{pl.name} is named twice", field="players",
+                raise ChangeRefused(said("refusal.change.named_twice", "{name} is named twice",
+                                         name=pl.name), field="players",
                                     code="player_exists")  # fmt: skip
         start = datetime.fromisoformat(str(p["start"]))
         out.append(Group(gid, start, _tee(setup, p.get("tee")), players))
@@ -259,24 +268,27 @@ def _tees(setup: RoundSetup, player: Player, text: object) -> str:
     course = setup.course
     if not course.tees:
         raise ChangeRefused(
-            f"course {course.name} has no tee sets (one slope and rating for everyone)",
+            said("refusal.change.no_tee_sets", "course {course} has no tee sets (one slope and "
+                 "rating for everyone)", course=course.name),
             field="tees", code="unknown_tees",
         )  # fmt: skip
     found = course.find_tees(str(text or ""))
     if found is None:
         raise ChangeRefused(
-            f"{str(text)[:40]!r} is not a tee set of course {course.name}; its tees are "
-            + ", ".join(t.name for t in course.tees),
+            said("refusal.change.not_tees", "{value} is not a tee set of course {course}; its "
+                 "tees are {tees}", value=repr(str(text)[:40]), course=course.name,
+                 tees=", ".join(t.name for t in course.tees)),
             field="tees", code="unknown_tees",
         )  # fmt: skip
     if not found.rated_for(player.gender):
         raise ChangeRefused(
-            f"tees {found.name} have no women's slope or rating on this course: "
-            f"{player.name} cannot play them",
+            said("refusal.change.tees_women", "tees {tees} have no women's slope or rating on "
+                 "this course: {name} cannot play them", tees=found.name, name=player.name),
             field="tees", code="unknown_tees",
         )  # fmt: skip
     if player.tees is not None and found.name == player.tees:
-        raise ChangeRefused(f"{player.name} already plays from the {found.name} tees",
+        raise ChangeRefused(said("refusal.change.same_tees", "{name} already plays from the "
+                                 "{tees} tees", name=player.name, tees=found.name),
                             field="tees", code="invalid_change")  # fmt: skip
     return found.name
 
@@ -291,7 +303,8 @@ def _group(groups: Sequence[Group], gid: object, field: str = "group") -> tuple[
         if g.id == str(gid):
             return i, g
     known = ", ".join(g.id for g in groups)
-    raise UnknownGroupError(f"group {gid} is not in the draw; its groups are {known}",
+    raise UnknownGroupError(said("refusal.change.unknown_group", "group {group} is not in the "
+                                 "draw; its groups are {groups}", group=gid, groups=known),
                             field=field)  # fmt: skip
 
 
@@ -299,9 +312,15 @@ def _member(g: Group, name: object, field: str = "player") -> str:
     for p in g.players:
         if p.name == str(name) or same_name(p.name, str(name)):
             return p.name
-    players = ", ".join(p.name for p in g.players) or "none"
-    raise UnknownPlayerError(f"{name} is not in group {g.id}; its players are {players}",
-                             field=field)  # fmt: skip
+    players = ", ".join(p.name for p in g.players)
+    raise UnknownPlayerError(
+        said("refusal.change.unknown_player", "{name} is not in group {group}; its players are "
+             "{players}", name=name, group=g.id, players=players)
+        if players else
+        said("refusal.change.unknown_player_none", "{name} is not in group {group}; its players "
+             "are none", name=name, group=g.id),
+        field=field,
+    )  # fmt: skip
 
 
 def _not_in_round(groups: Sequence[Group], name: str) -> None:
@@ -309,10 +328,11 @@ def _not_in_round(groups: Sequence[Group], name: str) -> None:
         for p in g.players:
             if same_name(p.name, name):
                 raise ChangeRefused(
-                    f"{name} is already in group {g.id}; move the player (move-player) instead",
+                    said("refusal.change.player_exists", "{name} is already in group {group}; "
+                         "move the player (move-player) instead", name=name, group=g.id),
                     field="player",
                     code="player_exists",
-                )
+                )  # fmt: skip
 
 
 def _tee(setup: RoundSetup, tee: object) -> int:
@@ -323,10 +343,11 @@ def _tee(setup: RoundSetup, tee: object) -> int:
     if not setup.course.has_hole(number):
         numbers = setup.course.hole_numbers
         raise ChangeRefused(
-            f"tee {tee} is not a hole of the course; holes are {numbers[0]}–{numbers[-1]}",
+            said("refusal.change.tee", "tee {tee} is not a hole of the course; holes are "
+                 "{first}–{last}", tee=tee, first=numbers[0], last=numbers[-1]),
             field="tee",
             code="unknown_hole",
-        )
+        )  # fmt: skip
     return number
 
 
@@ -367,102 +388,114 @@ def check(setup: RoundSetup, facts: RoundFacts, e: Event, hhmm: HHMM) -> None:
             if holes:
                 hole, at = holes[0]
                 raise ChangeRefused(
-                    f"group {g.id} completed hole {hole} at {hhmm(at)} with {name} counted: "
-                    f"a no-show would judge again the holes it played; record {name} as retired "
-                    f"(counted from now on)",
+                    said("refusal.change.no_show_played", "group {group} completed hole {hole} "
+                         "at {at} with {name} counted: a no-show would judge again the holes it "
+                         "played; record {name} as retired (counted from now on)", group=g.id,
+                         hole=hole, at=hhmm(at), name=name),
                     field="reason",
                     code="group_has_played",
-                )
+                )  # fmt: skip
             if len(g.players) == 1:
                 raise ChangeRefused(
-                    f"{name} is the only player of group {g.id}; remove the group instead "
-                    f"(remove-group)",
+                    said("refusal.change.only_player", "{name} is the only player of group "
+                         "{group}; remove the group instead (remove-group)", name=name,
+                         group=g.id),
                     field="player",
                     code="last_player",
-                )
+                )  # fmt: skip
         else:
             later = [(hole, at) for hole, at in holes if at > e.at]
             if later:
                 hole, at = later[-1]
                 raise ChangeRefused(
-                    f"group {g.id} completed hole {hole} at {hhmm(at)}, after {hhmm(e.at)}: a "
-                    f"retirement counts from its instant on and cannot judge again the holes "
-                    f"played since; give an instant after {hhmm(at)}",
+                    said("refusal.change.retired_played", "group {group} completed hole {hole} "
+                         "at {at}, after {retired}: a retirement counts from its instant on and "
+                         "cannot judge again the holes played since; give an instant after {at}",
+                         group=g.id, hole=hole, at=hhmm(at), retired=hhmm(e.at)),
                     field="at",
                     code="group_has_played",
-                )
+                )  # fmt: skip
             if active <= 1 and not holes:
                 raise ChangeRefused(
-                    f"{name} is the last player of group {g.id} and it has not played: remove "
-                    f"the group instead (remove-group)",
+                    said("refusal.change.last_player", "{name} is the last player of group "
+                         "{group} and it has not played: remove the group instead "
+                         "(remove-group)", name=name, group=g.id),
                     field="player",
                     code="last_player",
-                )
+                )  # fmt: skip
     elif e.type == PLAYER_ADDED:
         g = by_id[str(p["group"])]
         done = first(g.id)
         if done is not None:
             raise ChangeRefused(
-                f"group {g.id} completed hole {done[0]} at {hhmm(done[1])}: a player added now "
-                f"would have no score for the holes it played; add the player to a group that has "
-                f"not played yet, or add a group (add-group)",
+                said("refusal.change.add_played", "group {group} completed hole {hole} at {at}: "
+                     "a player added now would have no score for the holes it played; add the "
+                     "player to a group that has not played yet, or add a group (add-group)",
+                     group=g.id, hole=done[0], at=hhmm(done[1])),
                 field="group",
                 code="group_has_played",
-            )
+            )  # fmt: skip
     elif e.type == PLAYER_MOVED:
         name = _member(by_id[str(p["from"])], p.get("player"))
         for field, gid in (("from", str(p["from"])), ("to", str(p["to"]))):
             done = first(gid)
             if done is None:
                 continue
-            out = field == "from"
+            values = {"group": gid, "hole": done[0], "at": hhmm(done[1]), "name": name}
             raise ChangeRefused(
-                f"group {gid} completed hole {done[0]} at {hhmm(done[1])}: moving {name} "
-                + (f"out of it would rewrite what it played; record {name} as retired instead"
-                   if out else
-                   f"into it would give {name} no score for the holes it played; move the "
-                   "player to a group that has not played yet"),
+                said("refusal.change.move_out_played", "group {group} completed hole {hole} at "
+                     "{at}: moving {name} out of it would rewrite what it played; record {name} "
+                     "as retired instead", **values)
+                if field == "from" else
+                said("refusal.change.move_in_played", "group {group} completed hole {hole} at "
+                     "{at}: moving {name} into it would give {name} no score for the holes it "
+                     "played; move the player to a group that has not played yet", **values),
                 field=field,
                 code="group_has_played",
             )  # fmt: skip
         if by_id[str(p["from"])].retired_at(name) is not None:
-            raise ChangeRefused(f"{name} has withdrawn", field="player", code="already_withdrawn")
+            raise ChangeRefused(said("refusal.change.has_withdrawn", "{name} has withdrawn",
+                                     name=name), field="player",
+                                code="already_withdrawn")  # fmt: skip
     elif e.type == PLAYERS_SWAPPED:
         for gid in (str(p["group"]), str(p["other_group"])):
             done = first(gid)
             if done is not None:
                 raise ChangeRefused(
-                    f"group {gid} completed hole {done[0]} at {hhmm(done[1])}: a swap would "
-                    f"rewrite what it played; swaps are made before either group plays",
+                    said("refusal.change.swap_played", "group {group} completed hole {hole} at "
+                         "{at}: a swap would rewrite what it played; swaps are made before "
+                         "either group plays", group=gid, hole=done[0], at=hhmm(done[1])),
                     field="group" if gid == str(p["group"]) else "other_group",
                     code="group_has_played",
-                )
+                )  # fmt: skip
     elif e.type in (GROUP_START_CHANGED, GROUP_TEE_CHANGED):
         gid = str(p["group"])
         done = first(gid)
         if done is not None:
-            what = "start" if e.type == GROUP_START_CHANGED else "starting tee"
-            instead = (
-                "grant it a time credit if it was held up"
-                if e.type == GROUP_START_CHANGED
-                else "void its completions first if they were logged by mistake"
-            )
+            values = {"group": gid, "hole": done[0], "at": hhmm(done[1])}
             raise ChangeRefused(
-                f"group {gid} completed hole {done[0]} at {hhmm(done[1])}: its {what} can no "
-                f"longer change (the holes it played were timed from it); {instead}",
+                said("refusal.change.start_played", "group {group} completed hole {hole} at "
+                     "{at}: its start can no longer change (the holes it played were timed from "
+                     "it); grant it a time credit if it was held up", **values)
+                if e.type == GROUP_START_CHANGED else
+                said("refusal.change.tee_played", "group {group} completed hole {hole} at {at}: "
+                     "its starting tee can no longer change (the holes it played were timed "
+                     "from it); void its completions first if they were logged by mistake",
+                     **values),
                 field="start" if e.type == GROUP_START_CHANGED else "tee",
                 code="group_has_played",
-            )
+            )  # fmt: skip
     elif e.type == GROUP_REMOVED:
         gid = str(p["group"])
         done = first(gid)
         if done is not None:
             raise ChangeRefused(
-                f"group {gid} logged hole {done[0]} at {hhmm(done[1])}: removing it would erase "
-                f"what it played; withdraw it instead (withdraw-group)",
+                said("refusal.change.remove_played", "group {group} logged hole {hole} at {at}: "
+                     "removing it would erase what it played; withdraw it instead "
+                     "(withdraw-group)", group=gid, hole=done[0], at=hhmm(done[1])),
                 field="group",
                 code="group_has_played",
-            )
+            )  # fmt: skip
     elif e.type == PLAYER_TEES_CHANGED:
         # the player's scores are checked by the service (they are not facts of the pace
         # side); a hole his group completed is one he may have a score on
@@ -470,11 +503,12 @@ def check(setup: RoundSetup, facts: RoundFacts, e: Event, hhmm: HHMM) -> None:
         done = first(gid)
         if done is not None:
             raise ChangeRefused(
-                f"group {gid} completed hole {done[0]} at {hhmm(done[1])}: {p.get('player')} "
-                "has played from his tees; tees change only before a player has a score",
+                said("refusal.change.tees_played", "group {group} completed hole {hole} at {at}: "
+                     "{name} has played from his tees; tees change only before a player has a "
+                     "score", group=gid, hole=done[0], at=hhmm(done[1]), name=p.get("player")),
                 field="tees",
                 code="player_has_scores",
-            )
+            )  # fmt: skip
 
 
 def check_void(
@@ -500,8 +534,9 @@ def check_void(
         if holes:
             hole, at = holes[0]
             raise ChangeRefused(
-                f"group {gid} completed hole {hole} at {hhmm(at)}: voiding this change would "
-                f"rewrite the draw it played; make a new change instead",
+                said("refusal.change.void_played", "group {group} completed hole {hole} at {at}: "
+                     "voiding this change would rewrite the draw it played; make a new change "
+                     "instead", group=gid, hole=hole, at=hhmm(at)),
                 field="target",
                 code="group_has_played",
-            )
+            )  # fmt: skip

@@ -372,7 +372,7 @@ class EstimatedIndex:
         estimate is none)."""
         return self.base.reported(group)
 
-    def positioned(self, group: str) -> Collection[int]:
+    def positioned(self, group: str) -> Mapping[int, timedelta]:
         """Return the holes whose counted completion by ``group`` its positions inferred (an
         estimate is none)."""
         return self.base.positioned(group)

@@ -8,11 +8,12 @@ order, so the state at any point is a pure function of the events up to that poi
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from pace.rules.events import Event
 from pace.rules.model import HoleCompletion, RoundFacts, Suspension, TimeCredit
-from pace.rules.reported import one_per_hole_sourced, source_of
+from pace.rules.reported import completion_of, one_per_hole_sourced
 
 HOLE_COMPLETED = "hole_completed"
 HOLE_TIME_CORRECTED = "hole_time_corrected"
@@ -45,16 +46,12 @@ def fold(events: Iterable[Event]) -> RoundFacts:
     for e in events:
         p = e.payload
         if e.type == HOLE_COMPLETED:
-            completions[e.id] = HoleCompletion(
-                str(p["group"]), int(str(p["hole"])), e.at, source_of(p)
-            )
+            completions[e.id] = completion_of(e)
         elif e.type == HOLE_TIME_CORRECTED:
             target = completions.get(str(p["target"]))
             if target is not None:
                 new_at = datetime.fromisoformat(str(p["at"]))
-                completions[str(p["target"])] = HoleCompletion(
-                    target.group, target.hole, new_at, target.source
-                )
+                completions[str(p["target"])] = replace(target, at=new_at)
         elif e.type == EVENT_VOIDED:
             target_id = str(p["target"])
             for table in (completions, credits, withdrawn, sirens):

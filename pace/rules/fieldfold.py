@@ -27,7 +27,7 @@ from __future__ import annotations
 import heapq
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
 from pace.rules import facts as factsmod
@@ -75,8 +75,8 @@ class LiveIndex:
         self._instants: dict[int, list[tuple[datetime, int]]] = {}
         #: per group, the holes whose counted completion is its own report (kept by the fold)
         self._reported: dict[str, set[int]] = {}
-        #: per group, the holes whose counted completion its positions inferred
-        self._positioned: dict[str, set[int]] = {}
+        #: per group, the holes whose counted completion its positions inferred, with its spread
+        self._positioned: dict[str, dict[int, timedelta]] = {}
 
     def add(self, hole: int, at: datetime, rank: int) -> None:
         """Count a completion of ``hole`` at ``at`` by the group of start rank ``rank``."""
@@ -99,16 +99,18 @@ class LiveIndex:
         """Return the holes whose counted completion by ``group`` is its own report."""
         return self._reported.get(group, ())
 
-    def positioned(self, group: str) -> set[int] | tuple[()]:
-        """Return the holes whose counted completion by ``group`` its positions inferred."""
-        return self._positioned.get(group, ())
+    def positioned(self, group: str) -> Mapping[int, timedelta]:
+        """Return the holes whose counted completion by ``group`` its positions inferred,
+        each with its spread (half its interval)."""
+        return self._positioned.get(group, {})
 
-    def set_positioned(self, group: str, hole: int, positioned: bool) -> None:
-        """Say whether ``group``'s counted completion of ``hole`` was inferred from positions."""
-        if positioned:
-            self._positioned.setdefault(group, set()).add(hole)
+    def set_positioned(self, group: str, hole: int, spread: timedelta | None) -> None:
+        """Say that ``group``'s counted completion of ``hole`` was inferred from positions,
+        with ``spread`` (None: it was not)."""
+        if spread is not None:
+            self._positioned.setdefault(group, {})[hole] = spread
         else:
-            self._positioned.get(group, set()).discard(hole)
+            self._positioned.get(group, {}).pop(hole, None)
 
     def set_reported(self, group: str, hole: int, reported: bool) -> None:
         """Say whether ``group``'s counted completion of ``hole`` is its own report."""
@@ -294,7 +296,7 @@ class FieldFold:
         """
         p = e.payload
         if e.type == factsmod.HOLE_COMPLETED:
-            c = HoleCompletion(str(p["group"]), int(str(p["hole"])), e.at, reported.source_of(p))
+            c = reported.completion_of(e)
             self.arrived.setdefault(e.id, now)
             old = self._completions.get(e.id)
             self._completions[e.id] = c
@@ -306,7 +308,7 @@ class FieldFold:
             old = self._completions.get(target)
             if old is not None:
                 at = datetime.fromisoformat(str(p["at"]))
-                new = HoleCompletion(old.group, old.hole, at, old.source)
+                new = replace(old, at=at)
                 self._completions[target] = new
                 self._tap_changed(target, old, new, now)
                 if new.source == reported.GROUP:
@@ -381,7 +383,7 @@ class FieldFold:
         before = self._counted.get(key)
         tap_before = self._tap_of.get(key)
         was_report = hole in self.index.reported(group)
-        was_position = hole in self.index.positioned(group)
+        was_position = self.index.positioned(group).get(hole)
         if best is None:
             self._counted.pop(key, None)
             self._tap_of.pop(key, None)
@@ -391,13 +393,14 @@ class FieldFold:
         is_report = best is not None and best[1].source == reported.GROUP
         is_position = best is not None and best[1].source == reported.POSITION
         self.index.set_reported(group, hole, is_report)
-        self.index.set_positioned(group, hole, is_position)
+        self.index.set_positioned(group, hole, best[1].spread if is_position and best else None)
         after = self._counted.get(key)
         p = self.plan.by_id.get(group)
         if p is None or hole not in p.position:
             return
         if before == after:
-            if is_report != was_report or is_position != was_position:
+            now_position = self.index.positioned(group).get(hole)
+            if is_report != was_report or now_position != was_position:
                 # the same instant, seen by another: the report's allowance comes or goes
                 self._bump(group, evals=True)
             elif self._tap_of.get(key) != tap_before:

@@ -293,6 +293,9 @@ class HoleCompletion:
     hole: int
     at: datetime
     source: str = "official"
+    #: half its interval, for a completion inferred from positions (``at`` is the middle of
+    #: ``at - spread`` … ``at + spread``, docs/positions.md); zero for a tap or a report
+    spread: timedelta = timedelta(0)
 
 
 @dataclass(frozen=True)
@@ -329,8 +332,9 @@ class PaceSettings:
     gap_margin: timedelta = timedelta(0)  # committee margin added to the interval
     #: how late a group's own report may be: a status resting on one allows it (issue 46)
     report_allowance: timedelta = timedelta(minutes=3)
-    #: how far a completion inferred from positions may be from its instant (issue 48)
-    position_allowance: timedelta = timedelta(minutes=1)
+    #: at least this allowance for a verdict resting on a completion inferred from positions
+    #: (besides half its interval, which it always allows: issue 48)
+    position_allowance: timedelta = timedelta(0)
     small_group_column: int = 2  # the column a group of 1 uses
     large_group_column: int = 4  # the column a group of more than 4 uses
 

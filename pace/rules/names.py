@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from pace.rules.errors import Sentence, said
+
 _UUID = re.compile(
     r"(?:urn:uuid:)?(\{)?([0-9a-f]{8})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{4})-?"
     r"([0-9a-f]{12})(\})?",
@@ -31,11 +33,13 @@ _UUID = re.compile(
 
 
 class SpellingError(ValueError):
-    """A text that has no canonical spelling; ``reason`` says why, for a message."""
+    """A text that has no canonical spelling; ``reason`` says why, for a message (and
+    ``sentence``, the same words for the pages to translate)."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, reason: str | Sentence) -> None:
+        super().__init__(str(reason))
+        self.reason = str(reason)
+        self.sentence = reason if isinstance(reason, Sentence) else None
 
 
 def problem(text: str, *, prose: bool = False) -> str | None:
@@ -49,14 +53,23 @@ def problem(text: str, *, prose: bool = False) -> str | None:
     >>> problem("\\ud83d")
     'contains a lone surrogate (U+D83D): not valid Unicode text'
     """
+    why = _why(text, prose)
+    return None if why is None else str(why)
+
+
+def _why(text: str, prose: bool) -> Sentence | None:
     for ch in text:
         category = unicodedata.category(ch)
+        code = f"{ord(ch):04X}"
         if category == "Cs":
-            return f"contains a lone surrogate (U+{ord(ch):04X}): not valid Unicode text"
+            return said("refusal.text.surrogate", "contains a lone surrogate (U+{code}): not "
+                        "valid Unicode text", code=code)  # fmt: skip
         if category == "Cc" and not (prose and ch == "\n"):
-            return f"contains a control character (U+{ord(ch):04X})"
+            return said("refusal.text.control", "contains a control character (U+{code})",
+                        code=code)  # fmt: skip
         if category == "Cf" and not prose:
-            return f"contains an invisible format character (U+{ord(ch):04X})"
+            return said("refusal.text.format",
+                        "contains an invisible format character (U+{code})", code=code)  # fmt: skip
     return None
 
 
@@ -73,7 +86,7 @@ def canonical(text: str, *, prose: bool = False) -> str:
     text = text.strip()  # first: a tab or a newline at an end is padding, not a control
     if prose:
         text = text.replace("\r\n", "\n")
-    reason = problem(text, prose=prose)
+    reason = _why(text, prose)
     if reason is not None:
         raise SpellingError(reason)
     return unicodedata.normalize("NFC", text).strip()

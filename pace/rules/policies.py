@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from pace.rules.errors import SetupError
+from pace.rules.errors import SetupError, said
 
 # Ladder steps, written as in configuration: "warning", "final_warning", "loss_of_hole",
 # "disqualification", "strokes:N" (N penalty strokes), "points:N" (N penalty points, swin).
@@ -120,6 +120,7 @@ def find_policy(name: str, custom: dict[str, Policy] | None = None) -> Policy:
         return known[name]
     except KeyError:
         raise SetupError(
-            f"unknown pace policy {name!r}; known policies: {', '.join(sorted(known))}",
+            said("refusal.setup.policy", "unknown pace policy {value}; known policies: {names}",
+                 value=repr(name), names=", ".join(sorted(known))),
             field="policy",
-        ) from None
+        ) from None  # fmt: skip

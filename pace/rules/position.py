@@ -251,8 +251,9 @@ class Completions(Protocol):
         """Return the holes whose counted completion by ``group`` is its own report."""
         ...
 
-    def positioned(self, group: str) -> Collection[int]:
-        """Return the holes whose counted completion by ``group`` its positions inferred."""
+    def positioned(self, group: str) -> Mapping[int, timedelta]:
+        """Return the holes whose counted completion by ``group`` its positions inferred,
+        each with its spread (half its interval)."""
         ...
 
 
@@ -263,7 +264,7 @@ class CompletionIndex:
         instants: dict[int, list[tuple[datetime, int]]] = defaultdict(list)
         per_group: dict[str, dict[int, datetime]] = defaultdict(dict)
         own_reports: dict[str, set[int]] = defaultdict(set)
-        positioned: dict[str, set[int]] = defaultdict(set)
+        positioned: dict[str, dict[int, timedelta]] = defaultdict(dict)
         by_id = plan.by_id
         for c in completions:
             at = c.at
@@ -277,7 +278,7 @@ class CompletionIndex:
             if c.source == reported.GROUP:
                 own_reports[c.group].add(c.hole)
             elif c.source == reported.POSITION:
-                positioned[c.group].add(c.hole)
+                positioned[c.group][c.hole] = c.spread
         for entries in instants.values():
             entries.sort()  # linear: the fold gives completions in time order
         self.per_group = per_group
@@ -308,22 +309,25 @@ class CompletionIndex:
         """Return the holes whose counted completion by ``group`` is its own report."""
         return self._reported.get(group, ())
 
-    def positioned(self, group: str) -> Collection[int]:
-        """Return the holes whose counted completion by ``group`` its positions inferred."""
-        return self._positioned.get(group, ())
+    def positioned(self, group: str) -> Mapping[int, timedelta]:
+        """Return the holes whose counted completion by ``group`` its positions inferred,
+        each with its spread (half its interval)."""
+        return self._positioned.get(group, {})
 
 
 def slack_of(
     index: Completions, group: str, hole: int | None, allowance: timedelta, positions: timedelta
 ) -> timedelta:
     """Return the allowance a verdict resting on ``group``'s completion of ``hole`` reads
-    with: the report's for its own report, the positions' for one they inferred, else none."""
+    with: the report's for its own report; for one its positions inferred, half its interval,
+    at least the positions' allowance; else none."""
     if hole is None:
         return ZERO
     if allowance and hole in index.reported(group):
         return allowance
-    if positions and hole in index.positioned(group):
-        return positions
+    spread = index.positioned(group).get(hole)
+    if spread is not None:
+        return max(spread, positions)
     return ZERO
 
 

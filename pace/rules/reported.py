@@ -15,7 +15,7 @@ whose ``source`` is ``"group"``; an official's tap (a marshal, a referee, the co
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -44,6 +44,25 @@ def source_of(payload: Mapping[str, Any]) -> str:
     """Return the source of a ``hole_completed`` payload (none stored: an official's tap)."""
     source = payload.get("source")
     return source if source in (GROUP, POSITION) else OFFICIAL
+
+
+def spread_of(payload: Mapping[str, Any]) -> timedelta:
+    """Return half the interval of a completion inferred from positions (its payload's
+    ``earliest`` and ``latest``), zero for any other completion or an interval unreadable."""
+    if payload.get("source") != POSITION:
+        return timedelta(0)
+    try:
+        earliest = datetime.fromisoformat(str(payload["earliest"]))
+        latest = datetime.fromisoformat(str(payload["latest"]))
+    except (KeyError, ValueError):
+        return timedelta(0)
+    return max(timedelta(0), (latest - earliest) / 2)
+
+
+def completion_of(e: Event) -> HoleCompletion:
+    """Return the completion a ``hole_completed`` event logs (its source and spread read)."""
+    p = e.payload
+    return HoleCompletion(str(p["group"]), int(str(p["hole"])), e.at, source_of(p), spread_of(p))
 
 
 def groups_report(setting: str | None) -> bool:
@@ -144,11 +163,11 @@ def live_completions(events: Iterable[Event], now: datetime) -> dict[str, HoleCo
     for e in events:
         p = e.payload
         if e.type == "hole_completed" and e.at <= now:
-            live[e.id] = HoleCompletion(str(p["group"]), int(str(p["hole"])), e.at, source_of(p))
+            live[e.id] = completion_of(e)
         elif e.type == "hole_time_corrected" and str(p["target"]) in live:
             old = live[str(p["target"])]
             at = datetime.fromisoformat(str(p["at"]))
-            live[str(p["target"])] = HoleCompletion(old.group, old.hole, at, old.source)
+            live[str(p["target"])] = replace(old, at=at)
         elif e.type == "event_voided":
             live.pop(str(p["target"]), None)
     return live

@@ -22,6 +22,7 @@ from pace.rules import changes as changesmod
 from pace.rules import facts as factsmod
 from pace.rules import names
 from pace.rules.changes import ChangeRefused
+from pace.rules.errors import Label, said
 from pace.rules.events import Event
 from pace.rules.model import Group, Player
 from pace.rules.scoring import records
@@ -63,11 +64,12 @@ class ChangeService:
         group too (``group_withdrawn``)."""
         if reason not in changesmod.WITHDRAWALS:
             raise CommandError(
-                f"reason {reason!r}: expected no_show (he never started) or retired "
-                "(he stopped during play)",
+                said("refusal.form.withdrawal", "{field} {value}: expected no_show (he never "
+                     "started) or retired (he stopped during play)", field=Label("reason"),
+                     value=repr(reason)),
                 field="reason",
                 code="invalid_change",
-            )
+            )  # fmt: skip
         player = _name(player, "player")
         with self.live.lock:
             group = self._earlier(id, changesmod.PLAYER_WITHDRAWN, "group") or (
@@ -172,11 +174,12 @@ class ChangeService:
             ]  # fmt: skip
             if scored and earlier is None:  # a resend of a stored change is acknowledged
                 raise ChangeRefused(
-                    f"{name} has a score on hole {scored[0].hole}: tees change only before a "
-                    "player has a score (void the scores first if they were a mistake)",
+                    said("refusal.change.tees_scored", "{name} has a score on hole {hole}: tees "
+                         "change only before a player has a score (void the scores first if "
+                         "they were a mistake)", name=name, hole=scored[0].hole),
                     field="tees",
                     code="player_has_scores",
-                )
+                )  # fmt: skip
             tees = _name(tees, "tees", TEES_MAX)
             found = view.setup.course.find_tees(tees)  # kept as the course names them
             payload = {"group": group, "player": name, "tees": found.name if found else tees,
@@ -231,7 +234,8 @@ class ChangeService:
             group_of(live.view, group)
             self.live.check_instant(live.view, at, "at")
             if live.field.withdrawn_at(group) is not None:
-                raise ChangeRefused(f"group {group} has already withdrawn", field="group",
+                raise ChangeRefused(said("refusal.change.group_withdrawn", "group {group} has "
+                                         "already withdrawn", group=group), field="group",
                                     code="already_withdrawn")  # fmt: skip
             return Outcome(*self.live.append(event))
 
@@ -305,19 +309,21 @@ class ChangeService:
             if any(changesmod.same_name(p.name, name) for p in g.players):
                 return g
         raise changesmod.UnknownPlayerError(
-            f"{name} is not in the draw of round {view.record.name}", field=field
-        )
+            said("refusal.change.not_in_draw", "{name} is not in the draw of round {round}",
+                 name=name, round=view.record.name),
+            field=field,
+        )  # fmt: skip
 
     @staticmethod
     def _on_the_day(view: RoundView, start: datetime, field: str) -> None:
         day = start.astimezone(view.tz).date()
         if day != view.record.day:
             raise CommandError(
-                f"{start.astimezone(view.tz):%Y-%m-%d %H:%M} is not on the round's day "
-                f"({view.record.day})",
+                said("refusal.time.wrong_day", "{at} is not on the round's day ({day})",
+                     at=start.astimezone(view.tz), day=view.record.day),
                 field=field,
                 code="wrong_day",
-            )
+            )  # fmt: skip
 
 
 def _name(text: str, field: str, longest: int = NAME_MAX) -> str:
@@ -325,9 +331,12 @@ def _name(text: str, field: str, longest: int = NAME_MAX) -> str:
     try:
         text = names.canonical(text or "")
     except names.SpellingError as e:
-        raise CommandError(f"{field} {e.reason}", field=field, code="invalid_change") from None
+        raise CommandError(said("refusal.payload.spelling", "{field} {reason}",
+                                field=Label(field), reason=e.sentence or e.reason),
+                           field=field, code="invalid_change") from None  # fmt: skip
     if not text or len(text) > longest:
-        raise CommandError(f"{field}: give 1 to {longest} characters", field=field,
+        raise CommandError(said("refusal.change.name_length", "{field}: give 1 to {n} "
+                                "characters", field=Label(field), n=longest), field=field,
                            code="invalid_change")  # fmt: skip
     return text
 
@@ -337,11 +346,14 @@ def _reason(text: str, field: str = "reason", *, required: bool = True) -> str:
     try:
         text = names.canonical(text or "", prose=True)
     except names.SpellingError as e:
-        raise CommandError(f"the {field} {e.reason}", field=field, code="invalid_change") from None
+        raise CommandError(said("refusal.change.reason_spelling", "the {field} {reason}",
+                                field=Label(field), reason=e.sentence or e.reason),
+                           field=field, code="invalid_change") from None  # fmt: skip
     if required and not text:
-        raise CommandError("say why (a reason is kept with every change)", field=field,
-                           code="reason_required")  # fmt: skip
+        raise CommandError(said("refusal.change.reason", "say why (a reason is kept with every "
+                                "change)"), field=field, code="reason_required")  # fmt: skip
     if len(text) > REASON_MAX:
-        raise CommandError(f"the {field} is longer than {REASON_MAX} characters", field=field,
+        raise CommandError(said("refusal.change.reason_long", "the {field} is longer than {n} "
+                                "characters", field=Label(field), n=REASON_MAX), field=field,
                            code="invalid_change")  # fmt: skip
     return text

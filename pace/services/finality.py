@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import tzinfo
 
 from pace.rules import life as lifemod
+from pace.rules.errors import said
 from pace.rules.events import Event
 from pace.services.commands import CommandError
 
@@ -25,32 +26,33 @@ def check_open(
         return
     act = life.final
     assert act is not None  # is_locked: the results are final
-    when = act.at.astimezone(tz).strftime("%Y-%m-%d %H:%M")
-    what = _FACTS.get(event.type, event.type)
+    what: object = _FACTS.get(event.type, event.type)
     if target is not None:
-        what = f"a void of {_FACTS.get(target.type, target.type)}"
+        what = said("refusal.final.void", "a void of {fact}",
+                    fact=_FACTS.get(target.type, target.type))  # fmt: skip
     raise CommandError(
-        f"the results of round {round!r} are final since {when} ({act.who}): "
-        f"{what} cannot be added; the committee reopens them first, with a reason "
-        "(pace round reopen)",
+        said("refusal.final", "the results of round {round} are final since {when} ({who}): "
+             "{what} cannot be added; the committee reopens them first, with a reason (pace "
+             "round reopen)", round=repr(round), when=act.at.astimezone(tz), who=act.who,
+             what=what),
         code="results_final",
-    )
+    )  # fmt: skip
 
 
-#: the locked facts as a sentence names them
+#: the locked facts as a sentence names them (the pages say them in their language)
 _FACTS = {
-    "hole_completed": "a completed hole",
-    "hole_time_corrected": "a corrected hole time",
-    "siren": "a siren",
-    "time_credit_granted": "a time credit",
-    "group_withdrawn": "a withdrawal",
-    "timing_decided": "a timing decision",
-    "player_told_timed": "a player told of timing",
-    "stroke_timed": "a timed stroke",
-    "player_notified": "a notification",
-    "timing_stopped": "a stop of timing",
-    "score_recorded": "a score",
-    "score_corrected": "a score correction",
+    "hole_completed": said("refusal.final.hole_completed", "a completed hole"),
+    "hole_time_corrected": said("refusal.final.hole_time_corrected", "a corrected hole time"),
+    "siren": said("refusal.final.siren", "a siren"),
+    "time_credit_granted": said("refusal.final.time_credit_granted", "a time credit"),
+    "group_withdrawn": said("refusal.final.group_withdrawn", "a withdrawal"),
+    "timing_decided": said("refusal.final.timing_decided", "a timing decision"),
+    "player_told_timed": said("refusal.final.player_told_timed", "a player told of timing"),
+    "stroke_timed": said("refusal.final.stroke_timed", "a timed stroke"),
+    "player_notified": said("refusal.final.player_notified", "a notification"),
+    "timing_stopped": said("refusal.final.timing_stopped", "a stop of timing"),
+    "score_recorded": said("refusal.final.score_recorded", "a score"),
+    "score_corrected": said("refusal.final.score_corrected", "a score correction"),
 }
 
 

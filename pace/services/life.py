@@ -15,6 +15,7 @@ from datetime import datetime, tzinfo
 from typing import Any
 
 from pace.rules import life as lifemod
+from pace.rules.errors import said
 from pace.rules.events import Event
 from pace.rules.model import Status
 from pace.services.commands import Author, CommandError, Outcome
@@ -94,13 +95,14 @@ class RoundLifeService:
         with self.live.lock:
             doc = self.document(round)
             if doc["finished"] is not None and not doc["finished"]["implied"]:
-                raise _already(f"round {round!r} is", "finished", doc["finished"])
+                raise _already("finished", round, doc["finished"])
             if doc["stage"] == lifemod.PLANNED:
                 raise CommandError(
-                    f"round {round!r} has not started: no group has teed off nor completed a "
-                    "hole; a round is finished once it was played",
+                    said("refusal.life.not_started", "round {round} has not started: no group "
+                         "has teed off nor completed a hole; a round is finished once it was "
+                         "played", round=repr(round)),
                     code="not_started",
-                )
+                )  # fmt: skip
             return self._append(round, lifemod.ROUND_FINISHED, by, {})
 
     def finalise(self, round: str, by: Author) -> Outcome:
@@ -108,13 +110,14 @@ class RoundLifeService:
         with self.live.lock:
             doc = self.document(round)
             if doc["final"]:
-                raise _already(f"the results of round {round!r} are", "final", doc["finalised"])
+                raise _already("final", round, doc["finalised"])
             if doc["finished"] is None:
                 raise CommandError(
-                    f"round {round!r} is {doc['stage'].replace('_', ' ')}: finish it first "
-                    "(pace round finish), then make its results final",
+                    said("refusal.life.not_finished", "round {round} is {stage}: finish it first "
+                         "(pace round finish), then make its results final", round=repr(round),
+                         stage=_STAGES.get(doc["stage"], doc["stage"].replace("_", " "))),
                     code="not_finished",
-                )
+                )  # fmt: skip
             return self._append(round, lifemod.RESULTS_FINALISED, by, {})
 
     def reopen(self, round: str, by: Author, reason: str) -> Outcome:
@@ -124,15 +127,17 @@ class RoundLifeService:
             doc = self.document(round)
             if not reason:
                 raise CommandError(
-                    "say why the results are reopened (--reason): the audit keeps it",
+                    said("refusal.life.reason", "say why the results are reopened (--reason): "
+                         "the audit keeps it"),
                     field="reason",
                     code="missing_field",
-                )
+                )  # fmt: skip
             if not doc["final"]:
                 raise CommandError(
-                    f"the results of round {round!r} are not final; there is nothing to reopen",
+                    said("refusal.life.not_final", "the results of round {round} are not final; "
+                         "there is nothing to reopen", round=repr(round)),
                     code="not_final",
-                )
+                )  # fmt: skip
             return self._append(round, lifemod.RESULTS_REOPENED, by, {"reason": reason})
 
     def _append(self, round: str, type: str, by: Author, payload: Mapping[str, Any]) -> Outcome:
@@ -142,6 +147,24 @@ class RoundLifeService:
         return Outcome(*self.live.append(event))
 
 
-def _already(subject: str, what: str, act: Mapping[str, Any] | None) -> CommandError:
-    since = "" if act is None else f" (since {act['at']}, by {act['by']})"
-    return CommandError(f"{subject} already {what}{since}", code="already_done")
+#: the stages a round may be in when its results cannot be made final yet, in words
+_STAGES = {
+    lifemod.PLANNED: said("refusal.life.stage.planned", "planned"),
+    lifemod.IN_PLAY: said("refusal.life.stage.in_play", "in play"),
+}
+
+
+def _already(what: str, round: str, act: Mapping[str, Any] | None) -> CommandError:
+    if what == "finished":
+        if act is None:
+            return CommandError(said("refusal.life.finished", "round {round} is already finished",
+                                     round=repr(round)), code="already_done")  # fmt: skip
+        return CommandError(said("refusal.life.finished_by", "round {round} is already finished "
+                                 "(since {at}, by {by})", round=repr(round), at=act["at"],
+                                 by=act["by"]), code="already_done")  # fmt: skip
+    if act is None:
+        return CommandError(said("refusal.life.final", "the results of round {round} are already "
+                                 "final", round=repr(round)), code="already_done")  # fmt: skip
+    return CommandError(said("refusal.life.final_by", "the results of round {round} are already "
+                             "final (since {at}, by {by})", round=repr(round), at=act["at"],
+                             by=act["by"]), code="already_done")  # fmt: skip

@@ -22,7 +22,7 @@ from pace.rules import changes as changesmod
 from pace.rules import facts as factsmod
 from pace.rules import life as lifemod
 from pace.rules import names
-from pace.rules.errors import FileFormatError, Problem, SetupError
+from pace.rules.errors import FileFormatError, Problem, SetupError, said
 from pace.rules.events import Event
 from pace.rules.model import Course, Group, HoleCompletion, RoundFacts, RoundSetup
 from pace.rules.position import FieldPlan, FieldStatus, plan_field
@@ -174,17 +174,19 @@ class RoundService:
         try:  # the one spelling pages and payloads will compare with (pace.rules.names)
             round = names.canonical(round)
         except names.SpellingError as e:
-            raise SetupError(f"round name {round!r} {e.reason}", field="round") from None
+            raise SetupError(said("refusal.round.name_spelling", "round name {value} {reason}",
+                                  value=repr(round), reason=e.sentence or e.reason),
+                             field="round") from None  # fmt: skip
         if not round:
-            raise SetupError("a round needs a name", field="round")
+            raise SetupError(said("refusal.round.no_name", "a round needs a name"), field="round")
         existing = self._existing_round(round)
         if new and existing is not None:
             raise SetupError(
-                f"round {round!r} exists already; choose another name (its draw changes on the "
-                "day on its changes page)",
+                said("refusal.round.exists", "round {round} exists already; choose another name "
+                     "(its draw changes on the day on its changes page)", round=repr(round)),
                 field="round",
                 code="round_exists",
-            )
+            )  # fmt: skip
         if scoring is None and play and existing is not None and existing.scoring:
             scoring = existing.scoring  # a play that contradicts the stored scoring is refused
         scoring, play = scoringmod.check_setup(
@@ -424,12 +426,16 @@ class RoundService:
         courses = self.store.list_courses()
         if len(courses) == 1:
             return courses[0]
-        names = ", ".join(repr(c.name) for c in courses) or "none yet: import one first"
+        names = ", ".join(repr(c.name) for c in courses)
         raise UnknownRoundError(
-            f"which course does the new round use? pass --course; stored courses: {names}",
+            said("refusal.round.course", "which course does the new round use? pass --course; "
+                 "stored courses: {names}", names=names)
+            if names else
+            said("refusal.round.no_course", "which course does the new round use? pass "
+                 "--course; stored courses: none yet: import one first"),
             field="course",
             code="course_required",
-        )
+        )  # fmt: skip
 
     def list_rounds(self) -> list[RoundSummary]:
         """Return every round of the database."""

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 from pace import formats
 from pace.config import Settings
-from pace.rules.errors import SetupError
+from pace.rules.errors import SetupError, said
 from pace.rules.model import RoundSetup
 from pace.rules.penalties import MATCH_PLAY, STROKE_PLAY, FaultOutcome
 from pace.rules.scoring import (
@@ -105,10 +105,13 @@ def check_setup(
         name = scorer.name
         if play is not None and play != scorer.play:
             raise SetupError(
-                f"scoring {name!r} is {scorer.play.replace('_', ' ')}; play {play!r} contradicts"
-                " it (leave --play out)",
+                said("refusal.setup.play", "scoring {scoring} is {play}; play {value} contradicts "
+                     "it (leave --play out)", scoring=repr(name), value=repr(play),
+                     play=said("refusal.setup.match_play", "match play")
+                     if scorer.play == "match_play" else
+                     said("refusal.setup.stroke_play", "stroke play")),
                 field="play",
-            )
+            )  # fmt: skip
         play = scorer.play
     if allowance is not None:
         family = find_scoring(name or implied_scoring(play or STROKE_PLAY)).family

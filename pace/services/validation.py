@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from pace.rules.errors import UnknownGroupError, UnknownHoleError
+from pace.rules.errors import UnknownGroupError, UnknownHoleError, said
 from pace.rules.events import Event
 from pace.rules.model import Group
 from pace.services.commands import CommandError
@@ -32,8 +32,10 @@ def group_of(view: RoundView, group_id: str) -> Group:
         return view.plan.by_id[group_id].group
     except KeyError:
         raise UnknownGroupError(
-            f"group {group_id!r} is not in the draw of round {view.record.name!r}", field="group"
-        ) from None
+            said("refusal.group.unknown", "group {group} is not in the draw of round {round}",
+                 group=repr(group_id), round=repr(view.record.name)),
+            field="group",
+        ) from None  # fmt: skip
 
 
 def check_player(view: RoundView, group_id: str, name: str) -> None:
@@ -42,11 +44,12 @@ def check_player(view: RoundView, group_id: str, name: str) -> None:
     names = [p.name for p in group.players]
     if name not in names:
         raise CommandError(
-            f"{name!r} is not in group {group_id!r}; its players are "
-            + ", ".join(repr(n) for n in names),
+            said("refusal.player.unknown", "{name} is not in group {group}; its players are "
+                 "{players}", name=repr(name), group=repr(group_id),
+                 players=", ".join(repr(n) for n in names)),
             field="player",
             code="unknown_player",
-        )
+        )  # fmt: skip
 
 
 def check_hole(view: RoundView, hole: int) -> None:
@@ -55,9 +58,10 @@ def check_hole(view: RoundView, hole: int) -> None:
     if not course.has_hole(hole):
         numbers = course.hole_numbers
         raise UnknownHoleError(
-            f"hole {hole} does not exist on this course; holes are {numbers[0]}–{numbers[-1]}",
+            said("refusal.hole.unknown", "hole {hole} does not exist on this course; holes are "
+                 "{first}–{last}", hole=hole, first=numbers[0], last=numbers[-1]),
             field="hole",
-        )
+        )  # fmt: skip
 
 
 def check_instant(
@@ -70,19 +74,19 @@ def check_instant(
     """Refuse an instant beyond ``tolerance`` ahead of the server's ``now``, or off the day."""
     if at > now + tolerance:
         raise CommandError(
-            f"{local(view, at)} is in the future (server time {local(view, now)}); "
-            "check the phone's clock",
+            said("refusal.time.future", "{at} is in the future (server time {now}); check the "
+                 "phone's clock", at=local(view, at), now=local(view, now)),
             field=field_name,
             code="time_in_future",
-        )
+        )  # fmt: skip
     day = at.astimezone(view.tz).date()
     if day != view.record.day:
         raise CommandError(
-            f"{at.astimezone(view.tz):%Y-%m-%d %H:%M} is not on the round's day "
-            f"({view.record.day})",
+            said("refusal.time.wrong_day", "{at} is not on the round's day ({day})",
+                 at=at.astimezone(view.tz), day=view.record.day),
             field=field_name,
             code="wrong_day",
-        )
+        )  # fmt: skip
 
 
 def live_target(live: LiveRound, target: str, types: tuple[str, ...]) -> Event:
@@ -90,16 +94,23 @@ def live_target(live: LiveRound, target: str, types: tuple[str, ...]) -> Event:
     e = live.by_id.get(target)
     if e is None:
         raise CommandError(
-            f"no event {target!r} in this round", field="target", code="unknown_target"
-        )
+            said("refusal.target.unknown", "no event {target} in this round",
+                 target=repr(target)),
+            field="target",
+            code="unknown_target",
+        )  # fmt: skip
     if e.type not in types:
         raise CommandError(
-            f"event {target!r} is a {e.type}, which cannot be changed this way",
+            said("refusal.target.wrong", "event {target} is a {type}, which cannot be changed "
+                 "this way", target=repr(target), type=e.type),
             field="target",
             code="wrong_target",
-        )
+        )  # fmt: skip
     if target in live.voided:
         raise CommandError(
-            f"event {target!r} was already voided", field="target", code="already_done"
-        )
+            said("refusal.target.voided", "event {target} was already voided",
+                 target=repr(target)),
+            field="target",
+            code="already_done",
+        )  # fmt: skip
     return e

@@ -16,7 +16,7 @@ from enum import Enum
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pace.rules.errors import SetupError
+from pace.rules.errors import SetupError, said
 from pace.rules.events import Event, canonical_json
 from pace.rules.model import Course, Group, Hole, TeeSet
 from pace.rules.reported import COMPLETIONS
@@ -141,9 +141,10 @@ def event_from_row(row: Sequence[Any]) -> Event:
 def unknown_round(name: str, *, field: str | None = "round") -> UnknownRoundError:
     shown = name if len(name) <= 60 else name[:60] + "…"
     return UnknownRoundError(
-        f"round {shown!r} does not exist; create it with `pace import draw FILE --round NAME`",
+        said("refusal.round.unknown", "round {round} does not exist; create it with `pace "
+             "import draw FILE --round NAME`", round=repr(shown)),
         field=field,
-    )
+    )  # fmt: skip
 
 
 def draw_rows(
@@ -292,9 +293,10 @@ def check_completions(completions: object) -> str:
     """Return a round's completions setting, checked (``SetupError`` naming the settings)."""
     if completions not in COMPLETIONS:
         raise SetupError(
-            f"completions {completions!r} must be one of {', '.join(COMPLETIONS)}",
+            said("refusal.setup.completions", "completions {value} must be one of {names}",
+                 value=repr(completions), names=", ".join(COMPLETIONS)),
             field="completions",
-        )
+        )  # fmt: skip
     return str(completions)
 
 

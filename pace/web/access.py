@@ -33,7 +33,7 @@ from flask import (
     url_for,
 )
 
-from pace.rules.errors import PaceError
+from pace.rules.errors import PaceError, said
 from pace.services.access import ROLES, AccessError, Session, join_link
 from pace.store import UnknownRoundError
 from pace.web import errors, payloads
@@ -275,9 +275,10 @@ def check_all_rounds(endpoint: str, s: Session) -> None:
 def _refuse_role(name: str, roles: frozenset[str], s: Session | None) -> None:
     if s is None:
         raise AccessError(
-            "you are not signed in (or your session ended): enter your access code at /join",
+            said("refusal.access.signed_out", "you are not signed in (or your session ended): "
+                 "enter your access code at /join"),
             code="unauthorized",
-        )
+        )  # fmt: skip
     if s.role not in roles:
         raise AccessError(
             f"{ROLE_WORDS.get(s.role, s.role)} may not {_what(name)}; only {_who(roles)} may"
@@ -312,8 +313,10 @@ def check_exists(round: str, store: Any, field: str | None = "round") -> None:
     """Refuse a round that is not stored (``unknown_round``)."""
     if not store.has_round(round):
         raise UnknownRoundError(
-            f"no round {round[:40]!r}; rounds are created with pace import draw", field=field
-        )
+            said("refusal.round.none", "no round {round}; rounds are created with pace import "
+                 "draw", round=repr(round[:40])),
+            field=field,
+        )  # fmt: skip
 
 
 def check_scope(name: str, s: Session | None, command: object, store: Any) -> None:
@@ -388,11 +391,11 @@ def check_csrf() -> None:
     expected = session.get("csrf")
     if not isinstance(expected, str) or not hmac.compare_digest(str(sent), expected):
         raise AccessError(
-            "this form has expired or did not come from this site; reload the page and send it"
-            " again",
+            said("refusal.access.csrf", "this form has expired or did not come from this site; "
+                 "reload the page and send it again"),
             field="csrf",
             code="csrf_failed",
-        )
+        )  # fmt: skip
 
 
 def _check_json_origin() -> None:
@@ -502,6 +505,8 @@ def refusal(body: dict[str, Any], status: int) -> Any:
             "message.html",
             title=translate("message.title.refused", current_language()),
             message=error["message"],
+            # the precise reason in the page's language, when the catalogue has its sentence
+            translation=error.get("translation"),
             error_code=error["code"],
             **page_context(),
         ),

@@ -11,6 +11,7 @@ import logging
 from typing import Any
 
 from pace.rules.errors import PaceError
+from pace.web.i18n import say
 
 log = logging.getLogger(__name__)
 
@@ -91,14 +92,31 @@ def _sendable(text: str | None) -> str | None:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def from_exception(e: BaseException, *, context: str, testing: bool) -> dict[str, Any]:
-    """Return the error shape for ``e``; log (or, when testing, re-raise) unexpected ones."""
+def from_exception(
+    e: BaseException, *, context: str, testing: bool, lang: str | None = None
+) -> dict[str, Any]:
+    """Return the error shape for ``e``; log (or, when testing, re-raise) unexpected ones.
+
+    ``lang``: the asker's language; a refusal whose sentence the catalogue has
+    (``pace.rules.errors.said``) also carries it in that language (French, Dutch),
+    ``translation``, for a page to show (``message`` stays English: logs, scripts, the CLI's
+    words; issue 47).
+    """
     if isinstance(e, PaceError):
-        return error_body(e.code, e.message, e.field)
+        return refusal_body(e, lang)
     if testing:
         raise e
     log.exception("unexpected error while handling %s", context)
     return error_body("internal_error", "the server could not handle this request; it is logged")
+
+
+def refusal_body(e: PaceError, lang: str | None = None) -> dict[str, Any]:
+    """Return the error shape of a refusal; asked in another language than English (``lang``),
+    its sentence in that language too (``translation``) when the catalogue has it."""
+    body = error_body(e.code, e.message, e.field)
+    if lang not in (None, "en") and e.sentence is not None:
+        body["error"]["translation"] = _sendable(say(e.sentence, lang))
+    return body
 
 
 def http_status(body: dict[str, Any]) -> int:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from datetime import date, datetime, tzinfo
 from typing import Any
+from urllib.parse import urlencode
 
 import flask_babel
 from babel import dates as babel_dates
@@ -21,6 +22,7 @@ from flask import request
 
 from pace import i18n
 from pace.i18n import Source
+from pace.rules.errors import Label, PaceError, Sentence, fill
 from pace.web.audit import messages as audit_messages
 from pace.web.committee import calibration_messages
 from pace.web.committee import messages as committee_messages
@@ -263,6 +265,47 @@ def translate_n(key: str, n: int, lang: str, **values: object) -> str:
     return i18n.fill(i18n.plural(key, source, n, lang), {"n": n, **values})
 
 
+def say(sentence: Sentence, lang: str) -> str:
+    """Return a sentence of the code (a refusal: ``pace.rules.errors.said``) in ``lang``: its
+    catalogue text filled with its values, a sentence among them said in ``lang`` too, a
+    field by its label (``field.<name>``, else its name), a number with ``lang``'s decimal
+    mark. A sentence the catalogue has no translation for stays English (gettext's way).
+
+    >>> from pace.rules.errors import said
+    >>> say(said("refusal.form.not_clock", "{field} {value} is not a time of day such as 08:40",
+    ...          field=Label("start"), value="'25:99'"), "nl")
+    "starttijd '25:99' is geen tijdstip zoals 08:40"
+    """
+    values: dict[str, str] = {}
+    for name, value in sentence.values.items():
+        if isinstance(value, Sentence):
+            values[name] = say(value, lang)
+        elif isinstance(value, Label):
+            values[name] = field_label(value.name, lang)
+        elif isinstance(value, float):
+            values[name] = i18n.decimal(f"{value:g}", lang)
+        elif isinstance(value, datetime):
+            values[name] = f"{i18n.day_text(value.date(), lang)} {value:%H:%M}"
+        elif isinstance(value, date):
+            values[name] = i18n.day_text(value, lang)
+        else:
+            values[name] = str(value)
+    return fill(i18n.text(sentence.key, sentence.english, lang), values)
+
+
+def field_label(name: str, lang: str) -> str:
+    """Return a field's label in ``lang`` (``field.<name>`` of the catalogue: a form's field,
+    a column of the draw, a key of the course file), else the field's own name."""
+    key = f"field.{name}"
+    return translate(key, lang) if key in ENGLISH else name
+
+
+def refusal_text(e: PaceError, lang: str) -> str | None:
+    """Return a refusal's sentence in ``lang``, or None when it has no sentence of the
+    catalogue (its English ``message`` is all there is)."""
+    return say(e.sentence, lang) if e.sentence is not None else None
+
+
 def catalogue(lang: str) -> dict[str, Any]:
     """Return every page text in ``lang``, for the pages' JavaScript (plurals as one/other)."""
     return {key: i18n.forms(key, source, lang) for key, source in ENGLISH.items()}
@@ -311,6 +354,17 @@ def local_date(day: date | None, lang: str, form: str = "long") -> str:
     return "" if day is None else babel_dates.format_date(day, form, locale=i18n.babel_locale(lang))
 
 
+def language_links() -> list[tuple[str, str, str]]:
+    """Return the language menu's links: each language's code, its name in its own words and
+    the page's address in it, ``?lang=`` set and the page's other query parameters kept
+    (``?per=group`` of the letters, ``?strip_at=`` of the report; issue 47)."""
+    kept = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
+    return [
+        (code, i18n.NAMES[code], "?" + urlencode([*kept, ("lang", code)]))
+        for code in ("fr", "en", "nl")
+    ]
+
+
 def page_context() -> dict[str, Any]:
     """Return what every template needs: ``lang``, ``url_lang`` (the language to carry in
     the page's own links and forms: only one chosen with ``?lang=``), the header's
@@ -321,6 +375,8 @@ def page_context() -> dict[str, Any]:
         "lang": lang,
         "url_lang": chosen_language(),
         "language_menu": [(code, i18n.NAMES[code]) for code in ("fr", "en", "nl")],
+        "language_links": language_links(),
+        "language_label": translate("lang.menu", lang),
         "t": lambda key: _page_text(key),
         "tn": lambda key, n, **values: translate_n(key, n, lang, **values),
         "messages": catalogue(lang),

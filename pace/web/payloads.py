@@ -21,7 +21,7 @@ from typing import Any
 from flask import request
 
 from pace.rules import names
-from pace.rules.errors import PaceError
+from pace.rules.errors import Label, PaceError, Sentence, said
 from pace.services import commands as cmd
 
 MAX_TEXT = 200
@@ -36,23 +36,26 @@ class PayloadError(PaceError, ValueError):
 
 def mapping(payload: object, allowed: tuple[str, ...]) -> Mapping[str, Any]:
     if not isinstance(payload, Mapping):
-        raise PayloadError(
-            f"expected a JSON object with fields {', '.join(allowed)}, not {type(payload).__name__}"
-        )
+        raise PayloadError(said(
+            "refusal.payload.not_object", "expected a JSON object with fields {fields}, not {kind}",
+            fields=", ".join(allowed), kind=type(payload).__name__,
+        ))  # fmt: skip
     extra = [k for k in payload if k not in allowed]
     if extra:
         name = str(extra[0])[:40]
         raise PayloadError(
-            f"unknown field {name!r}; expected only {', '.join(allowed)}",
+            said("refusal.payload.unknown_field", "unknown field {name}; expected only {fields}",
+                 name=repr(name), fields=", ".join(allowed)),
             field=name,
             code="unknown_field",
-        )
+        )  # fmt: skip
     return payload
 
 
 def required_value(p: Mapping[str, Any], name: str) -> Any:
     if name not in p or p[name] is None:
-        raise PayloadError(f"{name} is required", field=name, code="missing_field")
+        raise PayloadError(said("refusal.payload.required", "{field} is required",
+                                field=Label(name)), field=name, code="missing_field")  # fmt: skip
     return p[name]
 
 
@@ -73,28 +76,42 @@ def text(
         return ""
     value = required_value(p, name)
     if not isinstance(value, str):
-        raise PayloadError(f"{name} must be a non-empty string", field=name)
+        raise PayloadError(_empty(name), field=name)
     if len(value) > limit:
-        raise PayloadError(f"{name} is longer than {limit} characters", field=name)
+        too_long = said("refusal.payload.too_long", "{field} is longer than {limit} characters",
+                        field=Label(name), limit=limit)  # fmt: skip
+        raise PayloadError(too_long, field=name)
     try:
         value = names.canonical(value, prose=prose)
     except names.SpellingError as e:
-        raise PayloadError(f"{name} {e.reason}", field=name) from None
+        raise PayloadError(spelling(name, e), field=name) from None
     if not value:
         if not required:
             return ""
-        raise PayloadError(f"{name} must be a non-empty string", field=name)
+        raise PayloadError(_empty(name), field=name)
     return value
+
+
+def _empty(name: str) -> Sentence:
+    return said("refusal.payload.empty", "{field} must be a non-empty string", field=Label(name))
+
+
+def spelling(name: str, e: names.SpellingError) -> Sentence:
+    """Return the refusal of field ``name``'s text that has no canonical spelling."""
+    return said("refusal.payload.spelling", "{field} {reason}", field=Label(name),
+                reason=e.sentence or e.reason)  # fmt: skip
 
 
 def event_id(p: Mapping[str, Any], name: str = "id") -> str:
     """Return a UUID made on the device, in its canonical text form (lower case, dashes)."""
     value = required_value(p, name)
     if not isinstance(value, str) or len(value) > 64:
-        raise PayloadError(f"{name} must be a UUID made on the device", field=name)
+        raise PayloadError(said("refusal.payload.uuid", "{field} must be a UUID made on the "
+                                "device", field=Label(name)), field=name)  # fmt: skip
     canonical = names.canonical_uuid(value)
     if canonical is None:
-        raise PayloadError(f"{name} {value[:40]!r} is not a UUID", field=name)
+        raise PayloadError(said("refusal.payload.not_uuid", "{field} {value} is not a UUID",
+                                field=Label(name), value=repr(value[:40])), field=name)  # fmt: skip
     return canonical
 
 
@@ -105,9 +122,12 @@ def integer(p: Mapping[str, Any], name: str, lo: int, hi: int) -> int:
         if isinstance(value, str) and re.fullmatch(r"[0-9]{1,9}", value.strip()):
             value = int(value)
         else:
-            raise PayloadError(f"{name} must be a whole number", field=name)
+            raise PayloadError(said("refusal.payload.whole", "{field} must be a whole number",
+                                    field=Label(name)), field=name)  # fmt: skip
     if not lo <= value <= hi:
-        raise PayloadError(f"{name} {value} is out of range {lo}–{hi}", field=name)
+        raise PayloadError(said("refusal.payload.range", "{field} {value} is out of range "
+                                "{lo}–{hi}", field=Label(name), value=value, lo=lo, hi=hi),
+                           field=name)  # fmt: skip
     return value
 
 
@@ -115,18 +135,23 @@ def instant(p: Mapping[str, Any], name: str) -> datetime:
     """Return an ISO 8601 instant with its UTC offset (``2026-06-14T10:42:05+02:00``)."""
     value = required_value(p, name)
     if not isinstance(value, str) or len(value) > 40:
-        raise PayloadError(f"{name} must be an ISO 8601 time with offset", field=name)
+        raise PayloadError(said("refusal.payload.instant", "{field} must be an ISO 8601 time "
+                                "with offset", field=Label(name)), field=name)  # fmt: skip
     try:
         parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
     except ValueError:
         raise PayloadError(
-            f"{name} {value!r} is not an ISO 8601 time such as 2026-06-14T10:42:05+02:00",
+            said("refusal.payload.not_instant", "{field} {value} is not an ISO 8601 time such "
+                 "as 2026-06-14T10:42:05+02:00", field=Label(name), value=repr(value)),
             field=name,
-        ) from None
+        ) from None  # fmt: skip
     if parsed.tzinfo is None or parsed.utcoffset() is None:
-        raise PayloadError(f"{name} {value!r} has no UTC offset", field=name)
+        raise PayloadError(said("refusal.payload.no_offset", "{field} {value} has no UTC offset",
+                                field=Label(name), value=repr(value)), field=name)  # fmt: skip
     if not 2000 <= parsed.year <= 2100:
-        raise PayloadError(f"{name} {value!r} is not a plausible date", field=name)
+        raise PayloadError(said("refusal.payload.implausible", "{field} {value} is not a "
+                                "plausible date", field=Label(name), value=repr(value)),
+                           field=name)  # fmt: skip
     return parsed
 
 
@@ -220,7 +245,8 @@ def check_depth(payload: object, limit: int = MAX_DEPTH) -> None:
         ]
         if not level:
             return
-    raise PayloadError(f"the payload nests objects or lists deeper than {limit} levels")
+    raise PayloadError(said("refusal.payload.depth", "the payload nests objects or lists "
+                            "deeper than {limit} levels", limit=limit))  # fmt: skip
 
 
 #: the largest HTTP body pace reads (a command is well under 2 KiB)
@@ -241,5 +267,6 @@ def json_body() -> object:
     except (ValueError, RecursionError):
         body = None
     if body is None:
-        raise PayloadError("the body must be a JSON object", code="invalid_json")
+        raise PayloadError(said("refusal.payload.json", "the body must be a JSON object"),
+                           code="invalid_json")  # fmt: skip
     return body

@@ -72,8 +72,9 @@ export function showResult(node, ok, text) {
   node.replaceChildren(el("p", { class: ok ? "ok" : "error", role: ok ? null : "alert" }, text));
 }
 
-/** Return a refusal's sentence. */
+/** Return a refusal's sentence: in the page's language when the server has it in its
+ * catalogue (`translation`, issue 47), else the server's English. */
 export function refusal(body) {
   const e = body && body.error;
-  return (e && e.message) || (e && e.code) || "?";
+  return (e && (e.translation || e.message)) || (e && e.code) || "?";
 }

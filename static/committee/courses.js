@@ -15,8 +15,20 @@ dropZone(document.getElementById("upload"), document.getElementById("course-file
     window.setTimeout(() => window.location.reload(), 600);
     return;
   }
-  showResult(result, false, refusal(body));
-  if (body.problems) {
-    result.append(el("ul", { class: "problems" }, body.problems.map((p) => el("li", {}, p.text))));
+  if (!body.problems) {
+    showResult(result, false, refusal(body));
+    return;
   }
+  // every problem in the page's language, where it is by line and the field's label
+  // (issue 47: the CLI's English lines were shown)
+  showResult(result, false, t("round.problems"));
+  result.append(el("ul", { class: "problems" }, body.problems.map(problemLine)));
 });
+
+function problemLine(p) {
+  const field = p.field_label ?? p.field;
+  const key = p.line != null ? (field ? "course.problem_line_field" : "course.problem_line")
+    : (field ? "course.problem_field" : null);
+  const text = key ? t(key, { line: p.line, field, message: p.message }) : p.message;
+  return el("li", { dataset: { line: p.line ?? "", field: p.field ?? "" } }, text);
+}

@@ -20,9 +20,13 @@ form.addEventListener("input", () => {
 });
 
 function showProblems(list) {
+  // the field by its label in the page's language, its column's name as the file has it
+  // kept as the cell's title (issue 47)
   document.getElementById("problem-rows").replaceChildren(
     ...list.map((p) =>
-      el("tr", { class: "problem" }, el("td", {}, p.line ?? ""), el("td", {}, p.field ?? ""),
+      el("tr", { class: "problem" }, el("td", {}, p.line ?? ""),
+         el("td", { title: p.field ?? "", dataset: { field: p.field ?? "" } },
+            p.field_label ?? p.field ?? ""),
          el("td", {}, p.message)),
     ),
   );

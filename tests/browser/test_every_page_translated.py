@@ -28,8 +28,8 @@ note), or a word every language writes alike (``SAME``). Each offender is printe
 language, text. The routes a browser may ask for are walked from the app's URL map: a GET
 route neither visited here nor skipped with its reason (``SKIPPED``) fails the test.
 
-Offenders in parts still mended on a branch of their own (``pace results --lang``: i47msgs) are
-held apart (``ELSEWHERE``) and checked by an ``xfail`` test of their own, so that everything
+Offenders in parts mended on a branch of their own not merged yet can be held apart
+(``ELSEWHERE``, empty now) and checked by an ``xfail`` test of their own, so that everything
 else a page shows still fails here.
 """
 
@@ -706,10 +706,8 @@ def judge(visit: str, texts: dict[str, list[Text]], catalogues: dict[str, Catalo
 #: offenders other helpers of issue 47 mend on their own branches: (visits, text, branch).
 #: They are left out of ``test_every_page_and_document_is_in_its_readers_language`` and held
 #: by ``test_what_other_branches_mend`` (xfail) until those branches are merged.
-MSGS = "i47msgs"
+
 ELSEWHERE: list[tuple[str, str, str]] = [
-    # pace results --lang prints the English table
-    (r"results-cli", r".", MSGS),
 ]
 
 

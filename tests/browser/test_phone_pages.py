@@ -166,6 +166,24 @@ def test_the_board_fits_a_phone_and_finds_a_players_group(phone, phone_server):
     total = rows.count()
     assert total > 3
     assert_fits(phone, "board")
+    # the timed group's badge stays inside its column, with its time or without it (French's
+    # one long word "Chronométrée" once covered the players' names beside it)
+    fits = phone.evaluate("""() => {
+      const messages = JSON.parse(document.getElementById("messages").textContent);
+      const cell = document.querySelector("tr.board-row.timed th.b-group");
+      const badge = cell.querySelector(".on-clock");
+      const out = [];
+      for (const text of [badge.textContent, messages["timing.on_clock"]]) {
+        badge.textContent = text;
+        // inside its column, short of the next one (the players' names), and its words inside
+        // the badge (a word longer than the column runs out of it)
+        const b = badge.getBoundingClientRect();
+        const next = cell.nextElementSibling.getBoundingClientRect();
+        out.push([text, b.right <= next.left + 0.5 && badge.scrollWidth <= badge.clientWidth + 1]);
+      }
+      return out;
+    }""")
+    assert all(ok for _, ok in fits), fits
 
     # a player types his name (no capital, no accent: Marc Bélanger, group 2): his group alone
     # is left, the others hidden, and his next hole (the 3rd) is brought into view beside his

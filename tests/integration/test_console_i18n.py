@@ -125,10 +125,13 @@ def test_a_flemish_afslag_of_holes_and_colours_and_bad_default_tees_are_refused_
     form = {**draw_form(STARTLIJST), "tees": "kinderen=Rood"}
     answer = desk.post("/api/rounds/preview", data=form, query_string={"lang": "nl"})
     assert answer.status_code == 400
+    # the sentence in the page's language beside the English one (issue 47: ``translation``)
     assert answer.get_json()["error"] == {
         "code": "invalid_setup", "field": "tees",
-        "message": "standaardafslagplaats voor 'kinderen': 'kinderen' is geen geslacht (heren, "
-        "dames) en geen klasse (AA, A, BB, B)"}  # fmt: skip
+        "message": "default tees for 'kinderen': 'kinderen' is neither a gender (men, women) nor "
+        "a class (AA, A, BB, B)",
+        "translation": "standaardafslagplaats voor 'kinderen': 'kinderen' is geen geslacht "
+        "(heren, dames) en geen klasse (AA, A, BB, B)"}  # fmt: skip
 
 
 def test_a_refused_draws_problems_stay_in_english_on_the_english_page(desk):

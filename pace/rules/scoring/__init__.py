@@ -47,7 +47,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from pace.rules.errors import SetupError
+from pace.rules.errors import SetupError, said
 from pace.rules.model import Course, Group
 from pace.rules.penalties import FaultOutcome
 from pace.rules.scoring import slowplay
@@ -74,9 +74,10 @@ def find_scoring(name: str) -> Scoring:
         if name == s.name or name in s.aliases:
             return s
     raise SetupError(
-        f"unknown scoring {name!r}; scorings are {', '.join(s.name for s in SCORINGS)}",
+        said("refusal.setup.scoring", "unknown scoring {value}; scorings are {names}",
+             value=repr(name), names=", ".join(s.name for s in SCORINGS)),
         field="scoring",
-    )
+    )  # fmt: skip
 
 
 def score_round(

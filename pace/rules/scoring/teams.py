@@ -12,7 +12,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from pace.rules.errors import SetupError
+from pace.rules.errors import SetupError, said
 from pace.rules.scoring import handicaps
 from pace.rules.scoring.handicaps import Allowances
 
@@ -65,10 +65,11 @@ class TeamFormat:
         keys = self.allowance_keys(family)
         if len(values) != len(keys):
             raise SetupError(
-                f"format {self.name!r} takes {len(keys)} allowance(s) ({', '.join(keys)}), "
-                f"not {len(values)}",
+                said("refusal.setup.allowances", "format {format} takes {n} allowance(s) "
+                     "({keys}), not {given}", format=repr(self.name), n=len(keys),
+                     keys=", ".join(keys), given=len(values)),
                 field="allowance",
-            )
+            )  # fmt: skip
         changes: dict[str, Any] = dict(zip(keys, values, strict=True))
         return replace(allowances, **changes)
 
@@ -187,6 +188,7 @@ def find_format(name: str) -> TeamFormat:
         if name == f.name or name in f.aliases:
             return f
     raise SetupError(
-        f"unknown format {name!r}; formats are {', '.join(f.name for f in FORMATS)}",
+        said("refusal.setup.format", "unknown format {value}; formats are {names}",
+             value=repr(name), names=", ".join(f.name for f in FORMATS)),
         field="format",
-    )
+    )  # fmt: skip

@@ -18,7 +18,7 @@ from typing import Any
 import psycopg
 from psycopg import errors as pgerrors
 
-from pace.rules.errors import SetupError
+from pace.rules.errors import SetupError, said
 from pace.rules.events import Event, EventConflictError, canonical_json
 from pace.rules.model import Course, Group, Player
 from pace.store.base import Store
@@ -520,5 +520,7 @@ def _get_course(cur: Cursor, name: str, *, field: str | None = None) -> Course:
         "SELECT name, data, slope, rating FROM courses WHERE name = %s", [name]
     ).fetchone()
     if row is None:
-        raise UnknownCourseError(f"course {name!r} does not exist; import it first", field=field)
+        raise UnknownCourseError(said("refusal.course.unknown", "course {course} does not "
+                                      "exist; import it first", course=repr(name)),
+                                 field=field)  # fmt: skip
     return course_from_row(*row)

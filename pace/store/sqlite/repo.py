@@ -17,7 +17,7 @@ from typing import Any
 import sqlite_utils
 from sqlite_utils.db import NotFoundError
 
-from pace.rules.errors import SetupError
+from pace.rules.errors import SetupError, said
 from pace.rules.events import Event, EventConflictError, canonical_json
 from pace.rules.model import Course, Group, Player
 from pace.store.base import DEFAULT_SYNCHRONOUS, SYNCHRONOUS_LEVELS, Store
@@ -497,5 +497,7 @@ def _get_course(db: sqlite_utils.Database, name: str, *, field: str | None = Non
         "SELECT name, data, slope, rating FROM courses WHERE name = ?", [name]
     ).fetchone()
     if row is None:
-        raise UnknownCourseError(f"course {name!r} does not exist; import it first", field=field)
+        raise UnknownCourseError(said("refusal.course.unknown", "course {course} does not "
+                                      "exist; import it first", course=repr(name)),
+                                 field=field)  # fmt: skip
     return _course_from_row(*row)

@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pace.rules import errors, model
+from pace.rules.errors import Label, said
 from pace.web.committee import problems
+from pace.web.i18n import field_label
 
 #: the hole counts the form offers (a course of 6 or 12 holes says so with ``hole_count``)
 HOLE_COUNTS = (6, 9, 12, 18)
@@ -43,6 +45,11 @@ class FormError(errors.PaceError, ValueError):
     code = "invalid_payload"
 
 
+def _longer(field: str, n: int) -> errors.Sentence:
+    return said("refusal.course_form.long", "{field}: at most {n} characters", field=Label(field),
+                n=n)  # fmt: skip
+
+
 @dataclass(frozen=True)
 class CourseForm:
     """The course form as TOML text, and which line is which field."""
@@ -59,17 +66,21 @@ def _value(raw: object, field: str) -> str | None:
     """Return a form value as a TOML value (None: left empty, the key is not written)."""
     if raw is None or isinstance(raw, bool):
         if isinstance(raw, bool):
-            raise FormError(f"{field}: expected a number or a text, not true/false", field=field)
+            raise FormError(said("refusal.course_form.boolean", "{field}: expected a number or a "
+                                 "text, not true/false", field=Label(field)),
+                            field=field)  # fmt: skip
         return None
     if isinstance(raw, int | float):
         if isinstance(raw, float) and not math.isfinite(raw):
-            raise FormError(f"{field}: expected a finite number", field=field)
+            raise FormError(said("refusal.course_form.finite", "{field}: expected a finite "
+                                 "number", field=Label(field)), field=field)  # fmt: skip
         return json.dumps(raw)
     if not isinstance(raw, str):
-        raise FormError(f"{field}: expected a number or a text", field=field)
+        raise FormError(said("refusal.course_form.value", "{field}: expected a number or a text",
+                             field=Label(field)), field=field)  # fmt: skip
     text = raw.strip()
     if len(text) > MAX_VALUE:
-        raise FormError(f"{field}: at most {MAX_VALUE} characters", field=field)
+        raise FormError(_longer(field, MAX_VALUE), field=field)
     if not text:
         return None
     if _NUMBER.fullmatch(text):
@@ -100,7 +111,7 @@ def to_toml(form: object) -> CourseForm:
     if name is not None and not isinstance(name, str):
         raise FormError("name: expected a text", field="name")
     if isinstance(name, str) and len(name) > MAX_VALUE:
-        raise FormError(f"name: at most {MAX_VALUE} characters", field="name")
+        raise FormError(_longer("name", MAX_VALUE), field="name")
     if name is not None and name.strip():
         lines.append(f"name = {json.dumps(name.strip())}")
         top_lines[len(lines)] = "name"
@@ -141,9 +152,10 @@ def _by_hole(raw: object, field: str) -> str | None:
     if raw is None or (isinstance(raw, str) and not raw.strip()):
         return None
     if not isinstance(raw, str):
-        raise FormError(f"{field}: expected a text such as 5=5, 7=4", field=field)
+        raise FormError(said("refusal.course_form.pairs", "{field}: expected a text such as "
+                             "5=5, 7=4", field=Label(field)), field=field)  # fmt: skip
     if len(raw) > 4 * MAX_VALUE:
-        raise FormError(f"{field}: at most {4 * MAX_VALUE} characters", field=field)
+        raise FormError(_longer(field, 4 * MAX_VALUE), field=field)
     parts = [p for p in raw.replace(";", ",").split(",")]
     pairs = [_PAIR.fullmatch(p) for p in parts]
     if all(pairs):
@@ -176,7 +188,7 @@ def _tee_tables(tees: object, lines: list[str]) -> dict[int, int]:
                 if raw is not None and not isinstance(raw, str):
                     raise FormError(f"tees.{i}.{key}: expected a text", field=f"tees.{i}.{key}")
                 if isinstance(raw, str) and len(raw) > MAX_VALUE:
-                    raise FormError(f"tees.{i}.{key}: at most {MAX_VALUE} characters",
+                    raise FormError(_longer(f"tees.{i}.{key}", MAX_VALUE),
                                     field=f"tees.{i}.{key}")  # fmt: skip
                 value = json.dumps(raw.strip()) if isinstance(raw, str) and raw.strip() else None
             else:
@@ -241,15 +253,17 @@ def form_words(message: str, form: CourseForm) -> str:
 def problems_of(
     e: errors.FileFormatError, form: CourseForm | None = None, lang: str = "en"
 ) -> list[dict[str, Any]]:
-    """Return a refused file's problems as the page shows them: where (line, field, and the
-    form's field when it came from the form), the parser's message in the page's language
-    ``lang`` (:func:`pace.web.committee.problems.translate`), and the CLI's line (English, as
+    """Return a refused file's problems as the page shows them: where (line, field, its
+    label in the page's language ``lang`` (issue 47), and the form's field when it came from
+    the form), the parser's message in ``lang``
+    (:func:`pace.web.committee.problems.translate`), and the CLI's line (English, as
     ``pace import`` prints it). From the form, a place the parser names by a line of the
     TOML text is said as the form's hole or field (:func:`form_words`)."""
     return [
         {
             "line": p.line,
             "field": p.field,
+            "field_label": field_label(p.field, lang) if p.field else None,
             "form_field": field_of(p, form) if form is not None else None,
             "message": (
                 form_words(problems.translate(p.message, lang), form)

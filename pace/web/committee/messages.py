@@ -2,9 +2,11 @@
 each means, a change in words); the French is in the gettext catalogue (pace.i18n).
 
 Part of the pages' catalogue (``pace.web.i18n.MODULES``). The refusals are the services' own
-sentences (those of ``pace import`` and ``pace round change``); the problems of a course or a
-draw file (``problem.*``: the parsers' sentences, ``{name}`` where a value goes) are shown in
-the page's language by ``pace.web.committee.problems``.
+sentences (those of ``pace import`` and ``pace round change``), each a ``said("refusal.…")``
+of the catalogue written where it is raised, which the pages get in their language (issue 47;
+a field it names by ``field.*`` below); the problems of a course or a draw file
+(``problem.*``: the parsers' sentences, ``{name}`` where a value goes) are shown in the page's
+language by ``pace.web.committee.problems``, each field by its ``field.*`` label.
 """
 
 from __future__ import annotations
@@ -64,6 +66,10 @@ MESSAGES: dict[str, Source] = {
     "course.save": "Save the course",
     "course.problems": "The course was not stored; correct the fields marked:",
     "course.editing_name": "Saving under another name stores a new course; the old one stays.",
+    # a refused course file's problem, where it is (issue 47)
+    "course.problem_line_field": "Line {line}, {field}: {message}",
+    "course.problem_line": "Line {line}: {message}",
+    "course.problem_field": "{field}: {message}",
     # a new round
     "round.new": "New round",
     "round.name": "Round name",
@@ -420,6 +426,65 @@ MESSAGES: dict[str, Source] = {
     "problem.part.json_number": "a number",
     "problem.part.json_boolean": "true or false",
     "problem.part.json_null": "null",
+    # a field named in a refusal or a file's problem (``pace.web.i18n.field_label``): the
+    # form's field, the draw's column or the course file's key as a person calls it in the
+    # page's language; in English the name itself, as the file and the CLI write it
+    "field.reason": "reason",
+    "field.note": "note",
+    "field.at": "at",
+    "field.start": "start",
+    "field.tee": "tee",
+    "field.tees": "tees",
+    "field.group": "group",
+    "field.from": "from",
+    "field.to": "to",
+    "field.other": "other",
+    "field.other_group": "other_group",
+    "field.player": "player",
+    "field.players": "players",
+    "field.name": "name",
+    "field.handicap": "handicap",
+    "field.club": "club",
+    "field.target": "target",
+    "field.round": "round",
+    "field.course": "course",
+    "field.date": "date",
+    "field.timezone": "timezone",
+    "field.policy": "policy",
+    "field.play": "play",
+    "field.format": "format",
+    "field.scoring": "scoring",
+    "field.net": "net",
+    "field.allowance": "allowance",
+    "field.completions": "completions",
+    "field.language": "language",
+    "field.draw": "draw",
+    "field.file": "file",
+    "field.layout": "layout",
+    "field.url": "url",
+    "field.marshal": "marshal",
+    "field.referee": "referee",
+    "field.scorer": "scorer",
+    "field.first_name": "first_name",
+    "field.last_name": "last_name",
+    "field.side": "side",
+    "field.class": "class",
+    "field.match": "match",
+    "field.gender": "gender",
+    "field.member": "member",
+    "field.slope": "slope",
+    "field.rating": "rating",
+    "field.hole_count": "hole_count",
+    "field.holes": "holes",
+    "field.number": "number",
+    "field.par": "par",
+    "field.stroke_index": "stroke_index",
+    "field.length_m": "length_m",
+    "field.walk_min": "walk_min",
+    "field.bogey": "bogey",
+    "field.colour": "colour",
+    "field.women_slope": "women_slope",
+    "field.women_rating": "women_rating",
     # shared
     "upload.drop": "Drop the file here",
     "upload.chosen": "File: {name}",

@@ -22,7 +22,7 @@ from pace.formats.geometry import MAX_BYTES as MAX_GEOMETRY
 from pace.formats.geometry import MapFileError, MapMatch
 from pace.formats.mapfile import size_problem
 from pace.i18n import NAMES
-from pace.rules.errors import FileFormatError, PaceError
+from pace.rules.errors import FileFormatError, Label, PaceError, said
 from pace.rules.reported import COMPLETIONS
 from pace.services.changes import ChangeService
 from pace.services.geometry import course_geometry as stored_geometry
@@ -32,7 +32,7 @@ from pace.services.life import RoundLifeService
 from pace.web import access, payloads
 from pace.web.committee import courses, parsers, problems
 from pace.web.downloads import attachment
-from pace.web.errors import error_body, http_status
+from pace.web.errors import error_body, http_status, refusal_body
 from pace.web.i18n import ENGLISH, current_language, local_time, page_context, translate
 from pace.web.parts import parts
 
@@ -51,8 +51,15 @@ def _check_form() -> None:
         access.check_csrf()
 
 
-def _refused(e: PaceError, problems: list[dict[str, Any]] | None = None) -> Any:
-    body = error_body(e.code, e.message, e.field)
+def _refused(
+    e: PaceError, problems: list[dict[str, Any]] | None = None, translation: str | None = None
+) -> Any:
+    """Answer a refusal as JSON: its sentence in the page's language too (``translation``),
+    and a refused file's problems, each in the page's language."""
+    lang = current_language()
+    body = refusal_body(e, lang)
+    if translation is not None and lang != "en":  # English: the message is the sentence
+        body["error"]["translation"] = translation
     if problems is not None:
         body["problems"] = problems
     return jsonify(body), http_status(body)
@@ -117,7 +124,8 @@ def save_course() -> Any:
     except (ValueError, RecursionError) as e:
         if isinstance(e, PaceError):
             raise
-        raise payloads.PayloadError("course: expected the form's fields as JSON",
+        raise payloads.PayloadError(said("refusal.course_form.json", "course: expected the "
+                                         "form's fields as JSON"),
                                     field="course") from None  # fmt: skip
     return _import_course(form.text, courses.FORM, form)
 
@@ -128,11 +136,12 @@ def upload_course() -> Any:
     _check_form()
     file = request.files.get("file")
     if file is None or not file.filename:
-        raise payloads.PayloadError("choose the course's TOML file", field="file",
-                                    code="missing_field")  # fmt: skip
+        raise payloads.PayloadError(said("refusal.course.file", "choose the course's TOML file"),
+                                    field="file", code="missing_field")  # fmt: skip
     data = file.read(MAX_COURSE + 1)
     if len(data) > MAX_COURSE:
-        raise payloads.PayloadError(f"the course file is larger than {MAX_COURSE // 1024} KiB",
+        raise payloads.PayloadError(said("refusal.course.size", "the course file is larger than "
+                                         "{size} KiB", size=MAX_COURSE // 1024),
                                     field="file", code="payload_too_large")  # fmt: skip
     filename = payloads.text({"f": file.filename}, "f").rsplit("/", 1)[-1]
     try:
@@ -164,7 +173,8 @@ def _map_upload() -> tuple[bytes, str, str, dict[str, str]]:
         "ref_pattern": payloads.text(form, "ref_pattern", limit=60, required=False),
     }
     if file is None or not file.filename:
-        raise payloads.PayloadError("choose the course's map file (.osm or .geojson)",
+        raise payloads.PayloadError(said("refusal.map.file", "choose the course's map file "
+                                         "(.osm or .geojson)"),
                                     field="file", code="missing_field")  # fmt: skip
     filename = payloads.text({"f": file.filename}, "f").rsplit("/", 1)[-1]
     return file.read(), filename, course, choice
@@ -313,11 +323,10 @@ def _draw_step(store: bool) -> Any:
     except FileFormatError as e:
         return _refused(e, courses.problems_of(e, lang=current_language()))
     except PaceError as e:
-        if e.field != "tees":
-            raise
-        # the default tees' refusal in the page's language, beside the field (issue 47)
-        message = problems.translate(e.message, current_language())
-        return _refused(type(e)(message, field=e.field, code=e.code))
+        if e.sentence is not None or e.field != "tees":
+            raise  # answered with its sentence in the page's language (pace.app)
+        # the default tees' refusal, a parser's sentence, in the page's language (issue 47)
+        return _refused(e, translation=problems.translate(e.message, current_language()))
     app_parts = parts()
     if store:
         app_parts.live.service.store_draw(prepared)
@@ -480,14 +489,15 @@ def round_language(round: str) -> Any:
     _check_form()
     unknown = sorted(set(request.form) - {"csrf", "language"})
     if unknown:
-        raise payloads.PayloadError(f"unknown field {unknown[0][:40]!r}", field=unknown[0][:40],
-                                    code="unknown_field")  # fmt: skip
+        raise _unknown_field(unknown[0])
     language = payloads.text(request.form, "language", limit=10)
     if language not in parsers.LANGUAGES:
         raise payloads.PayloadError(
-            f"language {language[:10]!r}: expected one of {', '.join(parsers.LANGUAGES)}",
+            said("refusal.form.choice", "{field} {value}: expected one of {choices}",
+                 field=Label("language"), value=repr(language[:10]),
+                 choices=", ".join(parsers.LANGUAGES)),
             field="language",
-        )
+        )  # fmt: skip
     service = parts().live.service
     name = service.round_view(round).record.name  # unknown_round for a round not stored
     service.set_language(name, language)
@@ -521,6 +531,12 @@ def round_positions(round: str) -> Any:
     return redirect(url_for("committee.changes_page", round=name, positions_saved=1))
 
 
+def _unknown_field(name: str) -> payloads.PayloadError:
+    return payloads.PayloadError(said("refusal.form.unknown_field", "unknown field {name}",
+                                      name=repr(name[:40])),
+                                 field=name[:40], code="unknown_field")  # fmt: skip
+
+
 # -- access cards in bulk ----------------------------------------------------------------------
 
 #: the roles whose cards the console makes in bulk, in the order of the sheet
@@ -541,17 +557,18 @@ def access_cards(round: str) -> Any:
     form = request.form
     unknown = sorted(set(form) - _CARD_FIELDS)
     if unknown:
-        raise payloads.PayloadError(f"unknown field {unknown[0][:40]!r}", field=unknown[0][:40],
-                                    code="unknown_field")  # fmt: skip
+        raise _unknown_field(unknown[0])
     counts = {r: payloads.integer(form, r, 0, MAX_CARDS) if form.get(r, "").strip() else 0
               for r in CARD_ROLES}  # fmt: skip
     wanted = [(role, n) for role, n in counts.items() if n]
     if not wanted:
-        raise payloads.PayloadError("say how many cards to make for marshals, referees or "
-                                    "scorers", field="marshal", code="missing_field")  # fmt: skip
+        raise payloads.PayloadError(said("refusal.cards.count", "say how many cards to make for "
+                                         "marshals, referees or scorers"),
+                                    field="marshal", code="missing_field")  # fmt: skip
     layout = payloads.text(form, "layout", limit=10, required=False) or "2x4"
     if layout not in LAYOUTS:
-        raise payloads.PayloadError(f"layout must be one of {', '.join(LAYOUTS)}", field="layout")
+        raise payloads.PayloadError(said("refusal.cards.layout", "layout must be one of {names}",
+                                         names=", ".join(LAYOUTS)), field="layout")  # fmt: skip
     app_parts = parts()
     url = (payloads.text(form, "url", limit=300, required=False)
            or app_parts.settings.server.public_url or request.host_url)  # fmt: skip

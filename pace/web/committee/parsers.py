@@ -19,6 +19,7 @@ from zoneinfo import available_timezones
 from pace.formats import csvfile
 from pace.formats.draw import parse_handicap, parse_tee_defaults
 from pace.rules import changes as changesmod
+from pace.rules.errors import Label, said
 from pace.rules.model import Player
 from pace.rules.reported import COMPLETIONS
 from pace.rules.scoring import SCORINGS, handicaps
@@ -74,10 +75,13 @@ def clock(p: Mapping[str, Any], name: str, *, required: bool = True) -> time | N
     if value in (None, "") and not required:
         return None
     if not isinstance(value, str) or len(value) > 10:
-        raise PayloadError(f"{name} must be a time of day such as 08:40", field=name)
+        raise PayloadError(said("refusal.form.clock", "{field} must be a time of day such as "
+                                "08:40", field=Label(name)), field=name)  # fmt: skip
     m = _CLOCK.fullmatch(value)
     if m is None or int(m[1]) > 23 or int(m[2]) > 59:
-        raise PayloadError(f"{name} {value!r} is not a time of day such as 08:40", field=name)
+        raise PayloadError(said("refusal.form.not_clock", "{field} {value} is not a time of day "
+                                "such as 08:40", field=Label(name), value=repr(value)),
+                           field=name)  # fmt: skip
     return time(int(m[1]), int(m[2]))
 
 
@@ -90,16 +94,20 @@ def _handicap(p: Mapping[str, Any], name: str = "handicap") -> float | None:
     if value in (None, ""):
         return None
     if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise PayloadError(f"{name} must be a handicap index such as 12.4", field=name)
+        raise PayloadError(said("refusal.form.handicap", "{field} must be a handicap index such "
+                                "as 12.4", field=Label(name)), field=name)  # fmt: skip
     try:
         number = parse_handicap(str(value)) if isinstance(value, str) else float(value)
     except ValueError:
         raise PayloadError(
-            f"{name} {str(value)[:20]!r} is not a handicap index; expected 12.4, 12,4 or +2.1",
+            said("refusal.form.not_handicap", "{field} {value} is not a handicap index; "
+                 "expected 12.4, 12,4 or +2.1", field=Label(name), value=repr(str(value)[:20])),
             field=name,
-        ) from None
+        ) from None  # fmt: skip
     if not -10 <= number <= 54:
-        raise PayloadError(f"{name} {number} is out of range +10 to 54", field=name)
+        raise PayloadError(said("refusal.form.handicap_range", "{field} {value} is out of range "
+                                "+10 to 54", field=Label(name), value=number),
+                           field=name)  # fmt: skip
     return number
 
 
@@ -107,7 +115,9 @@ def _player(p: object, field: str) -> Player:
     if isinstance(p, str):
         p = {"name": p}
     if not isinstance(p, Mapping):
-        raise PayloadError(f"{field}: expected a name, or {{name, handicap, club}}", field=field)
+        raise PayloadError(said("refusal.form.player", "{field}: expected a name, or {shape}",
+                                field=Label(field), shape="{name, handicap, club}"),
+                           field=field)  # fmt: skip
     q = mapping(p, ("name", "handicap", "club"))
     return Player(
         text(q, "name", limit=NAME_MAX),
@@ -139,10 +149,11 @@ def change_withdraw(payload: object, by: cmd.Author) -> Change:
     reason = text(p, "reason", limit=20)
     if reason not in changesmod.WITHDRAWALS:
         raise PayloadError(
-            f"reason {reason[:20]!r}: expected no_show (he never started) or retired (he "
-            "stopped during play)",
+            said("refusal.form.withdrawal", "{field} {value}: expected no_show (he never "
+                 "started) or retired (he stopped during play)", field=Label("reason"),
+                 value=repr(reason[:20])),
             field="reason",
-        )
+        )  # fmt: skip
     fields = {
         "player": text(p, "player", limit=NAME_MAX),
         "reason": reason,
@@ -208,7 +219,8 @@ def change_add_group(payload: object, by: cmd.Author) -> Change:
     p = mapping(payload, _ADD_GROUP)
     players = p.get("players")
     if not isinstance(players, list) or not 1 <= len(players) <= MAX_PLAYERS:
-        raise PayloadError(f"players must be a list of 1 to {MAX_PLAYERS} players",
+        raise PayloadError(said("refusal.form.players", "{field} must be a list of 1 to {n} "
+                                "players", field=Label("players"), n=MAX_PLAYERS),
                            field="players")  # fmt: skip
     people = [_player(x, "players") for x in players]
     fields = {"group": text(p, "group", limit=GROUP_MAX), "start": clock(p, "start"),
@@ -304,8 +316,9 @@ def _choice(form: Mapping[str, Any], name: str, choices: tuple[str, ...], *,
     if not value:
         return None
     if value not in choices:
-        raise PayloadError(f"{name} {value[:40]!r}: expected one of {', '.join(choices)}",
-                           field=name)  # fmt: skip
+        raise PayloadError(said("refusal.form.choice", "{field} {value}: expected one of "
+                                "{choices}", field=Label(name), value=repr(value[:40]),
+                                choices=", ".join(choices)), field=name)  # fmt: skip
     return value
 
 
@@ -319,9 +332,10 @@ def allowance(value: str) -> tuple[float, ...] | None:
         parts = ()
     if not 1 <= len(parts) <= 2 or not all(0 <= v <= 100 for v in parts):
         raise PayloadError(
-            f"allowance {value[:20]!r} is not a percentage such as 85 (greensome: 60/40)",
+            said("refusal.form.allowance", "{field} {value} is not a percentage such as 85 "
+                 "(greensome: 60/40)", field=Label("allowance"), value=repr(value[:20])),
             field="allowance",
-        )
+        )  # fmt: skip
     return parts
 
 
@@ -334,27 +348,35 @@ def round_setup(form: Mapping[str, Any], file: Any, policies: tuple[str, ...]) -
     extra = [k for k in form if k not in known]
     if extra:
         name = str(extra[0])[:40]
-        raise PayloadError(f"unknown field {name!r}", field=name, code="unknown_field")
+        raise PayloadError(said("refusal.form.unknown_field", "unknown field {name}",
+                                name=repr(name)), field=name, code="unknown_field")  # fmt: skip
     day_text = text(form, "date", limit=10)
     try:
         day = date.fromisoformat(day_text)
     except ValueError:
-        raise PayloadError(f"date {day_text!r} is not a day such as 2026-06-14",
+        raise PayloadError(said("refusal.form.date", "{field} {value} is not a day such as "
+                                "2026-06-14", field=Label("date"), value=repr(day_text)),
                            field="date") from None  # fmt: skip
     if not 2000 <= day.year <= 2100:
-        raise PayloadError(f"date {day_text!r} is not a plausible day", field="date")
+        raise PayloadError(said("refusal.form.date_range", "{field} {value} is not a plausible "
+                                "day", field=Label("date"), value=repr(day_text)),
+                           field="date")  # fmt: skip
     timezone = text(form, "timezone", limit=60)
     if timezone not in available_timezones():
-        raise PayloadError(f"timezone {timezone[:60]!r}: expected an IANA time zone such as "
-                           "Europe/Brussels", field="timezone")  # fmt: skip
+        raise PayloadError(said("refusal.form.timezone", "{field} {value}: expected an IANA time "
+                                "zone such as Europe/Brussels", field=Label("timezone"),
+                                value=repr(timezone[:60])), field="timezone")  # fmt: skip
     net = text(form, "net", limit=10, required=False) or "gross"
     if net not in ("net", "gross"):
-        raise PayloadError("net: expected net or gross", field="net")
+        raise PayloadError(said("refusal.form.net", "{field}: expected net or gross",
+                                field=Label("net")), field="net")  # fmt: skip
     if file is None or not getattr(file, "filename", None):
-        raise PayloadError("choose the draw's CSV file", field="draw", code="missing_field")
+        raise PayloadError(said("refusal.form.draw", "choose the draw's CSV file"), field="draw",
+                           code="missing_field")  # fmt: skip
     data = file.read(MAX_DRAW + 1)
     if len(data) > MAX_DRAW:
-        raise PayloadError(f"the draw file is larger than {MAX_DRAW // 1024} KiB", field="draw",
+        raise PayloadError(said("refusal.form.draw_size", "the draw file is larger than {size} "
+                                "KiB", size=MAX_DRAW // 1024), field="draw",
                            code="payload_too_large")  # fmt: skip
     filename = text({"f": file.filename}, "f", limit=200).rsplit("/", 1)[-1]
     return RoundSetup(

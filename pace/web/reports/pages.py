@@ -25,7 +25,7 @@ from pace.services import strip as stripmod
 from pace.services.reports import ReportService, RoundReportView
 from pace.web import access
 from pace.web.downloads import attachment
-from pace.web.i18n import catalogue, chosen_language, page_context
+from pace.web.i18n import catalogue, chosen_language, language_links, page_context, translate
 from pace.web.parts import parts
 from pace.web.payloads import PayloadError
 from pace.web.reports.jobs import KINDS, ReportJobError
@@ -80,6 +80,7 @@ def report_page(round: str) -> Response:
             "jobs": links["jobs"],
         },
         field_charts=field,
+        **_language_menu(lang),
         chart_src=lambda group: url_for(
             "reports.report_chart", round=round, group=group, at=at.isoformat(), v=seq,
             lang=chosen_language(),
@@ -163,10 +164,18 @@ def letters_page(round: str) -> Response:
     """The round's facts-only letters, one per page (``?per=group`` for one per group)."""
     view = _service().round_report(round)
     per = "group" if request.args.get("per") == "group" else "player"
+    lang = _lang()
     page = html.letters_html(
-        view.meta, view.report, _lang(), per, css_href=url_for("static", filename="report.css")
-    )
+        view.meta, view.report, lang, per, css_href=url_for("static", filename="report.css"),
+        screen_css_href=url_for("static", filename="report-screen.css"), **_language_menu(lang),
+    )  # fmt: skip
     return Response(page, mimetype="text/html")
+
+
+def _language_menu(lang: str) -> dict[str, Any]:
+    """Return the language menu of a document's page, as the other pages have it (issue 47):
+    each link keeps the page's other query parameters."""
+    return {"language_links": language_links(), "language_label": translate("lang.menu", lang)}
 
 
 @bp.post("/rounds/<round>/report/jobs")

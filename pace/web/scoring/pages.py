@@ -24,7 +24,14 @@ from pace.rules.errors import PaceError
 from pace.services.life import RoundLifeService
 from pace.web import access, payloads
 from pace.web.downloads import attachment
-from pace.web.i18n import catalogue, chosen_language, current_language, page_context
+from pace.web.i18n import (
+    catalogue,
+    chosen_language,
+    current_language,
+    language_links,
+    page_context,
+    translate,
+)
 from pace.web.parts import parts
 
 bp = Blueprint("scoring", __name__)
@@ -110,6 +117,8 @@ def results_sheet(round: str) -> Response:
     page = results_sheet_html(
         _results_of(round), lang, css_href=url_for("static", filename=CSS_FILE), links=links,
         sun=(url_for("static", filename="sun.js"), catalogue(lang)["sun.toggle"]),
+        # its language menu, as the other pages have it (issue 47)
+        language_links=language_links(), language_label=translate("lang.menu", lang),
         **_sheet_setting(round),
     )  # fmt: skip
     if not current_app.testing:  # its PDF link is likely next: a builder gets ready

@@ -129,9 +129,13 @@ def test_a_verdict_resting_on_a_report_or_positions_is_explained_with_its_allowa
     start = p.group.start
     one = start + p.cumulative[1] + timedelta(minutes=10)
     two = start + p.cumulative[2] + timedelta(seconds=30)
+    second = {"group": "B", "hole": 2, "source": source}
+    if source == "position":  # its interval: a minute either side
+        second |= {"earliest": (two - timedelta(minutes=1)).isoformat(),
+                   "latest": (two + timedelta(minutes=1)).isoformat()}  # fmt: skip
     events = [
         Event("t1", "hole_completed", "R", one, {"group": "B", "hole": 1}, {}),
-        Event("t2", "hole_completed", "R", two, {"group": "B", "hole": 2, "source": source}, {}),
+        Event("t2", "hole_completed", "R", two, second, {}),
     ]
     fold = FieldFold(setup, plan)
     for e in events:
