@@ -240,6 +240,13 @@ def test_hostile_positions_are_refused_and_change_nothing(server, phone):
         c = {"R2": r2, "R3": r3}.get(payload["round"], scorer)
         ack = c.call("send_positions", payload, timeout=ACK_TIMEOUT)
         assert code(ack) == expected, (name, ack)
+    # another round than the session's: forbidden, whatever that round allows
+    other = scorer.call("send_positions", {**hostile(server)["round without positions"][0]},
+                        timeout=ACK_TIMEOUT)  # fmt: skip
+    assert code(other) == "forbidden", other
+    # another group than the one this phone shares: no consent for it
+    assert code(send(server, scorer, [fix(Sample(local(server, "08:20"), 4.61, 50.69, 8.0))],
+                     group="2")) == "no_consent"  # fmt: skip
     assert {r: events(server, r) for r in before} == before
 
 
