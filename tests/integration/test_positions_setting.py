@@ -116,3 +116,21 @@ def test_the_committee_allows_positions_on_the_rounds_page(app) -> None:
                     headers={"Accept": "application/json"})  # fmt: skip
     assert answer.status_code == 400
     assert app.extensions["pace"].store.get_round(ROUND).positions is True
+
+
+def test_a_backup_keeps_whether_the_round_allows_positions(app, tmp_path) -> None:
+    import json
+
+    from pace.services.backup import export_round, restore_round
+    from pace.services.rounds import RoundService
+
+    service = app.extensions["pace"].live.service
+    plain = export_round(service, ROUND)
+    assert "positions" not in json.loads(plain.splitlines()[0])["round"]  # as before: off
+    service.set_positions(ROUND, True)
+    text = export_round(service, ROUND)
+    assert json.loads(text.splitlines()[0])["round"]["positions"] is True
+    for name, backup, allowed in (("on", text, True), ("off", plain, False)):
+        with open_store(tmp_path / f"{name}.db") as store:
+            restore_round(RoundService(store, config.Settings()), backup, f"{name}.jsonl")
+            assert store.get_round(ROUND).positions is allowed
