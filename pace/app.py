@@ -23,6 +23,7 @@ from pace.rules.errors import PaceError
 from pace.services.access import AccessService, secret_notice
 from pace.services.board import BoardFeed
 from pace.services.live import LiveService
+from pace.services.positions import PositionService
 from pace.services.referee_feed import RefereeFeed
 from pace.services.referees import RefereeService
 from pace.services.reports import HoldUpPanel, ReportCache, ReportService
@@ -175,6 +176,7 @@ def assemble(
         report_jobs=report_jobs,
         cluster=cluster,
         metrics=counted,
+        positions=PositionService(live),
     )
 
 

@@ -108,6 +108,8 @@ class RoundSettings:
     #: where a new round's completions come from: "officials", "officials_and_groups" or
     #: "groups" (docs/status.md "Groups' reports")
     completions: str = "officials"
+    #: whether a new round allows positions from the groups' phones (issue 48; off by default)
+    positions: bool = False
 
     @property
     def tz(self) -> ZoneInfo:

@@ -19,7 +19,17 @@ from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from drivers import COURSE, DAY, DRAW, ROUND, TIMEZONE, MarshalDriver, RefereeDriver, ScorerDriver
+from drivers import (
+    COURSE,
+    DAY,
+    DRAW,
+    ROUND,
+    TIMEZONE,
+    MarshalDriver,
+    RefereeDriver,
+    ScorerDriver,
+    new_id,
+)
 from drivers import local as local_time
 from flask import Flask
 from flask_socketio.test_client import SocketIOTestClient
@@ -144,6 +154,11 @@ def play(app: Flask, clock: FakeClock, connect: Callable[..., SocketIOTestClient
     scorer.correct(first["id"], 4, TYPED["score"])
     again = scorer.score("2", "Luc Côté", 1, 6)
     scorer.void(again["id"], TYPED["void"])
+    # the scorer's phone shares group 1's position, then stops (issue 48)
+    for share in (True, False):
+        ack = scorer.send("share_positions", {"id": new_id(), "round": ROUND, "group": "1",
+                                               "share": share})  # fmt: skip
+        assert ack["ok"], ack
     # the round's life
     life.finish(ROUND, COMMITTEE)
     life.finalise(ROUND, COMMITTEE)
@@ -170,6 +185,7 @@ def audit_database(folder: Path) -> tuple[Path, datetime]:
         service.import_draw(
             DRAW.read_text(encoding="utf-8"), str(DRAW), round=ROUND, day=DAY, timezone=TIMEZONE
         )
+        service.set_positions(ROUND, True)  # the groups' phones may share (issue 48)
 
         def connect(role: str, device: str, name: str = "") -> SocketIOTestClient:
             token = app.extensions["pace"].access.grant(role, ROUND, name or None).token

@@ -127,6 +127,28 @@ def round_completions(round_name, setting, db) -> None:
     click.echo(f"round {record.name}: completions from {record.completions.replace('_', ' ')}")
 
 
+@round_group.command("positions")
+@_round
+@click.argument("setting", type=click.Choice(("on", "off")))
+@db_option
+def round_positions(round_name, setting, db) -> None:
+    """Allow (on) or refuse (off, the default) positions from the groups' phones for a round:
+    the scorers' pages may then share where their group is, with its consent; hole completions
+    are inferred from them (docs/positions.md).
+
+    Example: pace round positions on --round R1
+    """
+    service = open_service(db)
+    try:
+        record = service.set_positions(round_name, setting == "on")
+    except PaceError as e:
+        raise fail(e) from None
+    finally:
+        service.store.close()
+    state = "allowed" if record.positions else "not allowed"
+    click.echo(f"round {record.name}: positions from the groups' phones {state}")
+
+
 @round_group.command("handicap")
 @_round
 @click.option(

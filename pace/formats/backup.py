@@ -52,6 +52,9 @@ class RoundSetup:
     #: the round's readings of the handicap rules (issue 47; None: the configuration's)
     rounding: str | None = None
     gross_par_adjustment: bool | None = None
+    #: whether the round allows positions from the groups' phones (issue 48); written only
+    #: when true. A backup holds no position: only the facts inferred from them
+    positions: bool = False
 
 
 @dataclass(frozen=True)
@@ -104,6 +107,7 @@ def dump(
                 if round.gross_par_adjustment is not None
                 else {}
             ),
+            **({"positions": True} if round.positions else {}),
         },
         "groups": [
             {
@@ -368,6 +372,7 @@ def _round(r: _Reader, data: Any) -> RoundSetup | None:
         r.fail("round.rounding", f"expected {' or '.join(ROUNDINGS)}, not {rounding!r}")
         rounding = None
     gross = r.take(data, "gross_par_adjustment", bool, "round", optional=True)
+    positions = r.take(data, "positions", bool, "round", optional=True)
     day = None
     if day_text is not None:
         try:
@@ -385,7 +390,7 @@ def _round(r: _Reader, data: Any) -> RoundSetup | None:
         name, day, timezone, policy,  # type: ignore[arg-type]
         None if interval is None else timedelta(seconds=interval), play, format_, scoring,
         bool(net), None if allowance is None else tuple(float(v) for v in allowance),
-        completions or "officials", language, rounding, gross,
+        completions or "officials", language, rounding, gross, bool(positions),
     )  # fmt: skip
 
 

@@ -53,6 +53,7 @@ def export_round(service: RoundService, round: str) -> str:
         record.name, record.day, record.timezone, record.policy, record.standard_interval,
         record.play, record.format, record.scoring, record.net, record.allowance,
         record.completions, record.language, record.rounding, record.gross_par_adjustment,
+        record.positions,
     )  # fmt: skip
     return backupfmt.dump(record.course, setup, record.groups, store.events(round))
 
@@ -134,6 +135,8 @@ def restore_round(service: RoundService, text: str, filename: str) -> Restored:
         store.update_round(
             name, rounding=b.round.rounding, gross_par_adjustment=b.round.gross_par_adjustment
         )
+        if b.round.positions:
+            store.update_round(name, positions=True)  # (issue 48)
         store.save_draw(name, b.groups)
     results = store.append_many(b.events, recorded_at=service.clock.now(), keep_recorded_at=True)
     created = sum(1 for _, new in results if new)

@@ -234,6 +234,7 @@ class RoundService:
             self.store.update_round(
                 p.round,
                 completions=p.completions or self.settings.round.completions,
+                positions=self.settings.round.positions,
                 rounding=p.rounding or readings.rounding,
                 gross_par_adjustment=readings.gross_par_adjustment
                 if p.gross_par_adjustment is None
@@ -320,6 +321,13 @@ class RoundService:
         """Store where a round's completions come from (``officials``,
         ``officials_and_groups``, ``groups``; docs/status.md "Groups' reports")."""
         updated = self.store.update_round(round, completions=check_completions(completions))
+        self._forget(round)
+        return updated
+
+    def set_positions(self, round: str, allowed: bool) -> RoundRecord:
+        """Store whether a round allows positions from the groups' phones (issue 48,
+        docs/positions.md); off by default."""
+        updated = self.store.update_round(round, positions=bool(allowed))
         self._forget(round)
         return updated
 

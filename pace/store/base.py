@@ -219,6 +219,7 @@ class Store(ABC):
         language: str | None | Unset = UNSET,
         rounding: str | None | Unset = UNSET,
         gross_par_adjustment: bool | None | Unset = UNSET,
+        positions: bool | Unset = UNSET,
     ) -> RoundRecord:
         """Change a round's policy, standard interval, form of play, format, scoring setup,
         handicap readings or the language of its documents.
@@ -227,7 +228,8 @@ class Store(ABC):
         common interval of the draw", ``scoring=None`` "the one the form of play implies",
         ``allowance=None``, ``language=None``, ``rounding=None`` and
         ``gross_par_adjustment=None`` "the configuration's"; ``completions`` where the
-        round's completions come from (``officials``, ``officials_and_groups``, ``groups``).
+        round's completions come from (``officials``, ``officials_and_groups``, ``groups``);
+        ``positions`` whether the round allows positions from the groups' phones (issue 48).
         """
 
     @abstractmethod

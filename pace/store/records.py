@@ -83,6 +83,8 @@ class RoundRecord:
     #: config.toml's ``[handicap]`` (a round stored before migration m012)
     rounding: str | None = None
     gross_par_adjustment: bool | None = None
+    #: whether the round allows positions from the groups' phones (issue 48; off by default)
+    positions: bool = False
 
 
 @dataclass(frozen=True)

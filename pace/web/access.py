@@ -44,6 +44,7 @@ COMMITTEE = frozenset({"committee"})
 REFEREE = frozenset({"committee", "referee"})
 MARSHAL = frozenset({"committee", "referee", "marshal"})
 SCORER = frozenset({"committee", "referee", "scorer"})
+PHONE = frozenset({"scorer"})
 ANY_ROLE = frozenset(ROLES)
 PUBLIC = None
 
@@ -63,6 +64,10 @@ EVENTS: dict[str, frozenset[str] | None] = {
     "correct_score": SCORER,
     # a group's own report that it holed out (issue 39): any scorer of the round, as scores
     "group_completed": SCORER,
+    # positions from the group's phone (issue 48): the scorer's page is the group's phone; a
+    # referee's or a marshal's phone is not a group's
+    "share_positions": PHONE,
+    "send_positions": PHONE,
     "acknowledge_alert": REFEREE,
     "decide_timing": REFEREE,
     "tell_player_timed": REFEREE,
@@ -164,6 +169,7 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "committee.access_cards": COMMITTEE,
     "committee.round_language": COMMITTEE,  # the language of the round's documents (issue 41)
     "committee.round_handicap": COMMITTEE,  # the round's handicap readings (issue 47)
+    "committee.round_positions": COMMITTEE,  # positions from the groups' phones (issue 48)
     "committee.calibration_page": COMMITTEE,  # time pars from history (issue 30)
     "committee.calibration_toml": COMMITTEE,
     "pace.api_command": MARSHAL | SCORER,  # narrowed per command by EVENTS

@@ -31,6 +31,7 @@ from pace.web.dashboard import feature as dashboard
 from pace.web.marshal import feature as marshal
 from pace.web.metrics import outcome as ack_outcome
 from pace.web.parts import AppParts
+from pace.web.positions import feature as positions
 from pace.web.referee import feature as referee
 from pace.web.reports import feature as reports
 from pace.web.routing import Feature, Route, Sender
@@ -42,6 +43,7 @@ FEATURES: tuple[Feature, ...] = (
     dashboard.FEATURE,
     referee.FEATURE,
     scoring.FEATURE,
+    positions.FEATURE,
     reports.FEATURE,
     audit.FEATURE,
     committee.FEATURE,

@@ -56,6 +56,12 @@ _HTTP_STATUS = {
     "last_player": 409,
     "same_group": 409,
     "player_has_scores": 409,
+    # positions from the groups' phones (issue 48, docs/positions.md)
+    "positions_off": 409,
+    "no_course_map": 409,
+    "no_consent": 409,
+    "round_finished": 409,
+    "too_many_fixes": 429,
     "forbidden": 403,
     "unauthorized": 401,
     "rate_limited": 429,

@@ -18,6 +18,7 @@ from pace.services.access import AccessService
 from pace.services.alerts import AlertDesk
 from pace.services.board import BoardFeed
 from pace.services.live import LiveService
+from pace.services.positions import PositionService
 from pace.services.referee_feed import RefereeFeed
 from pace.services.referees import RefereeService
 from pace.services.reports import HoldUpPanel, ReportService
@@ -86,6 +87,8 @@ class AppParts:
     cluster: Any = None
     #: the Prometheus metrics (``server.metrics``; pace/web/metrics.py), or None when off
     metrics: Any = None
+    #: the groups' phones' positions, held in memory only (issue 48; docs/positions.md)
+    positions: PositionService = None  # type: ignore[assignment]
 
 
 def parts_of(app: Flask) -> AppParts:

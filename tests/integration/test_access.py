@@ -89,6 +89,11 @@ def payload(event: str, stage: dict, clock, role: str | None = None) -> dict:
         # a group's own report (issue 39): the round takes them (the stage sets it)
         "group_completed": {**base, "group": "2", "hole": 1, "at": local("08:25").isoformat(),
                             "device_time": now},
+        # positions from the group's phone (issue 48): the round does not allow them
+        "share_positions": {**base, "group": "2", "share": True},
+        "send_positions": {"round": ROUND, "group": "2", "device_time": now,
+                           "fixes": [{"at": local("08:25").isoformat(), "lon": 4.61,
+                                      "lat": 50.69, "accuracy": 8}]},
         "correct_hole_time": {**base, "target": stage["tap"], "at": local("08:41").isoformat(),
                               "device_time": now, "reason": "late tap"},
         "void_event": {**base, "target": stage["score" if role == "scorer" else "spare"],

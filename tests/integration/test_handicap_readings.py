@@ -188,8 +188,10 @@ def old_database(target: str) -> None:
 def test_an_old_database_opens_and_its_rounds_take_the_configurations_readings(target: str):
     old_database(target)
     with open_store(target) as store:
-        assert store.applied_migrations()[-1] == "m012_handicap_readings"
+        # m012, then m013 (issue 48): a round stored before them allows no positions
+        assert store.applied_migrations()[-2:] == ["m012_handicap_readings", "m013_positions"]
         record = store.get_round(ROUND)
+        assert record.positions is False
         assert (record.rounding, record.gross_par_adjustment) == (None, None)
         # as before issue 47: the configuration's readings, whichever they are
         whs = round_scoring(record, config.Settings()).allowances

@@ -125,6 +125,7 @@ MIGRATION_NAMES = [
     "m010_completion_sources",
     "m011_languages",
     "m012_handicap_readings",
+    "m013_positions",
 ]
 
 
@@ -154,6 +155,7 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
             "m010_completion_sources",
             "m011_languages",
             "m012_handicap_readings",
+            "m013_positions",
         ]
     with open_store(db_path) as store:
         assert store.applied_migrations() == [
@@ -169,6 +171,7 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
             "m010_completion_sources",
             "m011_languages",
             "m012_handicap_readings",
+            "m013_positions",
         ]
     conn = raw(db_path)
     try:
@@ -190,6 +193,7 @@ def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_pat
         ("m010_completion_sources",),
         ("m011_languages",),
         ("m012_handicap_readings",),
+        ("m013_positions",),
     ]
 
 

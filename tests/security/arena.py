@@ -179,6 +179,16 @@ def _setup(folder: Path) -> Path:
     for round in (OWN, OTHER):  # the groups' own reports are taken too (issue 39)
         pace("round", "completions", "officials_and_groups", "--round", round, "--db", str(db),
              cwd=folder)  # fmt: skip
+    # the own round takes positions from the groups' phones, on the demo's map (issue 48)
+    from pace import formats
+    from pace.demo import geography
+
+    louiseville = formats.parse_course(COURSE.read_text(encoding="utf-8"), COURSE.name)
+    osm = folder / "louiseville.osm"
+    osm.write_text(geography.osm_xml(louiseville), encoding="utf-8")
+    pace("import", "geometry", str(osm), "--course", louiseville.name, "--db", str(db),
+         cwd=folder)  # fmt: skip
+    pace("round", "positions", "on", "--round", OWN, "--db", str(db), cwd=folder)
     return db
 
 
@@ -264,6 +274,12 @@ def arena(tmp_path_factory) -> Iterator[Arena]:
         _stage(arena)
         for role in (*ROLES, None):
             arena.sockets[role or "none"] = connect(arena, role)
+        # the scorer's phone shares group 2's position, over Socket.IO and over HTTP
+        share = {"round": OWN, "group": "2", "share": True}
+        assert arena.emit("scorer", "share_positions", {"id": str(uuid.uuid4()), **share})["ok"]
+        status, answer = arena.command("share_positions", {"id": str(uuid.uuid4()), **share},
+                                       "scorer")  # fmt: skip
+        assert answer.get("ok"), answer
         try:
             yield arena
         finally:

@@ -14,6 +14,7 @@ from pace.web import broadcast, errors, payloads, sockets
 from pace.web.committee import parsers as committee_parsers
 from pace.web.dashboard import parsers as dashboard_parsers
 from pace.web.marshal import parsers as marshal_parsers
+from pace.web.positions import parsers as positions_parsers
 from pace.web.referee import parsers as referee_parsers
 from pace.web.scoring import parsers as scoring_parsers
 from pace.web.sockets import PaceNamespace
@@ -26,7 +27,7 @@ REFEREEING = ROOT / "pace" / "services" / "referees.py"
 SCORES = ROOT / "pace" / "services" / "scores.py"
 #: where the parsers are: the connection's own payloads, then each feature's parsers
 PARSERS = (payloads, marshal_parsers, dashboard_parsers, referee_parsers, scoring_parsers,
-           committee_parsers)  # fmt: skip
+           committee_parsers, positions_parsers)  # fmt: skip
 
 CLIENT_EVENTS = "Client → server events"
 SERVER_EVENTS = "Server → client events"

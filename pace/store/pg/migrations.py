@@ -240,6 +240,14 @@ def m012_handicap_readings() -> list[str]:
     ]
 
 
+def m013_positions() -> list[str]:
+    """Say whether a round allows positions from the groups' phones (issue 48): 0 or 1."""
+    return [
+        "ALTER TABLE rounds ADD COLUMN positions INTEGER NOT NULL DEFAULT 0"
+        " CHECK (positions IN (0, 1))",
+    ]
+
+
 #: every migration in order; the names are the SQLite ones
 MIGRATIONS: tuple[Callable[[], list[str]], ...] = (
     m001_initial,
@@ -254,6 +262,7 @@ MIGRATIONS: tuple[Callable[[], list[str]], ...] = (
     m010_completion_sources,
     m011_languages,
     m012_handicap_readings,
+    m013_positions,
 )
 
 

@@ -56,7 +56,7 @@ Cursor = psycopg.Cursor[Any]
 
 _ROUND_COLUMNS = (
     "name, course, day, timezone, policy, standard_interval_s, play, format, scoring, net,"
-    " allowance, completions, language, rounding, gross_par_adjustment"
+    " allowance, completions, language, rounding, gross_par_adjustment, positions"
 )
 
 
@@ -300,6 +300,7 @@ class PostgresStore(PgAccessTables, PgCompetitionTables, Store):
         language: str | None | Unset = UNSET,
         rounding: str | None | Unset = UNSET,
         gross_par_adjustment: bool | None | Unset = UNSET,
+        positions: bool | Unset = UNSET,
     ) -> RoundRecord:
         changes: dict[str, object] = {}
         if not isinstance(language, Unset):
@@ -334,6 +335,11 @@ class PostgresStore(PgAccessTables, PgCompetitionTables, Store):
             changes["allowance"] = allowance_json(allowance)
         if not isinstance(completions, Unset):
             changes["completions"] = check_completions(completions)
+        if not isinstance(positions, Unset):
+            if not isinstance(positions, bool):
+                raise SetupError(f"positions {positions!r} must be true or false",
+                                 field="positions")  # fmt: skip
+            changes["positions"] = int(positions)
         with self._pg.write(name) as cur:
             if not _round_exists(cur, name):
                 raise unknown_round(name)
@@ -471,7 +477,7 @@ def _get_round(cur: Cursor, name: str) -> RoundRecord:
     if row is None:
         raise unknown_round(name)
     (rname, course, day, timezone, policy, interval, play, format_, scoring, net,
-     allowance, completions, round_language, rounding, gross) = row  # fmt: skip
+     allowance, completions, round_language, rounding, gross, positions) = row  # fmt: skip
     players: dict[str, list[Player]] = {}
     for (group_id, pname, handicap, side, club, class_name, match, tees, gender,
          language) in cur.execute(
@@ -505,6 +511,7 @@ def _get_round(cur: Cursor, name: str) -> RoundRecord:
         language=round_language,
         rounding=rounding,
         gross_par_adjustment=None if gross is None else bool(gross),
+        positions=bool(positions),
     )
 
 

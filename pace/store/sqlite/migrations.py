@@ -323,3 +323,13 @@ def m012_handicap_readings(db: sqlite_utils.Database) -> None:
         "ALTER TABLE rounds ADD COLUMN gross_par_adjustment INTEGER"
         " CHECK (gross_par_adjustment IN (0, 1))"
     )
+
+
+@MIGRATIONS()
+def m013_positions(db: sqlite_utils.Database) -> None:
+    """Say whether a round allows positions from the groups' phones (issue 48): 0 (every round
+    stored before, and the default) or 1. No coordinate is ever stored in this database."""
+    db.execute(
+        "ALTER TABLE rounds ADD COLUMN positions INTEGER NOT NULL DEFAULT 0"
+        " CHECK (positions IN (0, 1))"
+    )

@@ -294,6 +294,7 @@ class SqliteStore(AccessTables, CompetitionTables, Store):
         language: str | None | _Unset = UNSET,
         rounding: str | None | _Unset = UNSET,
         gross_par_adjustment: bool | None | _Unset = UNSET,
+        positions: bool | _Unset = UNSET,
     ) -> RoundRecord:
         changes: dict[str, object] = {}
         if not isinstance(language, _Unset):
@@ -328,6 +329,11 @@ class SqliteStore(AccessTables, CompetitionTables, Store):
             changes["allowance"] = _allowance_json(allowance)
         if not isinstance(completions, _Unset):
             changes["completions"] = check_completions(completions)
+        if not isinstance(positions, _Unset):
+            if not isinstance(positions, bool):
+                raise SetupError(f"positions {positions!r} must be true or false",
+                                 field="positions")  # fmt: skip
+            changes["positions"] = int(positions)
         with self._db.write() as db:
             if not _round_exists(db, name):
                 raise _unknown_round(name)
@@ -482,6 +488,7 @@ def _get_round(db: sqlite_utils.Database, name: str) -> RoundRecord:
         gross_par_adjustment=(
             None if row["gross_par_adjustment"] is None else bool(row["gross_par_adjustment"])
         ),
+        positions=bool(row["positions"]),
     )
 
 

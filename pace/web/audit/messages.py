@@ -54,6 +54,8 @@ MESSAGES: dict[str, Source] = {
     "audit.type.timing_stopped": "Timing stopped",
     "audit.type.score_recorded": "Score recorded",
     "audit.type.score_corrected": "Score corrected",
+    "audit.type.positions_consented": "Position shared",
+    "audit.type.positions_stopped": "Position no longer shared",
     "audit.type.player_withdrawn": "Player withdrawn",
     "audit.type.player_added": "Late entry",
     "audit.type.player_moved": "Player moved",
@@ -78,6 +80,12 @@ MESSAGES: dict[str, Source] = {
     "audit.role.viewer": "viewer",
     "audit.what.hole_completed": "Hole {hole} completed by group {group}",
     "audit.what.hole_reported": "Hole {hole} completed by group {group}, as reported by the group",
+    "audit.what.hole_inferred": (
+        "Hole {hole} completed by group {group}, inferred from its phone's positions "
+        "(between {earliest} and {latest})"
+    ),
+    "audit.what.positions_consented": "Group {group}'s phone shares the group's position",
+    "audit.what.positions_stopped": "Group {group}'s phone stopped sharing the group's position",
     "audit.what.hole_time_corrected": "Time of {target} corrected to {time}",
     "audit.what.event_voided": "{target} voided",
     "audit.what.siren": "Siren: {kind}",

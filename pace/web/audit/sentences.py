@@ -37,6 +37,9 @@ TYPES: tuple[str, ...] = (
     refereeing.TIMING_STOPPED,
     records.SCORE_RECORDED,
     records.SCORE_CORRECTED,
+    # a group's phone agrees to share its position, or stops (issue 48): who, when; no place
+    "positions_consented",
+    "positions_stopped",
     *changes.KINDS,
     facts.GROUP_WITHDRAWN,
     life.ROUND_FINISHED,
@@ -191,6 +194,13 @@ def describe(
     if e.type == facts.HOLE_COMPLETED and p.get("source") == "group":
         # issue 39: the group's own report, not an official's tap
         return t("audit.what.hole_reported", lang, group=group, hole=hole)
+    if e.type == facts.HOLE_COMPLETED and p.get("source") == "position":
+        # issue 48: inferred from the positions its phone sent, within an interval
+        return t("audit.what.hole_inferred", lang, group=group, hole=hole,
+                 earliest=_local(_instant(p.get("earliest")), tz),
+                 latest=_local(_instant(p.get("latest")), tz))  # fmt: skip
+    if e.type in ("positions_consented", "positions_stopped"):
+        return t(f"audit.what.{e.type}", lang, group=group)
     if e.type in _PLAIN:
         return t(f"audit.what.{e.type}", lang, group=group, hole=hole, player=p.get("player"),
                  reason=p.get("reason") or "")  # fmt: skip

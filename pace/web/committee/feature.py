@@ -65,6 +65,8 @@ def run_life(act: LifeAct, sender: Sender, app_parts: AppParts) -> dict[str, Any
     service = RoundLifeService(app_parts.live)
     if act.act == "finish":
         outcome = service.finish(act.round, act.by)
+        if app_parts.positions is not None:
+            app_parts.positions.forget(act.round)  # the phones' fixes go with the round
     elif act.act == "final":
         outcome = service.finalise(act.round, act.by)
     else:

@@ -120,6 +120,15 @@ MESSAGES: dict[str, Source] = {
     "round.handicap_configured": (
         "This round was stored without readings of its own: config.toml's are shown and used."
     ),
+    # positions from the groups' phones (issue 48; docs/positions.md)
+    "round.positions": "Positions from the groups' phones",
+    "choice.positions.off": "Not allowed",
+    "choice.positions.on": "Allowed, with each group's consent",
+    "round.positions_hint": (
+        "Allowed: a scorer's page may share where its group is while the round is in play, "
+        "once the group has agreed; pace infers the holes completed from it. The positions "
+        "are never stored with the round's facts and are forgotten when the round is finished."
+    ),
     "message.title.results_final": "Results final",
     "message.results_final": (
         "The round's results are final: reopen them first, with a reason, to change them."

@@ -469,6 +469,8 @@ def changes_page(round: str) -> str:
         readings=_readings(record, app_parts.settings),
         roundings=parsers.ROUNDINGS,
         handicap_saved=request.args.get("handicap_saved") == "1",
+        positions=record.positions,
+        positions_saved=request.args.get("positions_saved") == "1",
         public_url=app_parts.settings.server.public_url or request.host_url.rstrip("/"),
         **page_context(),
     )
@@ -515,6 +517,18 @@ def round_handicap(round: str) -> Any:
     service.set_handicap_readings(name, **readings)
     app_parts.derived.cards(name)  # the leaderboard and the cards follow the new readings
     return redirect(url_for("committee.changes_page", round=name, handicap_saved=1))
+
+
+@bp.post("/rounds/<round>/positions")
+def round_positions(round: str) -> Any:
+    """The committee allows or refuses positions from the groups' phones for the round
+    (issue 48, docs/positions.md); stored with the round, the changes page shown again."""
+    _check_form()
+    allowed = parsers.positions_setting(request.form)
+    service = parts().live.service
+    name = service.round_view(round).record.name  # unknown_round for a round not stored
+    service.set_positions(name, allowed)
+    return redirect(url_for("committee.changes_page", round=name, positions_saved=1))
 
 
 def _unknown_field(name: str) -> payloads.PayloadError:

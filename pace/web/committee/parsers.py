@@ -419,6 +419,20 @@ def handicap_readings(form: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+#: whether a round allows positions from the groups' phones (issue 48)
+ON_OFF = ("on", "off")
+
+
+def positions_setting(form: Mapping[str, Any]) -> bool:
+    """Parse the round's positions form (issue 48): ``positions`` ``on`` or ``off``, needed;
+    any other field is refused."""
+    unknown = sorted(k for k in form if k not in ("csrf", "positions"))
+    if unknown:
+        name = str(unknown[0])[:40]
+        raise PayloadError(f"unknown field {name!r}", field=name, code="unknown_field")
+    return _choice(form, "positions", ON_OFF) == "on"
+
+
 def tee_defaults(value: str) -> dict[str, str] | None:
     """Return the round's default tees the form gives (``men=Yellow, women=Red``); empty: none.
     Whether they are tee sets of the course is the service's check."""
