@@ -176,7 +176,7 @@ def assemble(
         report_jobs=report_jobs,
         cluster=cluster,
         metrics=counted,
-        positions=PositionService(live),
+        positions=PositionService(live, keep=settings.positions.keep),
     )
 
 
@@ -357,6 +357,7 @@ def start_scheduler(app: Flask) -> Any:
         ticked=app_parts.metrics.ticks.observe if app_parts.metrics is not None else None,
         snapshots=snapshots(app_parts),
         backup_minutes=app_parts.settings.backup.every_minutes,
+        sweep=app_parts.positions.sweep,
     )
     scheduler.start()
     app.extensions[SCHEDULER] = scheduler

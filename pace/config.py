@@ -8,6 +8,7 @@ expected. ``PACE_CONFIG`` may point to another file.
 from __future__ import annotations
 
 import ipaddress
+import logging
 import os
 import re
 import tomllib
@@ -32,6 +33,11 @@ ASYNC_MODES = ("gevent", "threading")
 LOG_FORMATS = ("text", "json")
 SYNCHRONOUS_LEVELS = ("OFF", "NORMAL", "FULL", "EXTRA")
 REPORT_LANGUAGES = ("fr", "en", "nl")
+#: the longest a group's positions are held (issue 48: "a setting may shorten, never
+#: lengthen, beyond 24 h"); a longer ``positions.keep_hours`` is taken as this
+KEEP_HOURS_MAX = 24.0
+
+log = logging.getLogger(__name__)
 #: The preset pace policies (docs/rules.md §6); ``[policies.NAME]`` tables add custom ones.
 POLICIES = tuple(policiesmod.PRESETS)
 
@@ -118,6 +124,21 @@ class RoundSettings:
 
 
 @dataclass(frozen=True)
+class PositionSettings:
+    """The groups' phones' positions (issue 48; docs/positions.md, docs/privacy.md)."""
+
+    #: how long a fix is held in the serving process's memory at most (by the server's
+    #: clock): older ones are dropped at each ``send_positions`` and each supervisor run;
+    #: above 0, at most 24 (a longer value is taken as 24, with a warning)
+    keep_hours: float = KEEP_HOURS_MAX
+
+    @property
+    def keep(self) -> timedelta:
+        """Return how long a fix is held at most."""
+        return timedelta(hours=self.keep_hours)
+
+
+@dataclass(frozen=True)
 class ReportSettings:
     """Post-round reports (docs/reports.md)."""
 
@@ -176,6 +197,7 @@ class Settings:
     scheduler: SchedulerSettings = field(default_factory=SchedulerSettings)
     backup: BackupSettings = field(default_factory=BackupSettings)
     round: RoundSettings = field(default_factory=RoundSettings)
+    positions: PositionSettings = field(default_factory=PositionSettings)
     allotment: AllotmentSettings = field(default_factory=AllotmentSettings)
     reports: ReportSettings = field(default_factory=ReportSettings)
     handicap: HandicapSettings = field(default_factory=HandicapSettings)
@@ -229,6 +251,7 @@ _SECTIONS = {
     "scheduler": SchedulerSettings,
     "backup": BackupSettings,
     "round": RoundSettings,
+    "positions": PositionSettings,
     "allotment": AllotmentSettings,
     "reports": ReportSettings,
     "handicap": HandicapSettings,
@@ -279,6 +302,8 @@ def from_dict(data: dict[str, Any], *, source: str = "<dict>") -> Settings:
                 f"{source}: {name} = {value!r}: expected a table [{name}]", field=name
             )
         sections[name] = _section(source, name, _SECTIONS[name], value)
+    if "positions" in sections:
+        sections["positions"] = _keep_bounded(source, sections["positions"])
     settings = Settings(**sections, source=source)
     _check(settings)
     return settings
@@ -302,6 +327,20 @@ def _server_database(data: dict[str, Any], source: str) -> dict[str, Any]:
         )
     database["path"] = path
     return {**data, "server": server, "database": database}
+
+
+def _keep_bounded(source: str, positions: PositionSettings) -> PositionSettings:
+    """Return ``positions`` with ``keep_hours`` at most 24: a setting may shorten how long the
+    positions are held, never lengthen it beyond 24 h (issue 48); a longer one is taken as 24
+    and said so once, as the file is read."""
+    if not positions.keep_hours > KEEP_HOURS_MAX:  # (nan and 0 or less: refused by _check)
+        return positions
+    log.warning(
+        "%s: positions.keep_hours = %r: positions are held 24 hours at most (a setting may "
+        "shorten, never lengthen, beyond 24 h); 24 is used",
+        source, positions.keep_hours,
+    )  # fmt: skip
+    return _replace(positions, keep_hours=KEEP_HOURS_MAX)
 
 
 def checked(settings: Settings) -> Settings:
@@ -426,6 +465,10 @@ def _check(s: Settings) -> None:
         )
     if s.round.completions not in COMPLETIONS:
         fail("round.completions", " or ".join(map(repr, COMPLETIONS)), s.round.completions)
+    if not 0 < s.positions.keep_hours <= KEEP_HOURS_MAX:
+        fail("positions.keep_hours", "hours above 0 and at most 24 (how long the groups' "
+             "positions are held, e.g. 6; to take none, leave the rounds' positions off)",
+             s.positions.keep_hours)  # fmt: skip
     if s.reports.language not in REPORT_LANGUAGES:
         fail("reports.language", " or ".join(map(repr, REPORT_LANGUAGES)), s.reports.language)
     if not 1 <= s.reports.offenders_days <= 3660:

@@ -15,6 +15,9 @@ tick that announces alerts moves the mark to the log's position.
 
 With ``backup.every_minutes`` set, a ``backup`` job writes a snapshot of each round in play
 (of each round held, with leases) through ``pace.services.backup.Snapshots``.
+
+Each supervisor run also drops the groups' positions held past ``[positions] keep_hours`` or
+of a round over (``PositionService.sweep``; docs/privacy.md), whether or not a phone sends.
 """
 
 from __future__ import annotations
@@ -67,6 +70,7 @@ class PaceScheduler:
         ticked: Callable[[float], None] | None = None,
         snapshots: Snapshots | None = None,
         backup_minutes: float = 0.0,
+        sweep: Callable[[], object] | None = None,
     ):
         self.live = live
         self.broadcaster = broadcaster
@@ -101,6 +105,9 @@ class PaceScheduler:
         #: the scheduled backups (``backup.every_minutes``; None or 0: none)
         self.snapshots = snapshots
         self.backup_minutes = backup_minutes
+        #: what the supervisor also runs: the groups' positions held past their time (or of
+        #: a round over) dropped (issue 48; docs/privacy.md)
+        self.sweep = sweep
 
     def start(self) -> None:
         """Start the scheduler and its supervisor (which schedules the rounds at once)."""
@@ -180,7 +187,13 @@ class PaceScheduler:
         return out
 
     def supervise(self) -> None:
-        """Add a tick job for each round in play (held, with leases) and remove the others."""
+        """Add a tick job for each round in play (held, with leases) and remove the others;
+        drop the positions held past their time."""
+        if self.sweep is not None:
+            try:
+                self.sweep()
+            except Exception:
+                log.exception("dropping the positions held past their time failed")
         self.in_play = self.rounds_in_play()
         if self.leases is None:
             self._schedule(self.in_play)

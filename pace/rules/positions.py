@@ -408,6 +408,18 @@ class Tracker:
         self._restart()
         return done
 
+    def forget_before(self, cutoff: datetime) -> int:
+        """Drop the pending samples older than ``cutoff`` (the bound on how long a position
+        is held: docs/privacy.md) and return how many; the hole's evidence is added up again
+        from those left."""
+        n = 0
+        while n < len(self.pending) and self.pending[n][0] < cutoff:
+            n += 1
+        if n:
+            self.pending = self.pending[n:]
+            self._restart()
+        return n
+
     def place(self, sample: Sample) -> Place:
         """Return where ``sample`` puts the group on its hole in play."""
         if self.k >= len(self.order):

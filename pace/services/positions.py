@@ -11,12 +11,17 @@ is ``position``, with its interval, so rows and alerts follow as for a tap.
 
 **Privacy, by construction.** The fixes are held in this process's memory only: the trackers'
 pending samples and each group's last kept fix. They never enter the event log or any table;
-they are forgotten when the round is finished, when the group's phones stop sharing, and when
-the process stops.
+they are forgotten when the round is finished, when positions are turned off, when the group's
+phones stop sharing, and when the process stops; and none is held longer than ``keep``
+(``[positions] keep_hours``, 24 hours at most) by the server's clock: older ones are dropped at
+each ``send_positions`` and at each :meth:`PositionService.sweep` (the scheduler's supervisor
+runs it every 15 s), and a fix sent already that old is discarded (``expired``).
+docs/privacy.md says this to the members.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 import uuid
 from collections.abc import Callable, Mapping
@@ -29,6 +34,7 @@ from pace.rules import facts as factsmod
 from pace.rules import life as lifemod
 from pace.rules import positions as posmod
 from pace.rules import reported
+from pace.rules.errors import PaceError
 from pace.rules.events import Event
 from pace.services import commands as cmd
 from pace.services.commands import CommandError, Outcome
@@ -49,6 +55,11 @@ RATE_FIXES = 400
 RATE_WINDOW_S = 60.0
 #: how far ahead of the server's clock a fix's corrected instant may be
 FUTURE = timedelta(seconds=30)
+#: how long a fix is held at most (``[positions] keep_hours``: it may shorten this, never
+#: lengthen it; docs/privacy.md)
+KEEP = timedelta(hours=24)
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -138,8 +149,13 @@ class PositionService:
         rate_fixes: int = RATE_FIXES,
         rate_window_s: float = RATE_WINDOW_S,
         monotonic: Callable[[], float] = time.monotonic,
+        keep: timedelta = KEEP,
     ) -> None:
+        if not timedelta(0) < keep <= KEEP:
+            raise ValueError(f"positions are held more than 0 and at most 24 h, not {keep}")
         self.live = live
+        #: how long a fix is held at most, by the server's clock
+        self.keep = keep
         self.max_fixes = max_fixes
         self.rate_fixes = rate_fixes
         self.rate_window_s = rate_window_s
@@ -216,8 +232,9 @@ class PositionService:
                     code="no_consent",
                 )
             self._take_rate(device, len(c.fixes))
-            g = self._group(kept_round, live, c.group)
             now = self.live.clock.now()
+            self._expire(now - self.keep)
+            g = self._group(kept_round, live, c.group)
             day_start = datetime.combine(view.record.day, datetime.min.time(), view.tz)
             discarded: dict[str, int] = {}
             samples: list[posmod.Sample] = []
@@ -226,6 +243,8 @@ class PositionService:
                 reason = None
                 if at > now + FUTURE or not day_start <= at < day_start + timedelta(days=1):
                     reason = "off_time"
+                elif at < now - self.keep:
+                    reason = "expired"  # older than a fix is held: never taken
                 else:
                     s = posmod.Sample(at, f.lon, f.lat, f.accuracy)
                     reason = posmod.screen(kept_round.shape, s, g.last)
@@ -275,13 +294,56 @@ class PositionService:
         with self.live.lock:
             self._rounds.pop(round, None)
 
-    def held(self, round: str) -> int:
-        """Return how many fixes of ``round`` are held in memory (the privacy tests)."""
+    def sweep(self, now: datetime | None = None) -> int:
+        """Drop every fix held longer than :attr:`keep` at ``now`` (default: the server's
+        clock), and every fix of a round that is finished, no longer allows positions or is
+        gone; return how many fixes were dropped. The scheduler's supervisor runs it (every
+        15 s), so the bound holds while no phone sends (docs/privacy.md)."""
         with self.live.lock:
-            kept = self._rounds.get(round)
-            if kept is None:
-                return 0
-            return sum(len(g.tracker.pending) + (g.last is not None) for g in kept.groups.values())
+            now = now or self.live.clock.now()
+            dropped = 0
+            for name in list(self._rounds):
+                try:
+                    ended = (
+                        finished(self.live.life(name))
+                        or not self.live.service.store.get_round(name).positions
+                    )
+                except PaceError:  # the round is gone
+                    ended = True
+                if ended:
+                    dropped += self._held(name)
+                    self._rounds.pop(name, None)
+            dropped += self._expire(now - self.keep)
+        if dropped:
+            log.info("positions: %d fixes dropped (held past their time, or round over)", dropped)
+        return dropped
+
+    def _expire(self, cutoff: datetime) -> int:
+        """Drop the fixes held of every round older than ``cutoff``; return how many."""
+        dropped = 0
+        for kept in self._rounds.values():
+            for g in kept.groups.values():
+                dropped += g.tracker.forget_before(cutoff)
+                if g.last is not None and g.last.at < cutoff:
+                    g.last = None
+                    dropped += 1
+        return dropped
+
+    def held(self, round: str, before: datetime | None = None) -> int:
+        """Return how many fixes of ``round`` are held in memory, of those older than
+        ``before`` if given (the privacy tests)."""
+        with self.live.lock:
+            return self._held(round, before)
+
+    def _held(self, round: str, before: datetime | None = None) -> int:
+        kept = self._rounds.get(round)
+        if kept is None:
+            return 0
+        return sum(
+            sum(1 for at, _, _ in g.tracker.pending if before is None or at < before)
+            + (g.last is not None and (before is None or g.last.at < before))
+            for g in kept.groups.values()
+        )
 
     # -- the parts -------------------------------------------------------------------------
 
