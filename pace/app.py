@@ -61,6 +61,8 @@ def create_app(
     ``tmp_path`` and ``async_mode = "threading"``.
     """
     settings = settings or config.load()
+    for note in settings.notes:  # what config.toml asked and was taken otherwise
+        log.warning("%s", note)
     app = flask_app(testing)
     store = open_store(settings.database.path, synchronous=settings.database.synchronous)
     app.config["SECRET_KEY"] = secret_key(store)

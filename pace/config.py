@@ -8,7 +8,6 @@ expected. ``PACE_CONFIG`` may point to another file.
 from __future__ import annotations
 
 import ipaddress
-import logging
 import os
 import re
 import tomllib
@@ -36,8 +35,6 @@ REPORT_LANGUAGES = ("fr", "en", "nl")
 #: the longest a group's positions are held (issue 48: "a setting may shorten, never
 #: lengthen, beyond 24 h"); a longer ``positions.keep_hours`` is taken as this
 KEEP_HOURS_MAX = 24.0
-
-log = logging.getLogger(__name__)
 #: The preset pace policies (docs/rules.md §6); ``[policies.NAME]`` tables add custom ones.
 POLICIES = tuple(policiesmod.PRESETS)
 
@@ -204,6 +201,9 @@ class Settings:
     #: custom pace policies from ``[policies.NAME]`` tables, by name
     policies: Mapping[str, policiesmod.Policy] = field(default_factory=dict)
     source: str = "<defaults>"
+    #: what the file asked for and was taken otherwise, for the server to say as it starts
+    #: (a ``positions.keep_hours`` above 24 taken as 24)
+    notes: tuple[str, ...] = ()
 
     @property
     def policy_names(self) -> tuple[str, ...]:
@@ -287,6 +287,7 @@ def load(path: str | Path | None = None) -> Settings:
 def from_dict(data: dict[str, Any], *, source: str = "<dict>") -> Settings:
     """Validate a parsed TOML document into :class:`Settings`."""
     sections: dict[str, Any] = {}
+    notes: list[str] = []
     data = _server_database(data, source)
     for name, value in data.items():
         if name == "policies":
@@ -303,8 +304,8 @@ def from_dict(data: dict[str, Any], *, source: str = "<dict>") -> Settings:
             )
         sections[name] = _section(source, name, _SECTIONS[name], value)
     if "positions" in sections:
-        sections["positions"] = _keep_bounded(source, sections["positions"])
-    settings = Settings(**sections, source=source)
+        sections["positions"] = _keep_bounded(source, sections["positions"], notes)
+    settings = Settings(**sections, source=source, notes=tuple(notes))
     _check(settings)
     return settings
 
@@ -329,17 +330,16 @@ def _server_database(data: dict[str, Any], source: str) -> dict[str, Any]:
     return {**data, "server": server, "database": database}
 
 
-def _keep_bounded(source: str, positions: PositionSettings) -> PositionSettings:
+def _keep_bounded(source: str, positions: PositionSettings, notes: list[str]) -> PositionSettings:
     """Return ``positions`` with ``keep_hours`` at most 24: a setting may shorten how long the
-    positions are held, never lengthen it beyond 24 h (issue 48); a longer one is taken as 24
-    and said so once, as the file is read."""
+    positions are held, never lengthen it beyond 24 h (issue 48); a longer one is taken as 24,
+    and a note says so (the server logs it as it starts: ``pace.app.create_app``)."""
     if not positions.keep_hours > KEEP_HOURS_MAX:  # (nan and 0 or less: refused by _check)
         return positions
-    log.warning(
-        "%s: positions.keep_hours = %r: positions are held 24 hours at most (a setting may "
-        "shorten, never lengthen, beyond 24 h); 24 is used",
-        source, positions.keep_hours,
-    )  # fmt: skip
+    notes.append(
+        f"{source}: positions.keep_hours = {positions.keep_hours!r}: positions are held 24 "
+        "hours at most (a setting may shorten, never lengthen, beyond 24 h); 24 is used"
+    )
     return _replace(positions, keep_hours=KEEP_HOURS_MAX)
 
 

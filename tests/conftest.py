@@ -206,7 +206,7 @@ FILE_SECONDS = {
     "tests/e2e/test_cluster.py": 32,
     "tests/browser/test_results_sheet.py": 30,
     "tests/e2e/test_demo_cast.py": 27,
-    "tests/e2e/test_positions_privacy.py": 25,
+    "tests/e2e/test_positions_privacy.py": 35,
     "tests/browser/test_scoring.py": 27,
     "tests/browser/test_demo_clock.py": 27,
     "tests/browser/test_console.py": 25,

@@ -3,7 +3,8 @@
 "Raw positions never enter the event log, the public board, a report, an export or a backup
 [...]. A test reads every table, export and page after a round and finds no coordinate."
 
-The real ``pace serve`` (JSON logs, metrics on) over a fresh database: round R1 for today on
+The real ``pace serve`` (JSON logs, metrics on, ``[positions] keep_hours = 48``: held 24 hours,
+and its log says so as it starts) over a fresh database: round R1 for today on
 Louiseville with the demo's map allows positions. Pages listen from the start (the
 committee's, a referee's, a marshal's, a scorer's and a viewer's sockets, and the public's
 leaderboard). Two groups' phones agree and send their walks over the wire, fixes written with
@@ -76,7 +77,8 @@ WALKS = {"1": ("08:00", {1: "08:14", 2: "08:31", 3: "08:42"}, "08:39"),
 #: who reads: nobody signed in, a code of R1 of each role, the committee's secret (the
 #: console's pages over every round open only to it)
 ROLES = ("visitor", "viewer", "scorer", "marshal", "referee", "committee", "console")
-CONFIG = '[server]\nlog_format = "json"\nmetrics = true\n'
+#: the club asked for positions to be held two days: it gets 24 hours, and the log says so
+CONFIG = '[server]\nlog_format = "json"\nmetrics = true\n\n[positions]\nkeep_hours = 48\n'
 PRECISIONS = (7, 6, 5, 4)
 
 # -- how a coordinate is looked for --------------------------------------------------------
@@ -577,6 +579,7 @@ def test_no_coordinate_sent_is_found_anywhere_after_the_round(played, tmp_path):
     reads += read_command_line(played)
     log = played.server.log.read_text(encoding="utf-8")
     assert "send_positions" in log  # a line a command: the log was written
+    assert "positions.keep_hours = 48.0: positions are held 24 hours at most" in log
     reads.append(Read("the server's log", "server", 0, log))
     reads += [Read(f"{r.where} (served)", r.role, r.status, r.text)
               for r in read_files(Path(played.server.db))]  # fmt: skip

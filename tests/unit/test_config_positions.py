@@ -1,7 +1,7 @@
 """``[positions] keep_hours``: how long the groups' positions are held (issue 48, item 6).
 
 "A setting may shorten, never lengthen, beyond 24 h": the default is 24, a shorter one is
-taken, a longer one is taken as 24 with a warning as the file is read, and 0 or less is
+taken, a longer one is taken as 24 with a warning as the server starts, and 0 or less is
 refused with a message naming the file, the key and what is expected.
 """
 
@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from pace import config
+from pace.app import close_app, create_app
 
 CHECKOUT = Path(__file__).resolve().parents[2]
 
@@ -39,24 +40,42 @@ def test_positions_are_held_24_hours_by_default():
 
 
 @pytest.mark.parametrize("hours", [6, 0.5, 24], ids=["six", "half-an-hour", "the-bound"])
-def test_a_shorter_time_is_taken(tmp_path, hours, caplog):
-    with caplog.at_level(logging.WARNING):
-        s = config.load(write(tmp_path, f"[positions]\nkeep_hours = {hours}\n"))
+def test_a_shorter_time_is_taken(tmp_path, hours):
+    s = config.load(write(tmp_path, f"[positions]\nkeep_hours = {hours}\n"))
     assert s.positions.keep == timedelta(hours=hours)
-    assert caplog.records == []
+    assert s.notes == ()
 
 
 @pytest.mark.parametrize("hours", ["48", "24.5", "inf"])
-def test_a_longer_time_is_taken_as_24_hours_with_a_warning(tmp_path, hours, caplog):
+def test_a_longer_time_is_taken_as_24_hours_with_a_note(tmp_path, hours):
     path = write(tmp_path, f"[positions]\nkeep_hours = {hours}\n")
-    with caplog.at_level(logging.WARNING, logger="pace.config"):
-        s = config.load(path)
+    s = config.load(path)
     assert s.positions.keep == timedelta(hours=24)
-    [warning] = caplog.records
+    [note] = s.notes
+    assert note.startswith(f"{path}: positions.keep_hours = ")
+    assert "never lengthen, beyond 24 h" in note and "24 is used" in note
+
+
+def test_the_server_says_the_note_as_it_starts(tmp_path, caplog):
+    s = config.load(write(tmp_path, "[positions]\nkeep_hours = 72\n"))
+    s = s.replace(database={"path": str(tmp_path / "pace.db")}, scheduler={"enabled": False},
+                  server={"async_mode": "threading"})  # fmt: skip
+    with caplog.at_level(logging.WARNING, logger="pace.app"):
+        app = create_app(s)
+    try:
+        assert app.extensions["pace"].positions.keep == timedelta(hours=24)
+    finally:
+        close_app(app)
+    [warning] = [r for r in caplog.records if "keep_hours" in r.getMessage()]
     assert warning.levelno == logging.WARNING
-    message = warning.getMessage()
-    assert str(path) in message and "positions.keep_hours" in message
-    assert "never lengthen, beyond 24 h" in message and "24 is used" in message
+    assert "positions.keep_hours = 72.0: positions are held 24 hours at most" in (
+        warning.getMessage()
+    )
+
+
+def test_the_repository_config_and_a_shorter_time_have_no_note(tmp_path):
+    assert config.load(Path(__file__).resolve().parents[2] / "config.toml").notes == ()
+    assert config.load(write(tmp_path, "[positions]\nkeep_hours = 2\n")).notes == ()
 
 
 @pytest.mark.parametrize("value", ["0", "-1", "-0.5", "nan"])
@@ -81,18 +100,13 @@ def test_an_unknown_key_of_positions_is_refused(tmp_path):
         config.load(write(tmp_path, "[positions]\nkeep_days = 1\n"))
 
 
-def test_the_command_line_says_so_at_start(tmp_path):
-    """The warning reaches the operator's terminal (standard error) before anything else; a
-    refused value stops the command with its message."""
-    run = lambda text: subprocess.run(  # noqa: E731
+def test_the_command_line_refuses_no_time_at_all(tmp_path):
+    """A refused value stops the command with its message (exit status 2)."""
+    done = subprocess.run(
         [sys.executable, "-m", "pace", "rounds", "--db", str(tmp_path / "pace.db")],
         cwd=tmp_path, capture_output=True, text=True, timeout=60,
         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(CHECKOUT),
-             "PACE_CONFIG": str(write(tmp_path, text))},
+             "PACE_CONFIG": str(write(tmp_path, "[positions]\nkeep_hours = 0\n"))},
     )  # fmt: skip
-    longer = run("[positions]\nkeep_hours = 72\n")
-    assert longer.returncode == 0, longer.stderr
-    assert "positions.keep_hours = 72.0: positions are held 24 hours at most" in longer.stderr
-    none = run("[positions]\nkeep_hours = 0\n")
-    assert none.returncode != 0
-    assert "positions.keep_hours = 0.0: expected hours above 0 and at most 24" in none.stderr
+    assert done.returncode == 2
+    assert "positions.keep_hours = 0.0: expected hours above 0 and at most 24" in done.stderr
