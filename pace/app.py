@@ -32,7 +32,7 @@ from pace.services.scores import ScoreService
 from pace.services.taps import TapService
 from pace.store import StorageError, Store, open_store
 from pace.store.sqlite.db import SlowDiskOffload
-from pace.web import access, assets, edge, errors, health, http, logs, metrics, payloads
+from pace.web import access, assets, edge, errors, health, http, logs, metrics, payloads, privacy
 from pace.web import i18n as i18n_pages
 from pace.web.board_cache import BoardCache
 from pace.web.broadcast import Broadcaster
@@ -261,6 +261,7 @@ def serve_pages(app: Flask) -> None:
     app.register_blueprint(health.bp)  # /healthz, /readyz (pace/web/health.py)
     app.register_blueprint(metrics.bp)  # /metrics, when server.metrics is on
     app.register_blueprint(access.bp)
+    app.register_blueprint(privacy.bp)  # /privacy, the members' page on positions
     for feature in edge.FEATURES:
         if feature.pages is not None:
             app.register_blueprint(feature.pages)

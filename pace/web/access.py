@@ -105,6 +105,7 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "static": PUBLIC,
     "pace.service_worker": PUBLIC,
     "pace.home": PUBLIC,
+    "privacy.privacy": PUBLIC,  # the members' page on positions (pace/web/privacy.py)
     "access.join": PUBLIC,
     "access.login": PUBLIC,
     "access.logout": PUBLIC,

@@ -193,6 +193,9 @@ MESSAGES: dict[str, Source] = {
     "by.viewer": "a viewer",
     "message.join": "Enter an access code",
     "message.home": "Home",
+    # the members' page on positions (/privacy, issue 48): its text is docs/privacy.md's
+    "privacy.title": "Your group's position: what pace does with it",
+    "privacy.link": "What is sent, to whom, for how long",
 }
 
 #: every module of the pages' texts, for the catalogue's extraction (``pace.i18n.catalog``)

@@ -310,7 +310,7 @@ ROUND_PAGES: dict[str, tuple[str | None, Callable[[Page], None] | None]] = {
 }
 #: the home page, and the console's pages over every round
 GLOBAL_PAGES = ("/", "/committee", "/committee/time-pars", "/courses", "/courses/edit",
-                "/rounds/new", "/offenders")  # fmt: skip
+                "/rounds/new", "/offenders", "/privacy")  # fmt: skip
 #: who opens the console's pages (every role opens the home page): the committee (its
 #: secret), R1's committee code and a referee (both refused), a visitor (sent to sign in). A
 #: refusal's sentence names the role and the page: every role meets one on the round's pages,
@@ -333,7 +333,7 @@ def visits() -> list[Visit]:
                              status=MAY_REFUSE))  # fmt: skip
         for path in GLOBAL_PAGES:
             name = path.strip("/").replace("/", "-") or "home"
-            if path == "/" or role in GLOBAL_ROLES:
+            if path in ("/", "/privacy") or role in GLOBAL_ROLES:
                 out.append(Visit(f"{name}-{role}", role, path, status=MAY_REFUSE))
     out += [
         # the finished round, its results final

@@ -249,3 +249,27 @@ def test_the_scorers_card_fits_a_phone(phone, phone_server):
     expect(phone.locator("#hole-panel")).to_be_visible()
     expect(phone.locator("#card tbody tr").first).to_be_visible()
     assert_fits(phone, "scorecard")
+
+
+#: a sentence of each language's section of docs/privacy.md, and one of another language's
+PRIVACY = {
+    "en": ("It is off unless two people say yes.", "Het staat uit"),
+    "fr": ("C'est désactivé tant que deux personnes n'ont pas dit oui.", "It is off"),
+    "nl": ("Het staat uit tenzij twee partijen ja zeggen.", "C'est désactivé"),
+}
+
+
+@SIZES
+def test_the_members_page_on_positions_fits_a_phone_in_its_language(phone, phone_server):
+    # the scorer's consent links to it (issue 48): docs/privacy.md's section of the page's
+    # language, alone, its title translated, as a player reads it on his own phone
+    server, _ = phone_server
+    lang = phone.size.partition("-")[2] or "en"  # type: ignore[attr-defined]
+    phone.goto(f"{server.url}/privacy")
+    ours, other = PRIVACY[lang]
+    main = phone.locator("main")
+    expect(main.locator("article.privacy strong").first).to_have_text(ours)
+    expect(main).not_to_contain_text(other)
+    expect(main.locator("h1")).not_to_have_text("privacy.title")
+    assert main.locator("article.privacy p").count() >= 8
+    assert_fits(phone, "privacy")

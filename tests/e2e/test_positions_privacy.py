@@ -384,6 +384,7 @@ ROUTES: dict[str, tuple[str, ...]] = {
     "/login": ("/login",),
     "/metrics": ("/metrics",),
     "/offenders": ("/offenders",),
+    "/privacy": ("/privacy", "/privacy?lang=nl"),
     "/readyz": ("/readyz",),
     "/rounds/<round>/access": ("/rounds/R1/access",),
     "/rounds/<round>/audit": ("/rounds/R1/audit", "/rounds/R1/audit?lang=fr"),
