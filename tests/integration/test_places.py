@@ -27,7 +27,9 @@ from pace.clock import FakeClock
 from pace.demo import geography
 from pace.demo.phones import Phones, samples, walk
 from pace.rules.positions import CourseShape
+from pace.services import commands as cmd
 from pace.services.geometry import import_geometry, round_geometry
+from pace.services.life import RoundLifeService
 
 #: the groups' true completions: group 2 (off at 08:10) holes out on the 1st 20 minutes after
 #: group 1, out of position
@@ -193,3 +195,21 @@ def test_sharing_stopped_forgets_the_place(app, sent, login, connect):
                      callback=True)  # fmt: skip
     assert ack["ok"], ack
     assert set(places(login)) == {"1"}
+
+
+def test_turning_positions_off_or_finishing_the_round_forgets_the_places(app, sent, login):
+    parts = app.extensions["pace"]
+    parts.live.service.set_positions(ROUND, False)
+    assert places(login) == {}
+    assert parts.positions.held(ROUND) == 0
+    parts.live.service.set_positions(ROUND, True)
+    assert places(login) == {}  # forgotten: nothing comes back until the phones send again
+
+
+def test_finishing_the_round_forgets_the_places(app, sent, login):
+    parts = app.extensions["pace"]
+    assert set(places(login)) == {"1", "2"}
+    RoundLifeService(parts.live).finish(ROUND, cmd.Author("committee", "desk"))
+    assert places(login) == {}
+    assert parts.positions.held(ROUND) == 0
+
