@@ -8,8 +8,9 @@ further on) and one fix: no store, no clock (``now`` is an argument).
 **The place** is the hole, the phase (on the tee, along the hole, on the green, walking to the
 tee), the metres along the hole's line of play from its tee (negative while still walking to
 it) and the fix's instant. The hole comes from the group's sequence, as the tracker's does: a
-fix is read against the hole in play and, once clear of that hole's corridor and green, the
-walk to the next tee and the next hole (the group has left the green; its tracker confirms it a
+fix is read against the hole in play and, once clear of that hole's corridor and green (by
+twice its accuracy: a tee often lies 10-30 m from the green before it), the walk to the next
+tee and the next hole (the group has left the green; its tracker confirms it a
 fix or two later). Nothing here is a coordinate: what the pages are told is the hole, the phase,
 the metres left to the green (rounded to :data:`ROUND_M`) and the share of the hole's line
 walked, which the map turns into a point on the hole's own line.
@@ -43,6 +44,11 @@ PHASES = (TEE, HOLE, GREEN, WALKING)
 TEE_M = 20.0
 #: on the green: within its radius and this
 GREEN_M = 5.0
+#: a fix puts the group past its hole only this many of its accuracies (at least
+#: :data:`MIN_ACCURACY_M`) clear of the green's edge: the next tee often lies 10-30 m from the
+#: green, and a fix on the green may be 15 m off
+CLEAR_K = 2.0
+MIN_ACCURACY_M = 5.0
 #: the distances the pages are told are rounded to this (a phone's fix is 5-25 m off)
 ROUND_M = 10
 #: a place older than this is "last seen", never where the group stands
@@ -127,10 +133,12 @@ def _walk(p: XY, green: posmod.HoleShape, tee: XY) -> float:
     return posmod._seg(p, edge, tee)[0]
 
 
-def _has_left(p: XY, here: posmod.HoleShape, nxt: posmod.HoleShape) -> bool:
+def _has_left(p: XY, accuracy: float, here: posmod.HoleShape, nxt: posmod.HoleShape) -> bool:
     """Return whether a fix at ``p`` puts the group past the hole ``here``: clear of its
-    corridor and green, and on the walk to the next tee, at that tee or down the next hole."""
-    if _in_corridor(p, here):
+    corridor, clear of its green by :data:`CLEAR_K` of the fix's accuracy, and on the walk to
+    the next tee, at that tee or down the next hole."""
+    clear = CLEAR_K * max(accuracy, MIN_ACCURACY_M)
+    if _in_corridor(p, here) or _dist(p, here.green) - here.green_r <= clear:
         return False
     return (_walk(p, here, nxt.tee) <= posmod.WALK_M or _dist(p, nxt.tee) <= TEE_M
             or _in_corridor(p, nxt))  # fmt: skip
@@ -148,7 +156,7 @@ def place_of(
     here = shape.holes[order[k]]
     if k + 1 < n and order[k + 1] in shape.holes and not _on_green(p, here):
         nxt = shape.holes[order[k + 1]]
-        if _has_left(p, here, nxt):
+        if _has_left(p, sample.accuracy, here, nxt):
             k, here = k + 1, nxt
     h = here
     at = sample.at
