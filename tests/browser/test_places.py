@@ -147,6 +147,7 @@ def test_the_dashboard_shows_where_each_group_stands_and_the_alert_from_position
     expect(page.locator(".map-groups li.strip-group[data-group='3']")).to_have_attribute(
         "data-place", "stale")  # fmt: skip
     assert serious(page) == []
+    page.locator(".strip-map").screenshot(path=str(SHOTS / "map-1280.png"))
 
     # the strip: group 2 at its share within the 2nd hole's cell of the 1st tee's lane
     page.locator("#strip-map").uncheck()
