@@ -34,6 +34,7 @@ import {
 } from "./common.js";
 import { penaltyText, scoringLabel, toPar } from "./cards.js";
 import { Outbox } from "./queue.js";
+import { metres } from "./places.js";
 
 const app = document.getElementById("app");
 const ROUND = app.dataset.round;
@@ -594,6 +595,25 @@ function renderStanding() {
   );
 }
 
+/** Where the group stands on its hole, from its own phone's positions (issue 48): facts. */
+function placeFacts(place) {
+  const hole = place.hole;
+  const where = place.phase === "green" ? t("scorecard.place_on_green", { hole })
+    : place.phase === "tee" ? t("scorecard.place_on_tee", { hole })
+      : place.phase === "walking" ? t("scorecard.place_walking", { hole })
+        : t("scorecard.place_to_green", { hole, metres: metres(place.to_green_m) });
+  if (place.stale) {
+    const minutes = Math.round(place.age_s / 60);
+    return [el("li", { class: "stale", dataset: { fact: "place" } },
+      `${t("scorecard.place_last_seen", { minutes })} · ${where}`)];
+  }
+  const out = [el("li", { dataset: { fact: "place" } }, where)];
+  if (place.behind_m !== null && place.behind_m !== undefined)
+    out.push(el("li", { dataset: { fact: "behind" } },
+      t("scorecard.place_behind", { metres: metres(place.behind_m) })));
+  return out;
+}
+
 function renderPace() {
   const box = $("own-pace");
   const info = groupInfo();
@@ -620,6 +640,7 @@ function renderPace() {
         p.gap_min === null || p.gap_min === undefined
           ? t("scorecard.pace_no_gap")
           : t("scorecard.pace_gap", { minutes: Math.round(Math.max(0, p.gap_min)) })));
+    if (p.place && !p.finished) facts.push(...placeFacts(p.place)); // issue 48
     if (p.reported.length)
       facts.push(el("li", { class: "hint", dataset: { fact: "reported" } },
         t("scorecard.pace_reported", { holes: p.reported.join(", ") })));

@@ -11,6 +11,7 @@
 // instant shows what GET .../status?at= judged then (docs/status.md, "The course strip").
 import { clock, el as plain, t, tenth } from "./common.js";
 import { chainLines, holesPicture, mapPoint, projection } from "./map.js";
+import { isStale, placeWords } from "./places.js";
 
 /**
  * `el` with `style` set through the CSSOM (the pages' Content-Security-Policy refuses style
@@ -119,7 +120,18 @@ function waitingWords(p, row, timeZone) {
   return start ? t("strip.starts_at", { time: start, hole: p.hole }) : t("strip.on_tee", { hole: p.hole });
 }
 
-function describe(p, row, heldBy, holding, facts, timeZone) {
+/**
+ * `p` moved to where the group's phone puts it (issue 48): its place's hole and share of the
+ * hole's line, when the place is fresh and the group is playing (a stale place leaves it where
+ * its time puts it: a locked phone is no group standing still).
+ */
+export function placed(p, place, nowMs) {
+  if (!place || p.off || p.finished || p.status === "not_started" || p.projected) return p;
+  if (isStale(place, nowMs)) return { ...p, place, placeStale: true };
+  return { ...p, hole: place.hole, fraction: Math.min(1, Math.max(0, place.fraction)), place, placed: true };
+}
+
+function describe(p, row, heldBy, holding, facts, timeZone, nowMs = Date.now()) {
   if (facts) {
     // the board: where the group is, nothing judged
     const where = p.finished
@@ -137,8 +149,11 @@ function describe(p, row, heldBy, holding, facts, timeZone) {
     if (p.status !== "finished") parts.push(t("strip.finished"));
   } else if (p.status === "not_started") parts.push(waitingWords(p, row, timeZone));
   else {
-    parts.push(t("strip.on_hole", { hole: p.hole, percent: Math.round(p.fraction * 100) }));
+    // a group its phone places on its hole: where it stands, not a share of its time
+    if (p.placed) parts.push(t("strip.on_hole_facts", { hole: p.hole }));
+    else parts.push(t("strip.on_hole", { hole: p.hole, percent: Math.round(p.fraction * 100) }));
     if (p.over) parts.push(t("strip.over_allotment"));
+    if (p.place) parts.push(placeWords(p.place, p.status, nowMs));
   }
   if (typeof row.gap_min === "number") parts.push(t("strip.gap", { minutes: tenth(row.gap_min) }));
   if (holding.length) parts.push(t("strip.holding", { groups: holding.join(", ") }));
@@ -156,7 +171,7 @@ function describe(p, row, heldBy, holding, facts, timeZone) {
  * With `ahead`, every group is drawn as a projection (faded), its 80 % range as a band.
  * `timeZone`: the round's, for the start times of the groups not started yet.
  */
-export function renderStrip(node, rows, nowMs, { heldUp = [], onOpen = null, ahead = false, facts = false, map = null, timeZone = undefined } = {}) {
+export function renderStrip(node, rows, nowMs, { heldUp = [], onOpen = null, ahead = false, facts = false, map = null, timeZone = undefined, places = null } = {}) {
   const holders = {};
   const heldBy = {};
   for (const h of heldUp || []) {
@@ -171,7 +186,9 @@ export function renderStrip(node, rows, nowMs, { heldUp = [], onOpen = null, ahe
     if (p.projected) classes.push("projected");
     if (holders[p.group]) classes.push("holding");
     if (heldBy[p.group]) classes.push("held");
-    const label = describe(p, row, heldBy[p.group], holders[p.group] || [], facts, timeZone);
+    if (p.placed) classes.push("placed");
+    if (p.placeStale) classes.push("place-stale");
+    const label = describe(p, row, heldBy[p.group], holders[p.group] || [], facts, timeZone, nowMs);
     return el(
       "li",
       {
@@ -184,6 +201,7 @@ export function renderStrip(node, rows, nowMs, { heldUp = [], onOpen = null, ahe
           holesCompleted: String(row.holes_completed || 0),
           fraction: p.fraction.toFixed(3),
           estimate: p.estimate ? "yes" : "",
+          place: p.placed ? "fresh" : p.placeStale ? "stale" : "",
         },
       },
       place.range,
@@ -204,7 +222,9 @@ export function renderStrip(node, rows, nowMs, { heldUp = [], onOpen = null, ahe
       .map((row) => ({ row, p: position(row, nowMs, ahead && row.status !== "finished") }))
       .filter(({ p }) => !p.off)
       // facts only (the board): a group is on its hole, not a share of its time through it
-      .map(({ row, p }) => ({ row, p: facts && !p.finished && p.status !== "not_started" ? { ...p, fraction: 0.5, over: false } : p }));
+      .map(({ row, p }) => ({ row, p: facts && !p.finished && p.status !== "not_started" ? { ...p, fraction: 0.5, over: false } : p }))
+      // where the phones put them (issue 48; the dashboard's, now): never on the board
+      .map(({ row, p }) => ({ row, p: places && !facts ? placed(p, places[p.group], nowMs) : p }));
   if (map) {
     morph(node, el("div", {}, mapSection(map, positioned(rows), marker, holders, timeZone)));
     return;

@@ -707,6 +707,15 @@ class FieldFold:
         hole = max(done, key=lambda h: done[h])
         return self.source(group, hole) == reported.GROUP
 
+    def rests_on_position(self, group: str, at: datetime) -> bool:
+        """Return whether ``group``'s latest completion counted by ``at`` was inferred from
+        its positions (a status resting on it: the alert says "from positions"; issue 48)."""
+        done = self._done_by(group, at)
+        if not done:
+            return False
+        hole = max(done, key=lambda h: done[h])
+        return self.source(group, hole) == reported.POSITION
+
     def credits(self, group: str, now: datetime = FAR) -> tuple[TimeCredit, ...]:
         """Return ``group``'s time credits granted by ``now``, in log order."""
         return tuple(c for c in self._group_credits.get(group, ()) if c.at <= now)

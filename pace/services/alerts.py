@@ -189,6 +189,11 @@ class AlertDesk:
                 # referee goes to look before timing (docs/status.md, "Groups' reports")
                 e = fresh[a.key]
                 fresh[a.key] = replace(e, payload={**e.payload, "reported_by_group": True})
+            elif live.field.rests_on_position(a.group, min(a.at, now)):
+                # issue 48: the status rests on a completion inferred from the group's
+                # positions (an interval, a minute or two wide): marked as such
+                e = fresh[a.key]
+                fresh[a.key] = replace(e, payload={**e.payload, "from_positions": True})
         return list(fresh.values())
 
     def settle(

@@ -32,6 +32,7 @@ from typing import Any
 
 from pace.rules import facts as factsmod
 from pace.rules import life as lifemod
+from pace.rules import places as placesmod
 from pace.rules import positions as posmod
 from pace.rules import reported
 from pace.rules.errors import PaceError
@@ -289,6 +290,50 @@ class PositionService:
             return Outcome(stored, False)
         return Outcome(*self.live.append(event))
 
+    # -- the picture (committee and referees; the group's own page) -------------------------
+
+    def places(self, round: str, now: datetime | None = None) -> dict[str, dict[str, Any]]:
+        """Return where each group with a kept fix stands on its hole at ``now``, by group
+        (:func:`place`'s fields; docs/positions.md, "The picture"): never a coordinate, and
+        nothing once the round is finished, positions are off or the group's phones stopped
+        sharing (the fixes are forgotten then)."""
+        with self.live.lock:
+            now = now or self.live.clock.now()
+            kept = self._rounds.get(round)
+            if kept is None:
+                return {}
+            if not self.live.service.store.get_round(round).positions or finished(
+                self.live.life(round)
+            ):
+                self._rounds.pop(round, None)
+                return {}
+            live = self.live.live(round)
+            plan = live.view.plan
+            placed: dict[str, placesmod.Place] = {}
+            for group, g in kept.groups.items():
+                if g.last is None or group not in plan.by_id:
+                    continue
+                order = plan.by_id[group].order
+                k = max(g.tracker.k, _in_play(order, live.field.done(group)))
+                p = placesmod.place_of(kept.shape, order, k, g.last)
+                if p is not None:
+                    placed[group] = p
+            withdrawn = {p.id for p in plan.groups if live.field.withdrawn_at(p.id) is not None}
+            out = {}
+            for group, p in placed.items():
+                ahead = placesmod.group_ahead(plan.groups, group, withdrawn)
+                behind = None
+                if ahead is not None and ahead in placed:
+                    behind = placesmod.distance_behind(
+                        kept.shape, plan.by_id[group].order, p, placed[ahead], now
+                    )
+                out[group] = shown_place(p, now, ahead if behind is not None else None, behind)
+            return out
+
+    def place(self, round: str, group: str, now: datetime | None = None) -> dict[str, Any] | None:
+        """Return where ``group`` stands on its hole (:meth:`places`), or None."""
+        return self.places(round, now).get(group)
+
     def forget(self, round: str) -> None:
         """Forget every fix held of ``round`` (it is finished)."""
         with self.live.lock:
@@ -380,9 +425,7 @@ class PositionService:
         official's tap ahead of the tracker moves it on)."""
         order = tuple(live.view.plan.by_id[group].order)
         done = live.field.done(group)
-        k = 0
-        while k < len(order) and order[k] in done:
-            k += 1
+        k = _in_play(order, done)
         g = kept.groups.get(group)
         if g is None:
             g = _Group(posmod.Tracker(kept.shape, order, k))
@@ -420,6 +463,35 @@ class PositionService:
                 )
             sent.append((now, n))
             self._sent[device] = sent
+
+
+def _in_play(order: tuple[int, ...], done: Mapping[int, Any]) -> int:
+    """Return the index in ``order`` of the hole after those ``done`` (in order)."""
+    k = 0
+    while k < len(order) and order[k] in done:
+        k += 1
+    return k
+
+
+def shown_place(
+    p: placesmod.Place, now: datetime, ahead: str | None = None, behind: int | None = None
+) -> dict[str, Any]:
+    """Return a place as the committee's and the referees' pages are told it: the hole, the
+    phase, the metres left to its green (rounded to 10), the share of the hole's line walked,
+    the fix's instant and age, whether it is stale, and the metres behind the group ahead
+    (with its name) when known. No coordinate: the map draws the point on the hole's own line
+    by its share."""
+    return {
+        "hole": p.hole,
+        "phase": p.phase,
+        "to_green_m": p.to_green,
+        "fraction": round(p.fraction, 3),
+        "at": p.at.isoformat(),
+        "age_s": int(p.age(now).total_seconds()),
+        "stale": p.is_stale(now),
+        "ahead": ahead,
+        "behind_m": behind,
+    }
 
 
 def finished(life: lifemod.Life) -> bool:

@@ -122,7 +122,10 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "pace.api_strip": MARSHAL,  # the course strip's rewind (the field at an instant)
     "pace.api_geometry": ANY_ROLE,  # the round's course's map (issue 40): the board's too
     "pace.api_events": MARSHAL,
-    "pace.api_alert": REFEREE,  # an alert's "Why": the dashboard's (issue 37)
+    "pace.api_alert": REFEREE,
+    # where the groups stand on their holes, from their phones (issue 48): the committee and
+    # its referees only, as the scorer's page tells its players (docs/positions.md, "Privacy")
+    "positions.api_places": REFEREE,  # an alert's "Why": the dashboard's (issue 37)
     "referee.api_penalties": MARSHAL,
     "referee.api_group_penalties": MARSHAL,  # a group's every fault, fetched when asked
     "scoring.leaderboard_page": PUBLIC,

@@ -208,6 +208,10 @@ function renderAlert(a) {
     a.reported_by_group
       ? el("p", { class: "reported-by-group" }, t("dash.alert.reported_by_group"))
       : null,
+    // issue 48: the status rests on a completion inferred from the group's positions
+    a.from_positions
+      ? el("p", { class: "from-positions" }, t("dash.alert.from_positions"))
+      : null,
     numbers.length ? el("div", { class: "alert-numbers" }, ...numbers) : null,
     a.why ? whyDetails(a.key) : null,
     error,

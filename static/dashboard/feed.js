@@ -19,6 +19,7 @@ import { fetchFaults, renderDetail } from "./detail.js";
 import { renderGrid, updateRow } from "./grid.js";
 import { renderHeldUp, renderPenalties } from "./panels.js";
 import { $, ROUND, showError, state, tz } from "./state.js";
+import { setupPlaces } from "./places.js";
 import { logMoved, renderStripNow } from "./strip.js";
 
 const SNAPSHOT_URL = `/api/rounds/${encodeURIComponent(ROUND)}/snapshot`;
@@ -92,6 +93,11 @@ export function start() {
   }));
   setInterval(feed.refresh, REFRESH_MS);
   setInterval(projectMinutes, PROJECT_MS);
+  setupPlaces(() => {
+    if (!state.snapshot) return;
+    renderGrid();
+    renderStripNow();
+  });
 }
 
 /** Show again the rows (and their alerts' live minutes) whose minutes grow with the clock. */

@@ -1,8 +1,9 @@
 // The field as groups × holes: each group's status, minutes over, gap, interval and projected
 // finish, and the time it completed each hole, coloured against the allotment. A row is drawn
 // again only when what it shows has changed; a click opens the group's detail.
-import { clock, el, minutes, overClass, statusBadge, t } from "../common.js";
+import { clock, el, minutes, overClass, serverNow, statusBadge, t } from "../common.js";
 import { holeHeader, onClock, replaceRow } from "../live.js";
+import { isStale, placeWords } from "../places.js";
 import { estimateTitle, finishRange, openDetail } from "./detail.js";
 import { $, holes, isTimed, shown, state, tz } from "./state.js";
 
@@ -64,12 +65,15 @@ function holeCell(row, number) {
     inPlay ? "in-play" : "",
     guess ? "estimated" : "",
     logged && logged.source === "group" ? "by-group" : "",
+    logged && logged.source === "position" ? "by-position" : "",
   ];
   let title = logged
     ? `${clock(logged.at, tz(), { seconds: true })} (${minutes(logged.over_min, { signed: true })} min)`
     : "";
   // issue 39: a completion the group reported itself, not an official
   if (logged && logged.source === "group") title += ` · ${t("dash.reported_by_group")}`;
+  // issue 48: a completion inferred from the group's positions
+  if (logged && logged.source === "position") title += ` · ${t("dash.from_positions")}`;
   if (guess) title = estimateTitle(guess);
   return el(
     "td",
@@ -78,13 +82,26 @@ function holeCell(row, number) {
   );
 }
 
-/** The status cell: the badge, and a mark when the status rests on an estimate. */
+/**
+ * The status cell: the badge, a mark when the status rests on an estimate, and where the group
+ * stands on its hole when its phone shares (issue 48: "210 m to the green", greyed once only
+ * "last seen").
+ */
 function statusCell(row) {
   const rests = row.estimate && row.estimate.rests;
+  const place = row.status !== "finished" ? (state.places || {})[row.group] : null;
+  const now = serverNow().getTime();
   return el(
     "td",
     { class: `c-status${rests ? " rests" : ""}`, title: rests ? t("dash.estimate.rests") : "" },
     statusBadge(row.status),
     rests ? el("abbr", { class: "estimate-mark", title: t("dash.estimate.rests") }, "≈") : null,
+    place
+      ? el(
+          "span",
+          { class: `place${isStale(place, now) ? " stale" : ""}`, dataset: { group: row.group } },
+          placeWords(place, row.status, now),
+        )
+      : null,
   );
 }

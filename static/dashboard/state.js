@@ -16,6 +16,8 @@ export const state = {
   // the detail's group's every fault, fetched when it opens: {group, rows} or {group, error}
   faults: null,
   siren: null, // {kind, at} waiting for confirmation
+  // where the groups whose phones share stand on their holes (issue 48): GET .../places
+  places: {},
 };
 
 export const $ = (id) => document.getElementById(id);

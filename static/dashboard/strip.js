@@ -162,7 +162,9 @@ function draw(rows, at, heldUp, ahead) {
   strip.shown = at;
   strip.last = [rows, at, heldUp, ahead];
   const map = strip.geometry && $("strip-map").checked ? strip.geometry : null;
-  renderStrip($("strip-lanes"), rows, at, { heldUp, ahead, map, onOpen: openDetail, timeZone: tz() });
+  // where the phones put the groups (issue 48): now only, never rewound nor projected
+  const places = strip.at === null && !ahead ? state.places : null;
+  renderStrip($("strip-lanes"), rows, at, { heldUp, ahead, map, onOpen: openDetail, timeZone: tz(), places });
   $("strip").dataset.drawn = new Date(at).toISOString(); // the instant drawn (tests, bench)
 }
 

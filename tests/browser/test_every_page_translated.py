@@ -762,6 +762,7 @@ SKIPPED = {
         "pace.api_geometry", "dashboard.held_up_why", "scoring.api_leaderboard",
         "referee.api_penalties", "referee.api_group_penalties", "scoring.api_results",
         "pace.api_snapshot", "pace.api_status", "pace.api_strip", "committee.course_geometry",
+        "positions.api_places",
     ), API),
 }  # fmt: skip
 

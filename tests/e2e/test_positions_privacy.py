@@ -366,6 +366,7 @@ ROUTES: dict[str, tuple[str, ...]] = {
     ),  # fmt: skip
     "/api/rounds/<round>/leaderboard": ("/api/rounds/R1/leaderboard",),
     "/api/rounds/<round>/penalties": ("/api/rounds/R1/penalties",),
+    "/api/rounds/<round>/places": ("/api/rounds/R1/places",),
     "/api/rounds/<round>/penalties/<group>": tuple(
         f"/api/rounds/R1/penalties/{g}" for g in "123"
     ),  # fmt: skip

@@ -335,6 +335,7 @@ ROUND_PATHS = {
     "pace.api_status": "/api/rounds/{}/status",
     "pace.api_strip": "/api/rounds/{}/strip",
     "pace.api_geometry": "/api/rounds/{}/geometry",
+    "positions.api_places": "/api/rounds/{}/places",
     "pace.api_events": "/api/rounds/{}/events",
     "referee.api_penalties": "/api/rounds/{}/penalties",
     "referee.api_group_penalties": "/api/rounds/{}/penalties/1",

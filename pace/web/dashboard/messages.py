@@ -61,6 +61,19 @@ MESSAGES: dict[str, Source] = {
     ),
     "dash.reported_by_group": "reported by the group",
     "dash.estimate.rests": "Judged on an estimated time: no alert until the real tap",
+    # issue 48: the alert's status rests on a completion inferred from the group's positions
+    "dash.alert.from_positions": (
+        "From positions: the group's phone gave this hole time (to a minute or two); look "
+        "before timing"
+    ),
+    "dash.from_positions": "from positions",
+    # issue 48: where a group stands on its hole, from its phone (static/places.js)
+    "place.to_green": "{metres} m to the green",
+    "place.on_green": "on the green",
+    "place.on_tee": "on the tee",
+    "place.walking": "walking to the tee of hole {hole}",
+    "place.behind": "{metres} m behind group {group}",
+    "place.last_seen": "last seen {minutes} min ago",
     "dash.alert.other": "Group {group}: {kind}",
     "dash.alert.over": "over {over} min",
     "dash.alert.gap": "gap {gap} min",

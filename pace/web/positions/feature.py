@@ -6,7 +6,7 @@ from typing import Any
 
 from pace.services.positions import PositionService, SendPositions, ShareConsent
 from pace.web.parts import AppParts
-from pace.web.positions import parsers
+from pace.web.positions import pages, parsers
 from pace.web.routing import Feature, Route, Sender, ack, authored, timed
 
 
@@ -31,4 +31,5 @@ FEATURE = Feature(
         "send_positions": Route(timed(parsers.send_positions), send_positions),
         "share_positions": Route(authored(parsers.share_positions), share_positions),
     },
+    pages=pages.bp,
 )

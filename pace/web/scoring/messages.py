@@ -65,6 +65,13 @@ MESSAGES: dict[str, Source] = {
     "scorecard.pace_under": "{minutes} min under our allotted time",
     "scorecard.pace_on_time": "On our allotted time",
     "scorecard.pace_gap": "{minutes} min behind the group ahead",
+    # issue 48: where the group stands on its hole, from its own phone's positions
+    "scorecard.place_to_green": "Hole {hole}: {metres} m to the green",
+    "scorecard.place_on_green": "Hole {hole}: on the green",
+    "scorecard.place_on_tee": "Hole {hole}: on the tee",
+    "scorecard.place_walking": "Walking to the tee of hole {hole}",
+    "scorecard.place_behind": "{metres} m behind the group ahead",
+    "scorecard.place_last_seen": "Position last seen {minutes} min ago",
     "scorecard.pace_no_gap": "No group ahead to compare with",
     "scorecard.pace_finished": "Our last hole is known",
     "scorecard.pace_none": "No hole time known yet",

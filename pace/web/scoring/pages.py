@@ -74,7 +74,15 @@ def api_card(round: str, group: str) -> Any:
 def api_own_pace(round: str, group: str) -> Any:
     """One group's own pace as its scorer page shows it (facts, no status: issue 39)."""
     group = payloads.text({"group": group}, "group", limit=50)
-    return jsonify({"ok": True, "pace": parts().scores.own_pace(round, group)})
+    app_parts = parts()
+    now = app_parts.live.clock.now()
+    pace = app_parts.scores.own_pace(round, group, now)
+    # issue 48: where the group stands on its hole, when its phone shares its position: the
+    # metres to its green and behind the group ahead (never a coordinate, no group named)
+    place = app_parts.positions.place(round, group, now)
+    keep = ("hole", "phase", "to_green_m", "at", "age_s", "stale", "behind_m")
+    pace["place"] = None if place is None else {k: place[k] for k in keep}
+    return jsonify({"ok": True, "pace": pace})
 
 
 @bp.get("/api/rounds/<round>/results")
