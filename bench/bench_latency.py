@@ -798,8 +798,11 @@ def phones_worker(url: str, tokens: dict[str, str], phones: int, groups: int, te
         c = connect_client(url, tokens["scorer"], f"bench-phone-{i + 1}")
         joined = c.call("join_scores", {"round": ROUND}, timeout=WAIT)
         assert joined and joined.get("ok"), joined
-        consent = c.call("share_positions", {"id": str(uuid.uuid4()), "round": ROUND,
-                                             "group": group, "share": True}, timeout=WAIT)
+        consent = c.call(
+            "share_positions",
+            {"id": str(uuid.uuid4()), "round": ROUND, "group": group, "share": True},
+            timeout=WAIT,
+        )
         assert consent and consent.get("ok"), consent  # fmt: skip
         connected.append((c, group, consent["id"]))
     state = {"on": False, "closed": False}
@@ -986,8 +989,9 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=0,
                         help="this many groups' phones send send_positions every 15 s to pace,"
                         " switched on and off every --spell s (issue 48)")  # fmt: skip
-    parser.add_argument("--spell", type=float, default=20,
-                        help="seconds between switching the phones on and off")
+    parser.add_argument(
+        "--spell", type=float, default=20, help="seconds between switching the phones on and off"
+    )
     parser.add_argument("--phones-worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--day", default="", help=argparse.SUPPRESS)
     parser.add_argument("--serve-relay", action="store_true", help=argparse.SUPPRESS)

@@ -469,7 +469,6 @@ class Demo:
         )
         print(f"{line}; {extra}" if extra else line, flush=True)
 
-
     def _positions_words(self, phones: list[PhoneActor]) -> str:
         """Return what the phones sent and what the server inferred from it, in words."""
         inferred = sum(
