@@ -24,10 +24,23 @@ system's monotonic clock, read within one client process for each measure.
 Prints p50/p99 of both for both servers and the ratio; the target (issue 13) is pace's row p99
 ≤ 1.5× the relay's and p50 ≤ 2× (issue 37), and it says MET or MISSED.
 
+``--positions N`` (issue 48) also measures what the groups' phones cost the taps: the round
+allows positions and its course has its map (the demo's drawing of it), and N phones, each a
+scorer's session on its own socket in a process of their own, agree to share their group's
+position (phone i, group i modulo the field) and then, while switched on, each send
+``send_positions`` every 15 s of real time: one fix where their group is on pace's clock
+(``pace.demo.phones.walk`` of its bench round, 5-12 m off). The phones are switched on and off
+every ``--spell`` seconds during the measured run, so pace's row latencies fall in two bins of
+the same run; it prints the row p99 with and without the phones, the ratio, and MET or MISSED
+against issue 48's "≤ 10 % added to the tap's p99". At an accelerated clock a phone's fix every
+15 real seconds is a fix every 15 × speed seconds of pace's clock: the trackers rarely infer a
+completion, so what is measured is each message's handling, not the completions' appends.
+
     python bench/bench_latency.py
     python bench/bench_latency.py --groups 20 --speed 600          # a shorter run
     python bench/bench_latency.py --profile pace.prof               # cProfile the pace server
     python bench/bench_latency.py --groups 240 --tees 4 --speed 300  # a large field, four tees
+    python bench/bench_latency.py --positions 240 --speed 300         # 240 phones, 4 fixes a min
 """
 
 from __future__ import annotations
@@ -79,6 +92,8 @@ WAIT = 10.0
 ALERT_WINDOW = 2.0
 #: the alerts a tap raises (the others come from the clock, at a tick)
 TAP_ALERTS = ("out_of_position", "back_in_position")
+#: a phone's cadence (real seconds) while it shares (issue 48: about every 15 s)
+PHONE_EVERY = 15.0
 
 
 def read_pars() -> dict[int, int]:
@@ -250,6 +265,13 @@ class Tap:
 TEES = (1, 10, 5, 14)
 
 
+def group_start(g: int, day: date, tees: int = 1) -> datetime:
+    """Return group ``g``'s start: every 8 min from 08:00 off each of its ``tees``."""
+    return datetime.combine(day, datetime.min.time(), tzinfo=TZ) + timedelta(
+        hours=8, minutes=8 * ((g - 1) // tees)
+    )
+
+
 def plan_round(groups: int, day: date, seed: int = 13, tees: int = 1) -> tuple[str, list[Tap]]:
     """Return the draw CSV (three-balls off tee 1 every 8 min from 08:00; with ``tees`` > 1,
     dealt in turn to tees 1, 10, 5 and 14, each every 8 min: a large field on one day) and
@@ -265,9 +287,7 @@ def plan_round(groups: int, day: date, seed: int = 13, tees: int = 1) -> tuple[s
     previous: dict[tuple[int, int], datetime] = {}
     for g in range(1, groups + 1):
         tee = TEES[(g - 1) % tees]
-        start = datetime.combine(day, datetime.min.time(), tzinfo=TZ) + timedelta(
-            hours=8, minutes=8 * ((g - 1) // tees)
-        )
+        start = group_start(g, day, tees)
         for p in range(1, 4):
             lines.append(f"{g},{start.astimezone(TZ):%H:%M},{tee},Player {g}-{p}")
         slow = g % 7 == 3
@@ -291,10 +311,19 @@ def start_pace(folder: Path, draw: str, day: date, origin: datetime, args) -> Se
     pace_cli("import", "draw", str(folder / "draw.csv"), "--round", ROUND, "--date",
              day.isoformat(), "--timezone", "Europe/Brussels", "--db", str(db),
              cwd=folder)  # fmt: skip
+    roles = ["marshal", "referee"]
+    if args.positions:
+        # the course's map (the demo's drawing of it) and the round allowing positions
+        osm = folder / "course.osm"
+        osm.write_text(course_osm(), encoding="utf-8")
+        pace_cli("import", "geometry", str(osm), "--course", course_name(), "--db", str(db),
+                 cwd=folder)  # fmt: skip
+        pace_cli("round", "positions", "on", "--round", ROUND, "--db", str(db), cwd=folder)
+        roles.append("scorer")
     codes = {
         role: pace_cli("access", "code", "--round", ROUND, "--role", role, "--db", str(db),
                        cwd=folder).split("\t")[2].strip()
-        for role in ("marshal", "referee")
+        for role in roles
     }  # fmt: skip
     port = free_port()
     log = folder / "pace.log"
@@ -712,6 +741,195 @@ class Clients:
             self.conn.close()
 
 
+# -- the groups' phones (issue 48) -------------------------------------------------------------
+
+
+def bench_course() -> Any:
+    """Return the bench's course (Louiseville) as pace reads it."""
+    from pace import formats
+
+    return formats.parse_course(COURSE.read_text(encoding="utf-8"), COURSE.name)
+
+
+def course_name() -> str:
+    return str(bench_course().name)
+
+
+def course_osm() -> str:
+    """Return the course's map: the demo's drawing of it (``pace.demo.geography``)."""
+    from pace.demo import geography
+
+    return geography.osm_xml(bench_course())
+
+
+def group_walks(groups: int, tees: int, day: date) -> tuple[Any, dict[str, Any]]:
+    """Return the course's shape and each group's true path on it: its bench round (the
+    taps of :func:`plan_round`) walked as ``pace.demo.phones.walk`` walks a group."""
+    from pace.demo.phones import walk
+    from pace.formats.geometry import parse_geometry
+    from pace.rules.positions import CourseShape
+
+    shape = CourseShape.of(parse_geometry(course_osm().encode(), "course.osm", bench_course()))
+    _, taps = plan_round(groups, day, tees=tees)
+    done: dict[str, dict[int, datetime]] = {}
+    for t in taps:
+        done.setdefault(t.group, {})[t.hole] = t.at
+    rng = random.Random(48)
+    walks = {}
+    for g in range(1, groups + 1):
+        tee = TEES[(g - 1) % tees]
+        order = [*range(tee, 19), *range(1, tee)]
+        walks[str(g)] = walk(shape, order, group_start(g, day, tees), done[str(g)], rng)
+    return shape, walks
+
+
+def phones_worker(url: str, tokens: dict[str, str], phones: int, groups: int, tees: int,
+                  day: date, speed: float, ipc_port: int) -> None:  # fmt: skip
+    """Run the groups' phones for the main process: each agrees to share its group's position,
+    then, while the main process has them on, sends one fix every :data:`PHONE_EVERY` s."""
+    import gevent
+
+    shape, walks = group_walks(groups, tees, day)
+    clock = server_clock(Server("pace", url, None, Path(), tokens), speed)  # type: ignore[arg-type]
+    rng = random.Random(15)
+    connected = []
+    for i in range(phones):
+        group = str(i % groups + 1)
+        c = connect_client(url, tokens["scorer"], f"bench-phone-{i + 1}")
+        joined = c.call("join_scores", {"round": ROUND}, timeout=WAIT)
+        assert joined and joined.get("ok"), joined
+        consent = c.call(
+            "share_positions",
+            {"id": str(uuid.uuid4()), "round": ROUND, "group": group, "share": True},
+            timeout=WAIT,
+        )
+        assert consent and consent.get("ok"), consent  # fmt: skip
+        connected.append((c, group, consent["id"]))
+    state = {"on": False, "closed": False}
+    stats: dict[str, Any] = {"sent": 0, "acked": 0, "kept": 0, "discarded": {}, "inferred": 0,
+                             "refused": {}, "acks": []}  # fmt: skip
+
+    def fix(group: str) -> dict[str, Any]:
+        now = clock.now()
+        path = walks[group]
+        first = path.pieces[0]
+        x, y = first[2] if now < first[0] else path.at(now)[0]  # not there yet: by its tee
+        accuracy = rng.uniform(5, 12)
+        lon, lat = shape.frame.lonlat(x + rng.gauss(0, accuracy / 3),
+                                      y + rng.gauss(0, accuracy / 3))  # fmt: skip
+        return {"at": now.isoformat(), "lon": round(lon, 7), "lat": round(lat, 7),
+                "accuracy": round(accuracy, 1)}  # fmt: skip
+
+    def acked(reply: Any, t0: float) -> None:
+        stats["acks"].append(time.perf_counter() - t0)
+        if isinstance(reply, dict) and reply.get("ok"):
+            stats["acked"] += 1
+            stats["kept"] += reply.get("kept", 0)
+            stats["inferred"] += len(reply.get("inferred") or ())
+            for reason, n in (reply.get("discarded") or {}).items():
+                stats["discarded"][reason] = stats["discarded"].get(reason, 0) + n
+        else:
+            code = (reply or {}).get("error", {}).get("code", "?")
+            stats["refused"][code] = stats["refused"].get(code, 0) + 1
+
+    def phone(k: int, c: LeanClient, group: str, consent: str, base: float) -> None:
+        # each phone on its own phase: together they send evenly, N every PHONE_EVERY s
+        due = base + PHONE_EVERY * k / len(connected)
+        while not state["closed"]:
+            gevent.sleep(max(0.0, due - time.perf_counter()))
+            due += PHONE_EVERY
+            if not state["on"] or state["closed"]:
+                continue
+            f = fix(group)
+            payload = {"round": ROUND, "group": group, "consent_id": consent, "fixes": [f],
+                       "device_time": f["at"]}  # fmt: skip
+            stats["sent"] += 1
+            sent = time.perf_counter()
+            c.emit("send_positions", payload, callback=lambda r, t0=sent: acked(r, t0))
+
+    base = time.perf_counter()
+    runners = [gevent.spawn(phone, k, c, g, consent, base)
+               for k, (c, g, consent) in enumerate(connected)]  # fmt: skip
+    ipc = socket.create_connection(("127.0.0.1", ipc_port))
+    lines = ipc.makefile("r", encoding="utf-8")
+    ipc.sendall(b'{"ready": true}\n')
+    for line in lines:
+        request = json.loads(line)
+        if "on" in request:
+            state["on"] = bool(request["on"])
+            ipc.sendall(b'{"ok": true}\n')
+            continue
+        state["on"] = False
+        gevent.sleep(1.0)  # the last acks
+        state["closed"] = True
+        acks = stats.pop("acks")
+        stats["ack_p50_ms"] = quantile(acks, 0.5) * 1000
+        stats["ack_p99_ms"] = quantile(acks, 0.99) * 1000
+        ipc.sendall((json.dumps(stats) + "\n").encode())
+        break
+    gevent.killall(runners, timeout=2)
+    for c, _, _ in connected:
+        c.disconnect()
+
+
+@dataclass
+class Phones:
+    """The phones' process and the line protocol to it."""
+
+    process: subprocess.Popen
+    conn: socket.socket
+    lines: Any
+    count: int
+    on: bool = False
+
+    @classmethod
+    def start(cls, server: Server, args, folder: Path, day: date) -> Phones:
+        listener = socket.create_server(("127.0.0.1", 0))
+        listener.settimeout(180)
+        log = folder / "phones.log"
+        with log.open("w") as out:
+            process = subprocess.Popen(
+                [sys.executable, __file__, "--phones-worker", "--url", server.url,
+                 "--tokens", json.dumps(server.tokens), "--ipc-port",
+                 str(listener.getsockname()[1]), "--positions", str(args.positions),
+                 "--groups", str(args.groups), "--tees", str(args.tees),
+                 "--speed", str(args.speed), "--day", day.isoformat()],
+                stdout=out, stderr=subprocess.STDOUT,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            )  # fmt: skip
+        try:
+            conn, _ = listener.accept()
+        except TimeoutError:
+            process.kill()
+            raise SystemExit(f"the phones did not connect:\n{log.read_text()}") from None
+        finally:
+            listener.close()
+        lines = conn.makefile("r", encoding="utf-8")
+        first = lines.readline()
+        if not first or not json.loads(first).get("ready"):
+            raise SystemExit(f"the phones failed:\n{log.read_text()}")
+        return cls(process, conn, lines, args.positions)
+
+    def switch(self, on: bool) -> None:
+        self.conn.sendall((json.dumps({"on": on}) + "\n").encode())
+        if not self.lines.readline():
+            raise SystemExit("the phones' process ended")
+        self.on = on
+
+    def close(self) -> dict[str, Any]:
+        try:
+            self.conn.sendall(b'{"close": true}\n')
+            line = self.lines.readline()
+            self.process.wait(timeout=30)
+            return json.loads(line) if line else {}
+        except (OSError, subprocess.TimeoutExpired):
+            self.process.kill()
+            self.process.wait(timeout=10)
+            return {}
+        finally:
+            self.conn.close()
+
+
 # -- the measure ---------------------------------------------------------------------------------
 
 
@@ -768,6 +986,14 @@ def main() -> None:
     parser.add_argument("--profile", default=None, help="write pace's cProfile stats here")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     parser.add_argument("--progress", action="store_true", help="print a line every 50 taps")
+    parser.add_argument("--positions", type=int, default=0,
+                        help="this many groups' phones send send_positions every 15 s to pace,"
+                        " switched on and off every --spell s (issue 48)")  # fmt: skip
+    parser.add_argument(
+        "--spell", type=float, default=20, help="seconds between switching the phones on and off"
+    )
+    parser.add_argument("--phones-worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--day", default="", help=argparse.SUPPRESS)
     parser.add_argument("--serve-relay", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--client-worker", action="store_true", help=argparse.SUPPRESS)
@@ -778,6 +1004,11 @@ def main() -> None:
     if args.serve_relay:
         serve_relay(args.port, args.groups)
         return
+    if args.phones_worker:
+        PARS.update(read_pars())
+        phones_worker(args.url, json.loads(args.tokens), args.positions, args.groups, args.tees,
+                      date.fromisoformat(args.day), args.speed, args.ipc_port)  # fmt: skip
+        return
     if args.client_worker:
         client_worker(args.url, json.loads(args.tokens), args.marshals, args.dashboards,
                       args.ipc_port)  # fmt: skip
@@ -786,8 +1017,9 @@ def main() -> None:
 
     day = datetime.now(TZ).date()
     draw, taps = plan_round(args.groups, day, tees=args.tees)
-    # pace's clock reaches the first tap about when the clients are connected (~15 s)
-    origin = taps[0].at - timedelta(seconds=15 * args.speed)
+    # pace's clock reaches the first tap about when the clients are connected (~15 s, and
+    # about 1 s more for every 20 phones)
+    origin = taps[0].at - timedelta(seconds=(15 + args.positions / 20) * args.speed)
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="pace-bench-") as tmp:
         folder = Path(tmp)
@@ -799,11 +1031,22 @@ def main() -> None:
         closing: list[dict] = []
         alerts: list[dict] = []
         lag = 0.0
+        phones: Phones | None = None
+        phone_stats: dict[str, Any] = {}
+        #: pace's row latencies of the measured taps: (the phones sending, the spell, latency)
+        loaded: list[tuple[bool, int, float]] = []
+        spell = 0
         try:
             t0 = time.perf_counter()
             clients = [Clients.start(s, args, folder) for s in servers]
             print(f"connected {2 * (args.marshals + args.dashboards)} clients in"
                   f" {time.perf_counter() - t0:.1f} s", flush=True)  # fmt: skip
+            if args.positions:
+                t0 = time.perf_counter()
+                phones = Phones.start(pace_server, args, folder, day)
+                print(f"connected {args.positions} phones (each agreed to share its group's"
+                      f" position) in {time.perf_counter() - t0:.1f} s", flush=True)  # fmt: skip
+            switched = time.perf_counter()
             clock = server_clock(pace_server, args.speed)
             cpu0 = {c.server.name: cpu_seconds(c.server.process.pid) for c in clients}
             lag = 0.0
@@ -813,6 +1056,10 @@ def main() -> None:
                 time.sleep(max(0.0, wait))
                 if i >= args.warmup:
                     lag = max(lag, -wait * args.speed)
+                if phones is not None and time.perf_counter() - switched >= args.spell:
+                    phones.switch(not phones.on)  # the phones on, then off, then on...
+                    switched = time.perf_counter()
+                    spell += 1
                 order = clients if i % 2 == 0 else clients[::-1]
                 for c in order:
                     payload = {"id": str(uuid.uuid4()), "round": ROUND, "group": tap.group,
@@ -824,6 +1071,8 @@ def main() -> None:
                     if i >= args.warmup:
                         c.rows.append(answer["row"])
                         c.acks.append(answer["ack"])
+                        if phones is not None and c.server is pace_server:
+                            loaded.append((phones.on, spell, answer["row"]))
                     time.sleep(args.gap / 1000)
                 if args.progress and i % 50 == 0 and i >= args.warmup:
                     print(f"tap {i}: pace's clock {clock.now().astimezone(TZ):%H:%M}, tap at"
@@ -835,6 +1084,8 @@ def main() -> None:
                    for c in clients}  # fmt: skip
             cpu.update({f"clients of {c.server.name}": c.cpu_seconds() for c in clients})
         finally:
+            if phones is not None:
+                phone_stats = phones.close()
             closing = [c.close() for c in clients]
             for s in servers:
                 s.stop()
@@ -897,12 +1148,53 @@ def main() -> None:
             f"{c.server.name}: snapshot reads per dashboard after joining"
             f" {sum(rereads) / max(1, len(rereads)):.1f}; events per marshal {received}"
         )
+    if args.positions:
+        print_positions(args, loaded, phone_stats)
     if args.json:
         print(json.dumps({label: {"pace_ms": p * 1000, "relay_ms": r * 1000}
                           for label, p, r in rows}))  # fmt: skip
     if args.profile:
         print(f"pace profile written to {args.profile}"
               f" (python -m pstats {args.profile}; sort cumtime; stats 30)")  # fmt: skip
+
+
+def print_positions(args, loaded: list[tuple[bool, int, float]], stats: dict[str, Any]) -> None:
+    """Print pace's row latencies with and without the phones sending, and issue 48's target.
+
+    How far the figure is from noise: each bin's p99 is printed again for its spells taken
+    one in two (the first, third, fifth spells of that bin, then the others): two halves of
+    one condition differ by this much with no difference of load between them.
+    """
+    on = [r for is_on, _, r in loaded if is_on]
+    off = [r for is_on, _, r in loaded if not is_on]
+    print(f"\npositions (issue 48): {args.positions} phones, each a scorer's session on its own"
+          f" socket, sending send_positions every {PHONE_EVERY:g} s (one fix) to pace, switched"
+          f" on and off every {args.spell:g} s: {len(on)} taps measured with them, {len(off)}"
+          f" without")  # fmt: skip
+    print(f"{'pace row (ms)':36} {'with':>8} {'without':>8} {'ratio':>6}")
+    for label, q in (("p50", 0.5), ("p99", 0.99)):
+        w, wo = quantile(on, q), quantile(off, q)
+        print(f"{'row: tap → every dashboard, ' + label:36} {w * 1000:8.2f} {wo * 1000:8.2f}"
+              f" {w / wo:6.2f}")  # fmt: skip
+    halves = []
+    for state in (True, False):
+        spells = sorted({k for is_on, k, _ in loaded if is_on is state})
+        first = set(spells[0::2])
+        a = [r for is_on, k, r in loaded if is_on is state and k in first]
+        b = [r for is_on, k, r in loaded if is_on is state and k not in first]
+        halves.append(f"{'with' if state else 'without'} {quantile(a, 0.99) * 1000:.1f} and"
+                      f" {quantile(b, 0.99) * 1000:.1f} ms")  # fmt: skip
+    print(f"the noise: each bin's p99 over its spells one in two: {'; '.join(halves)}")
+    p99_on, p99_off = quantile(on, 0.99), quantile(off, 0.99)
+    ok = p99_on <= 1.10 * p99_off
+    print(f"target ≤ 10 % added to the row's p99: {'MET' if ok else 'MISSED'}"
+          f" ({p99_on * 1000:.1f} ms with the phones, {p99_off * 1000:.1f} ms without:"
+          f" {100 * (p99_on / p99_off - 1):+.1f} %)")  # fmt: skip
+    if stats:
+        print(f"phones: {stats['sent']} messages sent, {stats['acked']} acked (ack p50"
+              f" {stats['ack_p50_ms']:.1f} ms, p99 {stats['ack_p99_ms']:.1f} ms), fixes kept"
+              f" {stats['kept']}, discarded {stats['discarded'] or 0}, completions inferred"
+              f" {stats['inferred']}, refused {stats['refused'] or 0}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -684,12 +684,14 @@ def import_referee_log(file, round_name, by, db) -> None:
 )
 @click.option(
     "--actors",
-    type=click.Choice(["all", "marshals", "groups"]),
+    type=click.Choice(["all", "marshals", "groups", "phones"]),
     default="all",
     show_default=True,
     help="Who is simulated: everybody (marshals, referees, scorers, the committee's sirens), "
-    "only the marshals, or only the groups' scorers reporting their holes with no marshal "
-    "(the round takes completions from the groups; docs/status.md).",
+    "only the marshals, only the groups' scorers reporting their holes with no marshal "
+    "(the round takes completions from the groups; docs/status.md), or only the groups' "
+    "phones sharing their positions, from which the completions are inferred, with no "
+    "marshal and nobody typing (one group does not share; docs/positions.md).",
 )
 def demo(db, host, port, speed, tick, seed, groups, duration, actors) -> None:
     """Play a demo round on an accelerated clock, with simulated people; open the URLs printed.

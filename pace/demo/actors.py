@@ -51,6 +51,7 @@ class Actor:
         clock: AcceleratedClock,
         tz: ZoneInfo,
         stop: threading.Event,
+        device: str | None = None,
     ):
         self.role = role
         self.number = number
@@ -68,7 +69,7 @@ class Actor:
         self.refused = 0
         self.drained = threading.Event()  # the commands of the past are all sent
         self.finished = threading.Event()
-        self.device = f"demo-{role}-{number}"
+        self.device = device or f"demo-{role}-{number}"
         self.seen: set[str] = set()
         self._heard = threading.Condition()
         self.thread = threading.Thread(target=self._run, name=self.device, daemon=True)
@@ -108,8 +109,9 @@ class Actor:
                     continue
                 if command.watch:
                     self._watch(command.watch)
+                command, taken = self._due(command)
                 if self._send(client, command):
-                    self.queue.pop(0)
+                    del self.queue[:taken]
         except Exception:
             log.exception("demo %s %s stopped", self.role, self.number)
         finally:
@@ -118,6 +120,11 @@ class Actor:
             finally:
                 self.drained.set()
                 self.finished.set()
+
+    def _due(self, command: Command) -> tuple[Command, int]:
+        """Return the command to send now (the first of the queue, due) and how many of the
+        queue it stands for."""
+        return command, 1
 
     def _hear(self, keys: Iterable[object]) -> None:
         with self._heard:
@@ -159,12 +166,55 @@ class Actor:
             return False
         if self._ack(reply, command.event):
             self.sent += 1
+            self._acked(command, reply)
         else:
             self.refused += 1
         return True
+
+    def _acked(self, command: Command, reply: Mapping[str, Any]) -> None:
+        """Take note of what an accepted command's ack says (nothing, but for a phone)."""
 
     def _ack(self, reply: Any, event: str) -> bool:
         if isinstance(reply, dict) and reply.get("ok"):
             return True
         log.warning("demo %s %s: %s refused: %r", self.role, self.number, event, reply)
         return False
+
+
+class PhoneActor(Actor):
+    """A group's phone sharing its position (issue 48): a scorer's session, which agrees to
+    share the group's position, sends its fixes in batches and stops at the end.
+
+    Batches whose instant has passed (the queue of before the demo's clock started, or a fast
+    clock the phone cannot keep up with) go together, up to ``batch`` fixes a message, as a
+    page's offline queue drains. It counts the fixes the server kept and discarded.
+    """
+
+    def __init__(self, *args: Any, batch: int = 40, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.batch = batch
+        self.fixes = 0
+        self.discarded = 0
+
+    def _due(self, command: Command) -> tuple[Command, int]:
+        if command.event != "send_positions":
+            return command, 1
+        now = self.clock.now()
+        fixes = list(command.payload["fixes"])  # type: ignore[call-overload]
+        taken = 1
+        for later in self.queue[1:]:
+            more = later.payload.get("fixes")
+            if (later.event != command.event or later.at > now or not isinstance(more, list)
+                    or later.payload.get("consent_id") != command.payload.get("consent_id")
+                    or len(fixes) + len(more) > self.batch):  # fmt: skip
+                break
+            fixes += more
+            taken += 1
+        if taken == 1:
+            return command, 1
+        return Command(command.at, command.event, {**command.payload, "fixes": fixes}), taken
+
+    def _acked(self, command: Command, reply: Mapping[str, Any]) -> None:
+        if command.event == "send_positions":
+            self.fixes += int(reply.get("kept", 0))
+            self.discarded += sum(int(n) for n in (reply.get("discarded") or {}).values())

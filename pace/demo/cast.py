@@ -25,17 +25,24 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 
+from pace.demo import phones as phonesmod
 from pace.demo.play import Incident, Report, Tap
 from pace.formats.referee_log import RefereeAct
 from pace.rules import alerts, position, refereeing, timing
 from pace.rules.model import HoleCompletion, RoundFacts, RoundSetup, Suspension
 from pace.rules.policies import Policy
 from pace.rules.position import Episode, FieldPlan
+from pace.rules.positions import CourseShape, Sample
 
 #: The namespace of the demo's event ids (UUID 5 of the seed and what the event is).
 DEMO_IDS = uuid.UUID("6b1f3c2e-5d4a-4e8b-9c17-2f0a8d3e6b51")
 REFEREES = 2
 GROUPS_PER_SCORER = 8
+#: how often a demo phone sends the fixes it has taken (a batch of about four while its group
+#: moves): fewer messages than one a fix, which keeps a fast demo's phones on its clock
+PHONE_SENDS_EVERY = timedelta(minutes=1)
+#: the most fixes one ``send_positions`` carries (``pace.services.positions.MAX_FIXES``)
+PHONE_BATCH = 40
 
 #: The shot clock's reason for the stop that tells the players timing ended by itself: a code,
 #: said in each page's language (issue 47).
@@ -384,6 +391,41 @@ def _a_mistake(scores: list[Score], spared: set[str], rng: random.Random) -> lis
     return [*scores, fixed]
 
 
+# --------------------------------------------------------------------------- the phones
+
+
+@dataclass(frozen=True)
+class Phone:
+    """One phone of a group (issue 48): the group, its number in the group (1, or 2 for a
+    group's second phone) and the fixes it takes of the group's true walk, in time order."""
+
+    group: str
+    number: int
+    fixes: tuple[Sample, ...]
+
+
+def plan_phones(
+    shape: CourseShape,
+    plan: FieldPlan,
+    taps: Sequence[Tap],
+    rng: random.Random,
+    model: phonesmod.Phones | None = None,
+) -> tuple[Phone, ...]:
+    """Return the phones of the groups that share their position, each walking its group's
+    true round (``taps``) on the course's map as ``pace.demo.phones`` says: noise, wild
+    fixes, screen-locked gaps, a walk back for a club, a second phone in some groups, and
+    ``model.not_sharing`` groups that never share (no phone here)."""
+    orders = {p.id: p.order for p in plan.groups}
+    starts = {p.id: p.group.start for p in plan.groups}
+    traces = phonesmod.phone_traces(shape, orders, starts, taps, rng, model or phonesmod.Phones())
+    return tuple(
+        Phone(group, n, tuple(fixes))
+        for group in sorted(traces, key=lambda g: (len(g), g))
+        for n, fixes in enumerate(traces[group], start=1)
+        if fixes
+    )
+
+
 # --------------------------------------------------------------------------- the whole cast
 
 
@@ -396,6 +438,7 @@ class Cast:
     sirens: tuple[RefereeAct, ...] = ()
     referees: RefereePlan = RefereePlan(())
     scores: tuple[Score, ...] = ()
+    phones: tuple[Phone, ...] = ()
 
     def referee_log(self) -> list[RefereeAct]:
         """Return the sirens and the referees' acts as one referee log, in time order."""
@@ -516,3 +559,35 @@ def score_command(score: Score, seed: int) -> Command:
     payload = {"id": ident, "group": score.group, "player": score.player, "hole": score.hole,
                "strokes": score.strokes}  # fmt: skip
     return Command(score.at, "record_score", payload)
+
+
+def _fix(s: Sample, tz: tzinfo) -> dict[str, object]:
+    """Return a fix as a phone sends it: its instant on the phone's clock, degrees, metres."""
+    return {"at": _instant(s.at, tz), "lon": round(s.lon, 7), "lat": round(s.lat, 7),
+            "accuracy": s.accuracy}  # fmt: skip
+
+
+def phone_commands(
+    phone: Phone, seed: int, tz: tzinfo, every: timedelta = PHONE_SENDS_EVERY
+) -> list[Command]:
+    """Return what a group's phone sends (issue 48): its consent (``share_positions``) with
+    its first fix, its fixes in batches (``send_positions``, each batch the fixes taken in a
+    period ``every``, sent at its end, naming the consent), and the end of its sharing once
+    its group has left the course."""
+    key = f"phone/{phone.group}/{phone.number}"
+    consent = demo_id(seed, f"{key}/share")
+    first = phone.fixes[0].at
+    out = [Command(first, "share_positions", {"id": consent, "group": phone.group,
+                                              "share": True})]  # fmt: skip
+    batches: dict[int, list[Sample]] = {}
+    for s in phone.fixes:
+        batches.setdefault((s.at - first) // every, []).append(s)
+    for k, fixes in sorted(batches.items()):
+        at = first + every * (k + 1)
+        for i in range(0, len(fixes), PHONE_BATCH):
+            payload = {"group": phone.group, "consent_id": consent,
+                       "fixes": [_fix(s, tz) for s in fixes[i : i + PHONE_BATCH]]}  # fmt: skip
+            out.append(Command(at, "send_positions", payload))
+    stop = {"id": demo_id(seed, f"{key}/stop"), "group": phone.group, "share": False}
+    out.append(Command(out[-1].at + every, "share_positions", stop))
+    return out

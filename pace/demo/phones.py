@@ -186,6 +186,38 @@ def samples(
     return out
 
 
+def phone_traces(
+    shape: CourseShape,
+    orders: Mapping[str, Sequence[int]],
+    starts: Mapping[str, datetime],
+    taps: Sequence[Tap],
+    rng: random.Random,
+    model: Phones = Phones(),
+) -> dict[str, list[list[Sample]]]:
+    """Return what each phone of each sharing group sends (one list a phone, each in time
+    order; a second phone in some groups); groups that do not share are left out."""
+    done: dict[str, dict[int, datetime]] = {}
+    for t in taps:
+        done.setdefault(t.group, {})[t.hole] = t.at
+    groups = sorted(done)
+    shuffled = list(groups)
+    rng.shuffle(shuffled)
+    silent = set(shuffled[: model.not_sharing])
+    long_gaps = set(shuffled[model.not_sharing : model.not_sharing + model.long_gap_groups])
+    out: dict[str, list[list[Sample]]] = {}
+    for g in groups:
+        path = walk(shape, orders[g], starts[g], done[g], rng, model.walk_back_share)
+        if g in silent:
+            continue
+        end = max(done[g].values()) + timedelta(minutes=4)
+        phones = [samples(shape, path, rng, model, starts[g] - timedelta(minutes=2), end,
+                          g in long_gaps)]  # fmt: skip
+        if rng.random() < model.second_phone_share:
+            phones.append(samples(shape, path, rng, model, starts[g] - timedelta(minutes=2), end))
+        out[g] = phones
+    return out
+
+
 def group_traces(
     shape: CourseShape,
     orders: Mapping[str, Sequence[int]],
@@ -196,26 +228,9 @@ def group_traces(
 ) -> dict[str, list[Sample]]:
     """Return each sharing group's samples (its phones' together, in time order); groups
     that do not share are left out."""
-    done: dict[str, dict[int, datetime]] = {}
-    for t in taps:
-        done.setdefault(t.group, {})[t.hole] = t.at
-    groups = sorted(done)
-    shuffled = list(groups)
-    rng.shuffle(shuffled)
-    silent = set(shuffled[: model.not_sharing])
-    long_gaps = set(shuffled[model.not_sharing : model.not_sharing + model.long_gap_groups])
-    out: dict[str, list[Sample]] = {}
-    for g in groups:
-        path = walk(shape, orders[g], starts[g], done[g], rng, model.walk_back_share)
-        if g in silent:
-            continue
-        end = max(done[g].values()) + timedelta(minutes=4)
-        got = samples(shape, path, rng, model, starts[g] - timedelta(minutes=2), end,
-                      g in long_gaps)  # fmt: skip
-        if rng.random() < model.second_phone_share:
-            got += samples(shape, path, rng, model, starts[g] - timedelta(minutes=2), end)
-        out[g] = sorted(got, key=lambda s: s.at)
-    return out
+    traces = phone_traces(shape, orders, starts, taps, rng, model)
+    return {g: sorted((s for phone in phones for s in phone), key=lambda s: s.at)
+            for g, phones in traces.items()}  # fmt: skip
 
 
 def course_shape(geometry: Mapping[str, Any]) -> CourseShape:

@@ -6,7 +6,10 @@ replayed: ``pace.demo.play``, ``pace.demo.cast``), and serves it exactly as ``pa
 does. Simulated marshals, referees, scorers and the committee, real Socket.IO clients over
 websockets (``pace.demo.actors``), send each fact at its simulated instant. The clock starts
 after the first groups have teed off: they first send what happened before, as a phone's
-offline queue would, then play goes on live. ``--actors marshals`` leaves only the marshals.
+offline queue would, then play goes on live. ``--actors marshals`` leaves only the marshals;
+``--actors groups``, only the groups' scorers reporting their holes (issue 39); ``--actors
+phones``, only the groups' phones sharing their positions (issue 48), from which the server
+infers every completion.
 """
 
 from __future__ import annotations
@@ -32,10 +35,11 @@ from pace.clock import AcceleratedClock
 from pace.demo import cast as castmod
 from pace.demo import data as demo_data
 from pace.demo import geography
-from pace.demo.actors import Actor
+from pace.demo.actors import Actor, PhoneActor
 from pace.demo.play import Tap, group_reports, marshal_holes, plan_incidents, play_round
 from pace.rules.errors import PaceError
 from pace.rules.model import Suspension
+from pace.rules.positions import CourseShape
 
 log = logging.getLogger(__name__)
 
@@ -47,9 +51,12 @@ NOTE_EVERY = timedelta(minutes=30)
 MARSHAL_NAMES = ("Martine", "Jacques", "Hélène", "Patrick", "Brigitte", "Didier")
 REFEREE_NAMES = ("Claire", "Marc")
 SCORER_NAMES = ("Anne", "Luc", "Sabine", "Yves", "Nadia", "Paul", "Inès", "Hugo")
-#: ``--actors``: who plays: everybody, only the marshals (the lighter demo), or only the
-#: groups' scorers reporting their holes, with no marshal (issue 39)
-ACTORS = ("all", "marshals", "groups")
+#: ``--actors``: who plays: everybody, only the marshals (the lighter demo), only the
+#: groups' scorers reporting their holes, with no marshal (issue 39), or only the groups'
+#: phones sharing their positions, with no marshal and nobody typing (issue 48)
+ACTORS = ("all", "marshals", "groups", "phones")
+#: the rounds with no marshal: their completions come from the groups (docs/status.md)
+MARSHAL_LESS = ("groups", "phones")
 
 
 class DemoError(PaceError, RuntimeError):
@@ -92,7 +99,7 @@ class DemoRound:
 
 def create_database(settings: config.Settings, options: DemoOptions) -> DemoRound:
     """Recreate the demo database from scratch and return the round and its play."""
-    from pace.services.geometry import import_geometry
+    from pace.services.geometry import import_geometry, round_geometry
     from pace.services.rounds import RoundService
     from pace.store import open_store
 
@@ -115,16 +122,27 @@ def create_database(settings: config.Settings, options: DemoOptions) -> DemoRoun
             course=course.name,
             day=day,
             timezone=settings.round.timezone,
-            completions="groups" if options.actors == "groups" else None,
+            completions="groups" if options.actors in MARSHAL_LESS else None,
         )
+        shape = None
+        if options.actors == "phones":
+            service.set_positions(ROUND, True)  # the committee allows positions (issue 48)
+            geometry = round_geometry(service, ROUND)
+            assert geometry is not None  # imported above
+            shape = CourseShape.of(geometry)
         view = service.round_view(ROUND)
     finally:
         store.close()
     pars = {h.number: h.par for h in course.holes}
     incidents = plan_incidents(view.plan, rng)
     first_start = min(g.start for g in record.groups)
-    if options.actors in ("marshals", "groups"):
-        cast = castmod.Cast(tuple(play_round(view.plan, pars, rng, incidents)))
+    if options.actors in ("marshals", *MARSHAL_LESS):
+        taps = play_round(view.plan, pars, rng, incidents)
+        phones: tuple[castmod.Phone, ...] = ()
+        if shape is not None:
+            phones = castmod.plan_phones(shape, view.plan, taps,
+                                         random.Random(f"{options.seed}/phones"))  # fmt: skip
+        cast = castmod.Cast(tuple(taps), phones=phones)
     else:
         state = rng.getstate()
 
@@ -188,6 +206,10 @@ class Demo:
         self.clock = AcceleratedClock(self.origin, options.speed)
         self.app = appmod.create_app(settings, clock=self.clock)
         self.ext = self.app.extensions["pace"]
+        # a phone's bound of fixes a minute (docs/positions.md) counts the minutes of the
+        # demo's clock, as a phone's on the course counts the day's: at ×900 a group's whole
+        # round of fixes takes 18 real seconds
+        self.ext.positions.monotonic = lambda: self.clock.now().timestamp()
         self.stop = threading.Event()
         self.gevent = settings.server.async_mode == "gevent"
         host, port = settings.server.host, settings.server.port
@@ -219,6 +241,18 @@ class Demo:
             actors.append(Actor(role, number, name, commands, code=code, join=join, round=ROUND,
                                 url=self.url, clock=self.clock, tz=tz, stop=self.stop))  # fmt: skip
 
+        if self.options.actors == "phones":
+            # no marshal, nobody typing: each sharing group's phone (a scorer's session) agrees
+            # to share, sends its fixes, and stops when the group has left the course
+            for i, phone in enumerate(cast.phones, start=1):
+                commands = castmod.phone_commands(phone, seed, tz)
+                name = f"phone {phone.number} of group {phone.group}"
+                code = self.ext.access.create_code(ROUND, "scorer", f"demo: simulated {name}")
+                actors.append(PhoneActor("scorer", i, name, commands, code=code,
+                                         join=("join_scores", {}), round=ROUND, url=self.url,
+                                         clock=self.clock, tz=tz, stop=self.stop,
+                                         device=f"demo-phone-{i}"))  # fmt: skip
+            return actors
         if self.options.actors == "groups":
             # no marshal: each group's scorer reports its holes, some late, some in batches
             reports = group_reports(cast.taps, random.Random(seed))
@@ -379,6 +413,13 @@ class Demo:
 
     def _cast_words(self) -> str:
         """Return who plays, in words: "6 marshals, 2 referees, 4 scorers and the committee"."""
+        phones = [a for a in self.actors if isinstance(a, PhoneActor)]
+        if phones:
+            sharing = len({p.group for p in self.round.cast.phones})
+            silent = self.round.groups - sharing
+            return (f"{len(phones)} phones of {sharing} groups sharing their positions"
+                    + (f" ({silent} group{'s' if silent > 1 else ''} not sharing)"
+                       if silent else ""))  # fmt: skip
         counts = Counter(a.role for a in self.actors)
         words = [
             f"{counts[role]} {noun}{'s' if counts[role] > 1 else ''}"
@@ -409,8 +450,10 @@ class Demo:
         counts = Counter(s.status.value for s in field.groups)
         out = [s.group for s in field.groups if s.status.value == "out_of_position"]
         sent = Counter[str]()
+        phones = [a for a in self.actors if isinstance(a, PhoneActor)]
         for a in self.actors:
-            sent[a.role] += a.sent
+            if a not in phones:
+                sent[a.role] += a.sent
         refused = sum(a.refused for a in self.actors)
         line = (
             f"{now.astimezone(self.round.tz):%H:%M}  on course"
@@ -421,9 +464,21 @@ class Demo:
             + f"; {sent['marshal']} taps"
             + (f", {sent['referee']} referees' acts" if sent["referee"] else "")
             + (f", {sent['scorer']} {self._scorers_send}" if sent["scorer"] else "")
+            + (self._positions_words(phones) if phones else "")
             + (f", {refused} refused (see the log)" if refused else "")
         )
         print(f"{line}; {extra}" if extra else line, flush=True)
+
+    def _positions_words(self, phones: list[PhoneActor]) -> str:
+        """Return what the phones sent and what the server inferred from it, in words."""
+        inferred = sum(
+            1 for e in self.ext.live.events(ROUND)
+            if e.type == "hole_completed" and e.payload.get("source") == "position"
+        )  # fmt: skip
+        discarded = sum(p.discarded for p in phones)
+        return (f", {sum(p.fixes for p in phones)} fixes from {len(phones)} phones"
+                + (f" ({discarded} discarded)" if discarded else "")
+                + f", {inferred} completions from positions")  # fmt: skip
 
 
 def _next_multiple(instant: datetime, step: timedelta) -> datetime:

@@ -99,8 +99,10 @@ class TapService:
                         code="already_reported",
                     )
             else:
+                # an official's tap counts over the group's report and over its positions
+                # (docs/status.md, docs/positions.md): only another official's is refused
                 logged = live.field.done(c.group).get(c.hole)
-                if logged is not None and live.field.source(c.group, c.hole) != reported.GROUP:
+                if logged is not None and live.field.source(c.group, c.hole) == reported.OFFICIAL:
                     raise CommandError(
                         f"group {c.group!r} hole {c.hole} is already logged at "
                         f"{local(view, logged)}; correct that time instead",
