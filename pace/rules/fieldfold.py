@@ -698,6 +698,13 @@ class FieldFold:
         c = None if id is None else self._completions.get(id)
         return None if c is None else c.source
 
+    def spread(self, group: str, hole: int) -> timedelta:
+        """Return the half interval of the completion that counts for ``group``'s ``hole``
+        (one inferred from positions: ``at ± spread``); zero for a tap, a report or none."""
+        id = self._tap_of.get((group, hole))
+        c = None if id is None else self._completions.get(id)
+        return timedelta(0) if c is None else c.spread
+
     def rests_on_report(self, group: str, at: datetime) -> bool:
         """Return whether ``group``'s latest completion counted by ``at`` is its own report (a
         status resting on it: the alert says "reported by the group")."""

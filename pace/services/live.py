@@ -288,6 +288,12 @@ class LiveService:
         # issue 39: who saw each counted completion, an official or the group itself
         for number, cell in row["holes"].items():
             cell["source"] = live.field.source(group, int(number)) or "official"
+            # issue 48: a completion inferred from positions is shown with its interval
+            spread = live.field.spread(group, int(number))
+            if spread:
+                at = datetime.fromisoformat(cell["at"])
+                cell["earliest"] = (at - spread).isoformat()
+                cell["latest"] = (at + spread).isoformat()
         # the projection's 80 % ranges from the course's finished rounds (issue 30)
         # (the spread as kept: the scheduler's :meth:`refresh` reads the history again)
         course = live.view.setup.course

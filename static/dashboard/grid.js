@@ -73,7 +73,15 @@ function holeCell(row, number) {
   // issue 39: a completion the group reported itself, not an official
   if (logged && logged.source === "group") title += ` · ${t("dash.reported_by_group")}`;
   // issue 48: a completion inferred from the group's positions
-  if (logged && logged.source === "position") title += ` · ${t("dash.from_positions")}`;
+  // with its interval, as a missed tap's estimate has its bounds (docs/positions.md)
+  if (logged && logged.source === "position") {
+    title += logged.earliest && logged.latest
+      ? ` · ${t("dash.from_positions.between", {
+        earliest: clock(logged.earliest, tz(), { seconds: true }),
+        latest: clock(logged.latest, tz(), { seconds: true }),
+      })}`
+      : ` · ${t("dash.from_positions")}`;
+  }
   if (guess) title = estimateTitle(guess);
   return el(
     "td",

@@ -135,6 +135,13 @@ def test_the_dashboard_shows_where_each_group_stands_and_the_alert_from_position
     expect(alert.locator(".from-positions")).to_have_text(re.compile(r"^Uit posities: "))
     # the hole time in the grid says where it came from
     expect(row.locator("td.hole[data-hole='1']")).to_have_class(re.compile("by-position"))
+    # with its interval, as a missed tap's estimate has its bounds (the row's own instants)
+    snap = server.get_json(f"/api/rounds/{ROUND}/snapshot")["snapshot"]
+    cell = next(r for r in snap["groups"] if r["group"] == "2")["holes"]["1"]
+    assert cell["source"] == "position" and cell["earliest"] < cell["at"] < cell["latest"], cell
+    expect(row.locator("td.hole[data-hole='1']")).to_have_attribute(
+        "title", re.compile(r"uit posities, tussen \d\d:\d\d:\d\d en \d\d:\d\d:\d\d$")
+    )
 
     # the map: group 2 at its share of the 2nd hole's line, its words in the marker's label
     marker = page.locator(".map-groups li.strip-group[data-group='2']")

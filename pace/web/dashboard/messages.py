@@ -67,6 +67,7 @@ MESSAGES: dict[str, Source] = {
         "before timing"
     ),
     "dash.from_positions": "from positions",
+    "dash.from_positions.between": "from positions, between {earliest} and {latest}",
     # issue 48: where a group stands on its hole, from its phone (static/places.js)
     "place.to_green": "{metres} m to the green",
     "place.on_green": "on the green",
