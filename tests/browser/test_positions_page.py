@@ -109,6 +109,28 @@ def events(server: LiveServer, type: str, group: str) -> list[dict]:
     return [e for e in log if e["type"] == type and e["payload"].get("group") == group]
 
 
+#: the page is hidden or visible again (a phone locked, then unlocked): what the browser says
+#: to the page
+VISIBILITY = """(state) => {
+  Object.defineProperty(document, "visibilityState", { configurable: true, get: () => state });
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
+def stored_fixes(page: Page) -> list[dict]:
+    """Return the fixes the phone keeps and has not had acknowledged: queued in its outbox,
+    or waiting for their batch (localStorage)."""
+    return page.evaluate(
+        """() => {
+      const read = (key) => JSON.parse(localStorage.getItem(key) || "[]");
+      const queued = read("pace.positions.R1")
+        .filter((e) => e.kind === "send_positions" && e.state !== "confirmed")
+        .flatMap((e) => e.payload.fixes);
+      return queued.concat(read("pace.positions.pending.R1.1").map((p) => p.fix));
+    }"""
+    )
+
+
 def shoot(page: Page, name: str) -> None:
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / name), full_page=True)
@@ -175,20 +197,40 @@ def test_a_group_walking_two_holes_shares_its_position_until_it_stops(server, br
     def now() -> datetime:
         return start + timedelta(seconds=(time.monotonic() - began) * SPEED)
 
-    inferred: list[dict] = []
-    step = 0
-    while not inferred:
-        step += 1
-        t = now()
-        assert t < start + timedelta(minutes=27), "hole 1's completion was not inferred"
-        (x, y), _ = path.at(t)
-        lon, lat = shape.frame.lonlat(x, y)
-        context.set_geolocation({"longitude": lon, "latitude": lat, "accuracy": 8})
-        page.wait_for_timeout(250)  # a quarter of a real second: 15 s of the round's
-        if step % 4 == 0:
-            inferred = [e for e in events(server, "hole_completed", "1")
-                        if e["payload"]["hole"] == 1]  # fmt: skip
-    [hole1] = inferred
+    def stroll(until: datetime, found=lambda: False):
+        """Move the phone along the walk, a quarter of a real second a step (15 s of the
+        round's), until ``until`` or until ``found()`` (asked every fourth step)."""
+        step = 0
+        while now() < until:
+            (x, y), _ = path.at(now())
+            lon, lat = shape.frame.lonlat(x, y)
+            context.set_geolocation({"longitude": lon, "latitude": lat, "accuracy": 8})
+            page.wait_for_timeout(250)
+            step += 1
+            if step % 4 == 0 and (answer := found()):
+                return answer
+        return found()
+
+    # down the first hole the signal drops for five minutes: the fixes wait on the phone
+    stroll(start + timedelta(minutes=3))
+    context.set_offline(True)
+    expect(page.locator("#conn")).to_have_text("Offline")
+    offline = now()
+    stroll(start + timedelta(minutes=8))
+    expect(box.locator("#share-status")).to_contain_text("positions waiting to be sent")
+    kept_offline = stored_fixes(page)
+    assert len(kept_offline) >= 10, kept_offline
+    # (with those kept just before, not sent yet: a batch goes every 30 s of the round's)
+    assert all(datetime.fromisoformat(f["at"]) > offline - timedelta(minutes=2)
+               for f in kept_offline)  # fmt: skip
+    context.set_offline(False)
+    expect(page.locator("#conn")).to_have_text("Online", timeout=20_000)
+
+    def hole_1() -> list[dict]:
+        return [e for e in events(server, "hole_completed", "1") if e["payload"]["hole"] == 1]
+
+    [hole1] = stroll(start + timedelta(minutes=27), hole_1) or [None]
+    assert hole1 is not None, "hole 1's completion was not inferred"
     p = hole1["payload"]
     assert p["source"] == "position" and hole1["by"]["role"] == "positions", hole1
     # the interval holds the instant the group left the green (the walk's own)
@@ -197,13 +239,29 @@ def test_a_group_walking_two_holes_shares_its_position_until_it_stops(server, br
     snapshot = server.get_json(f"/api/rounds/{ROUND}/snapshot")["snapshot"]
     row = next(r for r in snapshot["groups"] if r["group"] == "1")
     assert row["holes"]["1"]["source"] == "position", row["holes"]
+    # nothing kept with no signal was lost: every fix went once it came back
+    sent_ats = [f["at"] for b in frames.of("send_positions") for f in b["fixes"]]
+    assert {f["at"] for f in kept_offline} <= set(sent_ats)
+    assert len(sent_ats) == len(set(sent_ats))  # and each once
     # the fixes went in batches, each with its id, on the server's clock
     batches = frames.of("send_positions")
     assert batches and all(1 <= len(b["fixes"]) <= 40 for b in batches)
     assert all(b["group"] == "1" and b["consent_id"] == consent["id"] for b in batches)
     assert len({b["id"] for b in batches}) == len(batches)
-    ats = [datetime.fromisoformat(f["at"]) for b in batches for f in b["fixes"]]
+    ats = [datetime.fromisoformat(at) for at in sent_ats]
     assert all(start - timedelta(minutes=5) < at < now() + timedelta(minutes=1) for at in ats)
+
+    # the page hidden (the phone locked) for three minutes: no position is read, a gap
+    hidden = now()
+    page.evaluate(VISIBILITY, "hidden")
+    stroll(hidden + timedelta(minutes=3))
+    shown = now()
+    page.evaluate(VISIBILITY, "visible")
+    stroll(shown + timedelta(minutes=1, seconds=30))
+    ats = [datetime.fromisoformat(f["at"]) for b in frames.of("send_positions") for f in b["fixes"]]
+    margin = timedelta(seconds=20)
+    assert not [at for at in ats if hidden + margin < at < shown - margin], (hidden, shown)
+    assert [at for at in ats if at > shown]  # watched again once visible
 
     page.get_by_role("button", name="Stop sharing").click()
     expect(box.locator("#share-off")).to_contain_text("Your group's position is not shared.")
