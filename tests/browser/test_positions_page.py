@@ -332,3 +332,67 @@ def test_a_refused_location_is_said_plainly_and_nothing_is_sent(server, browser)
     assert not wide(page)
     shoot(page, "denied-360.png")
     context.close()
+
+
+#: counts the page's wake-lock requests and keeps the last lock, so that a test can let it go
+#: as the browser does when the page is hidden
+WAKE_SPY = """
+(() => {
+  if (!("wakeLock" in navigator)) return;
+  const request = navigator.wakeLock.request.bind(navigator.wakeLock);
+  window.wakeRequests = 0;
+  navigator.wakeLock.request = (type) => {
+    window.wakeRequests += 1;
+    return request(type).then((lock) => { window.wakeLock = lock; return lock; });
+  };
+})();
+"""
+
+
+def test_the_screen_is_kept_awake_while_sharing_when_the_group_asks(server, browser):
+    shape: CourseShape = server.shape  # type: ignore[attr-defined]
+    context = phone(browser, server, where=shape.frame.lonlat(*shape.holes[4].tee))
+    context.add_init_script(WAKE_SPY)
+    page = context.new_page()
+    page.goto(server.url + SCORECARD)
+    # the browser's own permission for the wake lock (headless Chromium refuses it otherwise),
+    # in this page's browser context
+    cdp = context.new_cdp_session(page)
+    own = cdp.send("Target.getTargetInfo")["targetInfo"]["browserContextId"]
+    cdp.send("Browser.setPermission", {
+        "permission": {"name": "screen-wake-lock"}, "setting": "granted",
+        "origin": server.url, "browserContextId": own})  # fmt: skip
+    page.locator("#group").select_option("4")
+    page.get_by_role("button", name="Share my group's position").click()
+    box = page.locator("#share")
+    awake = page.get_by_label("Keep the screen awake while sharing")
+    expect(awake).to_be_visible()
+    expect(awake).not_to_be_checked()
+    expect(box).to_have_attribute("data-awake", "off")
+    awake.check()
+    expect(box).to_have_attribute("data-awake", "held")
+    # the browser lets the lock go when the page is hidden: asked again once it is visible
+    page.evaluate("window.wakeLock.release()")
+    expect(box).to_have_attribute("data-awake", "off")
+    page.evaluate(VISIBILITY, "hidden")
+    page.evaluate(VISIBILITY, "visible")
+    expect(box).to_have_attribute("data-awake", "held")
+    assert page.evaluate("window.wakeRequests") == 2
+    # the choice is remembered; stopping lets the screen sleep again
+    page.reload()
+    expect(page.get_by_label("Keep the screen awake while sharing")).to_be_checked()
+    expect(box).to_have_attribute("data-awake", "held")
+    page.get_by_role("button", name="Stop sharing").click()
+    expect(box).to_have_attribute("data-awake", "off")
+    context.close()
+
+    # a browser without the Screen Wake Lock API: no toggle
+    context = phone(browser, server, where=shape.frame.lonlat(*shape.holes[5].tee))
+    context.add_init_script("delete Navigator.prototype.wakeLock;")
+    page = context.new_page()
+    page.goto(server.url + SCORECARD)
+    page.locator("#group").select_option("5")
+    page.get_by_role("button", name="Share my group's position").click()
+    expect(page.locator("#share-state")).to_have_text("Sharing your group's position")
+    expect(page.get_by_label("Keep the screen awake while sharing")).to_be_hidden()
+    context.close()
