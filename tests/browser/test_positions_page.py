@@ -396,3 +396,60 @@ def test_the_screen_is_kept_awake_while_sharing_when_the_group_asks(server, brow
     expect(page.locator("#share-state")).to_have_text("Sharing your group's position")
     expect(page.get_by_label("Keep the screen awake while sharing")).to_be_hidden()
     context.close()
+
+
+def test_a_page_that_is_not_secure_says_why_and_offers_nothing(server, browser):
+    # a browser gives positions only to a secure page (https, or the phone's own localhost):
+    # the page read over plain http from the club's address is told so
+    context = phone(browser, server)
+    context.add_init_script("Object.defineProperty(window, 'isSecureContext', {get: () => false});")
+    page = context.new_page()
+    frames = Frames(page)
+    page.goto(server.url + SCORECARD)
+    page.locator("#group").select_option("6")
+    problem = page.locator("#share-problem")
+    expect(problem).to_contain_text("a browser gives it only to a secure page")
+    expect(problem).to_contain_text("https")
+    expect(page.get_by_role("button", name="Share my group's position")).to_be_hidden()
+    page.wait_for_timeout(1000)
+    assert frames.of("share_positions") == [] and frames.of("send_positions") == []
+    context.close()
+
+
+def test_the_committee_turning_positions_off_stops_the_sharing_and_says_why(server, browser):
+    shape: CourseShape = server.shape  # type: ignore[attr-defined]
+    tee = shape.holes[6].tee
+    context = phone(browser, server, where=shape.frame.lonlat(*tee))
+    page = context.new_page()
+    frames = Frames(page)
+    page.goto(server.url + SCORECARD)
+    page.locator("#group").select_option("6")
+    page.get_by_role("button", name="Share my group's position").click()
+    box = page.locator("#share")
+    expect(box.locator("#share-state")).to_have_text("Sharing your group's position")
+    assert wait_for(lambda: events(server, "positions_consented", "6"), 10)
+    pace("round", "positions", "off", "--round", ROUND, "--db", str(server.db),
+         cwd=server.db.parent)  # fmt: skip
+    try:
+        # the group walks on: its next batch is refused, and the page stops and says why
+        for metres in range(20, 200, 20):
+            lon, lat = shape.frame.lonlat(tee[0] + metres, tee[1])
+            context.set_geolocation({"longitude": lon, "latitude": lat, "accuracy": 8})
+            page.wait_for_timeout(300)
+            if box.get_attribute("data-view") == "off":
+                break
+        expect(box.locator("#share-off")).to_be_visible()
+        expect(box.locator("#share-problem")).to_contain_text(
+            "Sharing stopped: round 'R1' does not take positions from the groups' phones"
+        )
+        sent = len(frames.of("send_positions"))
+        page.wait_for_timeout(1000)
+        assert len(frames.of("send_positions")) == sent
+        # the round no longer asks: the page learns it when it reads the round again
+        page.reload()
+        expect(page.locator("#hole-title")).to_contain_text("Hole 1")
+        expect(box).to_be_hidden()
+    finally:
+        pace("round", "positions", "on", "--round", ROUND, "--db", str(server.db),
+             cwd=server.db.parent)  # fmt: skip
+    context.close()
