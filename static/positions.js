@@ -105,6 +105,7 @@ export class PositionSharer {
   /** The page chose `group` (or none), in a round that allows positions or not. */
   setGroup(group, allowed) {
     if (group !== this.group) {
+      this.flush(); // what the first group's phone kept goes, as that group's
       this.pause();
       this.group = group;
       this.choice = group ? load(this.choiceKey(), null) : null;
