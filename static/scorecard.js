@@ -658,8 +658,10 @@ function renderPace() {
 
 // -- the group's position (issue 48) ----------------------------------------------------------
 
+// the round takes positions, and this session is a scorer's: its phone is its group's (a
+// referee or the committee opening the page is not asked)
 function positionsAllowed() {
-  return Boolean(state.snapshot && state.snapshot.positions);
+  return Boolean(state.snapshot && state.snapshot.positions) && app.dataset.shares === "yes";
 }
 
 // what the page can tell of why no position is read: the browser's refusal or none to give

@@ -453,3 +453,40 @@ def test_the_committee_turning_positions_off_stops_the_sharing_and_says_why(serv
         pace("round", "positions", "on", "--round", ROUND, "--db", str(server.db),
              cwd=server.db.parent)  # fmt: skip
     context.close()
+
+
+def test_only_a_scorers_phone_is_asked_and_only_for_the_group_it_chose(server, browser):
+    shape: CourseShape = server.shape  # type: ignore[attr-defined]
+    tee = shape.holes[3].tee
+    # the committee may open the scorer's page, but its phone is no group's: not asked
+    context = browser.new_context(viewport=PHONE, permissions=["geolocation"])
+    sign_in(context, server)
+    page = context.new_page()
+    page.goto(server.url + SCORECARD)
+    page.locator("#group").select_option("3")
+    expect(page.locator("#hole-title")).to_contain_text("Hole 1")
+    expect(page.locator("#share")).to_be_hidden()
+    context.close()
+
+    context = phone(browser, server, where=shape.frame.lonlat(*tee))
+    page = context.new_page()
+    frames = Frames(page)
+    page.goto(server.url + SCORECARD)
+    page.locator("#group").select_option("3")
+    page.get_by_role("button", name="Share my group's position").click()
+    for metres in (0, 30, 60):
+        lon, lat = shape.frame.lonlat(tee[0] + metres, tee[1])
+        context.set_geolocation({"longitude": lon, "latitude": lat, "accuracy": 8})
+        page.wait_for_timeout(600)
+    assert wait_for(lambda: frames.of("send_positions"), 10)
+    # another group chosen: asked for that group, and nothing more goes for the first
+    page.locator("#group").select_option("2")
+    expect(page.locator("#share-question")).to_contain_text("share group 2's position")
+    sent = len(frames.of("send_positions"))
+    for metres in (90, 120, 150):
+        lon, lat = shape.frame.lonlat(tee[0] + metres, tee[1])
+        context.set_geolocation({"longitude": lon, "latitude": lat, "accuracy": 8})
+        page.wait_for_timeout(600)
+    assert len(frames.of("send_positions")) == sent
+    assert {b["group"] for b in frames.of("send_positions")} == {"3"}
+    context.close()
