@@ -490,3 +490,35 @@ def test_only_a_scorers_phone_is_asked_and_only_for_the_group_it_chose(server, b
     assert len(frames.of("send_positions")) == sent
     assert {b["group"] for b in frames.of("send_positions")} == {"3"}
     context.close()
+
+
+#: the cadence (docs/positions.md): seconds since the last fix kept, metres moved, kept?
+CADENCE = {
+    "too soon": (14, 50, False),
+    "not moved": (15, 9, False),
+    "moved": (15, 11, True),
+    "standing": (59, 0, False),
+    "standing a minute": (60, 0, True),
+}
+
+
+def test_the_page_keeps_a_fix_every_15_s_on_the_move_and_every_minute_standing(server, browser):
+    # the cadence of static/positions.js, read in the browser (one page for the whole table)
+    context = phone(browser, server)
+    page = context.new_page()
+    page.goto(server.url + SCORECARD)
+    answers = page.evaluate(
+        """async (table) => {
+      const { keeps, metres: distance } = await import("/static/positions.js");
+      const last = { ms: 0, lon: 4.35, lat: 50.85 };
+      return Object.fromEntries(Object.entries(table).map(([name, [seconds, metres]]) => {
+        const fix = { ms: seconds * 1000, lon: 4.35, lat: 50.85 + metres / 111195 };
+        return [name, [keeps(last, fix), distance(last, fix)]];
+      }));
+    }""",
+        CADENCE,
+    )
+    for name, (_seconds, metres, kept) in CADENCE.items():
+        assert answers[name][0] is kept, name
+        assert answers[name][1] == pytest.approx(metres, abs=0.1), name
+    context.close()
