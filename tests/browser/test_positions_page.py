@@ -219,7 +219,7 @@ def test_a_group_walking_two_holes_shares_its_position_until_it_stops(server, br
     stroll(start + timedelta(minutes=8))
     expect(box.locator("#share-status")).to_contain_text("positions waiting to be sent")
     kept_offline = stored_fixes(page)
-    assert len(kept_offline) >= 10, kept_offline
+    assert len(kept_offline) >= 5, kept_offline
     # (with those kept just before, not sent yet: a batch goes every 30 s of the round's)
     assert all(datetime.fromisoformat(f["at"]) > offline - timedelta(minutes=2)
                for f in kept_offline)  # fmt: skip
