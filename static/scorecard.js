@@ -12,6 +12,9 @@
 // instant (the same outbox: with no signal it waits and goes later with that instant), and
 // "We've finished hole N" reports a hole before its scores. "Our pace" shows the group its own
 // pace as facts: when the hole in play is due, minutes over or under, the gap to the group ahead.
+//
+// Where the round allows positions (issue 48), the page asks once whether the group shares
+// its phone's position, and then sends it (positions.js; docs/positions.md).
 import {
   clock,
   connect,
@@ -30,9 +33,11 @@ import {
   save,
   showConnection,
   t,
+  tn,
   uuid4,
 } from "./common.js";
 import { penaltyText, scoringLabel, toPar } from "./cards.js";
+import { PositionSharer } from "./positions.js";
 import { Outbox } from "./queue.js";
 import { metres } from "./places.js";
 
@@ -68,6 +73,13 @@ const outbox = new Outbox(KEYS.outbox, () => {
   if (reportsConfirmed >= 0 && n !== reportsConfirmed) loadPace();
   reportsConfirmed = n;
   renderAll();
+});
+
+// the group's position, where the round allows it (positions.js): its own outbox, so a
+// position waiting never holds up a score, and the list of my entries stays the scores'
+const sharer = new PositionSharer(ROUND, {
+  changed: () => renderShare(),
+  online: () => state.online,
 });
 
 const $ = (id) => document.getElementById(id);
@@ -292,8 +304,10 @@ function join(socket) {
       renderGroups();
       loadCard();
       loadPace();
+      sharer.setGroup(state.group, positionsAllowed());
       renderAll();
       outbox.drain();
+      sharer.outbox.drain();
     })
     .catch(() => undefined);
 }
@@ -306,6 +320,7 @@ function start() {
       renderBar();
     },
   });
+  sharer.outbox.socket = outbox.socket;
   outbox.socket.on("card_changed", (msg) => {
     if (msg && msg.round === ROUND && msg.group === state.group) {
       loadCard();
@@ -319,6 +334,7 @@ function start() {
   });
   setInterval(() => {
     outbox.drain();
+    sharer.outbox.drain();
     renderBar();
   }, 5000);
   setInterval(loadPace, PACE_EVERY_MS);
@@ -332,6 +348,7 @@ function chooseGroup(group) {
   state.hole = null;
   loadCard();
   loadPace();
+  sharer.setGroup(group, positionsAllowed());
   const info = groupInfo();
   if (info) openHole(info.order.find((h) => !complete(h)) ?? info.order[0]);
   renderAll();
@@ -660,6 +677,55 @@ function renderPace() {
   if (next !== null) button.textContent = t("scorecard.finished_hole", { hole: next });
 }
 
+// -- the group's position (issue 48) ----------------------------------------------------------
+
+// the round takes positions, and this session is a scorer's: its phone is its group's (a
+// referee or the committee opening the page is not asked)
+function positionsAllowed() {
+  return Boolean(state.snapshot && state.snapshot.positions) && app.dataset.shares === "yes";
+}
+
+// what the page can tell of why no position is read: the browser's refusal or none to give
+const NOT_READING = new Set(["denied", "insecure", "no_api"]);
+
+function renderShare() {
+  const view = sharer.view();
+  const box = $("share");
+  box.hidden = !view;
+  if (!view) return;
+  const blocked = sharer.blocked();
+  const problem = blocked || sharer.problem;
+  $("share-ask").hidden = view !== "ask";
+  $("share-question").textContent = t("scorecard.share.ask", { group: state.group });
+  $("share-yes").hidden = Boolean(blocked);
+  $("share-on").hidden = view !== "on";
+  $("share-off").hidden = view !== "off";
+  $("share-again").hidden = Boolean(blocked);
+  const reading = view === "on" && !NOT_READING.has(problem);
+  $("share-state").hidden = !reading;
+  const status = [];
+  if (reading) {
+    status.push(sharer.lastAt
+      ? t("scorecard.share.last", { time: clock(sharer.lastAt, tz(), { seconds: true }) })
+      : t("scorecard.share.waiting"));
+    const waiting = sharer.waiting();
+    if (waiting) status.push(tn("scorecard.share.queued", waiting));
+  }
+  $("share-status").textContent = status.join(" · ");
+  $("share-awake").hidden = !reading || !sharer.canKeepAwake();
+  $("keep-awake").checked = sharer.awake;
+  box.dataset.awake = sharer.lock ? "held" : "off"; // the screen kept awake, or not
+  box.dataset.view = view;
+  let said = "";
+  if (problem && (view !== "off" || blocked || problem === "denied"))
+    said = t(`scorecard.share.${problem}`);
+  else if (view === "off" && sharer.refusal)
+    said = t("scorecard.share.refused", { reason: sharer.refusal });
+  else if (reading && sharer.awake && sharer.awakeFailed) said = t("scorecard.share.awake_failed");
+  $("share-problem").textContent = said;
+  $("share-problem").hidden = !said;
+}
+
 function entryLabel(e) {
   const strokes = e.kind === "void_event" ? "" : shownStrokes(e.payload.strokes);
   return t(`scorecard.kind.${e.kind}`, { name: e.ball || "?", hole: e.hole, strokes });
@@ -691,6 +757,7 @@ function renderAll() {
   renderStanding();
   renderEntries();
   renderPace();
+  renderShare();
   if (state.snapshot) loaded(); // the groups and the card are drawn: show the page
 }
 
@@ -698,7 +765,13 @@ rememberLanguage();
 $("group").addEventListener("change", (ev) => chooseGroup(ev.target.value));
 $("save-hole").addEventListener("click", recordHole);
 $("finished-hole").addEventListener("click", finishedHole);
+$("share-yes").addEventListener("click", () => sharer.consent());
+$("share-again").addEventListener("click", () => sharer.ask());
+$("share-no").addEventListener("click", () => sharer.decline());
+$("share-stop").addEventListener("click", () => sharer.stop());
+$("keep-awake").addEventListener("change", (ev) => sharer.setAwake(ev.target.checked));
 renderGroups();
+sharer.setGroup(state.group, positionsAllowed()); // a reload: as chosen before, even offline
 if (groupInfo()) openHole(groupInfo().order.find((h) => !complete(h)) ?? groupInfo().order[0]);
 renderAll();
 start();

@@ -23,6 +23,7 @@ const PRECACHE = [
   "/static/queue.js",
   "/static/marshal.js",
   "/static/scorecard.js",
+  "/static/positions.js",
   "/static/cards.js",
   "/static/vendor/socket.io.min.js",
 ];

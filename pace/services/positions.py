@@ -24,8 +24,9 @@ from __future__ import annotations
 import logging
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from threading import Lock
 from typing import Any
@@ -61,6 +62,10 @@ FUTURE = timedelta(seconds=30)
 KEEP = timedelta(hours=24)
 
 log = logging.getLogger(__name__)
+#: the batches' ids a round remembers, so that a batch sent again is taken once (a phone's
+#: queue resends a batch whose answer it did not get: four hours of one every 30 s for 60
+#: groups fit)
+BATCHES = 30000
 
 
 @dataclass(frozen=True)
@@ -84,6 +89,8 @@ class SendPositions:
     fixes: tuple[Fix, ...]
     by: cmd.Author
     consent_id: str | None = None
+    #: the batch's id (the scorer's page gives each batch one): sent again, it is taken once
+    id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -105,11 +112,14 @@ class Taken:
     kept: int
     discarded: Mapping[str, int]
     outcomes: tuple[Outcome, ...]
+    #: the batch was taken already (the same id sent again): these are its first answer's
+    duplicate: bool = False
 
     def ack(self) -> dict[str, Any]:
         """Return the command's ack: the counts and the holes inferred."""
         return {
             "ok": True,
+            "duplicate": self.duplicate,
             "kept": self.kept,
             "discarded": dict(self.discarded),
             "inferred": [
@@ -137,6 +147,8 @@ class _Round:
     #: (group, device) → the id of the consent in force
     consents: dict[tuple[str, str], str] = field(default_factory=dict)
     folded: int = 0
+    #: (device, batch id) → what the batch did, the latest :data:`BATCHES`
+    batches: OrderedDict[tuple[str, str], Taken] = field(default_factory=OrderedDict)
 
 
 class PositionService:
@@ -222,6 +234,13 @@ class PositionService:
                     code="round_finished",
                 )
             kept_round = self._round(c.round)
+            taken = kept_round.batches.get((device, c.id)) if c.id is not None else None
+            if taken is not None:  # sent again (its answer was lost): taken once
+                return replace(
+                    taken,
+                    duplicate=True,
+                    outcomes=tuple(Outcome(o.event, False) for o in taken.outcomes),
+                )
             group = group_of(view, c.group)
             self._fold_consents(kept_round, live.events)
             consent = kept_round.consents.get((c.group, device))
@@ -260,7 +279,12 @@ class PositionService:
                 outcome = self._complete(live, c, group.start, inferred, device)
                 if outcome is not None:
                     outcomes.append(outcome)
-            return Taken(len(samples), discarded, tuple(outcomes))
+            taken = Taken(len(samples), discarded, tuple(outcomes))
+            if c.id is not None:
+                kept_round.batches[(device, c.id)] = taken
+                while len(kept_round.batches) > BATCHES:
+                    kept_round.batches.popitem(last=False)
+            return taken
 
     def _complete(
         self, live: Any, c: SendPositions, start: datetime, inferred: posmod.Inferred,

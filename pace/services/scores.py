@@ -34,6 +34,7 @@ from pace.rules.scoring import records as rec
 from pace.rules.scoring.competition import PlayedRound, score_competition
 from pace.rules.scoring.sides import Roster, Side, build_sides
 from pace.services import commands as cmd
+from pace.services import positions
 from pace.services.commands import CommandError, Outcome
 from pace.services.finality import check_open_import
 from pace.services.live import LiveService
@@ -400,11 +401,19 @@ class ScoreService:
                 for p in view.plan.groups
             ]
             course = view.record.course
+            stored = self.live.service.store.get_round(round)
             return {
                 "round": round,
                 "day": view.record.day.isoformat(),
                 "timezone": view.record.timezone,
-                "completions": self.live.service.store.get_round(round).completions,
+                "completions": stored.completions,
+                # the page asks its group to share its position only where the server would
+                # take it (issue 48): allowed, a map to place it on, the round still in play
+                "positions": bool(
+                    stored.positions
+                    and not positions.finished(self.live.life(round))
+                    and self.live.service.store.get_geometry(course.name)
+                ),
                 "course": {
                     "name": course.name,
                     "holes": [

@@ -150,3 +150,43 @@ def test_stopping_turning_off_and_finishing_forget_the_fixes(app):
         send(service, 2, fixes(app, "08:10")[:5], group="2")
     assert refused.value.code == "round_finished"
     assert service.held(ROUND) == 0
+
+
+def test_a_batch_sent_again_with_its_id_is_taken_once(app):
+    # the scorer's page resends a batch whose answer it did not get, with the same id
+    # (static/queue.js): its fixes must not weigh twice in the group's evidence
+    service = pos.PositionService(app.extensions["pace"].live)
+    share(service, 1)
+    batch = tuple(fixes(app, "08:10")[:20])
+    batch_id = str(uuid.uuid4())
+    first = service.send(pos.SendPositions(ROUND, "1", batch, phone(1), id=batch_id))
+    held = service.held(ROUND)
+    assert first.kept == 20 and not first.duplicate and held > 0
+    again = service.send(pos.SendPositions(ROUND, "1", batch, phone(1), id=batch_id))
+    assert again.duplicate and again.kept == first.kept and again.ack()["duplicate"] is True
+    assert service.held(ROUND) == held
+    # another phone's batch under the same id is its own
+    share(service, 2)
+    other = service.send(pos.SendPositions(ROUND, "1", batch[:5], phone(2), id=batch_id))
+    assert not other.duplicate
+
+
+def test_the_scorers_snapshot_says_whether_the_page_may_ask_for_positions(app, tmp_path):
+    parts = app.extensions["pace"]
+    assert parts.scores.snapshot(ROUND)["positions"] is True
+    parts.live.service.set_positions(ROUND, False)
+    assert parts.scores.snapshot(ROUND)["positions"] is False
+    parts.live.service.set_positions(ROUND, True)
+    RoundLifeService(parts.live).finish(ROUND, cmd.Author("committee", "desk"))
+    assert parts.scores.snapshot(ROUND)["positions"] is False
+
+
+def test_a_round_on_a_course_with_no_map_does_not_ask_for_positions(app):
+    service = app.extensions["pace"].live.service
+    text = COURSE.read_text(encoding="utf-8").replace(
+        'name = "Golf de Louiseville"', 'name = "Golf sans carte"')  # fmt: skip
+    service.import_course(text, "bare.toml")
+    service.import_draw(DRAW.read_text(encoding="utf-8"), "draw.csv", round="R3", day=DAY,
+                        timezone=TIMEZONE, course="Golf sans carte")  # fmt: skip
+    service.set_positions("R3", True)
+    assert app.extensions["pace"].scores.snapshot("R3")["positions"] is False

@@ -34,10 +34,10 @@ def _number(p: Mapping[str, Any], name: str, lo: float, hi: float, where: str) -
 def send_positions(
     payload: object, by: cmd.Author, received: datetime, ping_offset: timedelta | None
 ) -> pos.SendPositions:
-    """Parse ``send_positions``: round, group, fixes, and optionally consent_id and
-    device_time (the phone's clock when it sent, read when the connection has no ping
-    estimate)."""
-    p = mapping(payload, ("round", "group", "consent_id", "fixes", "device_time"))
+    """Parse ``send_positions``: round, group, fixes, and optionally the batch's id (sent
+    again, it is taken once), consent_id and device_time (the phone's clock when it sent,
+    read when the connection has no ping estimate)."""
+    p = mapping(payload, ("id", "round", "group", "consent_id", "fixes", "device_time"))
     fixes = p.get("fixes")
     if not isinstance(fixes, list) or not fixes:
         raise PayloadError("fixes must be a non-empty list of {at, lon, lat, accuracy}",
@@ -78,6 +78,7 @@ def send_positions(
         fixes=tuple(parsed),
         by=by,
         consent_id=consent,
+        id=event_id(p) if p.get("id") is not None else None,
     )
 
 

@@ -88,6 +88,58 @@ MESSAGES: dict[str, Source] = {
     "scorecard.setting_allowance": "Allowance % (empty: config.toml's)",
     "scorecard.setting_save": "Save",
     "scorecard.no_card": "This card is not on this device yet: connect once to load it.",
+    # the group's phone shares its position (issue 48; docs/positions.md, "On the scorer's
+    # phone"): asked once, in plain words
+    "scorecard.share.title": "Our position on the course",
+    "scorecard.share.ask": (
+        "May this phone share group {group}'s position during the round? Then nobody has to "
+        "type when you finish a hole."
+    ),
+    "scorecard.share.what": (
+        "What is sent: this phone's position (where it is, and how precisely), only while "
+        "the round is in play."
+    ),
+    "scorecard.share.who": (
+        "Who sees it: the committee and its referees, to follow the pace of play. Never the public."
+    ),
+    "scorecard.share.kept": (
+        "How long it is kept: only while the round is in play; it is deleted when the round "
+        "is finished. Only the holes your group completed, and when, are kept."
+    ),
+    "scorecard.share.anytime": "You can stop sharing at any time, on this page.",
+    "scorecard.share.screen": (
+        "The position is sent only while this page is open and the screen is on."
+    ),
+    "scorecard.share.yes": "Share my group's position",
+    "scorecard.share.no": "Not now",
+    "scorecard.share.on": "Sharing your group's position",
+    "scorecard.share.stop": "Stop sharing",
+    "scorecard.share.off": "Your group's position is not shared.",
+    "scorecard.share.again": "Share our position…",
+    "scorecard.share.awake": "Keep the screen awake while sharing",
+    "scorecard.share.awake_failed": "This phone would not keep its screen awake.",
+    "scorecard.share.waiting": "Waiting for the phone's position…",
+    "scorecard.share.last": "Last position taken at {time}",
+    "scorecard.share.queued": (
+        "{n} position waiting to be sent",
+        "{n} positions waiting to be sent",
+    ),
+    "scorecard.share.denied": (
+        "This phone does not let the page read its position (location refused), so nothing "
+        "is sent. To share, allow location for this site in the browser's settings, then "
+        "press the button again."
+    ),
+    "scorecard.share.unavailable": (
+        "This phone cannot give its position right now (its location is off or has no fix). "
+        "Nothing is sent until it can."
+    ),
+    "scorecard.share.insecure": (
+        "This page cannot read the phone's position: a browser gives it only to a secure "
+        "page, whose address starts with https. Nothing is sent; ask the committee for that "
+        "address."
+    ),
+    "scorecard.share.no_api": "This browser cannot give the phone's position. Nothing is sent.",
+    "scorecard.share.refused": "Sharing stopped: {reason}",
     "leaderboard.all": "Overall",
     "leaderboard.class": "Class {name}",
     "leaderboard.classes": "Classes",

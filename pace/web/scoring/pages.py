@@ -42,9 +42,16 @@ PDF_WAIT = 120.0
 
 @bp.get("/rounds/<round>/scorecard")
 def scorecard_page(round: str) -> str:
-    """The scorer's page (phone first): one group's card at a time, offline queue."""
+    """The scorer's page (phone first): one group's card at a time, offline queue. A
+    scorer's phone is its group's: where the round allows it, the page asks to share the
+    group's position (``shares``: the session may send it; a referee's or the committee's
+    phone may open the page, not share a group's position; issue 48)."""
     scoring = parts().scores.scoring(round)
-    return render_template("scorecard.html", round=round, scoring=scoring, **page_context())
+    s = access.current_session()
+    shares = s is not None and access.allowed("share_positions", s.role)
+    return render_template(
+        "scorecard.html", round=round, scoring=scoring, shares=shares, **page_context()
+    )
 
 
 @bp.get("/rounds/<round>/leaderboard")
