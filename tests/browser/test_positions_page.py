@@ -295,6 +295,14 @@ def test_not_now_sends_nothing_and_is_not_asked_again_in_dutch(server, browser):
         "niemand in te tikken wanneer jullie een hole uitgespeeld hebben."
     )
     expect(box.locator(".share-terms li").nth(1)).to_contain_text("het wedstrijdcomité")
+    # the whole of it, for the players, in their language: the members' page (docs/privacy.md)
+    with context.expect_page() as opened:
+        box.get_by_role("link", name="Wat er verstuurd wordt, naar wie, en hoe lang").click()
+    privacy = opened.value
+    expect(privacy.locator("h1")).to_have_text("De positie van je flight: wat pace ermee doet")
+    expect(privacy.locator("article.privacy")).to_contain_text("Het staat uit tenzij")
+    privacy.close()
+    assert frames.of("share_positions") == []  # reading it consented to nothing
     page.get_by_role("button", name="Niet nu").click()
     expect(box.locator("#share-off")).to_contain_text(
         "De positie van je flight wordt niet gedeeld."
