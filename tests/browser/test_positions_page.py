@@ -226,6 +226,27 @@ def test_a_group_walking_two_holes_shares_its_position_until_it_stops(server, br
     context.set_offline(False)
     expect(page.locator("#conn")).to_have_text("Online", timeout=20_000)
 
+    # the committee sees the group move down the hole (what its dashboard reads, then the
+    # dashboard itself): the same hole, farther along its line, fewer metres to the green
+    def place_1() -> dict | None:
+        place = server.get_json(f"/api/rounds/{ROUND}/places")["places"].get("1")
+        return place if place and place["hole"] == 1 and not place["stale"] else None
+
+    first = stroll(start + timedelta(minutes=9), place_1)
+    assert first, "no place for group 1 down the first hole"
+    stroll(start + timedelta(minutes=11, seconds=30))
+    second = place_1()
+    assert second and second["fraction"] > first["fraction"], (first, second)
+    assert second["to_green_m"] <= first["to_green_m"], (first, second)
+    board = browser.new_context(viewport={"width": 1280, "height": 900})
+    sign_in(board, server)
+    dash = board.new_page()
+    dash.goto(f"{server.url}/rounds/{ROUND}/dashboard")
+    expect(dash.locator("#grid-body tr[data-group='1'] .place")).to_contain_text(
+        re.compile(r"\d+ m to the green|on the green")
+    )
+    board.close()
+
     def hole_1() -> list[dict]:
         return [e for e in events(server, "hole_completed", "1") if e["payload"]["hole"] == 1]
 
