@@ -75,6 +75,11 @@ def test_the_results_sheets_menu_renders_it_in_dutch_on_a_phone(server, new_cont
     menu = page.get_by_role("navigation", name="Language")
     # on a phone the menu shows the codes, the links keep their names
     expect(menu.locator("a.lang .lang-code")).to_have_text(["FR", "EN", "NL"])
+    # (its style, static/doc-langs.css: the codes shown, the names hidden, 48 px to tap)
+    expect(menu.locator("a.lang .lang-code").first).to_be_visible()
+    expect(menu.locator("a.lang .lang-name").first).to_have_css("position", "absolute")
+    box = menu.locator("a.lang").first.bounding_box()
+    assert box and box["height"] >= 48 and box["width"] >= 48, box
     page.screenshot(path="/tmp/i47msgs-results-en-360.png", full_page=True)
     assert choose(page, "Language", "Nederlands") == {"class": ["A"], "lang": ["nl"]}
     expect(page.locator("html")).to_have_attribute("lang", "nl")
