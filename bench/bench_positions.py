@@ -48,10 +48,14 @@ from pace.demo.phones import Phones, group_traces  # noqa: E402
 from pace.demo.play import Scorers  # noqa: E402
 from pace.formats.geometry import parse_geometry  # noqa: E402
 from pace.rules.events import Event  # noqa: E402
+from pace.rules.fieldfold import FieldFold  # noqa: E402
 from pace.rules.position import plan_field  # noqa: E402
-from pace.rules.positions import CourseShape, Inferred, Tracker, screen  # noqa: E402
+from pace.rules.positions import LEAN_SIGMA, CourseShape, Inferred, Tracker, screen  # noqa: E402
 
 ROUND = reports_bench.ROUND
+#: per true episode of a sharing group, the positions' first alert after the officials' (min)
+#: had a fix still on the hole fed the verdict (None: missed); filled by ``--episodes``
+HINTED: list[float | None] = []
 PHONE = {"role": "positions", "device": "bench-tracker"}
 COVERAGE = 0.95
 RECALL = 0.95
@@ -88,10 +92,36 @@ def infer(shape: CourseShape, orders, traces) -> tuple[dict[str, list[Inferred]]
     return out, 1000 * spent / max(count, 1)
 
 
-def explain_episodes(r, truth, officials, positions, found, truth_at, traces) -> list[str]:
+def still_on(fold, setup, shape, order, fixes, hole, o, prev, tick, start):
+    """Return when a fix showing the group still on ``hole`` would first have proved it out of
+    position there, had such a fact fed the verdict (not built: docs/positions.md, "How well
+    it works"), or None. The group completes ``hole`` after any instant it was seen on it, so
+    its time over and its gap there are at least what they were at that instant: read at the
+    officials' first alert ``o`` (the true completion) less the time between."""
+    group, fixes = fixes
+    st = fold.status(group, o)
+    limit = None if st.interval is None else st.interval + setup.settings.gap_margin
+    k = order.index(hole)
+    region = Tracker(shape, tuple(order), k)._hole(k)
+    for s in fixes:
+        if (prev is not None and s.at <= prev) or s.at >= o:
+            continue
+        if region.ratio(shape.frame.xy(s.lon, s.lat), s.accuracy, True, LEAN_SIGMA) >= 0:
+            continue  # not clearly on the hole
+        back = o - s.at
+        if st.over is None or st.over - back <= timedelta(0):
+            continue
+        if limit is not None and st.gap is not None and st.gap - back <= limit:
+            continue
+        return start + tick * -(-(s.at - start) // tick)  # the next tick
+    return None
+
+
+def explain_episodes(r, truth, officials, positions, found, truth_at, traces, hint=None):
     """Return one line per true episode of a round: when the officials' first alert came,
     when the positions' did, and what the tracker had of the completion that started it (why
-    the delay; ``--episodes``)."""
+    the delay; ``--episodes``); with ``hint`` (``still_on``'s other arguments), when a fix
+    still on the hole would have shown the episode."""
     out = []
     for g, episodes in truth.items():
         for i, e in enumerate(episodes):
@@ -113,6 +143,18 @@ def explain_episodes(r, truth, officials, positions, found, truth_at, traces) ->
                 line += (f"; inferred {(inf.earliest - t).total_seconds():+.0f} s to "
                          f"{(inf.latest - t).total_seconds():+.0f} s of the true instant, known "
                          f"{(inf.confirmed - t).total_seconds():+.0f} s after it")  # fmt: skip
+            if hint is not None and o is not None and g in traces:
+                fold, setup, shape, orders, tick, start = hint
+                order = list(orders[g])
+                k = order.index(e.start_hole)
+                prev = truth_at.get((g, order[k - 1])) if k else None
+                seen = still_on(fold, setup, shape, order, (g, traces[g]), e.start_hole, o, prev,
+                                tick, start)  # fmt: skip
+                best = p
+                if seen is not None:
+                    line += f"; still on the hole from {seen:%H:%M:%S}"
+                    best = seen if p is None else min(p, seen)
+                HINTED.append((best - o).total_seconds() / 60 if best else None)
             out.append(line)
     return out
 
@@ -208,8 +250,14 @@ def main() -> int:
                     if g in traces:
                         sharing_true += len(episodes)
                         sharing_found += sum(1 for i in range(len(episodes)) if (g, i) in got)
+                hint = None
+                if args.episodes:
+                    fold = FieldFold(setup, plan)
+                    for e in sorted(official, key=lambda e: e.at):
+                        fold.apply(e, start + reports_bench.END_OF_DAY)
+                    hint = (fold, setup, shape, orders, tick, start)
                 episode_lines += explain_episodes(r, truth, first or {}, got, found, truth_at,
-                                                  traces)  # fmt: skip
+                                                  traces, hint)  # fmt: skip
         print(f"round {r + 1} of {args.rounds} played", flush=True)
     print()
     print(f"{args.rounds} generated medals of {args.groups} groups (seed {args.seed}) on the demo "
@@ -234,6 +282,11 @@ def main() -> int:
         )
         for line in episode_lines:
             print("  " + line)
+        if HINTED:
+            got = [d for d in HINTED if d is not None]
+            print(f"had a fix still on the hole fed the verdict (not built), the groups that "
+                  f"share: {len(got)} of {len(HINTED)} found, first alert after the officials': "
+                  f"median {statistics.median(got) if got else 0:.1f} min")  # fmt: skip
     p = tallies["positions"]
     recall = p.found / p.true_n if p.true_n else 1.0
     shared = sharing_found / sharing_true if sharing_true else 1.0
