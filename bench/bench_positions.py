@@ -48,10 +48,14 @@ from pace.demo.phones import Phones, group_traces  # noqa: E402
 from pace.demo.play import Scorers  # noqa: E402
 from pace.formats.geometry import parse_geometry  # noqa: E402
 from pace.rules.events import Event  # noqa: E402
+from pace.rules.fieldfold import FieldFold  # noqa: E402
 from pace.rules.position import plan_field  # noqa: E402
-from pace.rules.positions import CourseShape, Inferred, Tracker, screen  # noqa: E402
+from pace.rules.positions import LEAN_SIGMA, CourseShape, Inferred, Tracker, screen  # noqa: E402
 
 ROUND = reports_bench.ROUND
+#: per true episode of a sharing group, the positions' first alert after the officials' (min)
+#: had a fix still on the hole fed the verdict (None: missed); filled by ``--episodes``
+HINTED: list[float | None] = []
 PHONE = {"role": "positions", "device": "bench-tracker"}
 COVERAGE = 0.95
 RECALL = 0.95
@@ -88,12 +92,84 @@ def infer(shape: CourseShape, orders, traces) -> tuple[dict[str, list[Inferred]]
     return out, 1000 * spent / max(count, 1)
 
 
+def still_on(fold, setup, shape, order, fixes, hole, o, prev, tick, start):
+    """Return when a fix showing the group still on ``hole`` would first have proved it out of
+    position there, had such a fact fed the verdict (not built: docs/positions.md, "How well
+    it works"), or None. The group completes ``hole`` after any instant it was seen on it, so
+    its time over and its gap there are at least what they were at that instant: read at the
+    officials' first alert ``o`` (the true completion) less the time between."""
+    group, fixes = fixes
+    st = fold.status(group, o)
+    limit = None if st.interval is None else st.interval + setup.settings.gap_margin
+    k = order.index(hole)
+    region = Tracker(shape, tuple(order), k)._hole(k)
+    for s in fixes:
+        if (prev is not None and s.at <= prev) or s.at >= o:
+            continue
+        if region.ratio(shape.frame.xy(s.lon, s.lat), s.accuracy, True, LEAN_SIGMA) >= 0:
+            continue  # not clearly on the hole
+        back = o - s.at
+        if st.over is None or st.over - back <= timedelta(0):
+            continue
+        if limit is not None and st.gap is not None and st.gap - back <= limit:
+            continue
+        return start + tick * -(-(s.at - start) // tick)  # the next tick
+    return None
+
+
+def explain_episodes(r, truth, officials, positions, found, truth_at, traces, hint=None):
+    """Return one line per true episode of a round: when the officials' first alert came,
+    when the positions' did, and what the tracker had of the completion that started it (why
+    the delay; ``--episodes``); with ``hint`` (``still_on``'s other arguments), when a fix
+    still on the hole would have shown the episode."""
+    out = []
+    for g, episodes in truth.items():
+        for i, e in enumerate(episodes):
+            line = f"round {r + 1} group {g} hole {e.start_hole}: "
+            o = officials.get((g, i))
+            line += f"officials {o:%H:%M:%S}" if o else "officials -"
+            p = positions.get((g, i))
+            if g not in traces:
+                line += "; positions: none (the group does not share)"
+            elif p is None:
+                line += "; positions: MISSED"
+            else:
+                line += f"; positions {p:%H:%M:%S}"
+                if o:
+                    line += f" ({(p - o).total_seconds() / 60:+.1f} min)"
+            inf = next((x for x in found.get(g, []) if x.hole == e.start_hole), None)
+            t = truth_at.get((g, e.start_hole))
+            if inf is not None and t is not None:
+                line += (f"; inferred {(inf.earliest - t).total_seconds():+.0f} s to "
+                         f"{(inf.latest - t).total_seconds():+.0f} s of the true instant, known "
+                         f"{(inf.confirmed - t).total_seconds():+.0f} s after it")  # fmt: skip
+            if hint is not None and o is not None and g in traces:
+                fold, setup, shape, orders, tick, start = hint
+                order = list(orders[g])
+                k = order.index(e.start_hole)
+                prev = truth_at.get((g, order[k - 1])) if k else None
+                seen = still_on(fold, setup, shape, order, (g, traces[g]), e.start_hole, o, prev,
+                                tick, start)  # fmt: skip
+                best = p
+                if seen is not None:
+                    line += f"; still on the hole from {seen:%H:%M:%S}"
+                    best = seen if p is None else min(p, seen)
+                HINTED.append((best - o).total_seconds() / 60 if best else None)
+            out.append(line)
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--groups", type=int, default=24)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tick", type=float, default=30.0)
+    parser.add_argument(
+        "--episodes", action="store_true",
+        help="print each true episode: the officials' first alert, the positions' first alert, "
+             "and what the tracker had of the completion that started it",
+    )  # fmt: skip
     parser.add_argument(
         "--position-allowance", type=float, default=None,
         help="the positions' allowance in minutes (default: config.toml's)",
@@ -108,6 +184,8 @@ def main() -> int:
     known_s: list[float] = []
     inferred = expected = 0
     costs: list[float] = []
+    episode_lines: list[str] = []
+    sharing_true = sharing_found = 0
     for r in range(args.rounds):
         rng = random.Random(args.seed * 1000 + r)
         generated = reports_bench.generate(rng, args.groups, scorers)
@@ -167,6 +245,19 @@ def main() -> int:
             got = reports_bench.judge(tallies[name], run, truth, first, None, unseen[name])
             if name == "officials":
                 first = got
+            elif name == "positions":
+                for g, episodes in truth.items():
+                    if g in traces:
+                        sharing_true += len(episodes)
+                        sharing_found += sum(1 for i in range(len(episodes)) if (g, i) in got)
+                hint = None
+                if args.episodes:
+                    fold = FieldFold(setup, plan)
+                    for e in sorted(official, key=lambda e: e.at):
+                        fold.apply(e, start + reports_bench.END_OF_DAY)
+                    hint = (fold, setup, shape, orders, tick, start)
+                episode_lines += explain_episodes(r, truth, first or {}, got, found, truth_at,
+                                                  traces, hint)  # fmt: skip
         print(f"round {r + 1} of {args.rounds} played", flush=True)
     print()
     print(f"{args.rounds} generated medals of {args.groups} groups (seed {args.seed}) on the demo "
@@ -184,13 +275,31 @@ def main() -> int:
               f"{ks[int(0.9 * len(ks))] / 60:.1f} min")  # fmt: skip
     for name in names:
         reports_bench.print_tally(name, tallies[name])
+    if args.episodes:
+        print(
+            "each true episode (officials' first alert; positions' first alert, after it; the "
+            "completion that started it: its interval around the true instant, when known):"
+        )
+        for line in episode_lines:
+            print("  " + line)
+        if HINTED:
+            got = [d for d in HINTED if d is not None]
+            print(f"had a fix still on the hole fed the verdict (not built), the groups that "
+                  f"share: {len(got)} of {len(HINTED)} found, first alert after the officials': "
+                  f"median {statistics.median(got) if got else 0:.1f} min")  # fmt: skip
     p = tallies["positions"]
     recall = p.found / p.true_n if p.true_n else 1.0
+    shared = sharing_found / sharing_true if sharing_true else 1.0
+    print(f"positions alone, the true episodes of the groups that share: {sharing_found} of "
+          f"{sharing_true} ({shared:.0%}); of the group that does not: {p.true_n - sharing_true} "
+          f"(positions alone cannot find them: that group sends none)")  # fmt: skip
     per_round = p.false / max(p.rounds, 1)
     delay = statistics.median(p.delays) if p.delays else 0.0
     cost = statistics.mean(costs) if costs else 0.0
     checks = [
         (f"positions alone: recall ≥ {RECALL:.0%}", f"{recall:.0%}", recall >= RECALL),
+        (f"positions alone, groups that share: recall ≥ {RECALL:.0%}", f"{shared:.0%}",
+         shared >= RECALL),
         (f"positions alone: median delay ≤ {DELAY_MIN:g} min", f"{delay:.1f} min",
          delay <= DELAY_MIN),
         (f"positions alone: ≤ {FALSE_PER_ROUND:g} alert per round with no true episode",

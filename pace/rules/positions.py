@@ -51,10 +51,21 @@ LOOKAHEAD = 3
 CLEAR_M = 45.0
 #: the model's own error (the map's, a group standing beside its line), added to the fix's
 MODEL_M = 6.0
+#: a fix's accuracy over the standard deviation of its error along each axis, for the evidence
+#: that confirms a completion: the accuracy read as the 2-D root-mean-square error (iOS), so
+#: each axis' error is accuracy/sqrt(2). Android's accuracy is a 68 % radius (accuracy/1.51 an
+#: axis) and the W3C's a 95 % one (accuracy/2.45): both narrower, so this is the widest reading
+ACCURACY_SIGMA = math.sqrt(2)
+#: the same for the fixes' lean, which sets the interval's ends: the accuracy as the error of
+#: each axis (wider still), so that a fix on the green a little off does not end the interval
+#: before the group left (issue 48: the sharper reading alone cost the intervals 1-2 points)
+LEAN_SIGMA = 1.0
 #: the share of fixes that are wild (a reflection, a cold start): one weighs at most ln(1/OUTLIER)
 OUTLIER = 0.05
-#: the evidence (a log-likelihood ratio) that confirms a completion: about three clear fixes
-THRESHOLD = 4.0
+#: the evidence (a log-likelihood ratio) that confirms a completion: two clear fixes, or three
+#: or four on a tee 20 m from the green (bench_positions: 4 took 0.5 min longer, 2.5 gained
+#: nothing on the alerts)
+THRESHOLD = 3.0
 #: a fix leans off the hole when its ratio is above this
 LEAN = 0.5
 #: each fix's ratio is lowered by this before it is added up (CUSUM's reference value): a wild
@@ -272,9 +283,12 @@ class _Hole:
         h = self.shape
         return math.hypot(p[0] - h.green[0], p[1] - h.green[1]) <= h.green_r + max(accuracy, 3.0)
 
-    def ratio(self, p: XY, accuracy: float, reached: bool = False) -> float:
-        """Return the log-likelihood ratio of off the hole against on it for a fix at ``p``."""
-        sigma = math.hypot(max(accuracy, 3.0), MODEL_M)
+    def ratio(
+        self, p: XY, accuracy: float, reached: bool = False, per: float = ACCURACY_SIGMA
+    ) -> float:
+        """Return the log-likelihood ratio of off the hole against on it for a fix at ``p``,
+        its error along each axis ``accuracy / per`` (and the model's)."""
+        sigma = math.hypot(max(accuracy, 3.0) / per, MODEL_M)
         h = self.shape
         d_green = max(0.0, math.hypot(p[0] - h.green[0], p[1] - h.green[1]) - h.green_r)
         d_fair = max(0.0, _polyline(p, h.fairway)[0] - FAIRWAY_M) if len(h.fairway) > 1 else d_green
@@ -315,6 +329,8 @@ class Tracker:
     _holes: dict[int, _Hole] = field(default_factory=dict)
     # the evidence on the hole in play, added up to ``_scanned`` pending samples
     _ratios: list[float] = field(default_factory=list)
+    # the same fixes' ratios read with LEAN_SIGMA: which of them lean off (the interval's ends)
+    _leans: list[float] = field(default_factory=list)
     _sum: float = 0.0
     _zero: int = -1
     _reached: bool = False
@@ -325,7 +341,8 @@ class Tracker:
         return self._holes[k]
 
     def _restart(self) -> None:
-        self._ratios, self._sum, self._zero, self._reached = [], 0.0, -1, False
+        self._ratios, self._leans = [], []
+        self._sum, self._zero, self._reached = 0.0, -1, False
 
     def feed(self, samples: Sequence[Sample]) -> list[Inferred]:
         """Add ``samples``; return the completions they confirm, in order."""
@@ -358,18 +375,23 @@ class Tracker:
         for i in range(len(ratios), len(self.pending)):
             _, p, acc = self.pending[i]
             self._reached = self._reached or hole.near_green(p, acc)
-            r = hole.ratio(p, acc, self._reached)
+            r = hole.ratio(p, acc, self._reached, ACCURACY_SIGMA)
             ratios.append(r)
+            if LEAN_SIGMA == ACCURACY_SIGMA:
+                self._leans.append(r)
+            else:
+                self._leans.append(hole.ratio(p, acc, self._reached, LEAN_SIGMA))
             self._sum = max(0.0, self._sum + r - DRIFT)
             if self._sum == 0.0:
                 self._zero = i
             if self._sum >= THRESHOLD:
-                return self._confirm(self._zero, i, ratios)
+                return self._confirm(self._zero, i, self._leans)
         return None
 
     def _confirm(self, zero: int, at: int, ratios: list[float]) -> Inferred:
         """The hole in play is complete: the change lies after sample ``zero`` (the last with
-        no evidence of it) and is confirmed at sample ``at``."""
+        no evidence of it) and is confirmed at sample ``at``; ``ratios`` are the samples'
+        leans (read with :data:`LEAN_SIGMA`)."""
         pending = self.pending
         # the group had left the green by the first fix leaning off after the evidence last
         # stood at nothing...
