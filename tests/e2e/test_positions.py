@@ -36,11 +36,9 @@ from livesupport import (
     server_now,
     setup_round,
 )
+from positioned import allow_positions, demo_geometry
 
-from pace import formats
-from pace.demo import geography
 from pace.demo.phones import Phones, samples, walk
-from pace.formats.geometry import parse_geometry
 from pace.rules.positions import CourseShape, Sample
 
 pytestmark = pytest.mark.e2e
@@ -54,11 +52,7 @@ TRUE = {1: "08:14", 2: "08:31", 3: "08:42"}
 def server(tmp_path_factory) -> Iterator[LiveServer]:
     folder = tmp_path_factory.mktemp("positions")
     db = setup_round(folder)
-    course = formats.parse_course(COURSE.read_text(encoding="utf-8"), COURSE.name)
-    osm = folder / "louiseville.osm"
-    osm.write_text(geography.osm_xml(course), encoding="utf-8")
-    pace("import", "geometry", str(osm), "--course", course.name, "--db", str(db), cwd=folder)
-    pace("round", "positions", "on", "--round", ROUND, "--db", str(db), cwd=folder)
+    allow_positions(folder, db)
     day = datetime.now(ZoneInfo(TIMEZONE)).date().isoformat()
     pace("import", "draw", str(DRAW), "--round", "R2", "--timezone", TIMEZONE, "--date", day,
          "--db", str(db), cwd=folder)  # fmt: skip
@@ -71,7 +65,7 @@ def server(tmp_path_factory) -> Iterator[LiveServer]:
     pace("round", "positions", "on", "--round", "R3", "--db", str(db), cwd=folder)
     with live_server(folder, db=db, extra_args=clocked("10:30", tick=0.2)) as s:
         s.shape = CourseShape.of(  # type: ignore[attr-defined]
-            parse_geometry(geography.osm_xml(course).encode(), "demo.osm", course)
+            demo_geometry()
         )
         yield s
 

@@ -45,7 +45,6 @@ from pathlib import Path
 import pytest
 from drivers import ACK_TIMEOUT
 from livesupport import (
-    COURSE,
     ROUND,
     LiveServer,
     clocked,
@@ -56,14 +55,13 @@ from livesupport import (
     setup_round,
     wait_for,
 )
+from positioned import allow_positions, demo_geometry
 from socketio.exceptions import TimeoutError as NothingMore
 
-from pace import config, formats
+from pace import config
 from pace.app import close_app, create_app
 from pace.clock import SystemClock
-from pace.demo import geography
 from pace.demo.phones import Phones, samples, walk
-from pace.formats.geometry import parse_geometry
 from pace.rules.positions import CourseShape, Sample
 from pace.services.access import AccessService
 from pace.store import open_store
@@ -202,11 +200,7 @@ def drain(c) -> list[str]:
 def played(tmp_path_factory) -> Iterator[Played]:
     folder = tmp_path_factory.mktemp("privacy")
     db = setup_round(folder)
-    course = formats.parse_course(COURSE.read_text(encoding="utf-8"), COURSE.name)
-    osm = folder / "louiseville.osm"
-    osm.write_text(geography.osm_xml(course), encoding="utf-8")
-    pace("import", "geometry", str(osm), "--course", course.name, "--db", str(db), cwd=folder)
-    pace("round", "positions", "on", "--round", ROUND, "--db", str(db), cwd=folder)
+    allow_positions(folder, db)
     settings = folder / "config.toml"
     settings.write_text(CONFIG, encoding="utf-8")
     store = open_store(db)
@@ -215,7 +209,7 @@ def played(tmp_path_factory) -> Iterator[Played]:
     finally:
         store.close()
     assert secret is not None
-    geometry = parse_geometry(geography.osm_xml(course).encode(), "demo.osm", course)
+    geometry = demo_geometry()
     shape = CourseShape.of(geometry)
     coordinates = Coordinates()
     coordinates.add_map(map_points(geometry))

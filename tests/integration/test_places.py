@@ -18,17 +18,16 @@ from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
-from drivers import COURSE, DAY, DRAW, ROUND, TIMEZONE, local
+from drivers import ROUND, local
 from flask import Flask
+from positioned import positions_app
 
-from pace import config, formats
-from pace.app import close_app, create_app
+from pace.app import close_app
 from pace.clock import FakeClock
-from pace.demo import geography
 from pace.demo.phones import Phones, samples, walk
 from pace.rules.positions import CourseShape
 from pace.services import commands as cmd
-from pace.services.geometry import import_geometry, round_geometry
+from pace.services.geometry import round_geometry
 from pace.services.life import RoundLifeService
 
 #: the groups' true completions: group 2 (off at 08:10) holes out on the 1st 20 minutes after
@@ -47,19 +46,7 @@ def clock() -> FakeClock:
 
 @pytest.fixture
 def app(tmp_path, clock) -> Iterator[Flask]:
-    settings = config.Settings().replace(
-        server={"async_mode": "threading"},
-        database={"path": str(tmp_path / "pace.db")},
-        scheduler={"enabled": False},
-    )
-    app = create_app(settings, clock=clock, testing=True)
-    service = app.extensions["pace"].live.service
-    service.import_course(COURSE.read_text(encoding="utf-8"), "course.toml")
-    service.import_draw(DRAW.read_text(encoding="utf-8"), "draw.csv", round=ROUND, day=DAY,
-                        timezone=TIMEZONE)  # fmt: skip
-    course = formats.parse_course(COURSE.read_text(encoding="utf-8"), "course.toml")
-    import_geometry(service, geography.osm_xml(course).encode(), "demo.osm", course.name)
-    service.set_positions(ROUND, True)
+    app = positions_app(tmp_path, clock)
     try:
         yield app
     finally:

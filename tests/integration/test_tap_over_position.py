@@ -11,11 +11,11 @@ import uuid
 from collections.abc import Iterator
 
 import pytest
-from drivers import COURSE, DAY, DRAW, ROUND, TIMEZONE, local
+from drivers import ROUND, local
 from flask import Flask
+from positioned import positions_app
 
-from pace import config
-from pace.app import close_app, create_app
+from pace.app import close_app
 from pace.clock import FakeClock
 from pace.rules.events import Event
 from pace.services import commands as cmd
@@ -24,16 +24,7 @@ from pace.services.commands import CommandError
 
 @pytest.fixture
 def app(tmp_path) -> Iterator[Flask]:
-    settings = config.Settings().replace(
-        server={"async_mode": "threading"},
-        database={"path": str(tmp_path / "pace.db")},
-        scheduler={"enabled": False},
-    )
-    app = create_app(settings, clock=FakeClock(local("09:00")), testing=True)
-    service = app.extensions["pace"].live.service
-    service.import_course(COURSE.read_text(encoding="utf-8"), "course.toml")
-    service.import_draw(DRAW.read_text(encoding="utf-8"), "draw.csv", round=ROUND, day=DAY,
-                        timezone=TIMEZONE)  # fmt: skip
+    app = positions_app(tmp_path, FakeClock(local("09:00")), mapped=False, allowed=False)
     try:
         yield app
     finally:
