@@ -30,10 +30,14 @@ import sqlite_utils
 
 from pace.store.base import DEFAULT_SYNCHRONOUS, validate_synchronous
 from pace.store.errors import StorageError
+from pace.store.sql.dialect import Dialect
 
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 5000
+
+#: the oldest SQLite the shared SQL runs on: ``RETURNING`` (3.35, March 2021)
+MIN_SQLITE = (3, 35, 0)
 
 
 class SharedDatabase:
@@ -52,23 +56,30 @@ class SharedDatabase:
         """Return whether ``close()`` was called."""
         return self._closed
 
+    @property
+    def location(self) -> str:
+        """Return the file's path, fit to print."""
+        return str(self.path)
+
     @contextmanager
-    def write(self) -> Iterator[sqlite_utils.Database]:
+    def write(self, *rounds: str, account: bool = False) -> Iterator[sqlite3.Connection]:
         """Run the block in one write transaction, committed before the block's caller resumes.
 
-        Any exception rolls the whole transaction back. Nested use becomes a savepoint
-        of the enclosing transaction.
+        ``BEGIN IMMEDIATE`` takes the file's write lock: no other writer, in this process or
+        another, runs until the commit, so ``rounds`` and ``account`` need no lock of their own
+        (PostgreSQL's do). Any exception rolls the whole transaction back. Nested use becomes a
+        savepoint of the enclosing transaction.
         """
         with self.lock, translate_errors():
             self._require_open()
             conn = self.db.conn
             if conn.in_transaction:
                 with self.db.atomic():
-                    yield self.db
+                    yield conn
                 return
             conn.execute("BEGIN IMMEDIATE")
             try:
-                yield self.db
+                yield conn
             except BaseException:
                 _rollback(conn)
                 raise
@@ -79,7 +90,7 @@ class SharedDatabase:
                 raise
 
     @contextmanager
-    def read(self, *, snapshot: bool = True) -> Iterator[sqlite_utils.Database]:
+    def read(self, *, snapshot: bool = True) -> Iterator[sqlite3.Connection]:
         """Run the block's queries on one consistent snapshot of the file (``snapshot=False``:
         one query, which is its own snapshot, without the transaction around it: two
         statements fewer on every command's path, as the PostgreSQL store does)."""
@@ -87,11 +98,11 @@ class SharedDatabase:
             self._require_open()
             conn = self.db.conn
             if conn.in_transaction or not snapshot:
-                yield self.db
+                yield conn
                 return
             conn.execute("BEGIN")
             try:
-                yield self.db
+                yield conn
             finally:
                 _rollback(conn)
 
@@ -115,6 +126,26 @@ class SharedDatabase:
     def _require_open(self) -> None:
         if self._closed:
             raise StorageError(f"the store {str(self.path)!r} is closed")
+
+
+def _is_foreign_key_violation(exc: BaseException) -> bool:
+    return getattr(exc, "sqlite_errorname", "") == "SQLITE_CONSTRAINT_FOREIGNKEY"
+
+
+#: what SQLite's SQL differs in (pace.store.sql); sqlite3 takes the shared SQL's ``?`` as it is
+DIALECT = Dialect(
+    name="sqlite",
+    binary="",
+    for_update="",
+    is_foreign_key_violation=_is_foreign_key_violation,
+    real="REAL",
+    is_json="json_valid({col})",
+    day_check="CHECK (day LIKE '____-__-__')",
+    event_seq="INTEGER PRIMARY KEY AUTOINCREMENT",
+    code_key="INTEGER PRIMARY KEY AUTOINCREMENT",
+    code_ref="INTEGER",
+    named_checks=False,
+)
 
 
 def _here(fn: Callable[[], object]) -> object:
@@ -208,6 +239,11 @@ def open_db(path: str | Path, *, synchronous: str = DEFAULT_SYNCHRONOUS) -> Shar
     """
     level = validate_synchronous(synchronous)
     file = Path(path)
+    if sqlite3.sqlite_version_info < MIN_SQLITE:
+        raise StorageError(
+            f"pace needs SQLite {'.'.join(map(str, MIN_SQLITE))} or later; this Python has"
+            f" {sqlite3.sqlite_version}"
+        )
     try:
         file.parent.mkdir(parents=True, exist_ok=True)
         # isolation_level=None: the driver never opens a transaction behind our back;
