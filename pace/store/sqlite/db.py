@@ -30,7 +30,10 @@ import sqlite_utils
 
 from pace.store.base import DEFAULT_SYNCHRONOUS, validate_synchronous
 from pace.store.errors import StorageError
-from pace.store.sql.dialect import Dialect
+from pace.store.sql.dialect import SQLITE, Lifecycle
+
+#: what this engine's SQL differs in (pace.store.sql.dialect)
+DIALECT = SQLITE
 
 log = logging.getLogger(__name__)
 
@@ -40,26 +43,17 @@ BUSY_TIMEOUT_MS = 5000
 MIN_SQLITE = (3, 35, 0)
 
 
-class SharedDatabase:
+class SharedDatabase(Lifecycle):
     """A ``sqlite_utils.Database`` on one connection, used only under ``lock``."""
 
     def __init__(self, db: sqlite_utils.Database, path: Path) -> None:
         self.db = db
         self.path = path
+        self.location = str(path)
         self.lock = threading.RLock()
         self._closed = False
         #: runs ``COMMIT`` (``offload(fn)`` returns ``fn()``'s result once it is done)
         self.offload: Callable[[Callable[[], object]], object] = _here
-
-    @property
-    def closed(self) -> bool:
-        """Return whether ``close()`` was called."""
-        return self._closed
-
-    @property
-    def location(self) -> str:
-        """Return the file's path, fit to print."""
-        return str(self.path)
 
     @contextmanager
     def write(self, *rounds: str, account: bool = False) -> Iterator[sqlite3.Connection]:
@@ -116,36 +110,11 @@ class SharedDatabase:
             return None if row is None else row[0]
 
     def close(self) -> None:
-        """Close the connection; later use raises ``StorageError``. Closing twice is a no-op."""
-        with self.lock:
-            if self._closed:
-                return
-            self._closed = True
-            self.db.close()
+        with self.lock:  # not while another thread uses the connection
+            super().close()
 
-    def _require_open(self) -> None:
-        if self._closed:
-            raise StorageError(f"the store {str(self.path)!r} is closed")
-
-
-def _is_foreign_key_violation(exc: BaseException) -> bool:
-    return getattr(exc, "sqlite_errorname", "") == "SQLITE_CONSTRAINT_FOREIGNKEY"
-
-
-#: what SQLite's SQL differs in (pace.store.sql); sqlite3 takes the shared SQL's ``?`` as it is
-DIALECT = Dialect(
-    name="sqlite",
-    binary="",
-    for_update="",
-    is_foreign_key_violation=_is_foreign_key_violation,
-    real="REAL",
-    is_json="json_valid({col})",
-    day_check="CHECK (day LIKE '____-__-__')",
-    event_seq="INTEGER PRIMARY KEY AUTOINCREMENT",
-    code_key="INTEGER PRIMARY KEY AUTOINCREMENT",
-    code_ref="INTEGER",
-    named_checks=False,
-)
+    def _close(self) -> None:
+        self.db.close()
 
 
 def _here(fn: Callable[[], object]) -> object:
