@@ -30,7 +30,7 @@ def engine_of(target: str) -> str:
 def load(target: str, step: str) -> None:
     """Write the old database of ``step`` at ``target`` (an empty PostgreSQL database, or a
     file that does not exist yet)."""
-    text = (SCHEMAS / engine_of(target) / f"{step}.sql").read_text(encoding="utf-8")
+    text = (SCHEMAS / engine_of(target) / f"{step}.dump").read_text(encoding="utf-8")
     if is_database_url(target):
         import psycopg
 

@@ -87,23 +87,23 @@ class SqlStore(AccessTables, CompetitionTables, Store):
     # -- events ------------------------------------------------------------------------
 
     def append(self, event: Event, *, recorded_at: datetime) -> tuple[Event, bool]:
-        row = _event_row(event, iso(recorded_at, "recorded_at"))
+        recorded = iso(recorded_at, "recorded_at")
         with self._db.write(event.round) as tx:
-            return self._append_one(tx, event, row)
+            return self._append_one(tx, event, recorded)
 
     def append_many(
         self, events: Iterable[Event], *, recorded_at: datetime, keep_recorded_at: bool = False
     ) -> list[tuple[Event, bool]]:
         recorded = iso(recorded_at, "recorded_at")
         batch = [
-            (e, _event_row(e, iso(e.recorded_at, "recorded_at")
-                           if keep_recorded_at and e.recorded_at is not None else recorded))
+            (e, iso(e.recorded_at, "recorded_at")
+                if keep_recorded_at and e.recorded_at is not None else recorded)
             for e in events
         ]  # fmt: skip
         with self._db.write(*{e.round for e, _ in batch}) as tx:
-            return [self._append_one(tx, e, row) for e, row in batch]
+            return [self._append_one(tx, e, when) for e, when in batch]
 
-    def _append_one(self, tx: Transaction, event: Event, row: list[object]) -> tuple[Event, bool]:
+    def _append_one(self, tx: Transaction, event: Event, recorded: str) -> tuple[Event, bool]:
         # The write holds what keeps the round's appends apart (SQLite's file lock, PostgreSQL's
         # advisory lock of the round): nothing of this round interleaves between the look-up and
         # the insert. On PostgreSQL an id can still be stored meanwhile under another round's
@@ -111,6 +111,7 @@ class SqlStore(AccessTables, CompetitionTables, Store):
         # resend. The UNIQUE index stays the backstop.
         stored = _find_event(tx, event.id)
         if stored is None:
+            row = _event_row(event, recorded)
             try:
                 inserted = tx.execute(
                     "INSERT INTO events (id, type, round, at, recorded_at, by, payload)"
@@ -122,7 +123,7 @@ class SqlStore(AccessTables, CompetitionTables, Store):
                     raise unknown_round(event.round, field="round") from None
                 raise
             if inserted:
-                _, _, _, _, recorded, by, payload = row
+                _, _, _, _, _, by, payload = row
                 return (
                     Event(
                         id=event.id,

@@ -8,7 +8,7 @@ Run it with the old pace first on the path (a tree of the commit before issue 49
 For each migration ``mNNN`` (m001 … m013) and each engine it makes a new database, applies the
 old code's migrations up to and including ``mNNN`` (with the rows each step's schema can hold
 written right after that step, as pace of that time wrote them), and dumps it here:
-``sqlite/mNNN_name.sql`` (the file's ``iterdump``) and ``postgresql/mNNN_name.sql``
+``sqlite/mNNN_name.dump`` (the file's ``iterdump``) and ``postgresql/mNNN_name.dump``
 (``pg_dump --inserts``). tests/integration/test_store_upgrades.py loads each dump and opens
 it with the current store.
 """
@@ -185,8 +185,8 @@ def main() -> None:
     server = engines.start_postgres()
     try:
         for i, step in enumerate(steps):
-            (HERE / "sqlite" / f"{step}.sql").write_text(sqlite_dump(i), encoding="utf-8")
-            (HERE / "postgresql" / f"{step}.sql").write_text(
+            (HERE / "sqlite" / f"{step}.dump").write_text(sqlite_dump(i), encoding="utf-8")
+            (HERE / "postgresql" / f"{step}.dump").write_text(
                 postgres_dump(server, i), encoding="utf-8"
             )
             print(step)
