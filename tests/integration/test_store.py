@@ -859,3 +859,27 @@ def test_a_round_keeps_its_language_and_each_player_his(target: str) -> None:
             store.update_round("R1", language="de")
         store.update_round("R1", language=None)
         assert store.get_round("R1").language is None
+
+
+def test_the_shared_sql_runs_on_both_engines_with_its_placeholders_and_a_literal_percent(
+    store: Store,
+) -> None:
+    # the store's SQL is written once with ``?``; PostgreSQL's transaction turns them into
+    # psycopg's ``%s`` and keeps a literal ``%`` (a LIKE pattern) as it is
+    with store._db.read(snapshot=False) as tx:  # type: ignore[attr-defined]
+        (found,) = tx.execute(
+            "SELECT count(*) FROM rounds WHERE name LIKE '%1' AND course = ?", [COURSE.name]
+        ).fetchone()
+        (none,) = tx.execute("SELECT count(*) FROM rounds WHERE name LIKE 'X%'").fetchone()
+    assert (found, none) == (1, 0)
+
+
+def test_a_sqlite_older_than_returning_is_refused_with_what_it_needs(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite's own: the shared SQL's RETURNING needs SQLite 3.35."""
+    monkeypatch.setattr(sqlite3, "sqlite_version_info", (3, 34, 1))
+    monkeypatch.setattr(sqlite3, "sqlite_version", "3.34.1")
+    with pytest.raises(StorageError, match=r"SQLite 3\.35\.0 or later; this Python has 3\.34\.1"):
+        open_store(db_path)
+    assert not db_path.exists()

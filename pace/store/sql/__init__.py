@@ -2,7 +2,7 @@
 tables and the schema's migrations, shared by both engines.
 
 What differs between SQLite and PostgreSQL lives in a small :class:`Dialect` per engine
-(``pace.store.sqlite.db.DIALECT``, ``pace.store.pg.db.DIALECT``) and in each engine's
+(``pace.store.sql.dialect.SQLITE`` and ``POSTGRESQL``, side by side) and in each engine's
 database class (its connection or pool, its transactions and locks, its durability). The
 SQL here is written once, with ``?`` placeholders: the PostgreSQL cursor turns them into
 psycopg's (docs/storage.md, "One repository, two dialects").

@@ -3,7 +3,11 @@
 Run it with the old pace first on the path (a tree of the commit before issue 49, e.g.
 ``git archive 3aba88c | tar -x -C /tmp/old``)::
 
-    PYTHONPATH=/tmp/old python3 tests/data/schemas/make_old_schemas.py
+    PYTHONPATH=/tmp/old python3 tests/data/schemas/make_old_schemas.py --all
+
+Once a new migration step is released, run it with that release's tree on the path and no
+``--all``: it writes the new step's dumps only, and leaves the older ones as their own code
+made them.
 
 For each migration ``mNNN`` (m001 … m013) and each engine it makes a new database, applies the
 old code's migrations up to and including ``mNNN`` (with the rows each step's schema can hold
@@ -160,7 +164,10 @@ def postgres_dump(server: engines.PostgresServer, upto: int) -> str:
             migrations.apply(db, stop_before=later)
             with db.write() as cur:
                 for sql, values in ROWS.get(step, []):
-                    cur.execute(sql.replace("?", "%s"), values)
+                    if hasattr(cur, "cursor"):  # pace since issue 49: the shared SQL's ``?``
+                        cur.execute(sql, values)
+                    else:  # pace before it: psycopg's own cursor
+                        cur.execute(sql.replace("?", "%s"), values)
     finally:
         db.close()
     dumped = subprocess.run(
@@ -178,18 +185,21 @@ def postgres_dump(server: engines.PostgresServer, upto: int) -> str:
 
 
 def main() -> None:
-    print(f"old pace: {_old_pace()}")
+    """Write the dumps missing here (``--all``: every one again), each with the pace on the
+    path: a released schema's dump is made once, by the code that released it."""
+    print(f"pace: {_old_pace()}")
     steps = names()
     (HERE / "sqlite").mkdir(exist_ok=True)
     (HERE / "postgresql").mkdir(exist_ok=True)
     server = engines.start_postgres()
     try:
         for i, step in enumerate(steps):
-            (HERE / "sqlite" / f"{step}.dump").write_text(sqlite_dump(i), encoding="utf-8")
-            (HERE / "postgresql" / f"{step}.dump").write_text(
-                postgres_dump(server, i), encoding="utf-8"
-            )
-            print(step)
+            files = [HERE / engine / f"{step}.dump" for engine in ("sqlite", "postgresql")]
+            if "--all" not in sys.argv and all(f.exists() for f in files):
+                continue
+            files[0].write_text(sqlite_dump(i), encoding="utf-8")
+            files[1].write_text(postgres_dump(server, i), encoding="utf-8")
+            print(f"wrote {step}")
     finally:
         server.stop()
 
