@@ -6,7 +6,9 @@ started for the run with its durable defaults (``fsync=on``, ``synchronous_commi
 FULL: each commit waits for its WAL flush), in the same temporary folder's file system; first
 from one thread, then from 4 threads at once (SQLite: the shared connection behind its lock;
 PostgreSQL: the pool's connections). Each run stops after ``--n`` events or
-``--max-seconds``, whichever comes first. The figures are printed side by side.
+``--max-seconds``, whichever comes first. Each run prints its events per second and the
+time one append took (p50, p99: a marshal's tap waits that long for its commit before its
+ack); the rates are printed side by side at the end.
 
     python bench/bench_append.py --n 5000 --synchronous FULL
     python bench/bench_append.py --engine sqlite
@@ -44,22 +46,27 @@ def _event(n: int) -> Event:
     )
 
 
-def run(target: str, level: str, n: int, threads: int, max_seconds: float) -> tuple[int, float]:
+def run(
+    target: str, level: str, n: int, threads: int, max_seconds: float
+) -> tuple[int, float, list[float]]:
     """Append up to ``n`` events from ``threads`` threads on ``target`` (a SQLite file or a
-    PostgreSQL URL); return (count, seconds)."""
+    PostgreSQL URL); return (count, seconds, each append's seconds)."""
     with open_store(target, synchronous=level) as store:
         store.save_course(Course("bench", (Hole(1, 4),)))
         store.create_round("bench", course="bench", day=date(2025, 6, 1), timezone="UTC")
         per_thread = n // threads
         events = [[_event(t * per_thread + i) for i in range(per_thread)] for t in range(threads)]
         counts = [0] * threads
+        took: list[list[float]] = [[] for _ in range(threads)]
         deadline = time.perf_counter() + max_seconds
         barrier = threading.Barrier(threads + 1)
 
         def work(t: int) -> None:
             barrier.wait()
             for event in events[t]:
+                started = time.perf_counter()
                 store.append(event, recorded_at=T0)
+                took[t].append(time.perf_counter() - started)
                 counts[t] += 1
                 if time.perf_counter() > deadline:
                     return
@@ -73,7 +80,12 @@ def run(target: str, level: str, n: int, threads: int, max_seconds: float) -> tu
             worker.join()
         elapsed = time.perf_counter() - start
         assert store.count_events() == sum(counts)
-    return sum(counts), elapsed
+    return sum(counts), elapsed, [s for each in took for s in each]
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -99,9 +111,9 @@ def main(argv: list[str] | None = None) -> None:
             for level in levels:
                 for threads in (1, 4):
                     target = str(Path(tmp) / f"bench-{level}-{threads}.db")
-                    count, seconds = run(target, level, args.n, threads, args.max_seconds)
+                    count, seconds, took = run(target, level, args.n, threads, args.max_seconds)
                     results.append(("SQLite WAL", level, threads, count / seconds))
-                    show(*results[-1], count, seconds)
+                    show(*results[-1], count, seconds, took)
         if args.engine in ("both", "postgresql"):
             import engines
 
@@ -114,9 +126,11 @@ def main(argv: list[str] | None = None) -> None:
                     for level in levels:
                         for threads in (1, 4):
                             target = server.database("bench")
-                            count, seconds = run(target, level, args.n, threads, args.max_seconds)
+                            count, seconds, took = run(
+                                target, level, args.n, threads, args.max_seconds
+                            )
                             results.append(("PostgreSQL", level, threads, count / seconds))
-                            show(*results[-1], count, seconds)
+                            show(*results[-1], count, seconds, took)
                             server.drop(target)
                 finally:
                     server.stop()
@@ -133,10 +147,14 @@ def main(argv: list[str] | None = None) -> None:
                 )
 
 
-def show(engine: str, level: str, threads: int, rate: float, count: int, seconds: float) -> None:
+def show(
+    engine: str, level: str, threads: int, rate: float, count: int, seconds: float,
+    took: list[float],
+) -> None:
     print(
         f"{engine:<10} synchronous={level:<6} threads={threads}: {count:>6} events in"
-        f" {seconds:5.2f} s = {rate:>8,.0f} events/s"
+        f" {seconds:5.2f} s = {rate:>8,.0f} events/s; an append p50"
+        f" {quantile(took, 0.5) * 1000:.2f} ms, p99 {quantile(took, 0.99) * 1000:.2f} ms"
     )
 
 

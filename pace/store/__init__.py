@@ -5,8 +5,10 @@ opens a SQLite file (``pace.store.sqlite.SqliteStore``, the embedded default) or
 ``postgresql://`` URL, a PostgreSQL database (``pace.store.pg.PostgresStore``). This package is
 the only one in pace that imports ``sqlite_utils`` or ``psycopg`` or knows table names.
 
-The engines import the contract (``base``) and the shared rows (``records``), never the
-reverse: only this module, which opens a store, knows both engines.
+The store is written once (``pace.store.sql``: the queries, the append, the migrations) on
+the contract (``base``) and the shared rows (``records``); each engine adds only what differs
+(its connection, transactions, locks and durability). Neither of those imports an engine:
+only this module, which opens a store, knows both.
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """The store's interface: what the services may ask of the event log and the setup tables.
 
-Two engines implement it: :class:`pace.store.sqlite.SqliteStore`, one SQLite file (the
-embedded default), and :class:`pace.store.pg.PostgresStore`, a PostgreSQL database shared by
-several workers. ``pace.store.open_store(target)`` picks the engine from the target: a
-``postgresql://`` URL, or a file path. Both keep the same contract, checked by one test suite
+One implementation, :class:`pace.store.sql.repo.SqlStore`, written once, runs on two engines:
+:class:`pace.store.sqlite.SqliteStore`, one SQLite file (the embedded default), and
+:class:`pace.store.pg.PostgresStore`, a PostgreSQL database shared by several workers.
+``pace.store.open_store(target)`` picks the engine from the target: a ``postgresql://`` URL,
+or a file path. Both keep the same contract, checked by one test suite
 run on each, and written here only (the engines' methods do not repeat it):
 
 - every write is one transaction, committed before the method returns (a caller may ack then);

@@ -1,15 +1,14 @@
 """The competitions: events of 2–4 stored rounds, their scoring and their cut (issue 28).
 
-What both engines share: the record, the checks and the reads through a cursor; each engine's
-mixin (``pace.store.sqlite.competitions``, ``pace.store.pg.competitions``) writes and reads
-its own tables with them. The table is ``competitions`` (``events`` is the event log), its
-rounds in ``competition_rounds``, in order. A competition is set up
-once (``create_competition``); its results are computed from its rounds' logs, never stored.
+Written once for both engines: the record, the checks and the mixin of the store that reads
+and writes them (``CompetitionTables``). The table is ``competitions`` (``events`` is the event
+log), its rounds in ``competition_rounds``, in order. A competition is set up once
+(``create_competition``); its results are computed from its rounds' logs, never stored.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -18,6 +17,8 @@ from pace.rules.errors import SetupError
 from pace.rules.scoring.competition import COMPETITION_SCORINGS, Cut, check_competition
 from pace.store.errors import CompetitionExistsError, UnknownCompetitionError
 from pace.store.instants import from_iso, iso
+from pace.store.records import unknown_round
+from pace.store.sql.dialect import Database, Dialect, Transaction
 
 
 @dataclass(frozen=True)
@@ -85,33 +86,65 @@ def exists(name: str) -> CompetitionExistsError:
     return CompetitionExistsError(f"competition {name!r} already exists", field="name")
 
 
-#: runs one statement with its parameters, returns a cursor (sqlite3's or psycopg's)
-Run = Callable[[str, Sequence[object]], Any]
-
-
-def read_competition(run: Run, name: str, mark: str = "?") -> CompetitionRecord:
-    """Return the competition ``name`` through ``run`` (``mark``: the engine's placeholder)."""
-    row = run(f"SELECT {COLUMNS} FROM competitions WHERE name = {mark}", [name]).fetchone()
+def read_competition(tx: Transaction, name: str) -> CompetitionRecord:
+    """Return the competition ``name``; ``UnknownCompetitionError`` if none."""
+    row = tx.execute(f"SELECT {COLUMNS} FROM competitions WHERE name = ?", [name]).fetchone()
     if row is None:
         raise unknown_competition(name)
-    rounds = run(
-        f"SELECT round FROM competition_rounds WHERE competition = {mark} ORDER BY position",
-        [name],
+    rounds = tx.execute(
+        "SELECT round FROM competition_rounds WHERE competition = ? ORDER BY position", [name]
     ).fetchall()
     return competition_from_rows(row, [str(r[0]) for r in rounds])
 
 
-def read_competitions(
-    run: Run, round: str | None, mark: str = "?", collate: str = ""
-) -> list[CompetitionRecord]:
-    """Return every competition by name, or those of ``round`` (``collate``: what makes the
-    engine order by bytes, as SQLite does by default; PostgreSQL's ``COLLATE "C"``)."""
-    if round is None:
-        rows = run(f"SELECT name FROM competitions ORDER BY name{collate}", []).fetchall()
-    else:
-        rows = run(
-            f"SELECT competition FROM competition_rounds WHERE round = {mark}"
-            f" ORDER BY competition{collate}",
-            [round],
-        ).fetchall()
-    return [read_competition(run, str(r[0]), mark) for r in rows]
+class CompetitionTables:
+    """The store's competitions (``pace.store.sql.repo.SqlStore`` inherits them), on either
+    engine. A competition is created under its rounds' locks (PostgreSQL's advisory locks), so
+    it never names a round another worker is creating at the same instant."""
+
+    _db: Database
+    dialect: Dialect
+
+    def create_competition(
+        self,
+        name: str,
+        *,
+        rounds: Sequence[str],
+        scoring: str,
+        cut: Cut | None = None,
+        created_at: datetime | None = None,
+    ) -> CompetitionRecord:
+        row, round_rows = checked_competition(name, rounds, scoring, cut, created_at)
+        with self._db.write(*rounds) as tx:
+            for _, _, r in round_rows:
+                if tx.execute("SELECT 1 FROM rounds WHERE name = ?", [r]).fetchone() is None:
+                    raise unknown_round(r, field="rounds")
+            made = tx.execute(
+                f"INSERT INTO competitions ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (name) DO NOTHING RETURNING name",
+                row,
+            ).fetchall()
+            if not made:
+                raise exists(name)
+            tx.executemany(
+                "INSERT INTO competition_rounds (competition, position, round) VALUES (?, ?, ?)",
+                round_rows,
+            )
+            return read_competition(tx, name)
+
+    def get_competition(self, name: str) -> CompetitionRecord:
+        with self._db.read() as tx:
+            return read_competition(tx, name)
+
+    def list_competitions(self, *, round: str | None = None) -> list[CompetitionRecord]:
+        binary = self.dialect.binary
+        with self._db.read() as tx:
+            if round is None:
+                rows = tx.execute(f"SELECT name FROM competitions ORDER BY name{binary}").fetchall()
+            else:
+                rows = tx.execute(
+                    "SELECT competition FROM competition_rounds WHERE round = ?"
+                    f" ORDER BY competition{binary}",
+                    [round],
+                ).fetchall()
+            return [read_competition(tx, str(r[0])) for r in rows]

@@ -168,7 +168,7 @@ def old_database(target: str) -> None:
             )
             with db.write() as cur:
                 for sql, values in rows:
-                    cur.execute(sql.replace("?", "%s"), values)
+                    cur.execute(sql, values)
         finally:
             db.close()
         return

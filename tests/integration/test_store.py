@@ -139,62 +139,34 @@ def test_open_applies_the_schema_once(target: str) -> None:
 # -- schema and connection ------------------------------------------------------------
 
 
-def test_open_creates_the_file_and_its_folder_and_applies_the_schema_once(db_path: Path) -> None:
-    with open_store(db_path) as store:
-        assert db_path.exists()
-        assert store.applied_migrations() == [
-            "m001_initial",
-            "m002_round_play_and_format",
-            "m003_access",
-            "m004_scoring_setup",
-            "m005_scorer_role",
-            "m006_round_scoring",
-            "m007_competitions",
-            "m008_tees",
-            "m009_course_geometry",
-            "m010_completion_sources",
-            "m011_languages",
-            "m012_handicap_readings",
-            "m013_positions",
-        ]
-    with open_store(db_path) as store:
-        assert store.applied_migrations() == [
-            "m001_initial",
-            "m002_round_play_and_format",
-            "m003_access",
-            "m004_scoring_setup",
-            "m005_scorer_role",
-            "m006_round_scoring",
-            "m007_competitions",
-            "m008_tees",
-            "m009_course_geometry",
-            "m010_completion_sources",
-            "m011_languages",
-            "m012_handicap_readings",
-            "m013_positions",
-        ]
-    conn = raw(db_path)
+def migration_records(target: str) -> list[str]:
+    """The names the database's own record of its migrations holds, in the order applied."""
+    if is_database_url(target):
+        import psycopg
+
+        with psycopg.connect(target, autocommit=True) as pg:
+            rows = pg.execute("SELECT name FROM pace_migrations ORDER BY applied_at").fetchall()
+        return [str(r[0]) for r in rows]
+    conn = raw(Path(target))
     try:
         rows = conn.execute(
-            "SELECT name FROM _sqlite_migrations WHERE migration_set = 'pace'"
+            "SELECT name FROM _sqlite_migrations WHERE migration_set = 'pace' ORDER BY id"
         ).fetchall()
     finally:
         conn.close()
-    assert rows == [
-        ("m001_initial",),
-        ("m002_round_play_and_format",),
-        ("m003_access",),
-        ("m004_scoring_setup",),
-        ("m005_scorer_role",),
-        ("m006_round_scoring",),
-        ("m007_competitions",),
-        ("m008_tees",),
-        ("m009_course_geometry",),
-        ("m010_completion_sources",),
-        ("m011_languages",),
-        ("m012_handicap_readings",),
-        ("m013_positions",),
-    ]
+    return [str(r[0]) for r in rows]
+
+
+def test_open_creates_the_database_and_applies_the_schema_once(target: str) -> None:
+    with open_store(target) as store:
+        if not is_database_url(target):
+            assert Path(target).exists()  # the file and its folder
+        assert store.applied_migrations() == MIGRATION_NAMES
+    with open_store(target) as store:
+        assert store.applied_migrations() == MIGRATION_NAMES
+    # one record a migration: the second opening applied none again (SQLite's record is
+    # sqlite-utils' own table, which `sqlite-utils migrate` reads)
+    assert migration_records(target) == MIGRATION_NAMES
 
 
 def test_reopening_keeps_the_setup_and_the_events(target: str) -> None:
@@ -207,6 +179,7 @@ def test_reopening_keeps_the_setup_and_the_events(target: str) -> None:
 
 
 def test_the_file_is_in_wal_mode(db_path: Path) -> None:
+    """SQLite's own: its journal (PostgreSQL always writes ahead)."""
     store = open_store(db_path)
     store.close()
     store = open_store(db_path)
@@ -220,9 +193,16 @@ def test_the_file_is_in_wal_mode(db_path: Path) -> None:
 
 
 @pytest.mark.parametrize("level", ["OFF", "NORMAL", "FULL", "EXTRA", "normal"])
-def test_synchronous_level_is_applied(db_path: Path, level: str) -> None:
-    with open_store(db_path, synchronous=level) as store:
-        assert store.synchronous == level.upper()
+def test_synchronous_level_is_applied(target: str, level: str) -> None:
+    with open_store(target, synchronous=level) as store:
+        assert store.synchronous == level.upper()  # type: ignore[attr-defined]
+        # what each connection commits with: SQLite's PRAGMA, PostgreSQL's synchronous_commit
+        # (FULL and EXTRA wait for the WAL's flush, NORMAL and OFF do not)
+        question = "SHOW synchronous_commit" if is_database_url(target) else "PRAGMA synchronous"
+        with store._db.read(snapshot=False) as tx:  # type: ignore[attr-defined]
+            (value,) = tx.execute(question).fetchone()
+        expected = {"OFF": ("off", 0), "NORMAL": ("off", 1), "FULL": ("on", 2), "EXTRA": ("on", 3)}
+        assert value == expected[level.upper()][0 if is_database_url(target) else 1]
 
 
 def test_synchronous_defaults_to_full(store: Store) -> None:
@@ -680,30 +660,49 @@ def test_scoring_setup_survives_the_store(target: str) -> None:
         assert store.get_course("Scored").hole(2).bogey is None
 
 
-def test_upgrading_a_file_keeps_its_codes_and_sessions_and_opens_the_scorer_role(
-    db_path: Path,
-) -> None:
-    # a file as issue 9 shipped it (m001–m004), with a code and a session opened with it
-    import sqlite_utils
+def old_schema(target: str, stop_before: str) -> None:
+    """Write a database at ``target`` with the migrations before ``stop_before`` only."""
+    if is_database_url(target):
+        from pace.store.pg import migrations as pg_migrations
+        from pace.store.pg.db import PgDatabase
 
-    from pace.store import SessionRecord
+        db = PgDatabase(target)
+        db.open()
+        try:
+            pg_migrations.apply(db, stop_before=stop_before)
+        finally:
+            db.close()
+        return
+    from pace.store.sqlite import db as dbmod
     from pace.store.sqlite import migrations
 
-    db_path.parent.mkdir(parents=True)
-    old = sqlite_utils.Database(db_path)
-    migrations.MIGRATIONS.apply(old, stop_before="m005_scorer_role")
-    old.execute(
+    shared = dbmod.open_db(target)
+    try:
+        migrations.apply(shared, stop_before=stop_before)
+    finally:
+        shared.close()
+
+
+def test_upgrading_a_database_keeps_its_codes_and_sessions_and_opens_the_scorer_role(
+    target: str,
+) -> None:
+    # a database as issue 9 shipped it (m001–m004), with a code and a session opened with it
+    from pace.store import SessionRecord
+
+    old_schema(target, "m005_scorer_role")
+    raw_sql(
+        target,
         "INSERT INTO access_codes (round, role, prefix, hash, label, created_at)"
-        " VALUES ('R1', 'marshal', 'AB', 'scrypt$x', 'hole 7', '2026-06-14T06:00:00.000000+00:00')"
+        " VALUES ('R1', 'marshal', 'AB', 'scrypt$x', 'hole 7', '2026-06-14T06:00:00.000000+00:00')",
     )
-    old.execute(
+    raw_sql(
+        target,
         "INSERT INTO sessions (token_hash, role, round, code, name, created_at, expires_at)"
         " VALUES ('t1', 'marshal', 'R1', 1, 'Ann', '2026-06-14T06:00:00.000000+00:00',"
-        " '2026-06-14T22:00:00.000000+00:00')"
+        " '2026-06-14T22:00:00.000000+00:00')",
     )
-    old.conn.commit()
-    old.close()
-    with open_store(db_path) as store:
+    assert migration_records(target) == MIGRATION_NAMES[:4]
+    with open_store(target) as store:
         assert store.applied_migrations() == MIGRATION_NAMES  # m005 onwards applied
         (code,) = store.access_codes(round="R1")
         assert (code.id, code.role, code.label, code.hash) == (1, "marshal", "hole 7", "scrypt$x")
@@ -715,19 +714,26 @@ def test_upgrading_a_file_keeps_its_codes_and_sessions_and_opens_the_scorer_role
         )  # fmt: skip
         assert new == 2  # the ids go on from the old table's
         store.add_session(SessionRecord("t2", "scorer", None, new, None, RECORDED, RECORDED))
-    conn = raw(db_path)
-    try:
-        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
-        sql = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'sessions'").fetchone()[0]
-        assert "REFERENCES access_codes(id)" in sql.replace('"', "")
-        with pytest.raises(sqlite3.IntegrityError):
-            conn.execute("UPDATE sessions SET role = 'captain' WHERE token_hash = 't2'")
-    finally:
-        conn.close()
+    # the roles' CHECK is the new one, on both tables
+    refused = sqlite3.IntegrityError if not is_database_url(target) else Exception
+    with pytest.raises(refused, match="(?i)check"):
+        raw_sql(target, "UPDATE sessions SET role = 'captain' WHERE token_hash = 't2'")
+    with pytest.raises(refused, match="(?i)check"):
+        raw_sql(target, "UPDATE access_codes SET role = 'captain' WHERE id = 2")
+    if not is_database_url(target):  # SQLite rebuilt both tables: the foreign key follows
+        conn = raw(Path(target))
+        try:
+            assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+            sql = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'sessions'").fetchone()
+            assert "REFERENCES access_codes(id)" in sql[0].replace('"', "")
+        finally:
+            conn.close()
 
 
 def test_a_commit_runs_where_the_store_offloads_it_and_its_caller_resumes_once_done(tmp_path):
-    """pace serve hands commits to gevent's thread pool (issue 13, point 6): the commit runs
+    """SQLite's own (PostgreSQL's commits wait on the hub through psycopg's gevent support).
+
+    pace serve hands commits to gevent's thread pool (issue 13, point 6): the commit runs
     there, and the write returns only once it is on the file."""
     import threading
     from concurrent.futures import ThreadPoolExecutor
@@ -853,3 +859,27 @@ def test_a_round_keeps_its_language_and_each_player_his(target: str) -> None:
             store.update_round("R1", language="de")
         store.update_round("R1", language=None)
         assert store.get_round("R1").language is None
+
+
+def test_the_shared_sql_runs_on_both_engines_with_its_placeholders_and_a_literal_percent(
+    store: Store,
+) -> None:
+    # the store's SQL is written once with ``?``; PostgreSQL's transaction turns them into
+    # psycopg's ``%s`` and keeps a literal ``%`` (a LIKE pattern) as it is
+    with store._db.read(snapshot=False) as tx:  # type: ignore[attr-defined]
+        (found,) = tx.execute(
+            "SELECT count(*) FROM rounds WHERE name LIKE '%1' AND course = ?", [COURSE.name]
+        ).fetchone()
+        (none,) = tx.execute("SELECT count(*) FROM rounds WHERE name LIKE 'X%'").fetchone()
+    assert (found, none) == (1, 0)
+
+
+def test_a_sqlite_older_than_returning_is_refused_with_what_it_needs(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite's own: the shared SQL's RETURNING needs SQLite 3.35."""
+    monkeypatch.setattr(sqlite3, "sqlite_version_info", (3, 34, 1))
+    monkeypatch.setattr(sqlite3, "sqlite_version", "3.34.1")
+    with pytest.raises(StorageError, match=r"SQLite 3\.35\.0 or later; this Python has 3\.34\.1"):
+        open_store(db_path)
+    assert not db_path.exists()

@@ -12,9 +12,10 @@ the hub, not on the whole process.
 
 from __future__ import annotations
 
+import functools
 import logging
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -23,6 +24,10 @@ import psycopg_pool
 
 from pace.store.base import describe, validate_synchronous
 from pace.store.errors import StorageError
+from pace.store.sql.dialect import POSTGRESQL, Lifecycle
+
+#: what this engine's SQL differs in (pace.store.sql.dialect)
+DIALECT = POSTGRESQL
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +61,7 @@ def round_lock_key(round: str) -> int:
     return value - (1 << 32) if value >= 1 << 31 else value
 
 
-class PgDatabase:
+class PgDatabase(Lifecycle):
     """A psycopg connection pool on one database, with pace's transaction shapes."""
 
     def __init__(
@@ -104,30 +109,18 @@ class PgDatabase:
         conn.execute(f"SET lock_timeout = {timeout_ms}")
         conn.execute("SET TIME ZONE 'UTC'")
 
-    @property
-    def closed(self) -> bool:
-        """Return whether ``close()`` was called."""
-        return self._closed
-
-    def close(self) -> None:
-        """Close every connection; later use raises ``StorageError``. Twice is a no-op."""
-        if self._closed:
-            return
-        self._closed = True
+    def _close(self) -> None:
         self.pool.close()
 
-    def _require_open(self) -> None:
-        if self._closed:
-            raise StorageError(f"the store {self.location!r} is closed")
-
     @contextmanager
-    def write(self, *rounds: str) -> Iterator[psycopg.Cursor[Any]]:
+    def write(self, *rounds: str, account: bool = False) -> Iterator[PgTransaction]:
         """Run the block in one transaction, committed before the block's caller resumes.
 
         ``rounds`` are locked first (transaction-level advisory locks, in name order), so the
         appends of one round are serialised across every worker: an event's ``seq`` is drawn
         after the previous append of its round committed, and ``seq`` order is commit order.
-        Any exception rolls the whole transaction back.
+        ``account``: the lock around making the first committee account. Any exception rolls
+        the whole transaction back.
         """
         with translate_errors():
             self._require_open()
@@ -139,7 +132,10 @@ class PgDatabase:
                             "SELECT pg_advisory_xact_lock(%s, %s)",
                             [ROUND_LOCK_CLASS, round_lock_key(name)],
                         )
-                    yield cur
+                    if account:
+                        cur.execute("SELECT pg_advisory_xact_lock(%s, %s)",
+                                    [LOCK_CLASS, ACCOUNT_LOCK])  # fmt: skip
+                    yield PgTransaction(cur)
                 except BaseException:
                     _rollback(conn)
                     raise
@@ -150,20 +146,44 @@ class PgDatabase:
                     raise
 
     @contextmanager
-    def read(self, *, snapshot: bool = True) -> Iterator[psycopg.Cursor[Any]]:
+    def read(self, *, snapshot: bool = True) -> Iterator[PgTransaction]:
         """Run the block's queries on one consistent snapshot (``snapshot=False``: one query,
         which is its own snapshot, without the transaction around it)."""
         with translate_errors():
             self._require_open()
             with self.pool.connection() as conn, conn.cursor() as cur:
                 if not snapshot:
-                    yield cur
+                    yield PgTransaction(cur)
                     return
                 cur.execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
                 try:
-                    yield cur
+                    yield PgTransaction(cur)
                 finally:
                     _rollback(conn)
+
+
+@functools.lru_cache(maxsize=1024)
+def placeholders(sql: str) -> str:
+    """Return the shared SQL (``?`` placeholders) as psycopg takes it (``%s``, a literal ``%``
+    doubled). The shared SQL holds no ``?`` but its placeholders."""
+    return sql.replace("%", "%%").replace("?", "%s")
+
+
+class PgTransaction:
+    """A psycopg cursor in a transaction, taking the shared SQL's ``?`` placeholders."""
+
+    __slots__ = ("cursor",)
+
+    def __init__(self, cursor: psycopg.Cursor[Any]) -> None:
+        self.cursor = cursor
+
+    def execute(self, sql: str, params: Sequence[object] = ()) -> psycopg.Cursor[Any]:
+        if not params:  # psycopg reads no placeholder then: the text runs as it is
+            return self.cursor.execute(sql)
+        return self.cursor.execute(placeholders(sql), params)
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
+        self.cursor.executemany(placeholders(sql), rows)
 
 
 def _rollback(conn: psycopg.Connection[Any]) -> None:

@@ -1,269 +1,17 @@
-"""The PostgreSQL schema, as the same versioned migrations as the SQLite file's.
+"""The schema's steps (``pace.store.sql.schema``) applied to a PostgreSQL database.
 
-Each migration bears the name of its SQLite twin (``pace.store.sqlite.migrations``) and leaves the
-same tables, columns and rules, written in PostgreSQL: one list of names is the schema's
-version on both engines. Each runs once, in one transaction with its record in
-``pace_migrations`` (PostgreSQL's DDL is transactional), under an advisory lock, so workers
-starting together on a new database apply each migration exactly once. Never edit a shipped
-migration: add the next one to both engines.
+Each step runs once, in one transaction with its record in ``pace_migrations`` (PostgreSQL's
+DDL is transactional), under an advisory lock, so workers starting together on a new
+database apply each step exactly once. The names are the SQLite file's: one list of names is
+the schema's version on both engines.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any
 
-from pace.store.pg.db import LOCK_CLASS, MIGRATIONS_LOCK, PgDatabase
-from pace.store.records import (
-    FORMATS,
-    M003_ROLES,
-    M005_ROLES,
-    M012_ROUNDINGS,
-    PLAYS,
-    SCORINGS,
-    competition_tables,
-)
-
-#: fixed-width ISO 8601 UTC text, as on SQLite (text order is time order)
-_INSTANT = "'____-__-__T__:__:__.______+00:00'"
-#: a JSON column holds canonical JSON text; the cast refuses anything that is not JSON
-_JSON = "CHECK (({col})::jsonb IS NOT NULL)"
-
-
-def _listed(values: Sequence[str]) -> str:
-    return ", ".join(f"'{v}'" for v in values)
-
-
-def m001_initial() -> list[str]:
-    """Create the setup tables and the append-only event log."""
-    return [
-        f"""
-        CREATE TABLE courses (
-            name TEXT PRIMARY KEY,
-            data TEXT NOT NULL {_JSON.format(col="data")},
-            imported_at TEXT NOT NULL
-        )
-        """,
-        """
-        CREATE TABLE rounds (
-            name TEXT PRIMARY KEY,
-            course TEXT NOT NULL REFERENCES courses(name),
-            day TEXT NOT NULL CHECK (day ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'),
-            timezone TEXT NOT NULL,
-            policy TEXT NOT NULL,
-            standard_interval_s DOUBLE PRECISION CHECK (standard_interval_s > 0),
-            created_at TEXT NOT NULL
-        )
-        """,
-        "CREATE INDEX rounds_course ON rounds(course)",
-        f"""
-        CREATE TABLE groups (
-            round TEXT NOT NULL REFERENCES rounds(name) ON DELETE CASCADE,
-            id TEXT NOT NULL,
-            position INTEGER NOT NULL,
-            start TEXT NOT NULL CHECK (start LIKE {_INSTANT}),
-            tee INTEGER NOT NULL,
-            PRIMARY KEY (round, id),
-            UNIQUE (round, position)
-        )
-        """,
-        """
-        CREATE TABLE players (
-            round TEXT NOT NULL,
-            group_id TEXT NOT NULL,
-            position INTEGER NOT NULL,
-            name TEXT NOT NULL,
-            handicap DOUBLE PRECISION,
-            side TEXT,
-            club TEXT,
-            PRIMARY KEY (round, group_id, position),
-            FOREIGN KEY (round, group_id) REFERENCES groups(round, id) ON DELETE CASCADE
-        )
-        """,
-        f"""
-        CREATE TABLE events (
-            seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-            id TEXT NOT NULL UNIQUE,
-            type TEXT NOT NULL,
-            round TEXT NOT NULL REFERENCES rounds(name),
-            at TEXT NOT NULL CHECK (at LIKE {_INSTANT}),
-            recorded_at TEXT NOT NULL CHECK (recorded_at LIKE {_INSTANT}),
-            by TEXT NOT NULL DEFAULT '{{}}' {_JSON.format(col="by")},
-            payload TEXT NOT NULL {_JSON.format(col="payload")}
-        )
-        """,
-        "CREATE INDEX events_round_seq ON events(round, seq)",
-        # Defence in depth: facts are never changed or removed, whatever the caller.
-        """
-        CREATE FUNCTION pace_events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            RAISE EXCEPTION 'events are append-only: % refused', TG_OP
-                USING ERRCODE = 'integrity_constraint_violation';
-        END
-        $$
-        """,
-        """
-        CREATE TRIGGER events_no_update_or_delete BEFORE UPDATE OR DELETE ON events
-        FOR EACH ROW EXECUTE FUNCTION pace_events_append_only()
-        """,
-        """
-        CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON events
-        FOR EACH STATEMENT EXECUTE FUNCTION pace_events_append_only()
-        """,
-    ]
-
-
-def m002_round_play_and_format() -> list[str]:
-    """Give each round its form of play and its scoring format (penalties depend on both)."""
-    return [
-        "ALTER TABLE rounds ADD COLUMN play TEXT NOT NULL DEFAULT 'stroke_play'"
-        f" CHECK (play IN ({_listed(PLAYS)}))",
-        "ALTER TABLE rounds ADD COLUMN format TEXT NOT NULL DEFAULT 'individual'"
-        f" CHECK (format IN ({_listed(FORMATS)}))",
-    ]
-
-
-def m003_access() -> list[str]:
-    """Access: the app's secrets, hashed access codes per round and role, and sessions."""
-    roles = _listed(M003_ROLES)
-    return [
-        "CREATE TABLE app_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
-        f"""
-        CREATE TABLE access_codes (
-            id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
-            round TEXT,
-            role TEXT NOT NULL CONSTRAINT access_codes_role CHECK (role IN ({roles})),
-            prefix TEXT NOT NULL,
-            hash TEXT NOT NULL,
-            label TEXT,
-            created_at TEXT NOT NULL CHECK (created_at LIKE {_INSTANT}),
-            revoked_at TEXT
-        )
-        """,
-        "CREATE INDEX access_codes_prefix ON access_codes(prefix)",
-        f"""
-        CREATE TABLE sessions (
-            token_hash TEXT PRIMARY KEY,
-            role TEXT NOT NULL CONSTRAINT sessions_role CHECK (role IN ({roles})),
-            round TEXT,
-            code BIGINT REFERENCES access_codes(id),
-            name TEXT,
-            created_at TEXT NOT NULL CHECK (created_at LIKE {_INSTANT}),
-            expires_at TEXT NOT NULL CHECK (expires_at LIKE {_INSTANT}),
-            revoked_at TEXT
-        )
-        """,
-    ]
-
-
-def m004_scoring_setup() -> list[str]:
-    """Keep what scoring needs from the course and the draw (issue 11)."""
-    return [
-        "ALTER TABLE courses ADD COLUMN slope DOUBLE PRECISION",
-        "ALTER TABLE courses ADD COLUMN rating DOUBLE PRECISION",
-        "ALTER TABLE players ADD COLUMN class TEXT",
-        "ALTER TABLE players ADD COLUMN match TEXT",
-    ]
-
-
-def m005_scorer_role() -> list[str]:
-    """Add the ``scorer`` role to access codes and sessions (a CHECK changes in place here)."""
-    roles = _listed(M005_ROLES)
-    return [
-        "ALTER TABLE access_codes DROP CONSTRAINT access_codes_role,"
-        f" ADD CONSTRAINT access_codes_role CHECK (role IN ({roles}))",
-        "ALTER TABLE sessions DROP CONSTRAINT sessions_role,"
-        f" ADD CONSTRAINT sessions_role CHECK (role IN ({roles}))",
-    ]
-
-
-def m006_round_scoring() -> list[str]:
-    """Give each round its scoring, net or gross, and an allowance of its own (issue 11)."""
-    return [
-        f"ALTER TABLE rounds ADD COLUMN scoring TEXT CHECK (scoring IN ({_listed(SCORINGS)}))",
-        "ALTER TABLE rounds ADD COLUMN net INTEGER NOT NULL DEFAULT 0 CHECK (net IN (0, 1))",
-        "ALTER TABLE rounds ADD COLUMN allowance TEXT"
-        " CHECK (allowance IS NULL OR (allowance)::jsonb IS NOT NULL)",
-    ]
-
-
-def m007_competitions() -> list[str]:
-    """Competitions of 2–4 rounds, their scoring and cut (issue 28): the SQLite SQL, which
-    PostgreSQL takes as it is."""
-    return competition_tables()
-
-
-def m008_tees() -> list[str]:
-    """Give each player of a draw his tee set and gender (issue 38)."""
-    return [
-        "ALTER TABLE players ADD COLUMN tees TEXT",
-        "ALTER TABLE players ADD COLUMN gender TEXT",
-    ]
-
-
-def m009_course_geometry() -> list[str]:
-    """Give a course its own map (issue 40): its holes' geometry as JSON, beside the course."""
-    return [
-        "CREATE TABLE course_geometry ("
-        " course TEXT PRIMARY KEY NOT NULL REFERENCES courses(name),"
-        " data TEXT NOT NULL CHECK ((data)::jsonb IS NOT NULL),"
-        " imported_at TEXT NOT NULL)"
-    ]
-
-
-def m010_completion_sources() -> list[str]:
-    """Say where a round's completions come from (issue 39)."""
-    return [
-        "ALTER TABLE rounds ADD COLUMN completions TEXT NOT NULL DEFAULT 'officials'"
-        " CHECK (completions IN ('officials', 'officials_and_groups', 'groups'))",
-    ]
-
-
-def m011_languages() -> list[str]:
-    """Give each round the language of its documents and each player of a draw the language
-    of his letter (issue 41); NULL: the configuration's, the round's."""
-    return [
-        "ALTER TABLE rounds ADD COLUMN language TEXT CHECK (language IN ('fr', 'en', 'nl'))",
-        "ALTER TABLE players ADD COLUMN language TEXT CHECK (language IN ('fr', 'en', 'nl'))",
-    ]
-
-
-def m012_handicap_readings() -> list[str]:
-    """Give each round its readings of the handicap rules (issue 47): the playing handicap's
-    rounding and the gross adjustment for tees of different par; NULL: the configuration's."""
-    return [
-        "ALTER TABLE rounds ADD COLUMN rounding TEXT"
-        f" CHECK (rounding IN ({_listed(M012_ROUNDINGS)}))",
-        "ALTER TABLE rounds ADD COLUMN gross_par_adjustment INTEGER"
-        " CHECK (gross_par_adjustment IN (0, 1))",
-    ]
-
-
-def m013_positions() -> list[str]:
-    """Say whether a round allows positions from the groups' phones (issue 48): 0 or 1."""
-    return [
-        "ALTER TABLE rounds ADD COLUMN positions INTEGER NOT NULL DEFAULT 0"
-        " CHECK (positions IN (0, 1))",
-    ]
-
-
-#: every migration in order; the names are the SQLite ones
-MIGRATIONS: tuple[Callable[[], list[str]], ...] = (
-    m001_initial,
-    m002_round_play_and_format,
-    m003_access,
-    m004_scoring_setup,
-    m005_scorer_role,
-    m006_round_scoring,
-    m007_competitions,
-    m008_tees,
-    m009_course_geometry,
-    m010_completion_sources,
-    m011_languages,
-    m012_handicap_readings,
-    m013_positions,
-)
+from pace.store.pg.db import DIALECT, LOCK_CLASS, MIGRATIONS_LOCK, PgDatabase
+from pace.store.sql.schema import NAMES, pending
 
 
 def apply(db: PgDatabase, *, stop_before: str | None = None) -> list[str]:
@@ -273,32 +21,27 @@ def apply(db: PgDatabase, *, stop_before: str | None = None) -> list[str]:
     migration still runs exactly once. ``stop_before`` leaves that migration and the later
     ones pending (tests of an upgrade).
     """
-    with db.write() as cur:
-        cur.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_CLASS, MIGRATIONS_LOCK])
-        cur.execute(
+    with db.write() as tx:
+        tx.execute("SELECT pg_advisory_xact_lock(?, ?)", [LOCK_CLASS, MIGRATIONS_LOCK])
+        tx.execute(
             "CREATE TABLE IF NOT EXISTS pace_migrations"
             " (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
         )
-        done = {str(r[0]) for r in cur.execute("SELECT name FROM pace_migrations")}
-        applied = []
-        for migration in MIGRATIONS:
-            if migration.__name__ == stop_before:
-                break
-            if migration.__name__ in done:
-                continue
-            for sql in migration():
-                cur.execute(sql)
-            cur.execute(
-                "INSERT INTO pace_migrations (name, applied_at) VALUES (%s, %s)",
-                [migration.__name__, datetime.now(UTC).isoformat(timespec="microseconds")],
+        done = {str(r[0]) for r in tx.execute("SELECT name FROM pace_migrations")}
+        steps = pending(done, stop_before=stop_before)
+        for step in steps:
+            for sql in step.sql(DIALECT):
+                tx.execute(sql)
+            tx.execute(
+                "INSERT INTO pace_migrations (name, applied_at) VALUES (?, ?)",
+                [step.name, datetime.now(UTC).isoformat(timespec="microseconds")],
             )
-            applied.append(migration.__name__)
-    return applied
+    return [step.name for step in steps]
 
 
 def applied(db: PgDatabase) -> list[str]:
     """Return the names of the migrations recorded in the database, in the order applied."""
-    with db.read(snapshot=False) as cur:
-        rows: list[Any] = cur.execute("SELECT name FROM pace_migrations").fetchall()
-    order = {m.__name__: i for i, m in enumerate(MIGRATIONS)}
+    with db.read(snapshot=False) as tx:
+        rows = tx.execute("SELECT name FROM pace_migrations").fetchall()
+    order = {name: i for i, name in enumerate(NAMES)}
     return sorted((str(r[0]) for r in rows), key=lambda n: order.get(n, len(order)))

@@ -1,8 +1,9 @@
 """The SQLite engine of the store (sqlite-utils): one file, the embedded default.
 
-The same modules as ``pace.store.pg`` where they play the same part: ``db`` (the connection
-and its transactions), ``migrations`` (the schema), ``repo`` (the store), ``access`` (the
-access tables).
+The same modules as ``pace.store.pg`` where they play the same part, each holding only what
+SQLite does its own way: ``db`` (the one shared connection, its transactions and durability),
+``migrations`` (the shared steps, recorded by sqlite-utils), ``repo`` (``SqliteStore``). The
+store itself is written once, in ``pace.store.sql``.
 """
 
 from pace.store.sqlite.repo import SqliteStore

@@ -30,45 +30,50 @@ import sqlite_utils
 
 from pace.store.base import DEFAULT_SYNCHRONOUS, validate_synchronous
 from pace.store.errors import StorageError
+from pace.store.sql.dialect import SQLITE, Lifecycle
+
+#: what this engine's SQL differs in (pace.store.sql.dialect)
+DIALECT = SQLITE
 
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 5000
 
+#: the oldest SQLite the shared SQL runs on: ``RETURNING`` (3.35, March 2021)
+MIN_SQLITE = (3, 35, 0)
 
-class SharedDatabase:
+
+class SharedDatabase(Lifecycle):
     """A ``sqlite_utils.Database`` on one connection, used only under ``lock``."""
 
     def __init__(self, db: sqlite_utils.Database, path: Path) -> None:
         self.db = db
         self.path = path
+        self.location = str(path)
         self.lock = threading.RLock()
         self._closed = False
         #: runs ``COMMIT`` (``offload(fn)`` returns ``fn()``'s result once it is done)
         self.offload: Callable[[Callable[[], object]], object] = _here
 
-    @property
-    def closed(self) -> bool:
-        """Return whether ``close()`` was called."""
-        return self._closed
-
     @contextmanager
-    def write(self) -> Iterator[sqlite_utils.Database]:
+    def write(self, *rounds: str, account: bool = False) -> Iterator[sqlite3.Connection]:
         """Run the block in one write transaction, committed before the block's caller resumes.
 
-        Any exception rolls the whole transaction back. Nested use becomes a savepoint
-        of the enclosing transaction.
+        ``BEGIN IMMEDIATE`` takes the file's write lock: no other writer, in this process or
+        another, runs until the commit, so ``rounds`` and ``account`` need no lock of their own
+        (PostgreSQL's do). Any exception rolls the whole transaction back. Nested use becomes a
+        savepoint of the enclosing transaction.
         """
         with self.lock, translate_errors():
             self._require_open()
             conn = self.db.conn
             if conn.in_transaction:
                 with self.db.atomic():
-                    yield self.db
+                    yield conn
                 return
             conn.execute("BEGIN IMMEDIATE")
             try:
-                yield self.db
+                yield conn
             except BaseException:
                 _rollback(conn)
                 raise
@@ -79,7 +84,7 @@ class SharedDatabase:
                 raise
 
     @contextmanager
-    def read(self, *, snapshot: bool = True) -> Iterator[sqlite_utils.Database]:
+    def read(self, *, snapshot: bool = True) -> Iterator[sqlite3.Connection]:
         """Run the block's queries on one consistent snapshot of the file (``snapshot=False``:
         one query, which is its own snapshot, without the transaction around it: two
         statements fewer on every command's path, as the PostgreSQL store does)."""
@@ -87,11 +92,11 @@ class SharedDatabase:
             self._require_open()
             conn = self.db.conn
             if conn.in_transaction or not snapshot:
-                yield self.db
+                yield conn
                 return
             conn.execute("BEGIN")
             try:
-                yield self.db
+                yield conn
             finally:
                 _rollback(conn)
 
@@ -105,16 +110,11 @@ class SharedDatabase:
             return None if row is None else row[0]
 
     def close(self) -> None:
-        """Close the connection; later use raises ``StorageError``. Closing twice is a no-op."""
-        with self.lock:
-            if self._closed:
-                return
-            self._closed = True
-            self.db.close()
+        with self.lock:  # not while another thread uses the connection
+            super().close()
 
-    def _require_open(self) -> None:
-        if self._closed:
-            raise StorageError(f"the store {str(self.path)!r} is closed")
+    def _close(self) -> None:
+        self.db.close()
 
 
 def _here(fn: Callable[[], object]) -> object:
@@ -208,6 +208,11 @@ def open_db(path: str | Path, *, synchronous: str = DEFAULT_SYNCHRONOUS) -> Shar
     """
     level = validate_synchronous(synchronous)
     file = Path(path)
+    if sqlite3.sqlite_version_info < MIN_SQLITE:
+        raise StorageError(
+            f"pace needs SQLite {'.'.join(map(str, MIN_SQLITE))} or later; this Python has"
+            f" {sqlite3.sqlite_version}"
+        )
     try:
         file.parent.mkdir(parents=True, exist_ok=True)
         # isolation_level=None: the driver never opens a transaction behind our back;

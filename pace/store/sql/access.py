@@ -1,9 +1,10 @@
-"""The access tables on PostgreSQL: secrets, hashed access codes and sessions (docs/access.md).
+"""The access tables: the app's secrets, hashed access codes and sessions (docs/access.md).
 
-A mixin of :class:`pace.store.pg.repo.PostgresStore`, with the same rows as the SQLite
-tables (``pace.store.sqlite.access``). Where SQLite's single writer makes a read-then-write safe,
-an upsert or an advisory lock does here: two workers starting together make one committee
-account and keep one cookie key.
+A mixin of :class:`pace.store.sql.repo.SqlStore`, on either engine. Where a read-then-write
+must hold against a second writer, an upsert or the database's ``account`` lock does it (on
+SQLite the write transaction holds the file; on PostgreSQL an advisory lock): two workers
+starting together make one committee account and keep one cookie key. Codes and session
+tokens are stored only as hashes.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from datetime import datetime
 
 from pace.store.errors import UnknownRoundError
 from pace.store.instants import from_iso, iso
-from pace.store.pg.db import ACCOUNT_LOCK, LOCK_CLASS, PgDatabase
 from pace.store.records import (
     CODE_COLUMNS,
     PROBE,
@@ -22,31 +22,31 @@ from pace.store.records import (
     SessionRecord,
     code_from_row,
 )
+from pace.store.sql.dialect import Database
 
 
-class PgAccessTables:
-    """The store's access codes, sessions and secrets (``PostgresStore`` inherits them)."""
+class AccessTables:
+    """The store's access codes, sessions and secrets (``SqlStore`` inherits them)."""
 
-    _pg: PgDatabase
+    _db: Database
 
     def secret(self, name: str, make: Callable[[], object] | None = None) -> str | None:
-        with self._pg.write() as cur:
-            row = cur.execute("SELECT value FROM app_secrets WHERE name = %s", [name]).fetchone()
+        with self._db.write() as tx:
+            row = tx.execute("SELECT value FROM app_secrets WHERE name = ?", [name]).fetchone()
             if row is not None or make is None:
                 return None if row is None else str(row[0])
-            cur.execute(
-                "INSERT INTO app_secrets (name, value) VALUES (%s, %s)"
-                " ON CONFLICT (name) DO NOTHING",
+            tx.execute(
+                "INSERT INTO app_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
                 [name, str(make())],
             )
-            row = cur.execute("SELECT value FROM app_secrets WHERE name = %s", [name]).fetchone()
+            row = tx.execute("SELECT value FROM app_secrets WHERE name = ?", [name]).fetchone()
             return None if row is None else str(row[0])
 
     def probe_write(self, at: str) -> None:
-        with self._pg.write() as cur:
-            cur.execute(
-                "INSERT INTO app_secrets (name, value) VALUES (%s, %s)"
-                " ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value",
+        with self._db.write() as tx:
+            tx.execute(
+                "INSERT INTO app_secrets (name, value) VALUES (?, ?)"
+                " ON CONFLICT (name) DO UPDATE SET value = excluded.value",
                 [PROBE, at],
             )
 
@@ -61,45 +61,43 @@ class PgAccessTables:
         created_at: datetime,
         only_if_no_account: bool = False,
     ) -> int | None:
-        with self._pg.write() as cur:
+        with self._db.write(account=only_if_no_account) as tx:
             if (
                 round is not None
-                and cur.execute("SELECT 1 FROM rounds WHERE name = %s", [round]).fetchone() is None
+                and tx.execute("SELECT 1 FROM rounds WHERE name = ?", [round]).fetchone() is None
             ):
                 raise UnknownRoundError(f"round {round!r} does not exist", field="round")
             if only_if_no_account:
-                cur.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_CLASS, ACCOUNT_LOCK])
-                row = cur.execute(
+                row = tx.execute(
                     "SELECT count(*) FROM access_codes WHERE round IS NULL AND revoked_at IS NULL"
                 ).fetchone()
                 if row and row[0]:
                     return None
-            made = cur.execute(
+            made = tx.execute(
                 "INSERT INTO access_codes (round, role, prefix, hash, label, created_at)"
-                " VALUES (%s, %s, %s, %s, %s, %s) RETURNING id",
+                " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
                 [round, role, prefix, hash, label, iso(created_at, "created_at")],
-            ).fetchone()
-            return int(made[0]) if made else None
+            ).fetchall()
+            return int(made[0][0]) if made else None
 
     def access_codes(
         self, *, prefix: str | None = None, round: str | None = None
     ) -> list[AccessCodeRecord]:
-        sql = f"SELECT {CODE_COLUMNS} FROM access_codes WHERE TRUE"
+        sql = f"SELECT {CODE_COLUMNS} FROM access_codes WHERE 1 = 1"
         params: list[object] = []
         if prefix is not None:
-            sql += " AND prefix = %s"
+            sql += " AND prefix = ?"
             params.append(prefix)
         if round is not None:
-            sql += " AND round = %s"
+            sql += " AND round = ?"
             params.append(round)
-        with self._pg.read(snapshot=False) as cur:
-            return [code_from_row(r) for r in cur.execute(sql + " ORDER BY id", params)]
+        with self._db.read(snapshot=False) as tx:
+            return [code_from_row(r) for r in tx.execute(sql + " ORDER BY id", params)]
 
     def add_session(self, record: SessionRecord) -> None:
-        with self._pg.write() as cur:
-            cur.execute(
-                f"INSERT INTO sessions ({SESSION_COLUMNS})"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s, NULL)",
+        with self._db.write() as tx:
+            tx.execute(
+                f"INSERT INTO sessions ({SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
                 [
                     record.token_hash,
                     record.role,
@@ -112,9 +110,9 @@ class PgAccessTables:
             )
 
     def session(self, token_hash: str) -> SessionRecord | None:
-        with self._pg.read(snapshot=False) as cur:
-            row = cur.execute(
-                f"SELECT {SESSION_COLUMNS} FROM sessions WHERE token_hash = %s", [token_hash]
+        with self._db.read(snapshot=False) as tx:
+            row = tx.execute(
+                f"SELECT {SESSION_COLUMNS} FROM sessions WHERE token_hash = ?", [token_hash]
             ).fetchone()
         if row is None:
             return None
@@ -125,21 +123,21 @@ class PgAccessTables:
         )  # fmt: skip
 
     def revoke_session(self, token_hash: str, *, at: datetime) -> None:
-        with self._pg.write() as cur:
-            cur.execute(
-                "UPDATE sessions SET revoked_at = %s WHERE token_hash = %s AND revoked_at IS NULL",
+        with self._db.write() as tx:
+            tx.execute(
+                "UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL",
                 [iso(at, "revoked_at"), token_hash],
             )
 
     def revoke_code(self, code_id: int, *, at: datetime) -> set[str]:
         when = iso(at, "revoked_at")
-        with self._pg.write() as cur:
-            cur.execute(
-                "UPDATE access_codes SET revoked_at = %s WHERE id = %s AND revoked_at IS NULL",
+        with self._db.write() as tx:
+            tx.execute(
+                "UPDATE access_codes SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
                 [when, code_id],
             )
-            rows = cur.execute(
-                "UPDATE sessions SET revoked_at = %s WHERE code = %s AND revoked_at IS NULL"
+            rows = tx.execute(
+                "UPDATE sessions SET revoked_at = ? WHERE code = ? AND revoked_at IS NULL"
                 " RETURNING token_hash",
                 [when, code_id],
             ).fetchall()
