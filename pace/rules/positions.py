@@ -107,17 +107,6 @@ class Inferred:
         return self.earliest + (self.latest - self.earliest) / 2
 
 
-@dataclass(frozen=True)
-class Place:
-    """Where a group is on its hole in play: ``phase`` ``"hole"`` (from the tee to the
-    green), ``"green"``, or ``"finished"``; ``to_green`` the metres left to its green along
-    the line of play (None when finished)."""
-
-    hole: int | None
-    phase: str
-    to_green: float | None
-
-
 class Frame:
     """A local plane in metres around ``origin`` (longitude, latitude): x east, y north."""
 
@@ -442,16 +431,6 @@ class Tracker:
             self._restart()
         return n
 
-    def place(self, sample: Sample) -> Place:
-        """Return where ``sample`` puts the group on its hole in play."""
-        if self.k >= len(self.order):
-            return Place(None, "finished", None)
-        h = self.shape.holes[self.order[self.k]]
-        p = self.shape.frame.xy(sample.lon, sample.lat)
-        left = h.to_green(p)
-        on_green = math.hypot(p[0] - h.green[0], p[1] - h.green[1]) <= h.green_r + 5
-        return Place(h.number, "green" if on_green else "hole", round(left))
-
 
 def tracker(geometry: Mapping[str, Any], order: Sequence[int], done: int = 0) -> Tracker:
     """Return a tracker of a group playing ``order`` on the course of ``geometry``, ``done``
@@ -486,6 +465,5 @@ def screen(shape: CourseShape, s: Sample, before: Sample | None) -> str | None:
 
 
 __all__ = [
-    "CourseShape", "Frame", "HoleShape", "Inferred", "Place", "Sample", "Tracker", "screen",
-    "tracker", "timedelta",
+    "CourseShape", "Frame", "HoleShape", "Inferred", "Sample", "Tracker", "screen", "tracker",
 ]  # fmt: skip
