@@ -274,11 +274,18 @@ def test_a_group_walking_two_holes_shares_its_position_until_it_stops(server, br
     stroll(hidden + timedelta(minutes=3))
     shown = now()
     page.evaluate(VISIBILITY, "visible")
-    stroll(shown + timedelta(minutes=1, seconds=30))
+
+    def sent_since_shown() -> list[datetime]:
+        ats = [datetime.fromisoformat(f["at"]) for b in frames.of("send_positions")
+               for f in b["fixes"]]  # fmt: skip
+        return [at for at in ats if at > shown]
+
+    # watched again once visible: a fix read after it goes in the next batch (waited for, up
+    # to four minutes of the round's: a busy machine delays the batch, not the watch)
+    assert stroll(shown + timedelta(minutes=4), sent_since_shown), (hidden, shown)
     ats = [datetime.fromisoformat(f["at"]) for b in frames.of("send_positions") for f in b["fixes"]]
     margin = timedelta(seconds=20)
     assert not [at for at in ats if hidden + margin < at < shown - margin], (hidden, shown)
-    assert [at for at in ats if at > shown]  # watched again once visible
 
     page.get_by_role("button", name="Stop sharing").click()
     expect(box.locator("#share-off")).to_contain_text("Your group's position is not shared.")
