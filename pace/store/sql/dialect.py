@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ class Transaction(Protocol):
         """Run one statement once per row."""
 
 
-class Lifecycle:
+class Lifecycle(ABC):
     """What an engine's database shares whatever the engine: once closed, it refuses work."""
 
     location: str
@@ -38,9 +39,9 @@ class Lifecycle:
         self._closed = True
         self._close()
 
+    @abstractmethod
     def _close(self) -> None:
-        """Close the engine's connection or pool (once)."""
-        raise NotImplementedError
+        """Close the engine's connection or pool (once): each engine's database says how."""
 
     def _require_open(self) -> None:
         if self._closed:
