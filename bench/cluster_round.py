@@ -155,6 +155,11 @@ class Worker:
             return json.loads(e.read())
 
 
+#: how long after its join's answer a page may still hear the raise of an alert its snapshot
+#: listed (raised while it joined, relayed by another worker's queue)
+JOIN_RACE_S = 2.0
+
+
 @dataclass
 class Heard:
     """What one page heard, by the test's monotonic clock."""
@@ -165,6 +170,9 @@ class Heard:
     alerts: list[str] = field(default_factory=list)
     #: the open alerts its snapshot listed when it joined (raised before it was there)
     listed: set[str] = field(default_factory=set)
+    #: when each raise was heard, and when the join's answer came back
+    alert_times: dict[str, float] = field(default_factory=dict)
+    joined: float = 0.0
     up: list[tuple[float, float]] = field(default_factory=list)  # (joined, dropped) spells
 
 
@@ -190,6 +198,7 @@ class Dashboard:
         @c.on("alert_raised")
         def alert(m: Any) -> None:
             h.alerts.append(m["alert"]["id"])  # a raise (a key is raised again once re-opened)
+            h.alert_times.setdefault(m["alert"]["id"], time.monotonic())
 
         c.connect(worker.url, auth={"token": token, "device": name}, transports=["websocket"],
                   wait_timeout=10)  # fmt: skip
@@ -197,6 +206,7 @@ class Dashboard:
         answer = c.call("join_round", {"round": ROUND, "facts": True}, timeout=10)
         assert answer and answer["ok"], answer
         h.listed = {a["id"] for a in answer["snapshot"]["alerts"]}
+        h.joined = time.monotonic()
         h.up.append((time.monotonic(), float("inf")))
 
     def close(self) -> None:
@@ -575,10 +585,14 @@ def check(workers: list[Worker], tokens: dict[str, str], taps: list[Tap], state:
     seqs = {e["id"]: e["seq"] for e in raised}
     before = max((a["seq"] for i, a in state.acks.items() if state.acked_at[i] < t_kill), default=0)
     for page in pages:
-        if len(page.heard.alerts) != len(set(page.heard.alerts)) or (
-            set(page.heard.alerts) & page.heard.listed
-        ):
-            problems.append(f"{page.heard.name} heard an alert announced twice")
+        h = page.heard
+        # an alert raised while the page was joining is both announced to its room and listed in
+        # the snapshot read just after (the page drops the raise of an alert it holds, as
+        # static/dashboard/alerts.js does): an overlap counts as a double only when the raise
+        # was heard later than that join
+        again = {a for a in set(h.alerts) & h.listed if h.alert_times[a] > h.joined + JOIN_RACE_S}
+        if len(h.alerts) != len(set(h.alerts)) or again:
+            problems.append(f"{h.name} heard an alert announced twice")
         missed = set(keys) - set(page.heard.alerts) - page.heard.listed
         if missed:
             problems.append(f"{page.heard.name} never heard {len(missed)} alerts raised: "
