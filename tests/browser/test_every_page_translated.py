@@ -27,10 +27,6 @@ unless it is data: the names the draw and the course give, what a person typed (
 note), or a word every language writes alike (``SAME``). Each offender is printed as page,
 language, text. The routes a browser may ask for are walked from the app's URL map: a GET
 route neither visited here nor skipped with its reason (``SKIPPED``) fails the test.
-
-Offenders in parts mended on a branch of their own not merged yet can be held apart
-(``ELSEWHERE``, empty now) and checked by an ``xfail`` test of their own, so that everything
-else a page shows still fails here.
 """
 
 from __future__ import annotations
@@ -703,22 +699,6 @@ def judge(visit: str, texts: dict[str, list[Text]], catalogues: dict[str, Catalo
     return list(out.values())
 
 
-#: offenders other helpers of issue 47 mend on their own branches: (visits, text, branch).
-#: They are left out of ``test_every_page_and_document_is_in_its_readers_language`` and held
-#: by ``test_what_other_branches_mend`` (xfail) until those branches are merged.
-
-ELSEWHERE: list[tuple[str, str, str]] = [
-]
-
-
-def elsewhere(o: Offender) -> str | None:
-    """Return the branch that mends ``o``, None when none does."""
-    for visits_, text, branch in ELSEWHERE:
-        if re.fullmatch(visits_, o.visit) and re.search(text, o.text):
-            return branch
-    return None
-
-
 def listed(found: list[Offender]) -> str:
     return "\n".join(["page, language, text:", *map(str, found)])
 
@@ -726,17 +706,6 @@ def listed(found: list[Offender]) -> str:
 @pytest.mark.parametrize("visit", list(VISITS))
 def test_every_page_and_document_is_in_its_readers_language(visit, rendered, catalogues, site):
     found = judge(visit, rendered(visit), catalogues, site.data)
-    found = [o for o in found if elsewhere(o) is None]
-    assert not found, listed(found)
-
-
-@pytest.mark.parametrize(
-    "visit",
-    [pytest.param(v, marks=pytest.mark.xfail(strict=False, reason=f"fixed on branch {branch}"))
-     for v in VISITS for pattern, _, branch in ELSEWHERE if re.fullmatch(pattern, v)],
-)  # fmt: skip
-def test_what_other_branches_mend(visit, rendered, catalogues, site):
-    found = [o for o in judge(visit, rendered(visit), catalogues, site.data) if elsewhere(o)]
     assert not found, listed(found)
 
 
