@@ -19,6 +19,7 @@ import {
   clock,
   connect,
   connectionAtStart,
+  deviceId,
   el,
   entryItem,
   errorLine,
@@ -280,7 +281,9 @@ function loadPace() {
   if (!state.group || !state.online) return;
   const group = state.group;
   const url = `/api/rounds/${encodeURIComponent(ROUND)}/cards/${encodeURIComponent(group)}/pace`;
-  fetch(url, { credentials: "same-origin", cache: "no-store" })
+  // the device names the phone: the group's place is told to the phone sharing it only
+  const headers = { "X-Pace-Device": deviceId() };
+  fetch(url, { credentials: "same-origin", cache: "no-store", headers })
     .then((r) => r.json())
     .then((answer) => {
       if (group !== state.group || !answer || !answer.ok) return;

@@ -266,12 +266,17 @@ def clocked(hhmm: str, *, tick: float, speed: float = 1) -> list[str]:
 
 
 def connect(
-    server: LiveServer, role: str | None, timeout: float = 5.0, round: str | None = None
+    server: LiveServer,
+    role: str | None,
+    timeout: float = 5.0,
+    round: str | None = None,
+    device: str | None = None,
 ) -> socketio.SimpleClient:
     """Return a Socket.IO client connected to ``server`` as ``role`` on ``round`` (default:
-    the server's) (websocket only; ``None``: no session, as the public's pages)."""
+    the server's) (websocket only; ``None``: no session, as the public's pages), its device
+    ``device`` (default: a new one)."""
     c = socketio.SimpleClient()
-    auth = {"device": f"{role or 'public'}-{uuid.uuid4().hex[:8]}"}
+    auth = {"device": device or f"{role or 'public'}-{uuid.uuid4().hex[:8]}"}
     if role is not None:
         auth["token"] = server.token(role, round)
     c.connect(server.url, auth=auth, transports=["websocket"], wait_timeout=timeout)
@@ -286,8 +291,10 @@ def phones(
     :func:`connect`); every one is disconnected at the end."""
     opened: list[socketio.SimpleClient] = []
 
-    def make(role: str, round: str | None = None) -> socketio.SimpleClient:
-        c = connect(server, role, timeout, round)
+    def make(
+        role: str, round: str | None = None, device: str | None = None
+    ) -> socketio.SimpleClient:
+        c = connect(server, role, timeout, round, device)
         opened.append(c)
         return c
 

@@ -358,6 +358,18 @@ class PositionService:
         """Return where ``group`` stands on its hole (:meth:`places`), or None."""
         return self.places(round, now).get(group)
 
+    def shares(self, round: str, group: str, device: str | None) -> bool:
+        """Return whether ``device`` agreed to share ``group``'s position in ``round`` and has
+        not stopped (its consent is in force): the phone that may be told the group's place."""
+        if not device:
+            return False
+        with self.live.lock:
+            kept = self._rounds.get(round)
+            if kept is None:
+                return False
+            self._fold_consents(kept, self.live.live(round).events)
+            return (group, device) in kept.consents
+
     def forget(self, round: str) -> None:
         """Forget every fix held of ``round`` (it is finished)."""
         with self.live.lock:

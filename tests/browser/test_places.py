@@ -86,7 +86,7 @@ def share_walk(server, make, group: str) -> None:
                   until)  # fmt: skip
     fixes = [{"at": s.at.isoformat(), "lon": round(s.lon, 7), "lat": round(s.lat, 7),
               "accuracy": s.accuracy} for s in got]  # fmt: skip
-    phone = make("scorer", ROUND)
+    phone = make("scorer", ROUND, f"phone-{group}")
     ack = phone.call("share_positions", {"id": f"00000000-0000-4000-8000-00000000000{group}",
                                          "round": ROUND, "group": group, "share": True},
                      timeout=ACK_TIMEOUT)  # fmt: skip
@@ -176,6 +176,8 @@ def test_the_scorers_page_shows_its_own_groups_place(server, shared, browser):
     context = browser.new_context(viewport={"width": 360, "height": 780}, is_mobile=True,
                                   has_touch=True)  # fmt: skip
     sign_in(context, server, "scorer")
+    # this page is group 2's phone, the one that shares its position (its device id)
+    context.add_init_script('localStorage.setItem("pace.device", JSON.stringify("phone-2"))')
     page = context.new_page()
     page.goto(f"{server.url}/rounds/{ROUND}/scorecard")
     page.locator("#group").select_option("2")
@@ -195,3 +197,17 @@ def test_the_scorers_page_shows_its_own_groups_place(server, shared, browser):
     expect(facts.locator("li").first).to_be_visible()
     expect(facts.locator("li[data-fact='place']")).to_have_count(0)
     context.close()
+
+    # another phone (another group's scorer) opening group 2's card is told its pace in
+    # minutes, not where it stands
+    other = browser.new_context(viewport={"width": 360, "height": 780}, is_mobile=True,
+                                has_touch=True)  # fmt: skip
+    sign_in(other, server, "scorer")
+    page = other.new_page()
+    page.goto(f"{server.url}/rounds/{ROUND}/scorecard")
+    page.locator("#group").select_option("2")
+    facts = page.locator("#pace-facts")
+    expect(facts.locator("li").first).to_be_visible()
+    expect(facts.locator("li[data-fact='place']")).to_have_count(0)
+    expect(facts).not_to_contain_text(" m behind the group ahead")
+    other.close()

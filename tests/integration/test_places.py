@@ -124,8 +124,16 @@ def test_the_place_goes_stale_after_five_minutes_and_measures_nothing(app, sent,
     assert got["2"]["behind_m"] is None and got["2"]["ahead"] is None
 
 
+def own_place(client, group: str, device: str | None) -> dict | None:
+    headers = {"X-Pace-Device": device} if device is not None else {}
+    reply = client.get(f"/api/rounds/{ROUND}/cards/{group}/pace", headers=headers)
+    assert reply.status_code == 200, reply.get_json()
+    return reply.get_json()["pace"]["place"]
+
+
 def test_the_groups_own_page_is_told_its_own_place(app, sent, login):
-    reply = login("scorer").get(f"/api/rounds/{ROUND}/cards/2/pace")
+    reply = login("scorer").get(f"/api/rounds/{ROUND}/cards/2/pace",
+                                headers={"X-Pace-Device": "phone-2"})  # fmt: skip
     place = reply.get_json()["pace"]["place"]
     assert place["hole"] == 2 and place["behind_m"] == places(login)["2"]["behind_m"]
     # the group ahead is not named, nor the share of the line
@@ -133,6 +141,32 @@ def test_the_groups_own_page_is_told_its_own_place(app, sent, login):
     # a group whose phone does not share has none
     other = login("scorer").get(f"/api/rounds/{ROUND}/cards/3/pace").get_json()["pace"]
     assert other["place"] is None
+
+
+def test_another_groups_phone_is_not_told_a_groups_place(app, sent, login, connect):
+    scorer = login("scorer")
+    assert own_place(scorer, "2", "phone-2") is not None
+    # group 1's phone, a phone that never shared, a page that names no phone: the rest of
+    # group 2's card and pace, not its place
+    for device in ("phone-1", "phone-9", None, ""):
+        assert own_place(scorer, "2", device) is None, device
+    # the committee and the referees are told it (as on the dashboard)
+    for role in ("committee", "referee"):
+        assert own_place(login(role), "2", None) == own_place(scorer, "2", "phone-2")
+    # once group 2's phone stops sharing, it is told nothing more either
+    phone = connect("scorer", "phone-2")
+    ack = phone.emit("share_positions", {"id": "00000000-0000-4000-8000-0000000000a2",
+                                         "round": ROUND, "group": "2", "share": False},
+                     callback=True)  # fmt: skip
+    assert ack["ok"], ack
+    assert own_place(scorer, "2", "phone-2") is None
+
+
+def test_a_malformed_device_header_is_refused_plainly(app, sent, login):
+    reply = login("scorer").get(f"/api/rounds/{ROUND}/cards/2/pace",
+                                headers={"X-Pace-Device": "phone\u00072"})  # fmt: skip
+    assert reply.status_code == 400, reply.status_code
+    assert "device" in reply.get_json()["error"]["message"]
 
 
 def test_no_place_and_no_coordinate_reach_any_other_page(app, sent, login, connect):

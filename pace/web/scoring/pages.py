@@ -85,11 +85,24 @@ def api_own_pace(round: str, group: str) -> Any:
     now = app_parts.live.clock.now()
     pace = app_parts.scores.own_pace(round, group, now)
     # issue 48: where the group stands on its hole, when its phone shares its position: the
-    # metres to its green and behind the group ahead (never a coordinate, no group named)
-    place = app_parts.positions.place(round, group, now)
+    # metres to its green and behind the group ahead (never a coordinate, no group named).
+    # Told only to the phone sharing it (the device whose consent is in force, named by the
+    # page's X-Pace-Device header, as the commands' are) and to the committee and referees:
+    # another group's scorer is told none (docs/privacy.md)
+    place = app_parts.positions.place(round, group, now) if _told_place(round, group) else None
     keep = ("hole", "phase", "to_green_m", "at", "age_s", "stale", "behind_m")
     pace["place"] = None if place is None else {k: place[k] for k in keep}
     return jsonify({"ok": True, "pace": pace})
+
+
+def _told_place(round: str, group: str) -> bool:
+    """Return whether this request may be told ``group``'s place: the committee's or a
+    referee's session, or the phone that shares the group's position."""
+    s = access.current_session()
+    if s is not None and s.role in ("committee", "referee"):
+        return True
+    device = payloads.author({"device": request.headers.get("X-Pace-Device")}, "http").device
+    return parts().positions.shares(round, group, device)
 
 
 @bp.get("/api/rounds/<round>/results")
