@@ -40,6 +40,7 @@ import sys
 import tempfile
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from pathlib import Path
@@ -129,9 +130,12 @@ def replay(
     tick: timedelta,
     allowance: float | None = None,
     position_allowance: float | None = None,
+    seen_on_hole: Callable[[datetime], dict[str, tuple[int, datetime]]] | None = None,
 ) -> Run:
     """Play ``arrivals`` (each event at the instant it reaches the server) through pace's live
-    loop, ticking every ``tick`` from ``start`` to ``end``; return what it raised."""
+    loop, ticking every ``tick`` from ``start`` to ``end``; return what it raised.
+    ``seen_on_hole``: where the phones showed the groups still on their holes at an instant
+    (``PositionService.seen_on_hole``'s answer then), for the positions' runs."""
     settings = config.Settings().replace(database={"path": str(folder / "pace.db")})
     if allowance is not None:
         settings = settings.replace(allotment={"report_allowance_min": allowance})
@@ -145,6 +149,8 @@ def replay(
         draw_text, "draw.csv", round=ROUND, day=DAY, timezone=str(TZ), completions=completions
     )
     live = LiveService(service)
+    if seen_on_hole is not None:
+        live.seen_on_hole = lambda round: seen_on_hole(clock.now())
     run = Run()
 
     def heard(deltas, now: datetime) -> None:

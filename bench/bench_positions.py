@@ -7,7 +7,11 @@ line a little off it, the green until the flag goes back in, a player walking ba
 fixes 5-25 m off and now and then a wild one, the screen locked for a few minutes twice a round
 and once for 20 minutes in one group, a second phone in a fifth of the groups, one group that
 does not share). The server's tracker (``pace.rules.positions``) infers each completion with
-an interval, sent to the live loop when the fix that confirms it arrives.
+an interval, sent to the live loop when the fix that confirms it arrives; and the live loop is
+told, as ``PositionService.seen_on_hole`` tells it, the latest fix of each group clearly on its
+hole in play (``Tracker.on_hole``), at its instant: a group seen there past its limits is out of
+position before it leaves (docs/positions.md, "Still on the hole"; ``--no-still-on`` replays
+without it).
 
 Printed, for the inferred completions: how often the interval holds the true instant (how
 often it does not), its width, how long after the true instant it was known, the holes never
@@ -28,6 +32,7 @@ with no true episode, intervals holding the true instant ≥ 95 %; a fix ≤ 0.2
 from __future__ import annotations
 
 import argparse
+import bisect
 import random
 import statistics
 import sys
@@ -48,14 +53,10 @@ from pace.demo.phones import Phones, group_traces  # noqa: E402
 from pace.demo.play import Scorers  # noqa: E402
 from pace.formats.geometry import parse_geometry  # noqa: E402
 from pace.rules.events import Event  # noqa: E402
-from pace.rules.fieldfold import FieldFold  # noqa: E402
 from pace.rules.position import plan_field  # noqa: E402
-from pace.rules.positions import LEAN_SIGMA, CourseShape, Inferred, Tracker, screen  # noqa: E402
+from pace.rules.positions import CourseShape, Inferred, Tracker, screen  # noqa: E402
 
 ROUND = reports_bench.ROUND
-#: per true episode of a sharing group, the positions' first alert after the officials' (min)
-#: had a fix still on the hole fed the verdict (None: missed); filled by ``--episodes``
-HINTED: list[float | None] = []
 PHONE = {"role": "positions", "device": "bench-tracker"}
 COVERAGE = 0.95
 RECALL = 0.95
@@ -72,56 +73,56 @@ def position_event(group: str, inf: Inferred) -> Event:
                  PHONE)  # fmt: skip
 
 
-def infer(shape: CourseShape, orders, traces) -> tuple[dict[str, list[Inferred]], float]:
+#: by group, each fix that showed it clearly on its hole in play: (instant, hole)
+Seen = dict[str, list[tuple[datetime, int]]]
+
+
+def infer(shape: CourseShape, orders, traces) -> tuple[dict[str, list[Inferred]], float, Seen]:
     """Feed every group's fixes to its tracker one at a time, as they arrive; return the
-    completions inferred and the mean server time per fix (ms)."""
+    completions inferred, the mean server time per fix (ms) and the fixes that showed each
+    group still on its hole in play (``Tracker.on_hole``, as ``PositionService`` notes them)."""
     out: dict[str, list[Inferred]] = {}
+    seen: Seen = {}
     spent, count = 0.0, 0
     for g, fixes in traces.items():
         tracker = Tracker(shape, tuple(orders[g]))
         got: list[Inferred] = []
+        on: list[tuple[datetime, int]] = []
         before = None
         for s in fixes:
             t0 = time.perf_counter()
             if screen(shape, s, before) is None:
                 before = s
                 got.extend(tracker.feed([s]))
+                if tracker.k < len(tracker.order) and (
+                    tracker.since is None or s.at > tracker.since
+                ) and tracker.on_hole(s):
+                    on.append((s.at, tracker.order[tracker.k]))
             spent += time.perf_counter() - t0
             count += 1
         out[g] = got
-    return out, 1000 * spent / max(count, 1)
+        seen[g] = on
+    return out, 1000 * spent / max(count, 1), seen
 
 
-def still_on(fold, setup, shape, order, fixes, hole, o, prev, tick, start):
-    """Return when a fix showing the group still on ``hole`` would first have proved it out of
-    position there, had such a fact fed the verdict (not built: docs/positions.md, "How well
-    it works"), or None. The group completes ``hole`` after any instant it was seen on it, so
-    its time over and its gap there are at least what they were at that instant: read at the
-    officials' first alert ``o`` (the true completion) less the time between."""
-    group, fixes = fixes
-    st = fold.status(group, o)
-    limit = None if st.interval is None else st.interval + setup.settings.gap_margin
-    k = order.index(hole)
-    region = Tracker(shape, tuple(order), k)._hole(k)
-    for s in fixes:
-        if (prev is not None and s.at <= prev) or s.at >= o:
-            continue
-        if region.ratio(shape.frame.xy(s.lon, s.lat), s.accuracy, True, LEAN_SIGMA) >= 0:
-            continue  # not clearly on the hole
-        back = o - s.at
-        if st.over is None or st.over - back <= timedelta(0):
-            continue
-        if limit is not None and st.gap is not None and st.gap - back <= limit:
-            continue
-        return start + tick * -(-(s.at - start) // tick)  # the next tick
-    return None
+def seen_at(seen: Seen):
+    """Return ``PositionService.seen_on_hole`` at an instant, from the fixes of ``seen``."""
+
+    def at(now: datetime) -> dict[str, tuple[int, datetime]]:
+        out = {}
+        for g, on in seen.items():
+            i = bisect.bisect_right(on, (now, 99)) - 1
+            if i >= 0:
+                out[g] = (on[i][1], on[i][0])
+        return out
+
+    return at
 
 
-def explain_episodes(r, truth, officials, positions, found, truth_at, traces, hint=None):
+def explain_episodes(r, truth, officials, positions, found, truth_at, traces):
     """Return one line per true episode of a round: when the officials' first alert came,
     when the positions' did, and what the tracker had of the completion that started it (why
-    the delay; ``--episodes``); with ``hint`` (``still_on``'s other arguments), when a fix
-    still on the hole would have shown the episode."""
+    the delay; ``--episodes``)."""
     out = []
     for g, episodes in truth.items():
         for i, e in enumerate(episodes):
@@ -143,18 +144,6 @@ def explain_episodes(r, truth, officials, positions, found, truth_at, traces, hi
                 line += (f"; inferred {(inf.earliest - t).total_seconds():+.0f} s to "
                          f"{(inf.latest - t).total_seconds():+.0f} s of the true instant, known "
                          f"{(inf.confirmed - t).total_seconds():+.0f} s after it")  # fmt: skip
-            if hint is not None and o is not None and g in traces:
-                fold, setup, shape, orders, tick, start = hint
-                order = list(orders[g])
-                k = order.index(e.start_hole)
-                prev = truth_at.get((g, order[k - 1])) if k else None
-                seen = still_on(fold, setup, shape, order, (g, traces[g]), e.start_hole, o, prev,
-                                tick, start)  # fmt: skip
-                best = p
-                if seen is not None:
-                    line += f"; still on the hole from {seen:%H:%M:%S}"
-                    best = seen if p is None else min(p, seen)
-                HINTED.append((best - o).total_seconds() / 60 if best else None)
             out.append(line)
     return out
 
@@ -173,6 +162,11 @@ def main() -> int:
     parser.add_argument(
         "--position-allowance", type=float, default=None,
         help="the positions' allowance in minutes (default: config.toml's)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--no-still-on", action="store_true",
+        help="leave out the fixes still on the hole (the live loop as before issue 48's last "
+             "change: only the completions inferred)",
     )  # fmt: skip
     args = parser.parse_args()
     scorers, phones = Scorers(), Phones()
@@ -198,7 +192,7 @@ def main() -> int:
         starts = {p.id: p.group.start for p in plan.groups}
         traces = group_traces(shape, orders, starts, taps, random.Random(args.seed * 7919 + r),
                               phones)  # fmt: skip
-        found, cost = infer(shape, orders, traces)
+        found, cost, on_hole = infer(shape, orders, traces)
         costs.append(cost)
         truth_at = {(t.group, t.hole): t.at for t in taps}
         for g in traces:
@@ -238,10 +232,14 @@ def main() -> int:
         first = None
         for name in names:
             arrivals, setting = runs[name]
+            phones_seen = None
+            if name in ("positions", "both") and not args.no_still_on:
+                phones_seen = seen_at(on_hole)
             with tempfile.TemporaryDirectory() as folder:
                 run = reports_bench.replay(Path(folder), course_text, draw_text, arrivals, setting,
                                            start, end, tick,
-                                           position_allowance=args.position_allowance)  # fmt: skip
+                                           position_allowance=args.position_allowance,
+                                           seen_on_hole=phones_seen)  # fmt: skip
             got = reports_bench.judge(tallies[name], run, truth, first, None, unseen[name])
             if name == "officials":
                 first = got
@@ -250,14 +248,8 @@ def main() -> int:
                     if g in traces:
                         sharing_true += len(episodes)
                         sharing_found += sum(1 for i in range(len(episodes)) if (g, i) in got)
-                hint = None
-                if args.episodes:
-                    fold = FieldFold(setup, plan)
-                    for e in sorted(official, key=lambda e: e.at):
-                        fold.apply(e, start + reports_bench.END_OF_DAY)
-                    hint = (fold, setup, shape, orders, tick, start)
                 episode_lines += explain_episodes(r, truth, first or {}, got, found, truth_at,
-                                                  traces, hint)  # fmt: skip
+                                                  traces)  # fmt: skip
         print(f"round {r + 1} of {args.rounds} played", flush=True)
     print()
     print(f"{args.rounds} generated medals of {args.groups} groups (seed {args.seed}) on the demo "
@@ -282,11 +274,6 @@ def main() -> int:
         )
         for line in episode_lines:
             print("  " + line)
-        if HINTED:
-            got = [d for d in HINTED if d is not None]
-            print(f"had a fix still on the hole fed the verdict (not built), the groups that "
-                  f"share: {len(got)} of {len(HINTED)} found, first alert after the officials': "
-                  f"median {statistics.median(got) if got else 0:.1f} min")  # fmt: skip
     p = tallies["positions"]
     recall = p.found / p.true_n if p.true_n else 1.0
     shared = sharing_found / sharing_true if sharing_true else 1.0

@@ -25,6 +25,9 @@ from pace.rules.position import Episode, FieldStatus, GroupStatus
 OUT_OF_POSITION = "out_of_position"
 OVERDUE = "overdue"
 BACK_IN_POSITION = "back_in_position"
+#: an ``out_of_position`` alert's reason when the group's phone showed it still on its hole
+#: in play past the instant it was overdue there (issue 48): raised before it leaves
+SEEN_ON_HOLE = "seen_on_hole"
 
 #: the events an alert's life is made of
 ALERT_RAISED = "alert_raised"

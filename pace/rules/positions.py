@@ -324,6 +324,16 @@ class Tracker:
     _zero: int = -1
     _reached: bool = False
 
+    def on_hole(self, s: Sample) -> bool:
+        """Return whether fix ``s`` is clearly on the hole in play (its evidence leans on
+        it, read as the interval's ends are: ``LEAN_SIGMA``): the group was still playing
+        the hole at ``s.at``, so it completes it later (issue 48, docs/positions.md "Still
+        on the hole")."""
+        if self.k >= len(self.order):
+            return False
+        p = self.shape.frame.xy(s.lon, s.lat)
+        return self._hole(self.k).ratio(p, s.accuracy, True, LEAN_SIGMA) < 0
+
     def _hole(self, k: int) -> _Hole:
         if k not in self._holes:
             self._holes[k] = _Hole(self.shape, self.order, k)

@@ -92,7 +92,10 @@ def explained(live: LiveRound, e: Event, a: alertsmod.Alert) -> Event:
     """
     if a.kind not in EXPLAINED:
         return e
-    x = explainmod.explain(live.field, live.sources, a.kind, a.group, a.at)
+    # still on the hole (issue 48): why is the projection's at the instant it was seen there,
+    # the hole in play overdue (its time over and its gap then, docs/positions.md)
+    kind = alertsmod.OVERDUE if a.reason == alertsmod.SEEN_ON_HOLE else a.kind
+    x = explainmod.explain(live.field, live.sources, kind, a.group, a.at)
     if x is None:
         return e
     return replace(e, payload={**e.payload, "explanation": explainmod.as_document(x, author)})
@@ -189,7 +192,9 @@ class AlertDesk:
                 # referee goes to look before timing (docs/status.md, "Groups' reports")
                 e = fresh[a.key]
                 fresh[a.key] = replace(e, payload={**e.payload, "reported_by_group": True})
-            elif live.field.rests_on_position(a.group, min(a.at, now)):
+            elif a.reason == alertsmod.SEEN_ON_HOLE or live.field.rests_on_position(
+                a.group, min(a.at, now)
+            ):
                 # issue 48: the status rests on a completion inferred from the group's
                 # positions (an interval, a minute or two wide): marked as such
                 e = fresh[a.key]

@@ -14,7 +14,7 @@ tick folds and evaluates nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -24,6 +24,7 @@ from pace.rules import facts as factsmod
 from pace.rules import groupclock, reported
 from pace.rules import life as lifemod
 from pace.rules.events import Event
+from pace.rules.model import Status
 from pace.rules.position import Episode, FieldStatus, GroupPlan, GroupStatus
 from pace.services import alerts as alertsdesk
 from pace.services import calibration as calmod
@@ -88,6 +89,9 @@ class LiveService:
         self._estimates: dict[str, tuple[Any, estimatesmod.Judged]] = {}
         #: each round's missed taps kept group by group (``estimatesmod.Standing``)
         self._standing: dict[str, estimatesmod.Standing] = {}
+        #: by group, the hole in play and the latest instant its phone showed it still on it
+        #: (``PositionService.seen_on_hole``; None: no positions): see :meth:`_seen_late`
+        self.seen_on_hole: Callable[[str], Mapping[str, tuple[int, datetime]]] | None = None
 
     def extend(self, companion: Companion) -> None:
         """Add a companion's parts to every snapshot, and its deltas and alerts to the feed."""
@@ -374,6 +378,13 @@ class LiveService:
             for group in self._history_changed(live, judged) | self._woken(live, now) | opened:
                 if group not in looking:
                     looking[group] = self._status(live, group, now)
+            # the groups a phone showed still on their hole in play are looked at each time:
+            # that fact may prove them out of position before they leave it (issue 48)
+            seen = self.seen_on_hole(round) if self.seen_on_hole is not None else {}
+            for group in seen:
+                if group not in looking and group in live.view.plan.by_id:
+                    looking[group] = self._status(live, group, now)
+            standing = _seen_standing(live)
             due: list[alertsmod.Alert] = list(judged.alerts())
             for group, s in looking.items():
                 gates.pop(group, None)
@@ -386,8 +397,11 @@ class LiveService:
                 episodes = judged.episodes(group)
                 if group in judged.touched:
                     episodes = self._seen_too(live, group, episodes, now)
-                due.extend(self._settled(live, group, alertsmod.episode_alerts(episodes, real),
-                                         now, gates))  # fmt: skip
+                alerts = alertsmod.episode_alerts(episodes, real)
+                if (group in seen or group in standing) and not resting:
+                    alerts += self._seen_late(live, group, episodes, seen.get(group),
+                                              standing.get(group, ()), now)  # fmt: skip
+                due.extend(self._settled(live, group, alerts, now, gates))
                 if not resting:
                     due.extend(self._settled(live, group, alertsmod.overdue_alerts(s, now, holes),
                                              now, gates, s))  # fmt: skip
@@ -429,6 +443,71 @@ class LiveService:
             out.extend(live.delta(kind, data) for kind, data in later)
             if out:
                 yield tuple(out)
+
+    @staticmethod
+    def _seen_late(
+        live: LiveRound,
+        group: str,
+        episodes: tuple[Episode, ...],
+        seen: tuple[int, datetime] | None,
+        standing: Sequence[alertsmod.Alert],
+        now: datetime,
+    ) -> tuple[alertsmod.Alert, ...]:
+        """Return the ``out_of_position`` alert of a group its phone showed still on its hole
+        in play past the instant it was overdue there (issue 48, docs/positions.md "Still on
+        the hole"), or nothing.
+
+        Seen on hole h at t, the group completes h after t: its time over there is at least
+        its time over at t, and its gap at least its gap at t (the latest other completion
+        of h before it is the same one), so overdue at t (over time on the hole in play, its
+        gap past its interval and the margin; docs/rules.md §3) it is out of position at h
+        whatever instant it leaves. The alert is the one the episode beginning at h will
+        have (its key), raised at t and marked ``reason: seen_on_hole``; the completion
+        then logged takes it over. Only when no episode of the group is open, its group
+        ahead (the one before it from its tee) has been seen at h (else the hole may still
+        be held ahead of it), and the status at t rests on the real log.
+
+        Once raised, it stands (``standing``: the group's open alerts raised so) until the
+        group's completion of h is logged, whatever this process holds of the phone's fixes
+        (a restart, another worker, the sharing stopped): what was seen is a fact."""
+        fold = live.field
+        if any(e.end is None for e in episodes):
+            return ()  # out of position already: the episode's own alert
+        kept = tuple(a for a in standing if a.hole is not None and not fold.seen_at(group, a.hole))
+        if kept or seen is None:
+            return kept
+        hole, at = seen
+        p = live.view.plan.by_id[group]
+        if at > now or hole not in p.position:
+            return ()
+        done = fold.done(group, now)
+        k = max((p.position[h] for h in done if h in p.position), default=0)  # holes completed
+        if fold.seen_at(group, hole) or k >= len(p.order) or p.order[k] != hole:
+            return ()  # the hole completed since, or not the one in play
+        before = fold.predecessor.get(group)
+        if before is not None and fold.withdrawn_at(before) is None \
+                and not fold.seen_at(before, hole):  # fmt: skip
+            return ()
+        s = fold.status(group, at)
+        if s.status is not Status.OVERDUE or s.hole != hole \
+                or s.confirmed is Status.OUT_OF_POSITION:  # fmt: skip
+            return ()
+        if fold.reported_holes(group):
+            # its scorer reports its holes: its completion of h may be its report, judged
+            # with the report's allowance (docs/status.md): past both limits by that much too
+            extra = fold.allowance
+            if s.over is None or s.over <= extra:
+                return ()
+            if not s.lead and (s.gap is None or s.interval is None
+                               or s.gap <= s.interval + fold.margin + extra):  # fmt: skip
+                return ()
+        name = alertsmod.episode_keys([*episodes, Episode(group, at, hole)])[-1]
+        return (
+            alertsmod.Alert(
+                f"{alertsmod.OUT_OF_POSITION}:{name}", alertsmod.OUT_OF_POSITION, group, hole,
+                at, s.over, s.gap, reason=alertsmod.SEEN_ON_HOLE,
+            ),
+        )  # fmt: skip
 
     @staticmethod
     def _seen_too(
@@ -625,3 +704,21 @@ class LiveService:
                 out.append(live.delta(ROW, self._make_row(live, p.id, s, now, holes, moving)))
             told[p.id] = (version, key, self._judged(live, now).wake(p.id, s))
         return statuses
+
+
+def _seen_standing(live: LiveRound) -> dict[str, list[alertsmod.Alert]]:
+    """Return, by group, the open ``out_of_position`` alerts raised on a fix still on the hole
+    (``reason: seen_on_hole``; :meth:`LiveService._seen_late`)."""
+    book = live.alerts
+    out: dict[str, list[alertsmod.Alert]] = {}
+    for key, a in book.raised.items():
+        if a.get("reason") != alertsmod.SEEN_ON_HOLE or key in book.resolved:
+            continue
+        hole = a.get("hole")
+        out.setdefault(str(a["group"]), []).append(
+            alertsmod.Alert(key, alertsmod.OUT_OF_POSITION, str(a["group"]),
+                            hole if isinstance(hole, int) else None,
+                            datetime.fromisoformat(str(a["at"])),
+                            reason=alertsmod.SEEN_ON_HOLE)  # fmt: skip
+        )
+    return out

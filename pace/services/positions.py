@@ -25,7 +25,7 @@ import logging
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from threading import Lock
@@ -135,6 +135,9 @@ class _Group:
 
     tracker: posmod.Tracker
     last: posmod.Sample | None = None
+    #: the hole in play and the latest instant a fix showed the group clearly on it (no
+    #: coordinate: "still on hole 7 at 10:42", docs/positions.md "Still on the hole")
+    seen: tuple[int, datetime] | None = None
 
 
 @dataclass
@@ -177,6 +180,8 @@ class PositionService:
         #: each device's fixes taken recently: (instant, how many), oldest first
         self._sent: dict[str, list[tuple[float, int]]] = {}
         self._rate_lock = Lock()
+        # the live loop reads where the phones showed the groups still on their holes
+        live.seen_on_hole = self.seen_on_hole
 
     # -- consent ---------------------------------------------------------------------------
 
@@ -279,12 +284,39 @@ class PositionService:
                 outcome = self._complete(live, c, group.start, inferred, device)
                 if outcome is not None:
                     outcomes.append(outcome)
+            self._note_seen(g, samples)
             taken = Taken(len(samples), discarded, tuple(outcomes))
             if c.id is not None:
                 kept_round.batches[(device, c.id)] = taken
                 while len(kept_round.batches) > BATCHES:
                     kept_round.batches.popitem(last=False)
             return taken
+
+    @staticmethod
+    def _note_seen(g: _Group, samples: Sequence[posmod.Sample]) -> None:
+        """Note the latest of ``samples`` that shows the group clearly on its hole in play
+        (after its last completion inferred), as (hole, instant)."""
+        t = g.tracker
+        if t.k >= len(t.order):
+            g.seen = None
+            return
+        hole = t.order[t.k]
+        if g.seen is not None and g.seen[0] != hole:
+            g.seen = None  # a hole completed since: what was seen of the one before is done
+        for s in samples:
+            if (t.since is None or s.at > t.since) and (g.seen is None or s.at > g.seen[1]) \
+                    and t.on_hole(s):  # fmt: skip
+                g.seen = (hole, s.at)
+
+    def seen_on_hole(self, round: str) -> dict[str, tuple[int, datetime]]:
+        """Return, by group, the hole in play and the latest instant a fix of its phone
+        showed it clearly on it (the live loop's "still on the hole", issue 48): only while
+        the round allows positions and the group's fixes are held."""
+        with self.live.lock:
+            kept = self._rounds.get(round)
+            if kept is None:
+                return {}
+            return {group: g.seen for group, g in kept.groups.items() if g.seen is not None}
 
     def _complete(
         self, live: Any, c: SendPositions, start: datetime, inferred: posmod.Inferred,
@@ -408,6 +440,8 @@ class PositionService:
                 if g.last is not None and g.last.at < cutoff:
                     g.last = None
                     dropped += 1
+                if g.seen is not None and g.seen[1] < cutoff:
+                    g.seen = None  # kept no longer than the fixes that showed it
         return dropped
 
     def held(self, round: str, before: datetime | None = None) -> int:

@@ -209,8 +209,15 @@ function renderAlert(a) {
       ? el("p", { class: "reported-by-group" }, t("dash.alert.reported_by_group"))
       : null,
     // issue 48: the status rests on a completion inferred from the group's positions
+    // a fix of its phone showed it still on the hole in play past its limits (its reason)
     a.from_positions
-      ? el("p", { class: "from-positions" }, t("dash.alert.from_positions"))
+      ? el(
+          "p",
+          { class: "from-positions" },
+          a.reason === "seen_on_hole"
+            ? t("dash.alert.seen_on_hole", { hole: a.hole ?? "", time: clock(a.at, tz()) })
+            : t("dash.alert.from_positions"),
+        )
       : null,
     numbers.length ? el("div", { class: "alert-numbers" }, ...numbers) : null,
     a.why ? whyDetails(a.key) : null,

@@ -13,21 +13,15 @@ from positions is marked ``from_positions``.
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Iterator
-from datetime import timedelta
 
 import pytest
 from drivers import ROUND, local
 from flask import Flask
-from positioned import positions_app
+from positioned import opened, walked
 
-from pace.app import close_app
 from pace.clock import FakeClock
-from pace.demo.phones import Phones, samples, walk
-from pace.rules.positions import CourseShape
 from pace.services import commands as cmd
-from pace.services.geometry import round_geometry
 from pace.services.life import RoundLifeService
 
 #: the groups' true completions: group 2 (off at 08:10) holes out on the 1st 20 minutes after
@@ -46,23 +40,13 @@ def clock() -> FakeClock:
 
 @pytest.fixture
 def app(tmp_path, clock) -> Iterator[Flask]:
-    app = positions_app(tmp_path, clock)
-    try:
+    with opened(tmp_path, clock) as app:
         yield app
-    finally:
-        close_app(app)
 
 
 def fixes(app: Flask, group: str, until: str = NOW) -> list[dict]:
     """The fixes of ``group``'s phone walking its holes as TRUE says, as the phone sends them."""
-    shape = CourseShape.of(round_geometry(app.extensions["pace"].live.service, ROUND))
-    rng = random.Random(int(group) + 7)
-    path = walk(shape, list(range(1, 19)), local(START[group]),
-                {h: local(t) for h, t in TRUE[group].items()}, rng)  # fmt: skip
-    model = Phones(gaps=0, long_gap_groups=0, wild_share=0.0, accuracy=(5.0, 12.0))
-    got = samples(shape, path, rng, model, local(START[group]) - timedelta(minutes=2), local(until))
-    return [{"at": s.at.isoformat(), "lon": round(s.lon, 7), "lat": round(s.lat, 7),
-             "accuracy": s.accuracy} for s in got]  # fmt: skip
+    return walked(app, group, START[group], TRUE[group], until)
 
 
 def share_and_send(connect, app, group: str) -> list[dict]:

@@ -90,7 +90,8 @@ def test_the_audit_knows_every_kind_of_event_the_rules_name():
     named |= set(records.SCORE_TYPES) | {records.EVENT_VOIDED}
     not_events = {
         facts.RESUME, *facts.STOP_KINDS, refereeing.STOP_TIMING, refereeing.PLAYERS_TOLD,
-        alerts.OUT_OF_POSITION, alerts.OVERDUE, alerts.BACK_IN_POSITION, changes.NO_SHOW,
+        alerts.OUT_OF_POSITION, alerts.OVERDUE, alerts.BACK_IN_POSITION, alerts.SEEN_ON_HOLE,
+        changes.NO_SHOW,
         changes.RETIRED, *life.STAGES,
     }  # fmt: skip
     assert named - not_events <= set(sentences.TYPES)

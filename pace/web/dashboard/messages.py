@@ -66,6 +66,11 @@ MESSAGES: dict[str, Source] = {
         "From positions: the group's phone gave this hole time (to a minute or two); look "
         "before timing"
     ),
+    # issue 48: raised before the group left the hole: its phone showed it still on it
+    "dash.alert.seen_on_hole": (
+        "From positions: the group's phone showed it still on hole {hole} at {time}, past its "
+        "time and its gap: out of position whenever it leaves; look before timing"
+    ),
     "dash.from_positions": "from positions",
     "dash.from_positions.between": "from positions, between {earliest} and {latest}",
     # issue 48: where a group stands on its hole, from its phone (static/places.js)
