@@ -378,10 +378,11 @@ class LiveService:
             for group in self._history_changed(live, judged) | self._woken(live, now) | opened:
                 if group not in looking:
                     looking[group] = self._status(live, group, now)
-            # the groups a phone showed still on their hole in play are looked at each time:
-            # that fact may prove them out of position before they leave it (issue 48)
+            # the groups a phone showed still on their hole in play are looked at each tick
+            # (a command's look is the groups it touched): that fact may prove them out of
+            # position before they leave it (issue 48)
             seen = self.seen_on_hole(round) if self.seen_on_hole is not None else {}
-            for group in seen:
+            for group in seen if tick else ():
                 if group not in looking and group in live.view.plan.by_id:
                     looking[group] = self._status(live, group, now)
             standing = _seen_standing(live)
