@@ -1,13 +1,23 @@
-"""Measure what a referee sees: a tap's row and alert on every dashboard, pace against a relay.
+"""Measure what a referee sees: a tap's row and alert on every dashboard, pace against relays.
 
 Issue 13. Starts the real ``pace serve`` (gevent, ``synchronous=FULL``, the scheduler ticking)
-over a round of ``--groups`` three-balls, and a bare relay: a tiny Flask-SocketIO app in the same
-async mode and on the same server (``pace.web.server``: Nagle's algorithm off, as pace) that
-acks a marshal's tap and forwards what pace sends for it (the stored event, a group row of the
-same shape and size, an alert), numbered like pace's deltas, to the rooms pace sends them to:
-the row to every page, the event and the alert to the dashboards only (pace's marshals' room
-hears neither: docs/protocol.md). Each
-server has its own client process (lean Socket.IO clients on gevent, websocket transport):
+over a round of ``--groups`` three-balls, and relays: tiny Flask-SocketIO apps in the same async
+mode and on the same server (``pace.web.server``: Nagle's algorithm off, as pace), each in its
+own process. ``--relay`` chooses them (``both`` by default):
+
+- the **bare relay** (issue 50), the floor: it acks a marshal's tap and re-emits the tap alone,
+  numbered like pace's deltas, to the round's room the dashboards are in; the marshals hear
+  nothing. A dashboard counts the tap as shown when it hears it: that one message is the tap's
+  row, and for a tap that makes an alert its alert too (an alert's floor is also one message to
+  the dashboards). It is what a referee's dashboard and 60 marshals' phones could see at best.
+- the **forwarding relay** (issue 13): it acks a tap and forwards what pace sends for it (the
+  stored event, a group row of the same shape and size, an alert), numbered, to the rooms pace
+  sends them to: the row to every page, marshals included, the event and the alert to the
+  dashboards only (pace's marshals' room hears neither: docs/protocol.md). Sending every
+  marshal a row per tap, where pace sends a marshal only the rows its page shows, it is slower
+  than the floor and flatters pace's ratio.
+
+Each server has its own client process (lean Socket.IO clients on gevent, websocket transport):
 ``--marshals`` marshals and ``--dashboards`` dashboards that behave like the real page: they join
 (the snapshot), apply the deltas as they come, and re-read the snapshot once when they see a
 delta's number skip; a server that numbers no deltas (before issue 13) gets what the page did
@@ -15,14 +25,17 @@ then: the snapshot read again 250 ms after each fact.
 
 The round is replayed live: every completion of the round (about 18 × ``--groups`` taps; slow
 groups fall out of position, the groups behind them are held up), each sent when pace's
-accelerated clock reaches its instant, one tap at a time to one server then the other (which goes
-first alternates). A tap's **row** latency runs from the marshal's emit until every dashboard holds
-the ``group_updated`` row that shows the tap; its **alert** latency, for a tap that puts a group
-out of (or back in) position, until every dashboard holds that alert. ``perf_counter`` is the
-system's monotonic clock, read within one client process for each measure.
+accelerated clock reaches its instant, one tap at a time to each server in turn (which goes
+first turns with every tap). A tap's **row** latency runs from the marshal's emit until every
+dashboard holds the ``group_updated`` row that shows the tap (the bare relay's: until every
+dashboard heard the tap); its **alert** latency, for a tap that puts a group out of (or back in)
+position, until every dashboard holds that alert (the relays: every tap, each making one).
+``perf_counter`` is the system's monotonic clock, read within one client process for each
+measure.
 
-Prints p50/p99 of both for both servers and the ratio; the target (issue 13) is pace's row p99
-≤ 1.5× the relay's and p50 ≤ 2× (issue 37), and it says MET or MISSED.
+Prints p50/p99 of both for every server and pace's ratio to each relay, and says MET or MISSED
+against two targets: issue 50's, pace's row p99 and alert p99 ≤ 1.5× the bare relay's; and issue
+13's, pace's row p99 ≤ 1.5× the forwarding relay's and its p50 ≤ 2× (issue 37).
 
 ``--positions N`` (issue 48) also measures what the groups' phones cost the taps: the round
 allows positions and its course has its map (the demo's drawing of it), and N phones, each a
@@ -38,6 +51,7 @@ completion, so what is measured is each message's handling, not the completions'
 
     python bench/bench_latency.py
     python bench/bench_latency.py --groups 20 --speed 600          # a shorter run
+    python bench/bench_latency.py --relay bare                      # against the floor only
     python bench/bench_latency.py --profile pace.prof               # cProfile the pace server
     python bench/bench_latency.py --groups 240 --tees 4 --speed 300  # a large field, four tees
     python bench/bench_latency.py --positions 240 --speed 300         # 240 phones, 4 fixes a min
@@ -118,8 +132,9 @@ def relay_row(group: str, start: datetime, holes: dict[str, dict], at: str) -> d
     }  # fmt: skip
 
 
-def serve_relay(port: int, groups: int) -> None:
-    """Run the bare relay: ack a tap, forward its event, a row and an alert, numbered."""
+def serve_relay(port: int, groups: int, kind: str = "forward") -> None:
+    """Run a relay: ``forward`` acks a tap and forwards its event, a row and an alert,
+    numbered; ``bare`` acks it and re-emits the tap alone, numbered, to the dashboards."""
     from flask import Flask, jsonify
     from flask_socketio import SocketIO, join_room
 
@@ -128,10 +143,16 @@ def serve_relay(port: int, groups: int) -> None:
     starts = {str(g): datetime(2026, 1, 1, 8, 0) + timedelta(minutes=8 * (g - 1))
               for g in range(1, groups + 1)}  # fmt: skip
     holes: dict[str, dict[str, dict]] = {g: {} for g in starts}
+    #: the bare relay's taps, for a snapshot read again after a skipped number
+    taps: list[dict[str, Any]] = []
     state = {"rev": 0}
 
     def snapshot() -> dict[str, Any]:
         now = datetime.now().isoformat()
+        if kind == "bare":
+            # what the taps show: each tap its group's hole (the dashboard's row) and its alert
+            return {"round": ROUND, "rev": state["rev"], "at": now, "groups": bare_rows(taps),
+                    "alerts": [bare_alert(t) for t in taps]}  # fmt: skip
         rows = [relay_row(g, s, holes[g], now) for g, s in starts.items()]
         return {"round": ROUND, "rev": state["rev"], "at": now, "groups": rows, "alerts": []}
 
@@ -154,8 +175,7 @@ def serve_relay(port: int, groups: int) -> None:
         join_room(f"{'marshals' if payload.get('holes') else 'round'}:{payload['round']}")
         return {"ok": True, "snapshot": snapshot()}
 
-    @socketio.on("hole_completed")
-    def tap(payload):
+    def forward(payload):
         room = f"round:{payload['round']}"
         both = [room, f"marshals:{payload['round']}"]
         group, hole = str(payload["group"]), str(payload["hole"])
@@ -179,12 +199,38 @@ def serve_relay(port: int, groups: int) -> None:
         return {"ok": True, "id": payload["id"], "seq": 1, "at": payload["at"],
                 "duplicate": False}  # fmt: skip
 
-    print(f"relay serving on {port}", flush=True)
+    def bare(payload):
+        # the floor (issue 50): one message per tap, to the dashboards' room only; the
+        # marshals hear nothing. It is the dashboard's row and, for a tap that makes an
+        # alert, its alert too (an alert's floor is also one message to the dashboards).
+        state["rev"] += 1
+        taps.append(payload)
+        socketio.emit("hole_completed", {"round": ROUND, "rev": state["rev"], "tap": payload},
+                      to=f"round:{payload['round']}")  # fmt: skip
+        return {"ok": True, "id": payload["id"]}
+
+    socketio.on_event("hole_completed", bare if kind == "bare" else forward)
+    print(f"{kind} relay serving on {port}", flush=True)
     # the server pace serves on (Nagle's algorithm off): socketio.run's would hold the relay's
     # second frame of a tap (its row) for the client's delayed ACK, ~40 ms, and flatter pace
     from pace.web.server import wsgi_server
 
     wsgi_server(app, "127.0.0.1", port).serve_forever()
+
+
+def bare_rows(taps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return the rows the bare relay's taps show: each group's holes, with the taps' ids."""
+    rows: dict[str, dict[str, Any]] = {}
+    for t in taps:
+        row = rows.setdefault(str(t["group"]), {"group": str(t["group"]), "holes": {}})
+        row["holes"][str(t["hole"])] = {"at": t["at"], "id": t["id"]}
+    return list(rows.values())
+
+
+def bare_alert(tap: dict[str, Any]) -> dict[str, Any]:
+    """Return the alert a dashboard counts when it hears the bare relay's ``tap``."""
+    return {"key": f"tap:{tap['id']}", "kind": "out_of_position", "group": str(tap["group"]),
+            "hole": int(tap["hole"])}  # fmt: skip
 
 
 # -- servers -----------------------------------------------------------------------------------
@@ -344,19 +390,19 @@ def start_pace(folder: Path, draw: str, day: date, origin: datetime, args) -> Se
     return Server("pace", url, process, log, tokens)
 
 
-def start_relay(folder: Path, groups: int) -> Server:
+def start_relay(folder: Path, groups: int, kind: str) -> Server:
     port = free_port()
-    log = folder / "relay.log"
+    log = folder / f"relay-{kind}.log"
     with log.open("w") as out:
         process = subprocess.Popen(
-            [sys.executable, __file__, "--serve-relay", "--port", str(port),
+            [sys.executable, __file__, "--serve-relay", kind, "--port", str(port),
              "--groups", str(groups)],
             cwd=folder, stdout=out, stderr=subprocess.STDOUT,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
     wait_ready(url + "/ready", process, log)
-    return Server("relay", url, process, log)
+    return Server(kind, url, process, log)
 
 
 # -- a client process: one server's marshals and dashboards ----------------------------------
@@ -464,6 +510,8 @@ LEGACY_FACTS = ("hole_logged", "hole_time_corrected", "event_voided", "siren_rec
 #: the deltas a page applies (each carries the round's next ``rev``)
 DELTAS = ("group_updated", "alert_raised", "alert_acknowledged", "alert_resolved",
           "penalties_changed", "timing_changed", "round_changed")  # fmt: skip
+#: the bare relay's one message per tap: the tap itself, numbered (the row and the alert)
+BARE_TAP = "hole_completed"
 
 
 class Dashboard:
@@ -480,7 +528,7 @@ class Dashboard:
         self.pending: list[tuple[str, dict]] = []
         self.rereads = 0
         self.timer = None
-        handlers: dict[str, Any] = {name: self._handler(name) for name in DELTAS}
+        handlers: dict[str, Any] = {name: self._handler(name) for name in (*DELTAS, BARE_TAP)}
         for name in LEGACY_FACTS:
             handlers[name] = self._fact
         self.client = connect_client(worker.url, worker.tokens.get("referee", "-"),
@@ -547,6 +595,10 @@ class Dashboard:
             self.worker.saw_alert(self.index, msg["alert"], now)
         elif name == "alert_acknowledged":
             self.alerts.pop((msg.get("payload") or {}).get("alert"), None)
+        elif name == BARE_TAP:  # the bare relay's tap: the dashboard shows it when it hears it
+            tap = msg["tap"]
+            self.worker.saw_row(self.index, {"holes": {str(tap["hole"]): {"id": tap["id"]}}}, now)
+            self.worker.saw_alert(self.index, bare_alert(tap), now)
 
     def _fact(self, msg: dict) -> None:
         if not self.legacy:
@@ -983,6 +1035,10 @@ def main() -> None:
     parser.add_argument("--gap", type=float, default=20, help="ms between two taps")
     parser.add_argument("--tick", type=float, default=5, help="pace's scheduler tick (s)")
     parser.add_argument("--speed", type=float, default=150, help="pace's clock speed")
+    parser.add_argument("--relay", default="both", choices=("bare", "forward", "both"),
+                        help="the relays pace is measured against (issue 50): the bare one"
+                        " (acks a tap, re-emits it to the dashboards), the forwarding one"
+                        " (a row per tap to every page), or both")  # fmt: skip
     parser.add_argument("--profile", default=None, help="write pace's cProfile stats here")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     parser.add_argument("--progress", action="store_true", help="print a line every 50 taps")
@@ -994,7 +1050,7 @@ def main() -> None:
     )
     parser.add_argument("--phones-worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--day", default="", help=argparse.SUPPRESS)
-    parser.add_argument("--serve-relay", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--serve-relay", default="", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--client-worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--ipc-port", type=int, default=0, help=argparse.SUPPRESS)
@@ -1002,7 +1058,7 @@ def main() -> None:
     parser.add_argument("--tokens", default="{}", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_relay:
-        serve_relay(args.port, args.groups)
+        serve_relay(args.port, args.groups, args.serve_relay)
         return
     if args.phones_worker:
         PARS.update(read_pars())
@@ -1024,8 +1080,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="pace-bench-") as tmp:
         folder = Path(tmp)
         pace_server = start_pace(folder, draw, day, origin, args)
-        relay_server = start_relay(folder, args.groups)
-        servers = [pace_server, relay_server]
+        kinds = ["forward", "bare"] if args.relay == "both" else [args.relay]
+        servers = [pace_server, *(start_relay(folder, args.groups, k) for k in kinds)]
         clients: list[Clients] = []
         cpu: dict[str, float] = {}
         closing: list[dict] = []
@@ -1039,7 +1095,7 @@ def main() -> None:
         try:
             t0 = time.perf_counter()
             clients = [Clients.start(s, args, folder) for s in servers]
-            print(f"connected {2 * (args.marshals + args.dashboards)} clients in"
+            print(f"connected {len(servers) * (args.marshals + args.dashboards)} clients in"
                   f" {time.perf_counter() - t0:.1f} s", flush=True)  # fmt: skip
             if args.positions:
                 t0 = time.perf_counter()
@@ -1060,7 +1116,9 @@ def main() -> None:
                     phones.switch(not phones.on)  # the phones on, then off, then on...
                     switched = time.perf_counter()
                     spell += 1
-                order = clients if i % 2 == 0 else clients[::-1]
+                # which server goes first turns with every tap (each its own process)
+                turn = i % len(clients)
+                order = clients[turn:] + clients[:turn]
                 for c in order:
                     payload = {"id": str(uuid.uuid4()), "round": ROUND, "group": tap.group,
                                "hole": tap.hole, "at": tap.at.isoformat(),
@@ -1090,22 +1148,21 @@ def main() -> None:
             for s in servers:
                 s.stop()
 
-    pace, relay = clients
-    pace_alerts = [a["latency"] for a in alerts[0].values()]
-    relay_alerts = [a["latency"] for a in alerts[1].values()]
+    names = [c.server.name for c in clients]
+    pace = clients[0]
+    latencies = [[a["latency"] for a in got.values()] for got in alerts]
+    pace_alerts = latencies[0]
     late = [a for a in pace_alerts if a > ALERT_WINDOW / 2]
     rows = [
-        ("row: tap → every dashboard, p50", quantile(pace.rows, 0.5), quantile(relay.rows, 0.5)),
-        ("row: tap → every dashboard, p99", quantile(pace.rows, 0.99),
-         quantile(relay.rows, 0.99)),
-        ("row: tap → every dashboard, max", max(pace.rows), max(relay.rows)),
-        ("alert: tap → every dashboard, p50", quantile(pace_alerts, 0.5),
-         quantile(relay_alerts, 0.5)),
-        ("alert: tap → every dashboard, p99", quantile(pace_alerts, 0.99),
-         quantile(relay_alerts, 0.99)),
-        ("tap → ack, p50", quantile(pace.acks, 0.5), quantile(relay.acks, 0.5)),
-        ("tap → ack, p99", quantile(pace.acks, 0.99), quantile(relay.acks, 0.99)),
-    ]  # fmt: skip
+        ("row: tap → every dashboard, p50", [quantile(c.rows, 0.5) for c in clients]),
+        ("row: tap → every dashboard, p99", [quantile(c.rows, 0.99) for c in clients]),
+        ("row: tap → every dashboard, max", [max(c.rows) for c in clients]),
+        ("alert: tap → every dashboard, p50", [quantile(a, 0.5) for a in latencies]),
+        ("alert: tap → every dashboard, p99", [quantile(a, 0.99) for a in latencies]),
+        ("tap → ack, p50", [quantile(c.acks, 0.5) for c in clients]),
+        ("tap → ack, p99", [quantile(c.acks, 0.99) for c in clients]),
+    ]
+    figures = {label: dict(zip(names, values, strict=True)) for label, values in rows}
     load_after = os.getloadavg()
     print(f"\n{len(pace.rows)} taps measured per server ({len(taps)} in the round,"
           f" {args.warmup} warm-up), {args.groups} three-balls, {args.marshals} marshals +"
@@ -1115,29 +1172,45 @@ def main() -> None:
     print(f"taps sent at most {lag / 60:.1f} min (pace's clock) after their instant;"
           f" load average before {load_before[0]:.2f}, after {load_after[0]:.2f}"
           f" ({os.cpu_count()} cores)")  # fmt: skip
-    print(f"{'(ms)':36} {'pace':>8} {'relay':>8} {'ratio':>6}")
-    for label, p, r in rows:
-        print(f"{label:36} {p * 1000:8.2f} {r * 1000:8.2f} {p / r:6.2f}")
-    print(f"alerts raised by a tap and seen by every dashboard: pace {len(pace_alerts)}"
-          f" ({len(late)} more than {ALERT_WINDOW / 2:g} s after the tap), relay"
-          f" {len(relay_alerts)}")  # fmt: skip
-    # issue 37's target: the row's p99 within 1.5× the relay's and its p50 within 2×, both
-    # measured in this run (no absolute escape: a loaded machine slows both servers alike)
-    p50, r50 = rows[0][1], rows[0][2]
-    p99, r99 = rows[1][1], rows[1][2]
-    ok = p99 <= 1.5 * r99 and p50 <= 2 * r50
-    print(
-        f"\ntarget row p99 ≤ 1.5× relay and p50 ≤ 2×: {'MET' if ok else 'MISSED'}"
-        f" (p99 pace {p99 * 1000:.1f} ms, {p99 / r99:.2f}× relay's {r99 * 1000:.1f} ms;"
-        f" p50 {p50 / r50:.2f}×)"
-    )
-    a99, ra99 = rows[4][1], rows[4][2]
-    if pace_alerts:
-        aok = a99 <= 1.5 * ra99
-        print(
-            f"alert p99 ≤ 1.5× relay: {'MET' if aok else 'MISSED'}"
-            f" (pace {a99 * 1000:.1f} ms, {a99 / ra99:.2f}× relay's {ra99 * 1000:.1f} ms)"
-        )
+    relays = names[1:]
+    print(f"{'(ms)':36}" + "".join(f" {n:>8}" for n in names)
+          + "".join(f" {'÷' + n:>8}" for n in relays))  # fmt: skip
+    for label, values in rows:
+        print(f"{label:36}" + "".join(f" {v * 1000:8.2f}" for v in values)
+              + "".join(f" {values[0] / v:8.2f}" for v in values[1:]))  # fmt: skip
+    print("alerts raised by a tap and seen by every dashboard: pace"
+          f" {len(pace_alerts)} ({len(late)} more than {ALERT_WINDOW / 2:g} s after the tap)"
+          + "".join(f", {n} relay {len(a)}" for n, a in zip(relays, latencies[1:],
+                                                              strict=True)))  # fmt: skip
+    p50, p99 = figures[rows[0][0]], figures[rows[1][0]]
+    a99 = figures[rows[4][0]]
+    if "forward" in names:
+        # issue 37's target: the row's p99 within 1.5× the forwarding relay's and its p50
+        # within 2×, both measured in this run (a loaded machine slows every server alike)
+        ok = p99["pace"] <= 1.5 * p99["forward"] and p50["pace"] <= 2 * p50["forward"]
+        print(f"\ntarget row p99 ≤ 1.5× forward relay and p50 ≤ 2× (issue 37):"
+              f" {'MET' if ok else 'MISSED'} (p99 pace {p99['pace'] * 1000:.1f} ms,"
+              f" {p99['pace'] / p99['forward']:.2f}× forward relay's"
+              f" {p99['forward'] * 1000:.1f} ms;"
+              f" p50 {p50['pace'] / p50['forward']:.2f}×)")  # fmt: skip
+        if pace_alerts:
+            aok = a99["pace"] <= 1.5 * a99["forward"]
+            print(f"alert p99 ≤ 1.5× forward relay: {'MET' if aok else 'MISSED'}"
+                  f" (pace {a99['pace'] * 1000:.1f} ms, {a99['pace'] / a99['forward']:.2f}×"
+                  f" forward relay's {a99['forward'] * 1000:.1f} ms)")  # fmt: skip
+    if "bare" in names:
+        # issue 50's target: the row's and the alert's p99 within 1.5× the bare relay's (the
+        # floor: a tap acked and re-emitted to the dashboards, nothing to the marshals)
+        print()
+        verdicts = []
+        for what, q in (("row", p99), ("alert", a99)):
+            met = q["pace"] <= 1.5 * q["bare"]
+            verdicts.append(met)
+            print(f"{what} p99 ≤ 1.5× bare relay (issue 50): {'MET' if met else 'MISSED'}"
+                  f" (pace {q['pace'] * 1000:.1f} ms, {q['pace'] / q['bare']:.2f}× bare relay's"
+                  f" {q['bare'] * 1000:.1f} ms)")  # fmt: skip
+        print(f"issue 50's target (row and alert p99 ≤ 1.5× the bare relay):"
+              f" {'MET' if all(verdicts) else 'MISSED'}")  # fmt: skip
     print("CPU seconds during the round: "
           + ", ".join(f"{k} {v:.1f}" for k, v in cpu.items()))  # fmt: skip
     for c, done in zip(clients, closing, strict=True):
@@ -1151,8 +1224,8 @@ def main() -> None:
     if args.positions:
         print_positions(args, loaded, phone_stats)
     if args.json:
-        print(json.dumps({label: {"pace_ms": p * 1000, "relay_ms": r * 1000}
-                          for label, p, r in rows}))  # fmt: skip
+        print(json.dumps({label: {f"{n}_ms": v * 1000 for n, v in by_server.items()}
+                          for label, by_server in figures.items()}))  # fmt: skip
     if args.profile:
         print(f"pace profile written to {args.profile}"
               f" (python -m pstats {args.profile}; sort cumtime; stats 30)")  # fmt: skip

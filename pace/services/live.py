@@ -333,11 +333,12 @@ class LiveService:
         self, round: str, now: datetime | None = None, *, tick: bool = False
     ) -> Iterator[tuple[Delta, ...]]:
         """Yield :meth:`changes` in stages, so each part can be sent before the rest is worked
-        out: first the acknowledgements and the rows; then, once stored, the new alerts (the
-        live loop's and the companions'), the resolutions and the companions' parts. The
-        round's lock is held from the first stage to the end, so nothing reads or acts on an
-        alert before it is stored: run it to the end (docs/architecture.md, "The row goes out
-        first")."""
+        out: first the acknowledgements and the rows (after a command, those of the groups its
+        facts name alone; the others' wait for the next stage); then, once stored, the new
+        alerts (the live loop's and the companions'), the resolutions and the companions'
+        parts. The round's lock is held from the first stage to the end, so nothing reads or
+        acts on an alert before it is stored: run it to the end (docs/architecture.md, "The row
+        goes out first")."""
         with self.lock:
             now = now or self.clock.now()
             live = self.live(round, now)
@@ -358,11 +359,13 @@ class LiveService:
             ):
                 first += 1
             if 0 < first < len(out) and named:
+                # the other groups' rows go with the alerts (issue 50): a page shows a
+                # command's alert one fan-out sooner, and no delta leaves out of its number
                 yield tuple(out[:first])
                 out = out[first:]
-            if out:
+            elif out:
                 yield tuple(out)
-            out = []
+                out = []
             holes = live.view.record.course.hole_numbers
             judged = self._judged(live, now)
             # the groups whose alerts are looked for: those judged again (``statuses``), and
@@ -431,6 +434,8 @@ class LiveService:
                 for group in statuses:
                     told_rows.pop(group, None)
                 live.told.pop("alerts.seen", None)
+                if out:
+                    yield tuple(out)  # the rows held for the alerts' stage, numbered already
                 raise
             out.extend(live.delta(ALERT, listed(alert)) for alert in raised)
             done = live.told.get("resolved", 0)

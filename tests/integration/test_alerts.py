@@ -236,6 +236,36 @@ def test_a_taps_fact_leaves_with_its_rows_and_each_stage_then_yields(
     assert calls == []
 
 
+def test_the_rows_around_a_tap_leave_with_its_alerts_once_they_are_stored(
+    app, marshal, referee, dashboard, monkeypatch
+):
+    """The tapped group's row goes out alone, before the alerts' commit; the rows of the
+    groups around it wait for the alerts and leave with them, in one stage, in their numbers'
+    order: a page holds the tap's alert one fan-out sooner (issue 50)."""
+    marshal.tap("1", 1, "08:14")
+    marshal.tap("2", 1, "08:24")
+    dashboard.get_received()
+    socketio = app.extensions["pace"].broadcaster.socketio
+    calls: list[str] = []
+    sleep = socketio.sleep
+    monkeypatch.setattr(socketio, "sleep", lambda *a, **k: (calls.append("yield"), sleep(*a, **k)))
+    commits = _alert_commits(app, dashboard, monkeypatch)
+    marshal.tap("1", 2, "08:50")  # out of position; group 2's row moves too
+    [(_, before_commit)] = commits
+    after_commit = dashboard.get_received()
+
+    def rows(received: list[dict]) -> list[str]:
+        return [e["args"][0]["group"]["group"] for e in received if e["name"] == "group_updated"]
+
+    assert rows(before_commit) == ["1"]
+    assert "alert_raised" not in [e["name"] for e in before_commit]
+    assert "2" in rows(after_commit)
+    assert "alert_raised" in [e["name"] for e in after_commit]
+    assert calls == ["yield", "yield"]  # the tapped row's stage, then the rest at once
+    revs = [e["args"][0]["rev"] for e in before_commit + after_commit if "rev" in e["args"][0]]
+    assert revs == sorted(revs) and len(set(revs)) == len(revs)
+
+
 def test_with_several_workers_an_alert_goes_out_once_stored(
     app, marshal, referee, dashboard, monkeypatch
 ):
