@@ -53,7 +53,8 @@ completion, so what is measured is each message's handling, not the completions'
     python bench/bench_latency.py --groups 20 --speed 600          # a shorter run
     python bench/bench_latency.py --relay bare                      # against the floor only
     python bench/bench_latency.py --profile pace.prof               # cProfile the pace server
-    python bench/bench_latency.py --groups 240 --tees 4 --speed 300  # a large field, four tees
+    python bench/bench_latency.py --groups 240 --tees 4 --speed 50   # a large field, four tees
+    python bench/bench_latency.py --groups 120 --tees 2 --speed 75   # 120 groups, two tees
     python bench/bench_latency.py --positions 240 --speed 300         # 240 phones, 4 fixes a min
 """
 
