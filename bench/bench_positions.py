@@ -94,9 +94,7 @@ def infer(shape: CourseShape, orders, traces) -> tuple[dict[str, list[Inferred]]
             if screen(shape, s, before) is None:
                 before = s
                 got.extend(tracker.feed([s]))
-                if tracker.k < len(tracker.order) and (
-                    tracker.since is None or s.at > tracker.since
-                ) and tracker.on_hole(s):
+                if tracker.on_hole(s):
                     on.append((s.at, tracker.order[tracker.k]))
             spent += time.perf_counter() - t0
             count += 1

@@ -560,6 +560,38 @@ class FieldFold:
         p = self.plan.by_id.get(group)
         return p is not None and self._reached[group] >= p.position.get(hole, len(p.order) + 1)
 
+    def still_on(self, group: str, hole: int, at: datetime) -> GroupStatus | None:
+        """Return ``group``'s status at ``at`` when, seen still on ``hole`` then (a fix of its
+        phone, issue 48), it is proved out of position at ``hole`` whatever instant it leaves
+        it; None when the sighting proves nothing (docs/positions.md, "Still on the hole").
+
+        Seen on h at t, the group completes h after t: its time over there is at least its
+        time over at t, and its gap at least its gap at t (the latest other completion of h
+        before it is the same one). So the hole in play ``overdue`` at t (over time on it, its
+        gap past its interval and the margin: docs/rules.md §3) proves it. Only while no
+        completion of h is logged, once its predecessor (the group before it from its tee)
+        has been seen at h (else the hole may still be held ahead of it: ``behind``), and,
+        when the group reports its own holes (its completion of h may be its report, judged
+        with the report's allowance), past both limits by that allowance too."""
+        if self.seen_at(group, hole):
+            return None
+        before = self.predecessor.get(group)
+        if before is not None and self._withdrawn_at.get(before) is None \
+                and not self.seen_at(before, hole):  # fmt: skip
+            return None
+        s = self.status(group, at)
+        if s.status is not Status.OVERDUE or s.hole != hole \
+                or s.confirmed is Status.OUT_OF_POSITION:  # fmt: skip
+            return None
+        if self.reported_holes(group):
+            extra = self.allowance
+            if s.over is None or s.over <= extra:
+                return None
+            if not s.lead and (s.gap is None or s.interval is None
+                               or s.gap <= s.interval + self.margin + extra):  # fmt: skip
+                return None
+        return s
+
     def settles(self, group: str, hole: int | None, now: datetime) -> datetime | None:
         """Return until when a verdict on ``group``'s completion of ``hole`` waits for the
         evidence that settles it, None when it need not (docs/status.md, "Groups' reports").

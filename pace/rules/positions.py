@@ -329,8 +329,8 @@ class Tracker:
         it, read as the interval's ends are: ``LEAN_SIGMA``): the group was still playing
         the hole at ``s.at``, so it completes it later (issue 48, docs/positions.md "Still
         on the hole")."""
-        if self.k >= len(self.order):
-            return False
+        if self.k >= len(self.order) or (self.since is not None and s.at <= self.since):
+            return False  # all played, or older than the last completion: another hole's
         p = self.shape.frame.xy(s.lon, s.lat)
         return self._hole(self.k).ratio(p, s.accuracy, True, LEAN_SIGMA) < 0
 

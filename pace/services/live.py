@@ -24,7 +24,6 @@ from pace.rules import facts as factsmod
 from pace.rules import groupclock, reported
 from pace.rules import life as lifemod
 from pace.rules.events import Event
-from pace.rules.model import Status
 from pace.rules.position import Episode, FieldStatus, GroupPlan, GroupStatus
 from pace.services import alerts as alertsdesk
 from pace.services import calibration as calmod
@@ -460,22 +459,16 @@ class LiveService:
         now: datetime,
     ) -> tuple[alertsmod.Alert, ...]:
         """Return the ``out_of_position`` alert of a group its phone showed still on its hole
-        in play past the instant it was overdue there (issue 48, docs/positions.md "Still on
-        the hole"), or nothing.
+        in play past the instant it was overdue there (``FieldFold.still_on``: out of position
+        at that hole whatever instant it leaves; issue 48), or nothing.
 
-        Seen on hole h at t, the group completes h after t: its time over there is at least
-        its time over at t, and its gap at least its gap at t (the latest other completion
-        of h before it is the same one), so overdue at t (over time on the hole in play, its
-        gap past its interval and the margin; docs/rules.md §3) it is out of position at h
-        whatever instant it leaves. The alert is the one the episode beginning at h will
-        have (its key), raised at t and marked ``reason: seen_on_hole``; the completion
-        then logged takes it over. Only when no episode of the group is open, its group
-        ahead (the one before it from its tee) has been seen at h (else the hole may still
-        be held ahead of it), and the status at t rests on the real log.
-
-        Once raised, it stands (``standing``: the group's open alerts raised so) until the
-        group's completion of h is logged, whatever this process holds of the phone's fixes
-        (a restart, another worker, the sharing stopped): what was seen is a fact."""
+        The alert is the one the episode beginning at h will have (its key), raised at t and
+        marked ``reason: seen_on_hole``; the completion then logged takes it over. Only when
+        no episode of the group is open (its own alert stands) and the verdict rests on the
+        real log (the caller's ``resting``). Once raised, it stands (``standing``: the
+        group's open alerts raised so) until the group's completion of h is logged, whatever
+        this process holds of the phone's fixes (a restart, another worker, the sharing
+        stopped): what was seen is a fact."""
         fold = live.field
         if any(e.end is None for e in episodes):
             return ()  # out of position already: the episode's own alert
@@ -483,30 +476,9 @@ class LiveService:
         if kept or seen is None:
             return kept
         hole, at = seen
-        p = live.view.plan.by_id[group]
-        if at > now or hole not in p.position:
+        s = fold.still_on(group, hole, at) if at <= now else None
+        if s is None:
             return ()
-        done = fold.done(group, now)
-        k = max((p.position[h] for h in done if h in p.position), default=0)  # holes completed
-        if fold.seen_at(group, hole) or k >= len(p.order) or p.order[k] != hole:
-            return ()  # the hole completed since, or not the one in play
-        before = fold.predecessor.get(group)
-        if before is not None and fold.withdrawn_at(before) is None \
-                and not fold.seen_at(before, hole):  # fmt: skip
-            return ()
-        s = fold.status(group, at)
-        if s.status is not Status.OVERDUE or s.hole != hole \
-                or s.confirmed is Status.OUT_OF_POSITION:  # fmt: skip
-            return ()
-        if fold.reported_holes(group):
-            # its scorer reports its holes: its completion of h may be its report, judged
-            # with the report's allowance (docs/status.md): past both limits by that much too
-            extra = fold.allowance
-            if s.over is None or s.over <= extra:
-                return ()
-            if not s.lead and (s.gap is None or s.interval is None
-                               or s.gap <= s.interval + fold.margin + extra):  # fmt: skip
-                return ()
         name = alertsmod.episode_keys([*episodes, Episode(group, at, hole)])[-1]
         return (
             alertsmod.Alert(

@@ -295,7 +295,7 @@ class PositionService:
     @staticmethod
     def _note_seen(g: _Group, samples: Sequence[posmod.Sample]) -> None:
         """Note the latest of ``samples`` that shows the group clearly on its hole in play
-        (after its last completion inferred), as (hole, instant)."""
+        (``Tracker.on_hole``), as (hole, instant)."""
         t = g.tracker
         if t.k >= len(t.order):
             g.seen = None
@@ -304,8 +304,7 @@ class PositionService:
         if g.seen is not None and g.seen[0] != hole:
             g.seen = None  # a hole completed since: what was seen of the one before is done
         for s in samples:
-            if (t.since is None or s.at > t.since) and (g.seen is None or s.at > g.seen[1]) \
-                    and t.on_hole(s):  # fmt: skip
+            if (g.seen is None or s.at > g.seen[1]) and t.on_hole(s):
                 g.seen = (hole, s.at)
 
     def seen_on_hole(self, round: str) -> dict[str, tuple[int, datetime]]:
