@@ -22,7 +22,9 @@ its end (at least 30 minutes after its start). A true episode is **found** when 
 group matches it. Printed for both runs: the alerts raised, those with no true episode behind
 them (how often the alerts are wrong, per round and as a share, with where they were raised),
 the true episodes found (recall), the delay of the first alert against the officials', the
-``overdue`` prompts raised, and the whole-log episodes the letters would rest on.
+``overdue`` prompts raised, and the whole-log episodes the letters would rest on. For the reports
+it prints the recall's ceiling too (``provable``): the true episodes the reports could prove at
+all, so a recall below the target says whether the reading or the reports fall short.
 
 Targets (issue 46), reports alone: at most 1 alert per round with no true episode behind it,
 recall at least 90 %.
@@ -57,11 +59,13 @@ from pace.rules.events import Event  # noqa: E402
 from pace.rules.fieldfold import FieldFold  # noqa: E402
 from pace.rules.model import RoundSetup  # noqa: E402
 from pace.rules.position import Episode, plan_field  # noqa: E402
+from pace.rules.reported import BATCH_WINDOW  # noqa: E402
 from pace.services.live import LiveService  # noqa: E402
 from pace.services.rounds import RoundService  # noqa: E402
 from pace.services.state import ALERT, RESOLVED  # noqa: E402
 from pace.store import open_store  # noqa: E402
 
+ZERO = timedelta(0)
 BEFORE = timedelta(minutes=10)
 OPEN_WINDOW = timedelta(minutes=30)
 END_OF_DAY = timedelta(hours=14)
@@ -200,6 +204,52 @@ def truth_episodes(
     return {p.id: list(fold.episodes(p.id, now)) for p in plan.groups}
 
 
+def provable(
+    setup: RoundSetup,
+    events: list[Event],
+    now: datetime,
+    sent: list[Sent],
+    allowance: timedelta,
+) -> set[tuple[str, int]]:
+    """Return the true episodes (group, index) that some reading of the reports could prove
+    at all, read generously: a completion of the episode out of position in the officials' log,
+    reported by its group on its own (not a batch's earlier hole, not forgotten), whose time over
+    and gap stay past their limits once the report's lateness is counted and the report's
+    allowance taken off, the group ahead's report taken as on time. Every other episode can be
+    found only by an alert that reports do not prove: this is the ceiling of the recall."""
+    plan = plan_field(setup)
+    fold = FieldFold(setup, plan)
+    for e in sorted(events, key=lambda e: e.at):
+        fold.apply(e, now)
+    by_group: dict[str, list[Sent]] = {}
+    for x in sent:
+        by_group.setdefault(x.report.group, []).append(x)
+    alone: dict[tuple[str, int], timedelta] = {}  # the lateness of each report on its own
+    for group, xs in by_group.items():
+        xs.sort(key=lambda x: x.report.at)
+        for x, after in zip(xs, [*xs[1:], None], strict=True):
+            if after is None or after.report.at - x.report.at > BATCH_WINDOW:
+                alone[(group, x.report.hole)] = x.report.at - x.report.done
+    out: set[tuple[str, int]] = set()
+    for p in plan.groups:
+        evaluations = fold.evaluations(p.id, now)
+        for i, ep in enumerate(fold.episodes(p.id, now)):
+            for ev in evaluations:
+                if ev.at < ep.start or (ep.end is not None and ev.at >= ep.end):
+                    continue
+                s = ev.status
+                late = alone.get((p.id, s.last_hole)) if s.last_hole is not None else None
+                if not ev.out_of_position or late is None or s.over is None:
+                    continue
+                if s.over + late - allowance <= ZERO:
+                    continue
+                if s.lead or s.gap is None or s.interval is None \
+                        or s.gap + late - allowance > s.interval + fold.margin:  # fmt: skip
+                    out.add((p.id, i))
+                    break
+    return out
+
+
 def behind(truth: Episode, at: datetime) -> bool:
     """Return whether an alert (or an episode) at ``at`` has the true episode ``truth`` behind
     it."""
@@ -220,6 +270,9 @@ class Tally:
     silent: int = 0
     found: int = 0
     found_silent: int = 0
+    #: the true episodes the reports could prove at all (``provable``), and those found
+    provable: int = 0
+    found_provable: int = 0
     delays: list[float] = field(default_factory=list)
     overdue: int = 0
     flipped: int = 0
@@ -234,6 +287,7 @@ def judge(
     first_alert: dict[tuple[str, int], datetime] | None,
     sent_by: dict[tuple[str, int], Sent] | None,
     silent: set[str],
+    proof: set[tuple[str, int]] | None = None,
 ) -> dict[tuple[str, int], datetime]:
     """Add one round's figures to ``tally``; return each true episode's first alert instant."""
     tally.rounds += 1
@@ -259,6 +313,9 @@ def judge(
             tally.true_n += 1
             if group in silent:
                 tally.silent += 1
+            if proof is not None and (group, i) in proof:
+                tally.provable += 1
+                tally.found_provable += (group, i) in firsts
             if (group, i) in firsts:
                 tally.found += 1
                 tally.found_silent += group in silent
@@ -312,6 +369,13 @@ def print_tally(name: str, t: Tally) -> None:
             f"{t.found - t.found_silent} of {reportable} "
             f"({(t.found - t.found_silent) / reportable if reportable else 1.0:.0%})"
         )
+    if t.provable:
+        print(
+            f"    the reports could prove at all (a hole of the episode reported on its own, "
+            f"past both limits by the report's allowance once its lateness is counted): at most "
+            f"{t.provable} of {t.true_n} ({t.provable / t.true_n:.0%}, the recall's ceiling); "
+            f"found: {t.found_provable} of them"
+        )
     if t.delays:
         d = sorted(t.delays)
         p90 = d[min(len(d) - 1, int(0.9 * len(d)))]
@@ -364,7 +428,10 @@ def main() -> int:
             run = replay(Path(folder), course_text, draw_text, arrivals, "groups", start, end, tick,
                          args.allowance)  # fmt: skip
         sent_by = {(s.report.group, s.report.hole): s for s in sent}
-        judge(reports, run, truth, first, sent_by, silent)
+        proof = provable(setup, official_events, start + END_OF_DAY, sent, timedelta(minutes=
+                         config.Settings().allotment.report_allowance_min if args.allowance
+                         is None else args.allowance))  # fmt: skip
+        judge(reports, run, truth, first, sent_by, silent, proof)
         print(f"round {r + 1}: officials {officials.raised} alerts so far, reports "
               f"{reports.raised} ({reports.false} with no true episode)", flush=True)  # fmt: skip
     print()

@@ -617,12 +617,30 @@ class FieldFold:
             ahead_id = self._tap_of.get((before, hole))
             if ahead is None or ahead > at:
                 # not seen there before it: its report may be on its way (a later one proves
-                # nothing of the gap: it may be a batch's)
-                until = max(until, known + self.report_wait(before, hole))
+                # nothing of the gap: it may be a batch's), unless a later hole proves the gap
+                if ahead is not None or not self._passed(before, group, hole, at):
+                    until = max(until, known + self.report_wait(before, hole))
             elif ahead_id is not None and self.source(before, hole) == reported.GROUP:
                 # seen there: once its report cannot turn out to open a batch
                 until = max(until, self.arrived.get(ahead_id, ahead) + reported.BATCH_WINDOW)
         return until if until > now else None
+
+    def _passed(self, before: str, group: str, hole: int, at: datetime) -> bool:
+        """Return whether ``before`` (``group``'s predecessor, not seen at ``hole``) was seen at
+        a later hole early enough to prove ``group``'s gap at ``hole``, completed at ``at`` (its
+        report): ``before`` completed ``hole`` no later than its earliest counted completion of
+        a later hole, so the gap is at least ``at`` less the report's allowance less that
+        instant; past the starting interval between the two and the margin, no report of
+        ``hole`` by ``before`` can bring the gap back within them, and the verdict need not
+        wait for it (issue 46: a batch's earlier hole, or a hole forgotten)."""
+        p, q = self.plan.by_id.get(before), self.plan.by_id.get(group)
+        if p is None or q is None or hole not in p.position:
+            return False
+        k = p.position[hole]
+        later = [t for h, t in self._done[before].items() if p.position.get(h, 0) > k]
+        if not later:
+            return False
+        return at - self.allowance - min(later) > q.group.start - p.group.start + self.margin
 
     def in_batches(self, group: str) -> bool:
         """Return whether ``group`` reports its holes in batches (one of its live reports is

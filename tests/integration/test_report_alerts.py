@@ -142,3 +142,30 @@ def test_a_group_behind_a_silent_one_is_judged_against_the_group_truly_seen(
         for when in ("08:45:00", "08:50:00", "09:00:00", "09:10:00"):
             r.tick(when)
         assert (("B", 1) in r.out_of_position()) is named
+
+
+@pytest.mark.parametrize(
+    ("b_hole_2", "tick", "named"),
+    [
+        # A left hole 2 unreported and reported hole 3 at 08:36 (the gap is read to Z, who
+        # reported it at 08:13, against the 20 min between their starts); B reports hole 2 at 08:55,
+        # 24 min over: its gap to A there is at least 08:55 - 3 min - 08:36 = 16 min, past
+        # the 10 between their starts, so no report of A's can bring it back: raised once the
+        # batch window has passed, not after the wait for A's report (till 09:16)
+        ("08:55:00", "08:56:30", True),
+        # B at 08:47: the bound (8 min) proves nothing, A's report of hole 2 may still say
+        # B is within its interval: B waits
+        ("08:47:00", "08:50:00", False),
+    ],
+)
+def test_a_group_ahead_seen_at_a_later_hole_bounds_the_gap(b_hole_2, tick, named):
+    with tempfile.TemporaryDirectory() as tmp:
+        r = Round(tmp, SILENT_AHEAD)  # Z, A and B, every one reporting here
+        r.send(report("Z", 1, "08:02:00"))
+        r.send(report("A", 1, "08:12:00"))
+        r.send(report("Z", 2, "08:13:00"))
+        r.send(report("B", 1, "08:22:00"))
+        r.send(report("A", 3, "08:36:00"))  # hole 2 forgotten
+        r.send(report("B", 2, b_hole_2))
+        r.tick(tick)
+        assert (("B", 2) in r.out_of_position()) is named
