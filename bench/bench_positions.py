@@ -49,7 +49,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import bench_group_reports as reports_bench  # noqa: E402
 
 from pace.demo import geography  # noqa: E402
-from pace.demo.phones import Phones, group_traces  # noqa: E402
+from pace.demo.phones import Phones, dues_of, group_traces  # noqa: E402
 from pace.demo.play import Scorers  # noqa: E402
 from pace.formats.geometry import parse_geometry  # noqa: E402
 from pace.rules.events import Event  # noqa: E402
@@ -162,6 +162,11 @@ def main() -> int:
         help="the positions' allowance in minutes (default: config.toml's)",
     )  # fmt: skip
     parser.add_argument(
+        "--no-due", action="store_true",
+        help="phones that keep a fix every 30 s standing whether or not the hole is due (the "
+             "page before issue 48's due cadence)",
+    )  # fmt: skip
+    parser.add_argument(
         "--no-still-on", action="store_true",
         help="leave out the fixes still on the hole (the live loop as before issue 48's last "
              "change: only the completions inferred)",
@@ -188,8 +193,9 @@ def main() -> int:
         plan = plan_field(setup)
         orders = {p.id: p.order for p in plan.groups}
         starts = {p.id: p.group.start for p in plan.groups}
+        dues = dues_of(plan)
         traces = group_traces(shape, orders, starts, taps, random.Random(args.seed * 7919 + r),
-                              phones)  # fmt: skip
+                              phones, {} if args.no_due else dues)  # fmt: skip
         found, cost, on_hole = infer(shape, orders, traces)
         costs.append(cost)
         truth_at = {(t.group, t.hole): t.at for t in taps}

@@ -3,8 +3,9 @@
 // Once the round allows positions and the page has chosen its group, the page asks once, in
 // plain words. On yes it watches the phone's position (navigator.geolocation.watchPosition,
 // high accuracy) and keeps a fix when 15 s have passed since the last one kept and the group
-// moved 10 m, or 60 s when it stands still (asking the phone for a fresh fix then: a phone
-// that does not move may say nothing). Kept fixes go in batches (`send_positions`, at most 40
+// moved 10 m, or 30 s when it stands still (asking the phone for a fresh fix then: a phone
+// that does not move may say nothing), 15 s once the hole in play is due (the group's own pace
+// says when: a fix on the hole then proves the group late before it leaves, issue 48). Kept fixes go in batches (`send_positions`, at most 40
 // a message; every 30 s or as soon as 10 wait) through an outbox of queue.js: kept on the
 // device, sent in order when connected, resent with the same id. The consent
 // (`share_positions`, share true) and the stop (false) go through the same outbox, so the
@@ -21,7 +22,8 @@ import { Outbox } from "./queue.js";
 export const CADENCE = {
   movingS: 15, // a fix kept at most every 15 s while the group moves...
   movedM: 10, // ...by at least 10 m
-  standingS: 60, // and every 60 s when it stands still
+  standingS: 30, // and every 30 s when it stands still...
+  dueS: 15, // ...every 15 s once the hole in play is due
   batchS: 30, // a batch goes every 30 s...
   batchFixes: 10, // ...or as soon as 10 fixes wait
   maxFixes: 40, // the server's bound on one message
@@ -42,13 +44,21 @@ export function metres(a, b) {
   return 2 * EARTH_M * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
-/** Return whether `fix` ({ms, lon, lat}) is kept after `last` (the last one kept, or null). */
-export function keeps(last, fix, cadence = CADENCE) {
+/** Return whether `fix` ({ms, lon, lat}) is kept after `last` (the last one kept, or null);
+ * `due`: when the group's hole in play is due (ms on the page's clock), or null. */
+export function keeps(last, fix, cadence = CADENCE, due = null) {
   if (!last) return true;
   const seconds = (fix.ms - last.ms) / 1000;
-  // a minute or more back: the page's clock was set again (it learnt the server's), start over
+  // standing long enough, or far back: the page's clock was set again (it learnt the
+  // server's), start over
   if (seconds >= cadence.standingS || seconds <= -cadence.standingS) return true;
+  if (due !== null && fix.ms >= due && seconds >= cadence.dueS) return true;
   return seconds >= cadence.movingS && metres(last, fix) >= cadence.movedM;
+}
+
+/** Return the seconds after the last fix kept that the page asks for a fresh one. */
+export function standing(now, due, cadence = CADENCE) {
+  return due !== null && now >= due ? cadence.dueS : cadence.standingS;
 }
 
 export class PositionSharer {
@@ -71,6 +81,7 @@ export class PositionSharer {
     this.pending = []; // kept fixes not yet batched: {ms, fix}
     this.last = null; // the last fix kept: {ms, lon, lat}
     this.lastAt = null; // its instant, shown on the page
+    this.due = null; // when the hole in play is due (ms on the page's clock), from its own pace
     this.early = null; // a position read before the page knew the server's clock
     this.watchId = null;
     this.polling = false;
@@ -113,6 +124,7 @@ export class PositionSharer {
       if (!Array.isArray(this.pending)) this.pending = [];
       this.last = null;
       this.lastAt = null;
+      this.due = null;
       this.refusal = "";
     }
     this.allowed = Boolean(allowed);
@@ -211,6 +223,14 @@ export class PositionSharer {
     this.changed();
   }
 
+  /** The group's own pace was read: `due` is when its hole in play is due (an ISO instant of
+   * the server's clock, or null: not started, or all played). */
+  setDue(group, due) {
+    if (group !== this.group) return;
+    const ms = due ? Date.parse(due) : NaN;
+    this.due = Number.isNaN(ms) ? null : ms;
+  }
+
   /** A position from the phone: kept if the cadence says so. */
   position(p) {
     if (!this.sharing() || document.visibilityState !== "visible") return;
@@ -234,7 +254,7 @@ export class PositionSharer {
     const c = p.coords;
     const ms = pageInstant(p.timestamp || Date.now()).getTime();
     const fix = { ms, lon: c.longitude, lat: c.latitude };
-    if (!keeps(this.last, fix)) return;
+    if (!keeps(this.last, fix, CADENCE, this.due)) return;
     this.last = fix;
     this.lastAt = new Date(ms);
     this.pending.push({
@@ -275,7 +295,7 @@ export class PositionSharer {
     }
     const now = pageInstant(Date.now()).getTime();
     if (this.pending.length && now - this.pending[0].ms >= CADENCE.batchS * 1000) this.flush();
-    const still = !this.last || now - this.last.ms >= CADENCE.standingS * 1000;
+    const still = !this.last || now - this.last.ms >= standing(now, this.due) * 1000;
     if (!this.polling && !this.early && still) {
       this.polling = true;
       navigator.geolocation.getCurrentPosition(

@@ -289,6 +289,8 @@ function loadPace() {
       if (group !== state.group || !answer || !answer.ok) return;
       state.pace = answer.pace;
       save(KEYS.pace(group), answer.pace);
+      // the phone sharing positions keeps a fix more often once the hole is due (issue 48)
+      sharer.setDue(group, answer.pace.due);
       renderPace();
     })
     .catch(() => undefined);
@@ -352,6 +354,7 @@ function chooseGroup(group) {
   loadCard();
   loadPace();
   sharer.setGroup(group, positionsAllowed());
+  if (state.pace) sharer.setDue(group, state.pace.due);
   const info = groupInfo();
   if (info) openHole(info.order.find((h) => !complete(h)) ?? info.order[0]);
   renderAll();

@@ -5,21 +5,25 @@ From the true completions of :func:`pace.demo.play.play_round` and the course's 
 walks from the previous green to the tee, waits, plays along the hole's line (a little off it,
 as balls go), stays on the green until it holes out (the true completion: the flag goes back
 in) and walks off to the next tee. Its phone samples that walk as :class:`Phones` says:
-about every 15 s while moving, every 30 s while standing, each fix off by the phone's accuracy
+about every 15 s while moving, every 30 s while standing (every 15 s once the hole in play is
+due, when the caller says when its holes are: the page reads it from the group's own pace),
+each fix off by the phone's accuracy
 (5-25 m) and now and then a wild one; gaps when the screen locks; a player walking back to the
 green for a club; a second phone in some groups; one group that does not share.
 """
 
 from __future__ import annotations
 
+import bisect
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from pace.demo.play import Tap
+from pace.rules.position import FieldPlan
 from pace.rules.positions import XY, CourseShape, Sample
 
 #: a golfer's walking pace (m/s)
@@ -31,7 +35,8 @@ class Phones:
     """How the groups' phones sample their walk."""
 
     moving: float = 15.0  # seconds between fixes while moving
-    standing: float = 30.0  # while standing (the page's adaptive sampling)
+    standing: float = 30.0  # while standing (the page's adaptive sampling)...
+    due: float = 15.0  # ...and once the hole in play is due (static/positions.js, CADENCE)
     accuracy: tuple[float, float] = (5.0, 25.0)
     wild_share: float = 0.02
     gaps: int = 2  # screen-locked spells a group, each 1-6 minutes
@@ -159,8 +164,12 @@ def samples(
     start: datetime,
     end: datetime,
     long_gap: bool = False,
+    due_at: Callable[[datetime], datetime | None] | None = None,
 ) -> list[Sample]:
-    """Return what one phone sends of ``path`` from ``start`` to ``end``."""
+    """Return what one phone sends of ``path`` from ``start`` to ``end``; ``due_at(t)``: when
+    the group's hole in play at ``t`` is due (its own pace tells the page: a fix every
+    ``model.due`` seconds once it is, standing too; the page looks every second, so a phone
+    standing when the instant passes keeps its next fix ``model.due`` after its last)."""
     gaps: list[tuple[datetime, datetime]] = []
     span = (end - start).total_seconds()
     for _ in range(model.gaps):
@@ -182,7 +191,12 @@ def samples(
             x, y = p[0] + rng.gauss(0, sd), p[1] + rng.gauss(0, sd)
             lon, lat = shape.frame.lonlat(x, y)
             out.append(Sample(t, lon, lat, round(acc, 1)))
-        t += timedelta(seconds=(model.moving if moving else model.standing) * rng.uniform(0.9, 1.1))
+        every = model.moving if moving else model.standing
+        due = due_at(t) if due_at is not None else None
+        if due is not None and every > model.due:
+            # faster once due: ``model.due`` after this fix, or at the due instant
+            every = min(every, max(model.due, (due - t).total_seconds()))
+        t += timedelta(seconds=every * rng.uniform(0.9, 1.1))
     return out
 
 
@@ -193,9 +207,13 @@ def phone_traces(
     taps: Sequence[Tap],
     rng: random.Random,
     model: Phones = Phones(),
+    dues: Mapping[str, Mapping[int, datetime]] | None = None,
 ) -> dict[str, list[list[Sample]]]:
     """Return what each phone of each sharing group sends (one list a phone, each in time
-    order; a second phone in some groups); groups that do not share are left out."""
+    order; a second phone in some groups); groups that do not share are left out. ``dues``:
+    when each group's holes are due (its start and allotted times); its phones sample faster
+    while the hole in play is past it (an empty mapping: never, each phone on its own
+    generator all the same, to compare)."""
     done: dict[str, dict[int, datetime]] = {}
     for t in taps:
         done.setdefault(t.group, {})[t.hole] = t.at
@@ -210,12 +228,39 @@ def phone_traces(
         if g in silent:
             continue
         end = max(done[g].values()) + timedelta(minutes=4)
-        phones = [samples(shape, path, rng, model, starts[g] - timedelta(minutes=2), end,
-                          g in long_gaps)]  # fmt: skip
+        late = _due_at(done[g], dues.get(g, {})) if dues is not None else None
+        # with ``dues``, each phone draws from a generator of its own: a phone that samples
+        # faster once due does not reshuffle every other group's walk and phones
+        first = rng if dues is None else random.Random(rng.random())
+        phones = [samples(shape, path, first, model, starts[g] - timedelta(minutes=2), end,
+                          g in long_gaps, late)]  # fmt: skip
         if rng.random() < model.second_phone_share:
-            phones.append(samples(shape, path, rng, model, starts[g] - timedelta(minutes=2), end))
+            second = rng if dues is None else random.Random(rng.random())
+            phones.append(samples(shape, path, second, model, starts[g] - timedelta(minutes=2),
+                                  end, due_at=late))  # fmt: skip
         out[g] = phones
     return out
+
+
+def dues_of(plan: FieldPlan) -> dict[str, dict[int, datetime]]:
+    """Return when each group's holes are due (its start and the allotted times summed)."""
+    return {p.id: {h: p.group.start + p.cumulative[p.position[h]] for h in p.order}
+            for p in plan.groups}  # fmt: skip
+
+
+def _due_at(
+    done: Mapping[int, datetime], due: Mapping[int, datetime]
+) -> Callable[[datetime], datetime | None]:
+    """Return when, at an instant, the hole the group is playing (the first it completes after
+    it) is due; None when it is not known."""
+    played = sorted((at, due.get(h)) for h, at in done.items())
+    ends = [at for at, _ in played]
+
+    def at(t: datetime) -> datetime | None:
+        i = bisect.bisect_right(ends, t)
+        return played[i][1] if i < len(played) else None
+
+    return at
 
 
 def group_traces(
@@ -225,10 +270,11 @@ def group_traces(
     taps: Sequence[Tap],
     rng: random.Random,
     model: Phones = Phones(),
+    dues: Mapping[str, Mapping[int, datetime]] | None = None,
 ) -> dict[str, list[Sample]]:
     """Return each sharing group's samples (its phones' together, in time order); groups
     that do not share are left out."""
-    traces = phone_traces(shape, orders, starts, taps, rng, model)
+    traces = phone_traces(shape, orders, starts, taps, rng, model, dues)
     return {g: sorted((s for phone in phones for s in phone), key=lambda s: s.at)
             for g, phones in traces.items()}  # fmt: skip
 

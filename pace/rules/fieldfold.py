@@ -568,7 +568,11 @@ class FieldFold:
         Seen on h at t, the group completes h after t: its time over there is at least its
         time over at t, and its gap at least its gap at t (the latest other completion of h
         before it is the same one). So the hole in play ``overdue`` at t (over time on it, its
-        gap past its interval and the margin: docs/rules.md §3) proves it. Only while no
+        gap past its interval and the margin: docs/rules.md §3) proves it. Its time over at t
+        is read exactly, whatever its last completion rests on (the status allows for a
+        completion of h inferred or reported later than it happened: the fix says there is
+        none yet); a completion of h ahead inferred from positions counts at its interval's
+        end. Only while no
         completion of h is logged, once its predecessor (the group before it from its tee)
         has been seen at h (else the hole may still be held ahead of it: ``behind``), and,
         when the group reports its own holes (its completion of h may be its report, judged
@@ -579,18 +583,32 @@ class FieldFold:
         if before is not None and self._withdrawn_at.get(before) is None \
                 and not self.seen_at(before, hole):  # fmt: skip
             return None
-        s = self.status(group, at)
-        if s.status is not Status.OVERDUE or s.hole != hole \
-                or s.confirmed is Status.OUT_OF_POSITION:  # fmt: skip
+        p = self.plan.by_id[group]
+        done = self._done_by(group, at)
+        k = max((p.position[h] for h in done), default=0)
+        if at < p.group.start or k >= len(p.order) or p.order[k] != hole:
             return None
-        if self.reported_holes(group):
-            extra = self.allowance
-            if s.over is None or s.over <= extra:
+        s = self.status(group, at)
+        if s.confirmed is Status.OUT_OF_POSITION or s.status is Status.WITHDRAWN:
+            return None
+        # seen on the hole at ``at``: it has not completed it, so its time over there is read
+        # exactly (no allowance for a completion of it on its way, as the status allows)
+        over = s.elapsed - p.cumulative_at(done, at)[k + 1]
+        extra = self.allowance if self.reported_holes(group) else ZERO
+        if over <= extra:
+            return None
+        gap = None
+        if not p.lead and p.interval is not None:
+            ahead_at = self.index.latest_at(hole, at)
+            if ahead_at is None:
+                return None  # nobody seen there: the hole may still be held ahead of it
+            ahead = self.seen_ahead(group, hole, at)
+            # a completion ahead inferred from positions may be as late as its interval's end
+            gap = at - ahead_at - (self.spread(ahead, hole) if ahead is not None else ZERO)
+            if gap <= p.interval + self.margin + extra:
                 return None
-            if not s.lead and (s.gap is None or s.interval is None
-                               or s.gap <= s.interval + self.margin + extra):  # fmt: skip
-                return None
-        return s
+        return replace(s, status=Status.OVERDUE, projected=Status.OVERDUE, hole=hole, over=over,
+                       gap=gap)  # fmt: skip
 
     def settles(self, group: str, hole: int | None, now: datetime) -> datetime | None:
         """Return until when a verdict on ``group``'s completion of ``hole`` waits for the

@@ -18,7 +18,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from pace.documents.values import minutes
@@ -95,9 +95,17 @@ def explained(live: LiveRound, e: Event, a: alertsmod.Alert) -> Event:
     # still on the hole (issue 48): why is the projection's at the instant it was seen there,
     # the hole in play overdue (its time over and its gap then, docs/positions.md)
     kind = alertsmod.OVERDUE if a.reason == alertsmod.SEEN_ON_HOLE else a.kind
-    x = explainmod.explain(live.field, live.sources, kind, a.group, a.at)
+    still = None
+    if a.reason == alertsmod.SEEN_ON_HOLE and a.hole is not None:
+        # seen on the hole, its time over there is exact: read with no allowance for a
+        # completion on its way but the report's when the group reports (FieldFold.still_on)
+        still = live.field.still_on(a.group, a.hole, a.at)
+    x = explainmod.explain(live.field, live.sources, kind, a.group, a.at, still)
     if x is None:
         return e
+    if still is not None:
+        x = replace(x, slack=live.field.allowance if live.field.reported_holes(a.group)
+                    else timedelta(0))  # fmt: skip
     return replace(e, payload={**e.payload, "explanation": explainmod.as_document(x, author)})
 
 

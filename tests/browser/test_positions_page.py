@@ -524,33 +524,102 @@ def test_only_a_scorers_phone_is_asked_and_only_for_the_group_it_chose(server, b
     context.close()
 
 
-#: the cadence (docs/positions.md): seconds since the last fix kept, metres moved, kept?
+#: the cadence (docs/positions.md): seconds since the last fix kept, metres moved, seconds
+#: from the hole in play's due instant to the fix (None: not known), kept?
 CADENCE = {
-    "too soon": (14, 50, False),
-    "not moved": (15, 9, False),
-    "moved": (15, 11, True),
-    "standing": (59, 0, False),
-    "standing a minute": (60, 0, True),
+    "too soon": (14, 50, None, False),
+    "not moved": (15, 9, None, False),
+    "moved": (15, 11, None, True),
+    "standing": (29, 0, None, False),
+    "standing half a minute": (30, 0, None, True),
+    "standing, the hole not due yet": (29, 0, -1, False),
+    "standing, the hole due": (15, 0, 0, True),
+    "standing, the hole due, too soon": (14, 0, 10, False),
 }
 
 
-def test_the_page_keeps_a_fix_every_15_s_on_the_move_and_every_minute_standing(server, browser):
+def test_the_page_keeps_a_fix_every_15_s_on_the_move_or_once_due_and_30_s_standing(server, browser):
     # the cadence of static/positions.js, read in the browser (one page for the whole table)
     context = phone(browser, server)
     page = context.new_page()
     page.goto(server.url + SCORECARD)
     answers = page.evaluate(
         """async (table) => {
-      const { keeps, metres: distance } = await import("/static/positions.js");
+      const { keeps, metres: distance, standing } = await import("/static/positions.js");
       const last = { ms: 0, lon: 4.35, lat: 50.85 };
-      return Object.fromEntries(Object.entries(table).map(([name, [seconds, metres]]) => {
-        const fix = { ms: seconds * 1000, lon: 4.35, lat: 50.85 + metres / 111195 };
-        return [name, [keeps(last, fix), distance(last, fix)]];
-      }));
+      const kept = Object.fromEntries(Object.entries(table).map(
+        ([name, [seconds, metres, due]]) => {
+          const fix = { ms: seconds * 1000, lon: 4.35, lat: 50.85 + metres / 111195 };
+          const when = due === null ? null : (seconds - due) * 1000;
+          return [name, [keeps(last, fix, undefined, when), distance(last, fix)]];
+        }));
+      return { kept, asked: [standing(1000, null), standing(1000, 2000), standing(2000, 2000)] };
     }""",
         CADENCE,
     )
-    for name, (_seconds, metres, kept) in CADENCE.items():
-        assert answers[name][0] is kept, name
-        assert answers[name][1] == pytest.approx(metres, abs=0.1), name
+    for name, (_seconds, metres, _due, kept) in CADENCE.items():
+        assert answers["kept"][name][0] is kept, name
+        assert answers["kept"][name][1] == pytest.approx(metres, abs=0.1), name
+    # a phone standing still is asked for a fresh fix every 30 s, every 15 s once due
+    assert answers["asked"] == [30, 30, 15]
     context.close()
+
+
+@pytest.fixture(scope="module")
+def slow_server(tmp_path_factory) -> Iterator[LiveServer]:
+    """The same round on a clock at 08:20 running three times as fast as real time: group 1
+    (off at 08:00) is past its first hole's time, group 6 (off at 08:50) not yet off."""
+    folder = tmp_path_factory.mktemp("positions-due")
+    db = setup_round(folder)
+    allow_positions(folder, db)
+    with live_server(folder, db=db, extra_args=clocked("08:20", tick=0.2, speed=3)) as s:
+        yield s
+
+
+def kept_instants(page: Page, frames: Frames, group: str) -> list[datetime]:
+    """Return the instants of every fix the page kept for ``group``: sent, or waiting."""
+    waiting = page.evaluate(
+        """(group) => JSON.parse(localStorage.getItem(`pace.positions.pending.R1.${group}`)
+                                 || "[]").map((p) => p.fix.at)""",
+        group,
+    )
+    sent = [f["at"] for b in frames.of("send_positions") if b["group"] == group
+            for f in b["fixes"]]  # fmt: skip
+    return sorted({datetime.fromisoformat(a) for a in [*sent, *waiting]})
+
+
+def test_a_phone_standing_on_a_hole_past_its_time_keeps_a_fix_every_15_s(slow_server, browser):
+    # two phones standing still by the first green: group 1's hole is due (its own pace says
+    # so), group 6's is not; each page keeps what its cadence says, on the server's clock
+    shape = CourseShape.of(demo_geometry())
+    green = shape.frame.lonlat(*shape.holes[1].green)
+    pages = {}
+    for group in ("1", "6"):
+        context = phone(browser, slow_server, where=green)
+        page = context.new_page()
+        frames = Frames(page)
+        page.goto(slow_server.url + SCORECARD)
+        page.locator("#group").select_option(group)
+        page.get_by_role("button", name="Share my group's position").click()
+        expect(page.locator("#share-state")).to_have_text("Sharing your group's position")
+        expect(page.locator("#pace-facts [data-fact=due]")).to_contain_text("is due at")
+        pages[group] = (context, page, frames)
+    # 72 s of the round's clock; each phone's position wanders a metre or two, as a phone's
+    # does when it stands still (a fix with a new instant: less than 10 m, no move)
+    rng = random.Random(46)
+    until = time.monotonic() + 24
+    while time.monotonic() < until:
+        for context, _page, _frames in pages.values():
+            x, y = shape.holes[1].green
+            lon, lat = shape.frame.lonlat(x + rng.uniform(-1, 1), y + rng.uniform(-1, 1))
+            context.set_geolocation({"longitude": lon, "latitude": lat, "accuracy": 8})
+        time.sleep(0.5)
+    gaps = {}
+    for group, (context, page, frames) in pages.items():
+        kept = kept_instants(page, frames, group)
+        gaps[group] = [(b - a).total_seconds() for a, b in zip(kept, kept[1:], strict=False)]
+        context.close()
+    # the due group: a fix every 15 s (the page's tick, 3 s of the round, may add one)
+    assert len(gaps["1"]) >= 3 and all(14 <= g <= 21 for g in gaps["1"]), gaps
+    # the group not due: every 30 s
+    assert gaps["6"] and all(29 <= g <= 36 for g in gaps["6"]), gaps

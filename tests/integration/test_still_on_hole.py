@@ -90,6 +90,11 @@ def test_a_group_still_on_its_hole_past_its_limits_is_out_of_position_before_it_
     # 08:14), at most the phone's last fix
     assert local("08:24") < datetime.fromisoformat(alert["at"]) <= local("08:31"), alert
     assert alert["over_min"] > 0 and alert["gap_min"] > 10, alert
+    # its "Why" is the hole in play overdue at that instant, with the alert's figures
+    [raised] = raises_of(login, alert["key"])
+    why = raised["payload"]["explanation"]
+    assert why["status"] == "overdue" and why["basis"] == "projection", why
+    assert abs(why["over_min"] - alert["over_min"]) < 0.06 and why["hole"] == 1, why
 
     # group 2 leaves the green at 08:34: its completion, inferred, is the episode's start and
     # its alert the one raised already (the same key, raised once, still open)

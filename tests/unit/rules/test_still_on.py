@@ -21,12 +21,17 @@ GROUPS = [make_group("A", "08:00", size=2), make_group("B", "08:10", size=3)]
 
 
 def fold(*completions: tuple[str, int, str, str]) -> FieldFold:
-    """The fold of a log of completions (group, hole, "HH:MM", source), read at 09:00."""
+    """The fold of a log of completions (group, hole, "HH:MM", source), read at 09:00; a
+    source "position±N" is a completion inferred from positions, N minutes either side."""
     setup = make_setup(make_course(pars=[4, 4, 4, 4, 4, 4]), GROUPS)
     f = FieldFold(setup, plan_field(setup))
     for group, hole, when, source in completions:
-        payload = {"group": group, "hole": hole}
-        if source != "official":
+        payload: dict[str, object] = {"group": group, "hole": hole}
+        if source.startswith("position±"):
+            half = timedelta(minutes=float(source.split("±")[1]))
+            payload |= {"source": "position", "earliest": (at(when) - half).isoformat(),
+                        "latest": (at(when) + half).isoformat()}  # fmt: skip
+        elif source != "official":
             payload["source"] = source
         f.apply(Event(str(uuid.uuid4()), "hole_completed", "R", at(when), payload), at("09:00"))
     return f
@@ -69,3 +74,25 @@ def test_a_group_that_reports_its_holes_must_be_past_both_limits_by_the_reports_
     assert s is not None and s.over == timedelta(minutes=4) and s.gap == timedelta(minutes=18)
     # on the marshals' taps alone, 08:40 is enough
     assert fold(*tapped).still_on("B", 2, at("08:40")) is not None
+
+
+def test_seen_on_the_hole_its_time_over_is_exact_whatever_the_last_hole_rests_on():
+    # B's 1st inferred from its phone at 08:22, a minute either side: its status allows for
+    # that minute (the 2nd's completion may be on its way), but a fix on the 2nd at 08:38:30
+    # says it is not: 30 s past the 2nd's time (08:38), 14.5 min behind A
+    f = fold(A_OFF_THE_1ST, ("A", 2, "08:24", "official"), ("B", 1, "08:22", "position±1"))
+    assert f.status("B", at("08:38:30")).status is not Status.OVERDUE
+    s = f.still_on("B", 2, at("08:38:30"))
+    assert s is not None and s.status is Status.OVERDUE and s.projected is Status.OVERDUE
+    assert s.over == timedelta(seconds=30) and s.gap == timedelta(minutes=14, seconds=30)
+
+
+def test_the_gap_allows_for_a_completion_ahead_inferred_from_positions():
+    # A left the 2nd at 08:27: B seen on it at 08:38:30 is 11.5 min behind (its interval is
+    # 10); inferred from A's phone, three minutes either side, A may have left at 08:30
+    tapped = fold(A_OFF_THE_1ST, ("A", 2, "08:27", "official"), ("B", 1, "08:22", "official"))
+    assert tapped.still_on("B", 2, at("08:38:30")) is not None
+    inferred = fold(A_OFF_THE_1ST, ("A", 2, "08:27", "position±3"), ("B", 1, "08:22", "official"))
+    assert inferred.still_on("B", 2, at("08:38:30")) is None
+    s = inferred.still_on("B", 2, at("08:42"))  # 15 min behind, 12 at least
+    assert s is not None and s.gap == timedelta(minutes=12)
