@@ -4,9 +4,10 @@
 // plain words. On yes it watches the phone's position (navigator.geolocation.watchPosition,
 // high accuracy) and keeps a fix when 15 s have passed since the last one kept and the group
 // moved 10 m, or 30 s when it stands still (asking the phone for a fresh fix then: a phone
-// that does not move may say nothing), 15 s once the hole in play is due (the group's own pace
-// says when: a fix on the hole then proves the group late before it leaves, issue 48). Kept fixes go in batches (`send_positions`, at most 40
-// a message; every 30 s or as soon as 10 wait) through an outbox of queue.js: kept on the
+// that does not move may say nothing), 15 s once the hole in play is due (the group's own
+// pace says when: a fix on the hole then proves the group late before it leaves, issue 48).
+// Kept fixes go in batches (`send_positions`, at most 40 a message; every 30 s or as soon as
+// 10 wait) through an outbox of queue.js: kept on the
 // device, sent in order when connected, resent with the same id. The consent
 // (`share_positions`, share true) and the stop (false) go through the same outbox, so the
 // server always reads them in the order they were made.
