@@ -197,11 +197,16 @@ def truth_episodes(
     setup: RoundSetup, events: list[Event], now: datetime
 ) -> dict[str, list[Episode]]:
     """Return every group's out-of-position episodes from the officials' whole log."""
-    plan = plan_field(setup)
-    fold = FieldFold(setup, plan)
+    fold = truth_fold(setup, events, now)
+    return {p.id: list(fold.episodes(p.id, now)) for p in fold.plan.groups}
+
+
+def truth_fold(setup: RoundSetup, events: list[Event], now: datetime) -> FieldFold:
+    """Return the fold of the officials' whole log, read at ``now``."""
+    fold = FieldFold(setup, plan_field(setup))
     for e in sorted(events, key=lambda e: e.at):
         fold.apply(e, now)
-    return {p.id: list(fold.episodes(p.id, now)) for p in plan.groups}
+    return fold
 
 
 def provable(
@@ -217,10 +222,8 @@ def provable(
     and gap stay past their limits once the report's lateness is counted and the report's
     allowance taken off, the group ahead's report taken as on time. Every other episode can be
     found only by an alert that reports do not prove: this is the ceiling of the recall."""
-    plan = plan_field(setup)
-    fold = FieldFold(setup, plan)
-    for e in sorted(events, key=lambda e: e.at):
-        fold.apply(e, now)
+    fold = truth_fold(setup, events, now)
+    plan = fold.plan
     by_group: dict[str, list[Sent]] = {}
     for x in sent:
         by_group.setdefault(x.report.group, []).append(x)
