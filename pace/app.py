@@ -21,6 +21,7 @@ from pace import config, i18n
 from pace.clock import Clock, SystemClock
 from pace.rules.errors import PaceError
 from pace.services.access import AccessService, secret_notice
+from pace.services.accounts import Accounts
 from pace.services.board import BoardFeed
 from pace.services.live import LiveService
 from pace.services.positions import PositionService
@@ -32,7 +33,19 @@ from pace.services.scores import ScoreService
 from pace.services.taps import TapService
 from pace.store import StorageError, Store, open_store
 from pace.store.sqlite.db import SlowDiskOffload
-from pace.web import access, assets, edge, errors, health, http, logs, metrics, payloads, privacy
+from pace.web import (
+    access,
+    assets,
+    clubs,
+    edge,
+    errors,
+    health,
+    http,
+    logs,
+    metrics,
+    payloads,
+    privacy,
+)
 from pace.web import i18n as i18n_pages
 from pace.web.board_cache import BoardCache
 from pace.web.broadcast import Broadcaster
@@ -161,6 +174,7 @@ def assemble(
         socketio=socketio,
         namespace=namespace,
         access=access_service,
+        accounts=Accounts(store, access_service, service.clock),
         live=live,
         taps=TapService(live),
         alerts=live.alerts,
@@ -261,6 +275,7 @@ def serve_pages(app: Flask) -> None:
     app.register_blueprint(health.bp)  # /healthz, /readyz (pace/web/health.py)
     app.register_blueprint(metrics.bp)  # /metrics, when server.metrics is on
     app.register_blueprint(access.bp)
+    app.register_blueprint(clubs.bp)  # people's accounts, clubs (issue 50)
     app.register_blueprint(privacy.bp)  # /privacy, the members' page on positions
     for feature in edge.FEATURES:
         if feature.pages is not None:

@@ -20,6 +20,7 @@ from pace import __version__, formats
 from pace.cli import backup as backup_cli
 from pace.cli import calibrate as calibrate_cli
 from pace.cli import changes as changes_cli
+from pace.cli import clubs as clubs_cli
 from pace.cli import competitions as competitions_cli
 from pace.cli import life as life_cli
 from pace.cli import offline
@@ -358,18 +359,29 @@ def import_group() -> None:
     """
 
 
+CLUB_OPTION = click.option(
+    "--club",
+    default="default",
+    show_default=True,
+    help="The club it belongs to, on an instance of several clubs (pace club list).",
+)
+
+
 @import_group.command("course")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@CLUB_OPTION
 @db_option
-def import_course(file: str, db: str | None) -> None:
+def import_course(file: str, club: str, db: str | None) -> None:
     """Import a course TOML (docs/formats.md §1), replacing a course of the same name.
 
     Example: pace import course louiseville.toml
     """
+    from pace.services.accounts import club_id
+
     service = _open_service(db)
     notes: list[str] = []
     try:
-        course = service.import_course(read(file), file, notes)
+        course = service.import_course(read(file), file, notes, club=club_id(club))
     except PaceError as e:
         raise fail(e) from None
     finally:
@@ -536,10 +548,11 @@ def _tee_defaults(text: str | None) -> dict[str, str] | None:
     "in par off the gross of the higher par (WHS Rule 6.2b) or not. Default: a new round "
     "takes config.toml's [handicap] gross_par_adjustment.",
 )
+@CLUB_OPTION
 @db_option
 def import_draw(
     file, round_name, course, day, timezone, policy, play, format_name, scoring, net, allowance,
-    completions, tee_defaults, rounding, gross_par_adjustment, db,
+    completions, tee_defaults, rounding, gross_par_adjustment, club, db,
 ) -> None:  # fmt: skip
     """Import a draw CSV into a round (created if new; replaced while it has no events).
 
@@ -547,6 +560,8 @@ def import_draw(
 
     Example: pace import draw draw.csv --round R1 --scoring stableford --net --allowance 90
     """
+    from pace.services.accounts import club_id
+
     if timezone is not None:
         zone(timezone)
     check_policy(policy)
@@ -572,6 +587,7 @@ def import_draw(
             completions=completions,
             rounding=rounding,
             gross_par_adjustment=gross_par_adjustment,
+            club=club_id(club),
         )
     except PaceError as e:
         raise fail(e) from None
@@ -722,6 +738,8 @@ def demo(db, host, port, speed, tick, seed, groups, duration, actors) -> None:
 for _command in offline.COMMANDS:
     cli.add_command(_command)
 cli.add_command(backup_cli.export_group)
+cli.add_command(clubs_cli.club_group)
+cli.add_command(clubs_cli.account_group)
 import_group.add_command(backup_cli.import_round)
 cli.add_command(scoring_cli.results)
 cli.add_command(calibrate_cli.calibrate_command)

@@ -32,6 +32,7 @@ from pace import config
 from pace.clock import Clock
 from pace.rules.errors import PaceError
 from pace.store import SessionRecord, Store, is_database_url
+from pace.store.records import DEFAULT_CLUB
 
 #: The roles of a session, most trusted first (docs/access.md). The store checks them in its
 #: tables (its migrations keep their own lists, as shipped).
@@ -125,6 +126,11 @@ class Session:
     name: str | None
     expires_at: datetime
     token_hash: str
+    #: the club the session acts in (issue 50): a round code's round's, the committee secret's
+    #: ``default``, a person's chosen club; ``None``: an administrator's, which sees no club
+    club: str | None = DEFAULT_CLUB
+    #: the person's account that opened it (``None``: an access code or the secret)
+    account: int | None = None
 
     def covers(self, round: str | None) -> bool:
         """Return whether this session may act on ``round``."""
@@ -248,26 +254,52 @@ class AccessService:
             expires = self.expiry(candidate.round)
             if expires <= now:
                 break
-            return self._open(candidate.role, candidate.round, name, candidate.id, expires)
+            club = DEFAULT_CLUB if candidate.round is None else self.store.round_club(candidate.round)
+            return self._open(candidate.role, candidate.round, name, candidate.id, expires,
+                              club=club or DEFAULT_CLUB)  # fmt: skip
         self.limiter.failed(*keys)
         raise AccessError(
             "this code is not valid (or its round is over); check it on the timing sheet",
             field="code", code="invalid_code",
         )  # fmt: skip
 
-    def grant(self, role: str, round: str | None, name: str | None = None) -> Opened:
-        """Open a session without a code (the demo's simulated devices, tests, the CLI)."""
-        return self._open(role, round, name, None, self.expiry(round))
+    def grant(
+        self,
+        role: str,
+        round: str | None,
+        name: str | None = None,
+        *,
+        club: str | None = None,
+        account: int | None = None,
+    ) -> Opened:
+        """Open a session without a code (the demo's simulated devices, tests, the CLI, a
+        person signed in with a password: ``account``). ``club`` defaults to the round's, else
+        the single-club instance's."""
+        if club is None and role != "admin":
+            club = (self.store.round_club(round) if round is not None else None) or DEFAULT_CLUB
+        return self._open(role, round, name, None, self.expiry(round), club=club,
+                          account=account)  # fmt: skip
 
     def _open(
-        self, role: str, round: str | None, name: str | None, code: int | None, expires: datetime
+        self,
+        role: str,
+        round: str | None,
+        name: str | None,
+        code: int | None,
+        expires: datetime,
+        *,
+        club: str | None = DEFAULT_CLUB,
+        account: int | None = None,
     ) -> Opened:
         token = secrets.token_urlsafe(32)
         record = SessionRecord(
-            token_hash(token), role, round, code, name, self.clock.now(), expires
-        )
+            token_hash(token), role, round, code, name, self.clock.now(), expires, None, club,
+            account,
+        )  # fmt: skip
         self.store.add_session(record)
-        return Opened(token, Session(role, round, name, expires, record.token_hash))
+        return Opened(
+            token, Session(role, round, name, expires, record.token_hash, club, account)
+        )
 
     def resolve(self, token: object) -> Session | None:
         """Return the live session of ``token``, or ``None`` (unknown, expired or ended)."""
@@ -278,7 +310,11 @@ class AccessService:
             return None
         if record.expires_at <= self.clock.now():
             return None
-        return Session(record.role, record.round, record.name, record.expires_at, record.token_hash)
+        club = record.club
+        if club is None and record.role != "admin":
+            club = DEFAULT_CLUB  # a session opened before clubs (m014): the one club's
+        return Session(record.role, record.round, record.name, record.expires_at,
+                       record.token_hash, club, record.account)  # fmt: skip
 
     def end(self, token: object) -> str | None:
         """End the session of ``token`` (logging out); return its hash (``None``: no token)."""

@@ -59,8 +59,11 @@ def create_competition(
         rs = round_scoring(service.store.get_round(r), service.settings)
         scored.append((r, rs.scoring.name, rs.net))
     found = check_scoring(scoring, scored)
+    # a competition is its rounds' club's; rounds of two clubs are refused by the store
+    club = service.store.round_club(rounds[0]) or "default"
     return service.store.create_competition(
-        name, rounds=list(rounds), scoring=found, cut=cut, created_at=service.clock.now()
+        name, rounds=list(rounds), scoring=found, cut=cut, created_at=service.clock.now(),
+        club=club,
     )
 
 

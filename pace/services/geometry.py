@@ -20,21 +20,22 @@ def preview_geometry(
     *,
     map_course: str = "",
     ref_pattern: str = "",
+    club: str | None = None,
 ) -> MapMatch:
     """Return ``data`` (.osm XML or GeoJSON) matched to ``course`` as it would be stored,
     storing nothing: the holes matched, the file's courses and the one chosen (by its
     OpenStreetMap name ``map_course``, or ``ref_pattern``). ``FileFormatError`` (every
     problem by hole; ``map_course_required`` for a site whose course is not chosen);
     ``unknown_course`` without the course."""
-    return _matched(service, data, filename, course, map_course, ref_pattern)[1]
+    return _matched(service, data, filename, course, map_course, ref_pattern, club)[1]
 
 
 def _matched(
     service: RoundService, data: bytes, filename: str, course: str, map_course: str,
-    ref_pattern: str,
+    ref_pattern: str, club: str | None = None,
 ) -> tuple[Course, MapMatch]:  # fmt: skip
-    """Return the stored course ``course`` and ``data`` matched to it."""
-    found = service.store.get_course(course)
+    """Return the stored course ``course`` (of ``club``) and ``data`` matched to it."""
+    found = service.course(course, club)
     return found, match_map(data, filename, found, map_course=map_course, ref_pattern=ref_pattern)
 
 
@@ -46,18 +47,22 @@ def import_geometry(
     *,
     map_course: str = "",
     ref_pattern: str = "",
+    club: str | None = None,
 ) -> MapMatch:
     """Match ``data`` to ``course`` as :func:`preview_geometry` does and store its geometry
     as the course's map, replacing any; return the match. Nothing is stored when a hole has
     a problem (``FileFormatError``); ``unknown_course`` without the course."""
-    found, match = _matched(service, data, filename, course, map_course, ref_pattern)
+    found, match = _matched(service, data, filename, course, map_course, ref_pattern, club)
     service.store.save_geometry(found.name, match.geometry, imported_at=service.clock.now())
     return match
 
 
-def course_geometry(service: RoundService, course: str) -> dict[str, Any] | None:
-    """Return ``course``'s map as stored, or None (``unknown_course`` without the course)."""
-    service.store.get_course(course)
+def course_geometry(
+    service: RoundService, course: str, club: str | None = None
+) -> dict[str, Any] | None:
+    """Return ``course``'s map as stored, or None (``unknown_course`` without the course, or
+    for another club's)."""
+    service.course(course, club)
     return service.store.get_geometry(course)
 
 

@@ -179,7 +179,7 @@ class ReportService:
         return RoundReportView(replace(meta, life=life), report)
 
     def offenders(
-        self, days: int | None = None, today: date | None = None
+        self, days: int | None = None, today: date | None = None, club: str | None = None
     ) -> offendersmod.Offenders:
         """Return the players with episodes, bad times or penalties in the last ``days`` days.
 
@@ -191,7 +191,7 @@ class ReportService:
         today = today or now.date()
         since = today - timedelta(days=days)
         rounds = []
-        for summary in self.service.list_rounds():
+        for summary in self.service.list_rounds(club):
             if not since <= summary.day <= today:
                 continue
             view = self.service.round_view(summary.name)

@@ -30,7 +30,15 @@ from pace.rules.position import evaluate_field as _evaluate
 from pace.services import finality
 from pace.services import scoring as scoringmod
 from pace.services.commands import CommandError
-from pace.store import UNSET, RoundRecord, RoundSummary, Store, UnknownRoundError, open_store
+from pace.store import (
+    UNSET,
+    RoundRecord,
+    RoundSummary,
+    Store,
+    UnknownCourseError,
+    UnknownRoundError,
+    open_store,
+)
 from pace.store.records import check_completions
 
 log = logging.getLogger(__name__)
@@ -88,6 +96,8 @@ class PreparedDraw:
     #: configuration's, an existing one keeps its own)
     rounding: str | None = None
     gross_par_adjustment: bool | None = None
+    #: the club a new round belongs to (issue 50)
+    club: str = "default"
 
 
 class RoundService:
@@ -102,18 +112,29 @@ class RoundService:
 
     # -- setup ------------------------------------------------------------------------
 
-    def import_course(self, text: str, filename: str, notes: list[str] | None = None) -> Course:
-        """Parse a course TOML and store it under its name (replacing one of that name);
-        what is read but unusual (a par of 6) is added to ``notes``."""
+    def import_course(
+        self, text: str, filename: str, notes: list[str] | None = None, *, club: str = "default"
+    ) -> Course:
+        """Parse a course TOML and store it under its name (replacing one of that name, of
+        ``club``); what is read but unusual (a par of 6) is added to ``notes``."""
         course = formats.parse_course(text, filename, notes)
-        self.store.save_course(course, imported_at=self.clock.now())
+        self.store.save_course(course, imported_at=self.clock.now(), club=club)
         self._forget()
         return course
 
-    def export_course(self, name: str) -> str:
+    def course(self, name: str, club: str | None = None) -> Course:
+        """Return the stored course ``name`` (of ``club``, when given: another club's course
+        is ``unknown_course``, as though it were not stored)."""
+        course = self.store.get_course(name)
+        if club is not None and self.store.course_club(name) != club:
+            raise UnknownCourseError(said("refusal.course.unknown", "course {course} does not "
+                                          "exist; import it first", course=repr(name)))  # fmt: skip
+        return course
+
+    def export_course(self, name: str, club: str | None = None) -> str:
         """Return the stored course ``name`` as course TOML that re-imports to the same course
         (``unknown_course``): ``pace export course``, and the courses' download."""
-        return formats.course_toml(self.store.get_course(name), f"{name}.toml")
+        return formats.course_toml(self.course(name, club), f"{name}.toml")
 
     def import_draw(
         self,
@@ -157,6 +178,7 @@ class RoundService:
         completions: str | None = None,
         rounding: str | None = None,
         gross_par_adjustment: bool | None = None,
+        club: str | None = None,
     ) -> PreparedDraw:
         """Check a round's setup and parse its draw CSV, storing nothing: what
         :meth:`store_draw` stores (the console's preview, then its confirmation, parse the
@@ -180,6 +202,11 @@ class RoundService:
         if not round:
             raise SetupError(said("refusal.round.no_name", "a round needs a name"), field="round")
         existing = self._existing_round(round)
+        if club is not None and existing is not None and existing.club != club:
+            if not new:  # another club's round is not this club's to change
+                raise UnknownRoundError(said("refusal.round.none", "no round {round}; rounds are "
+                                             "created with pace import draw",
+                                             round=repr(round[:40])), field="round")  # fmt: skip
         if new and existing is not None:
             raise SetupError(
                 said("refusal.round.exists", "round {round} exists already; choose another name "
@@ -197,7 +224,7 @@ class RoundService:
             self.settings,
         )
         if existing is None:
-            course_obj = self._course_for_new_round(course)
+            course_obj = self._course_for_new_round(course, club)
             tzname = timezone or self.settings.round.timezone
             tz = ZoneInfo(tzname)
             day = day or self.clock.now().astimezone(tz).date()
@@ -210,7 +237,7 @@ class RoundService:
         )
         return PreparedDraw(round, existing is None, course_obj, day, tzname, groups, policy,
                             play, format, scoring, net, allowance, completions, rounding,
-                            gross_par_adjustment)  # fmt: skip
+                            gross_par_adjustment, club or "default")  # fmt: skip
 
     def store_draw(self, p: PreparedDraw) -> RoundRecord:
         """Store a prepared draw: create its round, or replace the draw of one without events."""
@@ -227,6 +254,7 @@ class RoundService:
                 scoring=p.scoring,
                 net=bool(p.net),
                 allowance=p.allowance,
+                club=p.club,
             )
             # the readings of the handicap rules the round is created with are its own: a later
             # change of config.toml leaves its results as they are (issue 47)
@@ -420,10 +448,10 @@ class RoundService:
         except UnknownRoundError:
             return None
 
-    def _course_for_new_round(self, name: str | None) -> Course:
+    def _course_for_new_round(self, name: str | None, club: str | None = None) -> Course:
         if name is not None:
-            return self.store.get_course(name)
-        courses = self.store.list_courses()
+            return self.course(name, club)
+        courses = self.store.list_courses(club=club)
         if len(courses) == 1:
             return courses[0]
         names = ", ".join(repr(c.name) for c in courses)
@@ -437,9 +465,9 @@ class RoundService:
             code="course_required",
         )  # fmt: skip
 
-    def list_rounds(self) -> list[RoundSummary]:
-        """Return every round of the database."""
-        return self.store.list_rounds()
+    def list_rounds(self, club: str | None = None) -> list[RoundSummary]:
+        """Return every round of the database (of ``club``, when given)."""
+        return self.store.list_rounds(club=club)
 
     # -- evaluation -------------------------------------------------------------------
 

@@ -155,7 +155,9 @@ class Store(ABC):
     # -- courses, rounds and draws -----------------------------------------------------
 
     @abstractmethod
-    def save_course(self, course: Course, *, imported_at: datetime | None = None) -> None:
+    def save_course(
+        self, course: Course, *, imported_at: datetime | None = None, club: str = "default"
+    ) -> None:
         """Store ``course``, replacing the course of that name.
 
         Refused with ``SetupError`` if the holes change while a round on that course already
@@ -167,7 +169,7 @@ class Store(ABC):
         """Return the course of that name; raise ``UnknownCourseError`` if none."""
 
     @abstractmethod
-    def list_courses(self) -> list[Course]:
+    def list_courses(self, *, club: str | None = None) -> list[Course]:
         """Return every stored course, by name."""
 
     @abstractmethod
@@ -197,6 +199,7 @@ class Store(ABC):
         scoring: str | None = None,
         net: bool = False,
         allowance: Sequence[float] | None = None,
+        club: str = "default",
     ) -> RoundRecord:
         """Create a round (with an empty draw) on a stored course; return it.
 
@@ -250,8 +253,8 @@ class Store(ABC):
         """Return whether a round of that name exists."""
 
     @abstractmethod
-    def list_rounds(self) -> list[RoundSummary]:
-        """Return a summary of every round, by day then name."""
+    def list_rounds(self, *, club: str | None = None) -> list[RoundSummary]:
+        """Return a summary of every round (of ``club``, when given), by day then name."""
 
     # -- competitions of several rounds (pace.store.competitions) -----------------------
 
@@ -264,6 +267,7 @@ class Store(ABC):
         scoring: str,
         cut: Cut | None = None,
         created_at: datetime | None = None,
+        club: str = "default",
     ) -> CompetitionRecord:
         """Store a competition of 2–4 stored rounds in order, all or nothing; return it.
 
@@ -276,8 +280,11 @@ class Store(ABC):
         """Return the competition of that name; raise ``UnknownCompetitionError`` if none."""
 
     @abstractmethod
-    def list_competitions(self, *, round: str | None = None) -> list[CompetitionRecord]:
-        """Return every competition by name, or those ``round`` is a round of."""
+    def list_competitions(
+        self, *, round: str | None = None, club: str | None = None
+    ) -> list[CompetitionRecord]:
+        """Return every competition (of ``club``, when given) by name, or those ``round`` is
+        a round of."""
 
     # -- access (docs/access.md) ---------------------------------------------------------
 
@@ -326,6 +333,20 @@ class Store(ABC):
     @abstractmethod
     def revoke_session(self, token_hash: str, *, at: datetime) -> None:
         """End a session now (logging out)."""
+
+    # -- clubs, accounts and the access log (pace.store.sql.clubs, issue 50) -----------------
+    # ``clubs``, ``club``, ``add_club``, ``rename_club``, ``round_club``, ``course_club``,
+    # ``add_account``, ``account``, ``account_by_email``, ``set_password``, ``memberships``,
+    # ``members``, ``set_membership``, ``log_access``, ``access_log``,
+    # ``revoke_account_sessions``: written once there, for both engines.
+
+    @abstractmethod
+    def round_club(self, round: str) -> str | None:
+        """Return the club of ``round``, or ``None`` if it is not stored."""
+
+    @abstractmethod
+    def course_club(self, course: str) -> str | None:
+        """Return the club of ``course``, or ``None`` if it is not stored."""
 
     @abstractmethod
     def revoke_code(self, code_id: int, *, at: datetime) -> set[str]:

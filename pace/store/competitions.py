@@ -113,16 +113,19 @@ class CompetitionTables:
         scoring: str,
         cut: Cut | None = None,
         created_at: datetime | None = None,
+        club: str = "default",
     ) -> CompetitionRecord:
         row, round_rows = checked_competition(name, rounds, scoring, cut, created_at)
         with self._db.write(*rounds) as tx:
             for _, _, r in round_rows:
-                if tx.execute("SELECT 1 FROM rounds WHERE name = ?", [r]).fetchone() is None:
+                # a round of another club is not there for this club's competition
+                found = tx.execute("SELECT club FROM rounds WHERE name = ?", [r]).fetchone()
+                if found is None or found[0] != club:
                     raise unknown_round(r, field="rounds")
             made = tx.execute(
-                f"INSERT INTO competitions ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
+                f"INSERT INTO competitions ({COLUMNS}, club) VALUES (?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (name) DO NOTHING RETURNING name",
-                row,
+                [*row, club],
             ).fetchall()
             if not made:
                 raise exists(name)
@@ -136,10 +139,16 @@ class CompetitionTables:
         with self._db.read() as tx:
             return read_competition(tx, name)
 
-    def list_competitions(self, *, round: str | None = None) -> list[CompetitionRecord]:
+    def list_competitions(
+        self, *, round: str | None = None, club: str | None = None
+    ) -> list[CompetitionRecord]:
         binary = self.dialect.binary
         with self._db.read() as tx:
-            if round is None:
+            if round is None and club is not None:
+                rows = tx.execute(
+                    f"SELECT name FROM competitions WHERE club = ? ORDER BY name{binary}", [club]
+                ).fetchall()
+            elif round is None:
                 rows = tx.execute(f"SELECT name FROM competitions ORDER BY name{binary}").fetchall()
             else:
                 rows = tx.execute(

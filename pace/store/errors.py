@@ -40,3 +40,27 @@ class CompetitionExistsError(SetupError):
     """A competition with that name is already stored."""
 
     code = "competition_exists"
+
+
+class UnknownClubError(PaceError, LookupError):
+    """A club id that is not stored on this instance."""
+
+    code = "unknown_club"
+
+
+class ClubExistsError(SetupError):
+    """A club with that id is already stored."""
+
+    code = "club_exists"
+
+
+class AccountExistsError(SetupError):
+    """An account with that e-mail is already stored."""
+
+    code = "account_exists"
+
+
+class UnknownAccountError(PaceError, LookupError):
+    """An account that is not stored (or not a member of the club asked about)."""
+
+    code = "unknown_account"

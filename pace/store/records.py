@@ -85,6 +85,8 @@ class RoundRecord:
     gross_par_adjustment: bool | None = None
     #: whether the round allows positions from the groups' phones (issue 48; off by default)
     positions: bool = False
+    #: the club the round belongs to (issue 50; ``default``: a single-club instance's)
+    club: str = "default"
 
 
 @dataclass(frozen=True)
@@ -96,6 +98,7 @@ class RoundSummary:
     day: date
     groups: int
     events: int
+    club: str = "default"
 
 
 EVENT_COLUMNS = "seq, id, type, round, at, recorded_at, by, payload"
@@ -398,7 +401,8 @@ class AccessCodeRecord:
 
 @dataclass(frozen=True)
 class SessionRecord:
-    """A stored session: who it is (role, round, name) and until when it holds."""
+    """A stored session: who it is (role, round, name, the club it acts in, the account that
+    opened it) and until when it holds."""
 
     token_hash: str
     role: str
@@ -408,11 +412,61 @@ class SessionRecord:
     created_at: datetime
     expires_at: datetime
     revoked_at: datetime | None = None
+    club: str | None = None
+    account: int | None = None
+
+
+#: the club of a single-club instance, and of every row stored before clubs (m014): a round, a
+#: course, a competition, the committee secret
+DEFAULT_CLUB = "default"
+
+#: the roles a person's account may hold in a club (issue 50); a phone's access code keeps the
+#: round's roles
+CLUB_ROLES = ("committee", "referee")
+
+
+@dataclass(frozen=True)
+class ClubRecord:
+    """A club of the instance: its id (a slug, in addresses and commands) and its name."""
+
+    id: str
+    name: str
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class AccountRecord:
+    """A person's account: e-mail, name, the hash of a password (``None``: none set yet),
+    whether an administrator of the instance, and since when disabled (``None``: active)."""
+
+    id: int
+    email: str
+    name: str
+    password: str | None
+    admin: bool
+    created_at: datetime
+    disabled_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class AccessLogEntry:
+    """One line of the access log: a sign-in, a failed attempt, a change of role."""
+
+    id: int
+    at: datetime
+    club: str | None
+    account: int | None
+    who: str
+    kind: str
+    detail: str
+    remote: str
 
 
 #: the columns of ``access_codes`` and ``sessions``, in the order the records take them
 CODE_COLUMNS = "id, round, role, prefix, hash, label, created_at, revoked_at"
-SESSION_COLUMNS = "token_hash, role, round, code, name, created_at, expires_at, revoked_at"
+SESSION_COLUMNS = (
+    "token_hash, role, round, code, name, created_at, expires_at, revoked_at, club, account"
+)
 
 
 def code_from_row(row: Sequence[Any]) -> AccessCodeRecord:

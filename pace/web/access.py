@@ -46,6 +46,8 @@ MARSHAL = frozenset({"committee", "referee", "marshal"})
 SCORER = frozenset({"committee", "referee", "scorer"})
 PHONE = frozenset({"scorer"})
 ANY_ROLE = frozenset(ROLES)
+#: an administrator of a federation's instance: its clubs, none of their data (issue 50)
+ADMIN = frozenset({"admin"})
 PUBLIC = None
 
 #: Socket.IO events and the command mirror: who may send each (``PUBLIC``: anybody, no
@@ -110,6 +112,12 @@ ENDPOINTS: dict[str, frozenset[str] | None] = {
     "access.login": PUBLIC,
     "access.logout": PUBLIC,
     "access.api_session": PUBLIC,
+    # people's own accounts and the clubs of a federation's instance (pace/web/clubs.py)
+    "clubs.signin": PUBLIC,
+    "clubs.setup": PUBLIC,
+    "clubs.clubs_page": ANY_ROLE | ADMIN,  # a person's clubs; an access code has none
+    "clubs.members_page": COMMITTEE,  # the club's people, their roles, its access log
+    "clubs.admin_page": ADMIN,
     "health.healthz": PUBLIC,  # the operator's probes (pace/web/health.py): no detail in them
     "health.readyz": PUBLIC,
     "metrics.metrics": PUBLIC,  # off by default; then only to server.metrics_from (404 else)
@@ -199,6 +207,7 @@ ALL_ROUNDS = frozenset({
     "committee.calibration_page",
     "committee.calibration_toml",
     "reports.offenders_page",
+    "clubs.members_page",  # the club's people and access log: never a round code's
 })  # fmt: skip
 
 #: Endpoints open to anybody once the round's results are final (the notice board's results
@@ -211,6 +220,7 @@ ROLE_WORDS = {
     "scorer": "a scorer",
     "marshal": "a marshal",
     "viewer": "a viewer",
+    "admin": "an administrator of the instance",
 }
 
 #: what a refused page is, in the sentence of its refusal (issue 14: full sentences), and the
@@ -305,9 +315,12 @@ def check_role(name: str, s: Session | None) -> None:
 def check_round(s: Session, round: str, store: Any) -> None:
     """Refuse a round that is not stored (``unknown_round``) or not the session's.
 
-    ``round`` is already canonical (parsed); an unknown round is refused, never waved on.
+    ``round`` is already canonical (parsed); an unknown round is refused, never waved on. A
+    round of another club than the session's is refused as though it were not stored: its
+    name tells nothing of it (issue 50; an administrator's session has no club).
     """
-    check_exists(round, store)
+    if store.round_club(round) != s.club or s.club is None:
+        raise _no_round(round)
     if not s.covers(round):
         raise AccessError(
             said("refusal.access.other_round", "your access code is for round {round}, not "
@@ -319,11 +332,21 @@ def check_round(s: Session, round: str, store: Any) -> None:
 def check_exists(round: str, store: Any, field: str | None = "round") -> None:
     """Refuse a round that is not stored (``unknown_round``)."""
     if not store.has_round(round):
-        raise UnknownRoundError(
-            said("refusal.round.none", "no round {round}; rounds are created with pace import "
-                 "draw", round=repr(round[:40])),
-            field=field,
-        )  # fmt: skip
+        raise _no_round(round, field)
+
+
+def _no_round(round: str, field: str | None = "round") -> UnknownRoundError:
+    return UnknownRoundError(
+        said("refusal.round.none", "no round {round}; rounds are created with pace import "
+             "draw", round=repr(round[:40])),
+        field=field,
+    )  # fmt: skip
+
+
+def session_club() -> str | None:
+    """Return the club this request's session acts in (``None``: none, an administrator's)."""
+    s = current_session()
+    return s.club if s is not None else None
 
 
 def check_scope(name: str, s: Session | None, command: object, store: Any) -> None:
@@ -711,12 +734,27 @@ def qr_svg(link: str) -> str | None:
     return uri
 
 
+def _club_name(s: Session | None) -> str | None:
+    """The name of the session's club, on an instance of several clubs (a single club's
+    pages stay as they were: its club is implicit)."""
+    if s is None or s.club is None:
+        return None
+    store = parts().store
+    clubs = store.clubs()
+    if len(clubs) < 2:
+        return None
+    return next((c.name for c in clubs if c.id == s.club), None)
+
+
 def template_globals() -> dict[str, Any]:
     """What every page may use: the session's role and the form token."""
     s = current_session() if request else None
     return {
         "session_role": s.role if s else None,
         "session_round": s.round if s else None,
+        "session_club": s.club if s else None,
+        "session_club_name": _club_name(s),
+        "session_account": s.account if s else None,
         "csrf_token": csrf_token,
         "can": lambda endpoint: may_open(endpoint, s),
     }

@@ -30,6 +30,8 @@ _HTTP_STATUS = {
     "unknown_tees": 404,
     "unknown_fault": 404,
     "unknown_code": 404,
+    "unknown_club": 404,
+    "unknown_account": 404,
     "not_found": 404,
     "method_not_allowed": 405,
     "event_conflict": 409,
@@ -42,6 +44,9 @@ _HTTP_STATUS = {
     "already_timed": 409,
     "unknown_policy": 409,
     "round_exists": 409,
+    "club_exists": 409,
+    "course_exists": 409,
+    "account_exists": 409,
     "round_has_events": 409,
     "results_final": 409,
     # a change on the day that the round as it stands refuses, though the same request could

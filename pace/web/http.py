@@ -33,9 +33,17 @@ def home() -> str:
     rounds with their public pages (the board, the leaderboard, the results once final) and
     the ways to sign in."""
     s = access.current_session()
-    rounds = [r for r in parts().live.service.list_rounds() if s is not None and s.covers(r.name)]
+    rounds = _session_rounds(s)
     today = _rounds_today() if s is None else []
     return render_template("home.html", rounds=rounds, today=today, **page_context())
+
+
+def _session_rounds(s: access.Session | None) -> list[RoundSummary]:
+    """The rounds the session may open: its club's (a round's code: its round alone); an
+    administrator's session and a visitor's, none (issue 50)."""
+    if s is None or s.club is None:
+        return []
+    return [r for r in parts().live.service.list_rounds(s.club) if s.covers(r.name)]
 
 
 def _rounds_today() -> list[tuple[RoundSummary, bool]]:
@@ -58,7 +66,7 @@ def _rounds_today() -> list[tuple[RoundSummary, bool]]:
 def api_rounds() -> Any:
     """List the rounds the session may open as JSON (a round's code: its round alone)."""
     s = access.current_session()
-    rounds = [r for r in parts().live.service.list_rounds() if s is not None and s.covers(r.name)]
+    rounds = _session_rounds(s)
     return jsonify(
         {
             "ok": True,

@@ -31,6 +31,7 @@ from pace.web.marshal import messages as marshal_messages
 from pace.web.referee import messages as referee_messages
 from pace.web.reports import messages as reports_messages
 from pace.web.scoring import messages as scoring_messages
+from pace.web import clubs_messages
 
 LANGUAGES = i18n.LANGUAGES
 COOKIE = "pace_lang"
@@ -209,6 +210,7 @@ MODULES: dict[str, dict[str, Source]] = {
     "pace/web/committee/messages.py": committee_messages.MESSAGES,
     "pace/web/committee/calibration_messages.py": calibration_messages.MESSAGES,
     "pace/web/scoring/messages.py": scoring_messages.MESSAGES,
+    "pace/web/clubs_messages.py": clubs_messages.MESSAGES,
 }
 #: the English of every page text, by key
 ENGLISH: dict[str, Source] = {k: v for texts in MODULES.values() for k, v in texts.items()}

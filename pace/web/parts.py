@@ -15,6 +15,7 @@ from flask_socketio import SocketIO
 
 from pace import config
 from pace.services.access import AccessService
+from pace.services.accounts import Accounts
 from pace.services.alerts import AlertDesk
 from pace.services.board import BoardFeed
 from pace.services.live import LiveService
@@ -89,6 +90,8 @@ class AppParts:
     metrics: Any = None
     #: the groups' phones' positions, held in memory only (issue 48; docs/positions.md)
     positions: PositionService = None  # type: ignore[assignment]
+    #: clubs and people's accounts (issue 50; docs/federation.md)
+    accounts: Accounts = None  # type: ignore[assignment]
 
 
 def parts_of(app: Flask) -> AppParts:

@@ -126,6 +126,7 @@ MIGRATION_NAMES = [
     "m011_languages",
     "m012_handicap_readings",
     "m013_positions",
+    "m014_clubs",
 ]
 
 

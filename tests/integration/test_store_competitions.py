@@ -108,16 +108,17 @@ def test_the_schema_refuses_a_bad_cut_and_a_round_not_stored_even_through_raw_sq
 
         errors = (psycopg.Error,)
     at = "2025-06-01T08:00:00.000000+00:00"
+    into = "INSERT INTO competitions (name, scoring, cut_after, cut_top, cut_within, created_at)"
     bad = [
-        f"INSERT INTO competitions VALUES ('X', 'net', 1, 5, 3, '{at}')",  # two rules
-        f"INSERT INTO competitions VALUES ('X', 'net', NULL, 5, NULL, '{at}')",  # no round
-        f"INSERT INTO competitions VALUES ('X', 'match', NULL, NULL, NULL, '{at}')",
+        f"{into} VALUES ('X', 'net', 1, 5, 3, '{at}')",  # two rules
+        f"{into} VALUES ('X', 'net', NULL, 5, NULL, '{at}')",  # no round
+        f"{into} VALUES ('X', 'match', NULL, NULL, NULL, '{at}')",
         "INSERT INTO competition_rounds VALUES ('Nope', 1, 'Club R1')",  # no competition
     ]
     for sql in bad:
         with pytest.raises(errors):
             _raw(target, sql)
-    _raw(target, f"INSERT INTO competitions VALUES ('X', 'net', NULL, NULL, NULL, '{at}')")
+    _raw(target, f"{into} VALUES ('X', 'net', NULL, NULL, NULL, '{at}')")
     with pytest.raises(errors):
         _raw(target, "INSERT INTO competition_rounds VALUES ('X', 1, 'Ghost')")
     with pytest.raises(errors):

@@ -97,7 +97,8 @@ class AccessTables:
     def add_session(self, record: SessionRecord) -> None:
         with self._db.write() as tx:
             tx.execute(
-                f"INSERT INTO sessions ({SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
+                f"INSERT INTO sessions ({SESSION_COLUMNS})"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)",
                 [
                     record.token_hash,
                     record.role,
@@ -106,6 +107,8 @@ class AccessTables:
                     record.name,
                     iso(record.created_at, "created_at"),
                     iso(record.expires_at, "expires_at"),
+                    record.club,
+                    record.account,
                 ],
             )
 
@@ -116,11 +119,22 @@ class AccessTables:
             ).fetchone()
         if row is None:
             return None
-        t, role, round, code, name, created, expires, revoked = row
+        t, role, round, code, name, created, expires, revoked, club, account = row
         return SessionRecord(
             t, role, round, None if code is None else int(code), name, from_iso(created),
-            from_iso(expires), from_iso(revoked) if revoked else None,
+            from_iso(expires), from_iso(revoked) if revoked else None, club,
+            None if account is None else int(account),
         )  # fmt: skip
+
+    def revoke_account_sessions(self, account: int, *, at: datetime) -> set[str]:
+        """End every open session of ``account`` (a role taken away); return their hashes."""
+        with self._db.write() as tx:
+            rows = tx.execute(
+                "UPDATE sessions SET revoked_at = ? WHERE account = ? AND revoked_at IS NULL"
+                " RETURNING token_hash",
+                [iso(at, "revoked_at"), account],
+            ).fetchall()
+        return {str(r[0]) for r in rows}
 
     def revoke_session(self, token_hash: str, *, at: datetime) -> None:
         with self._db.write() as tx:

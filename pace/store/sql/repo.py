@@ -21,9 +21,10 @@ from pace.rules.events import Event, EventConflictError, canonical_json
 from pace.rules.model import Course, Group, Player
 from pace.store.base import Store
 from pace.store.competitions import CompetitionTables
-from pace.store.errors import RoundExistsError, UnknownCourseError
+from pace.store.errors import RoundExistsError, UnknownClubError, UnknownCourseError
 from pace.store.instants import from_iso, iso
 from pace.store.records import (
+    DEFAULT_CLUB,
     EVENT_COLUMNS,
     UNSET,
     RoundRecord,
@@ -47,11 +48,12 @@ from pace.store.records import (
     unknown_round,
 )
 from pace.store.sql.access import AccessTables
+from pace.store.sql.clubs import ClubTables
 from pace.store.sql.dialect import Database, Dialect, Transaction
 
 _ROUND_COLUMNS = (
     "name, course, day, timezone, policy, standard_interval_s, play, format, scoring, net,"
-    " allowance, completions, language, rounding, gross_par_adjustment, positions"
+    " allowance, completions, language, rounding, gross_par_adjustment, positions, club"
 )
 _GROUP_COLUMNS = ("round", "id", "position", "start", "tee")
 _PLAYER_COLUMNS = ("round", "group_id", "position", "name", "handicap", "side", "club", "class",
@@ -63,7 +65,7 @@ def _insert(table: str, columns: Sequence[str]) -> str:
     return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
 
 
-class SqlStore(AccessTables, CompetitionTables, Store):
+class SqlStore(AccessTables, ClubTables, CompetitionTables, Store):
     """The store on one engine: ``db`` its database, ``dialect`` what its SQL differs in."""
 
     def __init__(self, db: Database, dialect: Dialect) -> None:
@@ -183,7 +185,9 @@ class SqlStore(AccessTables, CompetitionTables, Store):
 
     # -- courses -----------------------------------------------------------------------
 
-    def save_course(self, course: Course, *, imported_at: datetime | None = None) -> None:
+    def save_course(
+        self, course: Course, *, imported_at: datetime | None = None, club: str = DEFAULT_CLUB
+    ) -> None:
         if not isinstance(course.name, str) or not course.name.strip():
             raise SetupError(f"a course needs a name, not {course.name!r}", field="name")
         data = canonical_json(course_json(course))
@@ -194,8 +198,18 @@ class SqlStore(AccessTables, CompetitionTables, Store):
         # the rounds on the course are locked as their appends are: no tap lands in between
         with self._db.write(*users) as tx:
             row = tx.execute(
-                f"SELECT data FROM courses WHERE name = ?{self.dialect.for_update}", [course.name]
+                f"SELECT data, club FROM courses WHERE name = ?{self.dialect.for_update}",
+                [course.name],
             ).fetchone()
+            if row is not None and row[1] != club:
+                # the name is the instance's (docs/federation.md): nothing of the other
+                # club's course is told, not even which club holds it
+                raise SetupError(
+                    said("refusal.course.taken", "the course name {course} is taken on this "
+                         "instance; import it under another name", course=repr(course.name)),
+                    field="name", code="course_exists",
+                )  # fmt: skip
+            _check_club(tx, club)
             if row is not None and row[0] != data:
                 used = tx.execute(
                     "SELECT r.name, count(e.seq) FROM rounds r JOIN events e ON e.round = r.name"
@@ -212,22 +226,25 @@ class SqlStore(AccessTables, CompetitionTables, Store):
                         code="round_has_events",
                     )
             tx.execute(
-                "INSERT INTO courses (name, data, imported_at, slope, rating)"
-                " VALUES (?, ?, ?, ?, ?)"
+                "INSERT INTO courses (name, data, imported_at, slope, rating, club)"
+                " VALUES (?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (name) DO UPDATE SET data = excluded.data,"
                 " imported_at = excluded.imported_at, slope = excluded.slope,"
                 " rating = excluded.rating",
-                [course.name, data, when, course.slope, course.rating],
+                [course.name, data, when, course.slope, course.rating, club],
             )
 
     def get_course(self, name: str) -> Course:
         with self._db.read(snapshot=False) as tx:
             return _get_course(tx, name)
 
-    def list_courses(self) -> list[Course]:
+    def list_courses(self, *, club: str | None = None) -> list[Course]:
+        where = "" if club is None else " WHERE club = ?"
         with self._db.read(snapshot=False) as tx:
             rows = tx.execute(
-                f"SELECT name, data, slope, rating FROM courses ORDER BY name{self.dialect.binary}"
+                f"SELECT name, data, slope, rating FROM courses{where}"
+                f" ORDER BY name{self.dialect.binary}",
+                [] if club is None else [club],
             ).fetchall()
         return [course_from_row(*row) for row in rows]
 
@@ -269,18 +286,20 @@ class SqlStore(AccessTables, CompetitionTables, Store):
         scoring: str | None = None,
         net: bool = False,
         allowance: Sequence[float] | None = None,
+        club: str = DEFAULT_CLUB,
     ) -> RoundRecord:
         new = checked_new_round(name, day, timezone, policy, play, format, scoring, net,
                                 allowance, standard_interval, created_at)  # fmt: skip
         with self._db.write(name) as tx:
-            _get_course(tx, course, field="course")
+            _check_club(tx, club)
+            _get_course(tx, course, field="course", club=club)
             made = tx.execute(
                 "INSERT INTO rounds (name, course, day, timezone, policy,"
-                " standard_interval_s, created_at, play, format, scoring, net, allowance)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " standard_interval_s, created_at, play, format, scoring, net, allowance, club)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (name) DO NOTHING RETURNING name",
                 [name, course, day.isoformat(), timezone, policy, new.interval_s,
-                 new.created_at, play, format, scoring, int(net), new.allowance],
+                 new.created_at, play, format, scoring, int(net), new.allowance, club],
             ).fetchall()  # fmt: skip
             if not made:
                 raise RoundExistsError(f"round {name!r} already exists", field="name")
@@ -381,18 +400,19 @@ class SqlStore(AccessTables, CompetitionTables, Store):
         with self._db.read(snapshot=False) as tx:
             return _round_exists(tx, name)
 
-    def list_rounds(self) -> list[RoundSummary]:
+    def list_rounds(self, *, club: str | None = None) -> list[RoundSummary]:
+        where = "" if club is None else "WHERE r.club = ?"
         sql = f"""
             SELECT r.name, r.course, r.day,
                    (SELECT count(*) FROM groups g WHERE g.round = r.name),
-                   (SELECT count(*) FROM events e WHERE e.round = r.name)
-            FROM rounds r ORDER BY r.day, r.name{self.dialect.binary}
+                   (SELECT count(*) FROM events e WHERE e.round = r.name), r.club
+            FROM rounds r {where} ORDER BY r.day, r.name{self.dialect.binary}
         """
         with self._db.read(snapshot=False) as tx:
-            rows = tx.execute(sql).fetchall()
+            rows = tx.execute(sql, [] if club is None else [club]).fetchall()
         return [
-            RoundSummary(name, course, date.fromisoformat(day), int(groups), int(events))
-            for name, course, day, groups, events in rows
+            RoundSummary(name, course, date.fromisoformat(day), int(groups), int(events), c)
+            for name, course, day, groups, events, c in rows
         ]
 
 
@@ -428,7 +448,7 @@ def _get_round(tx: Transaction, name: str, dialect: Dialect) -> RoundRecord:
     if row is None:
         raise unknown_round(name)
     (rname, course, day, timezone, policy, interval, play, format_, scoring, net,
-     allowance, completions, round_language, rounding, gross, positions) = row  # fmt: skip
+     allowance, completions, round_language, rounding, gross, positions, round_club) = row  # fmt: skip
     players: dict[str, list[Player]] = {}
     for (group_id, pname, handicap, side, club, class_name, match, tees, gender,
          language) in tx.execute(
@@ -463,15 +483,25 @@ def _get_round(tx: Transaction, name: str, dialect: Dialect) -> RoundRecord:
         rounding=rounding,
         gross_par_adjustment=None if gross is None else bool(gross),
         positions=bool(positions),
+        club=round_club,
     )
 
 
-def _get_course(tx: Transaction, name: str, *, field: str | None = None) -> Course:
+def _check_club(tx: Transaction, club: str) -> None:
+    if tx.execute("SELECT 1 FROM clubs WHERE id = ?", [club]).fetchone() is None:
+        raise UnknownClubError(f"no club {club[:40]!r} on this instance", field="club")
+
+
+def _get_course(
+    tx: Transaction, name: str, *, field: str | None = None, club: str | None = None
+) -> Course:
     row = tx.execute(
-        "SELECT name, data, slope, rating FROM courses WHERE name = ?", [name]
+        "SELECT name, data, slope, rating, club FROM courses WHERE name = ?", [name]
     ).fetchone()
+    if row is not None and club is not None and row[4] != club:
+        row = None  # another club's course is not there for this club
     if row is None:
         raise UnknownCourseError(said("refusal.course.unknown", "course {course} does not "
                                       "exist; import it first", course=repr(name)),
                                  field=field)  # fmt: skip
-    return course_from_row(*row)
+    return course_from_row(*row[:4])

@@ -333,6 +333,101 @@ def m013_positions(d: Dialect) -> list[str]:
     ]
 
 
+def m014_clubs(d: Dialect) -> list[str]:
+    """Clubs as tenants of one instance, and people's own accounts (issue 50).
+
+    Every course, round and competition belongs to a club (``club``; every row stored before:
+    ``default``, the club of a single-club instance, made here). An account (a person: name,
+    e-mail, an argon2 hash of a password) has a role per club (``memberships``); an
+    administrator (``admin``) manages clubs and sees none of their data. ``sessions`` gain the
+    club they act in and the account that opened them, and the ``admin`` role (SQLite rebuilds
+    the table, as m005 did). ``access_log`` keeps every sign-in, failed attempt and change of
+    role, appended only.
+    """
+    roles = _listed((*M005_ROLES, "admin"))
+    sessions = f"""
+        CREATE TABLE {{table}} (
+            token_hash TEXT PRIMARY KEY NOT NULL,
+            role TEXT NOT NULL {d.constraint("sessions_role")}CHECK (role IN ({roles})),
+            round TEXT,
+            code {d.code_ref} REFERENCES access_codes(id),
+            name TEXT,
+            created_at TEXT NOT NULL CHECK (created_at LIKE {_INSTANT}),
+            expires_at TEXT NOT NULL CHECK (expires_at LIKE {_INSTANT}),
+            revoked_at TEXT,
+            club TEXT,
+            account {d.code_ref}
+        )
+        """
+    if d.name == "postgresql":
+        rebuilt = [
+            "ALTER TABLE sessions DROP CONSTRAINT sessions_role,"
+            f" ADD CONSTRAINT sessions_role CHECK (role IN ({roles}))",
+            "ALTER TABLE sessions ADD COLUMN club TEXT",
+            f"ALTER TABLE sessions ADD COLUMN account {d.code_ref}",
+        ]
+    else:
+        rebuilt = [
+            sessions.format(table="sessions_new"),
+            "INSERT INTO sessions_new SELECT token_hash, role, round, code, name, created_at,"
+            " expires_at, revoked_at, NULL, NULL FROM sessions",
+            "DROP TABLE sessions",
+            "ALTER TABLE sessions_new RENAME TO sessions",
+        ]
+    return [
+        f"""
+        CREATE TABLE clubs (
+            id TEXT PRIMARY KEY NOT NULL,
+            name TEXT NOT NULL,
+            created_at TEXT NOT NULL CHECK (created_at LIKE {_INSTANT})
+        )
+        """,
+        "INSERT INTO clubs (id, name, created_at)"
+        " VALUES ('default', 'Club', '1970-01-01T00:00:00.000000+00:00')",
+        "ALTER TABLE courses ADD COLUMN club TEXT NOT NULL DEFAULT 'default'",
+        "ALTER TABLE rounds ADD COLUMN club TEXT NOT NULL DEFAULT 'default'",
+        "ALTER TABLE competitions ADD COLUMN club TEXT NOT NULL DEFAULT 'default'",
+        "CREATE INDEX courses_club ON courses(club)",
+        "CREATE INDEX rounds_club ON rounds(club)",
+        f"""
+        CREATE TABLE accounts (
+            id {d.code_key},
+            email TEXT NOT NULL UNIQUE,
+            name TEXT NOT NULL,
+            password TEXT,
+            setup_hash TEXT,
+            setup_expires TEXT,
+            admin INTEGER NOT NULL DEFAULT 0 CHECK (admin IN (0, 1)),
+            created_at TEXT NOT NULL CHECK (created_at LIKE {_INSTANT}),
+            disabled_at TEXT
+        )
+        """,
+        f"""
+        CREATE TABLE memberships (
+            account {d.code_ref} NOT NULL REFERENCES accounts(id),
+            club TEXT NOT NULL REFERENCES clubs(id),
+            role TEXT NOT NULL CHECK (role IN ('committee', 'referee')),
+            PRIMARY KEY (account, club)
+        )
+        """,
+        "CREATE INDEX memberships_club ON memberships(club)",
+        f"""
+        CREATE TABLE access_log (
+            id {d.code_key},
+            at TEXT NOT NULL CHECK (at LIKE {_INSTANT}),
+            club TEXT,
+            account {d.code_ref},
+            who TEXT NOT NULL DEFAULT '',
+            kind TEXT NOT NULL,
+            detail TEXT NOT NULL DEFAULT '',
+            remote TEXT NOT NULL DEFAULT ''
+        )
+        """,
+        "CREATE INDEX access_log_club ON access_log(club, id)",
+        *rebuilt,
+    ]
+
+
 #: every migration, in the order it is applied; the names are the schema's versions
 STEPS: tuple[Step, ...] = tuple(
     Step(sql.__name__, sql)
@@ -350,6 +445,7 @@ STEPS: tuple[Step, ...] = tuple(
         m011_languages,
         m012_handicap_readings,
         m013_positions,
+        m014_clubs,
     )
 )
 

@@ -18,7 +18,7 @@ from flask import Response, render_template, request
 from pace.reports import charts
 from pace.rules import calibration as cal
 from pace.services import calibration as calsvc
-from pace.web import payloads
+from pace.web import access, payloads
 from pace.web.committee.pages import bp
 from pace.web.downloads import attachment
 from pace.web.i18n import page_context
@@ -102,16 +102,22 @@ def _column_view(col: cal.Column, t: Any) -> dict[str, Any]:
     }
 
 
+def _club() -> str:
+    """The club of this request's session (only a committee's session gets here)."""
+    return access.session_club() or ""
+
+
 @bp.get("/committee/time-pars")
 def calibration_page() -> str:
     """The course's time pars from its finished rounds, with the suggestion to download."""
     ctx = page_context()
     t = ctx["t"]
-    stored = [c.name for c in parts().store.list_courses()]
+    stored = [c.name for c in parts().store.list_courses(club=_club())]
     result = None
     asked: dict[str, Any] = {}
     if request.args.get("course"):
         r = read_request(request.args)
+        parts().live.service.course(r.course, _club())  # another club's: unknown
         c = _service().calibrate(r)
         asked = {
             "course": r.course,
@@ -138,6 +144,7 @@ def calibration_page() -> str:
 def calibration_toml() -> Any:
     """The suggestion as a course TOML under a new name (``pace calibrate --out``)."""
     r = read_request(request.args)
+    parts().live.service.course(r.course, _club())  # another club's: unknown
     c = _service().calibrate(r)
     name = calsvc.suggestion_name(c.course, parts().live.service.clock.now().date())
     response = Response(calsvc.suggestion_toml(c, name), mimetype="application/toml")

@@ -65,6 +65,15 @@ def _refused(
     return jsonify(body), http_status(body)
 
 
+def _club() -> str:
+    """The club of this request's session: the console is a club's (issue 50). The table
+    lets only a committee's session here, and a committee's session has a club."""
+    club = access.session_club()
+    if club is None:  # an administrator's session never gets here (pace.web.access)
+        raise access.AccessError("an administrator's session sees no club's data")
+    return club
+
+
 # -- the console's home --------------------------------------------------------------------
 
 
@@ -74,8 +83,8 @@ def console() -> str:
     app_parts = parts()
     return render_template(
         "committee/home.html",
-        rounds=app_parts.live.service.list_rounds(),
-        courses=app_parts.store.list_courses(),
+        rounds=app_parts.live.service.list_rounds(_club()),
+        courses=app_parts.store.list_courses(club=_club()),
         **page_context(),
     )
 
@@ -87,7 +96,8 @@ def console() -> str:
 def courses_page() -> str:
     """The stored courses, each with its edit link; a new one by hand or from a TOML file."""
     return render_template(
-        "committee/courses.html", courses=parts().store.list_courses(), **page_context()
+        "committee/courses.html", courses=parts().store.list_courses(club=_club()),
+        **page_context(),
     )
 
 
@@ -95,7 +105,7 @@ def courses_page() -> str:
 def course_form() -> str:
     """The course form: empty (a new course), or ``?name=`` a stored course's values."""
     name = payloads.text(request.args, "name", required=False)
-    values = courses.to_form(parts().store.get_course(name)) if name else None
+    values = courses.to_form(parts().live.service.course(name, _club())) if name else None
     return render_template(
         "committee/course.html",
         values=values,
@@ -108,7 +118,9 @@ def course_form() -> str:
 def download_course(name: str) -> Any:
     """A stored course as its TOML file (``pace export course``): it re-imports to the same
     course."""
-    text = parts().live.service.export_course(payloads.text({"name": name}, "name", limit=200))
+    text = parts().live.service.export_course(
+        payloads.text({"name": name}, "name", limit=200), _club()
+    )
     response = Response(text, mimetype="application/toml")
     return attachment(response, name, "course", "toml")
 
@@ -215,7 +227,8 @@ def preview_geometry() -> Any:
     courses and the one chosen (issue 46)."""
     data, filename, course, choice = _map_upload()
     try:
-        match = map_preview(parts().live.service, data, filename, course, **choice)
+        match = map_preview(parts().live.service, data, filename, course, **choice,
+                            club=_club())  # fmt: skip
     except FileFormatError as e:
         return _map_refused(e)
     return jsonify({"ok": True, "stored": False, "course": course, "source": filename,
@@ -229,7 +242,8 @@ def upload_geometry() -> Any:
     with every problem, by hole; nothing stored then."""
     data, filename, course, choice = _map_upload()
     try:
-        match = import_geometry(parts().live.service, data, filename, course, **choice)
+        match = import_geometry(parts().live.service, data, filename, course, **choice,
+                                club=_club())  # fmt: skip
     except FileFormatError as e:
         return _map_refused(e)
     return jsonify({"ok": True, "course": course, "holes": len(match.geometry["holes"]),
@@ -241,13 +255,13 @@ def course_geometry(name: str) -> Any:
     """A stored course's map (``{ok, course, geometry}``, ``geometry`` null when it has none)."""
     name = payloads.text({"name": name}, "name", limit=200)
     return jsonify({"ok": True, "course": name,
-                    "geometry": stored_geometry(parts().live.service, name)})  # fmt: skip
+                    "geometry": stored_geometry(parts().live.service, name, _club())})  # fmt: skip
 
 
 def _import_course(text: str, filename: str, form: courses.CourseForm | None) -> Any:
     notes: list[str] = []
     try:
-        course = parts().live.service.import_course(text, filename, notes)
+        course = parts().live.service.import_course(text, filename, notes, club=_club())
     except FileFormatError as e:
         return _refused(e, courses.problems_of(e, form, current_language()))
     return jsonify({"ok": True, "course": course.name, "holes": len(course.holes),
@@ -268,7 +282,7 @@ def round_new() -> str:
              settings.round.timezone})]  # fmt: skip
     return render_template(
         "committee/round_new.html",
-        courses=app_parts.store.list_courses(),
+        courses=app_parts.store.list_courses(club=_club()),
         policies=settings.policy_names,
         default_policy=settings.round.policy,
         completions=COMPLETIONS,
@@ -313,6 +327,7 @@ def _prepare() -> Any:
         completions=setup.completions,
         rounding=setup.rounding,
         gross_par_adjustment=setup.gross_par_adjustment,
+        club=_club(),
     )
     return prepared, notes, setup.language
 

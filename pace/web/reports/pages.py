@@ -221,7 +221,7 @@ def offenders_page() -> str:
     """Repeat offenders over the last ``?days=`` days (default: the configuration's)."""
     raw = request.args.get("days", "")
     days = int(raw) if raw.isdigit() and 1 <= int(raw) <= 3660 else None
-    found = _service().offenders(days)
+    found = _service().offenders(days, club=access.session_club() or "")
     return render_template(
         "offenders.html",
         offenders=found,

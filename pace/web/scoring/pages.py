@@ -60,7 +60,8 @@ def leaderboard_page(round: str) -> str:
     the printable results sheet (anybody, once the results are final)."""
     parts().live.service.round_view(round)
     s = access.current_session()
-    committee = s is not None and s.role == "committee" and s.covers(round)
+    committee = (s is not None and s.role == "committee" and s.covers(round)
+                 and parts().store.round_club(round) == s.club)  # fmt: skip
     return render_template("leaderboard.html", round=round, committee=committee, **page_context())
 
 
