@@ -138,7 +138,9 @@ class Accounts:
         self.log("club_made", club=None, who=by, detail=f"{club.id}: {club.name}", remote=remote)
         return club
 
-    def rename_club(self, id: object, name: object, *, by: str = "", remote: str = "") -> ClubRecord:
+    def rename_club(
+        self, id: object, name: object, *, by: str = "", remote: str = ""
+    ) -> ClubRecord:
         club = self.store.rename_club(club_id(id), person_name(name))
         self.log("club_renamed", club=None, who=by, detail=f"{club.id}: {club.name}",
                  remote=remote)  # fmt: skip
@@ -284,7 +286,10 @@ class Accounts:
 
     def _session(self, account: AccountRecord, club: object, remote: str) -> Opened:
         roles: dict[str, str] = self.store.memberships(account.id)
-        if club == "" and account.admin:
+        if club == "":
+            if not account.admin:
+                raise AccessError("only an administrator of the instance works outside a club",
+                                  field="club")  # fmt: skip
             chosen: str | None = None
         elif club is not None and club != "":
             chosen = club_id(club)

@@ -663,13 +663,22 @@ def logout() -> Any:
 
 @bp.post("/api/session")
 def api_session() -> Any:
-    """Exchange a code for a session token (python clients): ``{"code": "ABCD-EFGH"}``."""
+    """Exchange a code for a session token (python clients): ``{"code": "ABCD-EFGH"}``; or a
+    person's e-mail and password, ``{"email", "password", "club"?}`` (issue 50): a session of
+    their role in that club (default: their only one, else the first by id)."""
     body = payloads.json_body()
-    code = body.get("code") if isinstance(body, Mapping) else None
-    name = payloads.text(body, "name", required=False) if isinstance(body, Mapping) else ""
-    opened = parts().access.open_with_code(
-        code if isinstance(code, str) else "", remote=_remote(), name=name or None
-    )
+    if isinstance(body, Mapping) and "email" in body:
+        club = body.get("club")
+        opened = parts().accounts.sign_in(
+            body.get("email"), body.get("password"), remote=_remote(),
+            club=club if isinstance(club, str) and club else None,
+        )  # fmt: skip
+    else:
+        code = body.get("code") if isinstance(body, Mapping) else None
+        name = payloads.text(body, "name", required=False) if isinstance(body, Mapping) else ""
+        opened = parts().access.open_with_code(
+            code if isinstance(code, str) else "", remote=_remote(), name=name or None
+        )
     s = opened.session
     return jsonify(
         {
@@ -677,6 +686,7 @@ def api_session() -> Any:
             "token": opened.token,
             "role": s.role,
             "round": s.round,
+            "club": s.club,
             "expires_at": s.expires_at.isoformat(),
         }
     )

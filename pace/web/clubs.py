@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, redirect, render_template, request, session, url_for
+from flask import Blueprint, redirect, render_template, request, session
 
 from pace.rules.errors import PaceError
 from pace.services.access import AccessError, Opened

@@ -71,6 +71,15 @@ class Arena:
     log_checked: int = 0
     #: the groups added for the changes on the day aimed at since the last ``clear_staged``
     staged: list[str] = field(default_factory=list)
+    #: the session that stages each round's facts (``admin``: the committee secret's, of the
+    #: default club; the clubs' arena stages the other club's round as that club's committee)
+    admins: dict[str, str] = field(default_factory=dict)
+    #: whether the other round is another club's (issue 50; tests/security/test_club_matrix.py)
+    clubs: bool = False
+
+    def admin_for(self, round: str) -> str:
+        """The session that may act on ``round`` as its committee, for the setup."""
+        return self.admins.get(round, "admin")
 
     @property
     def url(self) -> str:
@@ -130,7 +139,7 @@ class Arena:
         out = []
         for round in (OWN, OTHER):
             quoted = urllib.request.quote(round, safe="")
-            events = self.get(f"/api/rounds/{quoted}/events", "admin")["events"]
+            events = self.get(f"/api/rounds/{quoted}/events", self.admin_for(round))["events"]
             out += [(e["id"], e["type"], e["round"]) for e in events if e["by"]["role"] != "system"]
         return out
 
@@ -168,14 +177,41 @@ TEE_SETS = ('\n[[tees]]\nname = "White"\n\n[[tees]]\nname = "Red"\nwomen_slope =
             'women_rating = 74.0\n')
 
 
-def _setup(folder: Path) -> Path:
+#: the other club of the clubs' arena, its course (the same holes, its own name) and the
+#: people's accounts: a committee member and a referee of the own round's club (the referee
+#: is a referee of the other club too: he works both clubs' events), the other club's
+#: committee (the setup's), and an administrator of the instance
+OTHER_CLUB = "other-club"
+OTHER_COURSE = "Louiseville B"
+PASSWORD = "a long enough password"
+PEOPLE = {
+    "committee": ("claire@own.example", "Claire", {"default": "committee"}),
+    "referee": ("rene@fed.example", "René", {"default": "referee", OTHER_CLUB: "referee"}),
+    "admin-other": ("odile@other.example", "Odile", {OTHER_CLUB: "committee"}),
+    "instance-admin": ("root@fed.example", "Fed", {}),
+}
+
+
+def _setup(folder: Path, clubs: bool = False) -> Path:
     today = datetime.now(TZ).date().isoformat()
     db = setup_round(folder, day=today)
     course = folder / "course-tees.toml"
     course.write_text(COURSE.read_text(encoding="utf-8") + TEE_SETS, encoding="utf-8")
     pace("import", "course", str(course), "--db", str(db), cwd=folder)
-    pace("import", "draw", str(DRAW), "--round", OTHER, "--date", today,
-         "--timezone", TIMEZONE, "--db", str(db), cwd=folder)  # fmt: skip
+    if clubs:  # the other round is another club's, on that club's course
+        pace("club", "add", OTHER_CLUB, "Other club", "--db", str(db), cwd=folder)
+        other = folder / "course-b.toml"
+        other.write_text(re.sub(r'(?m)^name = ".*"$', f'name = "{OTHER_COURSE}"',
+                                course.read_text(encoding="utf-8"), count=1),
+                         encoding="utf-8")  # fmt: skip
+        pace("import", "course", str(other), "--club", OTHER_CLUB, "--db", str(db), cwd=folder)
+        pace("import", "draw", str(DRAW), "--round", OTHER, "--date", today, "--course",
+             OTHER_COURSE, "--club", OTHER_CLUB, "--timezone", TIMEZONE, "--db", str(db),
+             cwd=folder)  # fmt: skip
+        _people(db)
+    else:
+        pace("import", "draw", str(DRAW), "--round", OTHER, "--date", today,
+             "--timezone", TIMEZONE, "--db", str(db), cwd=folder)  # fmt: skip
     for round in (OWN, OTHER):  # the groups' own reports are taken too (issue 39)
         pace("round", "completions", "officials_and_groups", "--round", round, "--db", str(db),
              cwd=folder)  # fmt: skip
@@ -190,6 +226,32 @@ def _setup(folder: Path) -> Path:
          cwd=folder)  # fmt: skip
     pace("round", "positions", "on", "--round", OWN, "--db", str(db), cwd=folder)
     return db
+
+
+def _people(db: Path) -> None:
+    """Make the clubs' arena's people, each with the password ``PASSWORD``."""
+    from pace import config
+    from pace.clock import SystemClock
+    from pace.services.access import AccessService
+    from pace.services.accounts import Accounts
+    from pace.store import open_store
+
+    with open_store(db) as store:
+        clock = SystemClock()
+        accounts = Accounts(store, AccessService(store, config.Settings(), clock), clock)
+        for email, name, roles in PEOPLE.values():
+            made = accounts.add_account(email, name, admin=not roles)
+            for club, role in roles.items():
+                accounts.set_role(club, made.account.id, role)
+            assert made.token is not None
+            accounts.finish_setup(made.token, PASSWORD, PASSWORD)
+
+
+def _person_session(server: LiveServer, key: str) -> str:
+    answer = server.post_json("/api/session", {"email": PEOPLE[key][0], "password": PASSWORD},
+                              token="")  # fmt: skip
+    assert answer.get("ok"), answer
+    return answer["token"]
 
 
 def connect(
@@ -215,7 +277,7 @@ def _stage_round(arena: Arena, round: str, now: datetime) -> dict[str, str]:
     def send(name: str, **fields: Any) -> dict:
         body = {"id": str(uuid.uuid4()), "round": round, "device_time": now.isoformat(),
                 **fields}  # fmt: skip
-        _, answer = arena.command(name, body, "admin")
+        _, answer = arena.command(name, body, arena.admin_for(round))
         assert answer.get("ok"), (name, answer)
         return answer
 
@@ -238,12 +300,13 @@ def _stage_round(arena: Arena, round: str, now: datetime) -> dict[str, str]:
     quoted = urllib.request.quote(round, safe="")
     alerts: list[dict] = []
     for _ in range(100):  # the tick raises the alerts of a field long overdue
-        alerts = arena.get(f"/api/rounds/{quoted}/snapshot", "admin")["snapshot"]["alerts"]
+        alerts = arena.get(f"/api/rounds/{quoted}/snapshot",
+                           arena.admin_for(round))["snapshot"]["alerts"]  # fmt: skip
         if alerts:
             break
         _wait(arena.server, 0.1)
     assert alerts, "the tick raised no alert"
-    penalties = arena.get(f"/api/rounds/{quoted}/penalties", "admin")["penalties"]
+    penalties = arena.get(f"/api/rounds/{quoted}/penalties", arena.admin_for(round))["penalties"]
     faults = [f["id"] for row in penalties for f in row["faults"]]
     return {"tap": tap, "spare": spare, "stroke": stroke, "credit": credit,
             "alert": alerts[0]["key"], "fault": faults[0] if faults else stroke,
@@ -262,15 +325,32 @@ def _wait(server: LiveServer, seconds: float) -> None:
 @pytest.fixture(scope="module")
 def arena(tmp_path_factory) -> Iterator[Arena]:
     """A real ``pace serve`` (gevent, its tick every 0.2 s) with two rounds of facts."""
-    folder = tmp_path_factory.mktemp("arena")
-    db = _setup(folder)
+    yield from _arena(tmp_path_factory, clubs=False)
+
+
+@pytest.fixture(scope="module")
+def club_arena(tmp_path_factory) -> Iterator[Arena]:
+    """The same server, the other round another club's (issue 50), and the committee's and
+    the referee's sessions a person's own, of the own round's club: they open every round of
+    that club, and the other club's round is what they must never reach."""
+    yield from _arena(tmp_path_factory, clubs=True)
+
+
+def _arena(tmp_path_factory: Any, clubs: bool) -> Iterator[Arena]:
+    folder = tmp_path_factory.mktemp("club-arena" if clubs else "arena")
+    db = _setup(folder, clubs)
     noon = datetime.now(TZ).replace(hour=12, minute=0, second=0, microsecond=0)
     with live_server(
         folder, db=db, extra_args=["--clock-origin", noon.isoformat(), "--tick", "0.2"]
     ) as server:
-        arena = Arena(server)
+        arena = Arena(server, clubs=clubs)
         arena.tokens = {role: _session(server, role, OWN) for role in ROLES}
         arena.tokens["admin"] = _session(server, "committee", None)  # every round: the setup
+        if clubs:
+            # the committee's and the referee's sessions are now the people's own
+            for key in PEOPLE:
+                arena.tokens[key] = _person_session(server, key)
+            arena.admins = {OTHER: "admin-other"}
         _stage(arena)
         for role in (*ROLES, None):
             arena.sockets[role or "none"] = connect(arena, role)

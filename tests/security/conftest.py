@@ -2,4 +2,4 @@
 
 from __future__ import annotations
 
-from security.arena import arena  # noqa: F401  (the module-scoped server under attack)
+from security.arena import arena, club_arena  # noqa: F401  (the module-scoped servers under attack)

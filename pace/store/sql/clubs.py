@@ -123,7 +123,9 @@ class ClubTables:
 
     def account(self, id: int) -> AccountRecord | None:
         with self._db.read(snapshot=False) as tx:
-            row = tx.execute(f"SELECT {_ACCOUNT_COLUMNS} FROM accounts WHERE id = ?", [id]).fetchone()
+            row = tx.execute(
+                f"SELECT {_ACCOUNT_COLUMNS} FROM accounts WHERE id = ?", [id]
+            ).fetchone()
         return None if row is None else _account(row)
 
     def account_by_email(self, email: str) -> AccountRecord | None:
