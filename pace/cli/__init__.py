@@ -334,19 +334,26 @@ def _clock(origin: str | None, speed: float | None):
 
 
 @cli.command("rounds")
+@click.option("--club", default=None, help="Only this club's rounds (default: every club's).")
 @db_option
-def rounds_command(db: str | None) -> None:
-    """List the rounds in the database.
+def rounds_command(club: str | None, db: str | None) -> None:
+    """List the rounds in the database (with their club, once there are several).
 
     Example: pace rounds --db club.db
     """
+    from pace.services.accounts import club_id
+
     service = _open_service(db)
     try:
-        rounds = service.list_rounds()
+        rounds = service.list_rounds(None if club is None else club_id(club))
+        several = len(service.store.clubs()) > 1
         if not rounds:
             click.echo("no rounds yet: pace import course FILE, then pace import draw FILE")
         for r in rounds:
-            click.echo(f"{r.name}\t{r.day}\t{r.course}\t{r.groups} groups\t{r.events} events")
+            line = f"{r.name}\t{r.day}\t{r.course}\t{r.groups} groups\t{r.events} events"
+            click.echo(f"{line}\t{r.club}" if several else line)
+    except PaceError as e:
+        raise fail(e) from None
     finally:
         service.store.close()
 
