@@ -1,5 +1,6 @@
 """The clubs of a federation's instance and people's accounts (issue 50; docs/federation.md):
-``pace club add|list|rename`` and ``pace account add|role``.
+``pace club add|list|rename``, ``pace club export|delete|import`` (a club's data is the
+club's: ``pace.services.clubdata``) and ``pace account add|role``.
 
 A single-club instance needs none of them: its club (``default``) is implicit and its
 committee signs in with the committee secret, as before.
@@ -164,3 +165,145 @@ def account_role(email: str, club: str, role: str, db: str | None) -> None:
     finally:
         service.store.close()
     click.echo(f"{person.email}\t{club}\t{role}")
+
+
+# -- a club's data (issue 50, item 4): export, delete, import ------------------------------
+
+
+def _holdings(held) -> str:  # type: ignore[no-untyped-def]
+    c = held.counts
+    return (
+        f"{c['courses']} courses ({c['maps']} maps), {c['rounds']} rounds ({c['groups']} groups,"
+        f" {c['players']} players, {c['events']} events), {c['competitions']} competitions,"
+        f" {c['memberships']} people's roles ({c['accounts']} accounts with no other club),"
+        f" {c['sessions']} sessions, {c['access_codes']} access codes,"
+        f" {c['access_log']} access-log lines"
+    )
+
+
+def _names(label: str, names: tuple[str, ...], limit: int = 20) -> str | None:
+    if not names:
+        return None
+    shown = ", ".join(repr(n) for n in names[:limit])
+    more = f" and {len(names) - limit} more" if len(names) > limit else ""
+    return f"  {label}: {shown}{more}"
+
+
+@club_group.command("export")
+@click.argument("id")
+@click.option(
+    "--out", required=True, type=click.Path(dir_okay=False),
+    help="The file to write (JSON Lines, one stored row a line; replaced if it exists).",
+)  # fmt: skip
+@db_option
+def club_export(id: str, out: str, db: str | None) -> None:
+    """Write everything a club owns to one file: its courses and maps, its rounds (setup,
+    draw and whole log, exactly as stored), competitions, people (e-mail, name, role; never a
+    password) and access log. Nothing is changed; pace club import reads the file.
+
+    Example: pace club export rgc-antwerp --out rgc-antwerp.club.jsonl
+    """
+    import os
+    import tempfile
+
+    from pace.services.clubdata import export_club
+
+    service = open_service(db)
+    try:
+        text = export_club(service.store, id, service.clock)
+    except PaceError as e:
+        raise fail(e) from None
+    finally:
+        service.store.close()
+    # written whole or not at all, readable by its owner only (it holds people's e-mails)
+    folder = os.path.dirname(os.path.abspath(out))
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=".club-", suffix=".tmp", dir=folder)
+    except OSError as e:
+        raise click.ClickException(f"cannot write {out}: {e.strerror}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temporary, out)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+    lines = text.count("\n") - 2
+    click.echo(f"club {id}: {lines} rows written to {out}")
+
+
+@club_group.command("delete")
+@click.argument("id")
+@click.option("--yes", is_flag=True,
+              help="Remove it; without --yes, only say what would be removed.")  # fmt: skip
+@db_option
+def club_delete(id: str, yes: bool, db: str | None) -> None:
+    """Remove a club and everything it owns (its rounds and their logs, courses, maps,
+    competitions, people's roles, sessions, access codes and access log), and nothing of
+    another club's, in one transaction. Without --yes it only says what it would remove.
+    The default club is emptied, never removed.
+
+    Example: pace club delete rgc-antwerp --yes
+    """
+    from pace.services.clubdata import delete_club, removal
+
+    service = open_service(db)
+    try:
+        held = (delete_club(service.store, id, service.clock, by="pace club delete") if yes
+                else removal(service.store, id))  # fmt: skip
+    except PaceError as e:
+        raise fail(e) from None
+    finally:
+        service.store.close()
+    verb = "removed" if yes else "would remove"
+    if held.kept:
+        verb = "emptied; removed" if yes else "would be emptied (its row kept): would remove"
+    click.echo(f"club {held.club} ({held.name}) {verb}: {_holdings(held)}")
+    for line in (_names("rounds", held.rounds), _names("courses", held.courses),
+                 _names("competitions", held.competitions),
+                 _names("accounts", held.accounts)):  # fmt: skip
+        if line:
+            click.echo(line)
+    if not yes:
+        click.echo("nothing removed: add --yes to remove it")
+
+
+@club_group.command("import")
+@click.argument("source", type=click.Path(exists=True, dir_okay=False))
+@click.option("--as", "as_id", required=True, metavar="ID",
+              help="The club it becomes here: made if missing, refused if it owns anything.")
+@click.option("--name", default=None,
+              help="The club's name here (default: the name it had; an existing club's kept).")
+@db_option
+def club_import(source: str, as_id: str, name: str | None, db: str | None) -> None:
+    """Make a club's export, or another instance's single-club SQLite database, one club of
+    this instance: all or nothing, its log unchanged (every event's id, instants, author
+    and payload as they were). A course, round or competition name already taken here
+    refuses it, naming every clash.
+
+    Example: pace club import old-club.db --as rgc-antwerp --name "Royal Golf Club Antwerpen"
+    """
+    from pace.services.clubdata import import_club
+
+    service = open_service(db)
+    try:
+        read, done = import_club(service.store, source, as_id, service.clock, name=name,
+                                 by="pace club import")  # fmt: skip
+    except PaceError as e:
+        raise fail(e) from None
+    finally:
+        service.store.close()
+    c = done.counts
+    what = "an export" if read.kind == "export" else "a single-club database"
+    click.echo(
+        f"club {done.club} {'made' if done.made else 'filled'} from {what}: {c['courses']}"
+        f" courses ({c['course_geometry']} maps), {c['rounds']} rounds ({c['events']} events),"
+        f" {c['competitions']} competitions, {c['people']} people, {c['access_log']}"
+        " access-log lines"
+    )
+    if done.new_accounts:
+        click.echo(f"{len(done.new_accounts)} accounts made with no password yet; give each"
+                   f" its link: pace account add EMAIL NAME --club {done.club} --role ROLE")

@@ -48,6 +48,7 @@ from pace.store.records import (
     unknown_round,
 )
 from pace.store.sql.access import AccessTables
+from pace.store.sql.clubdata import ClubData
 from pace.store.sql.clubs import ClubTables
 from pace.store.sql.dialect import Database, Dialect, Transaction
 
@@ -65,7 +66,7 @@ def _insert(table: str, columns: Sequence[str]) -> str:
     return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
 
 
-class SqlStore(AccessTables, ClubTables, CompetitionTables, Store):
+class SqlStore(AccessTables, ClubTables, ClubData, CompetitionTables, Store):
     """The store on one engine: ``db`` its database, ``dialect`` what its SQL differs in."""
 
     def __init__(self, db: Database, dialect: Dialect) -> None:
