@@ -233,6 +233,7 @@ FILE_SECONDS = {
     "tests/browser/test_start_list_nl.py": 6,
     "tests/e2e/test_demo_groups.py": 20,
     "tests/browser/test_phone_pages.py": 25,
+    "tests/browser/test_clubs_pages.py": 25,
 }
 
 

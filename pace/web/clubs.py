@@ -16,6 +16,8 @@ chooses among their own clubs.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import UTC
 from typing import Any
 
 from flask import Blueprint, redirect, render_template, request, session
@@ -23,10 +25,10 @@ from flask import Blueprint, redirect, render_template, request, session
 from pace.rules.errors import PaceError
 from pace.services.access import AccessError, Opened
 from pace.services.accounts import email, person_name, setup_link
-from pace.store.records import CLUB_ROLES
+from pace.store.records import CLUB_ROLES, AccessLogEntry
 from pace.web import errors
 from pace.web.access import _safe_next, check_csrf, csrf_token, current_session
-from pace.web.i18n import page_context
+from pace.web.i18n import current_language, local_date, local_time, page_context, translate
 from pace.web.parts import parts
 
 bp = Blueprint("clubs", __name__)
@@ -46,6 +48,32 @@ def _start(opened: Opened, target: str | None = None) -> Any:
 
 def _status(e: PaceError) -> int:
     return errors.http_status(errors.error_body(e.code, e.message, e.field))
+
+
+def _log_lines(entries: Sequence[AccessLogEntry]) -> list[tuple[AccessLogEntry, str, str]]:
+    """The access log's lines as a page shows them, in its language: each line, its instant
+    (UTC, to the second) and its detail, whose roles are stored as codes (a sign-in's role, a
+    change of role's ``anna@club.be: referee → committee``) and shown as words."""
+    lang = current_language()
+
+    def role(code: str) -> str:
+        if code in (*CLUB_ROLES, "admin"):
+            return translate(f"role.{code}", lang)
+        return translate("log.role.none", lang) if code == "none" else code
+
+    lines = []
+    for e in entries:
+        at = e.at.astimezone(UTC)
+        when = f"{local_date(at.date(), lang, 'short')} {local_time(at, UTC, lang, seconds=True)}"
+        detail = e.detail
+        if e.kind == "sign_in":
+            detail = role(detail)
+        elif e.kind == "role_changed" and ": " in detail and " → " in detail:
+            person, change = detail.rsplit(": ", 1)
+            before, _, after = change.partition(" → ")
+            detail = f"{person}: {role(before)} → {role(after)}"
+        lines.append((e, when, detail))
+    return lines
 
 
 @bp.route("/signin", methods=["GET", "POST"])
@@ -154,11 +182,13 @@ def members_page() -> Any:
             by = s.name or "committee"
             action = request.form.get("action", "")
             if action == "add":
+                typed = person_name(request.form.get("name"))
                 person = accounts.add_member(
-                    s.club, request.form.get("email"), request.form.get("name"),
+                    s.club, request.form.get("email"), typed,
                     request.form.get("role"), by=by, remote=_remote(),
                 )  # fmt: skip
-                made = {"name": person.account.name,
+                # the name typed, not an existing account's as another club knows it
+                made = {"name": typed,
                         "link": setup_link(request.host_url, person.token) if person.token
                         else ""}  # fmt: skip
             elif action in ("role", "remove"):
@@ -181,7 +211,7 @@ def members_page() -> Any:
             club=club,
             members=app_parts.store.members(s.club),
             roles=CLUB_ROLES,
-            log=app_parts.store.access_log(club=s.club, limit=200),
+            log=_log_lines(app_parts.store.access_log(club=s.club, limit=200)),
             made=made,
             me=s.account,
             error=error.message if error else None,
@@ -232,7 +262,7 @@ def admin_page() -> Any:
         render_template(
             "admin.html",
             clubs=app_parts.store.clubs(),
-            log=app_parts.store.access_log(club=None, limit=200),
+            log=_log_lines(app_parts.store.access_log(club=None, limit=200)),
             made=made,
             error=error.message if error else None,
             error_code=error.code if error else None,

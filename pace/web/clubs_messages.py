@@ -26,7 +26,9 @@ MESSAGES: dict[str, Source] = {
     "signin.code": "I have an access code",
     "signin.error.invalid_code": "This e-mail and password do not match an account.",
     "signin.error.rate_limited": "Too many wrong passwords: wait a minute before trying again.",
-    "signin.error.forbidden": "Your account holds no role in a club yet: ask your club's committee.",
+    "signin.error.forbidden": (
+        "Your account holds no role in a club yet: ask your club's committee."
+    ),
     "setup.title": "Choose your password",
     "setup.for": "Account of {name} ({email})",
     "setup.password": "New password (10 characters or more)",
@@ -70,6 +72,7 @@ MESSAGES: dict[str, Source] = {
     "log.kind.club_made": "club made",
     "log.kind.club_renamed": "club renamed",
     "log.kind.admin_made": "administrator made",
+    "log.role.none": "no role",
     "admin.title": "Clubs of this instance",
     "admin.hint": (
         "An administrator makes clubs and their first committee member, and sees none of a "

@@ -16,6 +16,7 @@ on the clock, a bad time).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -30,6 +31,12 @@ from axe_playwright_python.sync_playwright import Axe
 from browser.conftest import local_today
 from livesupport import LiveServer, live_server, pace, setup_round
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from pace import config
+from pace.services.access import AccessService
+from pace.services.accounts import Accounts
+from pace.services.rounds import RoundService
+from pace.store import open_store
 
 pytestmark = pytest.mark.browser
 
@@ -103,6 +110,29 @@ def play(server: LiveServer, token: str) -> None:
     assert now
 
 
+#: people's own accounts (issue 50): an administrator who is a committee member of the
+#: ``default`` club too (her password chosen), and a referee whose one-time link is not used
+ADMIN = ("ada@federation.test", "Ada Admin", "ada-password-1")
+SETUP_TOKEN = "a11y-setup-link-0123456789"
+
+
+def make_accounts(db: Path) -> None:
+    """Make the accounts (``ADMIN``, a referee's pending link) as the service makes them."""
+    store = open_store(db)
+    try:
+        settings = config.Settings()
+        clock = RoundService(store, settings).clock
+        accounts = Accounts(store, AccessService(store, settings, clock), clock)
+        made = accounts.add_account(ADMIN[0], ADMIN[1], admin=True)
+        accounts.set_role("default", made.account.id, "committee")
+        accounts.finish_setup(made.token, ADMIN[2], ADMIN[2])
+        pending = accounts.add_member("default", "noor@rgca.test", "Noor Claes", "referee")
+        store.set_setup(pending.account.id, hashlib.sha256(SETUP_TOKEN.encode()).hexdigest(),
+                        clock.now() + timedelta(days=7))  # fmt: skip
+    finally:
+        store.close()
+
+
 @pytest.fixture(scope="module")
 def a11y_server(tmp_path_factory) -> Iterator[tuple[LiveServer, str]]:
     """One ``pace serve`` for the module: R1 empty, R2 in play; and the committee's secret."""
@@ -110,6 +140,7 @@ def a11y_server(tmp_path_factory) -> Iterator[tuple[LiveServer, str]]:
     db = setup_round(folder, round=EMPTY)
     setup_round(folder, round=PLAY, db=db)
     pace("init", "--db", str(db), cwd=folder)  # the committee's secret: every round's pages
+    make_accounts(db)
     secret = Path(f"{db}.committee-secret").read_text().strip()
     origin = local_today(12).isoformat()
     with live_server(folder, db=db, extra_args=["--clock-origin", origin, "--tick", "0.2"]) as s:
@@ -510,11 +541,64 @@ def time_pars(open_page, url, scan_as):
     scan_as(page, "a course without history")
 
 
+def signin(open_page, url, scan_as):
+    page = open_page(signed=False)
+    page.goto(url + "/signin")
+    # the form only: a wrong password per case would use up this address's attempts
+    scan_as(page, "form")
+
+
+def account_setup(open_page, url, scan_as):
+    page = open_page(signed=False)
+    page.goto(f"{url}/account/setup?token={SETUP_TOKEN}")
+    scan_as(page, "form")
+    page.locator("#setup-form input[name='password']").fill("first-password-1")
+    page.locator("#setup-form input[name='again']").fill("second-password-2")
+    page.locator("#setup-form button[type='submit']").click()
+    expect(page.locator("p.error")).to_be_visible()
+    scan_as(page, "two passwords that differ")
+    page.goto(f"{url}/account/setup?token=used-or-never-made")
+    expect(page.locator("p.error")).to_be_visible()
+    scan_as(page, "a used link")
+
+
+def members(open_page, url, scan_as):
+    page = open_page()  # the committee's secret: the default club's committee
+    page.goto(url + "/club/members")
+    expect(page.locator("table.members tr.member").first).to_be_visible()
+    scan_as(page, "people and log")
+    # a person of its own for each case: the link shown once
+    n = CASES.index((open_page.lang, open_page.width))
+    form = page.locator("#add-member")
+    form.locator("input[name='name']").fill(f"Person {n}")
+    form.locator("input[name='email']").fill(f"person-{n}@rgca.test")
+    form.locator("button[type='submit']").click()
+    expect(page.locator(".made code.setup-link")).to_be_visible()
+    scan_as(page, "a link shown")
+
+
+def clubs_and_admin(open_page, url, scan_as):
+    page = open_page(signed=False)
+    page.goto(url + "/signin")
+    page.locator("#signin-form input[name='email']").fill(ADMIN[0])
+    page.locator("#signin-form input[name='password']").fill(ADMIN[2])
+    page.locator("#signin-form button[type='submit']").click()
+    page.wait_for_url(url + "/")
+    page.goto(url + "/clubs")
+    scan_as(page, "a club and the instance")
+    page.locator("li.club[data-club=''] button").click()
+    page.wait_for_url(url + "/")
+    page.goto(url + "/admin")
+    expect(page.locator("table.clubs tr.club").first).to_be_visible()
+    scan_as(page, "the clubs")
+
+
 PAGES = {
     f.__name__: f
     for f in (
         join, login, home, marshal, dashboard, shotclock, scorecard, board, leaderboard,
-        results_sheet, audit, access, report, offenders, time_pars,
+        results_sheet, audit, access, report, offenders, time_pars, signin, account_setup,
+        members, clubs_and_admin,
     )
 }  # fmt: skip
 

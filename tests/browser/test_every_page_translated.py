@@ -32,6 +32,7 @@ route neither visited here nor skipped with its reason (``SKIPPED``) fails the t
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import random
 import re
@@ -55,6 +56,7 @@ from pace.formats.draw import CLASSES
 from pace.i18n import catalog as catalogue_files
 from pace.services import scores as scores_service
 from pace.services.access import AccessService
+from pace.services.accounts import Accounts
 from pace.services.rounds import RoundService
 from pace.store import open_store
 
@@ -76,7 +78,20 @@ TYPED = (
     "back in position",
     # this module's: a tap corrected, a withdrawal
     "wrong tap", "ill",
+    # the people's own accounts and the clubs (``ACCOUNTS``): names and e-mail addresses
+    "Anna Peeters", "anna@rgca.test", "Ada Admin", "ada@federation.test", "Noor Claes",
+    "noor@rgca.test", "Lars Claes", "lars@rgca.test", "nobody@rgca.test",
 )  # fmt: skip
+
+#: people's own accounts (issue 50), each signed in at /signin: a committee member of the
+#: ``default`` club who referees in another club too, and an administrator of the instance
+ACCOUNTS = {
+    "person": ("anna@rgca.test", "Anna Peeters", "anna-password-1"),
+    "admin": ("ada@federation.test", "Ada Admin", "ada-password-1"),
+}
+OTHER_CLUB = ("rgc-antwerp", "Royal Golf Club Antwerpen")
+#: the one-time link of a new account that has not chosen its password (Noor Claes)
+SETUP_TOKEN = "every-page-setup-link-0123456789"
 
 
 #: the roles a page is opened as: nobody signed in, a code of R1 of each role, R1's committee
@@ -118,6 +133,21 @@ def build_database(folder: Path) -> tuple[Path, str, dict[str, str]]:
         secret = access.ensure_committee_account()
         assert secret is not None
         codes = {role: access.create_code(LIVE, kind) for role, kind in CODED.items()}
+        # the people's own accounts, as ``pace club add`` and ``pace account add`` make them,
+        # their passwords chosen; Noor's link not used yet (its digest stored, as the service
+        # stores one)
+        accounts = Accounts(store, access, service.clock)
+        accounts.add_club(*OTHER_CLUB, by="Comité")
+        for role, (email, name, password) in ACCOUNTS.items():
+            made = accounts.add_account(email, name, admin=role == "admin", by="Comité")
+            if role == "person":
+                accounts.set_role("default", made.account.id, "committee", by="Comité")
+                accounts.set_role(OTHER_CLUB[0], made.account.id, "referee", by="Comité")
+            accounts.finish_setup(made.token, password, password)
+        noor = accounts.add_member("default", "noor@rgca.test", "Noor Claes", "referee",
+                                   by="Comité")  # fmt: skip
+        store.set_setup(noor.account.id, hashlib.sha256(SETUP_TOKEN.encode()).hexdigest(),
+                        service.clock.now() + timedelta(days=7))  # fmt: skip
     finally:
         store.close()
     return db, secret, codes
@@ -168,12 +198,14 @@ def play(server: LiveServer, token: str) -> None:
 
 def round_data(db: Path) -> tuple[str, ...]:
     """Every name the rounds' setup gives (players, clubs, groups, courses, rounds: those of
-    the draw's file too, a player withdrawn since), what people typed (``TYPED``) and the
-    names that are no round's (``NAMES``), longest first."""
+    the draw's file too, a player withdrawn since), the instance's clubs (their ids and names,
+    ``default`` and ``Club`` the single club's), what people typed (``TYPED``) and the names
+    that are no round's (``NAMES``), longest first."""
     store = open_store(db)
     try:
         service = RoundService(store, config.Settings())
         words: set[str] = {*TYPED, *NAMES}
+        words |= {word for club in store.clubs() for word in (club.id, club.name)}
         for summary in service.list_rounds():
             record = service.round_view(summary.name).record
             words |= {record.name, record.course.name}
@@ -249,6 +281,38 @@ def wrong_code(page: Page) -> None:
     page.locator("input[name='code']").fill("WRONG-CODE")
     page.locator("form.code-form button[type='submit']").click()
     expect(page.locator("p.error")).to_be_visible()
+
+
+def wrong_password(page: Page) -> None:
+    page.locator("#signin-form input[name='email']").fill("nobody@rgca.test")
+    page.locator("#signin-form input[name='password']").fill("not-a-password")
+    page.locator("#signin-form button[type='submit']").click()
+    expect(page.locator("p.error")).to_be_visible()
+
+
+def two_passwords(page: Page) -> None:
+    """A new account's two passwords that differ: the page says so (the link kept)."""
+    page.locator("#setup-form input[name='password']").fill("first-password-1")
+    page.locator("#setup-form input[name='again']").fill("second-password-2")
+    page.locator("#setup-form button[type='submit']").click()
+    expect(page.locator("p.error")).to_be_visible()
+
+
+def add_person(page: Page) -> None:
+    """The committee adds a referee: their one-time link shown."""
+    form = page.locator("#add-member")
+    form.locator("input[name='name']").fill("Lars Claes")
+    form.locator("input[name='email']").fill("lars@rgca.test")
+    form.locator("select[name='role']").select_option("referee")
+    form.locator("button[type='submit']").click()
+    expect(page.locator(".made")).to_be_visible()
+
+
+def rename_club(page: Page) -> None:
+    """An administrator renames a club (to its own name): the log says so."""
+    with page.expect_navigation():
+        page.locator(f"tr.club[data-club='{OTHER_CLUB[0]}'] form.rename-form button").click()
+    expect(page.locator("tr.log-line[data-kind='club_renamed']").first).to_be_visible()
 
 
 def print_cards(page: Page) -> list[Text]:
@@ -346,6 +410,21 @@ def visits() -> list[Visit]:
         Visit("login", "visitor", "/login", act=wrong_code),
         Visit("access-cards", "committee", f"/rounds/{LIVE}/changes", act=print_cards),
         Visit("access-cards-none", "committee", f"/rounds/{LIVE}/changes", act=no_cards),
+        # people's own accounts and the clubs (issue 50): a wrong password, a new account's
+        # link (two passwords that differ), a used one, a person's clubs, the committee's
+        # people (one added), an administrator's clubs (one renamed); and their refusals
+        Visit("signin", "visitor", "/signin", act=wrong_password),
+        Visit("account-setup", "visitor", f"/account/setup?token={SETUP_TOKEN}",
+              act=two_passwords),
+        Visit("account-setup-used", "visitor", "/account/setup?token=used-or-never-made",
+              status=(404,)),
+        Visit("clubs", "person", "/clubs"),
+        Visit("clubs-admin", "admin", "/clubs"),
+        Visit("club-members", "person", "/club/members", act=add_person),
+        Visit("admin", "admin", "/admin", act=rename_club),
+        Visit("club-members-referee", "referee", "/club/members", status=(403,)),
+        Visit("club-members-admin", "admin", "/club/members", status=(403,)),
+        Visit("admin-person", "person", "/admin", status=(403,)),
         # the error pages
         Visit("not-found", "visitor", "/nope", status=(404,)),
         Visit("unknown-round", "committee", "/rounds/NOPE/board", status=(404,)),
@@ -551,6 +630,14 @@ def rendered(site: Site, browser: Browser) -> Iterator[Callable[[str], dict[str,
             code = site.secret if role == "committee" else site.codes.get(role)
             if code:  # the link's request alone: its session cookie lands in the context
                 signed = context.request.get(f"{site.server.url}/join?code={code}")
+                assert signed.url.rstrip("/") == site.server.url, f"{role}: {signed.url}"
+            elif role in ACCOUNTS:  # the /signin form, sent by the context's requests
+                email, _, password = ACCOUNTS[role]
+                form = context.request.get(f"{site.server.url}/signin").text()
+                csrf = re.search(r'name="csrf" value="([^"]+)"', form)
+                assert csrf, form
+                signed = context.request.post(f"{site.server.url}/signin", form={
+                    "csrf": csrf.group(1), "email": email, "password": password})  # fmt: skip
                 assert signed.url.rstrip("/") == site.server.url, f"{role}: {signed.url}"
             made[(role, lang)] = context, context.new_page()
         return made[(role, lang)][1]
