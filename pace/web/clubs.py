@@ -183,6 +183,10 @@ def members_page() -> Any:
             action = request.form.get("action", "")
             if action == "add":
                 typed = person_name(request.form.get("name"))
+                found = app_parts.store.account_by_email(email(request.form.get("email")))
+                if found is not None and found.id == s.account:
+                    raise AccessError("you may not change your own role; ask another member "
+                                      "of the committee", field="email")  # fmt: skip
                 person = accounts.add_member(
                     s.club, request.form.get("email"), typed,
                     request.form.get("role"), by=by, remote=_remote(),

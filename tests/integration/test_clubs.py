@@ -347,5 +347,9 @@ def test_a_committee_cannot_change_its_own_role_nor_another_clubs_person(two_clu
             },
         )
         assert r.status_code in (400, 403, 404), (account, r.status_code)
+    r = claire.post("/club/members", data={"action": "add", "email": "CLAIRE@own.be",
+                                           "name": "Claire", "role": "referee",
+                                           "csrf": _csrf(claire)})  # fmt: skip
+    assert r.status_code == 403
     assert store.memberships(me) == {"default": "committee"}
     assert store.memberships(odile) == {"rgc": "committee"}
