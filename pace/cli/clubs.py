@@ -8,6 +8,8 @@ committee signs in with the committee secret, as before.
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from pace.cli.common import db_option, fail, open_service
@@ -22,6 +24,18 @@ def _accounts(db: str | None):  # type: ignore[no-untyped-def]
     service = open_service(db)
     access = AccessService(service.store, service.settings, service.clock)
     return service, Accounts(service.store, access, service.clock)
+
+
+def _club_change(db: str | None, change: Any) -> None:
+    """Make a change of a club (``change(accounts)`` returns the club) and print the club."""
+    service, accounts = _accounts(db)
+    try:
+        club = change(accounts)
+    except PaceError as e:
+        raise fail(e) from None
+    finally:
+        service.store.close()
+    click.echo(f"club {club.id}\t{club.name}")
 
 
 @click.group("club")
@@ -41,14 +55,7 @@ def club_add(id: str, name: str, db: str | None) -> None:
 
     Example: pace club add rgc-antwerp "Royal Golf Club Antwerpen"
     """
-    service, accounts = _accounts(db)
-    try:
-        club = accounts.add_club(id, name, by="pace club add")
-    except PaceError as e:
-        raise fail(e) from None
-    finally:
-        service.store.close()
-    click.echo(f"club {club.id}\t{club.name}")
+    _club_change(db, lambda accounts: accounts.add_club(id, name, by="pace club add"))
 
 
 @club_group.command("list")
@@ -80,14 +87,7 @@ def club_rename(id: str, name: str, db: str | None) -> None:
 
     Example: pace club rename rgc-antwerp "Royal Antwerp Golf Club"
     """
-    service, accounts = _accounts(db)
-    try:
-        club = accounts.rename_club(id, name, by="pace club rename")
-    except PaceError as e:
-        raise fail(e) from None
-    finally:
-        service.store.close()
-    click.echo(f"club {club.id}\t{club.name}")
+    _club_change(db, lambda accounts: accounts.rename_club(id, name, by="pace club rename"))
 
 
 @click.group("account")

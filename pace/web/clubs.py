@@ -50,6 +50,20 @@ def _status(e: PaceError) -> int:
     return errors.http_status(errors.error_body(e.code, e.message, e.field))
 
 
+def _page(template: str, error: PaceError | None, status: int = 200, **values: Any) -> Any:
+    """Render one of these pages with its refusal (if any) and the refusal's status."""
+    return (
+        render_template(
+            template,
+            error=error.message if error else None,
+            error_code=error.code if error else None,
+            **values,
+            **page_context(),
+        ),
+        _status(error) if error else status,
+    )
+
+
 def _log_lines(entries: Sequence[AccessLogEntry]) -> list[tuple[AccessLogEntry, str, str]]:
     """The access log's lines as a page shows them, in its language: each line, its instant
     (UTC, to the second) and its detail, whose roles are stored as codes (a sign-in's role, a
@@ -90,16 +104,11 @@ def signin() -> Any:
             return _start(opened, request.values.get("next"))
         except PaceError as e:
             error = e
-    return (
-        render_template(
-            "signin.html",
-            error=error.message if error else None,
-            error_code=error.code if error else None,
-            email=request.form.get("email", "")[:200],
-            next=_safe_next(request.values.get("next")),
-            **page_context(),
-        ),
-        _status(error) if error else 200,
+    return _page(
+        "signin.html",
+        error,
+        email=request.form.get("email", "")[:200],
+        next=_safe_next(request.values.get("next")),
     )
 
 
@@ -118,16 +127,12 @@ def setup() -> Any:
         except PaceError as e:
             error = e
     account = accounts.pending(token)
-    return (
-        render_template(
-            "account_setup.html",
-            account=account,
-            token=token if account is not None else "",
-            error=error.message if error else None,
-            error_code=error.code if error else None,
-            **page_context(),
-        ),
-        _status(error) if error else (200 if account is not None else 404),
+    return _page(
+        "account_setup.html",
+        error,
+        200 if account is not None else 404,
+        account=account,
+        token=token if account is not None else "",
     )
 
 
@@ -155,16 +160,8 @@ def clubs_page() -> Any:
         clubs = [(app_parts.store.club(c), r) for c, r in sorted(held.items())]
         person = app_parts.store.account(s.account)
         admin = person is not None and person.admin
-    return (
-        render_template(
-            "clubs.html",
-            clubs=[(c, r) for c, r in clubs if c is not None],
-            admin=admin,
-            error=error.message if error else None,
-            **page_context(),
-        ),
-        _status(error) if error else 200,
-    )
+    return _page("clubs.html", error, clubs=[(c, r) for c, r in clubs if c is not None],
+                 admin=admin)  # fmt: skip
 
 
 @bp.route("/club/members", methods=["GET", "POST"])
@@ -208,21 +205,15 @@ def members_page() -> Any:
                                 code="invalid_payload")  # fmt: skip
         except PaceError as e:
             error = e
-    club = app_parts.store.club(s.club)
-    return (
-        render_template(
-            "club_members.html",
-            club=club,
-            members=app_parts.store.members(s.club),
-            roles=CLUB_ROLES,
-            log=_log_lines(app_parts.store.access_log(club=s.club, limit=200)),
-            made=made,
-            me=s.account,
-            error=error.message if error else None,
-            error_code=error.code if error else None,
-            **page_context(),
-        ),
-        _status(error) if error else 200,
+    return _page(
+        "club_members.html",
+        error,
+        club=app_parts.store.club(s.club),
+        members=app_parts.store.members(s.club),
+        roles=CLUB_ROLES,
+        log=_log_lines(app_parts.store.access_log(club=s.club, limit=200)),
+        made=made,
+        me=s.account,
     )
 
 
@@ -262,15 +253,10 @@ def admin_page() -> Any:
                                 code="invalid_payload")  # fmt: skip
         except PaceError as e:
             error = e
-    return (
-        render_template(
-            "admin.html",
-            clubs=app_parts.store.clubs(),
-            log=_log_lines(app_parts.store.access_log(club=None, limit=200)),
-            made=made,
-            error=error.message if error else None,
-            error_code=error.code if error else None,
-            **page_context(),
-        ),
-        _status(error) if error else 200,
+    return _page(
+        "admin.html",
+        error,
+        clubs=app_parts.store.clubs(),
+        log=_log_lines(app_parts.store.access_log(club=None, limit=200)),
+        made=made,
     )
