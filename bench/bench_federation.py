@@ -16,14 +16,15 @@ the workers (round i's first marshal on worker i mod W, the next on the next wor
 - a scorer's phone (``join_scores``) recording a player's score every ``--score-every`` s;
 - a public board (``join_board``, a viewer's session), which notes when each tap shows.
 
-The round is mid-morning when the workers start: every completion before that instant (10:45
-on pace's clock) is in the log already (``import_times``), the first groups started 07:30-08:10
-(per round), off tees 1 and 10 every 8 minutes. The measured morning lasts ``--seconds`` real
-seconds on a clock running ``--speed`` times real time (4 by default: a real Saturday, 100
-rounds of 35 groups each completing a hole every ~13 minutes, is ~4.5 taps/s; the bench
-carries 4x that, ~18 taps/s, so its figures keep a margin, and 10 minutes of a morning fit in
-150 s). Once ``--kill-at`` of the morning has passed, the worker holding the most rounds' tick
-leases is SIGKILLed and started again on its port.
+The rounds are mid-morning: every completion before the morning (10:45 on pace's clock) is in
+the log already (``import_times``); the first groups started 07:30-08:10 (per round), off tees
+1 and 10 every 8 minutes. pace's clock starts a little before the morning (about the time the
+workers take to start and the clients to connect), so the morning starts on time. It lasts
+``--seconds`` real seconds on a clock running ``--speed`` times real time (4 by default: a
+real Saturday, 100 rounds of 35 groups each completing a hole every ~13 minutes, is ~4.5
+taps/s; the bench carries 4x that, ~16.6 taps/s, so its figures keep a margin, and 10 minutes
+of a morning fit in 150 s). Once ``--kill-at`` of the morning has passed, the worker holding
+the most rounds' tick leases is SIGKILLed and started again on its port.
 
 Then the same bench is run at 1 round (1 club, 1 round, the same groups, workers, clients per
 round, clock, kill) for the comparison (``--baseline-only``: only that; ``--no-baseline``:
@@ -58,16 +59,20 @@ Measured (and printed with MET or MISSED against issue 50's targets):
   log during the morning: APScheduler skips a round's tick whose run comes more than a second
   late ("was missed by") or whose previous tick still runs ("maximum number of running
   instances reached"), and says so. A tick late by less than a second is not seen;
-- the rounds' leases per worker (before the kill, after the takeover, at the end), and the
-  takeover time.
+- the rounds' leases per worker (before the kill, after the takeover, at the end), the
+  takeover time, the leases that changed hands with no worker killed (holders read every
+  second) and the renewals of a worker's leases its scheduler skipped (its log).
 
 Every worker's clock runs from the machine's wall clock (``LAUNCHER``, which starts ``pace
 serve`` as ``python -m pace`` does, its accelerated clock set from one wall-clock instant):
 ``--clock-origin`` would start each worker's clock when its process builds it, seconds apart.
 
-    python bench/bench_federation.py                          # 50 clubs x 2 rounds, then 1 round
-    python bench/bench_federation.py --clubs 10 --seconds 60 --no-baseline
+    python bench/bench_federation.py                  # 50 clubs x 2 rounds, then 1 round (~6.5 min)
+    python bench/bench_federation.py --speed 1 --no-baseline           # a real Saturday's rate
+    python bench/bench_federation.py --clubs 10 --seconds 60 --no-baseline --trace
     python bench/bench_federation.py --baseline-only --json
+
+docs/performance.md, "A federation's Saturday (issue 50)", holds its figures and their reading.
 """
 
 from __future__ import annotations
@@ -1287,7 +1292,7 @@ class Saturday:
         rounds = sorted(r for r, pid in holders.items() if pid == victim.pid)
         self.ticks_kill = victim.metrics()
         self.cpu_kill = cpu_sample(self.pool, self.pg, self.redis)
-        self.t_kill = time.monotonic()
+        self.t_kill, self.wall_kill = time.monotonic(), datetime.now()
         victim.kill()
         living = {w.pid for w in self.pool if w is not victim}
         taken: dict[str, float] = {}
@@ -1397,6 +1402,9 @@ class Saturday:
                 "scores_acked": len(m.scores_acked),
                 "ticks": tick_summary(histograms, s.tick_budget),
                 "ticks_skipped": skipped_ticks(self.folder, self.wall_start, self.wall_end),
+                "ticks_skipped_before_kill": sum(
+                    skipped_ticks(self.folder, self.wall_start, self.wall_kill).values()
+                ),
                 "ticks_skipped_at_start": sum(
                     skipped_ticks(self.folder, None, self.wall_start).values()
                 ),
@@ -1670,6 +1678,7 @@ SHOWN = (
     "clients_back_s",
     "steady_s", "taps_steady", "cpu_s_steady", "cpu_ms_per_tap", "cores", "cpu_s_morning",
     "scores", "scores_acked", "scores_stored", "ticks", "ticks_skipped",
+    "ticks_skipped_before_kill",
     "ticks_skipped_at_start", "ticks_scheduled", "leases_at_start", "leases_before_kill",
     "killed", "killed_rounds", "leases_after_takeover", "takeover_s", "restart_s",
     "leases_at_end", "lease_moves_unforced", "lease_moves_unforced_at_s",

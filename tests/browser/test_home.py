@@ -49,7 +49,8 @@ def test_a_visitor_finds_todays_round_and_its_public_pages(server, browser):
     expect(sheet).to_have_attribute("href", re.compile(r"/rounds/R1/results$"))
     sheet.click()
     expect(page).to_have_url(re.compile(r"/rounds/R1/results$"))  # not sent to sign in
-    # the ways in stay: an access code, the committee
+    # the ways in stay: an access code, a person's own account (issue 50), the committee
     page.goto(server.url + "/")
-    expect(page.locator("p.login-prompt a")).to_have_count(2)
+    expect(page.locator("p.login-prompt a")).to_have_count(3)
+    expect(page.locator("p.login-prompt a").nth(1)).to_have_attribute("href", "/signin")
     context.close()

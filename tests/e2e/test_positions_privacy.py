@@ -369,6 +369,12 @@ ROUTES: dict[str, tuple[str, ...]] = {
     "/api/rounds/<round>/status": ("/api/rounds/R1/status",),
     "/api/rounds/<round>/strip": ("/api/rounds/R1/strip",),
     "/committee": ("/committee",),
+    # people and clubs (issue 50): the club's people and its access log, and the sign-in pages
+    "/club/members": ("/club/members",),
+    "/clubs": ("/clubs",),
+    "/admin": ("/admin",),
+    "/signin": ("/signin",),
+    "/account/setup": ("/account/setup",),
     "/committee/time-pars": ("/committee/time-pars", f"/committee/time-pars?course={COURSE_Q}"),
     "/committee/time-pars.toml": (f"/committee/time-pars.toml?course={COURSE_Q}",),
     "/courses": ("/courses",),
