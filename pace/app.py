@@ -373,6 +373,7 @@ def start_scheduler(app: Flask) -> Any:
         after_tick=tick_announcer(app_parts),
         leases=cluster.leases if cluster is not None else None,
         ticked=app_parts.metrics.ticks.observe if app_parts.metrics is not None else None,
+        due=app_parts.metrics.ticks_due.observe if app_parts.metrics is not None else None,
         snapshots=snapshots(app_parts),
         backup_minutes=app_parts.settings.backup.every_minutes,
         sweep=app_parts.positions.sweep,

@@ -13,6 +13,13 @@ it took over announces, with its own, the alerts its dead predecessor stored but
 announced (those after the round's announced mark, ``RoundLeases.announced``), and every
 tick that announces alerts moves the mark to the log's position.
 
+Each round ticks at its own phase of the period (``phase``: a hash of its name), so a worker's
+ticks are spread over the period instead of all starting at once; a round newly scheduled
+(the scheduler's start, a round taken over) also ticks at once. A tick that starts late (its
+worker busy) still runs, up to a whole period late; ``due`` is told the seconds from each
+scheduled tick's due instant to its end (within the period: in its budget). The leases'
+renewal and the supervisor run in executors of their own, never waiting behind the ticks.
+
 With ``backup.every_minutes`` set, a ``backup`` job writes a snapshot of each round in play
 (of each round held, with leases) through ``pace.services.backup.Snapshots``.
 
@@ -22,7 +29,9 @@ of a round over (``PositionService.sweep``; docs/privacy.md), whether or not a p
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import math
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -31,6 +40,7 @@ from pathlib import Path
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
+from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.background import BackgroundScheduler
 
 from pace.rules import alerts
@@ -54,6 +64,26 @@ SUPERVISOR_SECONDS = 15.0
 CLOCK_PROBE_SECONDS = 60.0
 
 
+def phase(round: str, period: float) -> float:
+    """Return the instant within ``period`` (seconds past each multiple of it, on the wall
+    clock) at which ``round``'s ticks are due: the same on every worker, spread over rounds."""
+    digest = hashlib.blake2b(round.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") / 2**64 * period
+
+
+def due_after(round: str, period: float, now: float) -> float:
+    """Return the first instant (wall-clock seconds) after ``now`` at which ``round``'s tick is
+    due."""
+    offset = phase(round, period)
+    return offset + math.floor((now - offset) / period + 1) * period
+
+
+def due_before(round: str, period: float, now: float) -> float:
+    """Return the last instant (wall-clock seconds) at or before ``now`` at which ``round``'s
+    tick was due."""
+    return due_after(round, period, now) - period
+
+
 class PaceScheduler:
     """Keeps one tick job per round in play, plus a supervisor that adds and removes them."""
 
@@ -68,6 +98,8 @@ class PaceScheduler:
         leases: Any = None,
         monotonic: Callable[[], float] = time.monotonic,
         ticked: Callable[[float], None] | None = None,
+        due: Callable[[float], None] | None = None,
+        wall: Callable[[], float] = time.time,
         snapshots: Snapshots | None = None,
         backup_minutes: float = 0.0,
         sweep: Callable[[], object] | None = None,
@@ -102,6 +134,10 @@ class PaceScheduler:
         self.last_tick: float | None = None
         #: told each tick's seconds (the operator's metrics; None: nobody listens)
         self.ticked = ticked
+        #: told, for each scheduled tick, the seconds from its due instant to its end (the
+        #: operator's metrics: over the period, it ran into the next one's time)
+        self.due = due
+        self.wall = wall
         #: the scheduled backups (``backup.every_minutes``; None or 0: none)
         self.snapshots = snapshots
         self.backup_minutes = backup_minutes
@@ -112,10 +148,14 @@ class PaceScheduler:
     def start(self) -> None:
         """Start the scheduler and its supervisor (which schedules the rounds at once)."""
         self.last_tick = self.monotonic()  # its first period runs from now
+        # the supervisor and the leases' renewal never wait for a free thread behind the ticks
+        self.scheduler.add_executor(ThreadPoolExecutor(1), "supervisor")
+        self.scheduler.add_executor(ThreadPoolExecutor(1), "leases")
         self.scheduler.add_job(
             self.supervise,
             "interval",
             seconds=SUPERVISOR_SECONDS,
+            executor="supervisor",
             id="supervisor",
             replace_existing=True,
             max_instances=1,
@@ -127,6 +167,8 @@ class PaceScheduler:
                 self.claim,
                 "interval",
                 seconds=self.leases.renew_seconds,
+                executor="leases",
+                misfire_grace_time=max(1, math.ceil(self.leases.renew_seconds)),
                 id="leases",
                 replace_existing=True,
                 max_instances=1,
@@ -230,10 +272,12 @@ class PaceScheduler:
         for job in self.scheduler.get_jobs():
             if job.id.startswith("tick:") and job.id not in wanted:
                 job.remove()
+        now = self.wall()
         for job_id, name in wanted.items():
             if self.scheduler.get_job(job_id) is None:
+                at = due_after(name, self.tick_seconds, now)
                 self.scheduler.add_job(
-                    self.tick,
+                    self.tick_due,
                     "interval",
                     args=[name],
                     seconds=self.tick_seconds,
@@ -241,8 +285,23 @@ class PaceScheduler:
                     replace_existing=True,
                     max_instances=1,
                     coalesce=True,
-                    next_run_time=datetime.now(ZoneInfo("UTC")),
+                    # a tick late by up to its period still runs (and says how late it ended)
+                    misfire_grace_time=max(1, math.ceil(self.tick_seconds)),
+                    next_run_time=datetime.fromtimestamp(at, ZoneInfo("UTC")),
                 )
+                # its first tick at once (a round taken over: its pages wait for nothing)
+                self.scheduler.add_job(
+                    self.tick, "date", args=[name], id=f"first:{name}", replace_existing=True,
+                    misfire_grace_time=None,
+                )  # fmt: skip
+
+    def tick_due(self, round: str) -> None:
+        """Tick ``round`` at its due instant (the job's), telling ``due`` how long after that
+        instant the tick ended."""
+        due = due_before(round, self.tick_seconds, self.wall())
+        self.tick(round)
+        if self.due is not None:
+            self.due(self.wall() - due)
 
     def poke(self, round: str) -> None:
         """Tick ``round`` now if this worker ticks it (in a thread of its own: never waits)."""

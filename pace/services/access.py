@@ -254,7 +254,8 @@ class AccessService:
             expires = self.expiry(candidate.round)
             if expires <= now:
                 break
-            club = DEFAULT_CLUB if candidate.round is None else self.store.round_club(candidate.round)
+            round = candidate.round
+            club = DEFAULT_CLUB if round is None else self.store.round_club(round)
             return self._open(candidate.role, candidate.round, name, candidate.id, expires,
                               club=club or DEFAULT_CLUB)  # fmt: skip
         self.limiter.failed(*keys)

@@ -23,6 +23,7 @@ from flask import request
 from pace import i18n
 from pace.i18n import Source
 from pace.rules.errors import Label, PaceError, Sentence, fill
+from pace.web import clubs_messages
 from pace.web.audit import messages as audit_messages
 from pace.web.committee import calibration_messages
 from pace.web.committee import messages as committee_messages
@@ -31,7 +32,6 @@ from pace.web.marshal import messages as marshal_messages
 from pace.web.referee import messages as referee_messages
 from pace.web.reports import messages as reports_messages
 from pace.web.scoring import messages as scoring_messages
-from pace.web import clubs_messages
 
 LANGUAGES = i18n.LANGUAGES
 COOKIE = "pace_lang"

@@ -4,7 +4,8 @@ other asker gets the same 404 as a page that does not exist (docs/deploy.md, "He
 metrics").
 
 What is counted, where it passes once: each command by name and outcome (``edge.handle``),
-the commit of each event a command stores (``LiveRounds.append``), each scheduler tick, the
+the commit of each event a command stores (``LiveRounds.append``), each scheduler tick (its
+seconds, and from its due instant to its end), the
 Socket.IO connections by role (connect and disconnect), each report job queued and how it
 ended, with its seconds (``ReportJobs``), each store error by its kind (a command, a page or a
 Socket.IO event refused with ``storage_unavailable``: the app's error handlers; the readiness
@@ -56,6 +57,13 @@ class Metrics:
         self.ticks = Histogram(
             "pace_tick_seconds",
             "Seconds one scheduler tick of a round took",
+            buckets=TICK_BUCKETS,
+            registry=self.registry,
+        )
+        self.ticks_due = Histogram(
+            "pace_tick_due_seconds",
+            "Seconds from a scheduled tick's due instant to its end (a tick over its period "
+            "ran into the next one's time)",
             buckets=TICK_BUCKETS,
             registry=self.registry,
         )

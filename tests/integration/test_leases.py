@@ -8,12 +8,14 @@ in one process: two ``RoundLeases`` with their own ids on one Redis.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 import redis
 from drivers import ROUND, MarshalDriver, RefereeDriver, local, new_id
 
 from pace.app import tick_announcer
-from pace.cluster.leases import RoundLeases
+from pace.cluster.leases import RoundLeases, assign
 from pace.rules.alerts import ALERT_RAISED
 from pace.scheduler import PaceScheduler
 from pace.services import commands as cmd
@@ -42,6 +44,14 @@ def leases(client, worker: str, clock=None) -> RoundLeases:
     return RoundLeases(client, worker, 3.0, PREFIX, **({"clock": clock} if clock else {}))
 
 
+def stopped(client, worker: RoundLeases, *rounds: str) -> None:
+    """``worker`` stopped beating and renewing: its beat and its leases of ``rounds`` ran out
+    (what Redis's expiry does, without the wait)."""
+    client.zrem(f"{PREFIX}workers", worker.worker)
+    for round in rounds:
+        client.delete(worker.key(round))
+
+
 def test_one_worker_holds_a_round_and_another_takes_it_when_the_lease_ends(client):
     a, b = leases(client, "worker-a"), leases(client, "worker-b")
     assert a.claim(["R1", "R2"]) == {"R1", "R2"}
@@ -50,7 +60,7 @@ def test_one_worker_holds_a_round_and_another_takes_it_when_the_lease_ends(clien
     assert a.claim(["R1", "R2"]) == {"R1", "R2"}  # renewed
     assert 0 < client.pttl(a.key("R1")) <= 3000
 
-    client.delete(a.key("R1"))  # worker a stopped renewing: its lease ran out
+    stopped(client, a, "R1")  # worker a stopped renewing: its beat and lease ran out
     assert b.claim(["R1", "R2"]) == {"R1"}
     assert a.claim(["R1", "R2"]) == {"R2"} and not a.owns("R1")
     a.forget("R1")
@@ -132,7 +142,7 @@ def test_the_worker_taking_a_round_over_announces_what_its_dead_holder_stored(
     assert len(stored) >= 2
     referee.acknowledge(stored[-1]["key"])  # on another worker, which announces the ack
     dashboard.get_received()
-    client.delete(a.key(ROUND))  # its lease runs out
+    stopped(client, a, ROUND)  # its lease runs out
 
     second = scheduler(b)
     second.claim()
@@ -201,7 +211,7 @@ def test_a_worker_announcing_for_a_dead_holder_leaves_the_mark_to_the_one_taking
         assert b.announced(ROUND) == mark  # and left the mark where the holder put it
 
         dashboard.get_received()
-        client.delete(a.key(ROUND))  # a's lease runs out: b takes the round over
+        stopped(client, a, ROUND)  # a's lease runs out: b takes the round over
         second = scheduler(b)
         second.claim()
         second.tick(ROUND)
@@ -211,3 +221,111 @@ def test_a_worker_announcing_for_a_dead_holder_leaves_the_mark_to_the_one_taking
         assert b.announced(ROUND) == ext.store.last_seq(ROUND)
     finally:
         worker_b.close()
+
+
+# -- the rounds shared out among the workers (issue 50) -----------------------------------------
+
+ROUNDS = [f"club{c}-round{r}" for c in range(30) for r in (1, 2)]
+
+
+def test_the_rounds_are_shared_out_among_the_workers_each_ticking_its_preferred_ones(client):
+    clock = Clock()
+    workers = [leases(client, f"worker-{n}", clock) for n in "abc"]
+    for w in workers:
+        w.beat()  # all three alive before any claims
+    held = [w.claim(ROUNDS) for w in workers]
+    chosen = assign(ROUNDS, [x.worker for x in workers])
+    for w, mine in zip(workers, held, strict=True):
+        assert mine == {r for r in ROUNDS if chosen[r] == w.worker}
+        assert len(mine) == 20, [len(h) for h in held]  # its share: no more, so no less
+    assert set().union(*held) == set(ROUNDS)
+    assert sum(len(h) for h in held) == len(ROUNDS)  # none held twice
+    for w, mine in zip(workers, held, strict=True):  # renewed, and nothing moves
+        assert w.claim(ROUNDS) == mine
+    assert {r: client.get(workers[0].key(r)).decode() for r in ROUNDS} == {
+        r: w.worker for w, mine in zip(workers, held, strict=True) for r in mine
+    }
+
+
+def test_a_dead_workers_rounds_go_to_the_living_and_come_back_when_one_joins(client):
+    clock = Clock()
+    a, b, c = (leases(client, f"worker-{n}", clock) for n in "abc")
+    for w in (a, b, c):
+        w.beat()
+    for w in (a, b, c):
+        w.claim(ROUNDS)
+    dead = c.owned()
+    stopped(client, c, *dead)  # c is killed: its beat and its leases run out
+    clock.t += 1
+    after = a.claim(ROUNDS) | b.claim(ROUNDS)
+    assert after == set(ROUNDS) and not a.owned() & b.owned()
+    assert dead <= after
+
+    d = leases(client, "worker-d", clock)  # c started again: a new worker
+    assert d.claim(ROUNDS) == set()  # everything is held: it waits for its share
+    alive = ["worker-a", "worker-b", "worker-d"]
+    share = {r for r in ROUNDS if assign(ROUNDS, alive)[r] == "worker-d"}
+    assert share
+    a.claim(ROUNDS), b.claim(ROUNDS)
+    assert a.owned() | b.owned() == set(ROUNDS)  # d is new: not handed over yet
+    clock.t += 3.0  # d has beaten for a lease
+    chosen = assign(ROUNDS, alive)
+    for _ in range(3):  # each hands over what it holds over its share; d takes its own
+        for w in (d, a, b):
+            before = set(w.held)
+            taken = w.claim(ROUNDS) - before
+            assert all(chosen[r] == w.worker for r in taken)  # a worker takes only its own
+    assert {r: w.worker for w in (a, b, d) for r in w.owned()} == chosen  # each its share
+    assert sum(len(w.owned()) for w in (a, b, d)) == len(ROUNDS)
+    for w in (a, b, d):  # and then nothing moves
+        before = w.owned()
+        assert w.claim(ROUNDS) == before
+
+
+def test_a_worker_holding_no_more_than_its_share_keeps_its_rounds(client):
+    clock = Clock()
+    a = leases(client, "worker-a", clock)
+    assert a.claim(["R1"]) == {"R1"}  # alone: it takes the round
+    b = leases(client, "worker-b", clock)
+    b.claim(["R1"])
+    clock.t += 3.0
+    b.claim(["R1"])
+    assert a.claim(["R1"]) == {"R1"}  # one round, two workers: its share is one
+    assert b.claim(["R1"]) == set()
+
+
+def test_a_free_round_whose_preferred_worker_does_not_take_it_is_taken_after_a_lease(client):
+    clock = Clock()
+    a = leases(client, "worker-a", clock)
+    stuck = leases(client, "worker-stuck", clock)
+    stuck.beat()  # alive, but its scheduler never claims
+    chosen = assign(ROUNDS, ["worker-a", "worker-stuck"])
+    theirs = [r for r in ROUNDS if chosen[r] == stuck.worker]
+    assert theirs
+    assert a.claim(ROUNDS) == set(ROUNDS) - set(theirs)
+    clock.t += 1.0
+    stuck.beat()
+    assert a.claim(ROUNDS) == set(ROUNDS) - set(theirs)  # free for a second only
+    clock.t += 2.0
+    stuck.beat()
+    assert a.claim(ROUNDS) == set(ROUNDS)  # free for a lease: a takes them
+
+
+def test_the_assignment_is_balanced_and_moves_little_when_a_worker_joins():
+    three = assign(ROUNDS, ["w1", "w2", "w3"])
+    assert sorted(Counter(three.values()).values()) == [20, 20, 20]
+    assert assign(reversed(ROUNDS), ["w3", "w1", "w2"]) == three  # the lists' order: no matter
+    two = assign(ROUNDS[:2], ["w1", "w2", "w3"])
+    assert len(set(two.values())) == 2  # two rounds, three workers: two workers tick
+    four = assign(ROUNDS, ["w1", "w2", "w3", "w4"])
+    moved = [r for r in ROUNDS if four[r] != three[r]]
+    assert sorted(Counter(four.values()).values()) == [15, 15, 15, 15]
+    assert len(moved) < 30  # a quarter must move to w4; not every round
+
+
+def test_a_clean_shutdown_says_the_worker_is_gone(client):
+    a, b = leases(client, "worker-a"), leases(client, "worker-b")
+    assert set(a.beat()) == {"worker-a"}
+    assert set(b.beat()) == {"worker-a", "worker-b"}
+    a.release()
+    assert set(b.beat()) == {"worker-b"}

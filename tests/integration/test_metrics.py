@@ -15,7 +15,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from pace.app import close_app, create_app
 from pace.rules.alerts import AlertBook
-from pace.scheduler import PaceScheduler
+from pace.scheduler import PaceScheduler, due_before
 from pace.web import health
 
 #: the event each command stores when it is accepted
@@ -70,10 +70,13 @@ def test_the_counts_scraped_equal_the_stored_log(app, marshal, client, login, co
     assert post(client, "record_siren", siren)["ok"] is True
     void = {"id": new_id(), "round": ROUND, "target": siren["id"], "reason": "wrong button"}
     assert post(client, "void_event", void)["ok"] is True
+    wall = 1_800_000_000.0  # the scheduler's wall clock, stopped: a tick's end is its start
     ticked = PaceScheduler(ext.live, ext.broadcaster, tick_seconds=5,
-                           ticked=ext.metrics.ticks.observe)  # fmt: skip
+                           ticked=ext.metrics.ticks.observe, due=ext.metrics.ticks_due.observe,
+                           wall=lambda: wall)  # fmt: skip
     ticked.tick(ROUND)
-    ticked.tick(ROUND)
+    ticked.tick_due(ROUND)  # a scheduled tick
+    late = wall - due_before(ROUND, 5, wall)
 
     samples = scrape(client)
     stored = ext.store.events(ROUND)
@@ -88,6 +91,8 @@ def test_the_counts_scraped_equal_the_stored_log(app, marshal, client, login, co
     # one commit measured per event a command stored
     assert samples[("pace_commit_seconds_count", ())] == sum(kinds[k] for k in STORES.values())
     assert samples[("pace_tick_seconds_count", ())] == 2
+    assert samples[("pace_tick_due_seconds_count", ())] == 1  # the scheduled one only
+    assert samples[("pace_tick_due_seconds_sum", ())] == late
     assert samples[("pace_sockets", (("role", "marshal"),))] == 1
     assert samples[("pace_sockets", (("role", "referee"),))] == 1
     # the alerts open: raised (or re-opened) in the log, neither acknowledged nor resolved since

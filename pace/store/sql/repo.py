@@ -449,7 +449,8 @@ def _get_round(tx: Transaction, name: str, dialect: Dialect) -> RoundRecord:
     if row is None:
         raise unknown_round(name)
     (rname, course, day, timezone, policy, interval, play, format_, scoring, net,
-     allowance, completions, round_language, rounding, gross, positions, round_club) = row  # fmt: skip
+     allowance, completions, round_language, rounding, gross, positions,
+     round_club) = row  # fmt: skip
     players: dict[str, list[Player]] = {}
     for (group_id, pname, handicap, side, club, class_name, match, tees, gender,
          language) in tx.execute(
