@@ -17,24 +17,29 @@ from pace.rules.errors import PaceError
 from pace.store.records import CLUB_ROLES
 
 
-def _accounts(db: str | None):  # type: ignore[no-untyped-def]
+def _accounts(service):  # type: ignore[no-untyped-def]
     from pace.services.access import AccessService
     from pace.services.accounts import Accounts
 
-    service = open_service(db)
     access = AccessService(service.store, service.settings, service.clock)
-    return service, Accounts(service.store, access, service.clock)
+    return Accounts(service.store, access, service.clock)
 
 
-def _club_change(db: str | None, change: Any) -> None:
-    """Make a change of a club (``change(accounts)`` returns the club) and print the club."""
-    service, accounts = _accounts(db)
+def _with_service(db: str | None, work: Any) -> Any:
+    """Return ``work(service)`` on the store of ``db``, closed after; a refusal is the
+    command's error (exit status 1, its message)."""
+    service = open_service(db)
     try:
-        club = change(accounts)
+        return work(service)
     except PaceError as e:
         raise fail(e) from None
     finally:
         service.store.close()
+
+
+def _club_change(db: str | None, change: Any) -> None:
+    """Make a change of a club (``change(accounts)`` returns the club) and print the club."""
+    club = _with_service(db, lambda service: change(_accounts(service)))
     click.echo(f"club {club.id}\t{club.name}")
 
 
@@ -120,18 +125,16 @@ def account_add(email: str, name: str, club: str | None, role: str | None, admin
 
     if (club is None) != (role is None):
         raise click.UsageError("give --club and --role together")
-    service, accounts = _accounts(db)
-    try:
+    if club is not None and admin:
+        raise click.UsageError("make an administrator in its own command")
+
+    def add(service):  # type: ignore[no-untyped-def]
+        accounts = _accounts(service)
         if club is not None:
-            made = accounts.add_member(club, email, name, role, by="pace account add")
-            if admin:
-                raise click.UsageError("make an administrator in its own command")
-        else:
-            made = accounts.add_account(email, name, admin=admin, by="pace account add")
-    except PaceError as e:
-        raise fail(e) from None
-    finally:
-        service.store.close()
+            return accounts.add_member(club, email, name, role, by="pace account add")
+        return accounts.add_account(email, name, admin=admin, by="pace account add")
+
+    made = _with_service(db, add)
     click.echo(f"account {made.account.email}\t{made.account.name}")
     if made.token:
         click.echo(f"link to choose a password: {setup_link(url, made.token)}")
@@ -153,17 +156,15 @@ def account_role(email: str, club: str, role: str, db: str | None) -> None:
     from pace.services.accounts import club_id
     from pace.services.accounts import email as canonical_email
 
-    service, accounts = _accounts(db)
-    try:
+    def change(service):  # type: ignore[no-untyped-def]
         person = service.store.account_by_email(canonical_email(email))
         if person is None:
             raise PaceError(f"no account for {email!r}", field="email", code="unknown_account")
-        accounts.set_role(club_id(club), person.id, None if role == "none" else role,
-                          by="pace account role")  # fmt: skip
-    except PaceError as e:
-        raise fail(e) from None
-    finally:
-        service.store.close()
+        _accounts(service).set_role(club_id(club), person.id, None if role == "none" else role,
+                                    by="pace account role")  # fmt: skip
+        return person
+
+    person = _with_service(db, change)
     click.echo(f"{person.email}\t{club}\t{role}")
 
 
@@ -208,13 +209,7 @@ def club_export(id: str, out: str, db: str | None) -> None:
 
     from pace.services.clubdata import export_club
 
-    service = open_service(db)
-    try:
-        text = export_club(service.store, id, service.clock)
-    except PaceError as e:
-        raise fail(e) from None
-    finally:
-        service.store.close()
+    text = _with_service(db, lambda service: export_club(service.store, id, service.clock))
     # written whole or not at all, readable by its owner only (it holds people's e-mails)
     folder = os.path.dirname(os.path.abspath(out))
     try:
@@ -250,14 +245,10 @@ def club_delete(id: str, yes: bool, db: str | None) -> None:
     """
     from pace.services.clubdata import delete_club, removal
 
-    service = open_service(db)
-    try:
-        held = (delete_club(service.store, id, service.clock, by="pace club delete") if yes
-                else removal(service.store, id))  # fmt: skip
-    except PaceError as e:
-        raise fail(e) from None
-    finally:
-        service.store.close()
+    held = _with_service(db, lambda service: (
+        delete_club(service.store, id, service.clock, by="pace club delete") if yes
+        else removal(service.store, id)
+    ))  # fmt: skip
     verb = "removed" if yes else "would remove"
     if held.kept:
         verb = "emptied; removed" if yes else "would be emptied (its row kept): would remove"
@@ -288,14 +279,9 @@ def club_import(source: str, as_id: str, name: str | None, db: str | None) -> No
     """
     from pace.services.clubdata import import_club
 
-    service = open_service(db)
-    try:
-        read, done = import_club(service.store, source, as_id, service.clock, name=name,
-                                 by="pace club import")  # fmt: skip
-    except PaceError as e:
-        raise fail(e) from None
-    finally:
-        service.store.close()
+    read, done = _with_service(db, lambda service: import_club(
+        service.store, source, as_id, service.clock, name=name, by="pace club import"
+    ))  # fmt: skip
     c = done.counts
     what = "an export" if read.kind == "export" else "a single-club database"
     click.echo(

@@ -336,9 +336,12 @@ class Store(ABC):
 
     # -- clubs, accounts and the access log (pace.store.sql.clubs, issue 50) -----------------
     # ``clubs``, ``club``, ``add_club``, ``rename_club``, ``round_club``, ``course_club``,
-    # ``add_account``, ``account``, ``account_by_email``, ``set_password``, ``memberships``,
-    # ``members``, ``set_membership``, ``log_access``, ``access_log``,
-    # ``revoke_account_sessions``: written once there, for both engines.
+    # ``add_account``, ``account``, ``account_by_email``, ``set_password``, ``set_setup``,
+    # ``setup_account``, ``take_setup``, ``memberships``, ``members``, ``set_membership``,
+    # ``log_access``, ``access_log``, ``club_owners``, ``revoke_account_sessions``: written
+    # once there, for both engines; a club's data (``club_holdings``, ``names``,
+    # ``club_rows``, ``delete_club``, ``import_club_rows``) in pace.store.sql.clubdata. Only
+    # the two below are declared here: the checks every round's command passes through.
 
     @abstractmethod
     def round_club(self, round: str) -> str | None:
