@@ -552,7 +552,9 @@ class Worker:
             gevent.sleep(1.0)
             now = self.leases.holders()
             t = time.monotonic()
-            self.moves += [(t, r) for r in now.keys() | last.keys() if now.get(r) != last.get(r)]
+            self.moves += [
+                (t, r, now.get(r)) for r in now.keys() | last.keys() if now.get(r) != last.get(r)
+            ]
             last = now
 
     def kill(self) -> None:
@@ -1271,7 +1273,8 @@ class Saturday:
         self.tasks.append(
             gevent.spawn(sample, m, pool, self.pg, self.redis, self.folder, self.trace)
         )
-        self.moves: list[tuple[float, str]] = []
+        #: every change of a round's holder seen: when, the round, its new holder (pid)
+        self.moves: list[tuple[float, str, int | None]] = []
         self.tasks.append(gevent.spawn(self.watch_leases))
         phones = [gevent.spawn(c.run) for c in self.clients if isinstance(c, Marshal)]
         scorers = [gevent.spawn(c.run) for c in self.clients if isinstance(c, Scorer)]
@@ -1304,7 +1307,9 @@ class Saturday:
             gevent.sleep(1.0)
             now = self.leases.holders()
             t = time.monotonic()
-            self.moves += [(t, r) for r in now.keys() | last.keys() if now.get(r) != last.get(r)]
+            self.moves += [
+                (t, r, now.get(r)) for r in now.keys() | last.keys() if now.get(r) != last.get(r)
+            ]
             last = now
 
     def kill(self) -> None:
@@ -1374,7 +1379,15 @@ class Saturday:
         span = max(m.sent[t.id] for t in sent) - min(m.sent[t.id] for t in sent) if sent else 0
         steady_s = t_kill - m.start
         settled = t_kill + (f.get("takeover_s") or 0.0) + 2.0
-        unforced = [(t, r) for t, r in self.moves if t < t_kill or t > settled]
+        # after the takeover, the rounds handed back to the restarted worker (the others held
+        # more than their share: pace/cluster/leases.py) are moves a worker's start forced
+        back_to = {r for _, r, pid in self.moves if pid is not None and pid == victim.pids[-1]}
+        handed_back = {(t, r) for t, r, _ in self.moves if t > settled and r in back_to}
+        unforced = [
+            (t, r)
+            for t, r, _ in self.moves
+            if (t < t_kill or t > settled) and (t, r) not in handed_back
+        ]
         taps_steady = sum(1 for t in live if m.acked.get(t.id, float("inf")) <= t_kill)
         cpu = {k: self.cpu_kill[k] - self.cpu0[k] for k in self.cpu0}
         # the whole morning: the killed worker's two processes, the others' one
@@ -1440,6 +1453,7 @@ class Saturday:
                 # leases that changed hands with no worker killed (before the kill, or once the
                 # takeover is over): a worker too busy to renew its leases in time loses them
                 "lease_moves_unforced": len(unforced),
+                "lease_moves_handed_back": len({r for _, r in handed_back}),
                 "lease_moves_unforced_at_s": sorted({round(t - m.start) for t, _ in unforced}),
                 "lease_renewals_skipped": sum(
                     skipped_ticks(
@@ -1664,7 +1678,8 @@ def verdicts(n: dict[str, Any]) -> list[tuple[str, bool, str]]:
             f" {skipped} skipped by the scheduler (more than a period late, or the round's last"
             f" tick still running); {n.get('lease_renewals_skipped')} renewals of a worker's"
             f" leases skipped, {n.get('lease_moves_unforced')} leases moved with no worker"
-            " killed",
+            f" killed ({n.get('lease_moves_handed_back')} handed back to the restarted worker"
+            " apart)",
         ),
         (
             "the rounds' ticks spread over the workers (each ticks some, none twice its share)",
@@ -1713,7 +1728,8 @@ SHOWN = (
     "ticks_skipped_before_kill",
     "ticks_skipped_at_start", "ticks_scheduled", "leases_at_start", "leases_before_kill",
     "killed", "killed_rounds", "leases_after_takeover", "takeover_s", "restart_s",
-    "leases_at_end", "lease_moves_unforced", "lease_moves_unforced_at_s",
+    "leases_at_end", "lease_moves_unforced", "lease_moves_handed_back",
+    "lease_moves_unforced_at_s",
     "lease_renewals_skipped", "reconnects", "stored", "lost", "stored_twice", "not_acked",
     "stored_before", "alerts_raised", "alerts_raised_in_morning", "alerts_raised_twice",
     "alert_ids_not_derived", "alerts_announced_twice",

@@ -9,9 +9,10 @@ counts its leases as lost once they would have expired, so it stops ticking abou
 others may start.
 
 The rounds are shared out among the workers (issue 50): each claim also beats (the worker's
-name in a sorted set scored with Redis's own clock, ``BEAT``; those not heard within a lease
-are dropped), and every worker reads the same assignment from the same lists (``assign``):
-each round, in name order, goes to the first of its workers by a hash of (worker, round)
+name in a sorted set scored with Redis's own clock, ``BEAT``; those not heard within half a
+renewal less than a lease are dropped, so a dead worker is dropped before its leases run
+out), and every worker reads the same assignment from the same lists (``assign``): each
+round, in name order, goes to the first of its workers by a hash of (worker, round)
 (rendezvous hashing) that holds fewer than its share (the rounds over the workers alive,
 rounded up): consistent hashing with bounded loads. A worker takes a free round only if the
 round is assigned to it. A worker holding more than its share (after a crash, the workers
@@ -152,6 +153,13 @@ class RoundLeases:
         self._mark = self.redis.register_script(MARK)
 
     @property
+    def beat_ms(self) -> int:
+        """Return how long a worker's beat counts (ms): half a renewal less than a lease, so a
+        dead worker is no longer counted when its leases run out, and the rounds are assigned
+        to the living ones at once (a live worker beats every renewal)."""
+        return int((self.seconds - self.renew_seconds / 2) * 1000)
+
+    @property
     def renew_seconds(self) -> float:
         """Return how often to claim: three tries before a lease runs out."""
         return self.seconds / 3
@@ -240,9 +248,7 @@ class RoundLeases:
         this one always among them."""
         now = self.clock()
         try:
-            names = self._beat(
-                keys=[f"{self.prefix}workers"], args=[self.worker, int(self.seconds * 1000)]
-            )
+            names = self._beat(keys=[f"{self.prefix}workers"], args=[self.worker, self.beat_ms])
         except Exception as e:  # noqa: BLE001 - Redis away: the claims fail as well
             log.warning("cannot tell the other workers this one is alive: %s", e)
             names = list(self.alive)
