@@ -123,6 +123,8 @@ class PaceScheduler:
         self._stopping = False
         self._running: dict[str, threading.Lock] = {}
         self._again: set[str] = set()
+        #: the due instant of a scheduled tick asked for while the round's last one ran
+        self._due: dict[str, float] = {}
         #: the rounds held at the last claim, and those taken over since (to catch up on)
         self._holding: set[str] = set()
         self._taken: set[str] = set()
@@ -297,22 +299,23 @@ class PaceScheduler:
 
     def tick_due(self, round: str) -> None:
         """Tick ``round`` at its due instant (the job's), telling ``due`` how long after that
-        instant the tick ended."""
-        due = due_before(round, self.tick_seconds, self.wall())
-        self.tick(round)
-        if self.due is not None:
-            self.due(self.wall() - due)
+        instant the tick ended (if the round's last tick still runs, the one it runs after)."""
+        self.tick(round, due=due_before(round, self.tick_seconds, self.wall()))
 
     def poke(self, round: str) -> None:
         """Tick ``round`` now if this worker ticks it (in a thread of its own: never waits)."""
         if self.leases is not None and self.leases.owns(round):
             threading.Thread(target=self.tick, args=(round,), daemon=True).start()
 
-    def tick(self, round: str) -> None:
-        """Evaluate ``round`` now and broadcast what changed; once more if asked meanwhile."""
+    def tick(self, round: str, due: float | None = None) -> None:
+        """Evaluate ``round`` now and broadcast what changed; once more if asked meanwhile.
+        ``due``: the wall-clock instant a scheduled tick was due at (its end is measured from
+        it, by whichever call runs the tick)."""
         with self._lock:
             running = self._running.setdefault(round, threading.Lock())
             self._again.add(round)
+            if due is not None:
+                self._due.setdefault(round, due)  # the earliest still waiting
         while True:
             if not running.acquire(blocking=False):
                 return  # the tick running now ticks once more after it
@@ -322,7 +325,10 @@ class PaceScheduler:
                         if round not in self._again:
                             break
                         self._again.discard(round)
+                        waiting = self._due.pop(round, None)
                     self._tick_once(round)
+                    if waiting is not None and self.due is not None:
+                        self.due(self.wall() - waiting)
             finally:
                 running.release()
             with self._lock:  # asked between the last check and the release

@@ -70,3 +70,34 @@ def test_the_leases_are_renewed_in_an_executor_of_their_own(app, redis_url):
     finally:
         job.shutdown()
         client.close()
+
+
+def test_a_scheduled_tick_asked_while_the_last_one_runs_is_measured_when_it_ends(app):
+    """The round's last tick still runs when its scheduled one comes: the running call ticks
+    once more after it, and that tick's end is the one measured from the due instant."""
+    ext = app.extensions["pace"]
+    wall = [1_800_000_000.0]
+    ended: list[float] = []
+    job = PaceScheduler(ext.live, ext.broadcaster, tick_seconds=5, due=ended.append,
+                        wall=lambda: wall[0])  # fmt: skip
+    name = "R1"
+    inside, go_on = threading.Event(), threading.Event()
+    evaluate = job._evaluate
+
+    def slow(round: str) -> None:
+        if not inside.is_set():
+            inside.set()
+            go_on.wait(timeout=30)
+        evaluate(round)
+
+    job._evaluate = slow  # type: ignore[method-assign]
+    first = threading.Thread(target=job.tick, args=(name,))
+    first.start()
+    assert inside.wait(timeout=30)
+    job.tick_due(name)  # returns at once: the running call ticks it after its own
+    assert ended == []
+    wall[0] += 2.0  # the running tick takes two more seconds
+    go_on.set()
+    first.join(timeout=30)
+    due = due_before(name, 5, 1_800_000_000.0)
+    assert ended == [wall[0] - due]  # measured at the end of the tick it asked for
