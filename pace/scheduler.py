@@ -256,13 +256,29 @@ class PaceScheduler:
         return self.snapshots.take(rounds, at=datetime.now(ZoneInfo("UTC")))
 
     def claim(self) -> None:
-        """Take or renew the leases of the rounds in play; tick those held, and only those."""
+        """Take or renew the leases of the rounds in play; tick those held, and only those.
+
+        A worker that stopped beating since the last claim is dead (or cut off): its leases
+        run out within half a renewal of its beat, so this worker claims once more just after
+        that, rather than a whole renewal later (its rounds are ticked again sooner)."""
         with self._claiming:
             held = self.leases.claim(self.in_play)
             with self._lock:
                 self._taken = (self._taken | (held - self._holding)) & held
                 self._holding = set(held)
             self._schedule(sorted(held))
+            if self.leases.vanished:
+                self._claim_again(self.leases.renew_seconds / 2 + 0.1)
+
+    def _claim_again(self, seconds: float) -> None:
+        with self._jobs:
+            if self._stopping or not self.scheduler.running:
+                return
+            self.scheduler.add_job(
+                self.claim, "date", id="leases-again", replace_existing=True,
+                executor="leases", misfire_grace_time=None,
+                run_date=datetime.fromtimestamp(time.time() + seconds, ZoneInfo("UTC")),
+            )  # fmt: skip
 
     def _schedule(self, rounds: list[str]) -> None:
         with self._jobs:

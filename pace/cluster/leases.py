@@ -141,6 +141,9 @@ class RoundLeases:
     seen: dict[str, tuple[str | None, float]] = field(default_factory=dict)
     #: the workers alive at the last claim, and since when (this worker's clock) each is seen
     alive: dict[str, float] = field(default_factory=dict)
+    #: the workers that stopped beating since the last claim (their leases run out within
+    #: half a renewal: ``PaceScheduler.claim`` claims again then)
+    vanished: set[str] = field(default_factory=set)
     #: the rounds seen free at a claim and not this worker's to take, since when
     free_since: dict[str, float] = field(default_factory=dict)
     #: the last assignment worked out, and the (workers alive, rounds) it is of
@@ -253,6 +256,7 @@ class RoundLeases:
             log.warning("cannot tell the other workers this one is alive: %s", e)
             names = list(self.alive)
         alive = {n.decode() if isinstance(n, bytes) else str(n) for n in names} | {self.worker}
+        self.vanished = set(self.alive) - alive
         self.alive = {w: self.alive.get(w, now) for w in alive}
         return sorted(alive)
 

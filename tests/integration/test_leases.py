@@ -329,3 +329,15 @@ def test_a_clean_shutdown_says_the_worker_is_gone(client):
     assert set(b.beat()) == {"worker-a", "worker-b"}
     a.release()
     assert set(b.beat()) == {"worker-b"}
+
+
+def test_a_worker_that_stops_beating_is_noted_as_vanished_once(client):
+    a, b = leases(client, "worker-a"), leases(client, "worker-b")
+    b.beat()
+    a.beat()
+    assert a.vanished == set()
+    stopped(client, b)  # b dies: its beat runs out (before its leases, by half a renewal)
+    a.beat()
+    assert a.vanished == {"worker-b"}
+    a.beat()
+    assert a.vanished == set()  # noted once

@@ -101,3 +101,28 @@ def test_a_scheduled_tick_asked_while_the_last_one_runs_is_measured_when_it_ends
     first.join(timeout=30)
     due = due_before(name, 5, 1_800_000_000.0)
     assert ended == [wall[0] - due]  # measured at the end of the tick it asked for
+
+
+def test_a_worker_vanishing_makes_the_scheduler_claim_again_as_its_leases_run_out(
+    app, redis_url
+):
+    ext = app.extensions["pace"]
+    client = redis.Redis.from_url(redis_url)
+    leases = RoundLeases(client, "worker-a", 3.0, "pace:test:")
+    other = RoundLeases(client, "worker-b", 3.0, "pace:test:")
+    job = PaceScheduler(ext.live, ext.broadcaster, tick_seconds=5, leases=leases)
+    try:
+        job.start()
+        other.beat()
+        job.claim()
+        assert job.scheduler.get_job("leases-again") is None  # nobody vanished
+        client.zrem("pace:test:workers", "worker-b")  # b's beat ran out: b is dead
+        before = time.time()
+        job.claim()
+        again = job.scheduler.get_job("leases-again")
+        assert again is not None and again.executor == "leases"
+        # half a renewal (0.5 s) and a margin after: when b's leases have run out
+        assert 0.5 <= again.next_run_time.timestamp() - before <= 0.7
+    finally:
+        job.shutdown()
+        client.close()
