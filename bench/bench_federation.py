@@ -541,22 +541,6 @@ class Worker:
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
 
-    def watch_leases(self) -> None:
-        """Note every change of a round's lease holder (Redis read every second): when, and
-        which round."""
-        import gevent
-
-        assert self.m is not None
-        last = self.leases.holders()
-        while not self.m.stopping:
-            gevent.sleep(1.0)
-            now = self.leases.holders()
-            t = time.monotonic()
-            self.moves += [
-                (t, r, now.get(r)) for r in now.keys() | last.keys() if now.get(r) != last.get(r)
-            ]
-            last = now
-
     def kill(self) -> None:
         assert self.process is not None
         self.process.send_signal(signal.SIGKILL)
