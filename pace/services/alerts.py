@@ -242,7 +242,9 @@ class AlertDesk:
         would fail the command that found it due (several workers, issue 15)."""
         store = self.rounds.service.store
         try:
-            return store.append_many(events, recorded_at=now)
+            # what the log implies: its commit need not wait for the disk (the command's
+            # fact did; the next one carries these to disk: docs/storage.md)
+            return store.append_many(events, recorded_at=now, implied=True)
         except EventConflictError:
             stored = []
             for e in events:

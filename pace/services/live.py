@@ -334,10 +334,11 @@ class LiveService:
         """Yield :meth:`changes` in stages, so each part can be sent before the rest is worked
         out: first the acknowledgements and the rows (after a command, those of the groups its
         facts name alone; the others' wait for the next stage); then, once stored, the new
-        alerts (the live loop's and the companions'), the resolutions and the companions'
-        parts. The round's lock is held from the first stage to the end, so nothing reads or
-        acts on an alert before it is stored: run it to the end (docs/architecture.md, "The row
-        goes out first")."""
+        alerts (the live loop's and the companions'), the resolutions, the other groups' rows
+        (numbered after the alerts: a page shows a command's alert before them) and the
+        companions' parts. The round's lock is held from the first stage to the end, so nothing
+        reads or acts on an alert before it is stored: run it to the end (docs/architecture.md,
+        "The row goes out first")."""
         with self.lock:
             now = now or self.clock.now()
             live = self.live(round, now)
@@ -357,11 +358,18 @@ class LiveService:
                 out[first].kind != ROW or out[first].data.get("group") in named
             ):
                 first += 1
+            # the other groups' rows, after the alerts (below): numbered once sent
+            around: list[tuple[str, Mapping[str, Any]]] = []
             if 0 < first < len(out) and named:
-                # the other groups' rows go with the alerts (issue 50): a page shows a
+                # the other groups' rows go after the alerts (issue 50): a page shows a
                 # command's alert one fan-out sooner, and no delta leaves out of its number
                 yield tuple(out[:first])
-                out = out[first:]
+                # they were numbered last: their numbers are given back, and given again
+                # after the alerts'
+                assert out[-1].rev == live.rev and out[first].rev == live.rev - len(out) + first + 1
+                live.rev -= len(out) - first
+                around = [(d.kind, d.data) for d in out[first:]]
+                out = []
             elif out:
                 yield tuple(out)
                 out = []
@@ -433,14 +441,16 @@ class LiveService:
                 for group in statuses:
                     told_rows.pop(group, None)
                 live.told.pop("alerts.seen", None)
-                if out:
-                    yield tuple(out)  # the rows held for the alerts' stage, numbered already
+                if around:
+                    # the rows held for the alerts' stage
+                    yield tuple(live.delta(kind, data) for kind, data in around)
                 raise
             out.extend(live.delta(ALERT, listed(alert)) for alert in raised)
             done = live.told.get("resolved", 0)
             for e in live.alerts.resolutions[done:]:
                 out.append(live.delta(RESOLVED, {"event": e}))
             live.told["resolved"] = len(live.alerts.resolutions)
+            out.extend(live.delta(kind, data) for kind, data in around)
             suspended = _suspended(live, now)
             if live.told.get("suspended") != suspended:
                 later.append((PARTS, {"suspended": suspended}))

@@ -122,13 +122,24 @@ class Store(ABC):
 
     @abstractmethod
     def append_many(
-        self, events: Iterable[Event], *, recorded_at: datetime, keep_recorded_at: bool = False
+        self,
+        events: Iterable[Event],
+        *,
+        recorded_at: datetime,
+        keep_recorded_at: bool = False,
+        implied: bool = False,
     ) -> list[tuple[Event, bool]]:
         """Append ``events`` in order, all or nothing, in one transaction (rules of ``append``):
         one conflict or unknown round writes none of them.
 
         ``keep_recorded_at``: an event that has its own ``recorded_at`` keeps it (a restored
         backup); the others get ``recorded_at``.
+
+        ``implied``: the events are what the log implies (alerts raised and resolved, their
+        ids derived from their keys): committed without waiting for the disk, which holds them
+        with the next commit that waits (docs/storage.md, "What waits for the disk"). Every
+        reader sees them at once, and a crash of pace keeps them; a crash of the machine
+        before that next commit may lose them, and the log implies them again.
         """
 
     @abstractmethod

@@ -132,6 +132,9 @@ class Broadcaster:
         # deltas leave in the order they are numbered: working them out and sending them is
         # one step (two greenlets could otherwise send 7 before 6, and every page re-read)
         self._feed = threading.RLock()
+        #: the sends to the marshals' rooms held while a feed runs (:meth:`feed_stages`): each
+        #: (event, data, rooms), sent in their order once its last stage went to the referees
+        self._held: list[tuple[str, Any, list[str]]] | None = None
 
     def feed(self, round: str, changes: Callable[[], Iterable[Delta]]) -> None:
         """Work out the round's deltas (``changes()``) and send them, in their numbers' order:
@@ -141,15 +144,45 @@ class Broadcaster:
 
     def feed_stages(self, round: str, stages: Callable[[], Iterable[Iterable[Delta]]]) -> None:
         """:meth:`feed`, sending each stage of the deltas (``stages()``) as soon as it is
-        worked out: a command's rows leave before its alerts are stored and sent."""
+        worked out: a command's rows leave before its alerts are stored and sent.
+
+        The referees' room hears each stage as soon as it is worked out; what the marshals'
+        rooms hear of them (rows, the ends of checks, ``check_requested``, ``tap_missing``)
+        is held and sent once the last stage went to the referees, in its order, so a
+        referee's dashboard never waits for sixty phones' writers before an alert (issue 50).
+        Each page still hears its deltas in their numbers' order: a marshal's page hears only
+        the marshals' rooms, and they hear every held send in order.
+        """
         with self._feed:
-            if self.board_feed is None:
-                for stage in stages():
-                    self.send(round, stage)
-                return
-            board = self.board_feed.stream(round, stages, lambda stage: self.send(round, stage))
+            outer = self._held is None
+            if outer:
+                self._held = []
+            try:
+                if self.board_feed is None:
+                    for stage in stages():
+                        self.send(round, stage)
+                    return
+                board = self.board_feed.stream(round, stages, lambda stage: self.send(round, stage))
+            finally:
+                if outer:
+                    self._flush()
             if board is not None:
                 self.board(round, board)
+
+    def _flush(self) -> None:
+        """Send the marshals' rooms what was held for them (:meth:`feed_stages`), in order."""
+        held, self._held = self._held or [], None
+        for event, data, rooms in held:
+            self.socketio.emit(event, data, to=rooms)
+
+    def _to_marshal_rooms(self, event: str, data: Any, rooms: list[str]) -> None:
+        """Send ``data`` to marshals' rooms, or hold it while a feed's stages are sent."""
+        if not rooms:
+            return
+        if self._held is not None:
+            self._held.append((event, data, rooms))
+        else:
+            self.socketio.emit(event, data, to=rooms)
 
     def send(self, round: str, stage: Iterable[Delta]) -> None:
         """Send a stage of the round's deltas, and yield so that every page gets it before
@@ -190,18 +223,21 @@ class Broadcaster:
         """
         room = round_room(round)
         for d in deltas:
-            to = [room, *self._to_marshals(round, d)]
+            # the referees' room first; the marshals' rooms once the feed is sent
             if d.kind == ROW:
-                self.socketio.emit("group_updated", {"round": round, "rev": d.rev, "group": d.data},
-                                   to=to)  # fmt: skip
+                data = {"round": round, "rev": d.rev, "group": d.data}
+                self.socketio.emit("group_updated", data, to=room)
+                self._to_marshal_rooms("group_updated", data, self._to_marshals(round, d))
+            elif d.kind == ACKNOWLEDGED:
+                data = {**event_view(d.data["event"]), "rev": d.rev}
+                self.socketio.emit("alert_acknowledged", data, to=room)
+                self._to_marshal_rooms("alert_acknowledged", data, self._to_marshals(round, d))
+            elif d.kind == RESOLVED:
+                data = {**event_view(d.data["event"]), "rev": d.rev}
+                self.socketio.emit("alert_resolved", data, to=room)
+                self._to_marshal_rooms("alert_resolved", data, self._to_marshals(round, d))
             elif d.kind == ALERT:
                 self._alert(round, d.rev, dict(d.data))
-            elif d.kind == ACKNOWLEDGED:
-                self.socketio.emit("alert_acknowledged", {**event_view(d.data["event"]),
-                                                          "rev": d.rev}, to=to)  # fmt: skip
-            elif d.kind == RESOLVED:
-                self.socketio.emit("alert_resolved", {**event_view(d.data["event"]),
-                                                      "rev": d.rev}, to=to)  # fmt: skip
             elif d.kind == PENALTIES:
                 self.socketio.emit("penalties_changed", {"round": round, "rev": d.rev,
                                                          **d.data}, to=room)  # fmt: skip
@@ -255,17 +291,17 @@ class Broadcaster:
             hole = int(a["hole"])
             rooms = [hole_room(round, h) for h in a.get("check_holes") or [hole]]
             self.asked.setdefault(round, {})[a["key"]] = rooms
-            self.socketio.emit(
+            self._to_marshal_rooms(
                 "check_requested",
                 {"round": round, "group": a["group"], "hole": hole, "alert": a["key"]},
-                to=rooms,
+                rooms,
             )
         elif a["kind"] == "missing_tap" and a.get("hole") and a.get("check_holes"):
             rooms = [hole_room(round, int(h)) for h in a["check_holes"]]
             self.asked.setdefault(round, {})[a["key"]] = rooms
             # the marshal of that hole is asked to confirm or correct the estimate: the real
             # tap, late, with its instant (docs/estimates.md)
-            self.socketio.emit(
+            self._to_marshal_rooms(
                 "tap_missing",
                 {
                     "round": round,
@@ -277,7 +313,7 @@ class Broadcaster:
                     "reason": a.get("reason"),
                     "alert": a["key"],
                 },  # fmt: skip
-                to=rooms,
+                rooms,
             )
         elif a["kind"] == "missing_tap" and a.get("hole"):
             # no marshal in a round timed by the groups' reports (issue 46): nobody's hole

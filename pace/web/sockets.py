@@ -82,7 +82,8 @@ def join_round(command: cmd.JoinRound, sender: Sender, app_parts: AppParts) -> d
     """Follow a round (and, for a marshal, some holes); answer its snapshot.
 
     A marshal's session joins the marshals' room, which hears only what the marshal page uses
-    (``pace.web.broadcast.TO_MARSHALS``); the other roles join the round's room, the whole feed.
+    (``pace.web.broadcast.TO_MARSHALS``), and the rooms of its ``holes``; the other roles join
+    the round's room, the whole feed (their ``holes`` are ignored).
     A session asking for the stored facts (``facts``) joins their room too, whatever its role.
 
     The rooms are joined before the snapshot is taken: a delta made meanwhile reaches the page,
@@ -94,7 +95,10 @@ def join_round(command: cmd.JoinRound, sender: Sender, app_parts: AppParts) -> d
     _leave_rounds(app_parts, command.round)
     marshal = sender.session is not None and sender.session.role == MARSHAL_ROLE
     join_room((marshal_room if marshal else round_room)(command.round))
-    for hole in command.holes:
+    # the holes' rooms are the marshals' (``check_requested``, their rows): another role hears
+    # the whole feed in the round's room, and a page in both would hear a row twice, the
+    # marshals' rooms being sent after the referees' (``Broadcaster.feed_stages``)
+    for hole in command.holes if marshal else ():
         join_room(hole_room(command.round, hole))
     if command.facts:
         join_room(facts_room(command.round))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import pytest
 from drivers import ROUND, local
 
 
@@ -240,8 +241,9 @@ def test_the_rows_around_a_tap_leave_with_its_alerts_once_they_are_stored(
     app, marshal, referee, dashboard, monkeypatch
 ):
     """The tapped group's row goes out alone, before the alerts' commit; the rows of the
-    groups around it wait for the alerts and leave with them, in one stage, in their numbers'
-    order: a page holds the tap's alert one fan-out sooner (issue 50)."""
+    groups around it wait for the alerts and leave after them, in one stage, numbered after
+    them: a page holds the tap's alert before the other groups' rows (issue 50), and every
+    delta in its number's order."""
     marshal.tap("1", 1, "08:14")
     marshal.tap("2", 1, "08:24")
     dashboard.get_received()
@@ -262,8 +264,11 @@ def test_the_rows_around_a_tap_leave_with_its_alerts_once_they_are_stored(
     assert "2" in rows(after_commit)
     assert "alert_raised" in [e["name"] for e in after_commit]
     assert calls == ["yield", "yield"]  # the tapped row's stage, then the rest at once
+    names = [e["name"] if e["name"] != "group_updated" else e["args"][0]["group"]["group"]
+             for e in after_commit]  # fmt: skip
+    assert names.index("alert_raised") < names.index("2")  # the alert before the others' rows
     revs = [e["args"][0]["rev"] for e in before_commit + after_commit if "rev" in e["args"][0]]
-    assert revs == sorted(revs) and len(set(revs)) == len(revs)
+    assert revs == sorted(revs) and revs == list(range(revs[0], revs[0] + len(revs)))
 
 
 def test_with_several_workers_an_alert_goes_out_once_stored(
@@ -305,3 +310,81 @@ def test_a_group_back_in_position_raises_and_resolves_in_one_commit(
     ]
     keys = {a["key"] for a in referee.join()["snapshot"]["alerts"]}
     assert "back_in_position:1:h1" in keys and "out_of_position:1:h1" not in keys
+
+
+def test_the_marshals_hear_a_taps_rows_once_the_referees_heard_its_alert(
+    app, connect, marshal, referee, dashboard, scheduler, monkeypatch
+):
+    """The referees' room hears every stage of a feed as it is worked out; what the marshals'
+    rooms hear of it (rows, checks, the ends of checks) is held until the last stage went to
+    the referees, then sent in its order: a dashboard's alert never waits for the phones'
+    writers (issue 50). Each marshal's page still hears its deltas in their numbers' order,
+    and a page that is not a marshal's joins no hole's room (it would hear a row twice)."""
+    phones = {}
+    for hole in (1, 2, 3):
+        phones[hole] = connect("marshal", f"hole-{hole}-phone")
+        assert phones[hole].emit("join_round", {"round": ROUND, "holes": [hole]},
+                                 callback=True)["ok"]  # fmt: skip
+        phones[hole].get_received()
+    socketio = app.extensions["pace"].broadcaster.socketio
+    sent: list[tuple[str, list[str]]] = []
+    emit = socketio.emit
+
+    def spy_emit(name, *args, **kwargs):
+        to = kwargs.get("to")
+        sent.append((name, [to] if isinstance(to, str) else list(to or ())))
+        return emit(name, *args, **kwargs)
+
+    monkeypatch.setattr(socketio, "emit", spy_emit)
+    marshal.tap("1", 1, "08:40")  # out of position at once: its rows, then its alert
+    referees = [i for i, (_, to) in enumerate(sent) if to == [f"round:{ROUND}"]]
+    marshals = [i for i, (_, to) in enumerate(sent)
+                if to and all(r.startswith(("hole:", "marshals:")) for r in to)]  # fmt: skip
+    assert "alert_raised" in [sent[i][0] for i in referees]
+    assert marshals and max(referees) < min(marshals)  # every referee's send first
+    assert "group_updated" in {sent[i][0] for i in marshals}
+    assert {sent[i][0] for i in marshals} <= {"group_updated", "check_requested", "tap_missing"}
+    # each phone hears what was held for its hole's room, in the order it was held
+    for hole, phone in phones.items():
+        room = f"hole:{ROUND}:{hole}"
+        held = [sent[i][0] for i in marshals
+                if room in sent[i][1] or f"marshals:{ROUND}" in sent[i][1]]  # fmt: skip
+        heard = phone.get_received()
+        assert [e["name"] for e in heard] == held, hole
+        revs = [e["args"][0]["rev"] for e in heard if "rev" in e["args"][0]]
+        assert revs == sorted(revs)
+    # the marshals of holes 2 and 3 show group 1 still to come: its row reached them
+    for hole in (2, 3):
+        room = f"hole:{ROUND}:{hole}"
+        assert any(n == "group_updated" and (room in to or f"marshals:{ROUND}" in to)
+                   for i, (n, to) in enumerate(sent) if i in marshals), hole  # fmt: skip
+    # a referee's page asking for holes joins none of their rooms: it hears each row once
+    other = connect("referee", "referee-with-holes")
+    assert other.emit("join_round", {"round": ROUND, "holes": [2, 3]}, callback=True)["ok"]
+    other.get_received()
+    marshal.tap("2", 1, "09:10")
+    revs = [e["args"][0]["rev"] for e in other.get_received() if e["name"] == "group_updated"]
+    assert revs and len(revs) == len(set(revs))
+
+
+def test_a_taps_fact_waits_for_the_disk_and_its_alerts_do_not(app, marshal, referee, dashboard):
+    """The tap's commit waits for the disk (its ack says it is kept); the alerts it implies
+    are committed without that wait, the next fact's commit carrying them to disk
+    (docs/storage.md, "What waits for the disk"; issue 50)."""
+    store = app.extensions["pace"].live.service.store
+    if not hasattr(store, "_db") or not hasattr(store._db, "db"):
+        pytest.skip("the in-process tests run on SQLite")
+    statements: list[str] = []
+    conn = store._db.db.conn
+    conn.set_trace_callback(statements.append)
+    try:
+        marshal.tap("1", 1, "08:40")  # out of position at once: the tap, then its alert
+    finally:
+        conn.set_trace_callback(None)
+    inserts = [i for i, s in enumerate(statements) if s.startswith("INSERT INTO events")]
+    assert len(inserts) >= 2  # the tap, then its alert(s)
+    relaxed = [i for i, s in enumerate(statements) if s == "PRAGMA synchronous=NORMAL"]
+    assert len(relaxed) == 1 and inserts[0] < relaxed[0] < inserts[1]
+    assert "PRAGMA synchronous=FULL" in statements[inserts[-1] :]
+    raised = received(dashboard, "alert_raised")
+    assert ("out_of_position", "1") in [(m["alert"]["kind"], m["alert"]["group"]) for m in raised]

@@ -307,6 +307,47 @@ def test_append_many_with_a_conflict_in_the_middle_writes_none(store: Store) -> 
     assert store.append(hole_completed(1), recorded_at=RECORDED)[1]
 
 
+def test_implied_events_commit_without_waiting_for_the_disk_then_the_store_waits_again(
+    store: Store, target: str
+) -> None:
+    """What the log implies (alerts) is committed without the disk's wait: SQLite at
+    ``synchronous=NORMAL`` for that one transaction, PostgreSQL with ``synchronous_commit``
+    off for it (``SET LOCAL``); every later commit waits again (docs/storage.md, "What waits
+    for the disk"). The events are stored and read as any others, all or nothing."""
+    statements: list[str] = []
+    sqlite = not target.startswith("postgres")
+    if sqlite:
+        conn = store._db.db.conn  # type: ignore[attr-defined]
+        conn.set_trace_callback(statements.append)
+    results = store.append_many([hole_completed(n) for n in (1, 2)], recorded_at=RECORDED,
+                                implied=True)  # fmt: skip
+    assert [created for _, created in results] == [True, True]
+    store.append(hole_completed(3), recorded_at=RECORDED)
+    assert [e.id for e in store.events("R1")] == ["evt-00001", "evt-00002", "evt-00003"]
+    batch = [hole_completed(4), hole_completed(5, round="nope")]
+    with pytest.raises(UnknownRoundError):
+        store.append_many(batch, recorded_at=RECORDED, implied=True)
+    assert store.count_events() == 3
+    if sqlite:
+        conn.set_trace_callback(None)
+        relaxed = statements.index("PRAGMA synchronous=NORMAL")
+        assert statements[relaxed + 1] == "BEGIN IMMEDIATE"
+        restored = statements.index("PRAGMA synchronous=FULL", relaxed)
+        assert "COMMIT" in statements[relaxed:restored]
+        # the next append (a fact) commits at the level the store was opened with
+        after = statements[restored + 1 :]
+        assert "BEGIN IMMEDIATE" in after and "PRAGMA synchronous=NORMAL" not in after[:5]
+        # the failed batch relaxed and restored the level too, and rolled back
+        last = len(statements) - 1 - statements[::-1].index("PRAGMA synchronous=NORMAL")
+        assert "ROLLBACK" in statements[last:]
+        assert "PRAGMA synchronous=FULL" in statements[statements.index("ROLLBACK", last) :]
+        assert store.synchronous == "FULL"  # type: ignore[attr-defined]
+    else:
+        with store._db.read(snapshot=False) as tx:  # type: ignore[attr-defined]
+            row = tx.execute("SHOW synchronous_commit").fetchone()
+        assert row[0] == "on"  # SET LOCAL ended with its transaction
+
+
 def test_append_many_with_an_unknown_round_writes_none(store: Store) -> None:
     batch = [hole_completed(1), hole_completed(2, round="nope")]
     with pytest.raises(UnknownRoundError):
@@ -841,6 +882,8 @@ def test_a_round_keeps_where_its_completions_come_from(store: Store) -> None:
     with pytest.raises(SetupError, match="completions 'marshals' must be one of"):
         store.update_round("R1", completions="marshals")
     assert store.get_round("R1").completions == "groups"
+
+
 def test_a_round_keeps_its_language_and_each_player_his(target: str) -> None:
     # issue 41: the committee's language for the round's documents, a player's for his letter
     with open_store(target) as store:

@@ -113,7 +113,9 @@ class PgDatabase(Lifecycle):
         self.pool.close()
 
     @contextmanager
-    def write(self, *rounds: str, account: bool = False) -> Iterator[PgTransaction]:
+    def write(
+        self, *rounds: str, account: bool = False, implied: bool = False
+    ) -> Iterator[PgTransaction]:
         """Run the block in one transaction, committed before the block's caller resumes.
 
         ``rounds`` are locked first (transaction-level advisory locks, in name order), so the
@@ -121,12 +123,19 @@ class PgDatabase(Lifecycle):
         after the previous append of its round committed, and ``seq`` order is commit order.
         ``account``: the lock around making the first committee account. Any exception rolls
         the whole transaction back.
+
+        ``implied``: the block stores only what the log implies (alerts raised and resolved,
+        docs/storage.md "What waits for the disk"): committed with ``synchronous_commit = off``
+        (``SET LOCAL``), visible to every worker at once, on disk with the next commit that
+        waits (a crash of the database's machine before may lose it; the log implies it again).
         """
         with translate_errors():
             self._require_open()
             with self.pool.connection() as conn, conn.cursor() as cur:
                 cur.execute("BEGIN")
                 try:
+                    if implied and SYNCHRONOUS_COMMIT[self.synchronous] == "on":
+                        cur.execute("SET LOCAL synchronous_commit = off")
                     for name in sorted(set(rounds)):
                         cur.execute(
                             "SELECT pg_advisory_xact_lock(%s, %s)",

@@ -58,10 +58,13 @@ class Database(Protocol):
 
     def close(self) -> None: ...
 
-    def write(self, *rounds: str, account: bool = False) -> AbstractContextManager[Transaction]:
+    def write(
+        self, *rounds: str, account: bool = False, implied: bool = False
+    ) -> AbstractContextManager[Transaction]:
         """One write transaction, committed before the block's caller resumes; ``rounds`` (and
         with ``account`` the first committee account) are locked first where several writers
-        share the database (PostgreSQL's advisory locks; SQLite has one writer at a time)."""
+        share the database (PostgreSQL's advisory locks; SQLite has one writer at a time).
+        ``implied``: what the log implies, committed without waiting for the disk."""
         ...
 
     def read(self, *, snapshot: bool = True) -> AbstractContextManager[Transaction]:

@@ -95,7 +95,12 @@ class SqlStore(AccessTables, ClubTables, ClubData, CompetitionTables, Store):
             return self._append_one(tx, event, recorded)
 
     def append_many(
-        self, events: Iterable[Event], *, recorded_at: datetime, keep_recorded_at: bool = False
+        self,
+        events: Iterable[Event],
+        *,
+        recorded_at: datetime,
+        keep_recorded_at: bool = False,
+        implied: bool = False,
     ) -> list[tuple[Event, bool]]:
         recorded = iso(recorded_at, "recorded_at")
         batch = [
@@ -103,7 +108,7 @@ class SqlStore(AccessTables, ClubTables, ClubData, CompetitionTables, Store):
                 if keep_recorded_at and e.recorded_at is not None else recorded)
             for e in events
         ]  # fmt: skip
-        with self._db.write(*{e.round for e, _ in batch}) as tx:
+        with self._db.write(*{e.round for e, _ in batch}, implied=implied) as tx:
             return [self._append_one(tx, e, when) for e, when in batch]
 
     def _append_one(self, tx: Transaction, event: Event, recorded: str) -> tuple[Event, bool]:

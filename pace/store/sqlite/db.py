@@ -54,15 +54,25 @@ class SharedDatabase(Lifecycle):
         self._closed = False
         #: runs ``COMMIT`` (``offload(fn)`` returns ``fn()``'s result once it is done)
         self.offload: Callable[[Callable[[], object]], object] = _here
+        #: the connection's ``PRAGMA synchronous`` level (``open_db``'s)
+        self.synchronous = DEFAULT_SYNCHRONOUS
 
     @contextmanager
-    def write(self, *rounds: str, account: bool = False) -> Iterator[sqlite3.Connection]:
+    def write(
+        self, *rounds: str, account: bool = False, implied: bool = False
+    ) -> Iterator[sqlite3.Connection]:
         """Run the block in one write transaction, committed before the block's caller resumes.
 
         ``BEGIN IMMEDIATE`` takes the file's write lock: no other writer, in this process or
         another, runs until the commit, so ``rounds`` and ``account`` need no lock of their own
         (PostgreSQL's do). Any exception rolls the whole transaction back. Nested use becomes a
         savepoint of the enclosing transaction.
+
+        ``implied``: the block stores only what the log implies (alerts raised and resolved,
+        docs/storage.md "What waits for the disk"): committed at ``synchronous=NORMAL``, in the
+        file's journal (a crash of pace keeps it) without waiting for the disk, which holds it
+        at the next commit that waits (a crash of the machine before may lose it; the log
+        implies it again).
         """
         with self.lock, translate_errors():
             self._require_open()
@@ -71,17 +81,27 @@ class SharedDatabase(Lifecycle):
                 with self.db.atomic():
                     yield conn
                 return
-            conn.execute("BEGIN IMMEDIATE")
+            relax = implied and self.synchronous in ("FULL", "EXTRA")
+            if relax:
+                conn.execute("PRAGMA synchronous=NORMAL")
             try:
-                yield conn
-            except BaseException:
-                _rollback(conn)
-                raise
-            try:
-                self.offload(lambda: conn.execute("COMMIT"))
-            except BaseException:
-                _rollback(conn)
-                raise
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield conn
+                except BaseException:
+                    _rollback(conn)
+                    raise
+                try:
+                    if relax:
+                        conn.execute("COMMIT")  # no fsync: nothing for the pool to wait on
+                    else:
+                        self.offload(lambda: conn.execute("COMMIT"))
+                except BaseException:
+                    _rollback(conn)
+                    raise
+            finally:
+                if relax:
+                    conn.execute(f"PRAGMA synchronous={self.synchronous}")
 
     @contextmanager
     def read(self, *, snapshot: bool = True) -> Iterator[sqlite3.Connection]:
@@ -232,4 +252,6 @@ def open_db(path: str | Path, *, synchronous: str = DEFAULT_SYNCHRONOUS) -> Shar
     except BaseException:
         conn.close()
         raise
-    return SharedDatabase(db, file)
+    shared = SharedDatabase(db, file)
+    shared.synchronous = level
+    return shared
