@@ -63,6 +63,11 @@ def test_the_bench_measures_pace_against_the_bare_and_the_forwarding_relay(tmp_p
         " {'group_updated': 72}" in out, out  # fmt: skip
     figures = json.loads(out.strip().splitlines()[-1])
     assert set(figures["row: tap → every dashboard, p99"]) == {"pace_ms", "forward_ms", "bare_ms"}
+    # the first dashboard holds a tap's row no later than the last one
+    for q in ("p50", "p99"):
+        first = figures[f"row: tap → first dashboard, {q}"]
+        every = figures[f"row: tap → every dashboard, {q}"]
+        assert all(0 < first[s] <= every[s] for s in every), (first, every)
 
 
 def test_the_bench_measures_pace_against_the_bare_relay_alone(tmp_path):
