@@ -364,12 +364,14 @@ class LiveService:
                 # the other groups' rows go after the alerts (issue 50): a page shows a
                 # command's alert one fan-out sooner, and no delta leaves out of its number
                 yield tuple(out[:first])
+                out = out[first:]
                 # they were numbered last: their numbers are given back, and given again
-                # after the alerts'
-                assert out[-1].rev == live.rev and out[first].rev == live.rev - len(out) + first + 1
-                live.rev -= len(out) - first
-                around = [(d.kind, d.data) for d in out[first:]]
-                out = []
+                # after the alerts' (were they not the last numbered, they would keep their
+                # numbers and leave before the alerts, as before)
+                if out[-1].rev == live.rev and out[0].rev == live.rev - len(out) + 1:
+                    live.rev -= len(out)
+                    around = [(d.kind, d.data) for d in out]
+                    out = []
             elif out:
                 yield tuple(out)
                 out = []
@@ -441,9 +443,9 @@ class LiveService:
                 for group in statuses:
                     told_rows.pop(group, None)
                 live.told.pop("alerts.seen", None)
-                if around:
-                    # the rows held for the alerts' stage
-                    yield tuple(live.delta(kind, data) for kind, data in around)
+                held = [*out, *(live.delta(kind, data) for kind, data in around)]
+                if held:
+                    yield tuple(held)  # the rows held for the alerts' stage
                 raise
             out.extend(live.delta(ALERT, listed(alert)) for alert in raised)
             done = live.told.get("resolved", 0)

@@ -388,3 +388,33 @@ def test_a_taps_fact_waits_for_the_disk_and_its_alerts_do_not(app, marshal, refe
     assert "PRAGMA synchronous=FULL" in statements[inserts[-1] :]
     raised = received(dashboard, "alert_raised")
     assert ("out_of_position", "1") in [(m["alert"]["kind"], m["alert"]["group"]) for m in raised]
+
+
+def test_the_rows_around_a_tap_still_leave_when_its_alerts_cannot_be_stored(
+    app, marshal, referee, dashboard, monkeypatch
+):
+    """The store refuses the alerts' commit: the rows held for the alerts' stage are numbered
+    and sent before the error goes on (the tap is stored and acked; its alerts follow at the
+    next tick), and the feed skips no number."""
+    from pace.services.alerts import AlertDesk
+    from pace.store.errors import StorageError
+
+    marshal.tap("1", 1, "08:14")
+    marshal.tap("2", 1, "08:24")
+    dashboard.get_received()
+
+    def full(self, events, now):
+        raise StorageError("database or disk is full")
+
+    monkeypatch.setattr(AlertDesk, "append_implied", full)
+    assert marshal.tap("1", 2, "08:50")["ok"]  # out of position; group 2's row moves too
+    sent = dashboard.get_received()
+    rows = [e["args"][0] for e in sent if e["name"] == "group_updated"]
+    assert [r["group"]["group"] for r in rows][:2] == ["1", "2"]
+    assert "alert_raised" not in [e["name"] for e in sent]
+    revs = [e["args"][0]["rev"] for e in sent if "rev" in e["args"][0]]
+    assert revs == list(range(revs[0], revs[0] + len(revs)))
+    monkeypatch.undo()
+    marshal.tap("3", 1, "08:40")
+    after = [e["args"][0]["rev"] for e in dashboard.get_received() if "rev" in e["args"][0]]
+    assert after and after[0] == revs[-1] + 1  # the next command's deltas follow on
