@@ -82,8 +82,8 @@ def join_round(command: cmd.JoinRound, sender: Sender, app_parts: AppParts) -> d
     """Follow a round (and, for a marshal, some holes); answer its snapshot.
 
     A marshal's session joins the marshals' room, which hears only what the marshal page uses
-    (``pace.web.broadcast.TO_MARSHALS``), and the rooms of its ``holes``; the other roles join
-    the round's room, the whole feed (their ``holes`` are ignored).
+    (``pace.web.broadcast.TO_MARSHALS``); the other roles join the round's room, the whole feed.
+    Every session joins the rooms of its ``holes`` (the marshal page's).
     A session asking for the stored facts (``facts``) joins their room too, whatever its role.
 
     The rooms are joined before the snapshot is taken: a delta made meanwhile reaches the page,
@@ -95,10 +95,11 @@ def join_round(command: cmd.JoinRound, sender: Sender, app_parts: AppParts) -> d
     _leave_rounds(app_parts, command.round)
     marshal = sender.session is not None and sender.session.role == MARSHAL_ROLE
     join_room((marshal_room if marshal else round_room)(command.round))
-    # the holes' rooms are the marshals' (``check_requested``, their rows): another role hears
-    # the whole feed in the round's room, and a page in both would hear a row twice, the
-    # marshals' rooms being sent after the referees' (``Broadcaster.feed_stages``)
-    for hole in command.holes if marshal else ():
+    # another role's session on the marshal page (the committee's, a referee's) joins the
+    # holes' rooms too, for their checks and missed taps: it hears a row or the end of a check
+    # again there, after the round's room (``Broadcaster.feed_stages``), which the marshal
+    # page applies again to the same effect
+    for hole in command.holes:
         join_room(hole_room(command.round, hole))
     if command.facts:
         join_room(facts_room(command.round))
