@@ -175,6 +175,12 @@ class Broadcaster:
         for event, data, rooms in held:
             self.socketio.emit(event, data, to=rooms)
 
+    def _to_both(self, event: str, data: Any, round: str, d: Delta) -> None:
+        """Send delta ``d`` as ``event`` to the referees' room now, and to the marshals' rooms
+        that show it (:meth:`_to_marshals`) once the feed is sent."""
+        self.socketio.emit(event, data, to=round_room(round))
+        self._to_marshal_rooms(event, data, self._to_marshals(round, d))
+
     def _to_marshal_rooms(self, event: str, data: Any, rooms: list[str]) -> None:
         """Send ``data`` to marshals' rooms, or hold it while a feed's stages are sent."""
         if not rooms:
@@ -223,19 +229,15 @@ class Broadcaster:
         """
         room = round_room(round)
         for d in deltas:
-            # the referees' room first; the marshals' rooms once the feed is sent
             if d.kind == ROW:
-                data = {"round": round, "rev": d.rev, "group": d.data}
-                self.socketio.emit("group_updated", data, to=room)
-                self._to_marshal_rooms("group_updated", data, self._to_marshals(round, d))
+                self._to_both("group_updated", {"round": round, "rev": d.rev, "group": d.data},
+                              round, d)  # fmt: skip
             elif d.kind == ACKNOWLEDGED:
-                data = {**event_view(d.data["event"]), "rev": d.rev}
-                self.socketio.emit("alert_acknowledged", data, to=room)
-                self._to_marshal_rooms("alert_acknowledged", data, self._to_marshals(round, d))
+                self._to_both("alert_acknowledged", {**event_view(d.data["event"]),
+                                                     "rev": d.rev}, round, d)  # fmt: skip
             elif d.kind == RESOLVED:
-                data = {**event_view(d.data["event"]), "rev": d.rev}
-                self.socketio.emit("alert_resolved", data, to=room)
-                self._to_marshal_rooms("alert_resolved", data, self._to_marshals(round, d))
+                self._to_both("alert_resolved", {**event_view(d.data["event"]), "rev": d.rev},
+                              round, d)  # fmt: skip
             elif d.kind == ALERT:
                 self._alert(round, d.rev, dict(d.data))
             elif d.kind == PENALTIES:

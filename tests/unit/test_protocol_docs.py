@@ -169,8 +169,8 @@ def emitted_events() -> set[str]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (
                 isinstance(node, ast.Call)
-                # ``Broadcaster._to_marshal_rooms`` emits to the marshals' rooms, held
-                and getattr(node.func, "attr", None) in ("emit", "_to_marshal_rooms")
+                # ``Broadcaster._to_both`` and ``_to_marshal_rooms`` emit (the marshals' held)
+                and getattr(node.func, "attr", None) in ("emit", "_to_both", "_to_marshal_rooms")
                 and node.args
                 and isinstance(node.args[0], ast.Constant)
                 and isinstance(node.args[0].value, str)
