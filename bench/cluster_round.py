@@ -172,6 +172,8 @@ class Heard:
     listed: set[str] = field(default_factory=set)
     #: when each raise was heard, and when the join's answer came back
     alert_times: dict[str, float] = field(default_factory=dict)
+    #: every instant each alert was heard (monotonic), for the report of a double
+    heard_at: dict[str, list[float]] = field(default_factory=dict)
     joined: float = 0.0
     up: list[tuple[float, float]] = field(default_factory=list)  # (joined, dropped) spells
 
@@ -199,6 +201,7 @@ class Dashboard:
         def alert(m: Any) -> None:
             h.alerts.append(m["alert"]["id"])  # a raise (a key is raised again once re-opened)
             h.alert_times.setdefault(m["alert"]["id"], time.monotonic())
+            h.heard_at.setdefault(m["alert"]["id"], []).append(time.monotonic())
 
         c.connect(worker.url, auth={"token": token, "device": name}, transports=["websocket"],
                   wait_timeout=10)  # fmt: skip
@@ -591,8 +594,15 @@ def check(workers: list[Worker], tokens: dict[str, str], taps: list[Tap], state:
         # static/dashboard/alerts.js does): an overlap counts as a double only when the raise
         # was heard later than that join
         again = {a for a in set(h.alerts) & h.listed if h.alert_times[a] > h.joined + JOIN_RACE_S}
-        if len(h.alerts) != len(set(h.alerts)) or again:
-            problems.append(f"{h.name} heard an alert announced twice")
+        twice = sorted({a for a in h.alerts if h.alerts.count(a) > 1} | again)
+        if twice:
+            problems.append(
+                f"{h.name} heard an alert announced twice: {twice[:5]} (seq "
+                f"{[seqs.get(a) for a in twice[:5]]}, kill after seq {before}; heard "
+                f"{[[round(t - t_kill, 2) for t in h.heard_at[a]] for a in twice[:5]]} s "
+                f"after the kill; "
+                f"listed at the join: {[a in h.listed for a in twice[:5]]})"
+            )
         missed = set(keys) - set(page.heard.alerts) - page.heard.listed
         if missed:
             problems.append(f"{page.heard.name} never heard {len(missed)} alerts raised: "

@@ -349,32 +349,30 @@ class LiveService:
                 out.append(live.delta(ACKNOWLEDGED, {"event": e}))
             live.told["acknowledged"] = len(live.alerts.acknowledgements)
             named = set(live.named)
-            statuses = self._row_deltas(live, now, out, tick)
-            # the rows of the groups the command's facts name (the tapped group's) go out
-            # alone first, so every page has them before the rows of the groups around it
-            # are sent (they are numbered first: ``_row_order``)
-            first = 0
-            while first < len(out) and (
-                out[first].kind != ROW or out[first].data.get("group") in named
-            ):
-                first += 1
-            # the other groups' rows, after the alerts (below): numbered once sent
+            # the rows of the groups the command's facts name (the tapped group's) are worked
+            # out and go out alone first, before the rows of the groups around it are worked
+            # out (issue 50: a page has the tapped row one judgement of the field sooner)
+            statuses, rest = self._row_deltas(live, now, out, tick)
             around: list[tuple[str, Mapping[str, Any]]] = []
-            if 0 < first < len(out) and named:
+            if named and out and rest:
+                yield tuple(out)
+                out = []
+                statuses.update(rest(out))
                 # the other groups' rows go after the alerts (issue 50): a page shows a
-                # command's alert one fan-out sooner, and no delta leaves out of its number
-                yield tuple(out[:first])
-                out = out[first:]
-                # they were numbered last: their numbers are given back, and given again
-                # after the alerts' (were they not the last numbered, they would keep their
-                # numbers and leave before the alerts, as before)
-                if out[-1].rev == live.rev and out[0].rev == live.rev - len(out) + 1:
+                # command's alert one fan-out sooner, and no delta leaves out of its number;
+                # numbered last, their numbers are given back and given again after the
+                # alerts' (were they not the last numbered, they would keep their numbers and
+                # leave before the alerts)
+                if out and out[-1].rev == live.rev and out[0].rev == live.rev - len(out) + 1:
                     live.rev -= len(out)
                     around = [(d.kind, d.data) for d in out]
                     out = []
-            elif out:
-                yield tuple(out)
-                out = []
+            else:
+                if rest:
+                    statuses.update(rest(out))
+                if out:
+                    yield tuple(out)
+                    out = []
             holes = live.view.record.course.hole_numbers
             judged = self._judged(live, now)
             # the groups whose alerts are looked for: those judged again (``statuses``), and
@@ -604,18 +602,18 @@ class LiveService:
             out |= groups | before[1]
         return out
 
-    def _row_order(self, live: LiveRound) -> list[GroupPlan]:
-        """Return the groups in the order their rows go out: those the events folded since
-        the rows were last worked out name first (the tapped group's row before those of the
-        groups it holds up or leaves behind, which a page shows as they come), then the
-        others in draw order."""
+    def _row_order(self, live: LiveRound) -> tuple[list[GroupPlan], int]:
+        """Return the groups in the order their rows go out, and how many come first: those
+        the events folded since the rows were last worked out name (the tapped group's row
+        before those of the groups it holds up or leaves behind, which a page shows as they
+        come), then the others in draw order."""
         plan = live.view.plan
         first = [plan.by_id[g] for g in dict.fromkeys(live.named) if g in plan.by_id]
         live.named.clear()
         if not first:
-            return list(plan.groups)
+            return list(plan.groups), 0
         ids = {p.id for p in first}
-        return first + [p for p in plan.groups if p.id not in ids]
+        return first + [p for p in plan.groups if p.id not in ids], len(first)
 
     def _row_key(
         self,
@@ -646,12 +644,15 @@ class LiveService:
 
     def _row_deltas(
         self, live: LiveRound, now: datetime, out: list[Delta], tick: bool
-    ) -> dict[str, GroupStatus]:
-        """Add the changed rows to ``out``; return the statuses evaluated again, by group.
+    ) -> tuple[dict[str, GroupStatus], Callable[[list[Delta]], dict[str, GroupStatus]] | None]:
+        """Add the changed rows of the groups the events folded since name to ``out``;
+        return the statuses evaluated again, by group, and what adds the other groups' rows
+        to the list it is given and returns their statuses (``None``: no other group), to
+        call once the first rows are sent.
 
         A group is evaluated again when an event touched it, and on a tick also when the clock
         may have changed its status (its wake-up instant has come): a command answers for its
-        facts, the tick for the clock.
+        facts, the tick for the clock. A redrawn round's rows are all added at once.
         """
         told: dict[str, tuple[int, Any, datetime | None]] = live.told.setdefault("rows", {})
         fold = live.field
@@ -672,28 +673,36 @@ class LiveService:
             out.extend(live.delta(ROW, row) for row in rows)
             listing = live.memo("changes", lambda: changesmod.listing(live.events))
             out.append(live.delta(PARTS, {"groups": rows, "changes": listing}))
-            return statuses
+            return statuses, None
         forced = self._estimates_moved(live, now)
-        for p in self._row_order(live):
-            known = told.get(p.id)
-            version = fold.version[p.id]
-            # a group whose missed tap's estimate moved is judged again whatever it was told
-            if p.id not in forced:
-                if known is None:
-                    if not tick and version == live.base.get(p.id):
-                        continue  # not touched since the log was folded: the tick tells it
-                elif known[0] == version and (not tick or known[2] is None or known[2] > now):
-                    continue
-            s = self._status(live, p.id, now)
-            statuses[p.id] = s
-            holes, moving = self._shown(live, p.id, s, now)
-            key = self._row_key(live, p.id, s, holes, now, moving)
-            if known is None or known[1] != key:
-                # the row itself is made only to be sent (most groups a tap evaluates again
-                # show nothing new)
-                out.append(live.delta(ROW, self._make_row(live, p.id, s, now, holes, moving)))
-            told[p.id] = (version, key, self._judged(live, now).wake(p.id, s))
-        return statuses
+        order, named = self._row_order(live)
+
+        def rows(plans: Sequence[GroupPlan], out: list[Delta]) -> dict[str, GroupStatus]:
+            statuses = {}
+            for p in plans:
+                known = told.get(p.id)
+                version = fold.version[p.id]
+                # a group whose missed tap's estimate moved is judged again whatever it was told
+                if p.id not in forced:
+                    if known is None:
+                        if not tick and version == live.base.get(p.id):
+                            continue  # not touched since the log was folded: the tick tells it
+                    elif known[0] == version and (not tick or known[2] is None or known[2] > now):
+                        continue
+                s = self._status(live, p.id, now)
+                statuses[p.id] = s
+                holes, moving = self._shown(live, p.id, s, now)
+                key = self._row_key(live, p.id, s, holes, now, moving)
+                if known is None or known[1] != key:
+                    # the row itself is made only to be sent (most groups a tap evaluates
+                    # again show nothing new)
+                    out.append(live.delta(ROW, self._make_row(live, p.id, s, now, holes, moving)))
+                told[p.id] = (version, key, self._judged(live, now).wake(p.id, s))
+            return statuses
+
+        if named == len(order):
+            return rows(order, out), None
+        return rows(order[:named], out), lambda into: rows(order[named:], into)
 
 
 def _seen_standing(live: LiveRound) -> dict[str, list[alertsmod.Alert]]:

@@ -11,6 +11,8 @@ from datetime import datetime
 
 from drivers import ROUND, local
 
+from pace.web import broadcast
+
 
 def received(sio, name: str) -> list:
     return [e["args"][0] for e in sio.get_received() if e["name"] == name]
@@ -268,6 +270,48 @@ def test_the_rows_around_a_tap_leave_with_its_alerts_once_they_are_stored(
     assert names.index("alert_raised") < names.index("2")  # the alert before the others' rows
     revs = [e["args"][0]["rev"] for e in before_commit + after_commit if "rev" in e["args"][0]]
     assert revs == sorted(revs) and revs == list(range(revs[0], revs[0] + len(revs)))
+
+
+def test_the_other_groups_rows_are_judged_once_the_tapped_row_is_sent(
+    app, marshal, referee, dashboard, monkeypatch
+):
+    """Only the tapped group is judged before its row leaves; the groups around it are judged
+    once every page was sent that row (issue 50: the first dashboard holds it one judgement of
+    the field sooner). After each stage's fan-out the server gives the CPU away too (a local
+    reader of the sockets, the bench's clients or a reverse proxy, runs then)."""
+    marshal.tap("1", 1, "08:14")
+    marshal.tap("2", 1, "08:24")
+    dashboard.get_received()
+    parts = app.extensions["pace"]
+    live = parts.live
+    socketio = parts.broadcaster.socketio
+    calls: list[tuple[str, str]] = []
+    status, sleep, emit = live._status, socketio.sleep, socketio.emit
+
+    def spy_status(lr, group, now):
+        calls.append(("judged", group))
+        return status(lr, group, now)
+
+    def spy_emit(event, data=None, *args, **kwargs):
+        if event == "group_updated" and kwargs.get("to") == broadcast.round_room(ROUND):
+            calls.append(("sent", data["group"]["group"]))
+        return emit(event, data, *args, **kwargs)
+
+    monkeypatch.setattr(live, "_status", spy_status)
+    monkeypatch.setattr(socketio, "emit", spy_emit)
+    monkeypatch.setattr(socketio, "sleep", lambda *a, **k: (calls.append(("yield", "")),
+                                                            sleep(*a, **k)))  # fmt: skip
+    monkeypatch.setattr(broadcast.os, "sched_yield", lambda: calls.append(("cpu", "")))
+    marshal.tap("1", 2, "08:50")  # out of position; group 2's row moves too
+
+    first = calls.index(("yield", ""))
+    assert ("sent", "1") in calls[:first]
+    assert ("judged", "1") in calls[:first]
+    assert ("judged", "2") not in calls[:first]  # group 2 waits for the tapped row's fan-out
+    assert ("judged", "2") in calls[first:] and ("sent", "2") in calls[first:]
+    # every yield of the hub to the pages' writers is followed at once by one of the CPU
+    yields = [i for i, c in enumerate(calls) if c == ("yield", "")]
+    assert yields and all(calls[i + 1] == ("cpu", "") for i in yields)
 
 
 def test_with_several_workers_an_alert_goes_out_once_stored(
