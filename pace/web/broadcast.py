@@ -32,6 +32,14 @@ ANNOUNCED_AS = {
 }
 
 
+def give_cpu() -> None:
+    """Let the other runnable processes of this CPU run for a moment (``sched_yield``; a
+    no-op where the system has none, as on Windows)."""
+    yield_cpu = getattr(os, "sched_yield", None)
+    if yield_cpu is not None:
+        yield_cpu()
+
+
 def board_room(round: str) -> str:
     """Return the room of the facts-only boards of ``round`` (viewers): no statuses there."""
     return f"board:{round}"
@@ -203,7 +211,7 @@ class Broadcaster:
         "Third pass"); with nothing else to run the call returns at once."""
         self.deltas(round, stage)
         self.socketio.sleep(0)
-        os.sched_yield()
+        give_cpu()
 
     def outcome(self, outcome: Outcome, stages: Callable[[str], Iterable[Sequence[Delta]]]) -> None:
         """Announce a command's new event, then what it changed (a resend: nothing).
