@@ -55,6 +55,7 @@ completion, so what is measured is each message's handling, not the completions'
     python bench/bench_latency.py --groups 20 --speed 600          # a shorter run
     python bench/bench_latency.py --relay bare                      # against the floor only
     python bench/bench_latency.py --profile pace.prof               # cProfile the pace server
+    python bench/bench_latency.py --relay bare --spans              # where pace's time goes
     python bench/bench_latency.py --groups 240 --tees 4 --speed 50   # a large field, four tees
     python bench/bench_latency.py --groups 120 --tees 2 --speed 75   # 120 groups, two tees
     python bench/bench_latency.py --positions 240 --speed 300         # 240 phones, 4 fixes a min
@@ -378,10 +379,15 @@ def start_pace(folder: Path, draw: str, day: date, origin: datetime, args) -> Se
     log = folder / "pace.log"
     runner = [sys.executable]
     if args.profile:
-        runner += ["-m", "cProfile", "-o", str(Path(args.profile).resolve())]
+        runner += ["-m", "cProfile", "-o", str(Path(args.profile).resolve()), "-m", "pace"]
+    elif args.spans is not None:
+        # pace's steps timed by the launcher (bench/spans.py), written when it stops
+        runner += [str(Path(__file__).with_name("spans.py")), str(spans_file(args, folder))]
+    else:
+        runner += ["-m", "pace"]
     with log.open("w") as out:
         process = subprocess.Popen(
-            [*runner, "-m", "pace", "serve", "--db", str(db), "--host", "127.0.0.1",
+            [*runner, "serve", "--db", str(db), "--host", "127.0.0.1",
              "--port", str(port), "--clock-origin", origin.isoformat(),
              "--clock-speed", str(args.speed), "--tick", str(args.tick)],
             cwd=folder, stdout=out, stderr=subprocess.STDOUT,
@@ -391,6 +397,51 @@ def start_pace(folder: Path, draw: str, day: date, origin: datetime, args) -> Se
     wait_ready(url + "/", process, log)
     tokens = {role: sign_in(url, code) for role, code in codes.items()}
     return Server("pace", url, process, log, tokens)
+
+
+def spans_file(args, folder: Path) -> Path:
+    """Return where pace's timed steps are written (``--spans``: the path given, else the
+    run's folder)."""
+    return Path(args.spans).resolve() if args.spans else folder / "spans.json"
+
+
+def read_spans(path: Path) -> dict[str, Any] | str:
+    """Return the calls pace's launcher wrote (``bench/spans.py``), or why there are none."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        return f"pace wrote none to {path} ({e})"
+
+
+def print_spans(calls: dict[str, Any] | str, taps: list[tuple[float, float]]) -> None:
+    """Print, for pace's measured taps, the time of each step of ``bench/spans.py`` (p50,
+    p90, p99 and the mean over the slowest 5 % of taps by row latency), the time before the
+    first stage's send and after it, and the taps whose row was on its way during a tick."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    import spans as spansmod
+
+    if isinstance(calls, str):
+        print(f"\nno spans: {calls}")
+        return
+    series = spansmod.attribute(calls, taps)
+    slow = sorted(range(len(taps)), key=lambda i: -taps[i][1])[: max(1, len(taps) // 20)]
+    print(f"\nwhere pace's time goes (--spans; {len(taps)} taps, ms; a step's time in a tap is"
+          " the calls that started while its row was on its way; the indented steps are part"
+          " of the one above, the fold is read inside several of them: the lines do not add"
+          " up; the timers make this run a little slower than one without)")  # fmt: skip
+    print(f"{'step':40} {'p50':>7} {'p90':>7} {'p99':>7} {'slowest 5 %':>12}")
+    rows = [("row: tap → every dashboard", [r for _, r in taps])]
+    rows += [(k, v) for k, v in series.items() if k not in ("during a tick", spansmod.TICK)]
+    for label, values in rows:
+        mean = sum(values[i] for i in slow) / len(slow)
+        print(f"{label:40} {quantile(values, 0.5) * 1000:7.2f} {quantile(values, 0.9) * 1000:7.2f}"
+              f" {quantile(values, 0.99) * 1000:7.2f} {mean * 1000:12.2f}")  # fmt: skip
+    ticking = series["during a tick"]
+    quiet = [r for (_, r), t in zip(taps, ticking, strict=True) if not t]
+    print(f"taps whose row was on its way during a scheduler tick: {int(sum(ticking))} of"
+          f" {len(taps)} ({sum(ticking[i] for i in slow):.0f} of the slowest 5 %); row p99"
+          f" without them {quantile(quiet, 0.99) * 1000:.2f} ms, with them"
+          f" {quantile([r for _, r in taps], 0.99) * 1000:.2f} ms")  # fmt: skip
 
 
 def start_relay(folder: Path, groups: int, kind: str) -> Server:
@@ -747,6 +798,8 @@ class Clients:
     #: tap → the first dashboard holding its row (the rest of ``rows`` is the fan-out's and
     #: the clients' reading of the other dashboards' messages)
     firsts: list[float] = field(default_factory=list)
+    #: when each measured tap was sent (``perf_counter``; ``--spans`` lines pace's steps up)
+    sent: list[float] = field(default_factory=list)
 
     @classmethod
     def start(cls, server: Server, args, folder: Path) -> Clients:
@@ -1047,6 +1100,9 @@ def main() -> None:
                         " (acks a tap, re-emits it to the dashboards), the forwarding one"
                         " (a row per tap to every page), or both")  # fmt: skip
     parser.add_argument("--profile", default=None, help="write pace's cProfile stats here")
+    parser.add_argument("--spans", nargs="?", const="", default=None, metavar="FILE",
+                        help="time pace's steps of each tap (bench/spans.py) and print where"
+                        " the time goes; FILE keeps the timed calls as JSON")  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     parser.add_argument("--progress", action="store_true", help="print a line every 50 taps")
     parser.add_argument("--positions", type=int, default=0,
@@ -1064,6 +1120,8 @@ def main() -> None:
     parser.add_argument("--url", default="", help=argparse.SUPPRESS)
     parser.add_argument("--tokens", default="{}", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.profile and args.spans is not None:
+        parser.error("--profile and --spans each start pace their own way: choose one")
     if args.serve_relay:
         serve_relay(args.port, args.groups, args.serve_relay)
         return
@@ -1137,6 +1195,7 @@ def main() -> None:
                         c.rows.append(answer["row"])
                         c.acks.append(answer["ack"])
                         c.firsts.append(answer["first"])
+                        c.sent.append(answer["t0"])
                         if phones is not None and c.server is pace_server:
                             loaded.append((phones.on, spell, answer["row"]))
                     time.sleep(args.gap / 1000)
@@ -1155,6 +1214,7 @@ def main() -> None:
             closing = [c.close() for c in clients]
             for s in servers:
                 s.stop()
+        spans = read_spans(spans_file(args, folder)) if args.spans is not None else None
 
     names = [c.server.name for c in clients]
     pace = clients[0]
@@ -1234,6 +1294,8 @@ def main() -> None:
         )
     if args.positions:
         print_positions(args, loaded, phone_stats)
+    if spans is not None:
+        print_spans(spans, list(zip(pace.sent, pace.rows, strict=True)))
     if args.json:
         print(json.dumps({label: {f"{n}_ms": v * 1000 for n, v in by_server.items()}
                           for label, by_server in figures.items()}))  # fmt: skip

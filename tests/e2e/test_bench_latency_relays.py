@@ -76,3 +76,64 @@ def test_the_bench_measures_pace_against_the_bare_relay_alone(tmp_path):
     assert re.search(r"\(ms\) +pace +bare +÷bare\n", out), out
     assert re.search(r"issue 50's target .*: (MET|MISSED)", out), out
     assert "issue 37" not in out, out
+
+
+def test_the_bench_says_where_paces_time_goes_in_each_tap(tmp_path):
+    kept = tmp_path / "spans.json"
+    out = run_bench(tmp_path, "--relay", "bare", "--spans", str(kept))
+    calls = json.loads(kept.read_text(encoding="utf-8"))
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        import spans
+    finally:
+        sys.path.remove(str(SCRIPT.parent))
+    # pace ran under the launcher: every step of a tap was timed, once per tap at least
+    # (72 taps of the round; the sessions and the joins add their own events)
+    for label in ("session look-up", "tap checked, stored, folded", "tapped row judged",
+                  "a stage sent (the first)", "the whole event, to its ack"):  # fmt: skip
+        assert len(calls[label]) >= 72, (label, len(calls[label]))
+        assert all(0 <= d < 5 for _, d in calls[label]), label
+    assert len(calls["  of which stored (commit, fsync)"]) >= 72
+    table = out[out.index("where pace's time goes") :]
+    figures = {}
+    for label in ("row: tap → every dashboard", "tap checked, stored, folded",
+                  "  of which stored (commit, fsync)", "before the first stage's send",
+                  "first stage sent → every dashboard"):  # fmt: skip
+        line = re.search(re.escape(label) + rf" +{NUMBER}" * 4, table)
+        assert line, (label, table)
+        figures[label] = [float(x) for x in line.groups()]
+    row, checked, stored = (figures[k][0] for k in ("row: tap → every dashboard",
+                                                   "tap checked, stored, folded",
+                                                   "  of which stored (commit, fsync)"))  # fmt: skip
+    # the parts lie inside the whole: the commit inside the tap's checking, both before the
+    # first stage's send, which comes before every dashboard holds the row
+    assert 0 < stored <= checked <= figures["before the first stage's send"][0] < row, table
+    assert figures["first stage sent → every dashboard"][0] > 0, table
+    assert re.search(r"during a scheduler tick: \d+ of 68 ", table), table
+    assert spans.STEPS[0][0] == "session look-up"
+
+
+def test_the_spans_of_a_tap_are_the_calls_made_while_its_row_was_on_its_way():
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        import spans
+    finally:
+        sys.path.remove(str(SCRIPT.parent))
+    calls = {
+        "session look-up": [[10.001, 0.0002], [20.001, 0.0003], [30.5, 0.1]],
+        "log read and folded (every look)": [[10.002, 0.0001], [10.004, 0.0002]],
+        "a stage sent (the first)": [[10.005, 0.003], [10.009, 0.002], [20.004, 0.002]],
+        "scheduler tick": [[19.99, 0.0115]],
+    }
+    taps = [(10.0, 0.010), (20.0, 0.008)]
+    got = spans.attribute(calls, taps)
+    assert got["session look-up"] == pytest.approx([0.0002, 0.0003])
+    # every call of a step in the tap's window is added up...
+    assert got["log read and folded (every look)"] == pytest.approx([0.0003, 0.0])
+    # ...but the first stage's send is the first one only
+    assert got["a stage sent (the first)"] == pytest.approx([0.003, 0.002])
+    assert got["before the first stage's send"] == pytest.approx([0.005, 0.004])
+    assert got["first stage sent → every dashboard"] == pytest.approx([0.005, 0.004])
+    # the second tap was on its way while the scheduler ticked (19.99 to 20.0015)
+    assert got["during a tick"] == [0.0, 1.0]
+    assert got["tap checked, stored, folded"] == [0.0, 0.0]  # no call: nothing

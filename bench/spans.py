@@ -1,0 +1,126 @@
+"""Where pace's time goes in a tap, step by step: ``bench/bench_latency.py --spans``.
+
+The bench starts pace through this launcher instead of ``python -m pace``:
+
+    python bench/spans.py OUT serve --db … --port …
+
+It patches the standard library for gevent first, as pace's entry point does, wraps the steps
+of :data:`STEPS` with a timer, runs pace's command line with the rest of the arguments, and
+when the process ends (the bench stops it with SIGINT) writes every timed call of each step
+to ``OUT`` as JSON: ``{step: [[start, seconds], …]}``, the starts read with ``perf_counter``,
+the one monotonic clock of every process of the machine, so they line up with the bench's
+own instants. :func:`attribute` then gives each measured tap the calls that started while its
+row was on its way.
+
+The timers cost a few microseconds a call: a run with ``--spans`` is a little slower than
+one without, so its figures explain the run's, they do not replace them.
+"""
+
+from __future__ import annotations
+
+import atexit
+import functools
+import importlib
+import inspect
+import json
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+#: the steps timed: (label, module, class, method); a tap's row goes through them in this order
+STEPS: tuple[tuple[str, str, str, str], ...] = (
+    ("session look-up", "pace.web.sockets", "PaceNamespace", "sender"),
+    ("tap checked, stored, folded", "pace.services.taps", "TapService", "_completion"),
+    ("  of which stored (commit, fsync)", "pace.store.sql.repo", "SqlStore", "append"),
+    ("log read and folded (every look)", "pace.services.state", "LiveRounds", "get"),
+    ("tapped row judged", "pace.services.live", "LiveService", "_row_deltas"),
+    ("  of which estimates brought up", "pace.services.estimates", "Standing", "update"),
+    ("a stage sent (the first)", "pace.web.broadcast", "Broadcaster", "send"),
+    ("the whole event, to its ack", "pace.web.sockets", "PaceNamespace", "trigger_event"),
+    ("scheduler tick", "pace.scheduler", "PaceScheduler", "_tick_once"),
+)
+#: the steps whose first call in a tap is its own (the others' calls are added up)
+FIRST_ONLY = frozenset({"a stage sent (the first)", "the whole event, to its ack"})
+#: the step of the first stage's send: from the tap to its start is the work before any write
+SEND = "a stage sent (the first)"
+TICK = "scheduler tick"
+
+
+def timed(fn: Callable[..., Any], calls: list[list[float]]) -> Callable[..., Any]:
+    """Return ``fn`` noting each call's start and duration in ``calls``."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            calls.append([started, time.perf_counter() - started])
+
+    return wrapper
+
+
+def install() -> dict[str, list[list[float]]]:
+    """Wrap every step of :data:`STEPS`; return the calls noted, by step."""
+    calls: dict[str, list[list[float]]] = {}
+    for label, module, cls, method in STEPS:
+        owner = getattr(importlib.import_module(module), cls)
+        fn = getattr(owner, method)
+        if inspect.isgeneratorfunction(fn):
+            raise TypeError(f"{cls}.{method} is a generator: its time is not one call's")
+        setattr(owner, method, timed(fn, calls.setdefault(label, [])))
+    return calls
+
+
+def attribute(
+    spans: Mapping[str, Sequence[Sequence[float]]], taps: Sequence[tuple[float, float]]
+) -> dict[str, list[float]]:
+    """Return, for each step, its seconds in each tap (``taps``: the instant each was sent
+    and its row's latency), in the taps' order: the calls that started while the tap's row
+    was on its way, added up (:data:`FIRST_ONLY`: the first such call). Two more series:
+    ``before the first stage's send`` (from the tap to that call) and ``first stage sent →
+    every dashboard``; and ``during a tick`` is 1.0 for a tap whose row was on its way while
+    the scheduler ticked, else 0.0."""
+    out: dict[str, list[float]] = {label: [] for label, *_ in STEPS}
+    out["before the first stage's send"] = []
+    out["first stage sent → every dashboard"] = []
+    out["during a tick"] = []
+    ordered = {label: sorted((s, d) for s, d in calls) for label, calls in spans.items()}
+    for t0, row in taps:
+        end = t0 + row
+        for label, *_ in STEPS:
+            inside = [(s, d) for s, d in ordered.get(label, ()) if t0 <= s < end]
+            if label in FIRST_ONLY:
+                out[label].append(inside[0][1] if inside else 0.0)
+            else:
+                out[label].append(sum(d for _, d in inside))
+        sent = [s for s, _ in ordered.get(SEND, ()) if t0 <= s < end]
+        out["before the first stage's send"].append(sent[0] - t0 if sent else row)
+        out["first stage sent → every dashboard"].append(end - sent[0] if sent else 0.0)
+        ticking = any(s < end and s + d > t0 for s, d in ordered.get(TICK, ()))
+        out["during a tick"].append(1.0 if ticking else 0.0)
+    return out
+
+
+def main() -> None:
+    """Run pace's command line (``sys.argv[2:]``) with its steps timed into ``sys.argv[1]``."""
+    out, argv = sys.argv[1], sys.argv[2:]
+    from gevent import monkey
+
+    monkey.patch_all()
+    calls = install()
+
+    def write() -> None:
+        with open(out, "w", encoding="utf-8") as f:
+            json.dump(calls, f)
+
+    atexit.register(write)
+    sys.argv = ["pace", *argv]
+    from pace.cli import cli
+
+    cli()
+
+
+if __name__ == "__main__":
+    main()
