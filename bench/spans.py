@@ -23,6 +23,7 @@ import functools
 import importlib
 import inspect
 import json
+import signal
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -109,6 +110,9 @@ def main() -> None:
     from gevent import monkey
 
     monkey.patch_all()
+    # a bench started in the background (``cmd &``) hands its children SIGINT ignored: the
+    # bench stops pace with SIGINT, and the calls are written only if pace then ends
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     calls = install()
 
     def write() -> None:
