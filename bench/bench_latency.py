@@ -51,6 +51,15 @@ against issue 48's "≤ 10 % added to the tap's p99". At an accelerated clock a 
 15 real seconds is a fix every 15 × speed seconds of pace's clock: the trackers rarely infer a
 completion, so what is measured is each message's handling, not the completions' appends.
 
+``--spans [FILE]`` (issue 50) says where pace's time goes in each tap: pace is started through
+``bench/spans.py``, which times its steps (the session's look-up, the tap checked, stored and
+folded, the commit, the tapped row judged, the estimates, the first stage's send, the whole
+event, the scheduler's tick) in the served process and writes each call when pace stops (to
+FILE if given). Each measured tap gets the calls that started while its row was on its way,
+and the bench prints each step's p50, p90, p99 and its mean over the slowest 5 % of taps, the
+time from the tap to its first stage's send and from there to every dashboard, and the taps
+whose row was on its way while the scheduler ticked (with the row p99 without them).
+
     python bench/bench_latency.py
     python bench/bench_latency.py --groups 20 --speed 600          # a shorter run
     python bench/bench_latency.py --relay bare                      # against the floor only

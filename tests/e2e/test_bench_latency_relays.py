@@ -4,18 +4,21 @@ acked and re-emitted to the dashboards, nothing to the marshals), beside the for
 A tiny run (4 groups at ×1200, 2 marshals and 2 dashboards per server) checks the bench does
 what it says: three servers measured, every tap shown on every dashboard of each, pace's row
 and alert p99 printed with its ratio to each relay, the verdicts against issue 50's target
-(≤ 1.5× the bare relay) and issue 37's, and the bare relay's marshals hearing nothing. The
+(≤ 1.5× the bare relay) and issue 37's, and the bare relay's marshals hearing nothing; with
+``--spans``, pace's steps timed in the served process and each tap's share of them printed. The
 figures themselves are the bench's to measure, run alone (docs/performance.md).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -35,6 +38,15 @@ def run_bench(tmp_path: Path, *extra: str) -> str:
     out = done.stdout + done.stderr
     assert done.returncode == 0, out
     return out
+
+
+def bench_module(name: str) -> Any:
+    """Return the module ``bench/<name>.py``."""
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", SCRIPT.with_name(f"{name}.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def test_the_bench_measures_pace_against_the_bare_and_the_forwarding_relay(tmp_path):
@@ -82,11 +94,7 @@ def test_the_bench_says_where_paces_time_goes_in_each_tap(tmp_path):
     kept = tmp_path / "spans.json"
     out = run_bench(tmp_path, "--relay", "bare", "--spans", str(kept))
     calls = json.loads(kept.read_text(encoding="utf-8"))
-    sys.path.insert(0, str(SCRIPT.parent))
-    try:
-        import spans
-    finally:
-        sys.path.remove(str(SCRIPT.parent))
+    spans = bench_module("spans")
     # pace ran under the launcher: every step of a tap was timed, once per tap at least
     # (72 taps of the round; the sessions and the joins add their own events)
     for label in ("session look-up", "tap checked, stored, folded", "tapped row judged",
@@ -102,9 +110,9 @@ def test_the_bench_says_where_paces_time_goes_in_each_tap(tmp_path):
         line = re.search(re.escape(label) + rf" +{NUMBER}" * 4, table)
         assert line, (label, table)
         figures[label] = [float(x) for x in line.groups()]
-    row, checked, stored = (figures[k][0] for k in ("row: tap → every dashboard",
-                                                   "tap checked, stored, folded",
-                                                   "  of which stored (commit, fsync)"))  # fmt: skip
+    row = figures["row: tap → every dashboard"][0]
+    checked = figures["tap checked, stored, folded"][0]
+    stored = figures["  of which stored (commit, fsync)"][0]
     # the parts lie inside the whole: the commit inside the tap's checking, both before the
     # first stage's send, which comes before every dashboard holds the row
     assert 0 < stored <= checked <= figures["before the first stage's send"][0] < row, table
@@ -114,11 +122,7 @@ def test_the_bench_says_where_paces_time_goes_in_each_tap(tmp_path):
 
 
 def test_the_spans_of_a_tap_are_the_calls_made_while_its_row_was_on_its_way():
-    sys.path.insert(0, str(SCRIPT.parent))
-    try:
-        import spans
-    finally:
-        sys.path.remove(str(SCRIPT.parent))
+    spans = bench_module("spans")
     calls = {
         "session look-up": [[10.001, 0.0002], [20.001, 0.0003], [30.5, 0.1]],
         "log read and folded (every look)": [[10.002, 0.0001], [10.004, 0.0002]],

@@ -251,7 +251,13 @@ def test_the_rows_around_a_tap_leave_with_its_alerts_once_they_are_stored(
     socketio = app.extensions["pace"].broadcaster.socketio
     calls: list[str] = []
     sleep = socketio.sleep
-    monkeypatch.setattr(socketio, "sleep", lambda *a, **k: (calls.append("yield"), sleep(*a, **k)))
+
+    def spy_sleep(seconds: float = 0) -> None:
+        if not seconds:  # the yield to the writers (the pause after it is not a stage)
+            calls.append("yield")
+        sleep(seconds)
+
+    monkeypatch.setattr(socketio, "sleep", spy_sleep)
     commits = _alert_commits(app, dashboard, monkeypatch)
     marshal.tap("1", 2, "08:50")  # out of position; group 2's row moves too
     [(_, before_commit)] = commits
@@ -278,7 +284,8 @@ def test_the_other_groups_rows_are_judged_once_the_tapped_row_is_sent(
     """Only the tapped group is judged before its row leaves; the groups around it are judged
     once every page was sent that row (issue 50: the first dashboard holds it one judgement of
     the field sooner). After each stage's fan-out the server gives the CPU away too (a local
-    reader of the sockets, the bench's clients or a reverse proxy, runs then)."""
+    reader of the sockets, the bench's clients or a reverse proxy, runs then), and sleeps for
+    a moment before the next stage is worked out."""
     marshal.tap("1", 1, "08:14")
     marshal.tap("2", 1, "08:24")
     dashboard.get_received()
@@ -299,8 +306,9 @@ def test_the_other_groups_rows_are_judged_once_the_tapped_row_is_sent(
 
     monkeypatch.setattr(live, "_status", spy_status)
     monkeypatch.setattr(socketio, "emit", spy_emit)
-    monkeypatch.setattr(socketio, "sleep", lambda *a, **k: (calls.append(("yield", "")),
-                                                            sleep(*a, **k)))  # fmt: skip
+    monkeypatch.setattr(socketio, "sleep", lambda seconds=0, *a: (
+        calls.append(("yield", "") if not seconds else ("pause", str(seconds))),
+        sleep(seconds, *a)))  # fmt: skip
     monkeypatch.setattr(broadcast.os, "sched_yield", lambda: calls.append(("cpu", "")))
     marshal.tap("1", 2, "08:50")  # out of position; group 2's row moves too
 
@@ -309,9 +317,13 @@ def test_the_other_groups_rows_are_judged_once_the_tapped_row_is_sent(
     assert ("judged", "1") in calls[:first]
     assert ("judged", "2") not in calls[:first]  # group 2 waits for the tapped row's fan-out
     assert ("judged", "2") in calls[first:] and ("sent", "2") in calls[first:]
-    # every yield of the hub to the pages' writers is followed at once by one of the CPU
+    # every yield of the hub to the pages' writers is followed at once by one of the CPU, then
+    # by the pause, before anything else is judged or sent
     yields = [i for i, c in enumerate(calls) if c == ("yield", "")]
     assert yields and all(calls[i + 1] == ("cpu", "") for i in yields)
+    pause = ("pause", str(broadcast.STAGE_PAUSE))
+    assert all(calls[i + 2] == pause for i in yields)
+    assert calls.index(pause) < calls.index(("judged", "2"))
 
 
 def test_with_several_workers_an_alert_goes_out_once_stored(
