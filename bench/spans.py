@@ -19,6 +19,7 @@ one without, so its figures explain the run's, they do not replace them.
 from __future__ import annotations
 
 import atexit
+import bisect
 import functools
 import importlib
 import inspect
@@ -88,15 +89,22 @@ def attribute(
     out["first stage sent → every dashboard"] = []
     out["during a tick"] = []
     ordered = {label: sorted((s, d) for s, d in calls) for label, calls in spans.items()}
+    starts = {label: [s for s, _ in calls] for label, calls in ordered.items()}
+
+    def within(label: str, t0: float, end: float) -> list[tuple[float, float]]:
+        """Return the calls of ``label`` that started in [t0, end), in order."""
+        at = starts.get(label, [])
+        return ordered.get(label, [])[bisect.bisect_left(at, t0) : bisect.bisect_left(at, end)]
+
     for t0, row in taps:
         end = t0 + row
         for label, *_ in STEPS:
-            inside = [(s, d) for s, d in ordered.get(label, ()) if t0 <= s < end]
+            inside = within(label, t0, end)
             if label in FIRST_ONLY:
                 out[label].append(inside[0][1] if inside else 0.0)
             else:
                 out[label].append(sum(d for _, d in inside))
-        sent = [s for s, _ in ordered.get(SEND, ()) if t0 <= s < end]
+        sent = [s for s, _ in within(SEND, t0, end)]
         out["before the first stage's send"].append(sent[0] - t0 if sent else row)
         out["first stage sent → every dashboard"].append(end - sent[0] if sent else 0.0)
         ticking = any(s < end and s + d > t0 for s, d in ordered.get(TICK, ()))
