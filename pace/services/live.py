@@ -360,10 +360,9 @@ class LiveService:
                 statuses.update(rest(out))
                 # the other groups' rows go after the alerts (issue 50): a page shows a
                 # command's alert one fan-out sooner, and no delta leaves out of its number;
-                # numbered last, their numbers are given back and given again after the
-                # alerts' (were they not the last numbered, they would keep their numbers and
-                # leave before the alerts)
-                if out and out[-1].rev == live.rev and out[0].rev == live.rev - len(out) + 1:
+                # ``rest`` numbered them last (and nothing else), so their numbers are given
+                # back and given again after the alerts'
+                if out:
                     live.rev -= len(out)
                     around = [(d.kind, d.data) for d in out]
                     out = []
