@@ -357,6 +357,14 @@ class LiveService:
             if named and out and rest:
                 yield tuple(out)
                 out = []
+                # the alerts the tapped group's facts raise go next, once stored, before the
+                # rows of the groups around it are worked out (issue 50)
+                early = self._named_alerts(live, statuses, now)
+                if early:
+                    yield early
+                    # the log grew (the alerts): the named groups are judged again with the
+                    # estimates' verdicts of this state of it (their ``rests``, read below)
+                    statuses = {g: self._status(live, g, now) for g in statuses}
                 statuses.update(rest(out))
                 # the other groups' rows go after the alerts (issue 50): a page shows a
                 # command's alert one fan-out sooner, and no delta leaves out of its number;
@@ -372,7 +380,6 @@ class LiveService:
                 if out:
                     yield tuple(out)
                     out = []
-            holes = live.view.record.course.hole_numbers
             judged = self._judged(live, now)
             # the groups whose alerts are looked for: those judged again (``statuses``), and
             # those whose history, not only their status, the new facts changed (docs/protocol.md,
@@ -397,24 +404,7 @@ class LiveService:
             standing = _seen_standing(live)
             due: list[alertsmod.Alert] = list(judged.alerts())
             for group, s in looking.items():
-                gates.pop(group, None)
-                # an estimate never penalises: no alert from a verdict that rests on one, and
-                # an alert's numbers are the real log's (docs/estimates.md); such a verdict is
-                # judged against the groups truly seen as well (issue 46): the real log's
-                # episodes are raised too, marked as resting on a group not seen
-                resting = judged.rests.get(group, False)
-                real = live.field.status(group, now) if resting else s
-                episodes = judged.episodes(group)
-                if group in judged.touched:
-                    episodes = self._seen_too(live, group, episodes, now)
-                alerts = alertsmod.episode_alerts(episodes, real)
-                if (group in seen or group in standing) and not resting:
-                    alerts += self._seen_late(live, group, episodes, seen.get(group),
-                                              standing.get(group, ()), now)  # fmt: skip
-                due.extend(self._settled(live, group, alerts, now, gates))
-                if not resting:
-                    due.extend(self._settled(live, group, alertsmod.overdue_alerts(s, now, holes),
-                                             now, gates, s))  # fmt: skip
+                due.extend(self._due(live, judged, group, s, seen, standing, gates, now))
             # the groups whose alerts of each kind were looked for (the others stand as they are)
             looked: list[tuple[tuple[str, ...], set[str]]] = [
                 (LIVE_KINDS, set(looking)),
@@ -457,6 +447,70 @@ class LiveService:
             out.extend(live.delta(kind, data) for kind, data in later)
             if out:
                 yield tuple(out)
+
+    def _named_alerts(
+        self, live: LiveRound, statuses: Mapping[str, GroupStatus], now: datetime
+    ) -> tuple[Delta, ...]:
+        """Store and return the live loop's new alerts of the groups a command's facts name
+        (``statuses``: their rows are sent), with the resolutions they bring, before the
+        other groups are judged (issue 50: the tapped group's alert one judgement of the
+        field sooner). Nothing new to raise: nothing is stored here, the next stage looks for
+        every alert as it did. A store that refuses them: the same, the next stage tries
+        again and answers for the refusal."""
+        judged = self._judged(live, now)
+        seen = self.seen_on_hole(live.name) if self.seen_on_hole is not None else {}
+        standing = _seen_standing(live)
+        gates: dict[str, datetime] = live.told.setdefault("gates", {})
+        due: list[alertsmod.Alert] = []
+        for group, s in statuses.items():
+            due.extend(self._due(live, judged, group, s, seen, standing, gates, now))
+        raises = self.alerts.raises(live, due, now)
+        if not raises:
+            return ()
+        try:
+            raised = self.alerts.settle(live, raises, due, [(LIVE_KINDS, set(statuses))], now)
+        except StorageError:
+            return ()
+        out = [live.delta(ALERT, listed(alert)) for alert in raised]
+        done = live.told.get("resolved", 0)
+        out.extend(live.delta(RESOLVED, {"event": e}) for e in live.alerts.resolutions[done:])
+        live.told["resolved"] = len(live.alerts.resolutions)
+        return tuple(out)
+
+    def _due(
+        self,
+        live: LiveRound,
+        judged: estimatesmod.Judged,
+        group: str,
+        s: GroupStatus,
+        seen: Mapping[str, tuple[int, datetime]],
+        standing: Mapping[str, Sequence[alertsmod.Alert]],
+        gates: dict[str, datetime],
+        now: datetime,
+    ) -> list[alertsmod.Alert]:
+        """Return the live loop's alerts due for ``group`` (status ``s``): its episodes',
+        those of a phone that saw it still on its hole, and its overdue ones, but those held
+        back until their evidence settles (``gates``: when it is looked at again)."""
+        gates.pop(group, None)
+        # an estimate never penalises: no alert from a verdict that rests on one, and an
+        # alert's numbers are the real log's (docs/estimates.md); such a verdict is judged
+        # against the groups truly seen as well (issue 46): the real log's episodes are raised
+        # too, marked as resting on a group not seen
+        resting = judged.rests.get(group, False)
+        real = live.field.status(group, now) if resting else s
+        episodes = judged.episodes(group)
+        if group in judged.touched:
+            episodes = self._seen_too(live, group, episodes, now)
+        alerts = alertsmod.episode_alerts(episodes, real)
+        if (group in seen or group in standing) and not resting:
+            alerts += self._seen_late(live, group, episodes, seen.get(group),
+                                      standing.get(group, ()), now)  # fmt: skip
+        due = self._settled(live, group, alerts, now, gates)
+        if not resting:
+            holes = live.view.record.course.hole_numbers
+            due.extend(self._settled(live, group, alertsmod.overdue_alerts(s, now, holes),
+                                     now, gates, s))  # fmt: skip
+        return due
 
     @staticmethod
     def _seen_late(

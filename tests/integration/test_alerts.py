@@ -189,20 +189,29 @@ def test_a_tap_sends_its_row_then_its_alert_once_the_alert_is_stored(
 ):
     """The row is the referee's first news of a tap, sent before the alert's commit; the alert
     goes out only once it is stored (issue 37, "Announced once": a crash in between must not
-    leave an alert announced that the restarted process raises and announces again)."""
+    leave an alert announced that the restarted process raises and announces again). The
+    tapped group's alert is stored and sent before the other groups' alerts are looked for
+    (issue 50): its commit holds its alert alone."""
     commits = _alert_commits(app, dashboard, monkeypatch)
     marshal.tap("1", 1, "08:40")  # out of position at 08:40: the tap raises its alert
-    [(_, before_commit)] = commits
+    (first, before_commit), (others, before_others) = commits  # the clock: 2–6 are overdue
     after_commit = dashboard.get_received()
 
+    assert {(e.payload["kind"], e.payload["group"]) for e in first} == {("out_of_position", "1")}
+    assert {e.payload["group"] for e in others} == {"2", "3", "4", "5", "6"}
     names = [e["name"] for e in before_commit]
-    assert names[0] == "hole_logged"
-    assert set(names[1:]) == {"group_updated"}  # the rows, no alert before its commit
-    assert "1" in {e["args"][0]["group"]["group"] for e in before_commit[1:]}
-    raised = [e["args"][0]["alert"] for e in after_commit if e["name"] == "alert_raised"]
+    assert names == ["hole_logged", "group_updated"]  # the tapped row, no alert before its commit
+    assert before_commit[1]["args"][0]["group"]["group"] == "1"
+    # the tapped group's alert left before the others' were looked for and stored
+    early = [e["args"][0]["alert"] for e in before_others if e["name"] == "alert_raised"]
+    assert [(a["kind"], a["group"]) for a in early] == [("out_of_position", "1")]
+    assert "group_updated" not in [e["name"] for e in before_others]
+    raised = early + [e["args"][0]["alert"] for e in after_commit if e["name"] == "alert_raised"]
     assert [(a["kind"], a["group"]) for a in raised].count(("out_of_position", "1")) == 1
-    revs = [e["args"][0]["rev"] for e in before_commit[1:] + after_commit if "rev" in e["args"][0]]
-    assert revs == sorted(revs) and len(set(revs)) == len(revs)  # still one feed, in order
+    assert {a["group"] for a in raised} == {"1", "2", "3", "4", "5", "6"}
+    revs = [e["args"][0]["rev"] for e in before_commit[1:] + before_others + after_commit
+            if "rev" in e["args"][0]]  # fmt: skip
+    assert revs == list(range(revs[0], revs[0] + len(revs)))  # still one feed, in order
     # what went out is what was stored
     stored = {a["key"]: a for a in referee.join()["snapshot"]["alerts"]}
     assert all(stored[a["key"]] == a for a in raised)
@@ -260,8 +269,10 @@ def test_the_rows_around_a_tap_leave_with_its_alerts_once_they_are_stored(
     monkeypatch.setattr(socketio, "sleep", spy_sleep)
     commits = _alert_commits(app, dashboard, monkeypatch)
     marshal.tap("1", 2, "08:50")  # out of position; group 2's row moves too
-    [(_, before_commit)] = commits
-    after_commit = dashboard.get_received()
+    (first, before_commit), *others = commits  # the tapped group's alert, alone, first
+    assert {e.payload["group"] for e in first} == {"1"}
+    assert "1" not in {e.payload["group"] for o, _ in others for e in o}
+    after_commit = [m for _, before in others for m in before] + dashboard.get_received()
 
     def rows(received: list[dict]) -> list[str]:
         return [e["args"][0]["group"]["group"] for e in received if e["name"] == "group_updated"]
@@ -270,7 +281,8 @@ def test_the_rows_around_a_tap_leave_with_its_alerts_once_they_are_stored(
     assert "alert_raised" not in [e["name"] for e in before_commit]
     assert "2" in rows(after_commit)
     assert "alert_raised" in [e["name"] for e in after_commit]
-    assert calls == ["yield", "yield"]  # the tapped row's stage, then the rest at once
+    # the tapped row's stage, its alert's, then the rest at once
+    assert calls == ["yield", "yield", "yield"]
     names = [e["name"] if e["name"] != "group_updated" else e["args"][0]["group"]["group"]
              for e in after_commit]  # fmt: skip
     assert names.index("alert_raised") < names.index("2")  # the alert before the others' rows
@@ -333,8 +345,8 @@ def test_with_several_workers_an_alert_goes_out_once_stored(
     the rows."""
     commits = _alert_commits(app, dashboard, monkeypatch)
     marshal.tap("1", 1, "08:40")
-    [(_, before_commit)] = commits
-    after_commit = dashboard.get_received()
+    (_, before_commit), *others = commits  # the tapped group's alert, then the others'
+    after_commit = [m for _, before in others for m in before] + dashboard.get_received()
 
     assert before_commit[0]["name"] == "hole_logged"
     assert {e["name"] for e in before_commit[1:]} == {"group_updated"}  # the rows, no alert
@@ -442,9 +454,11 @@ def test_a_taps_fact_waits_for_the_disk_and_its_alerts_do_not(app, marshal, refe
     finally:
         conn.set_trace_callback(None)
     inserts = [i for i, s in enumerate(statements) if s.startswith("INSERT INTO events")]
-    assert len(inserts) >= 2  # the tap, then its alert(s)
+    assert len(inserts) >= 3  # the tap, its group's alert, then the others' (2–6 overdue)
     relaxed = [i for i, s in enumerate(statements) if s == "PRAGMA synchronous=NORMAL"]
-    assert len(relaxed) == 1 and inserts[0] < relaxed[0] < inserts[1]
+    # each alerts' commit (the tapped group's, then the others') skips the wait; the tap's not
+    assert len(relaxed) == 2 and inserts[0] < relaxed[0] < inserts[1]
+    assert relaxed[1] < inserts[-1]
     assert "PRAGMA synchronous=FULL" in statements[inserts[-1] :]
     raised = received(dashboard, "alert_raised")
     assert ("out_of_position", "1") in [(m["alert"]["kind"], m["alert"]["group"]) for m in raised]
