@@ -333,8 +333,10 @@ class LiveService:
     ) -> Iterator[tuple[Delta, ...]]:
         """Yield :meth:`changes` in stages, so each part can be sent before the rest is worked
         out: first the acknowledgements and the rows (after a command, those of the groups its
-        facts name alone; the others' wait for the next stage); then, once stored, the new
-        alerts (the live loop's and the companions'), the resolutions, the other groups' rows
+        facts name alone; the others' wait for the next stages); after a command, the new
+        alerts of those groups alone, once stored, with the resolutions they bring
+        (:meth:`_named_alerts`); then, once stored, the other new alerts (the live loop's
+        and the companions'), the resolutions, the other groups' rows
         (numbered after the alerts: a page shows a command's alert before them) and the
         companions' parts. The round's lock is held from the first stage to the end, so nothing
         reads or acts on an alert before it is stored: run it to the end (docs/architecture.md,
@@ -434,11 +436,7 @@ class LiveService:
                 if held:
                     yield tuple(held)  # the rows held for the alerts' stage
                 raise
-            out.extend(live.delta(ALERT, listed(alert)) for alert in raised)
-            done = live.told.get("resolved", 0)
-            for e in live.alerts.resolutions[done:]:
-                out.append(live.delta(RESOLVED, {"event": e}))
-            live.told["resolved"] = len(live.alerts.resolutions)
+            out.extend(_announced(live, raised))
             out.extend(live.delta(kind, data) for kind, data in around)
             suspended = _suspended(live, now)
             if live.told.get("suspended") != suspended:
@@ -471,11 +469,7 @@ class LiveService:
             raised = self.alerts.settle(live, raises, due, [(LIVE_KINDS, set(statuses))], now)
         except StorageError:
             return ()
-        out = [live.delta(ALERT, listed(alert)) for alert in raised]
-        done = live.told.get("resolved", 0)
-        out.extend(live.delta(RESOLVED, {"event": e}) for e in live.alerts.resolutions[done:])
-        live.told["resolved"] = len(live.alerts.resolutions)
-        return tuple(out)
+        return tuple(_announced(live, raised))
 
     def _due(
         self,
@@ -756,6 +750,16 @@ class LiveService:
         if named == len(order):
             return rows(order, out), None
         return rows(order[:named], out), lambda into: rows(order[named:], into)
+
+
+def _announced(live: LiveRound, raised: Sequence[Mapping[str, Any]]) -> list[Delta]:
+    """Return the deltas of the alerts ``raised`` (stored) and of the resolutions stored
+    since the pages were last told, numbered in that order."""
+    out = [live.delta(ALERT, listed(alert)) for alert in raised]
+    done = live.told.get("resolved", 0)
+    out.extend(live.delta(RESOLVED, {"event": e}) for e in live.alerts.resolutions[done:])
+    live.told["resolved"] = len(live.alerts.resolutions)
+    return out
 
 
 def _seen_standing(live: LiveRound) -> dict[str, list[alertsmod.Alert]]:
