@@ -1,8 +1,9 @@
 """APScheduler wiring: one job per round in play re-evaluates the field every tick.
 
 Jobs are thin: they call ``live.refresh(round)`` (the slow parts, off the round's lock) and
-``live.tick(round)``, and broadcast the deltas the tick returns. The
-scheduler starts only in the serving process (never at import time) and exactly once.
+``live.tick_stages(round)``, and broadcast the deltas the tick's stages yield (those yielded
+before a failure too). The scheduler starts only in the serving process (never at import
+time) and exactly once.
 
 With several workers (``leases``, ``pace.cluster.leases``), each worker's scheduler claims the
 rounds in play every third of a lease and ticks only those it holds: one tick per round across
@@ -379,16 +380,22 @@ class PaceScheduler:
         def changes() -> tuple[Delta, ...]:
             nonlocal announced, failed
             failed = True
+            done: list[Delta] = []
             try:
-                deltas = tuple(self.live.tick(round))
+                # the stages' deltas gathered as they come: a tick that fails part-way still
+                # sends what it numbered (the rows held for a refused store of its alerts:
+                # ``LiveService.stages``), so no page waits on stale rows for the next change
+                for stage in self.live.tick_stages(round):
+                    done.extend(stage)
+                deltas = tuple(done)
                 if taken:
                     deltas = self._unannounced(round, deltas)
             except PaceError as e:
                 log.warning("tick of round %r refused: %s", round, e.message)
-                return ()
+                return tuple(done)
             except Exception:
                 log.exception("tick of round %r failed", round)
-                return ()
+                return tuple(done)
             announced = any(d.kind in (ALERT, RESOLVED) for d in deltas)
             failed = False
             return deltas

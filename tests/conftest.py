@@ -253,3 +253,24 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
     ordered = sorted(files, key=lambda path: -cost(path))  # stable: ties keep their order
     items[:] = [item for path in ordered for item in files[path]]
+
+
+#: how much of a served process's log a failed test shows
+LOG_TAIL = 120
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
+    """Add the tail of each ``pace serve`` log a failed test used (``livesupport.LiveServer``)
+    to its report: a failure that does not come again (a race under CI's load) keeps the
+    server's side of it, which the test's folder, removed with the clone, would not."""
+    outcome = yield
+    report = outcome.get_result()
+    if not report.failed:
+        return
+    for name, value in getattr(item, "funcargs", {}).items():
+        if not isinstance(value, livesupport.LiveServer) or not value.log.exists():
+            continue
+        lines = value.log.read_text(errors="replace").splitlines()[-LOG_TAIL:]
+        report.sections.append((f"pace serve log ({name}, last {len(lines)} lines)",
+                                "\n".join(lines)))  # fmt: skip

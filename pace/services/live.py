@@ -340,111 +340,127 @@ class LiveService:
         (numbered after the alerts: a page shows a command's alert before them) and the
         companions' parts. The round's lock is held from the first stage to the end, so nothing
         reads or acts on an alert before it is stored: run it to the end (docs/architecture.md,
-        "The row goes out first")."""
+        "The row goes out first").
+
+        A look that fails other than by a refused store (a bug) forgets which rows the
+        pages were told and which facts its alerts were looked for in: the next look judges
+        and sends every row again, and looks for every group's alerts, so nothing this look
+        judged and did not send is lost (a refused store answers for itself, below)."""
         with self.lock:
             now = now or self.clock.now()
             live = self.live(round, now)
-            live.field.advance(now)
-            out: list[Delta] = []
-            acked = live.told.get("acknowledged", 0)
-            for e in live.alerts.acknowledgements[acked:]:
-                out.append(live.delta(ACKNOWLEDGED, {"event": e}))
-            live.told["acknowledged"] = len(live.alerts.acknowledgements)
-            named = set(live.named)
-            # the rows of the groups the command's facts name (the tapped group's) are worked
-            # out and go out alone first, before the rows of the groups around it are worked
-            # out (issue 50: a page has the tapped row one judgement of the field sooner)
-            statuses, rest = self._row_deltas(live, now, out, tick)
-            around: list[tuple[str, Mapping[str, Any]]] = []
-            if named and out and rest:
-                yield tuple(out)
-                out = []
-                # the alerts the tapped group's facts raise go next, once stored, before the
-                # rows of the groups around it are worked out (issue 50)
-                early = self._named_alerts(live, statuses, now)
-                if early:
-                    yield early
-                    # the log grew (the alerts): the named groups are judged again with the
-                    # estimates' verdicts of this state of it (their ``rests``, read below)
-                    statuses = {g: self._status(live, g, now) for g in statuses}
-                statuses.update(rest(out))
-                # the other groups' rows go after the alerts (issue 50): a page shows a
-                # command's alert one fan-out sooner, and no delta leaves out of its number;
-                # ``rest`` numbered them last (and nothing else), so their numbers are given
-                # back and given again after the alerts'
-                if out:
-                    live.rev -= len(out)
-                    around = [(d.kind, d.data) for d in out]
-                    out = []
-            else:
-                if rest:
-                    statuses.update(rest(out))
-                if out:
-                    yield tuple(out)
-                    out = []
-            judged = self._judged(live, now)
-            # the groups whose alerts are looked for: those judged again (``statuses``), and
-            # those whose history, not only their status, the new facts changed (docs/protocol.md,
-            # "What a fresh process holds"): the groups that completed a hole after a tap
-            # logged late there, or whose missed taps' estimates moved; on the first look of
-            # a fold of the log (a restart), every group, so the book is settled against the
-            # whole history; and those the clock may have changed since the last tick (a
-            # command between two ticks answers for them too: a group now overdue)
-            looking = dict(statuses)
-            gates: dict[str, datetime] = live.told.setdefault("gates", {})
-            opened = {g for g, until in gates.items() if until <= now}
-            for group in self._history_changed(live, judged) | self._woken(live, now) | opened:
-                if group not in looking:
-                    looking[group] = self._status(live, group, now)
-            # the groups a phone showed still on their hole in play are looked at each tick
-            # (a command's look is the groups it touched): that fact may prove them out of
-            # position before they leave it (issue 48)
-            seen = self.seen_on_hole(round) if self.seen_on_hole is not None else {}
-            for group in seen if tick else ():
-                if group not in looking and group in live.view.plan.by_id:
-                    looking[group] = self._status(live, group, now)
-            standing = _seen_standing(live)
-            due: list[alertsmod.Alert] = list(judged.alerts())
-            for group, s in looking.items():
-                due.extend(self._due(live, judged, group, s, seen, standing, gates, now))
-            # the groups whose alerts of each kind were looked for (the others stand as they are)
-            looked: list[tuple[tuple[str, ...], set[str]]] = [
-                (LIVE_KINDS, set(looking)),
-                ((estimatesmod.MISSING_TAP,), {p.id for p in live.view.plan.groups}),
-            ]
-            later: list[tuple[str, Mapping[str, Any]]] = []
-            theirs: list[alertsmod.Alert] = []
-            for companion in self._companions:
-                parts, alerts, groups = companion.deltas(live, looking, now, tick)
-                later.extend(parts)
-                theirs.extend(alerts)
-                looked.append((companion.alert_kinds, set(groups)))
-            # an alert goes out once it is stored (docs/protocol.md, "Announced once"): a
-            # crash before the commit leaves nothing announced, and the restarted process
-            # raises and announces it then; only the raises this process stored are sent
-            raises = self.alerts.raises(live, due + theirs, now)
             try:
-                raised = self.alerts.settle(live, raises, due + theirs, looked, now)
+                yield from self._stages(live, now, tick)
             except StorageError:
-                # the store refused the alerts (the command's own event is stored): the groups
-                # judged here are judged again at the next tick, which stores them then
-                told_rows = live.told.get("rows", {})
-                for group in statuses:
-                    told_rows.pop(group, None)
-                live.told.pop("alerts.seen", None)
-                held = [*out, *(live.delta(kind, data) for kind, data in around)]
-                if held:
-                    yield tuple(held)  # the rows held for the alerts' stage
                 raise
-            out.extend(_announced(live, raised))
-            out.extend(live.delta(kind, data) for kind, data in around)
-            suspended = _suspended(live, now)
-            if live.told.get("suspended") != suspended:
-                later.append((PARTS, {"suspended": suspended}))
-                live.told["suspended"] = suspended
-            out.extend(live.delta(kind, data) for kind, data in later)
+            except Exception:
+                live.told.pop("rows", None)
+                live.told.pop("alerts.seen", None)
+                raise
+
+    def _stages(self, live: LiveRound, now: datetime, tick: bool) -> Iterator[tuple[Delta, ...]]:
+        """:meth:`stages` of ``live`` at ``now``, under the round's lock."""
+        live.field.advance(now)
+        out: list[Delta] = []
+        acked = live.told.get("acknowledged", 0)
+        for e in live.alerts.acknowledgements[acked:]:
+            out.append(live.delta(ACKNOWLEDGED, {"event": e}))
+        live.told["acknowledged"] = len(live.alerts.acknowledgements)
+        named = set(live.named)
+        # the rows of the groups the command's facts name (the tapped group's) are worked
+        # out and go out alone first, before the rows of the groups around it are worked
+        # out (issue 50: a page has the tapped row one judgement of the field sooner)
+        statuses, rest = self._row_deltas(live, now, out, tick)
+        around: list[tuple[str, Mapping[str, Any]]] = []
+        if named and out and rest:
+            yield tuple(out)
+            out = []
+            # the alerts the tapped group's facts raise go next, once stored, before the
+            # rows of the groups around it are worked out (issue 50)
+            early = self._named_alerts(live, statuses, now)
+            if early:
+                yield early
+                # the log grew (the alerts): the named groups are judged again with the
+                # estimates' verdicts of this state of it (their ``rests``, read below)
+                statuses = {g: self._status(live, g, now) for g in statuses}
+            statuses.update(rest(out))
+            # the other groups' rows go after the alerts (issue 50): a page shows a
+            # command's alert one fan-out sooner, and no delta leaves out of its number;
+            # ``rest`` numbered them last (and nothing else), so their numbers are given
+            # back and given again after the alerts'
+            if out:
+                live.rev -= len(out)
+                around = [(d.kind, d.data) for d in out]
+                out = []
+        else:
+            if rest:
+                statuses.update(rest(out))
             if out:
                 yield tuple(out)
+                out = []
+        judged = self._judged(live, now)
+        # the groups whose alerts are looked for: those judged again (``statuses``), and
+        # those whose history, not only their status, the new facts changed (docs/protocol.md,
+        # "What a fresh process holds"): the groups that completed a hole after a tap
+        # logged late there, or whose missed taps' estimates moved; on the first look of
+        # a fold of the log (a restart), every group, so the book is settled against the
+        # whole history; and those the clock may have changed since the last tick (a
+        # command between two ticks answers for them too: a group now overdue)
+        looking = dict(statuses)
+        gates: dict[str, datetime] = live.told.setdefault("gates", {})
+        opened = {g for g, until in gates.items() if until <= now}
+        for group in self._history_changed(live, judged) | self._woken(live, now) | opened:
+            if group not in looking:
+                looking[group] = self._status(live, group, now)
+        # the groups a phone showed still on their hole in play are looked at each tick
+        # (a command's look is the groups it touched): that fact may prove them out of
+        # position before they leave it (issue 48)
+        seen = self.seen_on_hole(live.name) if self.seen_on_hole is not None else {}
+        for group in seen if tick else ():
+            if group not in looking and group in live.view.plan.by_id:
+                looking[group] = self._status(live, group, now)
+        standing = _seen_standing(live)
+        due: list[alertsmod.Alert] = list(judged.alerts())
+        for group, s in looking.items():
+            due.extend(self._due(live, judged, group, s, seen, standing, gates, now))
+        # the groups whose alerts of each kind were looked for (the others stand as they are)
+        looked: list[tuple[tuple[str, ...], set[str]]] = [
+            (LIVE_KINDS, set(looking)),
+            ((estimatesmod.MISSING_TAP,), {p.id for p in live.view.plan.groups}),
+        ]
+        later: list[tuple[str, Mapping[str, Any]]] = []
+        theirs: list[alertsmod.Alert] = []
+        for companion in self._companions:
+            parts, alerts, groups = companion.deltas(live, looking, now, tick)
+            later.extend(parts)
+            theirs.extend(alerts)
+            looked.append((companion.alert_kinds, set(groups)))
+        # an alert goes out once it is stored (docs/protocol.md, "Announced once"): a
+        # crash before the commit leaves nothing announced, and the restarted process
+        # raises and announces it then; only the raises this process stored are sent
+        raises = self.alerts.raises(live, due + theirs, now)
+        try:
+            raised = self.alerts.settle(live, raises, due + theirs, looked, now)
+        except StorageError:
+            # the store refused the alerts (the command's own event is stored): the groups
+            # judged here are judged again at the next tick, which stores them then
+            told_rows = live.told.get("rows", {})
+            for group in statuses:
+                told_rows.pop(group, None)
+            live.told.pop("alerts.seen", None)
+            held = [*out, *(live.delta(kind, data) for kind, data in around)]
+            if held:
+                yield tuple(held)  # the rows held for the alerts' stage
+            raise
+        out.extend(_announced(live, raised))
+        out.extend(live.delta(kind, data) for kind, data in around)
+        suspended = _suspended(live, now)
+        if live.told.get("suspended") != suspended:
+            later.append((PARTS, {"suspended": suspended}))
+            live.told["suspended"] = suspended
+        out.extend(live.delta(kind, data) for kind, data in later)
+        if out:
+            yield tuple(out)
 
     def _named_alerts(
         self, live: LiveRound, statuses: Mapping[str, GroupStatus], now: datetime
@@ -609,6 +625,11 @@ class LiveService:
         included."""
         return self.changes(round, now, tick=True)
 
+    def tick_stages(self, round: str, now: datetime | None = None) -> Iterator[tuple[Delta, ...]]:
+        """:meth:`tick` in :meth:`stages` (a caller that meets a failure part-way still
+        holds the stages yielded before it)."""
+        return self.stages(round, now, tick=True)
+
     def refresh(self, round: str, now: datetime | None = None) -> None:
         """Bring the companions' slow parts up to date (the scheduler's job, before a
         :meth:`tick`, which sends what changed): each takes what it needs under the lock and
@@ -772,9 +793,13 @@ def _seen_standing(live: LiveRound) -> dict[str, list[alertsmod.Alert]]:
             continue
         hole = a.get("hole")
         out.setdefault(str(a["group"]), []).append(
-            alertsmod.Alert(key, alertsmod.OUT_OF_POSITION, str(a["group"]),
-                            hole if isinstance(hole, int) else None,
-                            datetime.fromisoformat(str(a["at"])),
-                            reason=alertsmod.SEEN_ON_HOLE)  # fmt: skip
+            alertsmod.Alert(
+                key,
+                alertsmod.OUT_OF_POSITION,
+                str(a["group"]),
+                hole if isinstance(hole, int) else None,
+                datetime.fromisoformat(str(a["at"])),
+                reason=alertsmod.SEEN_ON_HOLE,
+            )  # fmt: skip
         )
     return out

@@ -492,3 +492,54 @@ def test_the_rows_around_a_tap_still_leave_when_its_alerts_cannot_be_stored(
     marshal.tap("3", 1, "08:40")
     after = [e["args"][0]["rev"] for e in dashboard.get_received() if "rev" in e["args"][0]]
     assert after and after[0] == revs[-1] + 1  # the next command's deltas follow on
+
+
+def test_a_ticks_rows_still_leave_when_its_alerts_cannot_be_stored(
+    marshal, referee, dashboard, scheduler, monkeypatch
+):
+    """The store refuses a tick's alerts: the rows it judged are numbered and sent all the
+    same (a page is not left on stale rows until something else changes), the feed skips no
+    number, and the next tick stores and announces the alerts."""
+    from pace.services.alerts import AlertDesk
+    from pace.store.errors import StorageError
+
+    def full(self, events, now):
+        raise StorageError("database or disk is full")
+
+    monkeypatch.setattr(AlertDesk, "append_implied", full)
+    scheduler.tick(ROUND)  # at 09:10: every started group is overdue somewhere
+    sent = dashboard.get_received()
+    rows = [e["args"][0] for e in sent if e["name"] == "group_updated"]
+    assert rows and "alert_raised" not in [e["name"] for e in sent]
+    revs = [e["args"][0]["rev"] for e in sent if "rev" in e["args"][0]]
+    assert revs == list(range(revs[0], revs[0] + len(revs)))
+    monkeypatch.undo()
+    scheduler.tick(ROUND)
+    after = dashboard.get_received()
+    assert "alert_raised" in [e["name"] for e in after]
+    later = [e["args"][0]["rev"] for e in after if "rev" in e["args"][0]]
+    assert later and later[0] == revs[-1] + 1
+
+
+def test_the_rows_of_a_tick_that_failed_are_sent_by_the_next(
+    marshal, referee, dashboard, scheduler, monkeypatch, clock
+):
+    """A tick fails after judging rows (a bug, not a refused store): the rows it marked as
+    told are judged again at the next tick, which sends them; nothing a page shows is lost."""
+    from pace.services import live as livemod
+
+    marshal.tap("1", 1, "08:14")
+    scheduler.tick(ROUND)
+    dashboard.get_received()
+    clock.advance(minutes=20)  # group 1 silent on hole 2 past its allotment
+
+    def broken(live, now):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(livemod, "_suspended", broken)
+    scheduler.tick(ROUND)  # logged, not raised: the scheduler goes on
+    assert [e for e in dashboard.get_received() if e["name"] == "group_updated"] == []
+    monkeypatch.undo()
+    scheduler.tick(ROUND)
+    rows = [e["args"][0]["group"] for e in dashboard.get_received() if e["name"] == "group_updated"]
+    assert "1" in [r["group"] for r in rows]
