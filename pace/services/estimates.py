@@ -121,14 +121,23 @@ class Standing:
         self.moved.clear()
         return moved
 
-    def update(self, now: datetime) -> None:
+    def update(self, now: datetime, *, wakes: bool = True) -> bool:
         """Bring the estimates to ``now`` (not before the last instant asked: see
-        :meth:`pace.services.live.LiveService._judged`)."""
+        :meth:`pace.services.live.LiveService._judged`); return whether they are whole.
+
+        ``wakes=False`` (issue 50: a tap's own row first) works out only the groups whose
+        facts changed and those ahead of them that read the changed holes, and leaves the
+        groups whose wake-up instant came (the clock's part) to the next call, which works
+        them out as one call would have: nothing a woken group's estimate reads is changed
+        by the first part. When the whole field is to be worked out again (a first look, a
+        hole logged for the first time, a siren) or no wake-up instant has come, it does
+        the whole update and returns True."""
         live = self.live
         fold = live.field
         plan = live.view.plan
         observed = fold.index.holes(now)
         full = self.at is None or observed != self._observed or fold.spans is not self._spans
+        whole = wakes or full or not self._waiting(now)
         self._observed, self._spans, self.at = observed, fold.spans, now
         if full:
             groups = {p.id for p in plan.groups}
@@ -136,33 +145,54 @@ class Standing:
                 self._known[p.id] = fold.done(p.id, now)
                 self._versions[p.id] = fold.version[p.id]
         else:
+            changed = self._facts(now)
+            if whole:
+                changed.extend(self._woken(now))
             groups = set()
-            changed: list[tuple[str, set[int]]] = []
-            for p in plan.groups:
-                version = fold.version[p.id]
-                if self._versions.get(p.id) == version:
-                    continue
-                self._versions[p.id] = version
-                new = fold.done(p.id, now)
-                old = self._known.get(p.id, {})
-                holes = {h for h in new.keys() | old.keys() if new.get(h) != old.get(h)}
-                self._known[p.id] = new
-                changed.append((p.id, holes))
-            while self._heap and self._heap[0][0] <= now:
-                t, g = heapq.heappop(self._heap)
-                if self._wakes.get(g) == t:
-                    del self._wakes[g]
-                    new = fold.done(g, now)
-                    old = self._known.get(g, {})
-                    self._known[g] = new
-                    changed.append((g, {h for h in new.keys() | old.keys()
-                                        if new.get(h) != old.get(h)}))  # fmt: skip
             for g, holes in changed:
                 groups.add(g)
                 if holes:
                     groups.update(self._ahead(plan.by_id[g], holes))
         if groups:
             self._work(groups, now, full)
+        return whole
+
+    def _waiting(self, now: datetime) -> bool:
+        """Return whether a group's wake-up instant came by ``now`` (an outdated entry of
+        the heap too: the next whole update drops it)."""
+        return bool(self._heap) and self._heap[0][0] <= now
+
+    def _facts(self, now: datetime) -> list[tuple[str, set[int]]]:
+        """Note the known holes of the groups whose facts changed since the last update (their
+        version in the fold); return each with the holes that changed."""
+        fold = self.live.field
+        changed: list[tuple[str, set[int]]] = []
+        for p in self.live.view.plan.groups:
+            version = fold.version[p.id]
+            if self._versions.get(p.id) == version:
+                continue
+            self._versions[p.id] = version
+            new = fold.done(p.id, now)
+            old = self._known.get(p.id, {})
+            self._known[p.id] = new
+            changed.append((p.id, {h for h in new.keys() | old.keys() if new.get(h) != old.get(h)}))
+        return changed
+
+    def _woken(self, now: datetime) -> list[tuple[str, set[int]]]:
+        """Note the known holes of the groups whose wake-up instant came by ``now``; return
+        each with the holes that changed (a fact stamped ahead of the clock reached)."""
+        fold = self.live.field
+        changed: list[tuple[str, set[int]]] = []
+        while self._heap and self._heap[0][0] <= now:
+            t, g = heapq.heappop(self._heap)
+            if self._wakes.get(g) == t:
+                del self._wakes[g]
+                new = fold.done(g, now)
+                old = self._known.get(g, {})
+                self._known[g] = new
+                changed.append((g, {h for h in new.keys() | old.keys()
+                                    if new.get(h) != old.get(h)}))  # fmt: skip
+        return changed
 
     def _ahead(self, p: GroupPlan, holes: set[int]) -> list[str]:
         """Return the groups ahead of ``p`` on its tee whose estimates read ``holes`` of the
@@ -242,12 +272,17 @@ class Standing:
 class Judged:
     """A round's estimates at ``now`` and the verdicts judged with them."""
 
-    def __init__(self, live: LiveRound, now: datetime, standing: Standing | None = None) -> None:
+    def __init__(
+        self, live: LiveRound, now: datetime, standing: Standing | None = None, *,
+        wakes: bool = True,
+    ) -> None:  # fmt: skip
         self.live = live
         self.now = now
         if standing is None:
             standing = Standing(live)
-        standing.update(now)
+        #: whether the estimates are the whole field's at ``now`` (``wakes=False``: maybe
+        #: not, the woken groups' left to the next update, :meth:`Standing.update`)
+        self.whole = standing.update(now, wakes=wakes)
         self.standing = standing
         self.estimates = standing.estimates
         self.touched = standing.touched

@@ -88,6 +88,9 @@ class LiveService:
         self._estimates: dict[str, tuple[Any, estimatesmod.Judged]] = {}
         #: each round's missed taps kept group by group (``estimatesmod.Standing``)
         self._standing: dict[str, estimatesmod.Standing] = {}
+        #: the rounds whose command's own rows are being judged: their estimates may leave
+        #: the woken groups for after those rows are sent (:meth:`_row_deltas`)
+        self._first_rows: set[str] = set()
         #: by group, the hole in play and the latest instant its phone showed it still on it
         #: (``PositionService.seen_on_hole``; None: no positions): see :meth:`_seen_late`
         self.seen_on_hole: Callable[[str], Mapping[str, tuple[int, datetime]]] | None = None
@@ -221,14 +224,17 @@ class LiveService:
         command or the clock may have changed. An instant before the last one asked (a
         status read at an earlier ``?at=``) is worked out apart, the kept ones untouched."""
         key = (id(live), live.last_seq, len(live.events), now)
+        # a command's own rows may be judged before the groups whose wake-up instant came
+        # are worked out (``Standing.update``); everything else waits for the whole field
+        first = live.name in self._first_rows
         known = self._estimates.get(live.name)
-        if known is None or known[0] != key:
+        if known is None or known[0] != key or not (first or known[1].whole):
             standing = self._standing.get(live.name)
             if standing is None or standing.live is not live:
                 standing = self._standing[live.name] = estimatesmod.Standing(live)
             if standing.at is not None and now < standing.at:
                 standing = estimatesmod.Standing(live)  # an earlier instant: worked out apart
-            known = (key, estimatesmod.Judged(live, now, standing))
+            known = (key, estimatesmod.Judged(live, now, standing, wakes=not first))
             self._estimates[live.name] = known
         return known[1]
 
@@ -370,11 +376,17 @@ class LiveService:
         # the rows of the groups the command's facts name (the tapped group's) are worked
         # out and go out alone first, before the rows of the groups around it are worked
         # out (issue 50: a page has the tapped row one judgement of the field sooner)
-        statuses, rest = self._row_deltas(live, now, out, tick)
+        statuses, rest, partial = self._row_deltas(live, now, out, tick)
         around: list[tuple[str, Mapping[str, Any]]] = []
-        if named and out and rest:
+        first = bool(named and out and rest)
+        if first:
             yield tuple(out)
             out = []
+        if partial:
+            # those rows were judged before the woken groups' estimates were worked out: their
+            # groups are judged again with the whole field's before any alert is looked for
+            statuses = {g: self._status(live, g, now) for g in statuses}
+        if first:
             # the alerts the tapped group's facts raise go next, once stored, before the
             # rows of the groups around it are worked out (issue 50)
             early = self._named_alerts(live, statuses, now)
@@ -712,15 +724,26 @@ class LiveService:
 
     def _row_deltas(
         self, live: LiveRound, now: datetime, out: list[Delta], tick: bool
-    ) -> tuple[dict[str, GroupStatus], Callable[[list[Delta]], dict[str, GroupStatus]] | None]:
+    ) -> tuple[
+        dict[str, GroupStatus], Callable[[list[Delta]], dict[str, GroupStatus]] | None, bool
+    ]:
         """Add the changed rows of the groups the events folded since name to ``out``;
-        return the statuses evaluated again, by group, and what adds the other groups' rows
+        return the statuses evaluated again, by group, what adds the other groups' rows
         to the list it is given and returns their statuses (``None``: no other group), to
-        call once the first rows are sent.
+        call once the first rows are sent, and whether the first rows were judged before the
+        woken groups' estimates (then the other rows' call judges their groups again too).
 
         A group is evaluated again when an event touched it, and on a tick also when the clock
         may have changed its status (its wake-up instant has come): a command answers for its
         facts, the tick for the clock. A redrawn round's rows are all added at once.
+
+        A command's own rows (the groups its facts name, when others follow) are judged with
+        the estimates of the groups whose facts changed brought up to date, and those of the
+        groups whose wake-up instant came since the last look left for the other rows' call
+        (issue 50: at a fast clock a tap finds dozens, ``Standing.update``): the first rows
+        go out one field's wake-ups sooner. The other rows' call works the woken groups
+        out, judges the first rows' groups again and sends a row whose key moved, so the
+        rows a page holds once the command is sent are those one whole judgement gives.
         """
         told: dict[str, tuple[int, Any, datetime | None]] = live.told.setdefault("rows", {})
         fold = live.field
@@ -741,11 +764,10 @@ class LiveService:
             out.extend(live.delta(ROW, row) for row in rows)
             listing = live.memo("changes", lambda: changesmod.listing(live.events))
             out.append(live.delta(PARTS, {"groups": rows, "changes": listing}))
-            return statuses, None
-        forced = self._estimates_moved(live, now)
+            return statuses, None, False
         order, named = self._row_order(live)
 
-        def rows(plans: Sequence[GroupPlan], out: list[Delta]) -> dict[str, GroupStatus]:
+        def rows_of(plans: Sequence[GroupPlan], out: list[Delta]) -> dict[str, GroupStatus]:
             statuses = {}
             for p in plans:
                 known = told.get(p.id)
@@ -768,9 +790,32 @@ class LiveService:
                 told[p.id] = (version, key, self._judged(live, now).wake(p.id, s))
             return statuses
 
+        quick = not tick and 0 < named < len(order)
+        if quick:
+            self._first_rows.add(live.name)
+        try:
+            forced = self._estimates_moved(live, now)
+            first = rows_of(order[:named], out) if quick else {}
+            partial = quick and not self._judged(live, now).whole
+        finally:
+            self._first_rows.discard(live.name)
+
+        if quick:
+
+            def later(into: list[Delta]) -> dict[str, GroupStatus]:
+                nonlocal forced
+                if not partial:
+                    return rows_of(order[named:], into)
+                # the woken groups worked out now: what one whole look would judge again
+                judged = self._judged(live, now)
+                forced = forced | judged.standing.drain() | judged.groups()
+                forced |= {p.id for p in order[:named]}
+                return rows_of(order, into)
+
+            return first, later, partial
         if named == len(order):
-            return rows(order, out), None
-        return rows(order[:named], out), lambda into: rows(order[named:], into)
+            return rows_of(order, out), None, False
+        return rows_of(order[:named], out), lambda into: rows_of(order[named:], into), False
 
 
 def _announced(live: LiveRound, raised: Sequence[Mapping[str, Any]]) -> list[Delta]:

@@ -137,8 +137,19 @@ def test_after_every_command_the_rows_equal_a_fresh_fold_and_the_estimates_the_w
                 now = max(clock.now(), T0 + sent, e.at)
                 clock.set(now)
                 store.append(e, recorded_at=now)
-                for deltas in (live.changes(ROUND, now), live.tick(ROUND, now)):
-                    held.update({d.data["group"]: d.data for d in deltas if d.kind == ROW})
+                held.update({d.data["group"]: d.data for d in live.changes(ROUND, now)
+                             if d.kind == ROW})  # fmt: skip
+                # the command's own deltas hold what a fresh fold shows, before any tick (its
+                # rows first, judged before the woken groups' estimates: issue 50)
+                fresh = LiveService(RoundService(store, cfg, clock)).snapshot(ROUND, now)
+                for row in fresh["groups"]:
+                    g = row["group"]
+                    assert {k: held[g].get(k) for k in FED} == {k: row.get(k) for k in FED}, (
+                        "command", e.type, g)  # fmt: skip
+                    if g == e.payload.get("group"):  # the command's own group: all it shows
+                        assert shown(held[g]) == shown(row), ("command", e.type, g)
+                held.update({d.data["group"]: d.data for d in live.tick(ROUND, now)
+                             if d.kind == ROW})  # fmt: skip
                 state = live.live(ROUND, now)
                 kept = live._judged(state, now).estimates
                 whole = estimatesmod.find(state, now)
@@ -207,5 +218,59 @@ def test_a_tap_on_a_quiet_200_group_field_judges_its_group_and_those_on_its_hole
             # version) and the groups ahead of G012 on its tee that read hole 2 (G011): not
             # the field's
             assert standing.worked - worked == len(judged) + 1, (standing.worked - worked, judged)
+        finally:
+            store.close()
+
+
+def test_a_taps_row_leaves_before_the_woken_groups_estimates_are_worked_out():
+    """The same field twenty minutes on, with no tick meanwhile: the silence of most groups on
+    the course passed their hole's allotment (their wake-up instants came). A tap's first
+    stage, its own row, works out the tapped group's estimates and those it touches, not the
+    woken groups'; these are worked out before the stages that follow (issue 50)."""
+
+    def start(n: int) -> str:
+        return f"{8 + n * 8 // 60:02d}:{n * 8 % 60:02d}"
+
+    groups = [make_group(f"{prefix}{n:03d}", start(n), tee=tee, size=3)
+              for tee, prefix in ((1, "G"), (4, "H")) for n in range(100)]  # fmt: skip
+    orders = {1: [1, 2, 3, 4, 5, 6], 4: [4, 5, 6, 1, 2, 3]}
+    now = at("10:00") + timedelta(seconds=30)
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg, store = open_round(tmp, groups)
+        try:
+            clock = FakeClock(now)
+            live = LiveService(RoundService(store, cfg, clock))
+            for g in groups:
+                for j, hole in enumerate(orders[g.tee]):
+                    when = g.start + timedelta(minutes=13 * (j + 1))
+                    if when > now:
+                        break
+                    e = event("hole_completed", when - T0, {"group": g.id, "hole": hole})
+                    store.append(e, recorded_at=now)
+            live.tick(ROUND, now)
+            standing = live._standing[ROUND]
+            worked = standing.worked
+            now += timedelta(minutes=20)
+            clock.set(now)
+            assert standing._waiting(now)  # wake-up instants came
+            tap = event("hole_completed", now - T0, {"group": "G012", "hole": 2})
+            store.append(tap, recorded_at=now)
+            stages = live.stages(ROUND, now)
+            first = next(stages)
+            assert [d.data["group"] for d in first if d.kind == ROW] == ["G012"]
+            early = standing.worked - worked
+            # G012, the groups whose gap reads hole 2 (their version moved: G013, H007,
+            # H008) and the one ahead of G012 that reads it (G011), as on a quiet field
+            assert early == 5, early
+            rest = [d for stage in stages for d in stage]
+            woken = standing.worked - worked - early
+            assert woken >= 5, woken  # the groups whose wake-up came, worked out after
+            assert not standing._waiting(now)
+            # and the rows the stages sent are those a fresh fold shows
+            fresh = LiveService(RoundService(store, cfg, clock)).snapshot(ROUND, now)
+            sent = {d.data["group"]: d.data for d in (*first, *rest) if d.kind == ROW}
+            for row in fresh["groups"]:
+                if row["group"] in sent:
+                    assert shown(sent[row["group"]]) == shown(row), row["group"]
         finally:
             store.close()
