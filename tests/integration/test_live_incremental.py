@@ -118,6 +118,31 @@ def open_round(tmp: str, groups=GROUPS):
     return cfg, store
 
 
+#: the instant the quiet field's taps are in (:func:`quiet_field`)
+QUIET_AT = at("10:00") + timedelta(seconds=30)
+
+
+def quiet_field(tmp: str):
+    """Open a round of 100 groups off tee 1 and 100 off tee 4 every 8 minutes from 08:00,
+    each hole played in 13 minutes, every tap up to :data:`QUIET_AT` stored."""
+
+    def start(n: int) -> str:
+        return f"{8 + n * 8 // 60:02d}:{n * 8 % 60:02d}"
+
+    groups = [make_group(f"{prefix}{n:03d}", start(n), tee=tee, size=3)
+              for tee, prefix in ((1, "G"), (4, "H")) for n in range(100)]  # fmt: skip
+    orders = {1: [1, 2, 3, 4, 5, 6], 4: [4, 5, 6, 1, 2, 3]}
+    cfg, store = open_round(tmp, groups)
+    for g in groups:
+        for j, hole in enumerate(orders[g.tee]):
+            when = g.start + timedelta(minutes=13 * (j + 1))
+            if when > QUIET_AT:
+                break
+            e = event("hole_completed", when - T0, {"group": g.id, "hole": hole})
+            store.append(e, recorded_at=QUIET_AT)
+    return cfg, store
+
+
 def shown(row: dict) -> dict:
     return {k: row.get(k) for k in SHOWN}
 
@@ -171,25 +196,12 @@ def test_a_tap_on_a_quiet_200_group_field_judges_its_group_and_those_on_its_hole
     """100 groups off tee 1 and 100 off tee 4 every 8 minutes from 08:00; at 10:00 the first
     sixteen of each tee are out, every tap in (no estimate anywhere)."""
 
-    def start(n: int) -> str:
-        return f"{8 + n * 8 // 60:02d}:{n * 8 % 60:02d}"
-
-    groups = [make_group(f"{prefix}{n:03d}", start(n), tee=tee, size=3)
-              for tee, prefix in ((1, "G"), (4, "H")) for n in range(100)]  # fmt: skip
-    orders = {1: [1, 2, 3, 4, 5, 6], 4: [4, 5, 6, 1, 2, 3]}
-    now = at("10:00") + timedelta(seconds=30)
+    now = QUIET_AT
     with tempfile.TemporaryDirectory() as tmp:
-        cfg, store = open_round(tmp, groups)
+        cfg, store = quiet_field(tmp)
         try:
             clock = FakeClock(now)
             live = LiveService(RoundService(store, cfg, clock))
-            for g in groups:
-                for j, hole in enumerate(orders[g.tee]):
-                    when = g.start + timedelta(minutes=13 * (j + 1))
-                    if when > now:
-                        break
-                    e = event("hole_completed", when - T0, {"group": g.id, "hole": hole})
-                    store.append(e, recorded_at=now)
             live.tick(ROUND, now)
             assert not live._judged(live.live(ROUND, now), now).estimates  # a quiet field
             judged: list[str] = []
@@ -228,25 +240,12 @@ def test_a_taps_row_leaves_before_the_woken_groups_estimates_are_worked_out():
     stage, its own row, works out the tapped group's estimates and those it touches, not the
     woken groups'; these are worked out before the stages that follow (issue 50)."""
 
-    def start(n: int) -> str:
-        return f"{8 + n * 8 // 60:02d}:{n * 8 % 60:02d}"
-
-    groups = [make_group(f"{prefix}{n:03d}", start(n), tee=tee, size=3)
-              for tee, prefix in ((1, "G"), (4, "H")) for n in range(100)]  # fmt: skip
-    orders = {1: [1, 2, 3, 4, 5, 6], 4: [4, 5, 6, 1, 2, 3]}
-    now = at("10:00") + timedelta(seconds=30)
+    now = QUIET_AT
     with tempfile.TemporaryDirectory() as tmp:
-        cfg, store = open_round(tmp, groups)
+        cfg, store = quiet_field(tmp)
         try:
             clock = FakeClock(now)
             live = LiveService(RoundService(store, cfg, clock))
-            for g in groups:
-                for j, hole in enumerate(orders[g.tee]):
-                    when = g.start + timedelta(minutes=13 * (j + 1))
-                    if when > now:
-                        break
-                    e = event("hole_completed", when - T0, {"group": g.id, "hole": hole})
-                    store.append(e, recorded_at=now)
             live.tick(ROUND, now)
             standing = live._standing[ROUND]
             worked = standing.worked
