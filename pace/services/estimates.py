@@ -203,6 +203,11 @@ class Standing:
                 continue
             known = self._known.get(q.id, {})
             k = max((q.position[h] for h in known if h in q.position), default=0)
+            if k >= len(q.order):
+                # its last hole logged: its estimates read its own holes alone (no hole is
+                # beyond it to pass, and it is not silent: ``find_group``), so no group's
+                # fact moves them (at a tap on the last hole, every group done before it)
+                continue
             if any(h in q.position and q.position[h] >= k for h in holes):
                 out.append(q.id)
         return out
