@@ -126,18 +126,24 @@ class Standing:
         :meth:`pace.services.live.LiveService._judged`); return whether they are whole.
 
         ``wakes=False`` (issue 50: a tap's own row first) works out only the groups whose
-        facts changed and those ahead of them that read the changed holes, and leaves the
-        groups whose wake-up instant came (the clock's part) to the next call, which works
-        them out as one call would have: nothing a woken group's estimate reads is changed
-        by the first part. When the whole field is to be worked out again (a first look, a
-        hole logged for the first time, a siren) or no wake-up instant has come, it does
-        the whole update and returns True."""
+        facts changed and those ahead of them that read the changed holes, on the holes
+        observed at the last whole update, and leaves the rest to the next call: the groups
+        whose wake-up instant came (the clock's part), and the whole field when a hole was
+        logged for the first time (an estimate on it may now show). That call works them out
+        as one call would have: the groups a fact changed are worked out again there
+        whenever the field is, and nothing a woken group's estimate reads is changed by the
+        first part. On a first look, after a siren, or when nothing is left for later, it
+        does the whole update and returns True."""
         live = self.live
         fold = live.field
         plan = live.view.plan
         observed = fold.index.holes(now)
+        if not wakes and self.at is not None and fold.spans is self._spans:
+            if observed != self._observed or self._waiting(now):
+                self.at = now
+                self._work(self._groups(self._facts(now)), now, False)
+                return False
         full = self.at is None or observed != self._observed or fold.spans is not self._spans
-        whole = wakes or full or not self._waiting(now)
         self._observed, self._spans, self.at = observed, fold.spans, now
         if full:
             groups = {p.id for p in plan.groups}
@@ -145,17 +151,21 @@ class Standing:
                 self._known[p.id] = fold.done(p.id, now)
                 self._versions[p.id] = fold.version[p.id]
         else:
-            changed = self._facts(now)
-            if whole:
-                changed.extend(self._woken(now))
-            groups = set()
-            for g, holes in changed:
-                groups.add(g)
-                if holes:
-                    groups.update(self._ahead(plan.by_id[g], holes))
+            groups = self._groups([*self._facts(now), *self._woken(now)])
         if groups:
             self._work(groups, now, full)
-        return whole
+        return True
+
+    def _groups(self, changed: Iterable[tuple[str, set[int]]]) -> set[str]:
+        """Return the groups to work out again for ``changed`` (each group with the holes
+        that changed): each, and the groups ahead of it that read those holes."""
+        plan = self.live.view.plan
+        groups: set[str] = set()
+        for g, holes in changed:
+            groups.add(g)
+            if holes:
+                groups.update(self._ahead(plan.by_id[g], holes))
+        return groups
 
     def _waiting(self, now: datetime) -> bool:
         """Return whether a group's wake-up instant came by ``now`` (an outdated entry of
