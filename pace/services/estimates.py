@@ -296,7 +296,7 @@ class Judged:
         if standing is None:
             standing = Standing(live)
         #: whether the estimates are the whole field's at ``now`` (``wakes=False``: maybe
-        #: not, the woken groups' left to the next update, :meth:`Standing.update`)
+        #: not, part of them left to the next update, :meth:`Standing.update`)
         self.whole = standing.update(now, wakes=wakes)
         self.standing = standing
         self.estimates = standing.estimates

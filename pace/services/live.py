@@ -89,7 +89,7 @@ class LiveService:
         #: each round's missed taps kept group by group (``estimatesmod.Standing``)
         self._standing: dict[str, estimatesmod.Standing] = {}
         #: the rounds whose command's own rows are being judged: their estimates may leave
-        #: the woken groups for after those rows are sent (:meth:`_row_deltas`)
+        #: what those rows do not need for after they are sent (:meth:`_row_deltas`)
         self._first_rows: set[str] = set()
         #: by group, the hole in play and the latest instant its phone showed it still on it
         #: (``PositionService.seen_on_hole``; None: no positions): see :meth:`_seen_late`
@@ -224,8 +224,8 @@ class LiveService:
         command or the clock may have changed. An instant before the last one asked (a
         status read at an earlier ``?at=``) is worked out apart, the kept ones untouched."""
         key = (id(live), live.last_seq, len(live.events), now)
-        # a command's own rows may be judged before the groups whose wake-up instant came
-        # are worked out (``Standing.update``); everything else waits for the whole field
+        # a command's own rows may be judged on the estimates of the groups whose facts
+        # changed alone (``Standing.update``); everything else waits for the whole field
         first = live.name in self._first_rows
         known = self._estimates.get(live.name)
         if known is None or known[0] != key or not (first or known[1].whole):
@@ -383,8 +383,8 @@ class LiveService:
             yield tuple(out)
             out = []
         if partial:
-            # those rows were judged before the woken groups' estimates were worked out: their
-            # groups are judged again with the whole field's before any alert is looked for
+            # those rows were judged before the whole field's estimates were worked out: their
+            # groups are judged again with them before any alert is looked for
             statuses = {g: self._status(live, g, now) for g in statuses}
         if first:
             # the alerts the tapped group's facts raise go next, once stored, before the
@@ -731,19 +731,18 @@ class LiveService:
         return the statuses evaluated again, by group, what adds the other groups' rows
         to the list it is given and returns their statuses (``None``: no other group), to
         call once the first rows are sent, and whether the first rows were judged before the
-        woken groups' estimates (then the other rows' call judges their groups again too).
+        whole field's estimates (then the other rows' call judges their groups again too).
 
         A group is evaluated again when an event touched it, and on a tick also when the clock
         may have changed its status (its wake-up instant has come): a command answers for its
         facts, the tick for the clock. A redrawn round's rows are all added at once.
 
         A command's own rows (the groups its facts name, when others follow) are judged with
-        the estimates of the groups whose facts changed brought up to date, and those of the
-        groups whose wake-up instant came since the last look left for the other rows' call
-        (issue 50: at a fast clock a tap finds dozens, ``Standing.update``): the first rows
-        go out one field's wake-ups sooner. The other rows' call works the woken groups
-        out, judges the first rows' groups again and sends a row whose key moved, so the
-        rows a page holds once the command is sent are those one whole judgement gives.
+        the estimates of the groups whose facts changed brought up to date; the groups whose
+        wake-up instant came, and the whole field when a hole was logged for the first time,
+        are left for the other rows' call (issue 50; ``Standing.update``). That call works
+        them out, judges the first rows' groups again and sends a row whose key moved, so
+        the rows a page holds once the command is sent are those one whole judgement gives.
         """
         told: dict[str, tuple[int, Any, datetime | None]] = live.told.setdefault("rows", {})
         fold = live.field
@@ -806,7 +805,7 @@ class LiveService:
                 nonlocal forced
                 if not partial:
                     return rows_of(order[named:], into)
-                # the woken groups worked out now: what one whole look would judge again
+                # the estimates left for now worked out: what one whole look would judge again
                 judged = self._judged(live, now)
                 forced = forced | judged.standing.drain() | judged.groups()
                 forced |= {p.id for p in order[:named]}
