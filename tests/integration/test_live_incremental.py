@@ -17,8 +17,11 @@ from __future__ import annotations
 import os
 import tempfile
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date, timedelta
 from pathlib import Path
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -122,9 +125,11 @@ def open_round(tmp: str, groups=GROUPS):
 QUIET_AT = at("10:00") + timedelta(seconds=30)
 
 
-def quiet_field(tmp: str):
+@contextmanager
+def quiet_field() -> Iterator[tuple[config.Settings, Any, FakeClock, LiveService]]:
     """Open a round of 100 groups off tee 1 and 100 off tee 4 every 8 minutes from 08:00,
-    each hole played in 13 minutes, every tap up to :data:`QUIET_AT` stored."""
+    each hole played in 13 minutes, every tap up to :data:`QUIET_AT` stored; yield its
+    settings, store, clock and live service, ticked at :data:`QUIET_AT`."""
 
     def start(n: int) -> str:
         return f"{8 + n * 8 // 60:02d}:{n * 8 % 60:02d}"
@@ -132,15 +137,22 @@ def quiet_field(tmp: str):
     groups = [make_group(f"{prefix}{n:03d}", start(n), tee=tee, size=3)
               for tee, prefix in ((1, "G"), (4, "H")) for n in range(100)]  # fmt: skip
     orders = {1: [1, 2, 3, 4, 5, 6], 4: [4, 5, 6, 1, 2, 3]}
-    cfg, store = open_round(tmp, groups)
-    for g in groups:
-        for j, hole in enumerate(orders[g.tee]):
-            when = g.start + timedelta(minutes=13 * (j + 1))
-            if when > QUIET_AT:
-                break
-            e = event("hole_completed", when - T0, {"group": g.id, "hole": hole})
-            store.append(e, recorded_at=QUIET_AT)
-    return cfg, store
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg, store = open_round(tmp, groups)
+        try:
+            for g in groups:
+                for j, hole in enumerate(orders[g.tee]):
+                    when = g.start + timedelta(minutes=13 * (j + 1))
+                    if when > QUIET_AT:
+                        break
+                    e = event("hole_completed", when - T0, {"group": g.id, "hole": hole})
+                    store.append(e, recorded_at=QUIET_AT)
+            clock = FakeClock(QUIET_AT)
+            live = LiveService(RoundService(store, cfg, clock))
+            live.tick(ROUND, QUIET_AT)
+            yield cfg, store, clock, live
+        finally:
+            store.close()
 
 
 def shown(row: dict) -> dict:
@@ -197,41 +209,34 @@ def test_a_tap_on_a_quiet_200_group_field_judges_its_group_and_those_on_its_hole
     sixteen of each tee are out, every tap in (no estimate anywhere)."""
 
     now = QUIET_AT
-    with tempfile.TemporaryDirectory() as tmp:
-        cfg, store = quiet_field(tmp)
-        try:
-            clock = FakeClock(now)
-            live = LiveService(RoundService(store, cfg, clock))
-            live.tick(ROUND, now)
-            assert not live._judged(live.live(ROUND, now), now).estimates  # a quiet field
-            judged: list[str] = []
-            status = live._status
+    with quiet_field() as (cfg, store, clock, live):
+        assert not live._judged(live.live(ROUND, now), now).estimates  # a quiet field
+        judged: list[str] = []
+        status = live._status
 
-            def spy(state, group, when):
-                judged.append(group)
-                return status(state, group, when)
+        def spy(state, group, when):
+            judged.append(group)
+            return status(state, group, when)
 
-            live._status = spy  # type: ignore[method-assign]
-            standing = live._standing[ROUND]
-            worked = standing.worked
-            now += timedelta(seconds=10)
-            clock.set(now)
-            tap = event("hole_completed", now - T0, {"group": "G012", "hole": 2})
-            store.append(tap, recorded_at=now)
-            live.changes(ROUND, now)
-            # the tapped group, and those whose gap reads hole 2: G013 plays it behind G012;
-            # H007 and H008 play it on the other tee (the gap is to whoever completed the hole
-            # before, whatever the tee). G011 and H006 left hole 2 before G012 completed it:
-            # their gaps read only the completions before their own, so the tap cannot move
-            # them (nor, at the last hole, the groups that finished long ago)
-            assert judged[0] == "G012" and len(set(judged)) == len(judged), judged
-            assert set(judged) == {"G012", "G013", "H007", "H008"}, judged
-            # the estimates: worked out again for those same groups (the fold moved their
-            # version) and the groups ahead of G012 on its tee that read hole 2 (G011): not
-            # the field's
-            assert standing.worked - worked == len(judged) + 1, (standing.worked - worked, judged)
-        finally:
-            store.close()
+        live._status = spy  # type: ignore[method-assign]
+        standing = live._standing[ROUND]
+        worked = standing.worked
+        now += timedelta(seconds=10)
+        clock.set(now)
+        tap = event("hole_completed", now - T0, {"group": "G012", "hole": 2})
+        store.append(tap, recorded_at=now)
+        live.changes(ROUND, now)
+        # the tapped group, and those whose gap reads hole 2: G013 plays it behind G012;
+        # H007 and H008 play it on the other tee (the gap is to whoever completed the hole
+        # before, whatever the tee). G011 and H006 left hole 2 before G012 completed it:
+        # their gaps read only the completions before their own, so the tap cannot move
+        # them (nor, at the last hole, the groups that finished long ago)
+        assert judged[0] == "G012" and len(set(judged)) == len(judged), judged
+        assert set(judged) == {"G012", "G013", "H007", "H008"}, judged
+        # the estimates: worked out again for those same groups (the fold moved their
+        # version) and the groups ahead of G012 on its tee that read hole 2 (G011): not
+        # the field's
+        assert standing.worked - worked == len(judged) + 1, (standing.worked - worked, judged)
 
 
 def test_a_taps_row_leaves_before_the_woken_groups_estimates_are_worked_out():
@@ -241,35 +246,28 @@ def test_a_taps_row_leaves_before_the_woken_groups_estimates_are_worked_out():
     woken groups'; these are worked out before the stages that follow (issue 50)."""
 
     now = QUIET_AT
-    with tempfile.TemporaryDirectory() as tmp:
-        cfg, store = quiet_field(tmp)
-        try:
-            clock = FakeClock(now)
-            live = LiveService(RoundService(store, cfg, clock))
-            live.tick(ROUND, now)
-            standing = live._standing[ROUND]
-            worked = standing.worked
-            now += timedelta(minutes=20)
-            clock.set(now)
-            assert standing._waiting(now)  # wake-up instants came
-            tap = event("hole_completed", now - T0, {"group": "G012", "hole": 2})
-            store.append(tap, recorded_at=now)
-            stages = live.stages(ROUND, now)
-            first = next(stages)
-            assert [d.data["group"] for d in first if d.kind == ROW] == ["G012"]
-            early = standing.worked - worked
-            # G012, the groups whose gap reads hole 2 (their version moved: G013, H007,
-            # H008) and the one ahead of G012 that reads it (G011), as on a quiet field
-            assert early == 5, early
-            rest = [d for stage in stages for d in stage]
-            woken = standing.worked - worked - early
-            assert woken >= 5, woken  # the groups whose wake-up came, worked out after
-            assert not standing._waiting(now)
-            # and the rows the stages sent are those a fresh fold shows
-            fresh = LiveService(RoundService(store, cfg, clock)).snapshot(ROUND, now)
-            sent = {d.data["group"]: d.data for d in (*first, *rest) if d.kind == ROW}
-            for row in fresh["groups"]:
-                if row["group"] in sent:
-                    assert shown(sent[row["group"]]) == shown(row), row["group"]
-        finally:
-            store.close()
+    with quiet_field() as (cfg, store, clock, live):
+        standing = live._standing[ROUND]
+        worked = standing.worked
+        now += timedelta(minutes=20)
+        clock.set(now)
+        assert standing._waiting(now)  # wake-up instants came
+        tap = event("hole_completed", now - T0, {"group": "G012", "hole": 2})
+        store.append(tap, recorded_at=now)
+        stages = live.stages(ROUND, now)
+        first = next(stages)
+        assert [d.data["group"] for d in first if d.kind == ROW] == ["G012"]
+        early = standing.worked - worked
+        # G012, the groups whose gap reads hole 2 (their version moved: G013, H007,
+        # H008) and the one ahead of G012 that reads it (G011), as on a quiet field
+        assert early == 5, early
+        rest = [d for stage in stages for d in stage]
+        woken = standing.worked - worked - early
+        assert woken >= 5, woken  # the groups whose wake-up came, worked out after
+        assert not standing._waiting(now)
+        # and the rows the stages sent are those a fresh fold shows
+        fresh = LiveService(RoundService(store, cfg, clock)).snapshot(ROUND, now)
+        sent = {d.data["group"]: d.data for d in (*first, *rest) if d.kind == ROW}
+        for row in fresh["groups"]:
+            if row["group"] in sent:
+                assert shown(sent[row["group"]]) == shown(row), row["group"]
