@@ -145,9 +145,10 @@ def relay_row(group: str, start: datetime, holes: dict[str, dict], at: str) -> d
     }  # fmt: skip
 
 
-def serve_relay(port: int, groups: int, kind: str = "forward") -> None:
+def serve_relay(port: int, groups: int, kind: str = "forward", frames: str = "") -> None:
     """Run a relay: ``forward`` acks a tap and forwards its event, a row and an alert,
-    numbered; ``bare`` acks it and re-emits the tap alone, numbered, to the dashboards."""
+    numbered; ``bare`` acks it and re-emits the tap alone, numbered, to the dashboards.
+    ``frames``: note the frames it writes there, as pace's launcher does (``--spans``)."""
     from flask import Flask, jsonify
     from flask_socketio import SocketIO, join_room
 
@@ -228,6 +229,12 @@ def serve_relay(port: int, groups: int, kind: str = "forward") -> None:
     # second frame of a tap (its row) for the client's delayed ACK, ~40 ms, and flatter pace
     from pace.web.server import wsgi_server
 
+    if frames:
+        import spans
+
+        # stopped with SIGINT (the bench's ``Server.stop``), even started in the background
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        spans.trace_frames(frames)
     wsgi_server(app, "127.0.0.1", port).serve_forever()
 
 
@@ -363,6 +370,21 @@ def plan_round(groups: int, day: date, seed: int = 13, tees: int = 1) -> tuple[s
     return "\n".join(lines) + "\n", taps
 
 
+def pin(process: subprocess.Popen, args, server: bool) -> None:
+    """``--pin``: keep a server on the first of the cores this bench may use, and a client
+    process on the others (the dashboards and the phones are other devices: their reading
+    does not take the server's core); without it the system places them."""
+    if args.pin:
+        os.sched_setaffinity(process.pid, set(CORES[:1]) if server else set(CORES[1:]))
+        PINNED["servers" if server else "clients"].update(os.sched_getaffinity(process.pid))
+
+
+#: the cores this bench may use (``--pin``), read when it starts
+CORES: list[int] = []
+#: the cores the servers' and the clients' processes were kept on (``--pin``), read back
+PINNED: dict[str, set[int]] = {"servers": set(), "clients": set()}
+
+
 def start_pace(folder: Path, draw: str, day: date, origin: datetime, args) -> Server:
     db = folder / "pace.db"
     (folder / "draw.csv").write_text(draw, encoding="utf-8")
@@ -402,6 +424,7 @@ def start_pace(folder: Path, draw: str, day: date, origin: datetime, args) -> Se
             cwd=folder, stdout=out, stderr=subprocess.STDOUT,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )  # fmt: skip
+    pin(process, args, server=True)
     url = f"http://127.0.0.1:{port}"
     wait_ready(url + "/", process, log)
     tokens = {role: sign_in(url, code) for role, code in codes.items()}
@@ -420,6 +443,48 @@ def read_spans(path: Path) -> dict[str, Any] | str:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
         return f"pace wrote none to {path} ({e})"
+
+
+def relay_frames(folder: Path, kind: str) -> Path:
+    """Return where a relay writes its frames (``--spans``)."""
+    return folder / f"frames-{kind}.json"
+
+
+def spansmod() -> Any:
+    """Return ``bench/spans.py``, the launcher's module."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    import spans
+
+    return spans
+
+
+def print_fan_out(frames: dict[str, Any], clients: list[Clients], dashboards: int) -> None:
+    """Print, for each server, its measured taps' rows in three parts (``spans.fan_out``):
+    the tap to the server's first write of its row, that write to its last to a dashboard (the
+    server's fan-out), and that one to every dashboard holding the row (the clients' reading,
+    one client process for every dashboard)."""
+    print(f"\nthe row's way, server and clients (--spans; ms; the server's writes noted in"
+          f" the process; {dashboards} dashboards read by one client process)")  # fmt: skip
+    parts = (("before", "tap → the server's first write of its row"),
+             ("server", "first write → last dashboard's write"),
+             ("clients", "last write → every dashboard holds it"))  # fmt: skip
+    print(f"{'':44}" + "".join(f" {c.server.name + ' ' + q:>12}" for c in clients
+                                for q in ("p50", "p99")))  # fmt: skip
+    series = {}
+    for c in clients:
+        got = frames.get(c.server.name)
+        if isinstance(got, str) or got is None:
+            print(f"{c.server.name}: no frames ({got})")
+            return
+        taps = list(zip(c.ids, c.sent, c.rows, strict=True))
+        series[c.server.name] = spansmod().fan_out(got, taps, dashboards)
+    for key, label in parts:
+        print(f"{label:44}" + "".join(
+            f" {quantile(series[c.server.name][key], q) * 1000:12.2f}"
+            for c in clients for q in (0.5, 0.99)))  # fmt: skip
+    print("taps whose row's writes were found: "
+          + ", ".join(f"{c.server.name} {len(series[c.server.name]['before'])} of {len(c.ids)}"
+                      for c in clients))  # fmt: skip
 
 
 def print_spans(calls: dict[str, Any] | str, taps: list[tuple[float, float]]) -> None:
@@ -453,16 +518,18 @@ def print_spans(calls: dict[str, Any] | str, taps: list[tuple[float, float]]) ->
           f" {quantile([r for _, r in taps], 0.99) * 1000:.2f} ms")  # fmt: skip
 
 
-def start_relay(folder: Path, groups: int, kind: str) -> Server:
+def start_relay(folder: Path, groups: int, kind: str, args) -> Server:
     port = free_port()
     log = folder / f"relay-{kind}.log"
+    frames = ["--frames", str(relay_frames(folder, kind))] if args.spans is not None else []
     with log.open("w") as out:
         process = subprocess.Popen(
             [sys.executable, __file__, "--serve-relay", kind, "--port", str(port),
-             "--groups", str(groups)],
+             "--groups", str(groups), *frames],
             cwd=folder, stdout=out, stderr=subprocess.STDOUT,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )  # fmt: skip
+    pin(process, args, server=True)
     url = f"http://127.0.0.1:{port}"
     wait_ready(url + "/ready", process, log)
     return Server(kind, url, process, log)
@@ -809,6 +876,8 @@ class Clients:
     firsts: list[float] = field(default_factory=list)
     #: when each measured tap was sent (``perf_counter``; ``--spans`` lines pace's steps up)
     sent: list[float] = field(default_factory=list)
+    #: each measured tap's id (``--spans`` finds the frames that carry it)
+    ids: list[str] = field(default_factory=list)
 
     @classmethod
     def start(cls, server: Server, args, folder: Path) -> Clients:
@@ -824,6 +893,7 @@ class Clients:
                 stdout=out, stderr=subprocess.STDOUT,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},
             )  # fmt: skip
+        pin(process, args, server=False)
         try:
             conn, _ = listener.accept()
         except TimeoutError:
@@ -1018,6 +1088,7 @@ class Phones:
                 stdout=out, stderr=subprocess.STDOUT,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},
             )  # fmt: skip
+        pin(process, args, server=False)
         try:
             conn, _ = listener.accept()
         except TimeoutError:
@@ -1112,6 +1183,9 @@ def main() -> None:
     parser.add_argument("--spans", nargs="?", const="", default=None, metavar="FILE",
                         help="time pace's steps of each tap (bench/spans.py) and print where"
                         " the time goes; FILE keeps the timed calls as JSON")  # fmt: skip
+    parser.add_argument("--pin", action="store_true",
+                        help="keep the servers on one core and the clients on the others (the"
+                        " dashboards are other devices; needs 2 cores)")  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     parser.add_argument("--progress", action="store_true", help="print a line every 50 taps")
     parser.add_argument("--positions", type=int, default=0,
@@ -1124,6 +1198,7 @@ def main() -> None:
     parser.add_argument("--day", default="", help=argparse.SUPPRESS)
     parser.add_argument("--serve-relay", default="", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--frames", default="", help=argparse.SUPPRESS)
     parser.add_argument("--client-worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--ipc-port", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--url", default="", help=argparse.SUPPRESS)
@@ -1132,7 +1207,7 @@ def main() -> None:
     if args.profile and args.spans is not None:
         parser.error("--profile and --spans each start pace their own way: choose one")
     if args.serve_relay:
-        serve_relay(args.port, args.groups, args.serve_relay)
+        serve_relay(args.port, args.groups, args.serve_relay, args.frames)
         return
     if args.phones_worker:
         PARS.update(read_pars())
@@ -1144,6 +1219,12 @@ def main() -> None:
                       args.ipc_port)  # fmt: skip
         return
     PARS.update(read_pars())
+    if args.pin:
+        if not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2:
+            parser.error("--pin needs a system with sched_setaffinity and 2 cores to use")
+        CORES.extend(sorted(os.sched_getaffinity(0)))
+        # this process and the client processes it starts share the cores but the first
+        os.sched_setaffinity(0, set(CORES[1:]))
 
     day = datetime.now(TZ).date()
     draw, taps = plan_round(args.groups, day, tees=args.tees)
@@ -1155,7 +1236,7 @@ def main() -> None:
         folder = Path(tmp)
         pace_server = start_pace(folder, draw, day, origin, args)
         kinds = ["forward", "bare"] if args.relay == "both" else [args.relay]
-        servers = [pace_server, *(start_relay(folder, args.groups, k) for k in kinds)]
+        servers = [pace_server, *(start_relay(folder, args.groups, k, args) for k in kinds)]
         clients: list[Clients] = []
         cpu: dict[str, float] = {}
         closing: list[dict] = []
@@ -1205,6 +1286,7 @@ def main() -> None:
                         c.acks.append(answer["ack"])
                         c.firsts.append(answer["first"])
                         c.sent.append(answer["t0"])
+                        c.ids.append(payload["id"])
                         if phones is not None and c.server is pace_server:
                             loaded.append((phones.on, spell, answer["row"]))
                     time.sleep(args.gap / 1000)
@@ -1224,6 +1306,11 @@ def main() -> None:
             for s in servers:
                 s.stop()
         spans = read_spans(spans_file(args, folder)) if args.spans is not None else None
+        frames = {}
+        if args.spans is not None:
+            frames = {s.name: read_spans(Path(spansmod().frames_file(spans_file(args, folder)))
+                                         if s is pace_server else relay_frames(folder, s.name))
+                      for s in servers}  # fmt: skip
 
     names = [c.server.name for c in clients]
     pace = clients[0]
@@ -1250,7 +1337,9 @@ def main() -> None:
           f" tick {args.tick:g} s")  # fmt: skip
     print(f"taps sent at most {lag / 60:.1f} min (pace's clock) after their instant;"
           f" load average before {load_before[0]:.2f}, after {load_after[0]:.2f}"
-          f" ({os.cpu_count()} cores)")  # fmt: skip
+          f" ({os.cpu_count()} cores)"
+          + (f"; --pin: the servers on cores {sorted(PINNED['servers'])}, the clients on"
+             f" {sorted(PINNED['clients'])}" if args.pin else ""))  # fmt: skip
     relays = names[1:]
     print(f"{'(ms)':36}" + "".join(f" {n:>8}" for n in names)
           + "".join(f" {'÷' + n:>8}" for n in relays))  # fmt: skip
@@ -1305,6 +1394,7 @@ def main() -> None:
         print_positions(args, loaded, phone_stats)
     if spans is not None:
         print_spans(spans, list(zip(pace.sent, pace.rows, strict=True)))
+        print_fan_out(frames, clients, args.dashboards)
     if args.json:
         print(json.dumps({label: {f"{n}_ms": v * 1000 for n, v in by_server.items()}
                           for label, by_server in figures.items()}))  # fmt: skip

@@ -14,6 +14,11 @@ row was on its way.
 
 The timers cost a few microseconds a call: a run with ``--spans`` is a little slower than
 one without, so its figures explain the run's, they do not replace them.
+
+The launcher also notes every websocket frame pace writes of the events a dashboard shows a
+tap by (:func:`trace_frames`, written beside ``OUT``: :func:`frames_file`), and the bench's
+relays do the same: :func:`fan_out` then splits each tap's row between the server's work before
+its first write, the server's writes to every dashboard, and the clients' reading of them.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import functools
 import importlib
 import inspect
 import json
+import re
 import signal
 import sys
 import time
@@ -112,6 +118,89 @@ def attribute(
     return out
 
 
+#: the frames by which a dashboard shows a tap: pace's row, the bare relay's tap, as Engine.IO
+#: writes them (``4`` a message, ``2`` an event)
+ROWS = ('42["group_updated"', '42["hole_completed"')
+#: the frames :func:`trace_frames` notes: the rows, and the alerts
+TRACED = (*ROWS, '42["alert_raised"')
+#: a tap's id in a frame's text (the bench's taps are UUIDs)
+TAP_ID = re.compile(r'"id": ?"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"')
+
+
+def carried(text: str) -> list[str]:
+    """Return the ids of the taps a frame shows: those a row carries (an alert shows none)."""
+    return TAP_ID.findall(text) if text.startswith(ROWS) else []
+
+
+def frames_file(out: str) -> str:
+    """Return where the frames of a process whose calls go to ``out`` are written."""
+    return str(out) + ".frames"
+
+
+def trace_frames(out: str) -> None:
+    """Note each websocket frame of :data:`TRACED` the process writes: when its write began
+    and ended (``perf_counter``) and which text it was; write them to ``out`` as JSON when the
+    process ends: ``{"sends": [[start, end, text's number], …], "ids": [[tap id, …] of each
+    text]}``, the taps each text shows (:func:`carried`) read once, at the end."""
+    from geventwebsocket.websocket import WebSocket
+
+    sends: list[tuple[float, float, int]] = []
+    texts: dict[str, int] = {}
+    send = WebSocket.send
+
+    @functools.wraps(send)
+    def traced(self: Any, message: Any, binary: Any = None) -> Any:
+        started = time.perf_counter()
+        try:
+            return send(self, message, binary)
+        finally:
+            if isinstance(message, str) and message.startswith(TRACED):
+                number = texts.setdefault(message, len(texts))
+                sends.append((started, time.perf_counter(), number))
+
+    WebSocket.send = traced
+
+    def write() -> None:
+        ids = [carried(text) for text in texts]
+        with open(out, "w", encoding="utf-8") as f:
+            json.dump({"sends": sends, "ids": ids}, f)
+
+    atexit.register(write)
+
+
+def fan_out(
+    frames: Mapping[str, Any], taps: Sequence[tuple[str, float, float]], dashboards: int
+) -> dict[str, list[float]]:
+    """Return, for each tap (``taps``: its id, the instant it was sent and its row's latency,
+    in order), the seconds of three parts of its row, from a server's frames
+    (:func:`trace_frames`): from the tap to the first write of the first frame that carries
+    it; from there to the end of that frame's ``dashboards``-th write (the server's fan-out:
+    the room's first writes are the dashboards', a marshal's same row comes later); and from
+    there until every dashboard held the row (the clients' reading). A tap whose frame was
+    not written that many times while its row was on its way gets none."""
+    sends = sorted(frames["sends"])
+    starts = [s for s, _, _ in sends]
+    carries = [set(ids) for ids in frames["ids"]]
+    out: dict[str, list[float]] = {"before": [], "server": [], "clients": []}
+    for tap, t0, row in taps:
+        end = t0 + row
+        text = None
+        writes: list[tuple[float, float]] = []
+        for start, done, number in sends[bisect.bisect_left(starts, t0) :]:
+            if start > end or len(writes) == dashboards:
+                break
+            if text is None and tap in carries[number]:
+                text = number
+            if number == text:
+                writes.append((start, done))
+        if len(writes) < dashboards:
+            continue
+        out["before"].append(writes[0][0] - t0)
+        out["server"].append(writes[-1][1] - writes[0][0])
+        out["clients"].append(end - writes[-1][1])
+    return out
+
+
 def main() -> None:
     """Run pace's command line (``sys.argv[2:]``) with its steps timed into ``sys.argv[1]``."""
     out, argv = sys.argv[1], sys.argv[2:]
@@ -122,6 +211,7 @@ def main() -> None:
     # bench stops pace with SIGINT, and the calls are written only if pace then ends
     signal.signal(signal.SIGINT, signal.default_int_handler)
     calls = install()
+    trace_frames(frames_file(out))
 
     def write() -> None:
         with open(out, "w", encoding="utf-8") as f:

@@ -92,7 +92,8 @@ def test_the_bench_measures_pace_against_the_bare_relay_alone(tmp_path):
 
 def test_the_bench_says_where_paces_time_goes_in_each_tap(tmp_path):
     kept = tmp_path / "spans.json"
-    out = run_bench(tmp_path, "--relay", "bare", "--spans", str(kept))
+    pinned = ("--pin",) if len(os.sched_getaffinity(0)) >= 2 else ()
+    out = run_bench(tmp_path, "--relay", "bare", "--spans", str(kept), *pinned)
     calls = json.loads(kept.read_text(encoding="utf-8"))
     spans = bench_module("spans")
     # pace ran under the launcher: every step of a tap was timed, once per tap at least
@@ -119,6 +120,56 @@ def test_the_bench_says_where_paces_time_goes_in_each_tap(tmp_path):
     assert figures["first stage sent → every dashboard"][0] > 0, table
     assert re.search(r"during a scheduler tick: \d+ of 68 ", table), table
     assert spans.STEPS[0][0] == "session look-up"
+    # the servers' frames: each tap's row in three parts, for pace and the relay alike
+    way = out[out.index("the row's way, server and clients") :]
+    assert re.search(r"pace p50 +pace p99 +bare p50 +bare p99", way), way
+    parts = {}
+    for label in ("tap → the server's first write of its row",
+                  "first write → last dashboard's write",
+                  "last write → every dashboard holds it"):  # fmt: skip
+        line = re.search(re.escape(label) + rf" +{NUMBER}" * 4, way)
+        assert line, (label, way)
+        parts[label] = [float(x) for x in line.groups()]
+        assert all(x >= 0 for x in parts[label]), way
+    # pace writes a tap's row after its work on it: after the relay, before its row is held
+    assert 0 < parts["tap → the server's first write of its row"][0] < row, way
+    assert "taps whose row's writes were found: pace 68 of 68, bare 68 of 68" in way, way
+    assert (tmp_path / "spans.json.frames").exists()
+    if pinned:
+        cores = re.search(r"--pin: the servers on cores \[([\d, ]+)\], the clients on"
+                          r" \[([\d, ]+)\]", out)  # fmt: skip
+        assert cores, out
+        servers, clients = ({int(c) for c in g.split(",")} for g in cores.groups())
+        assert servers and clients and not servers & clients, out
+
+
+def test_a_taps_row_is_split_at_the_servers_writes_of_the_frame_that_carries_it():
+    spans = bench_module("spans")
+    a, b = "1b4e28ba-2fa1-11d2-883f-0016d3cca427", "6fa459ea-ee8a-3ca4-894e-db77e160355e"
+    texts = [f'42["group_updated",{{"holes":{{"1":{{"id":"{a}"}}}}}}]',
+             f'42["alert_raised",{{"alert":{{"id":"{b}"}}}}]',
+             f'42["group_updated",{{"holes":{{"1":{{"id":"{a}"}},"2":{{"id":"{b}"}}}}}}]']
+    ids = [spans.carried(t) for t in texts]
+    assert ids == [[a], [], [a, b]]  # an alert's ids are not taps shown
+    frames = {
+        "sends": [
+            [10.004, 10.0041, 0], [10.0045, 10.0046, 0], [10.005, 10.0052, 0],  # a's row x3
+            [20.001, 20.0011, 1],  # an alert, written first
+            [20.002, 20.0021, 2], [20.003, 20.0032, 2],
+        ],
+        "ids": ids,
+    }
+    # two dashboards: the third write of a's row is a marshal's, after the dashboards'
+    got = spans.fan_out(frames, [(a, 10.0, 0.008), (b, 20.0, 0.006)], 2)
+    assert got["before"] == pytest.approx([0.004, 0.002])
+    assert got["server"] == pytest.approx([0.0006, 0.0012])
+    assert got["clients"] == pytest.approx([0.0034, 0.0028])
+    # the parts of each tap add up to its row's latency
+    for i, row in enumerate((0.008, 0.006)):
+        assert sum(got[k][i] for k in got) == pytest.approx(row)
+    # a frame written to fewer dashboards than there are, while the row was on its way: none
+    assert spans.fan_out(frames, [(a, 10.0, 0.0046)], 2)["before"] == pytest.approx([0.004])
+    assert spans.fan_out(frames, [(a, 10.0, 0.0044)], 2)["before"] == []
 
 
 def test_the_spans_of_a_tap_are_the_calls_made_while_its_row_was_on_its_way():
