@@ -146,16 +146,21 @@ def test_the_bench_says_where_paces_time_goes_in_each_tap(tmp_path):
 def test_a_taps_row_is_split_at_the_servers_writes_of_the_frame_that_carries_it():
     spans = bench_module("spans")
     a, b = "1b4e28ba-2fa1-11d2-883f-0016d3cca427", "6fa459ea-ee8a-3ca4-894e-db77e160355e"
-    texts = [f'42["group_updated",{{"holes":{{"1":{{"id":"{a}"}}}}}}]',
-             f'42["alert_raised",{{"alert":{{"id":"{b}"}}}}]',
-             f'42["group_updated",{{"holes":{{"1":{{"id":"{a}"}},"2":{{"id":"{b}"}}}}}}]']
+    texts = [
+        f'42["group_updated",{{"holes":{{"1":{{"id":"{a}"}}}}}}]',
+        f'42["alert_raised",{{"alert":{{"id":"{b}"}}}}]',
+        f'42["group_updated",{{"holes":{{"1":{{"id":"{a}"}},"2":{{"id":"{b}"}}}}}}]',
+    ]
     ids = [spans.carried(t) for t in texts]
     assert ids == [[a], [], [a, b]]  # an alert's ids are not taps shown
     frames = {
         "sends": [
-            [10.004, 10.0041, 0], [10.0045, 10.0046, 0], [10.005, 10.0052, 0],  # a's row x3
+            [10.004, 10.0041, 0],
+            [10.0045, 10.0046, 0],
+            [10.005, 10.0052, 0],  # a's row x3
             [20.001, 20.0011, 1],  # an alert, written first
-            [20.002, 20.0021, 2], [20.003, 20.0032, 2],
+            [20.002, 20.0021, 2],
+            [20.003, 20.0032, 2],
         ],
         "ids": ids,
     }
