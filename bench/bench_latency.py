@@ -16,6 +16,10 @@ own process. ``--relay`` chooses them (``both`` by default):
   dashboards only (pace's marshals' room hears neither: docs/protocol.md). Sending every
   marshal a row per tap, where pace sends a marshal only the rows its page shows, it is slower
   than the floor and flatters pace's ratio.
+- the **durable relay** (``--relay bare,durable``; no target, a reading): the bare relay once
+  the tap is committed to a SQLite file as pace commits a fact (WAL, ``synchronous=FULL``, on
+  the hub). It is the floor of a tool that, like pace, keeps a marshal's tap before it shows
+  it; the bench prints pace's ratio to it and how many taps it committed.
 
 Each server has its own client process (lean Socket.IO clients on gevent, websocket transport):
 ``--marshals`` marshals and ``--dashboards`` dashboards that behave like the real page: they join
@@ -58,13 +62,23 @@ event, the scheduler's tick) in the served process and writes each call when pac
 FILE if given). Each measured tap gets the calls that started while its row was on its way,
 and the bench prints each step's p50, p90, p99 and its mean over the slowest 5 % of taps, the
 time from the tap to its first stage's send and from there to every dashboard, and the taps
-whose row was on its way while the scheduler ticked (with the row p99 without them).
+whose row was on its way while the scheduler ticked (with the row p99 without them). Pace and
+the relays also note each row frame they write (``spans.trace_frames``), and the bench splits
+every server's rows in three: the tap to the server's first write of its row, that write to its
+last to a dashboard (the server's fan-out), and that one to every dashboard holding the row (the
+clients' reading: one process reads the twenty dashboards, one after the other).
+
+``--pin`` keeps the servers on the first core the bench may use and every client process on
+the others. Without it a dashboards' process woken by the server's first write can take the
+server's core, and the server's next writes wait for it: the bench then measures its own
+clients (docs/performance.md, "Seventh pass"). Real dashboards are other devices.
 
     python bench/bench_latency.py
     python bench/bench_latency.py --groups 20 --speed 600          # a shorter run
     python bench/bench_latency.py --relay bare                      # against the floor only
     python bench/bench_latency.py --profile pace.prof               # cProfile the pace server
     python bench/bench_latency.py --relay bare --spans              # where pace's time goes
+    python bench/bench_latency.py --relay bare,durable --pin        # clients off pace's core
     python bench/bench_latency.py --groups 240 --tees 4 --speed 50   # a large field, four tees
     python bench/bench_latency.py --groups 120 --tees 2 --speed 75   # 120 groups, two tees
     python bench/bench_latency.py --positions 240 --speed 300         # 240 phones, 4 fixes a min
@@ -147,7 +161,9 @@ def relay_row(group: str, start: datetime, holes: dict[str, dict], at: str) -> d
 
 def serve_relay(port: int, groups: int, kind: str = "forward", frames: str = "") -> None:
     """Run a relay: ``forward`` acks a tap and forwards its event, a row and an alert,
-    numbered; ``bare`` acks it and re-emits the tap alone, numbered, to the dashboards.
+    numbered; ``bare`` acks it and re-emits the tap alone, numbered, to the dashboards;
+    ``durable`` does what ``bare`` does once the tap is committed to a SQLite file as pace
+    commits a fact (WAL, ``synchronous=FULL``: an fsync; ``DURABLE_DB`` in its folder).
     ``frames``: note the frames it writes there, as pace's launcher does (``--spans``)."""
     from flask import Flask, jsonify
     from flask_socketio import SocketIO, join_room
@@ -223,7 +239,28 @@ def serve_relay(port: int, groups: int, kind: str = "forward", frames: str = "")
                       to=f"round:{payload['round']}")  # fmt: skip
         return {"ok": True, "id": payload["id"]}
 
-    socketio.on_event("hole_completed", bare if kind == "bare" else forward)
+    if kind == "durable":
+        import sqlite3
+
+        db = sqlite3.connect(DURABLE_DB, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("CREATE TABLE IF NOT EXISTS taps (id TEXT PRIMARY KEY, tap TEXT NOT NULL)")
+        kept = threading.Lock()
+
+    def durable(payload):
+        # the floor of a tool that keeps a tap before it shows it: committed (its fsync), on
+        # the hub as pace commits by default, then shown as the bare relay shows it; a resent
+        # tap is stored once
+        with kept:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("INSERT INTO taps (id, tap) VALUES (?, ?) ON CONFLICT (id) DO NOTHING",
+                       (str(payload["id"]), json.dumps(payload)))  # fmt: skip
+            db.execute("COMMIT")
+        return bare(payload)
+
+    handlers = {"bare": bare, "durable": durable, "forward": forward}
+    socketio.on_event("hole_completed", handlers[kind])
     print(f"{kind} relay serving on {port}", flush=True)
     # the server pace serves on (Nagle's algorithm off): socketio.run's would hold the relay's
     # second frame of a tap (its row) for the client's delayed ACK, ~40 ms, and flatter pace
@@ -445,6 +482,14 @@ def read_spans(path: Path) -> dict[str, Any] | str:
         return f"pace wrote none to {path} ({e})"
 
 
+def durable_taps(folder: Path) -> int:
+    """Return how many taps the durable relay's file holds."""
+    import sqlite3
+
+    with sqlite3.connect(folder / DURABLE_DB) as db:
+        return int(db.execute("SELECT count(*) FROM taps").fetchone()[0])
+
+
 def relay_frames(folder: Path, kind: str) -> Path:
     """Return where a relay writes its frames (``--spans``)."""
     return folder / f"frames-{kind}.json"
@@ -462,7 +507,10 @@ def print_fan_out(frames: dict[str, Any], clients: list[Clients], dashboards: in
     """Print, for each server, its measured taps' rows in three parts (``spans.fan_out``):
     the tap to the server's first write of its row, that write to its last to a dashboard (the
     server's fan-out), and that one to every dashboard holding the row (the clients' reading,
-    one client process for every dashboard)."""
+    one client process for every dashboard). The forwarding relay is left out: it writes a
+    row to the dashboards and the marshals in one emit, so its first writes are not the
+    dashboards' alone."""
+    clients = [c for c in clients if c.server.name != "forward"]
     print(f"\nthe row's way, server and clients (--spans; ms; the server's writes noted in"
           f" the process; {dashboards} dashboards read by one client process)")  # fmt: skip
     parts = (("before", "tap → the server's first write of its row"),
@@ -640,8 +688,25 @@ LEGACY_FACTS = ("hole_logged", "hole_time_corrected", "event_voided", "siren_rec
 #: the deltas a page applies (each carries the round's next ``rev``)
 DELTAS = ("group_updated", "alert_raised", "alert_acknowledged", "alert_resolved",
           "penalties_changed", "timing_changed", "round_changed")  # fmt: skip
-#: the bare relay's one message per tap: the tap itself, numbered (the row and the alert)
+#: the bare relay's one message per tap: the tap itself, numbered (the row and the alert); the
+#: durable relay's too
 BARE_TAP = "hole_completed"
+#: the durable relay's SQLite file, in the bench's folder
+DURABLE_DB = "relay-durable.db"
+#: the relays ``--relay`` may name
+RELAYS = ("forward", "bare", "durable")
+
+
+def relay_kinds(value: str) -> list[str]:
+    """Return the relays ``--relay`` names: ``both`` (the forwarding and the bare relay, the
+    default), or a comma-separated list of :data:`RELAYS`."""
+    kinds = ["forward", "bare"] if value == "both" else [k.strip() for k in value.split(",")]
+    unknown = [k for k in kinds if k not in RELAYS]
+    if unknown or not kinds or len(set(kinds)) < len(kinds):
+        raise argparse.ArgumentTypeError(
+            f"{value!r}: say both, or some of {', '.join(RELAYS)} once each, comma-separated"
+        )
+    return kinds
 
 
 class Dashboard:
@@ -1175,10 +1240,12 @@ def main() -> None:
     parser.add_argument("--gap", type=float, default=20, help="ms between two taps")
     parser.add_argument("--tick", type=float, default=5, help="pace's scheduler tick (s)")
     parser.add_argument("--speed", type=float, default=150, help="pace's clock speed")
-    parser.add_argument("--relay", default="both", choices=("bare", "forward", "both"),
-                        help="the relays pace is measured against (issue 50): the bare one"
-                        " (acks a tap, re-emits it to the dashboards), the forwarding one"
-                        " (a row per tap to every page), or both")  # fmt: skip
+    parser.add_argument("--relay", default="both", type=relay_kinds,
+                        help="the relays pace is measured against, comma-separated: bare (acks"
+                        " a tap, re-emits it to the dashboards: issue 50's floor), durable"
+                        " (the same once the tap is committed, as pace commits it), forward"
+                        " (a row per tap to every page: issue 37); both: forward,bare"
+                        " (the default)")  # fmt: skip
     parser.add_argument("--profile", default=None, help="write pace's cProfile stats here")
     parser.add_argument("--spans", nargs="?", const="", default=None, metavar="FILE",
                         help="time pace's steps of each tap (bench/spans.py) and print where"
@@ -1235,7 +1302,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="pace-bench-") as tmp:
         folder = Path(tmp)
         pace_server = start_pace(folder, draw, day, origin, args)
-        kinds = ["forward", "bare"] if args.relay == "both" else [args.relay]
+        kinds = args.relay
         servers = [pace_server, *(start_relay(folder, args.groups, k, args) for k in kinds)]
         clients: list[Clients] = []
         cpu: dict[str, float] = {}
@@ -1306,6 +1373,7 @@ def main() -> None:
             for s in servers:
                 s.stop()
         spans = read_spans(spans_file(args, folder)) if args.spans is not None else None
+        kept = durable_taps(folder) if "durable" in kinds else None
         frames = {}
         if args.spans is not None:
             frames = {s.name: read_spans(Path(spansmod().frames_file(spans_file(args, folder)))
@@ -1380,6 +1448,12 @@ def main() -> None:
                   f" {q['bare'] * 1000:.1f} ms)")  # fmt: skip
         print(f"issue 50's target (row and alert p99 ≤ 1.5× the bare relay):"
               f" {'MET' if all(verdicts) else 'MISSED'}")  # fmt: skip
+    if "durable" in names:
+        # no target: how far pace is from a relay that keeps the tap, as pace does, first
+        print(f"\nthe durable relay committed {kept} taps ({len(taps)} sent to it);"
+              f" pace against it: row p99 {p99['pace'] / p99['durable']:.2f}×, alert p99"
+              f" {a99['pace'] / a99['durable']:.2f}×, row p50"
+              f" {p50['pace'] / p50['durable']:.2f}×")  # fmt: skip
     print("CPU seconds during the round: "
           + ", ".join(f"{k} {v:.1f}" for k, v in cpu.items()))  # fmt: skip
     for c, done in zip(clients, closing, strict=True):

@@ -4,13 +4,16 @@ acked and re-emitted to the dashboards, nothing to the marshals), beside the for
 A tiny run (4 groups at ×1200, 2 marshals and 2 dashboards per server) checks the bench does
 what it says: three servers measured, every tap shown on every dashboard of each, pace's row
 and alert p99 printed with its ratio to each relay, the verdicts against issue 50's target
-(≤ 1.5× the bare relay) and issue 37's, and the bare relay's marshals hearing nothing; with
-``--spans``, pace's steps timed in the served process and each tap's share of them printed. The
-figures themselves are the bench's to measure, run alone (docs/performance.md).
+(≤ 1.5× the bare relay) and issue 37's, and the bare relay's marshals hearing nothing; the
+durable relay committing every tap once before it shows it; with ``--spans``, pace's steps
+timed in the served process and each tap's share of them printed, and every server's rows split
+at its writes (with ``--pin``, the servers and the clients on cores of their own). The figures
+themselves are the bench's to measure, run alone (docs/performance.md).
 """
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import json
 import os
@@ -45,6 +48,7 @@ def bench_module(name: str) -> Any:
     spec = importlib.util.spec_from_file_location(f"bench_{name}", SCRIPT.with_name(f"{name}.py"))
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 
@@ -88,6 +92,36 @@ def test_the_bench_measures_pace_against_the_bare_relay_alone(tmp_path):
     assert re.search(r"\(ms\) +pace +bare +÷bare\n", out), out
     assert re.search(r"issue 50's target .*: (MET|MISSED)", out), out
     assert "issue 37" not in out, out
+
+
+def test_the_durable_relay_keeps_each_tap_before_it_shows_it(tmp_path):
+    out = run_bench(tmp_path, "--relay", "bare,durable")
+    assert "connected 12 clients" in out, out
+    assert re.search(r"\(ms\) +pace +bare +durable +÷bare +÷durable\n", out), out
+    # every tap of the round committed once to the relay's file, and shown on every dashboard
+    assert "the durable relay committed 72 taps (72 sent to it)" in out, out
+    assert "bare relay 72, durable relay 72" in out, out
+    ratios = re.search(rf"pace against it: row p99 {NUMBER}×, alert p99 {NUMBER}×, row p50"
+                       rf" {NUMBER}×", out)  # fmt: skip
+    assert ratios and all(float(x) > 0 for x in ratios.groups()), out
+    line = re.search(r"row: tap → every dashboard, p99" + rf" +{NUMBER}" * 5, out)
+    assert line, out
+    pace, _, durable, _, to_durable = map(float, line.groups())
+    assert to_durable == pytest.approx(pace / durable, rel=0.02), out
+    # the issue-50 verdicts stay the bare relay's
+    assert re.search(r"issue 50's target .*: (MET|MISSED)", out), out
+    assert "durable: snapshot reads per dashboard after joining 0.0; events per marshal {}" in out
+
+
+def test_the_relays_are_named_once_each(monkeypatch):
+    # the bench sets PYTHONPATH for its children when imported: put it back after the test
+    monkeypatch.setenv("PYTHONPATH", os.environ.get("PYTHONPATH", ""))
+    bench = bench_module("bench_latency")
+    assert bench.relay_kinds("both") == ["forward", "bare"]
+    assert bench.relay_kinds("bare, durable") == ["bare", "durable"]
+    for wrong in ("bare,bare", "echo", "", "bare,"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            bench.relay_kinds(wrong)
 
 
 def test_the_bench_says_where_paces_time_goes_in_each_tap(tmp_path):
