@@ -17,8 +17,8 @@ own process. ``--relay`` chooses them (``both`` by default):
   marshal a row per tap, where pace sends a marshal only the rows its page shows, it is slower
   than the floor and flatters pace's ratio.
 - the **durable relay** (``--relay bare,durable``; no target, a reading): the bare relay once
-  the tap is committed to a SQLite file as pace commits a fact (WAL, ``synchronous=FULL``, on
-  the hub). It is the floor of a tool that, like pace, keeps a marshal's tap before it shows
+  the tap is committed to a SQLite file as pace commits a fact (WAL, ``synchronous=FULL``, in
+  the handler, as pace does while the disk is fast). It is the floor of a tool that, like pace, keeps a marshal's tap before it shows
   it; the bench prints pace's ratio to it and how many taps it committed.
 
 Each server has its own client process (lean Socket.IO clients on gevent, websocket transport):
@@ -249,9 +249,9 @@ def serve_relay(port: int, groups: int, kind: str = "forward", frames: str = "")
         kept = threading.Lock()
 
     def durable(payload):
-        # the floor of a tool that keeps a tap before it shows it: committed (its fsync), on
-        # the hub as pace commits by default, then shown as the bare relay shows it; a resent
-        # tap is stored once
+        # the floor of a tool that keeps a tap before it shows it: committed (its fsync) in
+        # the handler, as pace commits while the disk is fast, then shown as the bare relay
+        # shows it; a resent tap is stored once
         with kept:
             db.execute("BEGIN IMMEDIATE")
             db.execute("INSERT INTO taps (id, tap) VALUES (?, ?) ON CONFLICT (id) DO NOTHING",
