@@ -18,8 +18,9 @@ own process. ``--relay`` chooses them (``both`` by default):
   than the floor and flatters pace's ratio.
 - the **durable relay** (``--relay bare,durable``; no target, a reading): the bare relay once
   the tap is committed to a SQLite file as pace commits a fact (WAL, ``synchronous=FULL``, in
-  the handler, as pace does while the disk is fast). It is the floor of a tool that, like pace, keeps a marshal's tap before it shows
-  it; the bench prints pace's ratio to it and how many taps it committed.
+  the handler, as pace does while the disk is fast). It is the floor of a tool that, like
+  pace, keeps a marshal's tap before it shows it; the bench prints pace's ratio to it and how
+  many taps it committed.
 
 Each server has its own client process (lean Socket.IO clients on gevent, websocket transport):
 ``--marshals`` marshals and ``--dashboards`` dashboards that behave like the real page: they join
@@ -248,19 +249,20 @@ def serve_relay(port: int, groups: int, kind: str = "forward", frames: str = "")
         db.execute("CREATE TABLE IF NOT EXISTS taps (id TEXT PRIMARY KEY, tap TEXT NOT NULL)")
         kept = threading.Lock()
 
-    def durable(payload):
-        # the floor of a tool that keeps a tap before it shows it: committed (its fsync) in
-        # the handler, as pace commits while the disk is fast, then shown as the bare relay
-        # shows it; a resent tap is stored once
-        with kept:
-            db.execute("BEGIN IMMEDIATE")
-            db.execute("INSERT INTO taps (id, tap) VALUES (?, ?) ON CONFLICT (id) DO NOTHING",
-                       (str(payload["id"]), json.dumps(payload)))  # fmt: skip
-            db.execute("COMMIT")
-        return bare(payload)
+        def durable(payload):
+            # the floor of a tool that keeps a tap before it shows it: committed (its fsync)
+            # in the handler, as pace commits while the disk is fast, then shown as the bare
+            # relay shows it; a resent tap is stored once
+            with kept:
+                db.execute("BEGIN IMMEDIATE")
+                db.execute("INSERT INTO taps (id, tap) VALUES (?, ?) ON CONFLICT (id) DO NOTHING",
+                           (str(payload["id"]), json.dumps(payload)))  # fmt: skip
+                db.execute("COMMIT")
+            return bare(payload)
 
-    handlers = {"bare": bare, "durable": durable, "forward": forward}
-    socketio.on_event("hole_completed", handlers[kind])
+        socketio.on_event("hole_completed", durable)
+    else:
+        socketio.on_event("hole_completed", bare if kind == "bare" else forward)
     print(f"{kind} relay serving on {port}", flush=True)
     # the server pace serves on (Nagle's algorithm off): socketio.run's would hold the relay's
     # second frame of a tap (its row) for the client's delayed ACK, ~40 ms, and flatter pace
@@ -497,7 +499,9 @@ def relay_frames(folder: Path, kind: str) -> Path:
 
 def spansmod() -> Any:
     """Return ``bench/spans.py``, the launcher's module."""
-    sys.path.insert(0, str(Path(__file__).parent))
+    here = str(Path(__file__).parent)
+    if here not in sys.path:
+        sys.path.insert(0, here)
     import spans
 
     return spans
@@ -539,13 +543,11 @@ def print_spans(calls: dict[str, Any] | str, taps: list[tuple[float, float]]) ->
     """Print, for pace's measured taps, the time of each step of ``bench/spans.py`` (p50,
     p90, p99 and the mean over the slowest 5 % of taps by row latency), the time before the
     first stage's send and after it, and the taps whose row was on its way during a tick."""
-    sys.path.insert(0, str(Path(__file__).parent))
-    import spans as spansmod
-
+    spans = spansmod()
     if isinstance(calls, str):
         print(f"\nno spans: {calls}")
         return
-    series = spansmod.attribute(calls, taps)
+    series = spans.attribute(calls, taps)
     slow = sorted(range(len(taps)), key=lambda i: -taps[i][1])[: max(1, len(taps) // 20)]
     print(f"\nwhere pace's time goes (--spans; {len(taps)} taps, ms; a step's time in a tap is"
           " the calls that started while its row was on its way; the indented steps are part"
@@ -553,7 +555,7 @@ def print_spans(calls: dict[str, Any] | str, taps: list[tuple[float, float]]) ->
           " up; the timers make this run a little slower than one without)")  # fmt: skip
     print(f"{'step':40} {'p50':>7} {'p90':>7} {'p99':>7} {'slowest 5 %':>12}")
     rows = [("row: tap → every dashboard", [r for _, r in taps])]
-    rows += [(k, v) for k, v in series.items() if k not in ("during a tick", spansmod.TICK)]
+    rows += [(k, v) for k, v in series.items() if k not in ("during a tick", spans.TICK)]
     for label, values in rows:
         mean = sum(values[i] for i in slow) / len(slow)
         print(f"{label:40} {quantile(values, 0.5) * 1000:7.2f} {quantile(values, 0.9) * 1000:7.2f}"
