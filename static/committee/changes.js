@@ -2,7 +2,7 @@
 // change. Each form sends a command of the console (`change_withdraw`, `change_swap`, …) to
 // POST /api/commands/<name>, the edge pipeline's; a refusal shows the service's sentence.
 import { el, rememberLanguage, t, uuid4 } from "../common.js";
-import { refusal, showResult } from "./console.js";
+import { refusal, scriptReady, showResult } from "./console.js";
 
 rememberLanguage();
 const app = document.getElementById("app");
@@ -178,3 +178,5 @@ document.getElementById("life-reopen").addEventListener("submit", async (e) => {
 
 drawDraw();
 drawLife();
+
+scriptReady(); // last: every handler above is wired

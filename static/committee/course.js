@@ -2,7 +2,7 @@
 // writes them as the course TOML `pace import course` reads and answers its problems, each
 // put beside the field at fault (`holes.3.par`), in the parser's own words.
 import { el, rememberLanguage, t } from "../common.js";
-import { clearErrors, postForm, refusal, showAt, showResult } from "./console.js";
+import { clearErrors, postForm, refusal, scriptReady, showAt, showResult } from "./console.js";
 
 rememberLanguage();
 const form = document.getElementById("course-form");
@@ -152,3 +152,5 @@ form.addEventListener("submit", async (e) => {
     showResult(result, false, refusal(body));
   }
 });
+
+scriptReady(); // last: every handler above is wired

@@ -2,7 +2,15 @@
 // for the preview and the creation) and answers the groups, or every problem of the file by
 // line and field. Nothing is stored until "Create the round".
 import { el, rememberLanguage, t } from "../common.js";
-import { clearErrors, dropZone, postForm, refusal, showAt, showResult } from "./console.js";
+import {
+  clearErrors,
+  dropZone,
+  postForm,
+  refusal,
+  scriptReady,
+  showAt,
+  showResult,
+} from "./console.js";
 
 rememberLanguage();
 const form = document.getElementById("round-form");
@@ -81,3 +89,5 @@ form.addEventListener("submit", (e) => {
   send("preview");
 });
 document.getElementById("confirm").addEventListener("click", () => send("create"));
+
+scriptReady(); // last: every handler above is wired

@@ -249,3 +249,23 @@ def test_the_committees_sirens_on_the_dashboard(server, console):
     events = json.loads(page.request.get(f"{server.url}/api/rounds/{ROUND}/events").text())
     sirens = [e["payload"]["kind"] for e in events["events"] if e["type"] == "siren"]
     assert sirens == ["suspension", "resume"], sirens
+
+
+@pytest.mark.parametrize(
+    "path, button, script",
+    [
+        ("/courses/edit?name=Golf+de+Louiseville", "#save", "committee/course.js"),
+        ("/rounds/new", "#preview", "committee/round.js"),
+        (f"/rounds/{ROUND}/changes", "#life-reopen button[type=submit]", "committee/changes.js"),
+    ],
+)
+def test_a_form_only_its_script_sends_waits_for_that_script(server, console, path, button, script):
+    """A click before the page's script has run would submit the form natively (a GET to the
+    page itself, what was typed lost): its button is disabled until the script is wired."""
+    page = console
+    page.route(f"**/static/{script}*", lambda route: route.abort())
+    page.goto(server.url + path)
+    expect(page.locator(button)).to_be_disabled()  # its script never came: nothing to send
+    page.unroute(f"**/static/{script}*")
+    page.goto(server.url + path)
+    expect(page.locator(button)).to_be_enabled()
