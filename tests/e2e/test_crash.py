@@ -55,7 +55,7 @@ def check(figures: dict, engine: str) -> None:
     assert figures["events"] >= 500
     assert figures["stored"] == figures["events"]
     assert figures["lost"] == 0 and figures["duplicates_stored"] == 0
-    assert figures["max_at_error_ms"] < 1000
+    assert figures["max_at_error_ms"] < 2000  # (crash_round.AT_ERROR: why 2 s)
     assert figures["statuses_equal_stored"] and figures["statuses_equal_planned"]
     assert figures["alerts_raised"] > 0 and figures["alerts_acknowledged"] > 0
     assert figures["alerts_heard"] > 0 and figures["alerts_heard_twice"] == []
