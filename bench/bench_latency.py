@@ -555,7 +555,8 @@ def print_spans(calls: dict[str, Any] | str, taps: list[tuple[float, float]]) ->
           " up; the timers make this run a little slower than one without)")  # fmt: skip
     print(f"{'step':40} {'p50':>7} {'p90':>7} {'p99':>7} {'slowest 5 %':>12}")
     rows = [("row: tap → every dashboard", [r for _, r in taps])]
-    rows += [(k, v) for k, v in series.items() if k not in ("during a tick", spans.TICK)]
+    apart = ("during a tick", "behind an earlier event", spans.TICK)
+    rows += [(k, v) for k, v in series.items() if k not in apart]
     for label, values in rows:
         mean = sum(values[i] for i in slow) / len(slow)
         print(f"{label:40} {quantile(values, 0.5) * 1000:7.2f} {quantile(values, 0.9) * 1000:7.2f}"
@@ -566,6 +567,16 @@ def print_spans(calls: dict[str, Any] | str, taps: list[tuple[float, float]]) ->
           f" {len(taps)} ({sum(ticking[i] for i in slow):.0f} of the slowest 5 %); row p99"
           f" without them {quantile(quiet, 0.99) * 1000:.2f} ms, with them"
           f" {quantile([r for _, r in taps], 0.99) * 1000:.2f} ms")  # fmt: skip
+    behind = series["behind an earlier event"]
+    free = [r for (_, r), b in zip(taps, behind, strict=True) if not b]
+    waited = [r for (_, r), b in zip(taps, behind, strict=True) if b]
+    if free and waited:
+        print(f"taps sent while pace still ran an earlier event: {int(sum(behind))} of"
+              f" {len(taps)} ({sum(behind[i] for i in slow):.0f} of the slowest 5 %); row"
+              f" p50/p99 of those {quantile(waited, 0.5) * 1000:.2f}/"
+              f"{quantile(waited, 0.99) * 1000:.2f} ms, of the others"
+              f" {quantile(free, 0.5) * 1000:.2f}/"
+              f"{quantile(free, 0.99) * 1000:.2f} ms")  # fmt: skip
 
 
 def start_relay(folder: Path, groups: int, kind: str, args) -> Server:

@@ -53,6 +53,9 @@ FIRST_ONLY = frozenset({"a stage sent (the first)", "the whole event, to its ack
 #: the step of the first stage's send: from the tap to its start is the work before any write
 SEND = "a stage sent (the first)"
 TICK = "scheduler tick"
+#: the step that runs a whole event, its later stages included: a tap sent while an earlier
+#: event's call ran waits for what of it holds the round
+EVENT = "the whole event, to its ack"
 
 
 def timed(fn: Callable[..., Any], calls: list[list[float]]) -> Callable[..., Any]:
@@ -88,12 +91,15 @@ def attribute(
     and its row's latency), in the taps' order: the calls that started while the tap's row
     was on its way, added up (:data:`FIRST_ONLY`: the first such call). Two more series:
     ``before the first stage's send`` (from the tap to that call) and ``first stage sent →
-    every dashboard``; and ``during a tick`` is 1.0 for a tap whose row was on its way while
-    the scheduler ticked, else 0.0."""
+    every dashboard``; ``during a tick`` is 1.0 for a tap whose row was on its way while
+    the scheduler ticked, else 0.0; ``behind an earlier event`` is 1.0 for a tap sent while
+    pace still ran an earlier event (its later stages: the other groups' rows, the alerts),
+    else 0.0."""
     out: dict[str, list[float]] = {label: [] for label, *_ in STEPS}
     out["before the first stage's send"] = []
     out["first stage sent → every dashboard"] = []
     out["during a tick"] = []
+    out["behind an earlier event"] = []
     ordered = {label: sorted((s, d) for s, d in calls) for label, calls in spans.items()}
     starts = {label: [s for s, _ in calls] for label, calls in ordered.items()}
 
@@ -115,6 +121,9 @@ def attribute(
         out["first stage sent → every dashboard"].append(end - sent[0] if sent else 0.0)
         ticking = any(s < end and s + d > t0 for s, d in ordered.get(TICK, ()))
         out["during a tick"].append(1.0 if ticking else 0.0)
+        at = bisect.bisect_left(starts.get(EVENT, []), t0)
+        earlier = ordered.get(EVENT, [])[max(0, at - 8) : at]
+        out["behind an earlier event"].append(1.0 if any(s + d > t0 for s, d in earlier) else 0.0)
     return out
 
 

@@ -46,7 +46,8 @@ class TapService:
     def _completion(
         self, c: cmd.LogHoleCompleted | cmd.ReportHoleCompleted, source: str
     ) -> Outcome:
-        with self.live.lock:
+        # queued: the look of the tap before steps aside for this one (``LiveService.queued``)
+        with self.live.queued(c.round):
             live = self.live.live(c.round)
             view = live.view
             at = c.at.corrected

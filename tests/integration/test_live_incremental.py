@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import os
 import tempfile
+import threading
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -271,3 +273,126 @@ def test_a_taps_row_leaves_before_the_woken_groups_estimates_are_worked_out():
         for row in fresh["groups"]:
             if row["group"] in sent:
                 assert shown(sent[row["group"]]) == shown(row), row["group"]
+
+
+@EXAMPLES
+@given(rounds(), st.data())
+def test_looks_that_step_aside_for_a_waiting_tap_leave_nothing_behind(events, data):
+    """A command's look steps aside once its own rows and alerts are sent while a tap of the
+    round waits for the lock (``LiveService.queued``): the other groups' rows and alerts are
+    the next look's. Here each command's look steps aside or not as drawn (a tap waiting is
+    stood for by the count ``queued`` keeps); once a look runs to the end, the rows the feed
+    told equal a fresh fold's, and once both are ticked the open alerts equal those of a round
+    whose every look ran to the end (the same log, its own store)."""
+    steps = data.draw(st.lists(st.booleans(), min_size=len(events), max_size=len(events)))
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as tmp2:
+        cfg, store = open_round(tmp)
+        cfg2, store2 = open_round(tmp2)
+        try:
+            clock = FakeClock(T0)
+            live = LiveService(RoundService(store, cfg, clock))
+            whole = LiveService(RoundService(store2, cfg2, clock))
+            held = {r["group"]: r for r in live.snapshot(ROUND)["groups"]}
+            whole.snapshot(ROUND)
+            for (sent, e), aside in zip(events, steps, strict=True):
+                now = max(clock.now(), T0 + sent, e.at)
+                clock.set(now)
+                store.append(e, recorded_at=now)
+                store2.append(e, recorded_at=now)
+                whole.changes(ROUND, now)
+                if aside:
+                    live._queued[ROUND] = 1  # a tap of the round waits for the lock
+                try:
+                    out = [d for stage in live.stages(ROUND, now) for d in stage]
+                finally:
+                    live._queued.pop(ROUND, None)
+                held.update({d.data["group"]: d.data for d in out if d.kind == ROW})
+                if live.stepped_aside(ROUND):
+                    continue
+                fresh = LiveService(RoundService(store, cfg, clock)).snapshot(ROUND, now)
+                for row in fresh["groups"]:
+                    g = row["group"]
+                    assert {k: held[g].get(k) for k in FED} == {k: row.get(k) for k in FED}, (
+                        e.type, g)  # fmt: skip
+                # the alerts, once both are ticked: a command's look leaves the groups whose
+                # row no command told yet to the tick (a group late on its first hole), and a
+                # look to the end after the fold's first looks stepped aside looks at them all
+                live.tick(ROUND, now)
+                whole.tick(ROUND, now)
+                mine = {a["key"] for a in live.snapshot(ROUND, now)["alerts"]}
+                theirs = {a["key"] for a in whole.snapshot(ROUND, now)["alerts"]}
+                assert mine == theirs, (e.type, mine ^ theirs)
+        finally:
+            store.close()
+            store2.close()
+
+
+def test_a_look_that_stepped_aside_leaves_the_other_rows_to_the_next_look():
+    """The quiet field twenty minutes on (the woken groups' rows changed too): with a tap of
+    the round waiting, the tap's look sends its own row and ends; the next look, with nothing
+    new, sends the rows it left, as one look to the end sends them."""
+    now = QUIET_AT + timedelta(minutes=20)
+    tap = event("hole_completed", now - T0, {"group": "G012", "hole": 2})
+    sent: dict[str, dict[str, dict]] = {}
+    for mode in ("whole", "aside"):
+        with quiet_field() as (cfg, store, clock, live):
+            clock.set(now)
+            store.append(tap, recorded_at=now)
+            if mode == "aside":
+                live._queued[ROUND] = 1  # a tap of the round waits for the lock
+                first = [d for stage in live.stages(ROUND, now) for d in stage]
+                del live._queued[ROUND]
+                assert [d.data["group"] for d in first if d.kind == ROW] == ["G012"]
+                assert live.stepped_aside(ROUND)
+                later = live.changes(ROUND, now)
+                assert not live.stepped_aside(ROUND)
+                out = [*first, *later]
+            else:
+                out = list(live.changes(ROUND, now))
+                assert not live.stepped_aside(ROUND)
+            rows = [d.data for d in out if d.kind == ROW]
+            assert len(rows) == len({r["group"] for r in rows}), "a row sent twice"
+            sent[mode] = {r["group"]: shown(r) for r in rows}
+            fresh = LiveService(RoundService(store, cfg, clock)).snapshot(ROUND, now)
+            for row in fresh["groups"]:
+                if row["group"] in sent[mode]:
+                    assert sent[mode][row["group"]] == shown(row), row["group"]
+    assert len(sent["whole"]) > 5  # the woken groups' rows, beside G012's
+    # (each field's taps have their own ids)
+    assert unnamed(sent["aside"]) == unnamed(sent["whole"])
+
+
+def unnamed(value: Any) -> Any:
+    """Return ``value`` without the events' ids it holds (``id`` keys, at any depth)."""
+    if isinstance(value, dict):
+        return {k: unnamed(v) for k, v in value.items() if k != "id"}
+    if isinstance(value, list):
+        return [unnamed(v) for v in value]
+    return value
+
+
+def test_queued_counts_the_taps_waiting_for_the_lock_by_round():
+    """What a look reads to step aside: the commands of its round waiting for the lock."""
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg, store = open_round(tmp)
+        try:
+            live = LiveService(RoundService(store, cfg, FakeClock(T0)))
+            inside = threading.Event()
+
+            def tap() -> None:
+                with live.queued(ROUND):
+                    inside.set()
+
+            with live.lock:
+                waiter = threading.Thread(target=tap)
+                waiter.start()
+                for _ in range(500):
+                    if live._queued:
+                        break
+                    time.sleep(0.001)
+                assert live._queued == {ROUND: 1}  # it waits, counted for its round
+                assert not inside.is_set()
+            waiter.join(5)
+            assert inside.is_set() and live._queued == {}  # it got the lock: no longer counted
+        finally:
+            store.close()
