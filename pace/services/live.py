@@ -14,9 +14,7 @@ tick folds and evaluates nothing.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -55,11 +53,6 @@ __all__ = ["LIVE_KINDS", "LiveService", "listed"]
 #: the alerts the live loop itself raises (a companion raises its own kinds); the missed taps'
 #: prompts (``missing_tap``) are looked for in every group at every look
 LIVE_KINDS = (alertsmod.OUT_OF_POSITION, alertsmod.BACK_IN_POSITION, alertsmod.OVERDUE)
-
-#: how long (seconds, the process's monotonic clock) a command's look may keep leaving the
-#: other groups' rows and alerts to the next command's look while commands of its round queue
-#: (:meth:`LiveService.queued`): past it, a look runs to the end whoever waits
-STEP_ASIDE_FOR = 0.5
 
 
 def listed(alert: Mapping[str, Any]) -> dict[str, Any]:
@@ -101,36 +94,6 @@ class LiveService:
         #: by group, the hole in play and the latest instant its phone showed it still on it
         #: (``PositionService.seen_on_hole``; None: no positions): see :meth:`_seen_late`
         self.seen_on_hole: Callable[[str], Mapping[str, tuple[int, datetime]]] | None = None
-        #: by round, the commands waiting for the lock to store their facts (:meth:`queued`)
-        self._queued: dict[str, int] = {}
-
-    @contextmanager
-    def queued(self, round: str) -> Iterator[None]:
-        """Hold the rounds' lock for a command of ``round`` that stores a fact (a tap). While
-        it waits, the look of the command before it steps aside once that command's own rows
-        and alerts are sent: the other groups' rows and alerts are left to this command's
-        look, which works them out with its own (:meth:`_stages`; docs/architecture.md, "A tap
-        does not wait for the one before")."""
-        self._queued[round] = self._queued.get(round, 0) + 1
-        try:
-            self.lock.acquire()
-        finally:
-            left = self._queued[round] - 1
-            if left:
-                self._queued[round] = left
-            else:
-                del self._queued[round]
-        try:
-            yield
-        finally:
-            self.lock.release()
-
-    def stepped_aside(self, round: str) -> bool:
-        """Return whether a look of ``round`` left the other groups' rows and alerts to the
-        next one (:meth:`queued`): a command that then stores nothing (a resend, a refusal)
-        has the round looked at all the same."""
-        held = self.rounds.held(round)
-        return held is not None and "stepped.since" in held.told
 
     def extend(self, companion: Companion) -> None:
         """Add a companion's parts to every snapshot, and its deltas and alerts to the feed."""
@@ -432,8 +395,6 @@ class LiveService:
                 # the log grew (the alerts): the named groups are judged again with the
                 # estimates' verdicts of this state of it (their ``rests``, read below)
                 statuses = {g: self._status(live, g, now) for g in statuses}
-            if self._step_aside(live, statuses):
-                return
             statuses.update(rest(out))
             # the other groups' rows go after the alerts (issue 50): a page shows a
             # command's alert one fan-out sooner, and no delta leaves out of its number;
@@ -458,11 +419,6 @@ class LiveService:
         # whole history; and those the clock may have changed since the last tick (a
         # command between two ticks answers for them too: a group now overdue)
         looking = dict(statuses)
-        # the groups a look that stepped aside judged and left to this one (``_step_aside``)
-        for group in live.told.pop("look.left", ()):
-            if group not in looking and group in live.view.plan.by_id:
-                looking[group] = self._status(live, group, now)
-        live.told.pop("stepped.since", None)
         gates: dict[str, datetime] = live.told.setdefault("gates", {})
         opened = {g for g, until in gates.items() if until <= now}
         for group in self._history_changed(live, judged) | self._woken(live, now) | opened:
@@ -517,28 +473,6 @@ class LiveService:
         out.extend(live.delta(kind, data) for kind, data in later)
         if out:
             yield tuple(out)
-
-    def _step_aside(self, live: LiveRound, statuses: Mapping[str, GroupStatus]) -> bool:
-        """Return whether a command's look ends once its own rows and alerts are sent, leaving
-        the rest to the next look: when a command of the round waits for the lock to store its
-        facts (:meth:`queued`), for at most :data:`STEP_ASIDE_FOR` since the first look that
-        stepped aside. Its tap's row then waits for one command's own stages, not for the
-        whole field's judgement of the one before (issue 50).
-
-        What the rest would have done, the next look does: it judges again every group whose
-        fold moved since its row was told, and those whose estimates moved (kept for it in
-        ``rows.forced``: ``_row_deltas``); it looks for the alerts of the groups this look
-        judged (``look.left``) beside its own, and of every group whose history changed since
-        the last whole look (``alerts.seen`` is left as it was)."""
-        if not self._queued.get(live.name):
-            return False
-        since = live.told.get("stepped.since")
-        at = time.monotonic()
-        if since is not None and at - since >= STEP_ASIDE_FOR:
-            return False
-        live.told.setdefault("stepped.since", at)
-        live.told.setdefault("look.left", set()).update(statuses)
-        return True
 
     def _named_alerts(
         self, live: LiveRound, statuses: Mapping[str, GroupStatus], now: datetime
@@ -786,8 +720,6 @@ class LiveService:
         # judged again
         grew = live.told.get("estimates.events") != len(live.events)
         live.told["estimates.events"] = len(live.events)
-        # and those a look that stepped aside judged again no further (``_row_deltas``)
-        moved |= live.told.pop("rows.forced", frozenset())
         return moved | self._judged(live, now).groups() if grew else moved
 
     def _row_deltas(
@@ -868,13 +800,9 @@ class LiveService:
             self._first_rows.discard(live.name)
 
         if quick:
-            # kept for the next look if this one steps aside before ``later`` (``_stages``):
-            # the groups to judge again whatever their version says, the first rows' too
-            live.told["rows.forced"] = forced | {p.id for p in order[:named]}
 
             def later(into: list[Delta]) -> dict[str, GroupStatus]:
                 nonlocal forced
-                live.told.pop("rows.forced", None)
                 if not partial:
                     return rows_of(order[named:], into)
                 # the estimates left for now worked out: what one whole look would judge again

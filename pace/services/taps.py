@@ -46,8 +46,7 @@ class TapService:
     def _completion(
         self, c: cmd.LogHoleCompleted | cmd.ReportHoleCompleted, source: str
     ) -> Outcome:
-        # queued: the look of the tap before steps aside for this one (``LiveService.queued``)
-        with self.live.queued(c.round):
+        with self.live.lock:
             live = self.live.live(c.round)
             view = live.view
             at = c.at.corrected

@@ -13,7 +13,6 @@ catalogue (its ``messages``) and the composition root.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -26,8 +25,6 @@ from pace.services import commands as cmd
 from pace.services.access import Session
 from pace.services.commands import Outcome
 from pace.web.parts import AppParts
-
-log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -111,18 +108,6 @@ def ack(outcome: Stored) -> dict[str, Any]:
     }
 
 
-def catch_up(app_parts: AppParts, round: str | None) -> None:
-    """Look at ``round`` now if the look of the command before stepped aside for this one
-    (``LiveService.queued``) and this one stores nothing (a resend, a refusal): the rows and
-    alerts it left wait for no later command or tick."""
-    if round is None or not app_parts.derived.live.stepped_aside(round):
-        return
-    try:
-        app_parts.broadcaster.feed_stages(round, lambda: app_parts.derived.stages(round))
-    except Exception:  # the command's own answer goes out all the same; the tick looks again
-        log.exception("looking at round %r after a command that stored nothing failed", round)
-
-
 def live(use_case: Callable[..., Outcome], *, on: str = "taps", cards_at_once: bool) -> Handler:
     """Return the handler running a live use case on ``app_parts.<on>`` (``TapService``, or
     ``AlertDesk`` with ``on="alerts"``) and announcing its outcome.
@@ -132,13 +117,7 @@ def live(use_case: Callable[..., Outcome], *, on: str = "taps", cards_at_once: b
     """
 
     def run(command: Any, sender: Sender, app_parts: AppParts) -> dict[str, Any]:
-        try:
-            outcome = use_case(getattr(app_parts, on), command)
-        except Exception:
-            catch_up(app_parts, getattr(command, "round", None))
-            raise
-        if not outcome.created:
-            catch_up(app_parts, outcome.event.round)
+        outcome = use_case(getattr(app_parts, on), command)
         app_parts.broadcaster.outcome(outcome, app_parts.derived.stages)
         if outcome.created and cards_at_once:
             app_parts.derived.cards(outcome.event.round)

@@ -153,6 +153,7 @@ def test_the_bench_says_where_paces_time_goes_in_each_tap(tmp_path):
     assert 0 < stored <= checked <= figures["before the first stage's send"][0] < row, table
     assert figures["first stage sent → every dashboard"][0] > 0, table
     assert re.search(r"during a scheduler tick: \d+ of 68 ", table), table
+    assert re.search(r"still ran an earlier event: \d+ of 68 ", table), table
     assert spans.STEPS[0][0] == "session look-up"
     # the servers' frames: each tap's row in three parts, for pace and the relay alike
     way = out[out.index("the row's way, server and clients") :]
@@ -218,9 +219,12 @@ def test_the_spans_of_a_tap_are_the_calls_made_while_its_row_was_on_its_way():
         "log read and folded (every look)": [[10.002, 0.0001], [10.004, 0.0002]],
         "a stage sent (the first)": [[10.005, 0.003], [10.009, 0.002], [20.004, 0.002]],
         "scheduler tick": [[19.99, 0.0115]],
+        # an event that began before the second tap and was still running when it was sent
+        "the whole event, to its ack": [[9.0, 0.5], [19.995, 0.02]],
     }
     taps = [(10.0, 0.010), (20.0, 0.008)]
     got = spans.attribute(calls, taps)
+    assert got["behind an earlier event"] == [0.0, 1.0]
     assert got["session look-up"] == pytest.approx([0.0002, 0.0003])
     # every call of a step in the tap's window is added up...
     assert got["log read and folded (every look)"] == pytest.approx([0.0003, 0.0])

@@ -543,31 +543,3 @@ def test_the_rows_of_a_tick_that_failed_are_sent_by_the_next(
     scheduler.tick(ROUND)
     rows = [e["args"][0]["group"] for e in dashboard.get_received() if e["name"] == "group_updated"]
     assert "1" in [r["group"] for r in rows]
-
-
-def test_a_resend_after_a_look_that_stepped_aside_has_the_round_looked_at(
-    app, marshal, referee, dashboard
-):
-    """A tap's look steps aside once its group's row and alerts are sent while a tap of the
-    round waits for the lock (``LiveService.queued``): the rows of the groups around it are
-    the next look's. When that next command stores nothing (a resend), the round is looked at
-    all the same (``routing.catch_up``): the rows left come then, not at the next tick."""
-    marshal.tap("1", 1, "08:14")
-    marshal.tap("2", 1, "08:24")
-    dashboard.get_received()
-    live = app.extensions["pace"].derived.live
-
-    def rows() -> list[str]:
-        return [e["args"][0]["group"]["group"] for e in dashboard.get_received()
-                if e["name"] == "group_updated"]  # fmt: skip
-
-    live._queued[ROUND] = 1  # a tap of the round waits while this one is looked at
-    try:
-        ack = marshal.tap("1", 2, "08:50")  # group 2's row moves too
-    finally:
-        del live._queued[ROUND]
-    assert rows() == ["1"]  # the tapped row alone: group 2's is left to the next look
-    assert live.stepped_aside(ROUND)
-    assert marshal.tap("1", 2, "08:50", id=ack["id"])["duplicate"] is True
-    assert "2" in rows()  # the resend had the round looked at: group 2's row came
-    assert not live.stepped_aside(ROUND)
