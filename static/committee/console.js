@@ -50,7 +50,6 @@ export function dropZone(zone, input, onFile) {
   });
 }
 
-/** Clear the error texts of `root`'s fields. */
 /** Enable the buttons a form's page kept disabled until its script ran (data-needs-script):
  * clicked before that, the form would submit natively, a GET to the page itself, and what
  * was typed would be lost (seen on a slow load: the course's Save reloaded its own form).
@@ -60,6 +59,7 @@ export function scriptReady() {
   for (const button of document.querySelectorAll("[data-needs-script]")) button.disabled = false;
 }
 
+/** Clear the error texts of `root`'s fields. */
 export function clearErrors(root) {
   for (const node of root.querySelectorAll(".field-error")) node.textContent = "";
   for (const node of root.querySelectorAll(".at-fault")) node.classList.remove("at-fault");
