@@ -542,7 +542,8 @@ def print_fan_out(frames: dict[str, Any], clients: list[Clients], dashboards: in
 def print_spans(calls: dict[str, Any] | str, taps: list[tuple[float, float]]) -> None:
     """Print, for pace's measured taps, the time of each step of ``bench/spans.py`` (p50,
     p90, p99 and the mean over the slowest 5 % of taps by row latency), the time before the
-    first stage's send and after it, and the taps whose row was on its way during a tick."""
+    first stage's send and after it, the taps whose row was on its way during a tick, and
+    those sent while pace still ran an earlier event."""
     spans = spansmod()
     if isinstance(calls, str):
         print(f"\nno spans: {calls}")

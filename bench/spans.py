@@ -121,9 +121,8 @@ def attribute(
         out["first stage sent → every dashboard"].append(end - sent[0] if sent else 0.0)
         ticking = any(s < end and s + d > t0 for s, d in ordered.get(TICK, ()))
         out["during a tick"].append(1.0 if ticking else 0.0)
-        at = bisect.bisect_left(starts.get(EVENT, []), t0)
-        earlier = ordered.get(EVENT, [])[max(0, at - 8) : at]
-        out["behind an earlier event"].append(1.0 if any(s + d > t0 for s, d in earlier) else 0.0)
+        behind = any(s < t0 < s + d for s, d in ordered.get(EVENT, ()))
+        out["behind an earlier event"].append(1.0 if behind else 0.0)
     return out
 
 
