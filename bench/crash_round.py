@@ -686,8 +686,8 @@ def offline_document(draw: Path, completions: list[HoleCompletion], at: str, day
 #: before its first clock probe, is corrected by its ``device_time`` against the server's
 #: receipt (docs/protocol.md), which counts the time the message waited as the phone's clock
 #: being late: in a restart storm on CI's two cores (60 clients, PostgreSQL, 12 SIGKILLs) one
-#: tap was stored 1.335 s late. The rules read minutes; a tap a second or two late changes
-#: no verdict.
+#: tap was stored 1.335 s late. The rules read minutes: such a tap moves a time over or a gap
+#: by at most :data:`MINUTES_NOISE` (a verdict right at its threshold could still turn).
 AT_ERROR = 2.0
 #: How far a time over or a gap may differ from the plan: the clock correction of a tap
 #: (within :data:`AT_ERROR`) moves it by at most this once rounded to the hundredth of a minute.
