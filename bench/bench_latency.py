@@ -571,13 +571,14 @@ def print_spans(calls: dict[str, Any] | str, taps: list[tuple[float, float]]) ->
     behind = series["behind an earlier event"]
     free = [r for (_, r), b in zip(taps, behind, strict=True) if not b]
     waited = [r for (_, r), b in zip(taps, behind, strict=True) if b]
-    if free:
-        tail = (f"; row p50/p99 of those {quantile(waited, 0.5) * 1000:.2f}/"
-                f"{quantile(waited, 0.99) * 1000:.2f} ms") if waited else ""
+    if taps:
+        # (either group may be empty: every tap free in a closed-loop bench, or every one behind)
+        parts = [f"; row p50/p99 of {name} {quantile(rows, 0.5) * 1000:.2f}/"
+                 f"{quantile(rows, 0.99) * 1000:.2f} ms"
+                 for name, rows in (("those", waited), ("the others", free)) if rows]  # fmt: skip
         print(f"taps sent while pace still ran an earlier event: {int(sum(behind))} of"
-              f" {len(taps)} ({sum(behind[i] for i in slow):.0f} of the slowest 5 %){tail};"
-              f" row p50/p99 of the others {quantile(free, 0.5) * 1000:.2f}/"
-              f"{quantile(free, 0.99) * 1000:.2f} ms")  # fmt: skip
+              f" {len(taps)} ({sum(behind[i] for i in slow):.0f} of the slowest 5 %)"
+              + "".join(parts))  # fmt: skip
 
 
 def start_relay(folder: Path, groups: int, kind: str, args) -> Server:
